@@ -1,0 +1,99 @@
+package io.tally.writer;
+
+import io.tally.core.Ids;
+import io.tally.writer.blog.CommentRoutes;
+import io.tally.writer.blog.PostRoutes;
+import io.tally.writer.blog.UserRoutes;
+import io.tally.writer.catalogue.ItemRoutes;
+import io.tally.writer.catalogue.UserItemRoutes;
+import io.tally.writer.http.ApiException;
+import io.tally.writer.http.ApiRequest;
+import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Cursors;
+import io.tally.writer.http.ErrorCode;
+import io.tally.writer.http.Router;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.RequestLimitExceededException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionInProgressException;
+
+/**
+ * The writer service as a plain function from request to response: routing, the request size limit, and the
+ * translation of failures into the contract's error bodies. A client error is a 4xx with its code; a
+ * throttled, timed-out or conflicting call is a 503 the client may retry; anything else is a logged 500 that
+ * never shows a stack trace.
+ */
+public final class WriterApi {
+    public static final int MAX_BODY_BYTES = 64 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(WriterApi.class);
+
+    private final Router router = new Router();
+
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
+        RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), new Cursors(cursorSecret));
+        new UserRoutes(context).register(router);
+        new PostRoutes(context).register(router);
+        new CommentRoutes(context).register(router);
+        new ItemRoutes(context).register(router);
+        new UserItemRoutes(context).register(router);
+    }
+
+    public ApiResponse handle(ApiRequest request) {
+        try {
+            if (request.body() != null && request.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY_BYTES) {
+                throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE,
+                        "request body exceeds " + MAX_BODY_BYTES + " bytes", null);
+            }
+            Router.Match match = router.match(request.method(), request.path());
+            return match.handler().handle(request.withPathParameters(match.pathParameters()));
+        } catch (ApiException e) {
+            ApiResponse response = ApiResponse.error(e);
+            if (e.code() == ErrorCode.METHOD_NOT_ALLOWED) {
+                response = response.withHeader("Allow", String.join(", ", router.allowedMethods(request.path())));
+            }
+            return response;
+        } catch (SdkException e) {
+            if (isRetryable(e)) {
+                LOG.warn("{} {}: DynamoDB unavailable: {}", request.method(), request.path(), e.toString());
+                return ApiResponse.error(ErrorCode.UNAVAILABLE, "the table is busy or did not answer in time; retry", null)
+                        .withHeader("Retry-After", "1");
+            }
+            LOG.error("{} {}: unexpected DynamoDB failure", request.method(), request.path(), e);
+            return internal();
+        } catch (RuntimeException e) {
+            LOG.error("{} {}: unexpected failure", request.method(), request.path(), e);
+            return internal();
+        }
+    }
+
+    private static ApiResponse internal() {
+        return ApiResponse.error(ErrorCode.INTERNAL, "internal error", null);
+    }
+
+    /** Throttling, timeouts, connection failures, server errors and transaction conflicts pass with time. */
+    static boolean isRetryable(SdkException e) {
+        if (e instanceof SdkClientException
+                || e instanceof ProvisionedThroughputExceededException
+                || e instanceof RequestLimitExceededException
+                || e instanceof TransactionInProgressException) {
+            return true;
+        }
+        if (e instanceof TransactionCanceledException cancelled && cancelled.hasCancellationReasons()) {
+            return cancelled.cancellationReasons().stream().anyMatch(r -> "TransactionConflict".equals(r.code())
+                    || "ThrottlingError".equals(r.code())
+                    || "ProvisionedThroughputExceeded".equals(r.code()));
+        }
+        if (e instanceof DynamoDbException service) {
+            return service.isThrottlingException() || service.statusCode() >= 500;
+        }
+        return e.retryable();
+    }
+}

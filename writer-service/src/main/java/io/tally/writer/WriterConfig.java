@@ -1,0 +1,42 @@
+package io.tally.writer;
+
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Settings of the writer service, read from the Lambda environment.
+ *
+ * @param tableName    {@code TABLE_NAME} (required)
+ * @param region       {@code AWS_REGION}, set by Lambda (defaults to us-east-1 for local use)
+ * @param endpoint     {@code DYNAMODB_ENDPOINT}, optional, e.g. {@code http://127.0.0.1:8000} for DynamoDB Local
+ * @param cursorSecret {@code CURSOR_SECRET}: signs pagination cursors; all functions of a deployment must share it
+ */
+public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret) {
+    /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
+    static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
+
+    public WriterConfig {
+        Objects.requireNonNull(tableName, "tableName");
+        Objects.requireNonNull(region, "region");
+        cursorSecret = cursorSecret == null ? DEVELOPMENT_SECRET : cursorSecret.clone();
+    }
+
+    public static WriterConfig fromEnvironment(Map<String, String> env) {
+        String table = env.get("TABLE_NAME");
+        if (table == null || table.isBlank()) {
+            throw new IllegalStateException("environment variable TABLE_NAME is not set");
+        }
+        String region = env.getOrDefault("AWS_REGION", env.getOrDefault("AWS_DEFAULT_REGION", "us-east-1"));
+        String endpoint = env.get("DYNAMODB_ENDPOINT");
+        String secret = env.get("CURSOR_SECRET");
+        return new WriterConfig(table, region,
+                endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
+                secret == null || secret.isBlank() ? null : secret.getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static WriterConfig local(String tableName, URI endpoint) {
+        return new WriterConfig(tableName, "us-east-1", endpoint, null);
+    }
+}

@@ -1,0 +1,71 @@
+package io.tally.writer;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.tally.writer.http.ApiRequest;
+import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Json;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The writer service's Lambda function: API Gateway HTTP API, payload format 2.0. It only translates the event
+ * to an {@link ApiRequest} and the {@link ApiResponse} back; {@link WriterApi} does the work.
+ */
+public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
+    private final WriterApi api;
+
+    /** Used by Lambda: the client is built once per container, outside the handler method. */
+    public WriterHandler() {
+        this(WriterConfig.fromEnvironment(System.getenv()));
+    }
+
+    public WriterHandler(WriterConfig config) {
+        this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret()));
+    }
+
+    WriterHandler(WriterApi api) {
+        this.api = api;
+    }
+
+    @Override
+    public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        ApiResponse response = api.handle(toRequest(event));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.putAll(response.headers());
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(response.status())
+                .withHeaders(headers)
+                .withBody(Json.write(response.body()))
+                .withIsBase64Encoded(false)
+                .build();
+    }
+
+    static ApiRequest toRequest(APIGatewayV2HTTPEvent event) {
+        String method = event.getRequestContext() != null && event.getRequestContext().getHttp() != null
+                ? event.getRequestContext().getHttp().getMethod()
+                : null;
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (event.getHeaders() != null) {
+            event.getHeaders().forEach((name, value) -> headers.put(name.toLowerCase(Locale.ROOT), value));
+        }
+        String body = event.getBody();
+        if (body != null && event.getIsBase64Encoded()) {
+            body = new String(Base64.getDecoder().decode(body), StandardCharsets.UTF_8);
+        }
+        return new ApiRequest(
+                method == null ? "" : method.toUpperCase(Locale.ROOT),
+                event.getRawPath() == null ? "/" : event.getRawPath(),
+                Map.of(),
+                event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters(),
+                headers,
+                body);
+    }
+}

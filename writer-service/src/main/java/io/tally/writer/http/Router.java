@@ -1,0 +1,110 @@
+package io.tally.writer.http;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Matches {@code METHOD /path} against route templates such as {@code /users/{userId}/posts}. Routing on the
+ * raw path (not on API Gateway's {@code routeKey}) lets one function serve a {@code $default} route and
+ * explicit routes alike, and lets the local front hand over requests exactly as they arrive.
+ */
+public final class Router {
+    /** Handles one matched request. */
+    @FunctionalInterface
+    public interface Handler {
+        ApiResponse handle(ApiRequest request);
+    }
+
+    private record Route(String method, String[] segments, Handler handler) {
+    }
+
+    /** A matched route with the path parameters filled in. */
+    public record Match(Handler handler, Map<String, String> pathParameters) {
+    }
+
+    private final List<Route> routes = new ArrayList<>();
+
+    public Router add(String method, String template, Handler handler) {
+        routes.add(new Route(method, split(template), handler));
+        return this;
+    }
+
+    /** The route for a request; {@code not_found} for an unknown path, {@code method_not_allowed} otherwise. */
+    public Match match(String method, String rawPath) {
+        String[] segments = split(rawPath == null ? "" : rawPath);
+        Set<String> allowed = new TreeSet<>();
+        for (Route route : routes) {
+            Map<String, String> parameters = bind(route.segments, segments);
+            if (parameters == null) {
+                continue;
+            }
+            if (route.method.equalsIgnoreCase(method)) {
+                return new Match(route.handler, parameters);
+            }
+            allowed.add(route.method);
+        }
+        if (allowed.isEmpty()) {
+            throw ApiException.notFound("no route for " + rawPath);
+        }
+        throw new ApiException(ErrorCode.METHOD_NOT_ALLOWED,
+                method + " is not allowed here; allowed: " + String.join(", ", allowed), null);
+    }
+
+    /** The methods a path supports, for the {@code Allow} header of a 405. */
+    public Set<String> allowedMethods(String rawPath) {
+        String[] segments = split(rawPath == null ? "" : rawPath);
+        Set<String> allowed = new TreeSet<>();
+        for (Route route : routes) {
+            if (bind(route.segments, segments) != null) {
+                allowed.add(route.method);
+            }
+        }
+        return allowed;
+    }
+
+    private static Map<String, String> bind(String[] template, String[] path) {
+        if (template.length != path.length) {
+            return null;
+        }
+        Map<String, String> parameters = new LinkedHashMap<>();
+        for (int i = 0; i < template.length; i++) {
+            String part = template[i];
+            if (part.startsWith("{") && part.endsWith("}")) {
+                String value = decode(path[i]);
+                if (value == null || value.isEmpty()) {
+                    return null;
+                }
+                parameters.put(part.substring(1, part.length() - 1), value);
+            } else if (!part.equals(path[i])) {
+                return null;
+            }
+        }
+        return parameters;
+    }
+
+    private static String decode(String segment) {
+        try {
+            // URLDecoder would turn '+' into a space; in a path '+' is a literal plus.
+            return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String[] split(String path) {
+        String trimmed = path;
+        while (trimmed.startsWith("/")) {
+            trimmed = trimmed.substring(1);
+        }
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        return trimmed.isEmpty() ? new String[0] : trimmed.split("/", -1);
+    }
+}
