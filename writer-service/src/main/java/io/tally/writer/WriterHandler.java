@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.ErrorCode;
 import io.tally.writer.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -36,7 +37,13 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        ApiResponse response = api.handle(toRequest(event));
+        ApiResponse response;
+        try {
+            response = api.handle(toRequest(event));
+        } catch (IllegalArgumentException e) {
+            // Only reachable through a body flagged base64 that is not base64; API Gateway never sends one.
+            response = ApiResponse.error(ErrorCode.BAD_REQUEST, "request body is not valid base64", null);
+        }
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         headers.putAll(response.headers());

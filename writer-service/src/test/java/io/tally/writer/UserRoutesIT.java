@@ -87,4 +87,39 @@ class UserRoutesIT {
         assertThat(huge.status()).isEqualTo(413);
         assertThat(huge.errorCode()).isEqualTo("payload_too_large");
     }
+
+    @Test
+    void getUser_corruptItemInTable_answers500WithoutDetails() {
+        io.tally.core.testing.LocalDynamoDb.client().putItem(r -> r.tableName(api.table()).item(Map.of(
+                "pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("USER#broken"),
+                "sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("#METADATA#broken"),
+                "entityType", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("User"))));
+        var response = api.call("GET", "/users/broken");
+        assertThat(response.status()).isEqualTo(500);
+        assertThat(response.body().toString()).isEqualTo("{\"error\":{\"code\":\"internal\",\"message\":\"internal error\"}}");
+    }
+
+    @Test
+    void pathId_invalid_returns400NamingIt() {
+        var response = api.call("GET", "/users/a%23b");
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.errorCode()).isEqualTo("validation_failed");
+        assertThat(response.errorField()).isEqualTo("userId");
+    }
+
+    @Test
+    void patchUser_nothingToChange_returns400() {
+        api.call("POST", "/users", "{\"userId\":\"u3\",\"name\":\"A\",\"email\":\"a@example.com\"}");
+        assertThat(api.call("PATCH", "/users/u3", "{}").errorCode()).isEqualTo("validation_failed");
+    }
+
+    @Test
+    void patchUser_ifMatchStar_matchesAnyVersion() {
+        api.call("POST", "/users", "{\"userId\":\"u4\",\"name\":\"A\",\"email\":\"a@example.com\"}");
+        var patched = api.call("PATCH", "/users/u4", "{\"email\":\"b@example.com\"}", Map.of("If-Match", "*"));
+        assertThat(patched.status()).isEqualTo(200);
+        assertThat(patched.headers()).containsEntry("ETag", "\"2\"");
+        var garbage = api.call("PATCH", "/users/u4", "{\"email\":\"c@example.com\"}", Map.of("If-Match", "\"abc\""));
+        assertThat(garbage.status()).isEqualTo(412);
+    }
 }

@@ -72,12 +72,18 @@ public final class Cursors {
             throw invalid();
         }
         String payload = cursor.substring(0, dot);
+        String tagText = cursor.substring(dot + 1);
         byte[] tag;
         byte[] json;
         try {
-            tag = DECODER.decode(cursor.substring(dot + 1));
+            tag = DECODER.decode(tagText);
             json = DECODER.decode(payload);
         } catch (IllegalArgumentException e) {
+            throw invalid();
+        }
+        // Base64 tolerates non-zero padding bits; insisting on the canonical text makes every altered
+        // character count as a corruption.
+        if (!ENCODER.encodeToString(tag).equals(tagText) || !ENCODER.encodeToString(json).equals(payload)) {
             throw invalid();
         }
         if (!MessageDigest.isEqual(tag, tag(scope, payload))) {

@@ -1,0 +1,96 @@
+package io.tally.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class ItemMappingTest {
+    private static final Instant T1 = Instant.parse("2019-01-22T10:28:49.930Z");
+    private static final Instant T2 = Instant.parse("2019-01-22T11:15:00.000Z");
+
+    @Test
+    void user_roundTripsAndCarriesKeysAndType() {
+        User user = new User("8790", "Ada", "ada@example.com", T1, T2, 3);
+        Map<String, AttributeValue> item = user.toItem();
+        assertThat(item.get("pk").s()).isEqualTo("USER#8790");
+        assertThat(item.get("sk").s()).isEqualTo("#METADATA#8790");
+        assertThat(item.get("entityType").s()).isEqualTo("User");
+        assertThat(User.fromItem(item)).isEqualTo(user);
+    }
+
+    @Test
+    void post_roundTripsAndFeedsTheTimeIndex() {
+        Post post = new Post("p1", "u1", "Title", "Body", PostStatus.UPDATED, T1, T2, 2);
+        Map<String, AttributeValue> item = post.toItem();
+        assertThat(item.get("entityType").s()).isEqualTo("Post");
+        assertThat(item.get(TableSchema.POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
+        assertThat(Post.fromItem(item)).isEqualTo(post);
+    }
+
+    @Test
+    void postRef_locatesThePost() {
+        PostRef ref = new PostRef("p1", "u1", T1);
+        assertThat(PostRef.fromItem(ref.toItem())).isEqualTo(ref);
+        assertThat(ref.postKey()).isEqualTo(Keys.post("u1", "p1", T1));
+    }
+
+    @Test
+    void comment_roundTrips() {
+        Comment comment = new Comment("c1", "p1", "u1", T1, "u2", "Nice", T2);
+        assertThat(Comment.fromItem(comment.toItem())).isEqualTo(comment);
+        assertThat(comment.key().pk()).isEqualTo(Keys.commentsPk("p1", T1));
+    }
+
+    @Test
+    void catalogueItem_keepsSelectorOutOfTheIndexAttribute() {
+        CatalogueItem item = new CatalogueItem("55", null, 70, "global-cycle:5", T1);
+        Map<String, AttributeValue> attributes = item.toItem();
+        assertThat(attributes).doesNotContainKeys(TableSchema.SELECTOR, TableSchema.DATA, "title");
+        assertThat(attributes.get("itemSelector").s()).isEqualTo("global-cycle:5");
+        assertThat(CatalogueItem.fromItem(attributes)).isEqualTo(item);
+    }
+
+    @Test
+    void userItem_andItsEntryHoldTheSameValues() {
+        UserItem userItem = new UserItem("8790", "3", ItemState.IN_PROGRESS, 99, 0.87, null, true, T1, T2);
+        Map<String, AttributeValue> authoritative = userItem.toItem();
+        Map<String, AttributeValue> entry = userItem.toEntryItem();
+        assertThat(authoritative.get("sk").s()).isEqualTo("useritem#3");
+        assertThat(authoritative.get("entityType").s()).isEqualTo("UserItem");
+        assertThat(entry.get("sk").s()).isEqualTo("item:in-progress");
+        assertThat(entry.get("entityType").s()).isEqualTo("UserItemEntry");
+        assertThat(UserItem.fromItem(authoritative)).isEqualTo(userItem);
+        assertThat(UserItem.fromItem(entry)).isEqualTo(userItem);
+        assertThat(authoritative).doesNotContainKey("correct");
+    }
+
+    @Test
+    void fromItem_ofAnotherEntityType_isMalformed() {
+        Map<String, AttributeValue> item = new User("u", "n", "e@x.io", T1, T1, 1).toItem();
+        assertThatThrownBy(() -> Post.fromItem(item))
+                .isInstanceOf(MalformedItemException.class)
+                .hasMessageContaining("expected entity type Post");
+    }
+
+    @Test
+    void fromItem_withMissingOrMistypedAttribute_isMalformed() {
+        Map<String, AttributeValue> item = new HashMap<>(new User("u", "n", "e@x.io", T1, T1, 1).toItem());
+        item.remove("name");
+        assertThatThrownBy(() -> User.fromItem(item)).isInstanceOf(MalformedItemException.class).hasMessageContaining("name");
+        item.put("name", AttributeValue.fromS("n"));
+        item.put("version", AttributeValue.fromS("one"));
+        assertThatThrownBy(() -> User.fromItem(item)).isInstanceOf(MalformedItemException.class).hasMessageContaining("version");
+    }
+
+    @Test
+    void entityType_unknownValue_isMalformed() {
+        Map<String, AttributeValue> item = Map.of("entityType", AttributeValue.fromS("Song"));
+        assertThatThrownBy(() -> Items.entityType(item)).isInstanceOf(MalformedItemException.class);
+        assertThat(EntityType.fromAttributeValue("Comment")).contains(EntityType.COMMENT);
+    }
+}

@@ -1,0 +1,92 @@
+package io.tally.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class KeysTest {
+    private static final Instant T = Instant.parse("2019-01-22T10:28:49.930Z");
+
+    @Test
+    void user_followsSeedPattern() {
+        assertThat(Keys.user("8790")).isEqualTo(new Key("USER#8790", "#METADATA#8790"));
+    }
+
+    @Test
+    void post_isUnderItsUserWithIdThenTimestamp() {
+        assertThat(Keys.post("u1", "p1", T)).isEqualTo(new Key("USER#u1", "POST#p1#2019-01-22T10:28:49.930Z"));
+        assertThat(Keys.post("u1", "p1", T).sk()).startsWith(Keys.postSkPrefix("p1"));
+    }
+
+    @Test
+    void postSkPrefix_doesNotMatchAnotherIdThatSharesItsStart() {
+        assertThat(Keys.post("u1", "p10", T).sk()).doesNotStartWith(Keys.postSkPrefix("p1"));
+    }
+
+    @Test
+    void comment_isUnderItsPostPartition() {
+        Instant later = T.plusSeconds(60);
+        assertThat(Keys.comment("p1", T, "c1", later))
+                .isEqualTo(new Key("POST#p1#2019-01-22T10:28:49.930Z", "COMMENT#c1#2019-01-22T10:29:49.930Z"));
+    }
+
+    @Test
+    void timestampWithZeroMillis_keepsThreeFractionDigits() {
+        assertThat(Keys.post("u", "p", Instant.parse("2020-01-01T00:00:00Z")).sk())
+                .isEqualTo("POST#p#2020-01-01T00:00:00.000Z");
+    }
+
+    @Test
+    void entries_followSeedListsWithItemIdSuffix() {
+        assertThat(Keys.entry("8790", ItemState.ASSIGNED, "45", 87, T).sk()).isEqualTo("item:assigned:0000000087#45");
+        assertThat(Keys.entry("8790", ItemState.IN_PROGRESS, "3", 99, T).sk()).isEqualTo("item:in-progress");
+        assertThat(Keys.entry("8790", ItemState.COMPLETED, "55", 70, T).sk())
+                .isEqualTo("item:completed:2019-01-22T10:28:49.930Z#55");
+        assertThat(Keys.entry("8790", ItemState.ORPHANED, "34", 1, T).sk())
+                .isEqualTo("item:orphaned:2019-01-22T10:28:49.930Z#34");
+        assertThat(Keys.entry("8790", ItemState.ASSIGNED, "45", 87, T).pk()).isEqualTo("USER#8790");
+    }
+
+    @Test
+    void assignedEntries_sortNumericallyByScoreAsStrings() {
+        List<String> keys = new ArrayList<>();
+        for (long score : new long[] {350, 87, 1_000_000_000, 0, 9}) {
+            keys.add(Keys.entry("u", ItemState.ASSIGNED, "i" + score, score, T).sk());
+        }
+        Collections.sort(keys);
+        assertThat(keys).containsExactly(
+                "item:assigned:0000000000#i0", "item:assigned:0000000009#i9", "item:assigned:0000000087#i87",
+                "item:assigned:0000000350#i350", "item:assigned:1000000000#i1000000000");
+    }
+
+    @Test
+    void entryPrefixes_selectOneListEach() {
+        assertThat(Keys.entryPrefix(ItemState.ASSIGNED)).isEqualTo("item:assigned:");
+        assertThat(Keys.entryPrefix(ItemState.IN_PROGRESS)).isEqualTo("item:in-progress");
+        assertThat(Keys.entryPrefix(ItemState.COMPLETED)).isEqualTo("item:completed:");
+        assertThat(Keys.entryPrefix(ItemState.ORPHANED)).isEqualTo("item:orphaned:");
+    }
+
+    @Test
+    void negativeScore_isRejected() {
+        assertThatThrownBy(() -> Keys.entry("u", ItemState.ASSIGNED, "i", -1, T))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void catalogueItemAndRefs_haveFixedSortKeys() {
+        assertThat(Keys.catalogueItem("55")).isEqualTo(new Key("ITEM#55", "#METADATA#"));
+        assertThat(Keys.postRef("p1")).isEqualTo(new Key("POSTREF#p1", "#POSTREF#"));
+        assertThat(Keys.userItem("8790", "55")).isEqualTo(new Key("USER#8790", "useritem#55"));
+    }
+
+    @Test
+    void postedAt_ordersByTimeBeforeId() {
+        assertThat(Keys.postedAt("zzz", T)).isLessThan(Keys.postedAt("aaa", T.plusMillis(1)));
+    }
+}
