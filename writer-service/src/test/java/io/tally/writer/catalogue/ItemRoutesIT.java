@@ -1,0 +1,186 @@
+package io.tally.writer.catalogue;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.Keys;
+import io.tally.core.Selectors;
+import io.tally.core.testing.LocalDynamoDb;
+import io.tally.writer.SteppingClock;
+import io.tally.writer.TestApi;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class ItemRoutesIT {
+    private static final Instant START = Instant.parse("2019-01-22T10:00:00Z");
+
+    private final SteppingClock clock = new SteppingClock(START, Duration.ofSeconds(1));
+    private final TestApi api = TestApi.onFreshTable(clock);
+
+    @Test
+    void putItem_new_returns201WithLocationAndFieldsInOrder() {
+        var created = api.call("PUT", "/items/item-55", "{\"title\":\"Tides\",\"score\":70,\"selector\":\"global-cycle:5\"}");
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.headers()).containsEntry("Location", "/items/item-55");
+        assertThat(created.body().fieldNames()).toIterable()
+                .containsExactly("itemId", "title", "score", "selector", "updatedAt");
+        assertThat(created.text("itemId")).isEqualTo("item-55");
+        assertThat(created.text("title")).isEqualTo("Tides");
+        assertThat(created.body().get("score").isIntegralNumber()).isTrue();
+        assertThat(created.body().get("score").asLong()).isEqualTo(70);
+        assertThat(created.text("selector")).isEqualTo("global-cycle:5");
+        assertThat(created.text("updatedAt")).isEqualTo("2019-01-22T10:00:00.000Z");
+    }
+
+    @Test
+    void putItem_existing_returns200AndReplacesEveryField() {
+        api.call("PUT", "/items/item-3", "{\"title\":\"Old\",\"score\":1,\"selector\":\"user-cycle:1\"}");
+
+        var replaced = api.call("PUT", "/items/item-3", "{\"score\":99,\"selector\":\"back-catalogue\"}");
+
+        assertThat(replaced.status()).isEqualTo(200);
+        assertThat(replaced.headers()).doesNotContainKey("Location");
+        assertThat(replaced.body().get("title").isNull()).isTrue();
+        assertThat(replaced.body().get("score").asLong()).isEqualTo(99);
+        assertThat(replaced.text("selector")).isEqualTo("back-catalogue");
+        assertThat(api.call("GET", "/items/item-3").body()).isEqualTo(replaced.body());
+    }
+
+    @Test
+    void putItem_withoutTitle_rendersTitleNull() {
+        var created = api.call("PUT", "/items/item-45", "{\"score\":87,\"selector\":\"back-catalogue\"}");
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.body().fieldNames()).toIterable()
+                .containsExactly("itemId", "title", "score", "selector", "updatedAt");
+        assertThat(created.body().get("title").isNull()).isTrue();
+    }
+
+    @Test
+    void putItem_boundaryScores_areAccepted() {
+        assertThat(api.call("PUT", "/items/low", "{\"score\":0,\"selector\":\"back-catalogue\"}").status()).isEqualTo(201);
+        var high = api.call("PUT", "/items/high", "{\"score\":1000000000,\"selector\":\"global-cycle:999999999\"}");
+        assertThat(high.status()).isEqualTo(201);
+        assertThat(high.body().get("score").asLong()).isEqualTo(1_000_000_000L);
+    }
+
+    @Test
+    void putItem_selector_isStoredOutsideTheIndexAttribute() {
+        api.call("PUT", "/items/item-84", "{\"score\":35,\"selector\":\"user-cycle:1\"}");
+
+        Map<String, AttributeValue> stored = LocalDynamoDb.client()
+                .getItem(b -> b.tableName(api.table()).key(Keys.catalogueItem("item-84").toAttributeMap()))
+                .item();
+        assertThat(stored).doesNotContainKey("selector").doesNotContainKey("data");
+        assertThat(stored.get("itemSelector").s()).isEqualTo("user-cycle:1");
+        assertThat(stored.get("entityType").s()).isEqualTo("CatalogueItem");
+    }
+
+    @Test
+    void getItem_existing_returns200SameAsPut() {
+        var created = api.call("PUT", "/items/item-65", "{\"title\":\"Rain\",\"score\":80,\"selector\":\"global-cycle:5\"}");
+
+        var read = api.call("GET", "/items/item-65");
+
+        assertThat(read.status()).isEqualTo(200);
+        assertThat(read.body()).isEqualTo(created.body());
+    }
+
+    @Test
+    void getItem_unknown_returns404() {
+        var missing = api.call("GET", "/items/nothing");
+
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.errorCode()).isEqualTo("not_found");
+    }
+
+    @Test
+    void deleteItem_existing_returns200WithDeletedItemAndRemovesIt() {
+        var created = api.call("PUT", "/items/item-102", "{\"title\":\"Gone\",\"score\":60,\"selector\":\"back-catalogue\"}");
+
+        var deleted = api.call("DELETE", "/items/item-102");
+
+        assertThat(deleted.status()).isEqualTo(200);
+        assertThat(deleted.body()).isEqualTo(created.body());
+        assertThat(api.call("GET", "/items/item-102").status()).isEqualTo(404);
+        assertThat(api.call("PUT", "/items/item-102", "{\"score\":1,\"selector\":\"back-catalogue\"}").status())
+                .as("a hard delete: putting the id again creates it anew").isEqualTo(201);
+    }
+
+    @Test
+    void deleteItem_unknown_returns404() {
+        var missing = api.call("DELETE", "/items/nothing");
+
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.errorCode()).isEqualTo("not_found");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"selector\":\"back-catalogue\"}                              | score",
+            "{\"score\":-1,\"selector\":\"back-catalogue\"}                 | score",
+            "{\"score\":1000000001,\"selector\":\"back-catalogue\"}         | score",
+            "{\"score\":1.5,\"selector\":\"back-catalogue\"}                | score",
+            "{\"score\":\"5\",\"selector\":\"back-catalogue\"}              | score",
+            "{\"score\":5}                                                  | selector",
+            "{\"score\":5,\"selector\":7}                                   | selector",
+            "{\"score\":5,\"selector\":\"\"}                                | selector",
+            "{\"title\":\"\",\"score\":5,\"selector\":\"back-catalogue\"}   | title",
+            "{\"title\":\"  \",\"score\":5,\"selector\":\"back-catalogue\"} | title",
+            "{\"title\":5,\"score\":5,\"selector\":\"back-catalogue\"}      | title",
+            "{\"score\":5,\"selector\":\"back-catalogue\",\"data\":5}       | data",
+    })
+    void putItem_invalidField_returns400ValidationFailedNamingIt(String body, String field) {
+        var rejected = api.call("PUT", "/items/item-1", body);
+
+        assertThat(rejected.status()).isEqualTo(400);
+        assertThat(rejected.errorCode()).isEqualTo("validation_failed");
+        assertThat(rejected.errorField()).isEqualTo(field);
+        assertThat(api.call("GET", "/items/item-1").status()).isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"back-catalogue:4", "global-cycle", "global-cycle:-1", "global-cycle:01",
+            "user-cycle:1000000000", "weekly:1", "Back-Catalogue"})
+    void putItem_selectorBreaksRule_returns400WithTheRule(String selector) {
+        var rejected = api.call("PUT", "/items/item-1", "{\"score\":5,\"selector\":\"" + selector + "\"}");
+
+        assertThat(rejected.status()).isEqualTo(400);
+        assertThat(rejected.errorCode()).isEqualTo("validation_failed");
+        assertThat(rejected.errorField()).isEqualTo("selector");
+        assertThat(rejected.body().path("error").path("message").asText()).isEqualTo(Selectors.describeRule());
+    }
+
+    @Test
+    void putItem_titleOf201Characters_returns400() {
+        assertThat(api.call("PUT", "/items/t", "{\"title\":\"" + "x".repeat(200) + "\",\"score\":5,\"selector\":\"back-catalogue\"}")
+                .status()).isEqualTo(201);
+
+        var tooLong = api.call("PUT", "/items/t", "{\"title\":\"" + "x".repeat(201) + "\",\"score\":5,\"selector\":\"back-catalogue\"}");
+
+        assertThat(tooLong.errorCode()).isEqualTo("validation_failed");
+        assertThat(tooLong.errorField()).isEqualTo("title");
+    }
+
+    @Test
+    void itemRoutes_badIdOrBody_returnDocumentedErrors() {
+        for (String method : new String[] {"GET", "DELETE"}) {
+            var badId = api.call(method, "/items/a%23b");
+            assertThat(badId.status()).isEqualTo(400);
+            assertThat(badId.errorCode()).isEqualTo("validation_failed");
+            assertThat(badId.errorField()).isEqualTo("itemId");
+        }
+        var badPutId = api.call("PUT", "/items/" + "x".repeat(65), "{\"score\":5,\"selector\":\"back-catalogue\"}");
+        assertThat(badPutId.errorField()).isEqualTo("itemId");
+        assertThat(api.call("PUT", "/items/i", "{\"score\":").errorCode()).isEqualTo("bad_request");
+        assertThat(api.call("PUT", "/items/i", "[]").errorCode()).isEqualTo("bad_request");
+        assertThat(api.call("PUT", "/items/i").errorCode()).isEqualTo("bad_request");
+        assertThat(api.call("POST", "/items/i", "{}").status()).isEqualTo(405);
+    }
+}
