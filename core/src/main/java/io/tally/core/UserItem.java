@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@link EntityType#USER_ITEM_ENTRY} copy at {@link #entryKey()} serves the ordered lists. Both change in one
  * transaction.
  *
- * @param score     the item's score when it entered its current state (orders the assigned list)
+ * @param score     the catalogue item's score when the user item was last written (orders the assigned list)
  * @param enteredAt when the item entered its current state (orders the completed and orphaned lists)
  */
 public record UserItem(String userId, String itemId, ItemState state, long score, Double progress,
@@ -46,7 +46,8 @@ public record UserItem(String userId, String itemId, ItemState state, long score
         item.put("state", s(state.value()));
         item.put("score", n(score));
         if (progress != null) {
-            item.put("progress", AttributeValue.fromN(progress.toString()));
+            // Plain notation: Double.toString would write 1.0E-5.
+            item.put("progress", AttributeValue.fromN(java.math.BigDecimal.valueOf(progress).toPlainString()));
         }
         if (correct != null) {
             item.put("correct", AttributeValue.fromBool(correct));

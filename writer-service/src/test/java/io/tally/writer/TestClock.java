@@ -7,25 +7,44 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock that stands still until a test moves it, so that tests choose every server timestamp. */
+/**
+ * A clock that tests control: it stands still until moved ({@link #set}, {@link #advance}) and, when made with
+ * {@link #stepping}, also moves forward by a fixed step every time it is read, so that successive server
+ * timestamps are distinct and predictable without sleeping. Safe to share between threads.
+ */
 public final class TestClock extends Clock {
-    private final AtomicReference<Instant> now;
+    private final AtomicReference<Instant> next;
+    private final Duration step;
 
     public TestClock(Instant start) {
-        this.now = new AtomicReference<>(start);
+        this(start, Duration.ZERO);
+    }
+
+    private TestClock(Instant start, Duration step) {
+        this.next = new AtomicReference<>(start);
+        this.step = step;
+    }
+
+    public static TestClock stepping(Instant start, Duration step) {
+        return new TestClock(start, step);
     }
 
     public void set(Instant instant) {
-        now.set(instant);
+        next.set(instant);
     }
 
     public Instant advance(Duration duration) {
-        return now.updateAndGet(i -> i.plus(duration));
+        return next.updateAndGet(i -> i.plus(duration));
+    }
+
+    /** The instant the next read will return, without taking it. */
+    public Instant peek() {
+        return next.get();
     }
 
     @Override
     public Instant instant() {
-        return now.get();
+        return next.getAndUpdate(now -> now.plus(step));
     }
 
     @Override
@@ -33,8 +52,9 @@ public final class TestClock extends Clock {
         return ZoneOffset.UTC;
     }
 
+    /** The server only ever asks for instants, whose meaning does not depend on a zone. */
     @Override
     public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException("a test clock is always UTC");
+        return this;
     }
 }

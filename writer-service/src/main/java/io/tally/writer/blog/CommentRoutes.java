@@ -13,6 +13,8 @@ import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
 import io.tally.writer.http.Page;
 import io.tally.writer.http.Router;
+import io.tally.writer.store.QueryPage;
+import io.tally.writer.store.Transactions;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -12,6 +12,8 @@ import io.tally.writer.http.Body;
 import io.tally.writer.http.IfMatch;
 import io.tally.writer.http.Page;
 import io.tally.writer.http.Router;
+import io.tally.writer.store.QueryPage;
+import io.tally.writer.store.Transactions;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -146,7 +146,8 @@ final class UserItemRequests {
                 .keyConditionExpression(keyCondition)
                 .expressionAttributeValues(values)
                 .scanIndexForward(false)
-                .limit(limit)
+                // One more than the page: whether it comes back tells if a next page exists.
+                .limit(limit + 1)
                 .consistentRead(true)
                 .exclusiveStartKey(exclusiveStartKey)
                 .build();

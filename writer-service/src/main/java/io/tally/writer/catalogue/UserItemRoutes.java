@@ -11,16 +11,15 @@ import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
 import io.tally.writer.http.Page;
 import io.tally.writer.http.Router;
+import io.tally.writer.store.QueryPage;
+import io.tally.writer.store.Transactions;
 import java.math.BigDecimal;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
@@ -91,14 +90,16 @@ public final class UserItemRoutes {
         int limit = Page.limit(request);
         String scope = UserItemRequests.listScope(userId, state);
         Map<String, AttributeValue> start = context.cursors().decode(scope, request.queryParameter("cursor"), CURSOR_KEY);
-        QueryResponse response = context.dynamo().query(UserItemRequests.list(context.table(), userId, state, limit, start));
+        QueryPage page = QueryPage.of(
+                context.dynamo().query(UserItemRequests.list(context.table(), userId, state, limit, start)),
+                limit, CURSOR_KEY);
         // Entries exist only under existing users (users are never deleted), so only an empty page needs a look.
-        if (response.items().isEmpty() && !userExists(userId)) {
+        if (page.items().isEmpty() && !userExists(userId)) {
             throw ApiException.notFound("user '" + userId + "' does not exist");
         }
         return ApiResponse.ok(Page.body(
-                response.items().stream().map(item -> CatalogueJson.userItem(UserItem.fromItem(item))).toList(),
-                context.cursors().encode(scope, response.lastEvaluatedKey())));
+                page.items().stream().map(item -> CatalogueJson.userItem(UserItem.fromItem(item))).toList(),
+                context.cursors().encode(scope, page.nextKey())));
     }
 
     private static UserItemChange change(Body body) {
@@ -143,35 +144,32 @@ public final class UserItemRoutes {
      * propagates and {@link io.tally.writer.WriterApi} answers it.
      */
     static void throwUnlessRetryable(TransactionCanceledException e, String userId, String itemId) {
-        List<CancellationReason> reasons = e.hasCancellationReasons() ? e.cancellationReasons() : List.of();
-        if (conditionFailed(reasons, UserItemRequests.USER_CHECK)) {
+        if (Transactions.conditionFailed(e, UserItemRequests.USER_CHECK)) {
             throw ApiException.notFound("user '" + userId + "' does not exist");
         }
-        if (conditionFailed(reasons, UserItemRequests.CATALOGUE_ITEM_CHECK)) {
+        if (Transactions.conditionFailed(e, UserItemRequests.CATALOGUE_ITEM_CHECK)) {
             throw ItemRoutes.notFound(itemId);
         }
-        if (conditionFailed(reasons, UserItemRequests.AUTHORITATIVE_PUT)
-                && ItemState.COMPLETED.value().equals(attribute(reasons.get(UserItemRequests.AUTHORITATIVE_PUT), "state"))) {
+        if (Transactions.conditionFailed(e, UserItemRequests.AUTHORITATIVE_PUT)
+                && ItemState.COMPLETED.value().equals(attribute(e, UserItemRequests.AUTHORITATIVE_PUT, "state"))) {
             throw completed(userId, itemId);
         }
-        if (conditionFailed(reasons, UserItemRequests.ENTRY_PUT)) {
-            String holder = attribute(reasons.get(UserItemRequests.ENTRY_PUT), "itemId");
+        if (Transactions.conditionFailed(e, UserItemRequests.ENTRY_PUT)) {
+            String holder = attribute(e, UserItemRequests.ENTRY_PUT, "itemId");
             throw ApiException.conflict("user '" + userId + "' already has "
                     + (holder == null ? "another item" : "item '" + holder + "'") + " in progress");
         }
-        boolean retryable = conditionFailed(reasons, UserItemRequests.AUTHORITATIVE_PUT)
-                || reasons.stream().anyMatch(r -> "TransactionConflict".equals(r.code()));
+        boolean retryable = Transactions.conditionFailed(e, UserItemRequests.AUTHORITATIVE_PUT)
+                || (e.hasCancellationReasons()
+                        && e.cancellationReasons().stream().anyMatch(r -> Transactions.CONFLICT.equals(r.code())));
         if (!retryable) {
             throw e;
         }
     }
 
-    private static boolean conditionFailed(List<CancellationReason> reasons, int action) {
-        return action < reasons.size() && "ConditionalCheckFailed".equals(reasons.get(action).code());
-    }
-
-    private static String attribute(CancellationReason reason, String name) {
-        AttributeValue value = reason.hasItem() ? reason.item().get(name) : null;
+    private static String attribute(TransactionCanceledException e, int action, String name) {
+        Map<String, AttributeValue> item = Transactions.oldItem(e, action);
+        AttributeValue value = item == null ? null : item.get(name);
         return value == null ? null : value.s();
     }
 

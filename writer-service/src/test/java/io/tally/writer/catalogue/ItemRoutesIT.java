@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.Keys;
 import io.tally.core.Selectors;
 import io.tally.core.testing.LocalDynamoDb;
-import io.tally.writer.SteppingClock;
+import io.tally.writer.TestClock;
 import io.tally.writer.TestApi;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class ItemRoutesIT {
     private static final Instant START = Instant.parse("2019-01-22T10:00:00Z");
 
-    private final SteppingClock clock = new SteppingClock(START, Duration.ofSeconds(1));
+    private final TestClock clock = TestClock.stepping(START, Duration.ofSeconds(1));
     private final TestApi api = TestApi.onFreshTable(clock);
 
     @Test

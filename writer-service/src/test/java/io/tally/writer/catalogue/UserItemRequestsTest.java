@@ -217,7 +217,7 @@ class UserItemRequestsTest {
     }
 
     @Test
-    void list_assigned_queriesThePrefixHighestScoreFirst() {
+    void list_assigned_queriesThePrefixHighestScoreFirstOneBeyondThePage() {
         QueryRequest request = UserItemRequests.list("t", "user-8790", ItemState.ASSIGNED, 25, null);
 
         assertThat(request).isEqualTo(QueryRequest.builder()
@@ -225,7 +225,7 @@ class UserItemRequestsTest {
                 .keyConditionExpression("pk = :pk AND begins_with(sk, :sk)")
                 .expressionAttributeValues(Map.of(":pk", s("USER#user-8790"), ":sk", s("item:assigned:")))
                 .scanIndexForward(false)
-                .limit(25)
+                .limit(26)
                 .consistentRead(true)
                 .build());
         assertThat(request.hasExclusiveStartKey()).isFalse();

@@ -8,7 +8,7 @@ import io.tally.core.Keys;
 import io.tally.core.Timestamps;
 import io.tally.core.UserItem;
 import io.tally.core.testing.LocalDynamoDb;
-import io.tally.writer.SteppingClock;
+import io.tally.writer.TestClock;
 import io.tally.writer.TestApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +35,7 @@ class UserItemRoutesIT {
     private static final List<String> USER_ITEM_FIELDS =
             List.of("userId", "itemId", "state", "score", "progress", "correct", "live", "enteredAt", "updatedAt");
 
-    private final SteppingClock clock = new SteppingClock(START, Duration.ofSeconds(1));
+    private final TestClock clock = TestClock.stepping(START, Duration.ofSeconds(1));
     private final TestApi api = TestApi.onFreshTable(clock);
     private ExecutorService pool;
 

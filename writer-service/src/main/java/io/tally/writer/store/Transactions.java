@@ -1,4 +1,4 @@
-package io.tally.writer.blog;
+package io.tally.writer.store;
 
 import java.util.List;
 import java.util.Map;
@@ -9,11 +9,11 @@ import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
-/** Runs the blog's write transactions and reads their cancellation reasons by action position. */
-final class Transactions {
-    static final String CONDITION_FAILED = "ConditionalCheckFailed";
-    static final String CONFLICT = "TransactionConflict";
-    static final int ATTEMPTS = 3;
+/** Runs write transactions and reads their cancellation reasons by action position. */
+public final class Transactions {
+    public static final String CONDITION_FAILED = "ConditionalCheckFailed";
+    public static final String CONFLICT = "TransactionConflict";
+    public static final int ATTEMPTS = 3;
     private static final long BASE_PAUSE_MILLIS = 10;
 
     private Transactions() {
@@ -25,7 +25,7 @@ final class Transactions {
      * of one post id end as a 201 and a 409 rather than a 503). What still conflicts after the last attempt
      * propagates and becomes a 503.
      */
-    static void write(DynamoDbClient dynamo, TransactWriteItemsRequest request) {
+    public static void write(DynamoDbClient dynamo, TransactWriteItemsRequest request) {
         for (int attempt = 1; ; attempt++) {
             try {
                 dynamo.transactWriteItems(request);
@@ -40,13 +40,13 @@ final class Transactions {
     }
 
     /** Whether the action at {@code index} was cancelled because its condition failed. */
-    static boolean conditionFailed(TransactionCanceledException e, int index) {
+    public static boolean conditionFailed(TransactionCanceledException e, int index) {
         CancellationReason reason = reason(e, index);
         return reason != null && CONDITION_FAILED.equals(reason.code());
     }
 
     /** The item an action with {@code ReturnValuesOnConditionCheckFailure ALL_OLD} saw, or null if there was none. */
-    static Map<String, AttributeValue> oldItem(TransactionCanceledException e, int index) {
+    public static Map<String, AttributeValue> oldItem(TransactionCanceledException e, int index) {
         CancellationReason reason = reason(e, index);
         if (reason == null || !reason.hasItem() || reason.item().isEmpty()) {
             return null;

@@ -1,4 +1,4 @@
-package io.tally.writer.blog;
+package io.tally.writer.store;
 
 import java.util.HashMap;
 import java.util.List;
@@ -15,9 +15,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * @param items   at most {@code limit} items
  * @param nextKey where the next page starts, or null for the last page
  */
-record QueryPage(List<Map<String, AttributeValue>> items, Map<String, AttributeValue> nextKey) {
+public record QueryPage(List<Map<String, AttributeValue>> items, Map<String, AttributeValue> nextKey) {
 
-    static QueryPage of(QueryResponse response, int limit, Set<String> keyAttributes) {
+    public static QueryPage of(QueryResponse response, int limit, Set<String> keyAttributes) {
         List<Map<String, AttributeValue>> items = response.items();
         if (items.size() > limit) {
             List<Map<String, AttributeValue>> page = items.subList(0, limit);

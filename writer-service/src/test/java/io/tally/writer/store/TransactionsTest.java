@@ -1,4 +1,4 @@
-package io.tally.writer.blog;
+package io.tally.writer.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
