@@ -18,6 +18,12 @@ import java.time.Instant;
  *                                                 item:in-progress
  *                                                 item:completed:&lt;completedAt&gt;#&lt;itemId&gt;
  *                                                 item:orphaned:&lt;orphanedAt&gt;#&lt;itemId&gt;
+ * derived:
+ * UserStats       USER#&lt;userId&gt;                   #STATS#
+ * PostProjection  POSTREF#&lt;postId&gt;               #PROJECTION#     (statusShard POSTS#&lt;status&gt;#&lt;k&gt;)
+ * SelectorEntry   ITEM#&lt;itemId&gt;                   #SELECTOR#       (selector global-cycle:n, user-cycle:n, back-catalogue:&lt;k&gt;)
+ * GlobalStats     GLOBAL#STATS#&lt;k&gt;                #STATS#
+ * DeadLetter      DEADLETTER#&lt;yyyy-MM-dd&gt;         &lt;sequence&gt;#&lt;eventId&gt;
  * </pre>
  */
 public final class Keys {
@@ -102,6 +108,46 @@ public final class Keys {
             case COMPLETED, ORPHANED -> entryPrefix(state) + Timestamps.format(enteredAt) + "#" + itemId;
         };
         return new Key(userPk(userId), sk);
+    }
+
+    public static final String STATS_SK = "#STATS#";
+    public static final String PROJECTION_SK = "#PROJECTION#";
+    public static final String SELECTOR_SK = "#SELECTOR#";
+    public static final String GLOBAL_STATS_PREFIX = "GLOBAL#STATS#";
+    public static final String STATUS_SHARD_PREFIX = "POSTS#";
+    public static final String DEAD_LETTER_PREFIX = "DEADLETTER#";
+
+    public static Key userStats(String userId) {
+        return new Key(userPk(userId), STATS_SK);
+    }
+
+    /** A post's projection sits beside its PostRef, so it is found by post id alone. */
+    public static Key postProjection(String postId) {
+        return new Key(POST_REF_PREFIX + postId, PROJECTION_SK);
+    }
+
+    public static Key selectorEntry(String itemId) {
+        return new Key(ITEM_PREFIX + itemId, SELECTOR_SK);
+    }
+
+    /** Each shard in a partition of its own: one partition takes at most 1,000 write units per second. */
+    public static Key globalStats(int shard) {
+        return new Key(GLOBAL_STATS_PREFIX + shard, STATS_SK);
+    }
+
+    /** The status index partition (GSI hash value) of one shard of one status. */
+    public static String statusShard(PostStatus status, int shard) {
+        return STATUS_SHARD_PREFIX + status.value() + "#" + shard;
+    }
+
+    /**
+     * The CycleSelector partition of an item's selector: cycles are one partition each, the back catalogue is
+     * spread over {@code backCatalogueShards} partitions.
+     */
+    public static String selectorPartition(String selector, String itemId, int backCatalogueShards) {
+        return Selectors.BACK_CATALOGUE.equals(selector)
+                ? Selectors.BACK_CATALOGUE + ":" + Shards.of(itemId, backCatalogueShards)
+                : selector;
     }
 
     static String paddedScore(long score) {

@@ -27,13 +27,20 @@ public final class TableDefinition {
                         attribute(TableSchema.SK, ScalarAttributeType.S),
                         attribute(TableSchema.SELECTOR, ScalarAttributeType.S),
                         attribute(TableSchema.DATA, ScalarAttributeType.N),
-                        attribute(TableSchema.POSTED_AT, ScalarAttributeType.S))
+                        attribute(TableSchema.POSTED_AT, ScalarAttributeType.S),
+                        attribute(TableSchema.STATUS_SHARD, ScalarAttributeType.S))
                 .keySchema(hash(TableSchema.PK), range(TableSchema.SK))
-                .globalSecondaryIndexes(GlobalSecondaryIndex.builder()
-                        .indexName(TableSchema.CYCLE_SELECTOR_INDEX)
-                        .keySchema(hash(TableSchema.SELECTOR), range(TableSchema.DATA))
-                        .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
-                        .build())
+                .globalSecondaryIndexes(
+                        GlobalSecondaryIndex.builder()
+                                .indexName(TableSchema.CYCLE_SELECTOR_INDEX)
+                                .keySchema(hash(TableSchema.SELECTOR), range(TableSchema.DATA))
+                                .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                                .build(),
+                        GlobalSecondaryIndex.builder()
+                                .indexName(TableSchema.POSTS_BY_STATUS_INDEX)
+                                .keySchema(hash(TableSchema.STATUS_SHARD), range(TableSchema.POSTED_AT))
+                                .projection(Projection.builder().projectionType(ProjectionType.ALL).build())
+                                .build())
                 .localSecondaryIndexes(LocalSecondaryIndex.builder()
                         .indexName(TableSchema.POSTS_BY_TIME_INDEX)
                         .keySchema(hash(TableSchema.PK), range(TableSchema.POSTED_AT))

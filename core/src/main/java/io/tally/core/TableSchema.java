@@ -23,6 +23,19 @@ public final class TableSchema {
     public static final String POSTS_BY_TIME_INDEX = "PostsByTime";
     public static final String POSTED_AT = "postedAt";
 
+    /**
+     * GSI of the status index: post projections in status partitions sharded over K keys
+     * ({@code POSTS#<status>#<shard>}), ranged by {@link #POSTED_AT} so that a partition reads newest first.
+     */
+    public static final String POSTS_BY_STATUS_INDEX = "PostsByStatus";
+    public static final String STATUS_SHARD = "statusShard";
+
+    /**
+     * On every derived item: per stream shard, the sequence number (zero-padded) up to which that shard's
+     * records have been applied to the item. See {@code docs/exactly-once.md}.
+     */
+    public static final String WATERMARKS = "wm";
+
     private TableSchema() {
     }
 }

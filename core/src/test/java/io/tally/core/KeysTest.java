@@ -89,4 +89,35 @@ class KeysTest {
     void postedAt_ordersByTimeBeforeId() {
         assertThat(Keys.postedAt("zzz", T)).isLessThan(Keys.postedAt("aaa", T.plusMillis(1)));
     }
+
+    @Test
+    void derivedKeys_sitBesideTheirSources() {
+        assertThat(Keys.userStats("8790")).isEqualTo(new Key("USER#8790", "#STATS#"));
+        assertThat(Keys.postProjection("p1")).isEqualTo(new Key("POSTREF#p1", "#PROJECTION#"));
+        assertThat(Keys.selectorEntry("55")).isEqualTo(new Key("ITEM#55", "#SELECTOR#"));
+        assertThat(Keys.globalStats(3)).isEqualTo(new Key("GLOBAL#STATS#3", "#STATS#"));
+        assertThat(Keys.statusShard(PostStatus.CREATED, 2)).isEqualTo("POSTS#created#2");
+    }
+
+    @Test
+    void selectorPartition_shardsOnlyTheBackCatalogue() {
+        assertThat(Keys.selectorPartition("global-cycle:5", "55", 4)).isEqualTo("global-cycle:5");
+        assertThat(Keys.selectorPartition("user-cycle:1", "84", 4)).isEqualTo("user-cycle:1");
+        assertThat(Keys.selectorPartition("back-catalogue", "45", 4)).isEqualTo("back-catalogue:" + Shards.of("45", 4));
+    }
+
+    @Test
+    void shards_areStableAndInRange() {
+        // CRC-32 is fixed by its specification (CRC-32("45") = 2889884971), so placement never changes.
+        assertThat(Shards.of("45", 4)).isEqualTo(3);
+        assertThat(Shards.of("45", 7)).isEqualTo((int) (2889884971L % 7));
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 1000; i++) {
+            int shard = Shards.of("item-" + i, 4);
+            assertThat(shard).isBetween(0, 3);
+            seen.add(shard);
+        }
+        assertThat(seen).containsExactlyInAnyOrder(0, 1, 2, 3);
+        assertThat(Shards.of("anything", 1)).isZero();
+    }
 }

@@ -1,0 +1,46 @@
+package io.tally.stream.derive;
+
+import io.tally.core.Key;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one base item, in one state, contributes to derived data: amounts added to counters and documents it
+ * owns. Derived data is the sum of the contributions of all base items; a change of a base item changes
+ * derived data by {@code contribution(new) - contribution(old)} (see {@link IntendedChanges#between}).
+ */
+public record Contribution(Map<CounterRef, Long> counters, Map<Key, Document> documents) {
+    public static final Contribution NONE = new Contribution(Map.of(), Map.of());
+
+    public Contribution {
+        counters = Map.copyOf(counters);
+        documents = Map.copyOf(documents);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Collects counters (summing repeats) and documents in insertion order. */
+    public static final class Builder {
+        private final Map<CounterRef, Long> counters = new LinkedHashMap<>();
+        private final Map<Key, Document> documents = new HashMap<>();
+
+        public Builder count(CounterRef counter, long amount) {
+            if (amount != 0) {
+                counters.merge(counter, amount, Long::sum);
+            }
+            return this;
+        }
+
+        public Builder document(Key key, Document document) {
+            documents.put(key, document);
+            return this;
+        }
+
+        public Contribution build() {
+            return new Contribution(counters, documents);
+        }
+    }
+}
