@@ -1,0 +1,426 @@
+package io.tally.local;
+
+import io.tally.core.TableDefinition;
+import io.tally.writer.WriterConfig;
+import io.tally.writer.WriterHandler;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
+import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
+import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+
+/**
+ * Tally on one machine, in one process: Amazon DynamoDB Local with the table, and the writer API behind an
+ * {@link HttpFront} that speaks API Gateway's events to the very handler deployed on AWS.
+ *
+ * <p>{@code java -jar tally-local.jar} runs it from a terminal ({@link #main}); tests call {@link #start} with
+ * {@link Settings#ephemeral()} and {@link #close} it.
+ */
+public final class LocalRunner implements AutoCloseable {
+    /** The writer's function name, as in the deployment. */
+    public static final String WRITER_FUNCTION = "tally-writer";
+    private static final Logger LOG = LoggerFactory.getLogger(LocalRunner.class);
+    private static final Duration TABLE_READY_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * What to run where.
+     *
+     * @param host         the address both servers listen on
+     * @param port         the writer API's HTTP port; 0 picks a free one
+     * @param dynamoDbPort DynamoDB Local's port; 0 picks a free one
+     * @param dataDir      where DynamoDB Local keeps its database across restarts; null keeps it in memory
+     * @param tableName    the table, created on start if it does not exist
+     */
+    public record Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName) {
+        public static final String DEFAULT_HOST = "127.0.0.1";
+        public static final int DEFAULT_PORT = 8080;
+        public static final int DEFAULT_DYNAMODB_PORT = 8000;
+        public static final String DEFAULT_TABLE_NAME = "tally";
+        /** DynamoDB's own rule for table names. */
+        private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
+
+        public Settings {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(tableName, "tableName");
+            if (host.isBlank()) {
+                throw new IllegalArgumentException("the host must not be blank");
+            }
+            checkPort(port, "--port");
+            checkPort(dynamoDbPort, "--dynamodb-port");
+            if (port != 0 && port == dynamoDbPort) {
+                throw new IllegalArgumentException("--port and --dynamodb-port must differ, both are " + port);
+            }
+            if (!TABLE_NAME.matcher(tableName).matches()) {
+                throw new IllegalArgumentException("table name '" + tableName
+                        + "' is not a DynamoDB table name: 3 to 255 letters, digits, '_', '-' or '.'");
+            }
+            dataDir = dataDir == null ? null : dataDir.toAbsolutePath().normalize();
+        }
+
+        /** The defaults of the command: the usual ports on the loopback interface, in memory, table {@code tally}. */
+        public static Settings defaults() {
+            return new Settings(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DYNAMODB_PORT, null, DEFAULT_TABLE_NAME);
+        }
+
+        /** Free ports chosen at start, in memory: what a test wants. */
+        public static Settings ephemeral() {
+            return defaults().withPort(0).withDynamoDbPort(0);
+        }
+
+        public Settings withHost(String value) {
+            return new Settings(value, port, dynamoDbPort, dataDir, tableName);
+        }
+
+        public Settings withPort(int value) {
+            return new Settings(host, value, dynamoDbPort, dataDir, tableName);
+        }
+
+        public Settings withDynamoDbPort(int value) {
+            return new Settings(host, port, value, dataDir, tableName);
+        }
+
+        public Settings withDataDir(Path value) {
+            return new Settings(host, port, dynamoDbPort, value, tableName);
+        }
+
+        public Settings withTableName(String value) {
+            return new Settings(host, port, dynamoDbPort, dataDir, value);
+        }
+
+        private static void checkPort(int port, String option) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException(option + " must be between 0 and 65535, not " + port);
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final DynamoDbLocalServer dynamoDb;
+    private final int dynamoDbPort;
+    private final URI dynamoDbEndpoint;
+    private final boolean tableCreated;
+    private final HttpFront front;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    private LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
+            boolean tableCreated, HttpFront front) {
+        this.settings = settings;
+        this.dynamoDb = dynamoDb;
+        this.dynamoDbPort = dynamoDbPort;
+        this.dynamoDbEndpoint = dynamoDbEndpoint;
+        this.tableCreated = tableCreated;
+        this.front = front;
+    }
+
+    /** The command line: {@code tally-local --help}. */
+    public static void main(String[] args) {
+        int status = LocalRunnerCommand.execute(args);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Starts DynamoDB Local, creates the table unless it exists, and starts the HTTP front.
+     *
+     * @throws PortInUseException if a port is taken (nothing has been started then)
+     * @throws StartupException   for other settings that cannot work on this machine
+     */
+    public static LocalRunner start(Settings settings) {
+        InetAddress address = localAddress(settings.host());
+        String host = address.getHostAddress();
+        ensureFree(address, settings.port(), "--port");
+        ensureFree(address, settings.dynamoDbPort(), "--dynamodb-port");
+        prepareDataDir(settings.dataDir());
+
+        int dynamoDbPort = settings.dynamoDbPort() == 0 ? freePort(address) : settings.dynamoDbPort();
+        URI endpoint = URI.create("http://" + HttpFront.clientHost(address) + ":" + dynamoDbPort);
+        // Building the first SDK client loads thousands of classes: half a second spent while DynamoDB Local starts.
+        CompletableFuture<DynamoDbClient> adminClient = CompletableFuture.supplyAsync(() -> adminClient(endpoint),
+                task -> newDaemonThread(task, "tally-local-sdk-init").start());
+        DynamoDbLocalServer dynamoDb;
+        try {
+            dynamoDb = DynamoDbLocalServer.start(host, dynamoDbPort, settings.dataDir());
+        } catch (RuntimeException | Error e) {
+            adminClient.thenAccept(DynamoDbClient::close);
+            throw e;
+        }
+        try {
+            boolean created;
+            try (DynamoDbClient admin = join(adminClient)) {
+                created = ensureTable(admin, settings.tableName());
+            }
+            WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint));
+            HttpFront front;
+            try {
+                front = HttpFront.start(host, settings.port(), WRITER_FUNCTION, writer);
+            } catch (BindException e) {
+                throw new PortInUseException(host, settings.port(), "--port", e);
+            } catch (IOException e) {
+                throw new StartupException("the HTTP front did not start: " + e.getMessage(), e);
+            }
+            return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, front);
+        } catch (RuntimeException | Error e) {
+            dynamoDb.close();
+            throw e;
+        }
+    }
+
+    /** The writer API, e.g. {@code http://127.0.0.1:8080}. */
+    public URI baseUri() {
+        return front.baseUri();
+    }
+
+    /** The port of the writer API (the chosen one when started with port 0). */
+    public int port() {
+        return front.port();
+    }
+
+    /** DynamoDB Local's endpoint, e.g. {@code http://127.0.0.1:8000}, for {@code --endpoint-url} or an SDK client. */
+    public URI dynamoDbEndpoint() {
+        return dynamoDbEndpoint;
+    }
+
+    /** DynamoDB Local's port (the chosen one when started with port 0). */
+    public int dynamoDbPort() {
+        return dynamoDbPort;
+    }
+
+    public String tableName() {
+        return settings.tableName();
+    }
+
+    /** Where the data lives across restarts; empty when it lives in memory. */
+    public Optional<Path> dataDir() {
+        return Optional.ofNullable(settings.dataDir());
+    }
+
+    /** Whether this start created the table (false when a data directory already held it). */
+    public boolean tableCreated() {
+        return tableCreated;
+    }
+
+    /** What runs where, for a person at a terminal. */
+    public String summary() {
+        String endpoint = dynamoDbEndpoint.toString();
+        String data = dataDir().map(dir -> dir + (tableCreated ? " (new table)" : " (table reused)"))
+                .orElse("in memory (gone when stopped; pass --data-dir DIR to keep it)");
+        return String.join(System.lineSeparator(),
+                "tally-local is running",
+                "  writer API      " + baseUri(),
+                "                  curl -s -XPOST " + baseUri() + "/users -d '{\"name\":\"Ada\",\"email\":\"ada@example.com\"}'",
+                "  DynamoDB Local  " + endpoint + "  table " + tableName(),
+                "                  aws dynamodb scan --table-name " + tableName() + " --endpoint-url " + endpoint,
+                "                  (any region and credentials; the access key id must be letters and digits)",
+                "  data            " + data,
+                "Ctrl-C to stop");
+    }
+
+    /** Stops the HTTP front (letting requests in flight finish), then DynamoDB Local. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            front.close();
+        } finally {
+            dynamoDb.close();
+            stopped.countDown();
+        }
+    }
+
+    /** Blocks until {@link #close} has finished. */
+    public void awaitClose() throws InterruptedException {
+        stopped.await();
+    }
+
+    private static InetAddress localAddress(String host) {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new StartupException("unknown host '" + host + "'; pass --host with an address of this machine", e);
+        }
+        try {
+            if (!address.isAnyLocalAddress() && NetworkInterface.getByInetAddress(address) == null) {
+                throw new StartupException(host + " is not an address of this machine; pass --host with one, "
+                        + "e.g. 127.0.0.1");
+            }
+        } catch (SocketException e) {
+            LOG.debug("cannot list the network interfaces; trying {} anyway", host, e);
+        }
+        return address;
+    }
+
+    /** Fails before anything starts, so that a taken port leaves nothing half running. */
+    private static void ensureFree(InetAddress address, int port, String option) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            // As the servers will: a port still in TIME_WAIT from a previous run is free to listen on.
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(address, port));
+        } catch (BindException e) {
+            if (String.valueOf(e.getMessage()).toLowerCase().contains("in use")) {
+                throw new PortInUseException(address.getHostAddress(), port, option, e);
+            }
+            throw new StartupException("cannot listen on port " + port + " of " + address.getHostAddress() + ": "
+                    + e.getMessage() + "; pass " + option + " to choose another", e);
+        } catch (IOException e) {
+            throw new StartupException("cannot listen on port " + port + " of " + address.getHostAddress() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static int freePort(InetAddress address) {
+        try (ServerSocket socket = new ServerSocket(0, 1, address)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new StartupException("cannot find a free port on " + address.getHostAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void prepareDataDir(Path dataDir) {
+        if (dataDir == null) {
+            return;
+        }
+        if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
+            throw new StartupException("--data-dir " + dataDir + " is a file, not a directory");
+        }
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new StartupException("cannot create --data-dir " + dataDir + ": " + e, e);
+        }
+        if (!Files.isWritable(dataDir)) {
+            throw new StartupException("--data-dir " + dataDir + " is not writable");
+        }
+    }
+
+    /** Creates the table from Tally's one definition unless it exists; returns whether it created it. */
+    private static boolean ensureTable(DynamoDbClient dynamo, String table) {
+        CreateTableRequest definition = TableDefinition.createTableRequest(table);
+        boolean created;
+        try {
+            TableDescription existing = dynamo.describeTable(r -> r.tableName(table)).table();
+            warnIfIndexesDiffer(existing, definition);
+            created = false;
+        } catch (ResourceNotFoundException e) {
+            try {
+                dynamo.createTable(definition);
+                created = true;
+            } catch (ResourceInUseException raced) {
+                created = false;
+            }
+        }
+        awaitActive(dynamo, table);
+        return created;
+    }
+
+    /**
+     * The DynamoDB waiter polls every 20 seconds, made for AWS; DynamoDB Local is ready in milliseconds, and a
+     * slow start-up would tempt people to skip the runner.
+     */
+    private static void awaitActive(DynamoDbClient dynamo, String table) {
+        long deadline = System.nanoTime() + TABLE_READY_TIMEOUT.toNanos();
+        while (true) {
+            TableDescription description = dynamo.describeTable(r -> r.tableName(table)).table();
+            boolean indexesActive = description.globalSecondaryIndexes().stream()
+                    .allMatch(index -> index.indexStatus() == IndexStatus.ACTIVE);
+            if (description.tableStatus() == TableStatus.ACTIVE && indexesActive) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new StartupException("table " + table + " is still " + description.tableStatusAsString()
+                        + " after " + TABLE_READY_TIMEOUT.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(25);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StartupException("interrupted while waiting for table " + table, e);
+            }
+        }
+    }
+
+    /** A table kept in a data directory may predate an index the code now needs; say so instead of failing later. */
+    private static void warnIfIndexesDiffer(TableDescription existing, CreateTableRequest definition) {
+        Set<String> have = Stream.concat(
+                        existing.globalSecondaryIndexes().stream().map(GlobalSecondaryIndexDescription::indexName),
+                        existing.localSecondaryIndexes().stream().map(index -> index.indexName()))
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> want = Stream.concat(
+                        definition.globalSecondaryIndexes().stream().map(index -> index.indexName()),
+                        definition.localSecondaryIndexes().stream().map(index -> index.indexName()))
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (!have.equals(want)) {
+            LOG.warn("table {} has indexes {} but the current definition has {}; to recreate it, stop the runner "
+                    + "and delete the data directory", existing.tableName(), have, want);
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    private static Thread newDaemonThread(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    private static DynamoDbClient adminClient(URI endpoint) {
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                // DynamoDB Local (with -sharedDb) ignores credentials but rejects key ids other than letters/digits.
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build();
+    }
+}

@@ -1,0 +1,105 @@
+package io.tally.local;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The {@code tally-local} command: options, start-up summary, Ctrl-C. */
+@Command(name = "tally-local",
+        mixinStandardHelpOptions = true,
+        versionProvider = LocalRunnerCommand.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Runs Tally on this machine: Amazon DynamoDB Local with the table, and the writer API behind a local "
+                    + "stand-in for API Gateway that invokes the same handler as on AWS.",
+            ""},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {
+            "  0:--help or --version",
+            "  1:an unexpected failure",
+            "  2:a usage error, a port in use, or another setting that cannot work here",
+            "130:stopped with Ctrl-C (the JVM's status after SIGINT)"})
+final class LocalRunnerCommand implements Callable<Integer> {
+    /** Exit status for anything the user can fix by changing the command line (as picocli's usage errors). */
+    static final int USAGE = 2;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + LocalRunner.Settings.DEFAULT_PORT,
+            description = "HTTP port of the writer API (default: ${DEFAULT-VALUE}; 0 picks a free one)")
+    int port;
+
+    @Option(names = "--dynamodb-port", paramLabel = "PORT",
+            defaultValue = "" + LocalRunner.Settings.DEFAULT_DYNAMODB_PORT,
+            description = "port of DynamoDB Local (default: ${DEFAULT-VALUE}; 0 picks a free one)")
+    int dynamoDbPort;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = LocalRunner.Settings.DEFAULT_HOST,
+            description = "address both servers listen on (default: ${DEFAULT-VALUE}, this machine only)")
+    String host;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "keep DynamoDB Local's data in DIR across restarts (default: in memory, gone when stopped)")
+    Path dataDir;
+
+    @Option(names = "--table-name", paramLabel = "NAME", defaultValue = LocalRunner.Settings.DEFAULT_TABLE_NAME,
+            description = "the table, created on start unless it exists (default: ${DEFAULT-VALUE})")
+    String tableName;
+
+    @Spec
+    CommandSpec spec;
+
+    /** Runs the command; returns the exit status. Blocks until Ctrl-C once the runner is up. */
+    static int execute(String... args) {
+        return commandLine(new PrintWriter(System.out, true), new PrintWriter(System.err, true)).execute(args);
+    }
+
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new LocalRunnerCommand());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setExecutionExceptionHandler((e, cl, parseResult) -> {
+            if (e instanceof StartupException) {
+                // One line the user can act on; a stack trace would bury it.
+                cl.getErr().println(e.getMessage());
+                return USAGE;
+            }
+            throw e;
+        });
+        return commandLine;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        LocalRunner.Settings settings;
+        try {
+            settings = new LocalRunner.Settings(host, port, dynamoDbPort, dataDir, tableName);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        LocalRunner runner = LocalRunner.start(settings);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            out.println("stopping tally-local...");
+            runner.close();
+            out.println("tally-local stopped");
+        }, "tally-local-shutdown"));
+        out.println(runner.summary());
+        runner.awaitClose();
+        return 0;
+    }
+
+    /** The version of the jar (from its manifest), or "development" when run from classes. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = LocalRunner.class.getPackage().getImplementationVersion();
+            return new String[] {"tally-local " + (version == null ? "development" : version)};
+        }
+    }
+}
