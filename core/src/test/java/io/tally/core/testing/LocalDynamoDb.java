@@ -20,7 +20,8 @@ public final class LocalDynamoDb {
 
     public static synchronized AmazonDynamoDBLocal instance() {
         if (instance == null) {
-            instance = DynamoDBEmbedded.create();
+            // true disables telemetry: no network calls, no dynamodb-local-metadata.json in the working directory.
+            instance = DynamoDBEmbedded.create(true);
             AmazonDynamoDBLocal started = instance;
             Runtime.getRuntime().addShutdownHook(new Thread(started::shutdown, "dynamodb-local-shutdown"));
         }
