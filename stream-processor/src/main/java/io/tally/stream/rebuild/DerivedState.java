@@ -1,0 +1,70 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.Document;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Derived data as the sum of contributions: per derived item, its counters and the document values its
+ * owner sets. Built from a scan of the base items, it is what the stream processor must have produced.
+ */
+public final class DerivedState {
+    /** The content of one derived item that the verification compares (watermarks aside). */
+    public record Item(EntityType type, Map<String, Long> counters, Map<String, AttributeValue> document) {
+    }
+
+    private final Map<Key, MutableItem> items = new HashMap<>();
+
+    private static final class MutableItem {
+        final EntityType type;
+        final Map<String, Long> counters = new TreeMap<>();
+        final Map<String, AttributeValue> document = new TreeMap<>();
+
+        MutableItem(EntityType type) {
+            this.type = type;
+        }
+    }
+
+    public void add(Contribution contribution) {
+        contribution.counters().forEach((counter, amount) -> item(counter.key(), counter.type())
+                .counters.merge(counter.attribute(), amount, Long::sum));
+        contribution.documents().forEach((key, document) -> addDocument(key, document));
+    }
+
+    private void addDocument(Key key, Document document) {
+        if (document.isRemoval()) {
+            return;
+        }
+        MutableItem item = item(key, document.type());
+        for (Map.Entry<String, AttributeValue> value : document.values().entrySet()) {
+            AttributeValue previous = item.document.put(value.getKey(), value.getValue());
+            if (previous != null && !previous.equals(value.getValue())) {
+                throw new IllegalStateException("two sources own attribute '" + value.getKey() + "' of " + key);
+            }
+        }
+    }
+
+    private MutableItem item(Key key, EntityType type) {
+        MutableItem item = items.computeIfAbsent(key, k -> new MutableItem(type));
+        if (item.type != type) {
+            throw new IllegalStateException(key + " is derived as " + item.type + " and as " + type);
+        }
+        return item;
+    }
+
+    /** The derived items, counters that sum to zero left out (a missing counter reads as zero). */
+    public Map<Key, Item> items() {
+        Map<Key, Item> result = new HashMap<>();
+        items.forEach((key, item) -> {
+            Map<String, Long> counters = new TreeMap<>(item.counters);
+            counters.values().removeIf(v -> v == 0);
+            result.put(key, new Item(item.type, Map.copyOf(counters), Map.copyOf(item.document)));
+        });
+        return result;
+    }
+}
