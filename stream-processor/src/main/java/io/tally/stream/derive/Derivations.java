@@ -3,6 +3,7 @@ package io.tally.stream.derive;
 import io.tally.core.EntityType;
 import io.tally.core.MalformedItemException;
 import io.tally.stream.events.DomainEvent;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,12 @@ public final class Derivations {
 
     /** Tally's derivations for the blog and the learning catalogue. */
     public static Derivations standard(DerivationSettings settings) {
-        return new Derivations(List.of());
+        return new Derivations(List.of(
+                new UserDerivation(settings.globalShards()),
+                new PostDerivation(settings.statusShards(), settings.globalShards()),
+                new CommentDerivation(settings.globalShards()),
+                new CatalogueItemDerivation(settings.selectorShards(), settings.globalShards()),
+                new UserItemDerivation(settings.globalShards())));
     }
 
     public static Derivations of(Derivation... derivations) {
@@ -39,7 +45,8 @@ public final class Derivations {
 
     /**
      * The intended changes of one change of a base item (for tests and tools; the engine works with
-     * contributions directly).
+     * contributions directly): the derivation's events followed by the {@code UserStatsChanged} events of the
+     * counter deltas.
      *
      * @throws MalformedItemException when an image is malformed
      */
@@ -51,7 +58,9 @@ public final class Derivations {
         }
         Contribution before = oldImage == null ? Contribution.NONE : derivation.contribution(oldImage);
         Contribution after = newImage == null ? Contribution.NONE : derivation.contribution(newImage);
-        List<DomainEvent> events = derivation.events(eventId, oldImage, newImage);
-        return IntendedChanges.between(before, after, events);
+        IntendedChanges changes = IntendedChanges.between(before, after, List.of());
+        List<DomainEvent> events = new ArrayList<>(derivation.events(eventId, oldImage, newImage));
+        events.addAll(UserStatsEvents.changed(eventId, changes.counterDeltas()));
+        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events);
     }
 }

@@ -1,0 +1,123 @@
+package io.tally.stream.derive;
+
+import static io.tally.core.Items.s;
+
+import io.tally.core.DerivedSchema.GlobalStats;
+import io.tally.core.DerivedSchema.PostProjection;
+import io.tally.core.DerivedSchema.UserStats;
+import io.tally.core.EntityType;
+import io.tally.core.Keys;
+import io.tally.core.Post;
+import io.tally.core.PostStatus;
+import io.tally.core.Shards;
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
+import io.tally.stream.events.DomainEvent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A post counts in its author's {@code posts} while it is not deleted (a soft delete keeps the post readable but
+ * takes it out of the count), counts once in the global totals under its status, and owns the document part of
+ * its status-index projection. The projection stays for a deleted post: {@code GET /posts?status=deleted} lists
+ * it.
+ */
+public final class PostDerivation implements Derivation {
+    private static final Set<String> DOCUMENT = Set.copyOf(PostProjection.DOCUMENT);
+
+    private final int statusShards;
+    private final int globalShards;
+
+    public PostDerivation(int statusShards, int globalShards) {
+        this.statusShards = DerivedCounters.requireShards(statusShards, "statusShards");
+        this.globalShards = DerivedCounters.requireShards(globalShards, "globalShards");
+    }
+
+    @Override
+    public EntityType entityType() {
+        return EntityType.POST;
+    }
+
+    @Override
+    public Contribution contribution(Map<String, AttributeValue> image) {
+        Post post = Post.fromItem(image);
+        return Contribution.builder()
+                .count(DerivedCounters.userStats(post.userId(), UserStats.POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
+                .count(DerivedCounters.globalStats(post.postId(), globalShards, globalCounter(post.status())), 1)
+                .document(Keys.postProjection(post.postId()), projection(post))
+                .build();
+    }
+
+    private Document projection(Post post) {
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(PostProjection.POST_ID, s(post.postId()));
+        values.put(PostProjection.USER_ID, s(post.userId()));
+        values.put(PostProjection.TITLE, s(post.title()));
+        values.put(PostProjection.STATUS, s(post.status().value()));
+        values.put(PostProjection.CREATED_AT, s(Timestamps.format(post.createdAt())));
+        values.put(PostProjection.UPDATED_AT, s(Timestamps.format(post.updatedAt())));
+        // The shard follows the post id, not the status, so a status change moves the projection between the
+        // status partitions by updating this one attribute.
+        values.put(TableSchema.STATUS_SHARD, s(Keys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
+        values.put(TableSchema.POSTED_AT, s(Keys.postedAt(post.postId(), post.createdAt())));
+        return new Document(EntityType.POST_PROJECTION, DOCUMENT, values);
+    }
+
+    private static String globalCounter(PostStatus status) {
+        return switch (status) {
+            case CREATED -> GlobalStats.POSTS_CREATED;
+            case UPDATED -> GlobalStats.POSTS_UPDATED;
+            case DELETED -> GlobalStats.POSTS_DELETED;
+        };
+    }
+
+    /**
+     * {@code PostCreated} when the post appears, {@code PostStatusChanged} when its status changes. A hard delete
+     * (REMOVE) announces nothing: the API only soft-deletes, which is a status change.
+     */
+    @Override
+    public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
+                                    Map<String, AttributeValue> newImage) {
+        Post before = oldImage == null ? null : Post.fromItem(oldImage);
+        Post after = newImage == null ? null : Post.fromItem(newImage);
+        if (after == null) {
+            return List.of();
+        }
+        if (before == null) {
+            return List.of(created(eventId, after));
+        }
+        if (before.status() != after.status()) {
+            return List.of(statusChanged(eventId, before, after));
+        }
+        return List.of();
+    }
+
+    private static DomainEvent created(String eventId, Post post) {
+        String id = DomainEvent.idFor(eventId, DetailTypes.POST_CREATED, post.postId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("postId", post.postId());
+        detail.put("userId", post.userId());
+        detail.put("title", post.title());
+        detail.put("status", post.status().value());
+        detail.put("createdAt", Timestamps.format(post.createdAt()));
+        return new DomainEvent(id, DetailTypes.POST_CREATED, detail);
+    }
+
+    private static DomainEvent statusChanged(String eventId, Post before, Post after) {
+        String id = DomainEvent.idFor(eventId, DetailTypes.POST_STATUS_CHANGED, after.postId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("postId", after.postId());
+        detail.put("userId", after.userId());
+        detail.put("from", before.status().value());
+        detail.put("to", after.status().value());
+        detail.put("updatedAt", Timestamps.format(after.updatedAt()));
+        // So that a subscriber can name the post (e.g. "your post ... was deleted") without reading it.
+        detail.put("title", after.title());
+        return new DomainEvent(id, DetailTypes.POST_STATUS_CHANGED, detail);
+    }
+}

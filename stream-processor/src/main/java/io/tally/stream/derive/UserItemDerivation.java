@@ -1,0 +1,94 @@
+package io.tally.stream.derive;
+
+import io.tally.core.DerivedSchema.GlobalStats;
+import io.tally.core.DerivedSchema.UserStats;
+import io.tally.core.EntityType;
+import io.tally.core.ItemState;
+import io.tally.core.Items;
+import io.tally.core.Timestamps;
+import io.tally.core.UserItem;
+import io.tally.stream.events.DomainEvent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The authoritative user item ({@code useritem#<itemId>}) counts in its user's stats under its current state;
+ * a completed one also counts its correct guess and live completion, and counts in the global totals.
+ *
+ * <p>Only {@link EntityType#USER_ITEM} derives: its list entry ({@link EntityType#USER_ITEM_ENTRY}) is a copy
+ * written in the same transaction, so deriving both would count every item twice. {@link UserItem#fromItem}
+ * reads either, hence the explicit type check.
+ */
+public final class UserItemDerivation implements Derivation {
+    private final int globalShards;
+
+    public UserItemDerivation(int globalShards) {
+        this.globalShards = DerivedCounters.requireShards(globalShards, "globalShards");
+    }
+
+    @Override
+    public EntityType entityType() {
+        return EntityType.USER_ITEM;
+    }
+
+    @Override
+    public Contribution contribution(Map<String, AttributeValue> image) {
+        UserItem item = read(image);
+        Contribution.Builder contribution = Contribution.builder()
+                .count(DerivedCounters.userStats(item.userId(), stateCounter(item.state())), 1);
+        if (item.state() == ItemState.COMPLETED) {
+            contribution.count(DerivedCounters.userStats(item.userId(), UserStats.CORRECT_GUESSES),
+                    Boolean.TRUE.equals(item.correct()) ? 1 : 0);
+            contribution.count(DerivedCounters.userStats(item.userId(), UserStats.LIVE_COMPLETED),
+                    Boolean.TRUE.equals(item.live()) ? 1 : 0);
+            contribution.count(DerivedCounters.globalStats(subject(item), globalShards, GlobalStats.COMPLETED), 1);
+        }
+        return contribution.build();
+    }
+
+    /**
+     * A user item is identified by user and item together: the user alone would put all of a user's completions
+     * on one shard, the item alone all completions of a popular item.
+     */
+    private static String subject(UserItem item) {
+        return item.userId() + "/" + item.itemId();
+    }
+
+    private static String stateCounter(ItemState state) {
+        return switch (state) {
+            case ASSIGNED -> UserStats.ASSIGNED;
+            case IN_PROGRESS -> UserStats.IN_PROGRESS;
+            case COMPLETED -> UserStats.COMPLETED;
+            case ORPHANED -> UserStats.ORPHANED;
+        };
+    }
+
+    /** {@code ItemCompleted} when the item enters {@code completed}; completed is final, so that happens once. */
+    @Override
+    public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
+                                    Map<String, AttributeValue> newImage) {
+        UserItem before = oldImage == null ? null : read(oldImage);
+        UserItem after = newImage == null ? null : read(newImage);
+        boolean wasCompleted = before != null && before.state() == ItemState.COMPLETED;
+        if (after == null || after.state() != ItemState.COMPLETED || wasCompleted) {
+            return List.of();
+        }
+        String id = DomainEvent.idFor(eventId, DetailTypes.ITEM_COMPLETED, after.itemId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("userId", after.userId());
+        detail.put("itemId", after.itemId());
+        // An absent flag counts as false in the stats; the event says the same.
+        detail.put("correct", Boolean.TRUE.equals(after.correct()));
+        detail.put("live", Boolean.TRUE.equals(after.live()));
+        detail.put("completedAt", Timestamps.format(after.enteredAt()));
+        return List.of(new DomainEvent(id, DetailTypes.ITEM_COMPLETED, detail));
+    }
+
+    private static UserItem read(Map<String, AttributeValue> image) {
+        Items.expectType(image, EntityType.USER_ITEM);
+        return UserItem.fromItem(image);
+    }
+}
