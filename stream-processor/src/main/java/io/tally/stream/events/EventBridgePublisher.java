@@ -1,0 +1,250 @@
+package io.tally.stream.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
+import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
+import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
+
+/**
+ * Publishes domain events with EventBridge PutEvents, retrying only what failed.
+ *
+ * <p>Each round sends every pending event in calls of at most {@value #MAX_ENTRIES_PER_CALL} entries and
+ * {@value #MAX_CALL_BYTES} bytes; what the next round resends is exactly the entries EventBridge rejected with a
+ * retryable code and the calls that failed retryably, so an accepted event is never sent again. The SDK client
+ * retries a failed call on its own first; these rounds add backoff across calls and the per-entry retries the
+ * SDK cannot do.
+ */
+public final class EventBridgePublisher implements EventPublisher {
+    static final int MAX_ENTRIES_PER_CALL = 10;
+    static final int MAX_CALL_BYTES = 256 * 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventBridgePublisher.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The entry error codes EventBridge documents as non-retryable; any other code is worth another round. */
+    private static final Set<String> PERMANENT_ENTRY_ERRORS = Set.of("AccessDeniedException",
+            "InvalidAccountIdException", "InvalidArgument", "MalformedDetail", "RedactionFailure",
+            "NotAuthorizedForSourceException", "NotAuthorizedForDetailTypeException");
+
+    private final EventBridgeClient client;
+    private final String eventBusName;
+    private final String source;
+    private final int maxAttempts;
+    private final Duration baseDelay;
+    private final Duration maxDelay;
+
+    public EventBridgePublisher(EventBridgeClient client, String eventBusName, String source) {
+        this(client, eventBusName, source, 5, Duration.ofMillis(100), Duration.ofSeconds(2));
+    }
+
+    EventBridgePublisher(EventBridgeClient client, String eventBusName, String source, int maxAttempts,
+                         Duration baseDelay, Duration maxDelay) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be at least 1");
+        }
+        this.client = client;
+        this.eventBusName = eventBusName;
+        this.source = source;
+        this.maxAttempts = maxAttempts;
+        this.baseDelay = baseDelay;
+        this.maxDelay = maxDelay;
+    }
+
+    @Override
+    public List<DomainEvent> publish(List<DomainEvent> events) {
+        List<PutEventsRequestEntry> entries = new ArrayList<>(events.size());
+        SortedSet<Integer> failed = new TreeSet<>();
+        List<Integer> pending = new ArrayList<>();
+        for (int position = 0; position < events.size(); position++) {
+            DomainEvent event = events.get(position);
+            PutEventsRequestEntry entry;
+            try {
+                entry = entry(event, eventBusName, source);
+            } catch (IllegalArgumentException e) {
+                LOG.error("Event {} ({}) not published: {}", event.id(), event.detailType(), e.getMessage(), e);
+                entries.add(null);
+                failed.add(position);
+                continue;
+            }
+            entries.add(entry);
+            int size = entrySize(entry);
+            if (size > MAX_CALL_BYTES) {
+                LOG.error("Event {} ({}) not published: its entry is {} bytes, EventBridge accepts at most {}",
+                        event.id(), event.detailType(), size, MAX_CALL_BYTES);
+                failed.add(position);
+            } else {
+                pending.add(position);
+            }
+        }
+        for (int attempt = 1; !pending.isEmpty(); attempt++) {
+            List<Integer> retry = new ArrayList<>();
+            for (List<Integer> call : calls(pending, entries)) {
+                retry.addAll(send(call, entries, events, failed));
+            }
+            if (!retry.isEmpty() && (attempt == maxAttempts || !pause(attempt))) {
+                LOG.error("{} events not published after {} attempts: {}", retry.size(), attempt,
+                        retry.stream().map(position -> events.get(position).id()).toList());
+                failed.addAll(retry);
+                break;
+            }
+            pending = retry;
+        }
+        return failed.stream().map(events::get).toList();
+    }
+
+    /** Sends one call; returns the positions worth another round and adds those that never will be to failed. */
+    private List<Integer> send(List<Integer> call, List<PutEventsRequestEntry> entries, List<DomainEvent> events,
+                               SortedSet<Integer> failed) {
+        List<PutEventsResultEntry> results;
+        try {
+            results = client.putEvents(request(call, entries)).entries();
+        } catch (SdkException e) {
+            if (retryable(e)) {
+                LOG.warn("PutEvents call of {} entries failed, retryable: {} {}", call.size(), errorCode(e),
+                        e.getMessage());
+                return call;
+            }
+            LOG.error("PutEvents call of {} entries failed, not retryable: {} {}", call.size(), errorCode(e),
+                    e.getMessage(), e);
+            failed.addAll(call);
+            return List.of();
+        }
+        List<Integer> retry = new ArrayList<>();
+        for (int i = 0; i < call.size(); i++) {
+            int position = call.get(i);
+            // Results line up with the request's entries by index; a missing one is treated as not accepted.
+            PutEventsResultEntry result = i < results.size() ? results.get(i) : null;
+            String errorCode = result == null ? "NoResult" : result.errorCode();
+            if (errorCode == null) {
+                continue;
+            }
+            LOG.warn("Event {} ({}) rejected by EventBridge: {} {}", events.get(position).id(),
+                    events.get(position).detailType(), errorCode, result == null ? "" : result.errorMessage());
+            if (PERMANENT_ENTRY_ERRORS.contains(errorCode)) {
+                failed.add(position);
+            } else {
+                retry.add(position);
+            }
+        }
+        return retry;
+    }
+
+    /** Throttling, 5xx and I/O or timeout failures may pass; anything else (validation, access) will not. */
+    private static boolean retryable(SdkException e) {
+        if (e instanceof SdkServiceException service) {
+            return service.isThrottlingException() || service.statusCode() >= 500;
+        }
+        if (e instanceof ApiCallAttemptTimeoutException || e instanceof ApiCallTimeoutException) {
+            // The timed-out call may still have been accepted; resending risks a duplicate, which subscribers
+            // drop by eventId, whereas not resending risks a lost event.
+            return true;
+        }
+        if (e instanceof SdkClientException) {
+            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+                if (cause instanceof IOException) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String errorCode(SdkException e) {
+        return e instanceof AwsServiceException service && service.awsErrorDetails() != null
+                ? service.awsErrorDetails().errorCode() : e.getClass().getSimpleName();
+    }
+
+    /** Full jitter, so that concurrent shards throttled together do not retry in lockstep. */
+    private boolean pause(int attempt) {
+        long ceiling = Math.min(maxDelay.toMillis(), baseDelay.toMillis() << Math.min(attempt - 1, 20));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(ceiling + 1));
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private PutEventsRequest request(List<Integer> call, List<PutEventsRequestEntry> entries) {
+        return PutEventsRequest.builder().entries(call.stream().map(entries::get).toList()).build();
+    }
+
+    /**
+     * The entry for one event. The detail is the event's detail with {@code eventId} in front: EventBridge assigns
+     * its own envelope id on every put, so subscribers can only recognise a redelivered event by this one.
+     */
+    static PutEventsRequestEntry entry(DomainEvent event, String eventBusName, String source) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", event.id());
+        event.detail().forEach(detail::putIfAbsent);
+        try {
+            return PutEventsRequestEntry.builder()
+                    .eventBusName(eventBusName)
+                    .source(source)
+                    .detailType(event.detailType())
+                    .detail(JSON.writeValueAsString(detail))
+                    .build();
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("Detail of event " + event.id() + " is not JSON-compatible", e);
+        }
+    }
+
+    /** The size EventBridge counts against its limit: Source, DetailType, Detail, Resources and 14 for Time. */
+    static int entrySize(PutEventsRequestEntry entry) {
+        int size = entry.time() == null ? 0 : 14;
+        size += utf8Length(entry.source()) + utf8Length(entry.detailType()) + utf8Length(entry.detail());
+        for (String resource : entry.resources()) {
+            size += utf8Length(resource);
+        }
+        return size;
+    }
+
+    /**
+     * Splits positions, in order, into calls within both PutEvents limits; every position's entry must fit a call
+     * on its own.
+     */
+    static List<List<Integer>> calls(List<Integer> positions, List<PutEventsRequestEntry> entries) {
+        List<List<Integer>> calls = new ArrayList<>();
+        List<Integer> call = new ArrayList<>();
+        int bytes = 0;
+        for (int position : positions) {
+            int size = entrySize(entries.get(position));
+            if (call.size() == MAX_ENTRIES_PER_CALL || bytes + size > MAX_CALL_BYTES) {
+                calls.add(call);
+                call = new ArrayList<>();
+                bytes = 0;
+            }
+            call.add(position);
+            bytes += size;
+        }
+        if (!call.isEmpty()) {
+            calls.add(call);
+        }
+        return calls;
+    }
+
+    private static int utf8Length(String value) {
+        return value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
+    }
+}
