@@ -48,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Like API Gateway, the front itself answers only what never reaches the function: a body above its hard cap
  * (413) and a function that fails instead of answering (500, never with a stack trace).
+ *
+ * <p>The runner may also mount <em>local routes</em>: paths that exist only on this machine (such as
+ * {@code GET /events}, the local event bus's recent events) and are answered by their own handler, built and
+ * answered exactly like the function's requests.
  */
 public final class HttpFront implements AutoCloseable {
     /**
@@ -59,6 +63,8 @@ public final class HttpFront implements AutoCloseable {
     static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(30);
     /** How long close() lets requests in flight finish. */
     static final Duration GRACE = Duration.ofSeconds(5);
+    /** The function name a local route's handler sees in its context: it is part of the runner, not a deployment. */
+    static final String LOCAL_ROUTE_FUNCTION = "tally-local";
     /** Beyond this much of an oversized body the connection is dropped rather than read to the end. */
     private static final long DRAIN_LIMIT = 16L * 1024 * 1024;
     private static final int THREADS = 8;
@@ -73,6 +79,7 @@ public final class HttpFront implements AutoCloseable {
     private final HttpServer server;
     private final ThreadPoolExecutor executor;
     private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
+    private final Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes;
     private final String functionName;
     private final Clock clock;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -80,10 +87,13 @@ public final class HttpFront implements AutoCloseable {
     private volatile boolean closing;
 
     private HttpFront(HttpServer server, ThreadPoolExecutor executor,
-            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler, String functionName, Clock clock) {
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+            Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes,
+            String functionName, Clock clock) {
         this.server = server;
         this.executor = executor;
         this.handler = handler;
+        this.localRoutes = localRoutes;
         this.functionName = functionName;
         this.clock = clock;
     }
@@ -95,14 +105,35 @@ public final class HttpFront implements AutoCloseable {
      */
     public static HttpFront start(String host, int port, String functionName,
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler) throws IOException {
+        return start(host, port, functionName, handler, Map.of());
+    }
+
+    /**
+     * As {@link #start(String, int, String, RequestHandler)}, except that a request whose raw path equals a key of
+     * {@code localRoutes} (e.g. {@code /events}; the query string does not count) goes to that handler instead of
+     * the function. Only an exact match counts, so that a local route never hides the function's own paths below
+     * or beside it ({@code /events/1} and {@code /events/} still reach the function).
+     *
+     * @throws java.net.BindException if the port is taken
+     */
+    public static HttpFront start(String host, int port, String functionName,
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+            Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(functionName, "functionName");
+        localRoutes.keySet().forEach(path -> {
+            if (!path.startsWith("/") || path.contains("?") || path.contains("#")) {
+                throw new IllegalArgumentException("a local route is a raw path such as /events, not '" + path + "'");
+            }
+        });
+        Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> routes = Map.copyOf(localRoutes);
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
         // Bounded both ways: past the queue the dispatcher drops the connection instead of piling up work.
         ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUE), threadFactory(), new ThreadPoolExecutor.AbortPolicy());
         executor.allowCoreThreadTimeOut(true);
-        HttpFront front = new HttpFront(server, executor, handler, functionName, Clock.systemUTC());
+        HttpFront front = new HttpFront(server, executor, handler, routes, functionName, Clock.systemUTC());
         server.createContext("/", front::exchange);
         server.setExecutor(executor);
         server.start();
@@ -178,21 +209,26 @@ public final class HttpFront implements AutoCloseable {
 
     private int invoke(HttpExchange exchange, byte[] body, String requestId) throws IOException {
         Reply reply;
+        String target = functionName;
         try {
             Instant now = clock.instant();
             APIGatewayV2HTTPEvent event = toEvent(new Request(exchange.getRequestMethod(), exchange.getRequestURI(),
                     exchange.getProtocol(), exchange.getRequestHeaders(), body, exchange.getRemoteAddress(),
                     exchange.getLocalAddress()), requestId, now);
-            LocalLambdaContext context = new LocalLambdaContext(functionName, UUID.randomUUID().toString(),
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> route = localRoutes.get(event.getRawPath());
+            if (route != null) {
+                target = LOCAL_ROUTE_FUNCTION;
+            }
+            LocalLambdaContext context = new LocalLambdaContext(target, UUID.randomUUID().toString(),
                     FUNCTION_TIMEOUT, clock);
-            APIGatewayV2HTTPResponse response = handler.handleRequest(event, context);
+            APIGatewayV2HTTPResponse response = (route == null ? handler : route).handleRequest(event, context);
             if (response == null) {
                 throw new IllegalStateException("the handler returned no response");
             }
             reply = Reply.of(response, exchange.getRequestMethod());
         } catch (Throwable e) { // whatever fails, the client gets the contract's 500, never a stack trace
             LOG.error("{} {}: {} failed (request {})", exchange.getRequestMethod(),
-                    exchange.getRequestURI().getRawPath(), functionName, requestId, e);
+                    exchange.getRequestURI().getRawPath(), target, requestId, e);
             return sendError(exchange, 500, "internal", "internal error");
         }
         reply.headers().forEach((name, values) -> exchange.getResponseHeaders().put(name, values));

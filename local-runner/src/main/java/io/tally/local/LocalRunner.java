@@ -1,9 +1,14 @@
 package io.tally.local;
 
 import io.tally.core.TableDefinition;
+import io.tally.local.events.EventRules;
+import io.tally.local.events.InvalidRuleException;
+import io.tally.local.events.LocalEventBus;
 import io.tally.writer.WriterConfig;
 import io.tally.writer.WriterHandler;
+import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -15,6 +20,8 @@ import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -42,8 +49,9 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 
 /**
- * Tally on one machine, in one process: Amazon DynamoDB Local with the table, and the writer API behind an
- * {@link HttpFront} that speaks API Gateway's events to the very handler deployed on AWS.
+ * Tally on one machine, in one process: Amazon DynamoDB Local with the table, the writer API behind an
+ * {@link HttpFront} that speaks API Gateway's events to the very handler deployed on AWS, and a
+ * {@link LocalEventBus} that takes EventBridge's PutEvents and matches the events against the rule files.
  *
  * <p>{@code java -jar tally-local.jar} runs it from a terminal ({@link #main}); tests call {@link #start} with
  * {@link Settings#ephemeral()} and {@link #close} it.
@@ -51,22 +59,30 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
 public final class LocalRunner implements AutoCloseable {
     /** The writer's function name, as in the deployment. */
     public static final String WRITER_FUNCTION = "tally-writer";
+    /** Where the HTTP front serves the local event bus's recent events. */
+    public static final String EVENTS_PATH = "/events";
     private static final Logger LOG = LoggerFactory.getLogger(LocalRunner.class);
     private static final Duration TABLE_READY_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * What to run where.
      *
-     * @param host         the address both servers listen on
+     * @param host         the address every server listens on
      * @param port         the writer API's HTTP port; 0 picks a free one
      * @param dynamoDbPort DynamoDB Local's port; 0 picks a free one
      * @param dataDir      where DynamoDB Local keeps its database across restarts; null keeps it in memory
      * @param tableName    the table, created on start if it does not exist
+     * @param eventsPort   the local event bus's port (EventBridge PutEvents); 0 picks a free one
+     * @param rulesDir     the event rule files; null takes the ones packaged with the runner
+     * @param eventsDir    where each rule's matched events are appended ({@code <rule>.jsonl}); null means
+     *                     {@code <dataDir>/events}, or without a data directory a temporary one removed on close
      */
-    public record Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName) {
+    public record Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
+            Path rulesDir, Path eventsDir) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         public static final int DEFAULT_PORT = 8080;
         public static final int DEFAULT_DYNAMODB_PORT = 8000;
+        public static final int DEFAULT_EVENTS_PORT = LocalEventBus.DEFAULT_PORT;
         public static final String DEFAULT_TABLE_NAME = "tally";
         /** DynamoDB's own rule for table names. */
         private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
@@ -79,49 +95,74 @@ public final class LocalRunner implements AutoCloseable {
             }
             checkPort(port, "--port");
             checkPort(dynamoDbPort, "--dynamodb-port");
-            if (port != 0 && port == dynamoDbPort) {
-                throw new IllegalArgumentException("--port and --dynamodb-port must differ, both are " + port);
-            }
+            checkPort(eventsPort, "--events-port");
+            checkDistinct(port, "--port", dynamoDbPort, "--dynamodb-port");
+            checkDistinct(port, "--port", eventsPort, "--events-port");
+            checkDistinct(dynamoDbPort, "--dynamodb-port", eventsPort, "--events-port");
             if (!TABLE_NAME.matcher(tableName).matches()) {
                 throw new IllegalArgumentException("table name '" + tableName
                         + "' is not a DynamoDB table name: 3 to 255 letters, digits, '_', '-' or '.'");
             }
             dataDir = dataDir == null ? null : dataDir.toAbsolutePath().normalize();
+            rulesDir = rulesDir == null ? null : rulesDir.toAbsolutePath().normalize();
+            eventsDir = eventsDir == null ? null : eventsDir.toAbsolutePath().normalize();
         }
 
-        /** The defaults of the command: the usual ports on the loopback interface, in memory, table {@code tally}. */
+        /**
+         * The defaults of the command: the usual ports on the loopback interface, in memory, table {@code tally},
+         * the packaged event rules.
+         */
         public static Settings defaults() {
-            return new Settings(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DYNAMODB_PORT, null, DEFAULT_TABLE_NAME);
+            return new Settings(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DYNAMODB_PORT, null, DEFAULT_TABLE_NAME,
+                    DEFAULT_EVENTS_PORT, null, null);
         }
 
         /** Free ports chosen at start, in memory: what a test wants. */
         public static Settings ephemeral() {
-            return defaults().withPort(0).withDynamoDbPort(0);
+            return defaults().withPort(0).withDynamoDbPort(0).withEventsPort(0);
         }
 
         public Settings withHost(String value) {
-            return new Settings(value, port, dynamoDbPort, dataDir, tableName);
+            return new Settings(value, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir);
         }
 
         public Settings withPort(int value) {
-            return new Settings(host, value, dynamoDbPort, dataDir, tableName);
+            return new Settings(host, value, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir);
         }
 
         public Settings withDynamoDbPort(int value) {
-            return new Settings(host, port, value, dataDir, tableName);
+            return new Settings(host, port, value, dataDir, tableName, eventsPort, rulesDir, eventsDir);
         }
 
         public Settings withDataDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, value, tableName);
+            return new Settings(host, port, dynamoDbPort, value, tableName, eventsPort, rulesDir, eventsDir);
         }
 
         public Settings withTableName(String value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, value);
+            return new Settings(host, port, dynamoDbPort, dataDir, value, eventsPort, rulesDir, eventsDir);
+        }
+
+        public Settings withEventsPort(int value) {
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, value, rulesDir, eventsDir);
+        }
+
+        public Settings withRulesDir(Path value) {
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, value, eventsDir);
+        }
+
+        public Settings withEventsDir(Path value) {
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, value);
         }
 
         private static void checkPort(int port, String option) {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException(option + " must be between 0 and 65535, not " + port);
+            }
+        }
+
+        private static void checkDistinct(int port, String option, int otherPort, String otherOption) {
+            if (port != 0 && port == otherPort) {
+                throw new IllegalArgumentException(option + " and " + otherOption + " must differ, both are " + port);
             }
         }
     }
@@ -131,18 +172,26 @@ public final class LocalRunner implements AutoCloseable {
     private final int dynamoDbPort;
     private final URI dynamoDbEndpoint;
     private final boolean tableCreated;
+    private final EventsDir eventsDir;
+    private final LocalEventBus events;
     private final HttpFront front;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
-            boolean tableCreated, HttpFront front) {
+            boolean tableCreated, EventsDir eventsDir, LocalEventBus events, HttpFront front) {
         this.settings = settings;
         this.dynamoDb = dynamoDb;
         this.dynamoDbPort = dynamoDbPort;
         this.dynamoDbEndpoint = dynamoDbEndpoint;
         this.tableCreated = tableCreated;
+        this.eventsDir = eventsDir;
+        this.events = events;
         this.front = front;
+    }
+
+    /** Where the event files go, and whether the runner made it up and so removes it on close. */
+    private record EventsDir(Path path, boolean temporary) {
     }
 
     /** The command line: {@code tally-local --help}. */
@@ -154,7 +203,8 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     /**
-     * Starts DynamoDB Local, creates the table unless it exists, and starts the HTTP front.
+     * Loads the event rules, starts DynamoDB Local, creates the table unless it exists, starts the local event bus
+     * and the HTTP front (the writer API, and {@code GET /events}).
      *
      * @throws PortInUseException if a port is taken (nothing has been started then)
      * @throws StartupException   for other settings that cannot work on this machine
@@ -164,7 +214,11 @@ public final class LocalRunner implements AutoCloseable {
         String host = address.getHostAddress();
         ensureFree(address, settings.port(), "--port");
         ensureFree(address, settings.dynamoDbPort(), "--dynamodb-port");
-        prepareDataDir(settings.dataDir());
+        ensureFree(address, settings.eventsPort(), "--events-port");
+        prepareDir(settings.dataDir(), "--data-dir");
+        prepareDir(settings.eventsDir(), "--events-dir");
+        // Before anything starts: a broken rule file is the user's to fix, like a port in use.
+        EventRules rules = loadRules(settings.rulesDir());
 
         int dynamoDbPort = settings.dynamoDbPort() == 0 ? freePort(address) : settings.dynamoDbPort();
         URI endpoint = URI.create("http://" + HttpFront.clientHost(address) + ":" + dynamoDbPort);
@@ -183,18 +237,43 @@ public final class LocalRunner implements AutoCloseable {
             try (DynamoDbClient admin = join(adminClient)) {
                 created = ensureTable(admin, settings.tableName());
             }
+            return startServers(settings, host, dynamoDb, dynamoDbPort, endpoint, created, rules);
+        } catch (RuntimeException | Error e) {
+            dynamoDb.close();
+            throw e;
+        }
+    }
+
+    /** The event bus, then the front that serves the writer API and the bus's recent events. */
+    private static LocalRunner startServers(Settings settings, String host, DynamoDbLocalServer dynamoDb,
+            int dynamoDbPort, URI endpoint, boolean created, EventRules rules) {
+        EventsDir eventsDir = eventsDir(settings);
+        LocalEventBus events = null;
+        try {
+            try {
+                events = LocalEventBus.start(LocalEventBus.Settings.of(host, settings.eventsPort(), eventsDir.path()),
+                        rules);
+            } catch (BindException e) {
+                throw new PortInUseException(host, settings.eventsPort(), "--events-port", e);
+            } catch (IOException e) {
+                throw new StartupException("the event bus did not start: " + e.getMessage(), e);
+            }
             WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint));
             HttpFront front;
             try {
-                front = HttpFront.start(host, settings.port(), WRITER_FUNCTION, writer);
+                front = HttpFront.start(host, settings.port(), WRITER_FUNCTION, writer,
+                        Map.of(EVENTS_PATH, events.recentEventsRoute()));
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.port(), "--port", e);
             } catch (IOException e) {
                 throw new StartupException("the HTTP front did not start: " + e.getMessage(), e);
             }
-            return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, front);
+            return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, eventsDir, events, front);
         } catch (RuntimeException | Error e) {
-            dynamoDb.close();
+            if (events != null) {
+                events.close();
+            }
+            removeIfTemporary(eventsDir);
             throw e;
         }
     }
@@ -219,6 +298,24 @@ public final class LocalRunner implements AutoCloseable {
         return dynamoDbPort;
     }
 
+    /**
+     * The local event bus's endpoint, e.g. {@code http://127.0.0.1:8001}: the {@code endpointOverride} of an
+     * {@code EventBridgeClient} that publishes to it (any region and credentials; the bus checks neither).
+     */
+    public URI eventsEndpoint() {
+        return events.endpoint();
+    }
+
+    /** The name entries give as {@code EventBusName} ({@code default} is accepted too). */
+    public String eventBusName() {
+        return events.busName();
+    }
+
+    /** The local event bus: its rules, their files and the recent events. */
+    public LocalEventBus eventBus() {
+        return events;
+    }
+
     public String tableName() {
         return settings.tableName();
     }
@@ -238,6 +335,10 @@ public final class LocalRunner implements AutoCloseable {
         String endpoint = dynamoDbEndpoint.toString();
         String data = dataDir().map(dir -> dir + (tableCreated ? " (new table)" : " (table reused)"))
                 .orElse("in memory (gone when stopped; pass --data-dir DIR to keep it)");
+        EventRules rules = events.rules();
+        String ruleNames = rules.names().isEmpty() ? "none" : String.join(", ", rules.names());
+        String files = eventsDir.path() + File.separator + "<rule>.jsonl"
+                + (eventsDir.temporary() ? " (removed when stopped; pass --events-dir DIR to keep them)" : "");
         return String.join(System.lineSeparator(),
                 "tally-local is running",
                 "  writer API      " + baseUri(),
@@ -245,11 +346,17 @@ public final class LocalRunner implements AutoCloseable {
                 "  DynamoDB Local  " + endpoint + "  table " + tableName(),
                 "                  aws dynamodb scan --table-name " + tableName() + " --endpoint-url " + endpoint,
                 "                  (any region and credentials; the access key id must be letters and digits)",
+                "  events          " + eventsEndpoint() + " (EventBridge PutEvents), GET " + baseUri() + EVENTS_PATH,
+                "                  bus " + eventBusName() + ", rules from " + rules.origin() + ": " + ruleNames,
+                "                  matched events appended to " + files,
                 "  data            " + data,
                 "Ctrl-C to stop");
     }
 
-    /** Stops the HTTP front (letting requests in flight finish), then DynamoDB Local. Idempotent. */
+    /**
+     * Stops the HTTP front (letting requests in flight finish), then the event bus, then DynamoDB Local.
+     * Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
@@ -258,8 +365,13 @@ public final class LocalRunner implements AutoCloseable {
         try {
             front.close();
         } finally {
-            dynamoDb.close();
-            stopped.countDown();
+            try {
+                events.close();
+                removeIfTemporary(eventsDir);
+            } finally {
+                dynamoDb.close();
+                stopped.countDown();
+            }
         }
     }
 
@@ -315,20 +427,62 @@ public final class LocalRunner implements AutoCloseable {
         }
     }
 
-    private static void prepareDataDir(Path dataDir) {
-        if (dataDir == null) {
+    private static void prepareDir(Path dir, String option) {
+        if (dir == null) {
             return;
         }
-        if (Files.exists(dataDir) && !Files.isDirectory(dataDir)) {
-            throw new StartupException("--data-dir " + dataDir + " is a file, not a directory");
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new StartupException(option + " " + dir + " is a file, not a directory");
         }
         try {
-            Files.createDirectories(dataDir);
+            Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new StartupException("cannot create --data-dir " + dataDir + ": " + e, e);
+            throw new StartupException("cannot create " + option + " " + dir + ": " + e, e);
         }
-        if (!Files.isWritable(dataDir)) {
-            throw new StartupException("--data-dir " + dataDir + " is not writable");
+        if (!Files.isWritable(dir)) {
+            throw new StartupException(option + " " + dir + " is not writable");
+        }
+    }
+
+    private static EventRules loadRules(Path rulesDir) {
+        try {
+            return rulesDir == null ? EventRules.fromClasspath() : EventRules.fromDirectory(rulesDir);
+        } catch (InvalidRuleException e) {
+            throw new StartupException(e.getMessage(), e);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new StartupException(e.getMessage() + (rulesDir == null ? "; pass --rules-dir DIR" : ""), e);
+        }
+    }
+
+    /**
+     * Without a data directory nothing of a run is kept, so neither are its event files: they go to a temporary
+     * directory that close() removes.
+     */
+    private static EventsDir eventsDir(Settings settings) {
+        if (settings.eventsDir() != null) {
+            return new EventsDir(settings.eventsDir(), false);
+        }
+        if (settings.dataDir() != null) {
+            return new EventsDir(settings.dataDir().resolve("events"), false);
+        }
+        try {
+            return new EventsDir(Files.createTempDirectory("tally-events-"), true);
+        } catch (IOException e) {
+            throw new StartupException("cannot create a temporary directory for the event files: " + e
+                    + "; pass --events-dir DIR", e);
+        }
+    }
+
+    private static void removeIfTemporary(EventsDir dir) {
+        if (!dir.temporary()) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir.path())) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("could not remove the temporary event files in {}: {}", dir.path(), e.toString());
         }
     }
 

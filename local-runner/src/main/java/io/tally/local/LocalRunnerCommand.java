@@ -17,14 +17,16 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
-            "Runs Tally on this machine: Amazon DynamoDB Local with the table, and the writer API behind a local "
-                    + "stand-in for API Gateway that invokes the same handler as on AWS.",
+            "Runs Tally on this machine: Amazon DynamoDB Local with the table, the writer API behind a local "
+                    + "stand-in for API Gateway that invokes the same handler as on AWS, and a local EventBridge bus "
+                    + "that matches the events published to it against the rule files and appends them to a "
+                    + "JSON-lines file per rule.",
             ""},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "  0:--help or --version",
             "  1:an unexpected failure",
-            "  2:a usage error, a port in use, or another setting that cannot work here",
+            "  2:a usage error, a port in use, an invalid rule file, or another setting that cannot work here",
             "130:stopped with Ctrl-C (the JVM's status after SIGINT)"})
 final class LocalRunnerCommand implements Callable<Integer> {
     /** Exit status for anything the user can fix by changing the command line (as picocli's usage errors). */
@@ -39,8 +41,14 @@ final class LocalRunnerCommand implements Callable<Integer> {
             description = "port of DynamoDB Local (default: ${DEFAULT-VALUE}; 0 picks a free one)")
     int dynamoDbPort;
 
+    @Option(names = "--events-port", paramLabel = "PORT",
+            defaultValue = "" + LocalRunner.Settings.DEFAULT_EVENTS_PORT,
+            description = "port of the local event bus, for EventBridge PutEvents (default: ${DEFAULT-VALUE}; "
+                    + "0 picks a free one)")
+    int eventsPort;
+
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = LocalRunner.Settings.DEFAULT_HOST,
-            description = "address both servers listen on (default: ${DEFAULT-VALUE}, this machine only)")
+            description = "address every server listens on (default: ${DEFAULT-VALUE}, this machine only)")
     String host;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
@@ -50,6 +58,16 @@ final class LocalRunnerCommand implements Callable<Integer> {
     @Option(names = "--table-name", paramLabel = "NAME", defaultValue = LocalRunner.Settings.DEFAULT_TABLE_NAME,
             description = "the table, created on start unless it exists (default: ${DEFAULT-VALUE})")
     String tableName;
+
+    @Option(names = "--rules-dir", paramLabel = "DIR",
+            description = "event rule files (*.json, as infra/events/rules) to match events against "
+                    + "(default: the rules packaged in the jar)")
+    Path rulesDir;
+
+    @Option(names = "--events-dir", paramLabel = "DIR",
+            description = "append each rule's matched events to DIR/<rule>.jsonl (default: DATA-DIR/events with "
+                    + "--data-dir, otherwise a temporary directory removed when stopped)")
+    Path eventsDir;
 
     @Spec
     CommandSpec spec;
@@ -78,7 +96,8 @@ final class LocalRunnerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         LocalRunner.Settings settings;
         try {
-            settings = new LocalRunner.Settings(host, port, dynamoDbPort, dataDir, tableName);
+            settings = new LocalRunner.Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
+                    eventsDir);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -323,6 +323,54 @@ class HttpFrontTest {
     }
 
     @Test
+    void localRoute_exactPathIsAnsweredByTheRouteAndEveryOtherPathByTheFunction() throws Exception {
+        AtomicReference<APIGatewayV2HTTPEvent> routed = new AtomicReference<>();
+        AtomicReference<String> routeFunctionName = new AtomicReference<>();
+        try (HttpFront withRoute = HttpFront.start("127.0.0.1", 0, "tally-writer", (event, context) ->
+                        APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody("function").build(),
+                Map.of("/events", (event, context) -> {
+                    routed.set(event);
+                    routeFunctionName.set(context.getFunctionName());
+                    return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody("route").build();
+                }))) {
+            String base = withRoute.baseUri().toString();
+
+            assertThat(send(HttpRequest.newBuilder(URI.create(base + "/events?limit=5")).GET().build()).body())
+                    .isEqualTo("route");
+            for (String other : List.of("/events/", "/events/1", "/eventsx", "/Events", "/", "/users")) {
+                assertThat(send(HttpRequest.newBuilder(URI.create(base + other)).GET().build()).body())
+                        .as(other).isEqualTo("function");
+            }
+        }
+        // The route gets the same event the function would, query parameters included.
+        assertThat(routed.get().getRawPath()).isEqualTo("/events");
+        assertThat(routed.get().getQueryStringParameters()).containsEntry("limit", "5");
+        assertThat(routeFunctionName.get()).isEqualTo("tally-local");
+    }
+
+    @Test
+    void localRoute_thatThrows_answers500JsonLikeTheFunction() throws Exception {
+        try (HttpFront withRoute = HttpFront.start("127.0.0.1", 0, "tally-writer", HttpFrontTest::echo,
+                Map.of("/events", (event, context) -> {
+                    throw new IllegalStateException("boom");
+                }))) {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(
+                    URI.create(withRoute.baseUri() + "/events")).GET().build());
+
+            assertThat(response.statusCode()).isEqualTo(500);
+            assertThat(response.body()).isEqualTo(INTERNAL_ERROR);
+        }
+    }
+
+    @Test
+    void localRoute_thatIsNoPath_isRefused() {
+        assertThatThrownBy(() -> HttpFront.start("127.0.0.1", 0, "tally-writer", HttpFrontTest::echo,
+                Map.of("events", HttpFrontTest::echo)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("/events");
+    }
+
+    @Test
     void close_letsARequestInFlightFinishThenRefusesConnections() throws Exception {
         function.set((event, context) -> {
             sleep(300);

@@ -7,7 +7,10 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The command line up to the point where it would start servers: help, usage errors, ports in use. */
 class LocalRunnerCommandTest {
@@ -25,8 +28,9 @@ class LocalRunnerCommandTest {
         // Whitespace normalised: the usage text wraps to the terminal's width.
         assertThat(out.toString().replaceAll("\\s+", " "))
                 .startsWith("Usage: tally-local")
-                .contains("--port=PORT", "--dynamodb-port=PORT", "--host=ADDRESS", "--data-dir=DIR",
-                        "--table-name=NAME", "default: 8080", "default: 8000", "default: 127.0.0.1", "default: tally");
+                .contains("--port=PORT", "--dynamodb-port=PORT", "--events-port=PORT", "--host=ADDRESS",
+                        "--data-dir=DIR", "--table-name=NAME", "--rules-dir=DIR", "--events-dir=DIR", "default: 8080",
+                        "default: 8000", "default: 8001", "default: 127.0.0.1", "default: tally");
     }
 
     @Test
@@ -50,6 +54,35 @@ class LocalRunnerCommandTest {
             assertThat(err.toString().strip()).isEqualTo("port " + taken.getLocalPort()
                     + " on 127.0.0.1 is already in use; pass --dynamodb-port to choose another");
         }
+    }
+
+    @Test
+    void eventsPortInUse_printsOneLineAndExits2() throws Exception {
+        try (ServerSocket taken = occupy()) {
+            int status = run("--port", "0", "--dynamodb-port", "0", "--events-port",
+                    Integer.toString(taken.getLocalPort()));
+
+            assertThat(status).isEqualTo(2);
+            assertThat(err.toString().strip()).isEqualTo("port " + taken.getLocalPort()
+                    + " on 127.0.0.1 is already in use; pass --events-port to choose another");
+        }
+    }
+
+    @Test
+    void eventsPortSameAsWriterPort_isAUsageError() {
+        assertThat(run("--port", "9000", "--events-port", "9000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--port and --events-port must differ");
+    }
+
+    @Test
+    void rulesDirWithAnInvalidFile_printsOneLineNamingItAndExits2(@TempDir Path rules) throws Exception {
+        Files.writeString(rules.resolve("typo.json"), "{\"Name\":\"typo\",\"EventPatern\":{}}");
+
+        int status = run("--port", "0", "--dynamodb-port", "0", "--events-port", "0", "--rules-dir", rules.toString());
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("rule file ").contains("typo.json").doesNotContain("Exception")
+                .doesNotContain("\n");
     }
 
     @Test

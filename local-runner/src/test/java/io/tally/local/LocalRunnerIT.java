@@ -19,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -36,6 +37,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
+import software.amazon.awssdk.services.eventbridge.model.PutEventsResponse;
 
 /** The runner in this JVM on free ports, driven over real HTTP and inspected with the real AWS SDK. */
 class LocalRunnerIT {
@@ -105,11 +109,92 @@ class LocalRunnerIT {
         assertThat(runner.dynamoDbEndpoint()).isEqualTo(URI.create("http://127.0.0.1:" + runner.dynamoDbPort()));
         assertThat(runner.dataDir()).isEmpty();
         assertThat(runner.tableCreated()).isTrue();
+        assertThat(runner.eventsEndpoint()).isEqualTo(URI.create("http://127.0.0.1:" + runner.eventBus().port()));
+        assertThat(runner.eventBus().port()).isPositive().isNotIn(runner.port(), runner.dynamoDbPort());
+        assertThat(runner.eventBusName()).isEqualTo("tally");
         assertThat(runner.summary())
                 .contains(runner.baseUri().toString())
                 .contains("aws dynamodb scan --table-name tally --endpoint-url " + runner.dynamoDbEndpoint())
+                .contains("events          " + runner.eventsEndpoint() + " (EventBridge PutEvents), GET "
+                        + runner.baseUri() + "/events")
+                .contains("rules from classpath:/rules: all-tally-events, correct-completions, item-completed, "
+                        + "post-activity")
+                .contains("removed when stopped")
                 .contains("in memory")
                 .contains("Ctrl-C to stop");
+    }
+
+    @Test
+    void eventsPublishedWithTheSdk_areListedAtGetEventsOnTheWriterPort() throws Exception {
+        String marker = UUID.randomUUID().toString();
+        String eventId;
+        try (EventBridgeClient events = EventBridgeClient.builder()
+                .endpointOverride(runner.eventsEndpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTALLYTEST", "secret")))
+                .httpClient(UrlConnectionHttpClient.create())
+                .build()) {
+            PutEventsResponse response = events.putEvents(r -> r.entries(PutEventsRequestEntry.builder()
+                    .eventBusName(runner.eventBusName())
+                    .source("io.tally")
+                    .detailType("CommentAdded")
+                    .detail("{\"eventId\":\"" + marker + "\"}")
+                    .build()));
+            assertThat(response.failedEntryCount()).isZero();
+            eventId = response.entries().get(0).eventId();
+        }
+
+        Reply listed = call("GET", "/events?limit=1000", null);
+
+        assertThat(listed.status()).isEqualTo(200);
+        JsonNode item = null;
+        for (JsonNode candidate : listed.body().get("items")) {
+            if (candidate.at("/event/id").asText().equals(eventId)) {
+                item = candidate;
+            }
+        }
+        assertThat(item).as("event %s in GET /events", eventId).isNotNull();
+        assertThat(item.at("/event/detail/eventId").asText()).isEqualTo(marker);
+        assertThat(item.get("rules")).extracting(JsonNode::asText).containsExactly("all-tally-events", "post-activity");
+        assertThat(Files.readString(runner.eventBus().file("post-activity"))).contains(marker);
+    }
+
+    @Test
+    void eventsPortInUse_failsWithAClearMessage() throws Exception {
+        try (ServerSocket taken = occupy()) {
+            int port = taken.getLocalPort();
+
+            assertThatThrownBy(() -> LocalRunner.start(LocalRunner.Settings.ephemeral().withEventsPort(port)))
+                    .isInstanceOf(PortInUseException.class)
+                    .hasMessage("port " + port + " on 127.0.0.1 is already in use; pass --events-port to choose another");
+        }
+    }
+
+    @Test
+    void rulesDirWithABrokenFile_failsNamingTheFileBeforeStartingAnything(@TempDir Path rules) throws Exception {
+        Files.writeString(rules.resolve("broken.json"), "{\"Name\":\"broken\",\"EventPattern\":{\"source\":\"io.tally\"}}");
+        int port;
+        try (ServerSocket probe = occupy()) {
+            port = probe.getLocalPort();
+        }
+
+        assertThatThrownBy(() -> LocalRunner.start(LocalRunner.Settings.ephemeral().withRulesDir(rules)
+                .withDynamoDbPort(port)))
+                .isInstanceOf(StartupException.class)
+                .hasMessageStartingWith("rule file " + rules.toAbsolutePath().normalize().resolve("broken.json"))
+                .hasMessageContaining("EventPattern is not valid");
+        assertThat(listening(port)).as("DynamoDB Local not started").isFalse();
+    }
+
+    @Test
+    void eventFiles_withoutDataDir_areInATemporaryDirectoryRemovedOnClose() {
+        Path eventsDir;
+        try (LocalRunner temporary = LocalRunner.start(LocalRunner.Settings.ephemeral())) {
+            eventsDir = temporary.eventBus().outputDir();
+            assertThat(temporary.eventBus().file("all-tally-events")).exists();
+        }
+
+        assertThat(eventsDir).doesNotExist();
     }
 
     @Test
@@ -243,6 +328,7 @@ class LocalRunnerIT {
             assertThat(read.status()).isEqualTo(200);
             assertThat(read.body().get("name").asText()).isEqualTo("Ada");
             assertThat(second.summary()).contains(dataDir.toAbsolutePath().toString()).contains("table reused");
+            assertThat(second.eventBus().outputDir()).isEqualTo(dataDir.toAbsolutePath().resolve("events"));
         }
     }
 

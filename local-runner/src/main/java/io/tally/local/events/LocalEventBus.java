@@ -1,0 +1,326 @@
+package io.tally.local.events;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A local stand-in for an Amazon EventBridge event bus: an HTTP endpoint that speaks PutEvents as the service does
+ * (AWS JSON 1.1, so an SDK {@code EventBridgeClient} with an {@code endpointOverride} publishes to it unchanged),
+ * matches every accepted event against the {@link EventRules} with AWS's Event Ruler, and delivers it to local
+ * targets: a JSON-lines file per matched rule and the recent events behind {@code GET /events}.
+ *
+ * <p>Unlike on AWS, delivery is done before PutEvents answers: once a publisher has its EventIds, the events are
+ * in the files and the recent events, which spares tests (and people) any waiting. Credentials are not checked.
+ */
+public final class LocalEventBus implements AutoCloseable {
+    /** Where the bus listens unless told otherwise: next to DynamoDB Local's usual 8000. */
+    public static final int DEFAULT_PORT = 8001;
+    /** The bus's name, as in the deployment. */
+    public static final String DEFAULT_BUS_NAME = "tally";
+    public static final int DEFAULT_RECENT_CAPACITY = RecentEventsHandler.MAX_LIMIT;
+    /**
+     * Bodies above this are not read. Ten entries within the size limit fit with room to spare even when every
+     * character of their details needs escaping, and a runaway client cannot fill the heap.
+     */
+    static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+    static final String CONTENT_TYPE = "application/x-amz-json-1.1";
+    /** How long close() lets calls in flight finish. */
+    private static final Duration GRACE = Duration.ofSeconds(5);
+    private static final int THREADS = 4;
+    private static final int QUEUE = 64;
+    /** EventBridge's rule for event bus names. */
+    private static final Pattern BUS_NAME = Pattern.compile("[/.\\-_A-Za-z0-9]{1,256}");
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalEventBus.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Where and how the bus runs.
+     *
+     * @param host           the address to listen on
+     * @param port           the port; 0 picks a free one
+     * @param busName        the name entries may give as {@code EventBusName} (besides {@code default})
+     * @param outputDir      where each rule's {@code <rule>.jsonl} is appended to; created if missing
+     * @param recentCapacity how many of the newest events {@code GET /events} can show
+     */
+    public record Settings(String host, int port, String busName, Path outputDir, int recentCapacity) {
+        public Settings {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(busName, "busName");
+            Objects.requireNonNull(outputDir, "outputDir");
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("the event bus port must be between 0 and 65535, not " + port);
+            }
+            if (!BUS_NAME.matcher(busName).matches()) {
+                throw new IllegalArgumentException("'" + busName + "' is not an EventBridge bus name");
+            }
+            if (recentCapacity < RecentEventsHandler.MAX_LIMIT) {
+                throw new IllegalArgumentException("recentCapacity must be at least " + RecentEventsHandler.MAX_LIMIT
+                        + ", the largest limit GET /events accepts");
+            }
+            outputDir = outputDir.toAbsolutePath().normalize();
+        }
+
+        /** The bus {@code tally} on {@code host:port}, writing to {@code outputDir}, keeping 1,000 recent events. */
+        public static Settings of(String host, int port, Path outputDir) {
+            return new Settings(host, port, DEFAULT_BUS_NAME, outputDir, DEFAULT_RECENT_CAPACITY);
+        }
+    }
+
+    private final Settings settings;
+    private final EventRules rules;
+    private final HttpServer server;
+    private final ThreadPoolExecutor executor;
+    private final PutEvents putEvents;
+    private final EventRouter router;
+    private final JsonLinesTarget files;
+    private final RecentEvents recent;
+    private final RecentEventsHandler recentEventsRoute;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile boolean closing;
+
+    private LocalEventBus(Settings settings, EventRules rules, HttpServer server, ThreadPoolExecutor executor,
+            JsonLinesTarget files, RecentEvents recent) {
+        this.settings = settings;
+        this.rules = rules;
+        this.server = server;
+        this.executor = executor;
+        this.files = files;
+        this.recent = recent;
+        this.putEvents = new PutEvents(settings.busName(), Clock.systemUTC(), UUID::randomUUID);
+        this.router = new EventRouter(rules, List.of(files, recent));
+        this.recentEventsRoute = new RecentEventsHandler(recent);
+    }
+
+    /**
+     * Starts listening.
+     *
+     * @throws java.net.BindException if the port is taken
+     * @throws IOException            if the server cannot start, or the output directory cannot be prepared
+     */
+    public static LocalEventBus start(Settings settings, EventRules rules) throws IOException {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(rules, "rules");
+        JsonLinesTarget files;
+        try {
+            files = new JsonLinesTarget(settings.outputDir(), rules.names());
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        HttpServer server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 0);
+        // Bounded both ways, as the HTTP front: past the queue a connection is dropped instead of piling up work.
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUE), daemonThreads(), new ThreadPoolExecutor.AbortPolicy());
+        executor.allowCoreThreadTimeOut(true);
+        LocalEventBus bus = new LocalEventBus(settings, rules, server, executor, files,
+                new RecentEvents(settings.recentCapacity()));
+        server.createContext("/", bus::exchange);
+        server.setExecutor(executor);
+        server.start();
+        return bus;
+    }
+
+    /** Where an {@code EventBridgeClient} on this machine sends PutEvents, e.g. {@code http://127.0.0.1:8001}. */
+    public URI endpoint() {
+        InetAddress address = server.getAddress().getAddress();
+        String host = address.isAnyLocalAddress() ? "127.0.0.1"
+                : address.getHostAddress().contains(":") ? "[" + address.getHostAddress() + "]"
+                : address.getHostAddress();
+        return URI.create("http://" + host + ":" + port());
+    }
+
+    /** The port the bus listens on (the chosen one when started with port 0). */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public String busName() {
+        return settings.busName();
+    }
+
+    public EventRules rules() {
+        return rules;
+    }
+
+    /** Where the rules' JSON-lines files are. */
+    public Path outputDir() {
+        return settings.outputDir();
+    }
+
+    /** The JSON-lines file of {@code rule}: one envelope per line, appended as events match. */
+    public Path file(String rule) {
+        return files.file(rule);
+    }
+
+    /** Up to {@code limit} of the newest accepted events, newest first, whether they matched a rule or not. */
+    public List<MatchedEvent> recentEvents(int limit) {
+        return recent.newest(limit);
+    }
+
+    /** {@code GET /events}, for the runner's HTTP front to mount: the recent events as JSON. */
+    public RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> recentEventsRoute() {
+        return recentEventsRoute;
+    }
+
+    /** Stops accepting calls, lets calls in flight finish for a short grace period, then closes. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        closing = true;
+        long deadline = System.nanoTime() + GRACE.toNanos();
+        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        // stop(0): the wait above covers the calls actually in flight; stop's own delay would be spent in full.
+        server.stop(0);
+        executor.shutdown();
+        try {
+            if (!executor.awaitTermination(1, TimeUnit.SECONDS)) {
+                executor.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            executor.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** An HTTP answer: status and an AWS JSON body. */
+    record Reply(int status, ObjectNode body) {
+    }
+
+    private void exchange(HttpExchange exchange) {
+        inFlight.incrementAndGet();
+        String requestId = UUID.randomUUID().toString();
+        try {
+            exchange.getResponseHeaders().set("x-amzn-RequestId", requestId);
+            Reply reply;
+            if (closing) {
+                reply = new Reply(503, PutEvents.errorBody("ServiceUnavailableException",
+                        "the local runner is shutting down; retry"));
+            } else {
+                byte[] body = readBody(exchange.getRequestBody());
+                if (body == null) {
+                    exchange.getResponseHeaders().set("Connection", "close");
+                    reply = new Reply(413, PutEvents.errorBody("RequestEntityTooLargeException",
+                            "the request body exceeds " + MAX_BODY_BYTES + " bytes"));
+                } else {
+                    reply = answer(exchange.getRequestMethod(), exchange.getRequestHeaders().getFirst("X-Amz-Target"),
+                            exchange.getRequestHeaders().getFirst("Content-Type"), body);
+                }
+            }
+            byte[] bytes = JSON.writeValueAsBytes(reply.body());
+            exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+            exchange.sendResponseHeaders(reply.status(), bytes.length);
+            exchange.getResponseBody().write(bytes);
+        } catch (IOException e) {
+            // The client went away; there is nobody left to answer.
+            LOG.debug("PutEvents {}: connection failed: {}", requestId, e.toString());
+        } catch (RuntimeException e) {
+            LOG.error("PutEvents {} failed", requestId, e);
+            sendQuietly(exchange, new Reply(500, PutEvents.errorBody("InternalException", "internal error")));
+        } finally {
+            exchange.close();
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /**
+     * Answers one HTTP request: a PutEvents call is processed and its accepted events delivered before the
+     * answer; anything else is an operation this endpoint does not know.
+     */
+    Reply answer(String method, String target, String contentType, byte[] body) {
+        if (!"POST".equalsIgnoreCase(method) || target == null || !isAwsJson(contentType)) {
+            return new Reply(400, PutEvents.errorBody("UnknownOperationException", "this is a local EventBridge "
+                    + "endpoint: POST with X-Amz-Target " + PutEvents.TARGET + " and Content-Type " + CONTENT_TYPE
+                    + "; the events it received are at GET /events on the writer API's port"));
+        }
+        if (!PutEvents.TARGET.equals(target)) {
+            return new Reply(400, PutEvents.errorBody("UnknownOperationException",
+                    target + " is not served here; the local event bus serves " + PutEvents.TARGET
+                            + ", its rules are files (infra/events/rules)"));
+        }
+        PutEvents.Result result = putEvents.execute(body);
+        if (result instanceof PutEvents.Rejected rejected) {
+            LOG.info("PutEvents rejected: {}: {}", rejected.type(), rejected.message());
+            return new Reply(400, rejected.body());
+        }
+        PutEvents.Accepted accepted = (PutEvents.Accepted) result;
+        for (ObjectNode event : accepted.events()) {
+            router.route(event);
+        }
+        LOG.info("PutEvents: {} entries, {} accepted, {} failed", accepted.entries().size(), accepted.events().size(),
+                accepted.failedEntryCount());
+        return new Reply(200, accepted.body());
+    }
+
+    /** The SDKs send {@code application/x-amz-json-1.1}; 1.0 is the same wire format under an older name. */
+    private static boolean isAwsJson(String contentType) {
+        if (contentType == null) {
+            return false;
+        }
+        String mediaType = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        return mediaType.equals(CONTENT_TYPE) || mediaType.equals("application/x-amz-json-1.0");
+    }
+
+    /** The body, or null when it exceeds {@link #MAX_BODY_BYTES}. */
+    private static byte[] readBody(InputStream in) throws IOException {
+        byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+        return body.length <= MAX_BODY_BYTES ? body : null;
+    }
+
+    private static void sendQuietly(HttpExchange exchange, Reply reply) {
+        try {
+            byte[] bytes = JSON.writeValueAsBytes(reply.body());
+            exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
+            exchange.sendResponseHeaders(reply.status(), bytes.length);
+            exchange.getResponseBody().write(bytes);
+        } catch (IOException | RuntimeException e) {
+            // Headers already sent, or the client gone: the log line above is all that is left to give.
+            LOG.debug("cannot send the error answer", e);
+        }
+    }
+
+    private static ThreadFactory daemonThreads() {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "tally-events-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,75 @@
+package io.tally.local.events;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.ErrorCode;
+import io.tally.writer.http.Json;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * {@code GET /events?limit=N}: the newest events the local bus accepted, newest first, each with the rules it
+ * matched, as {@code {"items": [{"rules": [...], "event": {...}}, ...]}}. Errors have the writer contract's shape.
+ *
+ * <p>A handler of API Gateway's events, so that the runner's HTTP front can serve it beside the writer API.
+ */
+final class RecentEventsHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 1000;
+    /** Digits only: no sign, no spaces, no "1,2" from a repeated parameter; the range is checked after. */
+    private static final Pattern DIGITS = Pattern.compile("[0-9]{1,9}");
+
+    private final RecentEvents recent;
+
+    RecentEventsHandler(RecentEvents recent) {
+        this.recent = recent;
+    }
+
+    @Override
+    public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        String method = event.getRequestContext() == null || event.getRequestContext().getHttp() == null
+                ? "GET" : event.getRequestContext().getHttp().getMethod();
+        if (!"GET".equalsIgnoreCase(method) && !"HEAD".equalsIgnoreCase(method)) {
+            return respond(ApiResponse.error(ErrorCode.METHOD_NOT_ALLOWED,
+                    method + " is not allowed here; allowed: GET", null).withHeader("Allow", "GET, HEAD"));
+        }
+        String limit = event.getQueryStringParameters() == null ? null : event.getQueryStringParameters().get("limit");
+        int count;
+        if (limit == null) {
+            count = DEFAULT_LIMIT;
+        } else if (DIGITS.matcher(limit).matches()
+                && Integer.parseInt(limit) >= 1 && Integer.parseInt(limit) <= MAX_LIMIT) {
+            count = Integer.parseInt(limit);
+        } else {
+            return respond(ApiResponse.error(ErrorCode.BAD_REQUEST,
+                    "limit must be an integer from 1 to " + MAX_LIMIT, "limit"));
+        }
+        ObjectNode body = Json.object();
+        ArrayNode items = body.putArray("items");
+        for (MatchedEvent matched : recent.newest(count)) {
+            ObjectNode item = items.addObject();
+            ArrayNode rules = item.putArray("rules");
+            matched.rules().forEach(rules::add);
+            item.set("event", matched.event());
+        }
+        return respond(ApiResponse.ok(body).withHeader("Cache-Control", "no-store"));
+    }
+
+    private static APIGatewayV2HTTPResponse respond(ApiResponse response) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.putAll(response.headers());
+        return APIGatewayV2HTTPResponse.builder()
+                .withStatusCode(response.status())
+                .withHeaders(headers)
+                .withBody(Json.write(response.body()))
+                .withIsBase64Encoded(false)
+                .build();
+    }
+}
