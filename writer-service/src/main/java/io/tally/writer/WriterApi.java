@@ -12,6 +12,8 @@ import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Cursors;
 import io.tally.writer.http.ErrorCode;
 import io.tally.writer.http.Router;
+import io.tally.writer.stats.ShardCounts;
+import io.tally.writer.stats.StatsRoutes;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -37,13 +39,20 @@ public final class WriterApi {
 
     private final Router router = new Router();
 
+    /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
+        this(dynamo, table, clock, cursorSecret, ShardCounts.DEFAULTS);
+    }
+
+    /** {@code shards} must be the stream processor's: the read side reads the shards it writes. */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardCounts shards) {
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), new Cursors(cursorSecret));
         new UserRoutes(context).register(router);
         new PostRoutes(context).register(router);
         new CommentRoutes(context).register(router);
         new ItemRoutes(context).register(router);
         new UserItemRoutes(context).register(router);
+        new StatsRoutes(context, shards).register(router);
     }
 
     public ApiResponse handle(ApiRequest request) {

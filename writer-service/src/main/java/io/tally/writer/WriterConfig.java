@@ -1,5 +1,6 @@
 package io.tally.writer;
 
+import io.tally.writer.stats.ShardCounts;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -12,8 +13,12 @@ import java.util.Objects;
  * @param region       {@code AWS_REGION}, set by Lambda (defaults to us-east-1 for local use)
  * @param endpoint     {@code DYNAMODB_ENDPOINT}, optional, e.g. {@code http://127.0.0.1:8000} for DynamoDB Local
  * @param cursorSecret {@code CURSOR_SECRET}: signs pagination cursors; all functions of a deployment must share it
+ * @param shards       {@code SELECTOR_SHARDS}, {@code STATUS_SHARDS}, {@code GLOBAL_SHARDS} (each 1..100, default 4):
+ *                     how the stream processor spreads the derived data that the read side reads. The stream
+ *                     processor reads the same variables, and both must see the same values: give every function
+ *                     of a deployment the same settings.
  */
-public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret) {
+public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardCounts shards) {
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -21,6 +26,12 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         Objects.requireNonNull(tableName, "tableName");
         Objects.requireNonNull(region, "region");
         cursorSecret = cursorSecret == null ? DEVELOPMENT_SECRET : cursorSecret.clone();
+        shards = shards == null ? ShardCounts.DEFAULTS : shards;
+    }
+
+    /** With the default shard counts. */
+    public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret) {
+        this(tableName, region, endpoint, cursorSecret, ShardCounts.DEFAULTS);
     }
 
     public static WriterConfig fromEnvironment(Map<String, String> env) {
@@ -33,7 +44,28 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         String secret = env.get("CURSOR_SECRET");
         return new WriterConfig(table, region,
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
-                secret == null || secret.isBlank() ? null : secret.getBytes(StandardCharsets.UTF_8));
+                secret == null || secret.isBlank() ? null : secret.getBytes(StandardCharsets.UTF_8),
+                new ShardCounts(shardCount(env, "SELECTOR_SHARDS"), shardCount(env, "STATUS_SHARDS"),
+                        shardCount(env, "GLOBAL_SHARDS")));
+    }
+
+    /** A shard count from the environment; a value that is set but not 1..100 stops the function from starting. */
+    private static int shardCount(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return ShardCounts.DEFAULT;
+        }
+        int count;
+        try {
+            count = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            count = 0;
+        }
+        if (count < 1 || count > ShardCounts.MAX) {
+            throw new IllegalStateException("environment variable " + name + " must be a whole number 1.."
+                    + ShardCounts.MAX + ", not '" + value + "'");
+        }
+        return count;
     }
 
     public static WriterConfig local(String tableName, URI endpoint) {

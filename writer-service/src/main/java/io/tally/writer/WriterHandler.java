@@ -28,7 +28,8 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     }
 
     public WriterHandler(WriterConfig config) {
-        this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret()));
+        this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret(),
+                config.shards()));
     }
 
     WriterHandler(WriterApi api) {

@@ -19,9 +19,18 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Opaque pagination cursors: a DynamoDB {@code LastEvaluatedKey} as base64url JSON, signed with HMAC-SHA256
  * over the query's scope. A cursor therefore only works for the query that issued it, and a forged, truncated
  * or corrupted one is a {@code bad_request} naming {@code cursor}, never a read from an arbitrary key.
+ *
+ * <p>A list that is not one query (a merge of several index partitions, say) signs a JSON payload of its own
+ * with {@link #sign} and gets it back with {@link #verify}; the signature proves the payload is one this service
+ * issued for this scope, and the caller still checks its structure.
  */
 public final class Cursors {
     private static final int MAX_LENGTH = 2048;
+    /**
+     * Payload cursors carry a position per shard: up to 100 shards of up to about 100 characters each, some
+     * 13,000 characters once encoded. Still small enough that checking one costs nothing worth attacking.
+     */
+    static final int MAX_PAYLOAD_LENGTH = 16 * 1024;
     private static final int TAG_BYTES = 16;
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
@@ -52,8 +61,39 @@ public final class Cursors {
                 throw new IllegalArgumentException("key attribute '" + e.getKey() + "' is neither S nor N");
             }
         });
-        String payload = ENCODER.encodeToString(Json.write(json).getBytes(StandardCharsets.UTF_8));
-        return payload + "." + ENCODER.encodeToString(tag(scope, payload));
+        return signed(scope, json);
+    }
+
+    /**
+     * A cursor carrying {@code payload}, good only for {@code scope}. Whoever reads it back with {@link #verify}
+     * must still check the payload's structure: the signature says who wrote it, not that it fits the list.
+     */
+    public String sign(String scope, JsonNode payload) {
+        if (payload == null || payload.isNull()) {
+            throw new IllegalArgumentException("a payload cursor needs a payload; no next page is a null cursor");
+        }
+        String cursor = signed(scope, payload);
+        if (cursor.length() > MAX_PAYLOAD_LENGTH) {
+            // A bug, not a client error: verify would refuse the cursor we hand out.
+            throw new IllegalStateException("cursor payload too long: " + cursor.length() + " characters");
+        }
+        return cursor;
+    }
+
+    /**
+     * The payload of a cursor issued by {@link #sign} for {@code scope}, or null for no cursor. A forged,
+     * altered, truncated or foreign cursor is a {@code bad_request} naming {@code cursor}.
+     */
+    public JsonNode verify(String scope, String cursor) {
+        if (cursor == null) {
+            return null;
+        }
+        return verified(scope, cursor, MAX_PAYLOAD_LENGTH);
+    }
+
+    /** The error for a cursor that does not fit the list, for callers that check a payload's structure. */
+    public static ApiException invalidCursor() {
+        return ApiException.badRequest("cursor is not valid for this list", "cursor");
     }
 
     /**
@@ -64,7 +104,36 @@ public final class Cursors {
         if (cursor == null) {
             return null;
         }
-        if (cursor.isEmpty() || cursor.length() > MAX_LENGTH) {
+        JsonNode node = verified(scope, cursor, MAX_LENGTH);
+        if (!node.isObject() || node.size() != attributes.size()) {
+            throw invalid();
+        }
+        Map<String, AttributeValue> key = new HashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            JsonNode typed = field.getValue();
+            if (!attributes.contains(field.getKey()) || !typed.isObject() || typed.size() != 1) {
+                throw invalid();
+            }
+            if (typed.path("S").isTextual()) {
+                key.put(field.getKey(), AttributeValue.fromS(typed.get("S").textValue()));
+            } else if (typed.path("N").isTextual()) {
+                key.put(field.getKey(), AttributeValue.fromN(typed.get("N").textValue()));
+            } else {
+                throw invalid();
+            }
+        }
+        return key;
+    }
+
+    private String signed(String scope, JsonNode json) {
+        String payload = ENCODER.encodeToString(Json.write(json).getBytes(StandardCharsets.UTF_8));
+        return payload + "." + ENCODER.encodeToString(tag(scope, payload));
+    }
+
+    /** The JSON a cursor carries, after checking its form and its signature over {@code scope}. */
+    private JsonNode verified(String scope, String cursor, int maxLength) {
+        if (cursor.isEmpty() || cursor.length() > maxLength) {
             throw invalid();
         }
         int dot = cursor.indexOf('.');
@@ -95,25 +164,10 @@ public final class Cursors {
         } catch (java.io.IOException e) {
             throw invalid();
         }
-        if (node == null || !node.isObject() || node.size() != attributes.size()) {
+        if (node == null || node.isMissingNode()) {
             throw invalid();
         }
-        Map<String, AttributeValue> key = new HashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            JsonNode typed = field.getValue();
-            if (!attributes.contains(field.getKey()) || !typed.isObject() || typed.size() != 1) {
-                throw invalid();
-            }
-            if (typed.path("S").isTextual()) {
-                key.put(field.getKey(), AttributeValue.fromS(typed.get("S").textValue()));
-            } else if (typed.path("N").isTextual()) {
-                key.put(field.getKey(), AttributeValue.fromN(typed.get("N").textValue()));
-            } else {
-                throw invalid();
-            }
-        }
-        return key;
+        return node;
     }
 
     private byte[] tag(String scope, String payload) {
@@ -129,6 +183,6 @@ public final class Cursors {
     }
 
     private static ApiException invalid() {
-        return ApiException.badRequest("cursor is not valid for this list", "cursor");
+        return invalidCursor();
     }
 }

@@ -90,6 +90,65 @@ class CursorsTest {
         assertThatThrownBy(() -> new Cursors(new byte[4])).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void sign_thenVerify_returnsThePayload() throws Exception {
+        var payload = Json.MAPPER.readTree("[\"start\",[\"2026-11-22T10:00:00.123Z#p1\",\"p1\"],\"done\"]");
+        String cursor = cursors.sign("status:created", payload);
+        assertThat(cursor).matches("[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+        assertThat(cursors.verify("status:created", cursor)).isEqualTo(payload);
+        assertThat(cursors.verify("status:created", null)).isNull();
+    }
+
+    @Test
+    void verify_payloadCursorOfAnotherScope_isBadRequest() {
+        String cursor = cursors.sign("status:created", Json.MAPPER.createArrayNode().add("start"));
+        assertInvalid(() -> cursors.verify("status:updated", cursor));
+    }
+
+    @Test
+    void verify_everySingleCharacterChange_isDetected() {
+        String cursor = cursors.sign("s", Json.MAPPER.createArrayNode().add("start").add("done"));
+        for (int i = 0; i < cursor.length(); i++) {
+            char replacement = cursor.charAt(i) == 'A' ? 'B' : 'A';
+            String corrupted = cursor.substring(0, i) + replacement + cursor.substring(i + 1);
+            assertInvalid(() -> cursors.verify("s", corrupted));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", ".", "abc", "abc.", ".abc", "a.b.c", "!!!.???", "eyJ9.AAAA"})
+    void verify_garbage_isBadRequest(String cursor) {
+        assertInvalid(() -> cursors.verify("s", cursor));
+    }
+
+    @Test
+    void verify_overlongCursor_isBadRequest() {
+        assertInvalid(() -> cursors.verify("s", "a".repeat(Cursors.MAX_PAYLOAD_LENGTH) + ".b"));
+    }
+
+    @Test
+    void sign_payloadTooLongToVerify_isRefused() {
+        var payload = Json.MAPPER.createArrayNode().add("x".repeat(Cursors.MAX_PAYLOAD_LENGTH));
+        assertThatThrownBy(() -> cursors.sign("s", payload)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void sign_hundredShardsOfLongestPositions_fitsTheLimit() {
+        // A merged list's cursor at its largest: 100 shards, each after a post with a 64-character id.
+        var payload = Json.MAPPER.createArrayNode();
+        for (int i = 0; i < 100; i++) {
+            payload.addArray().add("2026-11-22T10:00:00.123Z").add("p".repeat(64));
+        }
+        String cursor = cursors.sign("s", payload);
+        assertThat(cursors.verify("s", cursor)).isEqualTo(payload);
+    }
+
+    @Test
+    void decode_payloadCursor_isBadRequestForAKeyList() {
+        String cursor = cursors.sign("posts:u1", Json.MAPPER.createArrayNode().add("start"));
+        assertInvalid(() -> cursors.decode("posts:u1", cursor, KEY));
+    }
+
     private static void assertInvalid(org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
         assertThatThrownBy(call).isInstanceOfSatisfying(ApiException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);

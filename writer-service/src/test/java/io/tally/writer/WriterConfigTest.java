@@ -1,0 +1,54 @@
+package io.tally.writer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tally.writer.stats.ShardCounts;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class WriterConfigTest {
+    private static Map<String, String> env(String... pairs) {
+        Map<String, String> env = new HashMap<>();
+        env.put("TABLE_NAME", "tally");
+        for (int i = 0; i < pairs.length; i += 2) {
+            env.put(pairs[i], pairs[i + 1]);
+        }
+        return env;
+    }
+
+    @Test
+    void fromEnvironment_noShardCounts_defaultsToFourEach() {
+        assertThat(WriterConfig.fromEnvironment(env()).shards()).isEqualTo(new ShardCounts(4, 4, 4));
+        assertThat(WriterConfig.fromEnvironment(env("STATUS_SHARDS", " ")).shards()).isEqualTo(ShardCounts.DEFAULTS);
+    }
+
+    @Test
+    void fromEnvironment_shardCounts_readsEachVariable() {
+        var config = WriterConfig.fromEnvironment(env("SELECTOR_SHARDS", "8", "STATUS_SHARDS", "1", "GLOBAL_SHARDS", "100"));
+        assertThat(config.shards()).isEqualTo(new ShardCounts(8, 1, 100));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "101", "-1", "four", "4.5", "2147483648"})
+    void fromEnvironment_shardCountOutOfRange_refusesToStartNamingTheVariable(String value) {
+        assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("GLOBAL_SHARDS", value)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("GLOBAL_SHARDS");
+    }
+
+    @Test
+    void local_usesTheDefaultShardCounts() {
+        assertThat(WriterConfig.local("tally", URI.create("http://127.0.0.1:8000")).shards()).isEqualTo(ShardCounts.DEFAULTS);
+    }
+
+    @Test
+    void shardCounts_outOfRange_areRefused() {
+        assertThatThrownBy(() -> new ShardCounts(0, 4, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ShardCounts(4, 101, 4)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
