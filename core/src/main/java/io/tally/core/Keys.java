@@ -146,8 +146,13 @@ public final class Keys {
      */
     public static String selectorPartition(String selector, String itemId, int backCatalogueShards) {
         return Selectors.BACK_CATALOGUE.equals(selector)
-                ? Selectors.BACK_CATALOGUE + ":" + Shards.of(itemId, backCatalogueShards)
+                ? backCatalogueShard(Shards.of(itemId, backCatalogueShards))
                 : selector;
+    }
+
+    /** One CycleSelector partition of the back catalogue. */
+    public static String backCatalogueShard(int shard) {
+        return Selectors.BACK_CATALOGUE + ":" + shard;
     }
 
     static String paddedScore(long score) {

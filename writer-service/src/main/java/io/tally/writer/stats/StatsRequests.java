@@ -148,7 +148,7 @@ final class StatsRequests {
         if (!Selectors.BACK_CATALOGUE.equals(selector)) {
             return List.of(selector);
         }
-        return IntStream.range(0, backCatalogueShards).mapToObj(k -> Selectors.BACK_CATALOGUE + ":" + k).toList();
+        return IntStream.range(0, backCatalogueShards).mapToObj(Keys::backCatalogueShard).toList();
     }
 
     /**
