@@ -1,6 +1,8 @@
 package io.tally.core;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 
 /**
  * Every key pattern of the table, in one place. Identifiers are validated by {@link Ids} before they get here,
@@ -38,6 +40,8 @@ public final class Keys {
     public static final String USER_ITEM_PREFIX = "useritem#";
     public static final String ENTRY_PREFIX = "item:";
     public static final String IN_PROGRESS_SK = "item:in-progress";
+
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("uuuu-MM-dd").withZone(ZoneOffset.UTC);
 
     /** Scores are zero-padded so that the string sort key orders them numerically. */
     private static final int SCORE_DIGITS = 10;
@@ -133,6 +137,14 @@ public final class Keys {
     /** Each shard in a partition of its own: one partition takes at most 1,000 write units per second. */
     public static Key globalStats(int shard) {
         return new Key(GLOBAL_STATS_PREFIX + shard, STATS_SK);
+    }
+
+    /**
+     * A stream record the stream processor could not process, filed under the day it was written, in stream
+     * order within a shard. The same record always lands on the same key, so filing it again is harmless.
+     */
+    public static Key deadLetter(Instant writtenAt, String sequence, String eventId) {
+        return new Key(DEAD_LETTER_PREFIX + DAY.format(writtenAt), sequence + "#" + eventId);
     }
 
     /** The status index partition (GSI hash value) of one shard of one status. */

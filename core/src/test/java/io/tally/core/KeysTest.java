@@ -100,6 +100,12 @@ class KeysTest {
     }
 
     @Test
+    void deadLetter_isFiledUnderTheUtcDayInSequenceOrder() {
+        assertThat(Keys.deadLetter(Instant.parse("2024-03-01T23:59:59.999Z"), "0042", "ev-1"))
+                .isEqualTo(new Key("DEADLETTER#2024-03-01", "0042#ev-1"));
+    }
+
+    @Test
     void selectorPartition_shardsOnlyTheBackCatalogue() {
         assertThat(Keys.selectorPartition("global-cycle:5", "55", 4)).isEqualTo("global-cycle:5");
         assertThat(Keys.selectorPartition("user-cycle:1", "84", 4)).isEqualTo("user-cycle:1");

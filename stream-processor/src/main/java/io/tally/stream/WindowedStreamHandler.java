@@ -1,0 +1,44 @@
+package io.tally.stream;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+import io.tally.stream.engine.Engine;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The stream consumer of the deployment: the event source mapping has a tumbling window, only because the
+ * {@code DynamodbTimeWindowEvent} names the shard its records come from, and watermarks are kept per shard.
+ * The window's state is not used (derived data lives in the table); the response carries an empty state, since
+ * Lambda expects one. Requires {@code ReportBatchItemFailures} and ParallelizationFactor 1.
+ */
+public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
+    private final Engine engine;
+
+    /** Production wiring from the environment ({@code TABLE_NAME}, {@code AWS_REGION}, {@code EVENT_BUS_NAME}, ...). */
+    public WindowedStreamHandler() {
+        this(StreamWiring.fromEnvironment(System.getenv()));
+    }
+
+    WindowedStreamHandler(Engine engine) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+    }
+
+    @Override
+    public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
+        List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
+        if (event.getShardId() == null && !records.isEmpty()) {
+            // Without the shard, watermarks of different shards would mix: better to fail loudly than to skip.
+            throw new IllegalArgumentException("time window event without shardId");
+        }
+        List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
+        LambdaBatch.process(engine, event.getShardId(), records)
+                .ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
+        return new TimeWindowEventResponse(new HashMap<>(), failures);
+    }
+}

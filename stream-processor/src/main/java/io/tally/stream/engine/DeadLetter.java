@@ -1,0 +1,40 @@
+package io.tally.stream.engine;
+
+import io.tally.stream.SourceRecord;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A stream record that can never be processed, with the reason: its full payload, so that it can be repaired and
+ * replayed by hand. Fields other than {@code shardId} and {@code reason} are null when the record did not carry
+ * them (a record that could not even be converted).
+ *
+ * @param sequenceNumber the record's sequence number as delivered (not padded)
+ * @param raw            the record as delivered, when it could not be converted to a {@link SourceRecord}
+ */
+public record DeadLetter(String shardId, String sequenceNumber, String eventId, String eventName,
+                         Instant approximateCreationTime, Map<String, AttributeValue> keys,
+                         Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
+                         String raw, String reason) {
+
+    public DeadLetter {
+        Objects.requireNonNull(shardId, "shardId");
+        Objects.requireNonNull(reason, "reason");
+        keys = keys == null ? null : Map.copyOf(keys);
+        oldImage = oldImage == null ? null : Map.copyOf(oldImage);
+        newImage = newImage == null ? null : Map.copyOf(newImage);
+    }
+
+    public static DeadLetter of(SourceRecord record, String reason) {
+        return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
+                record.approximateCreationTime(), record.keys(), record.oldImage(), record.newImage(), null, reason);
+    }
+
+    /** A copy without the images, for a record too large to be filed whole. */
+    public DeadLetter withoutImages(String note) {
+        return new DeadLetter(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, null, null,
+                null, reason + "; " + note);
+    }
+}

@@ -1,0 +1,84 @@
+package io.tally.stream.engine;
+
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.stream.SourceRecord;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * One idempotent write of one derived item: the coalesced effect of the records of one shard with sequence
+ * numbers {@code firstSequence..lastSequence} that are not yet applied to the item.
+ *
+ * @param key               the derived item
+ * @param type              its entity type, written only if the item has none yet
+ * @param counterAdds       amounts added to number attributes (never zero)
+ * @param documentSet       document attributes set to these values
+ * @param documentRemove    document attributes removed
+ * @param shardId           the stream shard the records came from; names the watermark attribute
+ * @param firstSequence     the lowest applied sequence number, zero-padded
+ * @param lastSequence      the highest applied sequence number, zero-padded; the new watermark
+ * @param expectedWatermark the watermark the item is known to hold, or null when it is not known (first attempt)
+ */
+public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAdds,
+                           Map<String, AttributeValue> documentSet, Set<String> documentRemove,
+                           String shardId, String firstSequence, String lastSequence, String expectedWatermark) {
+
+    public DerivedWrite {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(shardId, "shardId");
+        Objects.requireNonNull(firstSequence, "firstSequence");
+        Objects.requireNonNull(lastSequence, "lastSequence");
+        if (!type.isDerived()) {
+            throw new IllegalArgumentException("only derived items are written by the stream processor: " + type);
+        }
+        counterAdds = Map.copyOf(counterAdds);
+        documentSet = Map.copyOf(documentSet);
+        documentRemove = Set.copyOf(documentRemove);
+        requirePadded(firstSequence);
+        requirePadded(lastSequence);
+        if (expectedWatermark != null) {
+            requirePadded(expectedWatermark);
+        }
+        if (firstSequence.compareTo(lastSequence) > 0) {
+            throw new IllegalArgumentException("first sequence after last: " + firstSequence + " > " + lastSequence);
+        }
+        if (counterAdds.containsValue(0L)) {
+            throw new IllegalArgumentException("zero counter adds are not written: " + counterAdds);
+        }
+        // DynamoDB rejects an update expression that touches one path twice; a reserved name would corrupt the key,
+        // the routing or the exactly-once bookkeeping.
+        Set<String> seen = new HashSet<>();
+        for (Set<String> names : java.util.List.of(counterAdds.keySet(), documentSet.keySet(), documentRemove)) {
+            for (String name : names) {
+                if (isReserved(name)) {
+                    throw new IllegalArgumentException("reserved attribute in a derived write: " + name);
+                }
+                if (!seen.add(name)) {
+                    throw new IllegalArgumentException("attribute written twice in one derived write: " + name);
+                }
+            }
+        }
+    }
+
+    /** Attributes no derivation may write: the key, the entity type and the watermarks. */
+    public static boolean isReserved(String attributeName) {
+        return attributeName.equals(TableSchema.PK) || attributeName.equals(TableSchema.SK)
+                || attributeName.equals(TableSchema.ENTITY_TYPE) || Watermarks.isWatermark(attributeName);
+    }
+
+    public String watermarkAttribute() {
+        return Watermarks.attributeName(shardId);
+    }
+
+    private static void requirePadded(String sequence) {
+        if (sequence.length() != SourceRecord.SEQUENCE_DIGITS || !sequence.chars().allMatch(Character::isDigit)) {
+            throw new IllegalArgumentException("not a zero-padded sequence number: " + sequence);
+        }
+    }
+}

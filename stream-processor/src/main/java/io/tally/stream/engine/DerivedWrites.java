@@ -1,0 +1,99 @@
+package io.tally.stream.engine;
+
+import io.tally.core.TableSchema;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/** Builds the DynamoDB request of a {@link DerivedWrite} (pure, no I/O). */
+public final class DerivedWrites {
+    private DerivedWrites() {
+    }
+
+    /**
+     * One UpdateItem that applies the write at most once. On the first attempt the watermark of the item is not
+     * known: the condition {@code attribute_not_exists(#wm) OR #wm < :first} accepts the write only if none of its
+     * records has been applied (records of one shard reach an item in order, so the watermark is either below all
+     * of them or at least the first). When the item's watermark is known from a failed attempt, the write was
+     * recomputed for the records after it, and {@code #wm = :expected} makes sure the item has not moved since.
+     * Every attribute name goes through a placeholder: names such as {@code data}, {@code status} or
+     * {@code comments} are DynamoDB reserved words.
+     */
+    public static UpdateItemRequest toUpdateItem(String tableName, DerivedWrite write) {
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        names.put("#type", TableSchema.ENTITY_TYPE);
+        names.put("#wm", write.watermarkAttribute());
+        values.put(":type", AttributeValue.fromS(write.type().attributeValue()));
+        values.put(":last", AttributeValue.fromS(write.lastSequence()));
+
+        List<String> set = new ArrayList<>();
+        set.add("#type = if_not_exists(#type, :type)");
+        set.add("#wm = :last");
+        int i = 0;
+        for (Map.Entry<String, AttributeValue> entry : new TreeMap<>(write.documentSet()).entrySet()) {
+            names.put("#s" + i, entry.getKey());
+            values.put(":s" + i, entry.getValue());
+            set.add("#s" + i + " = :s" + i);
+            i++;
+        }
+        List<String> add = new ArrayList<>();
+        i = 0;
+        for (Map.Entry<String, Long> entry : new TreeMap<>(write.counterAdds()).entrySet()) {
+            names.put("#c" + i, entry.getKey());
+            values.put(":c" + i, AttributeValue.fromN(Long.toString(entry.getValue())));
+            add.add("#c" + i + " :c" + i);
+            i++;
+        }
+        List<String> remove = new ArrayList<>();
+        i = 0;
+        for (String attribute : new TreeSet<>(write.documentRemove())) {
+            names.put("#r" + i, attribute);
+            remove.add("#r" + i);
+            i++;
+        }
+
+        StringBuilder update = new StringBuilder("SET ").append(String.join(", ", set));
+        if (!add.isEmpty()) {
+            update.append(" ADD ").append(String.join(", ", add));
+        }
+        if (!remove.isEmpty()) {
+            update.append(" REMOVE ").append(String.join(", ", remove));
+        }
+
+        String condition;
+        if (write.expectedWatermark() == null) {
+            condition = "attribute_not_exists(#wm) OR #wm < :first";
+            values.put(":first", AttributeValue.fromS(write.firstSequence()));
+        } else {
+            condition = "#wm = :expected";
+            values.put(":expected", AttributeValue.fromS(write.expectedWatermark()));
+        }
+
+        return UpdateItemRequest.builder()
+                .tableName(tableName)
+                .key(write.key().toAttributeMap())
+                .updateExpression(update.toString())
+                .conditionExpression(condition)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                // The failed condition returns the item, so the retry learns the watermark without a read.
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .build();
+    }
+
+    /** The watermark of the write's shard on an item (as returned by a failed condition), or null. */
+    public static String watermarkOf(DerivedWrite write, Map<String, AttributeValue> item) {
+        if (item == null) {
+            return null;
+        }
+        AttributeValue value = item.get(write.watermarkAttribute());
+        return value == null ? null : value.s();
+    }
+}

@@ -1,0 +1,27 @@
+package io.tally.stream.engine;
+
+import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+
+/** Derived items in the DynamoDB table, one UpdateItem per {@link DerivedWrite}. */
+public final class DynamoDbDerivedStore implements DerivedStore {
+    private final DynamoDbClient client;
+    private final String tableName;
+
+    public DynamoDbDerivedStore(DynamoDbClient client, String tableName) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.tableName = Objects.requireNonNull(tableName, "tableName");
+    }
+
+    @Override
+    public Outcome apply(DerivedWrite write) {
+        try {
+            client.updateItem(DerivedWrites.toUpdateItem(tableName, write));
+            return Applied.INSTANCE;
+        } catch (ConditionalCheckFailedException e) {
+            // No item in the exception means there is no item: its watermark is absent.
+            return new WatermarkAhead(DerivedWrites.watermarkOf(write, e.hasItem() ? e.item() : null));
+        }
+    }
+}

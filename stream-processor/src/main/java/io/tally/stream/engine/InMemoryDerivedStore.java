@@ -1,0 +1,61 @@
+package io.tally.stream.engine;
+
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Derived items in memory, with the semantics of {@link DynamoDbDerivedStore}: the same watermark conditions,
+ * ADD creating a missing number, {@code if_not_exists} for the entity type. For tests and tools.
+ */
+public final class InMemoryDerivedStore implements DerivedStore {
+    private final Map<Key, Map<String, AttributeValue>> items = new LinkedHashMap<>();
+
+    @Override
+    public synchronized Outcome apply(DerivedWrite write) {
+        Map<String, AttributeValue> existing = items.get(write.key());
+        String watermark = DerivedWrites.watermarkOf(write, existing);
+        boolean holds = write.expectedWatermark() == null
+                ? watermark == null || watermark.compareTo(write.firstSequence()) < 0
+                : write.expectedWatermark().equals(watermark);
+        if (!holds) {
+            return new WatermarkAhead(watermark);
+        }
+        Map<String, AttributeValue> item = existing == null ? new HashMap<>(write.key().toAttributeMap())
+                : new HashMap<>(existing);
+        item.putIfAbsent(TableSchema.ENTITY_TYPE, AttributeValue.fromS(write.type().attributeValue()));
+        item.put(write.watermarkAttribute(), AttributeValue.fromS(write.lastSequence()));
+        item.putAll(write.documentSet());
+        write.documentRemove().forEach(item::remove);
+        write.counterAdds().forEach((attribute, amount) -> {
+            AttributeValue current = item.get(attribute);
+            if (current != null && current.n() == null) {
+                // DynamoDB answers a ValidationException here; the write fails as a whole.
+                throw new IllegalStateException("ADD to a non-number attribute " + attribute + " of " + write.key());
+            }
+            BigDecimal sum = (current == null ? BigDecimal.ZERO : new BigDecimal(current.n())).add(BigDecimal.valueOf(amount));
+            item.put(attribute, AttributeValue.fromN(sum.toPlainString()));
+        });
+        items.put(write.key(), Map.copyOf(item));
+        return Applied.INSTANCE;
+    }
+
+    public synchronized Optional<Map<String, AttributeValue>> item(Key key) {
+        return Optional.ofNullable(items.get(key));
+    }
+
+    /** A snapshot of every item. */
+    public synchronized Map<Key, Map<String, AttributeValue>> items() {
+        return Map.copyOf(items);
+    }
+
+    /** Stores an item as it is, e.g. to start from a given state. */
+    public synchronized void put(Map<String, AttributeValue> item) {
+        items.put(Key.of(item), Map.copyOf(item));
+    }
+}

@@ -1,0 +1,116 @@
+package io.tally.stream.engine;
+
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.stream.derive.Document;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The contributions of one batch's records to one derived item, by sequence number. Kept per record, not summed
+ * up front, because the part to write depends on the item's watermark, known only when a write is refused.
+ */
+final class KeyContributions {
+    private final Key key;
+    private final String shardId;
+    private EntityType type;
+    private final Set<String> counterAttributes = new HashSet<>();
+    private final Set<String> documentAttributes = new HashSet<>();
+    private final TreeMap<String, Pending> bySequence = new TreeMap<>();
+
+    private static final class Pending {
+        private final Map<String, Long> counters = new HashMap<>();
+        private Document document;
+    }
+
+    KeyContributions(Key key, String shardId) {
+        this.key = key;
+        this.shardId = shardId;
+    }
+
+    Key key() {
+        return key;
+    }
+
+    void addCounter(String paddedSequence, EntityType counterType, String attribute, long delta) {
+        typeFrom(counterType);
+        counterAttributes.add(attribute);
+        bySequence.computeIfAbsent(paddedSequence, s -> new Pending()).counters.merge(attribute, delta, Long::sum);
+    }
+
+    void addDocument(String paddedSequence, Document document) {
+        typeFrom(document.type());
+        documentAttributes.addAll(document.owned());
+        bySequence.computeIfAbsent(paddedSequence, s -> new Pending()).document = document;
+    }
+
+    EntityType type() {
+        return type;
+    }
+
+    Set<String> counterAttributes() {
+        return counterAttributes;
+    }
+
+    Set<String> documentAttributes() {
+        return documentAttributes;
+    }
+
+    /** The lowest sequence number after {@code watermark} (null: none known), or null when there is none. */
+    String lowestAfter(String watermark) {
+        SortedMap<String, Pending> after = after(watermark);
+        return after.isEmpty() ? null : after.firstKey();
+    }
+
+    /**
+     * The write of the contributions after {@code watermark}, conditioned on it; empty when none is left.
+     *
+     * <p>Contributions that cancel out (a comment added and deleted in one batch) are still written, as a write
+     * that only moves the watermark: with the watermark unknown, some of them may have been applied by an earlier
+     * attempt whose batch ended between them, and the rest must then be applied; and a batch that reports a
+     * failure at F promises that every contribution before F is in the item, which a skipped write whose
+     * cancelling partner lies after F would break.
+     */
+    Optional<DerivedWrite> writeAfter(String watermark) {
+        SortedMap<String, Pending> after = after(watermark);
+        if (after.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Long> sums = new HashMap<>();
+        Document last = null;
+        for (Pending pending : after.values()) {
+            pending.counters.forEach((attribute, delta) -> sums.merge(attribute, delta, Long::sum));
+            if (pending.document != null) {
+                last = pending.document;
+            }
+        }
+        sums.values().removeIf(sum -> sum == 0);
+        Map<String, AttributeValue> set = last == null ? Map.of() : last.values();
+        Set<String> remove = new HashSet<>();
+        if (last != null) {
+            remove.addAll(last.owned());
+            remove.removeAll(last.values().keySet());
+        }
+        return Optional.of(new DerivedWrite(key, type, sums, set, remove, shardId, after.firstKey(), after.lastKey(),
+                watermark));
+    }
+
+    private SortedMap<String, Pending> after(String watermark) {
+        return watermark == null ? bySequence : bySequence.tailMap(watermark, false);
+    }
+
+    private void typeFrom(EntityType contributed) {
+        if (type == null) {
+            type = contributed;
+        } else if (type != contributed) {
+            throw new IllegalArgumentException("derivations disagree on the type of " + key + ": " + type
+                    + " and " + contributed);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.tally.stream.engine;
+
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The stream processor's meters. Micrometer keeps the engine independent of where metrics go (CloudWatch EMF in
+ * Lambda, a simple registry in tests).
+ */
+public final class StreamMetrics {
+    public static final String RECORDS = "tally.stream.records";
+    public static final String RECORDS_SKIPPED = "tally.stream.records.skipped";
+    public static final String DERIVED_WRITES = "tally.stream.derived.writes";
+    public static final String FAILURES = "tally.stream.failures";
+    public static final String POISON = "tally.stream.poison";
+    public static final String EVENTS_PUBLISHED = "tally.stream.events.published";
+    public static final String EVENTS_FAILED = "tally.stream.events.failed";
+    public static final String COALESCING_RATIO = "tally.stream.coalescing.ratio";
+    public static final String BATCH_DURATION = "tally.stream.batch.duration";
+    public static final String LAG = "tally.stream.lag";
+
+    private final MeterRegistry registry;
+    private final DistributionSummary coalescingRatio;
+    private final Timer batchDuration;
+    private final Timer lag;
+
+    public StreamMetrics(MeterRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+        this.coalescingRatio = DistributionSummary.builder(COALESCING_RATIO)
+                .description("records per derived write request, per batch")
+                .register(registry);
+        this.batchDuration = Timer.builder(BATCH_DURATION).register(registry);
+        this.lag = Timer.builder(LAG)
+                .description("time from the change of a base item to its processing")
+                .register(registry);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** One record received, by event name and entity type ({@code none} or {@code unknown} when it has none). */
+    void record(String eventName, String entityType) {
+        registry.counter(RECORDS, "eventName", String.valueOf(eventName), "entityType", entityType).increment();
+    }
+
+    /** A record that derives nothing: an echo of a derived write or a type without a derivation. */
+    void skipped(String reason) {
+        registry.counter(RECORDS_SKIPPED, "reason", reason).increment();
+    }
+
+    /** One request to the derived store. */
+    void derivedWrite() {
+        registry.counter(DERIVED_WRITES).increment();
+    }
+
+    /** A write that failed (kind {@code derived-write}, {@code dead-letter}) and fails its record. */
+    void failure(String kind) {
+        registry.counter(FAILURES, "kind", kind).increment();
+    }
+
+    void poison() {
+        registry.counter(POISON).increment();
+    }
+
+    void eventsPublished(int count) {
+        registry.counter(EVENTS_PUBLISHED).increment(count);
+    }
+
+    void eventsFailed(int count) {
+        registry.counter(EVENTS_FAILED).increment(count);
+    }
+
+    void coalescing(int records, int writeRequests) {
+        if (writeRequests > 0) {
+            coalescingRatio.record((double) records / writeRequests);
+        }
+    }
+
+    void lag(Duration duration) {
+        lag.record(duration.isNegative() ? Duration.ZERO : duration);
+    }
+
+    void batchDuration(Duration duration) {
+        batchDuration.record(duration);
+    }
+}

@@ -1,0 +1,58 @@
+package io.tally.stream.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.Key;
+import io.tally.stream.SourceRecord;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+
+class DeadLettersTest {
+    private static final Instant WRITTEN = Instant.parse("2024-05-01T23:59:58Z");
+    private static final Instant RECORDED = Instant.parse("2024-05-02T00:00:03.250Z");
+
+    @Test
+    void letterOfARecord_keyedByDayAndSequence_holdsTheWholeRecord() {
+        Map<String, AttributeValue> keys = Map.of("pk", AttributeValue.fromS("USER#u1"),
+                "sk", AttributeValue.fromS("#METADATA#u1"));
+        Map<String, AttributeValue> newImage = Map.of("pk", AttributeValue.fromS("USER#u1"),
+                "sk", AttributeValue.fromS("#METADATA#u1"), "entityType", AttributeValue.fromS("Martian"));
+        SourceRecord record = new SourceRecord("ev-1", "INSERT", "shard-1", "4200", WRITTEN, keys, null, newImage);
+
+        PutItemRequest request = DeadLetters.toPutItem("tally", DeadLetter.of(record, "unknown type"), RECORDED);
+
+        assertThat(request.tableName()).isEqualTo("tally");
+        assertThat(request.conditionExpression()).isNull();
+        assertThat(request.item()).isEqualTo(Map.ofEntries(
+                Map.entry("pk", AttributeValue.fromS("DEADLETTER#2024-05-01")),
+                Map.entry("sk", AttributeValue.fromS(SourceRecord.pad("4200") + "#ev-1")),
+                Map.entry("entityType", AttributeValue.fromS("DeadLetter")),
+                Map.entry("reason", AttributeValue.fromS("unknown type")),
+                Map.entry("eventName", AttributeValue.fromS("INSERT")),
+                Map.entry("shardId", AttributeValue.fromS("shard-1")),
+                Map.entry("sequenceNumber", AttributeValue.fromS("4200")),
+                Map.entry("eventId", AttributeValue.fromS("ev-1")),
+                Map.entry("keys", AttributeValue.fromM(keys)),
+                Map.entry("newImage", AttributeValue.fromM(newImage)),
+                Map.entry("recordedAt", AttributeValue.fromS("2024-05-02T00:00:03.250Z"))));
+    }
+
+    @Test
+    void unconvertibleRecord_withoutSequenceOrEventId_isKeyedByItsContent() {
+        DeadLetter letter = new DeadLetter("shard-1", null, null, null, null, null, null, null, "{garbage}", "bad");
+        DeadLetter same = new DeadLetter("shard-1", null, null, null, null, null, null, null, "{garbage}", "bad");
+        DeadLetter other = new DeadLetter("shard-1", null, null, null, null, null, null, null, "{other}", "bad");
+
+        Key key = DeadLetters.key(letter, RECORDED);
+
+        assertThat(key.pk()).isEqualTo("DEADLETTER#2024-05-02");
+        assertThat(key.sk()).startsWith("unsequenced#sha256-");
+        assertThat(DeadLetters.key(same, RECORDED)).isEqualTo(key);
+        assertThat(DeadLetters.key(other, RECORDED)).isNotEqualTo(key);
+        assertThat(DeadLetters.toPutItem("tally", letter, RECORDED).item())
+                .containsEntry("raw", AttributeValue.fromS("{garbage}"));
+    }
+}

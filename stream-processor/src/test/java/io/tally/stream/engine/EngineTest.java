@@ -1,0 +1,606 @@
+package io.tally.stream.engine;
+
+import static io.tally.stream.testing.TestDerivations.comparable;
+import static io.tally.stream.testing.TestDerivations.recompute;
+import static io.tally.stream.testing.TestRecords.comment;
+import static io.tally.stream.testing.TestRecords.post;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.CatalogueItem;
+import io.tally.core.Comment;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.Keys;
+import io.tally.core.Post;
+import io.tally.core.PostRef;
+import io.tally.core.PostStatus;
+import io.tally.core.TableSchema;
+import io.tally.stream.SourceRecord;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.Derivation;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.events.DomainEvent;
+import io.tally.stream.testing.FlakyDerivedStore;
+import io.tally.stream.testing.RecordingPublisher;
+import io.tally.stream.testing.TestDerivations;
+import io.tally.stream.testing.TestRecords;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class EngineTest {
+    private static final String SHARD = "shardId-00000001714564800000-0a1b2c3d";
+
+    private final List<Engine> engines = new ArrayList<>();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final InMemoryDeadLetterSink sink = new InMemoryDeadLetterSink();
+
+    @AfterEach
+    void closeEngines() {
+        engines.forEach(Engine::close);
+    }
+
+    // ---------------------------------------------------------------------------------------------- scenario
+
+    /** A blog: three users, posts and comments, an edit, a soft delete, a removed comment. */
+    private static TestRecords blog() {
+        TestRecords r = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "Hello", PostStatus.CREATED);
+        Post p2 = post("u1", "p2", "Second", PostStatus.CREATED);
+        Post p3 = post("u2", "p3", "Other", PostStatus.CREATED);
+        Comment c1 = comment("c1", p1, "u2");
+        r.put(p1.toItem());                                                   // 0: u1 posts, projection p1
+        r.put(p2.toItem());                                                   // 1: u1 posts, projection p2
+        r.put(p3.toItem());                                                   // 2: u2 posts, projection p3
+        r.put(c1.toItem());                                                   // 3: u2 comments, p1 comments
+        r.put(comment("c2", p3, "u1").toItem());                              // 4: u1 comments, p3 comments
+        r.put(comment("c3", p1, "u3").toItem());                              // 5: u3 comments, p1 comments
+        r.put(post("u1", "p1", "Hello again", PostStatus.UPDATED).toItem());  // 6: projection p1 only
+        r.put(post("u1", "p2", "Second", PostStatus.DELETED).toItem());       // 7: u1 posts -1, projection p2
+        r.delete(c1.toItem());                                                // 8: u2 comments -1, p1 comments -1
+        r.put(post("u2", "p4", "Fourth", PostStatus.CREATED).toItem());       // 9: u2 posts, projection p4
+        return r;
+    }
+
+    private Engine engine(DerivedStore store) {
+        return engine(store, sink, TestDerivations.blog(), new StreamMetrics(new SimpleMeterRegistry()));
+    }
+
+    private Engine engine(DerivedStore store, DeadLetterSink deadLetters, Derivations derivations,
+                          StreamMetrics metrics) {
+        Engine engine = Engine.builder()
+                .derivations(derivations)
+                .store(store)
+                .deadLetters(deadLetters)
+                .publisher(publisher)
+                .metrics(metrics)
+                .clock(Clock.fixed(TestRecords.T0.plusSeconds(30), ZoneOffset.UTC))
+                .writeConcurrency(4)
+                .build();
+        engines.add(engine);
+        return engine;
+    }
+
+    private static Map<Key, Map<String, AttributeValue>> expected(TestRecords records) {
+        return recompute(TestDerivations.blog(), records.table());
+    }
+
+    private static long number(InMemoryDerivedStore store, Key key, String attribute) {
+        AttributeValue value = store.item(key).orElseThrow().get(attribute);
+        return value == null ? 0 : Long.parseLong(value.n());
+    }
+
+    private static String padded(SourceRecord record) {
+        return record.paddedSequence();
+    }
+
+    // ------------------------------------------------------------------------------------------------- tests
+
+    @Test
+    void oneBatch_blogScenario_derivedItemsEqualRecomputation() {
+        TestRecords records = blog();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+
+        BatchResult result = engine(store).process(records.records());
+
+        assertThat(result.failedSequenceNumber()).isEmpty();
+        assertThat(comparable(store.items())).isEqualTo(expected(records));
+        assertThat(number(store, Keys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(store, Keys.userStats("u2"), "comments")).isZero();
+        assertThat(number(store, Keys.postProjection("p1"), "comments")).isEqualTo(1);
+        assertThat(store.item(Keys.postProjection("p1")).orElseThrow())
+                .containsEntry("title", AttributeValue.fromS("Hello again"))
+                .containsEntry("status", AttributeValue.fromS("updated"))
+                .containsEntry(TableSchema.ENTITY_TYPE, AttributeValue.fromS("PostProjection"));
+    }
+
+    @Test
+    void everyDerivedItem_afterBatch_carriesTheShardWatermarkOfItsLastRecord() {
+        TestRecords records = blog();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+
+        engine(store).process(records.records());
+
+        String watermark = Watermarks.attributeName(SHARD);
+        // p1's projection was last touched by record 8 (comment c1 removed), u2's stats by record 9.
+        assertThat(store.item(Keys.postProjection("p1")).orElseThrow().get(watermark).s())
+                .isEqualTo(padded(records.records().get(8)));
+        assertThat(store.item(Keys.userStats("u2")).orElseThrow().get(watermark).s())
+                .isEqualTo(padded(records.records().get(9)));
+    }
+
+    @Test
+    void manyRecords_onFewDerivedItems_oneWritePerItem() {
+        TestRecords records = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
+        Post p2 = post("u2", "p2", "Two", PostStatus.CREATED);
+        for (int i = 0; i < 30; i++) {
+            records.put(comment("c" + i, i % 2 == 0 ? p1 : p2, "a" + (i % 3)).toItem());
+        }
+        FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
+
+        BatchResult result = engine(store).process(records.records());
+
+        // 3 authors' stats and 2 projections: 5 writes for 30 records.
+        assertThat(store.writes()).hasSize(5);
+        assertThat(result.derivedWrites()).isEqualTo(5);
+        assertThat(store.writes()).extracting(DerivedWrite::key).doesNotHaveDuplicates();
+        DerivedWrite projection = store.writes().stream()
+                .filter(w -> w.key().equals(Keys.postProjection("p1"))).findFirst().orElseThrow();
+        assertThat(projection.counterAdds()).containsExactly(Map.entry("comments", 15L));
+        assertThat(projection.firstSequence()).isEqualTo(padded(records.records().get(0)));
+        assertThat(projection.lastSequence()).isEqualTo(padded(records.records().get(28)));
+    }
+
+    @Test
+    void duplicateBatch_processedAgain_changesNothingAndRepublishesSameEventIds() {
+        TestRecords records = blog();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store);
+        engine.process(records.records());
+        Map<Key, Map<String, AttributeValue>> once = store.items();
+        List<String> firstIds = publisher.publishedIds();
+        publisher.clear();
+
+        BatchResult again = engine.process(records.records());
+
+        assertThat(again.failedSequenceNumber()).isEmpty();
+        assertThat(store.items()).isEqualTo(once);
+        assertThat(publisher.publishedIds()).isEqualTo(firstIds);
+    }
+
+    @Test
+    void retry_fromAnyRecord_neverCountsTwice() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        for (int from = 0; from < all.size(); from++) {
+            InMemoryDerivedStore store = new InMemoryDerivedStore();
+            Engine engine = engine(store);
+            engine.process(all);
+
+            engine.process(all.subList(from, all.size()));
+
+            assertThat(comparable(store.items())).as("retry from record %d", from).isEqualTo(expected(records));
+        }
+    }
+
+    @Test
+    void otherBatchBoundaries_overlappingAttempts_converge() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        // A first attempt that got through records [0, end), then a retry from any earlier record to the end: what
+        // bisecting, a report of an earlier failure or a crash after some writes leave behind.
+        for (int end = 1; end <= all.size(); end++) {
+            for (int from = 0; from <= end; from++) {
+                InMemoryDerivedStore store = new InMemoryDerivedStore();
+                Engine engine = engine(store);
+                engine.process(all.subList(0, end));
+
+                BatchResult retry = engine.process(all.subList(from, all.size()));
+
+                assertThat(retry.failedSequenceNumber()).isEmpty();
+                assertThat(comparable(store.items())).as("first [0,%d), then [%d,%d)", end, from, all.size())
+                        .isEqualTo(expected(records));
+            }
+        }
+    }
+
+    @Test
+    void partiallyAppliedBatch_watermarkBetweenFirstAndLast_appliesOnlyTheRest() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store);
+        engine.process(all.subList(0, 4));
+        store.clearWrites();
+
+        engine.process(all);
+
+        // u1's stats hold records 0 and 1; the batch also has 4 and 7 for them: refused, then the rest written
+        // on the condition that the watermark is still record 1.
+        List<DerivedWrite> u1 = store.writes().stream().filter(w -> w.key().equals(Keys.userStats("u1"))).toList();
+        assertThat(u1).hasSize(2);
+        assertThat(u1.get(0).expectedWatermark()).isNull();
+        assertThat(u1.get(0).firstSequence()).isEqualTo(padded(all.get(0)));
+        assertThat(u1.get(1).expectedWatermark()).isEqualTo(padded(all.get(1)));
+        assertThat(u1.get(1).firstSequence()).isEqualTo(padded(all.get(4)));
+        assertThat(u1.get(1).counterAdds()).containsOnly(Map.entry("comments", 1L), Map.entry("posts", -1L));
+        assertThat(comparable(behind.items())).isEqualTo(expected(records));
+    }
+
+    @Test
+    void cancellingContributions_afterPartialApply_stillApplyTheRest() {
+        TestRecords records = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
+        Comment c1 = comment("c1", p1, "u2");
+        records.put(c1.toItem());
+        records.delete(c1.toItem());
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store);
+        engine.process(all.subList(0, 1));
+        assertThat(number(store, Keys.userStats("u2"), "comments")).isEqualTo(1);
+
+        // The retry's contributions cancel out, but the item holds the first one already.
+        engine.process(all);
+
+        assertThat(number(store, Keys.userStats("u2"), "comments")).isZero();
+        assertThat(number(store, Keys.postProjection("p1"), "comments")).isZero();
+    }
+
+    @Test
+    void storeFailure_onOneItem_reportsItsLowestUnappliedRecordAndPublishesOnlyEventsBefore() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        store.throttle(Keys.userStats("u2"));
+        Engine engine = engine(store);
+
+        BatchResult result = engine.process(all);
+
+        // u2's stats are first touched by record 2.
+        assertThat(result.failedSequenceNumber()).contains(all.get(2).sequenceNumber());
+        assertThat(result.failedWrites()).isEqualTo(1);
+        assertThat(publisher.published()).extracting(DomainEvent::id)
+                .allMatch(id -> id.startsWith("ev-" + all.get(0).sequenceNumber() + ":")
+                        || id.startsWith("ev-" + all.get(1).sequenceNumber() + ":"))
+                .isNotEmpty();
+        // Other items took the whole batch, records after the failure included.
+        assertThat(number(behind, Keys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(behind.item(Keys.userStats("u2"))).isEmpty();
+
+        store.heal();
+        BatchResult retry = engine.process(all.subList(2, all.size()));
+
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+        assertThat(comparable(behind.items())).isEqualTo(expected(records));
+        assertThat(publisher.publishedIds()).doesNotHaveDuplicates();
+    }
+
+    @Test
+    void storeFailure_afterRefusal_reportsTheFirstRecordAfterTheKnownWatermark() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store);
+        engine.process(all.subList(0, 4));
+        // The first write is refused (the item holds records 2 and 3), the recomputed one is throttled.
+        store.throttle(Keys.userStats("u2"), write -> write.expectedWatermark() != null);
+
+        BatchResult result = engine.process(all);
+
+        // u2's next record after its watermark is 8.
+        assertThat(result.failedSequenceNumber()).contains(all.get(8).sequenceNumber());
+
+        store.heal();
+        engine.process(all.subList(8, all.size()));
+        assertThat(comparable(behind.items())).isEqualTo(expected(records));
+    }
+
+    @Test
+    void storeFailure_beforeWatermarkKnown_reportsTheItemsFirstRecordOfTheBatch() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store);
+        engine.process(all.subList(0, 4));
+        store.throttle(Keys.userStats("u2"));
+
+        BatchResult result = engine.process(all);
+
+        // Throttled before the condition said how far the item is: its records from 2 on are retried, and the
+        // watermark skips those it already holds.
+        assertThat(result.failedSequenceNumber()).contains(all.get(2).sequenceNumber());
+        store.heal();
+        engine.process(all.subList(2, all.size()));
+        assertThat(comparable(behind.items())).isEqualTo(expected(records));
+    }
+
+    @Test
+    void eventPublishing_failsForOneRecord_reportsThatRecordAndRetryRepublishesWithSameIds() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store);
+        String refusedPrefix = "ev-" + all.get(5).sequenceNumber() + ":";
+        publisher.refuse(event -> event.id().startsWith(refusedPrefix));
+
+        BatchResult result = engine.process(all);
+
+        assertThat(result.failedSequenceNumber()).contains(all.get(5).sequenceNumber());
+        assertThat(result.eventsFailed()).isPositive();
+        assertThat(comparable(store.items())).isEqualTo(expected(records));
+
+        publisher.refuse(event -> false);
+        BatchResult retry = engine.process(all.subList(5, all.size()));
+
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+        assertThat(publisher.publishedIds()).anyMatch(id -> id.startsWith(refusedPrefix));
+        assertThat(comparable(store.items())).isEqualTo(expected(records));
+    }
+
+    @Test
+    void eventBusDown_reportsTheFirstRecordWithEvents() {
+        TestRecords records = blog();
+        publisher.down(true);
+
+        BatchResult result = engine(new InMemoryDerivedStore()).process(records.records());
+
+        assertThat(result.failedSequenceNumber()).contains(records.records().get(0).sequenceNumber());
+        assertThat(result.eventsPublished()).isZero();
+    }
+
+    @Test
+    void poisonRecords_goToTheDeadLetterSinkWithReason_andTheRestIsApplied() {
+        TestRecords records = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
+        Map<String, AttributeValue> noType = new HashMap<>(Keys.user("x").toAttributeMap());
+        Map<String, AttributeValue> unknownType = new HashMap<>(Keys.user("y").toAttributeMap());
+        unknownType.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("Martian"));
+        Map<String, AttributeValue> badStatus = new HashMap<>(p1.toItem());
+        badStatus.put("status", AttributeValue.fromS("bogus"));
+
+        records.put(noType);                                                          // 0: no entity type
+        records.put(unknownType);                                                     // 1: unknown entity type
+        records.put(p1.toItem());                                                     // 2: fine
+        records.put(badStatus);                                                       // 3: new image malformed
+        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0).toItem()); // 4: derivation throws
+        records.put(comment("c1", p1, "u2").toItem());                                // 5: fine
+        Derivations derivations = Derivations.of(TestDerivations.posts(), TestDerivations.comments(),
+                new ThrowingDerivation());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+
+        BatchResult result = engine(store, sink, derivations, new StreamMetrics(registry)).process(records.records());
+
+        assertThat(result.failedSequenceNumber()).isEmpty();
+        assertThat(result.poison()).isEqualTo(4);
+        // Dead letters are filed concurrently with the derived writes: compare them in sequence order.
+        List<DeadLetter> letters = sink.letters().stream()
+                .sorted(java.util.Comparator.comparing(DeadLetter::sequenceNumber)).toList();
+        assertThat(letters).extracting(DeadLetter::sequenceNumber).containsExactly(
+                records.records().get(0).sequenceNumber(), records.records().get(1).sequenceNumber(),
+                records.records().get(3).sequenceNumber(), records.records().get(4).sequenceNumber());
+        assertThat(letters.get(0).reason()).contains("no entity type");
+        assertThat(letters.get(1).reason()).contains("Martian");
+        assertThat(letters.get(2).reason()).contains("new image").contains("bogus");
+        assertThat(letters.get(3).reason()).contains("boom");
+        DeadLetter malformed = letters.get(2);
+        assertThat(malformed.newImage()).isEqualTo(badStatus);
+        assertThat(malformed.oldImage()).isEqualTo(p1.toItem());
+        assertThat(malformed.eventId()).isEqualTo(records.records().get(3).eventId());
+        // The malformed post contributes nothing, as in a rebuild; the comment counts.
+        assertThat(comparable(store.items())).isEqualTo(recompute(derivations, records.table()));
+        assertThat(number(store, Keys.userStats("u1"), "posts")).isZero();
+        assertThat(number(store, Keys.userStats("u2"), "comments")).isEqualTo(1);
+        assertThat(registry.get(StreamMetrics.POISON).counter().count()).isEqualTo(4);
+    }
+
+    @Test
+    void entityTypeChangedBetweenImages_isPoison() {
+        TestRecords records = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
+        Map<String, AttributeValue> renamed = new HashMap<>(p1.toItem());
+        renamed.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("Comment"));
+        records.raw("MODIFY", p1.key().toAttributeMap(), p1.toItem(), renamed);
+
+        BatchResult result = engine(new InMemoryDerivedStore()).process(records.records());
+
+        assertThat(result.poison()).isEqualTo(1);
+        assertThat(sink.letters()).singleElement().extracting(DeadLetter::reason).asString()
+                .contains("entity type changed");
+    }
+
+    @Test
+    void deadLetterSinkFailure_reportsThePoisonRecordAndRetryFilesIt() {
+        TestRecords records = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
+        records.put(p1.toItem());                                            // 0
+        records.put(comment("c1", p1, "u2").toItem());                       // 1
+        records.raw("INSERT", Keys.user("x").toAttributeMap(), null, Map.of("pk", AttributeValue.fromS("x"))); // 2
+        records.put(comment("c2", p1, "u2").toItem());                       // 3
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        DeadLetterSink broken = letter -> {
+            throw new IllegalStateException("table unavailable");
+        };
+
+        BatchResult result = engine(store, broken, TestDerivations.blog(), new StreamMetrics(new SimpleMeterRegistry()))
+                .process(all);
+
+        assertThat(result.failedSequenceNumber()).contains(all.get(2).sequenceNumber());
+        assertThat(publisher.published()).extracting(DomainEvent::id)
+                .noneMatch(id -> id.startsWith("ev-" + all.get(3).sequenceNumber() + ":"));
+
+        BatchResult retry = engine(store).process(all.subList(2, all.size()));
+
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+        assertThat(sink.letters()).singleElement().extracting(DeadLetter::sequenceNumber)
+                .isEqualTo(all.get(2).sequenceNumber());
+        assertThat(number(store, Keys.userStats("u2"), "comments")).isEqualTo(2);
+    }
+
+    @Test
+    void derivedAndUnderivedTypes_areSkipped() {
+        TestRecords records = new TestRecords(SHARD);
+        Map<String, AttributeValue> stats = new HashMap<>(Keys.userStats("u1").toAttributeMap());
+        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(EntityType.USER_STATS.attributeValue()));
+        stats.put("posts", AttributeValue.fromN("3"));
+        records.put(stats);
+        records.put(new PostRef("p1", "u1", TestRecords.T0).toItem());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
+
+        BatchResult result = engine(store, sink, TestDerivations.blog(), new StreamMetrics(registry))
+                .process(records.records());
+
+        assertThat(result.skipped()).isEqualTo(2);
+        assertThat(store.writes()).isEmpty();
+        assertThat(sink.letters()).isEmpty();
+        assertThat(publisher.published()).isEmpty();
+        assertThat(registry.get(StreamMetrics.RECORDS_SKIPPED).tag("reason", "derived").counter().count()).isEqualTo(1);
+        assertThat(registry.get(StreamMetrics.RECORDS_SKIPPED).tag("reason", "no-derivation").counter().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void metrics_afterBlogBatch_countRecordsWritesEventsAndLag() {
+        TestRecords records = blog();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+        BatchResult result = engine(new InMemoryDerivedStore(), sink, TestDerivations.blog(), new StreamMetrics(registry))
+                .process(records.records());
+
+        // Derived items: stats of u1, u2, u3 and projections of p1..p4.
+        assertThat(result.derivedWrites()).isEqualTo(7);
+        assertThat(registry.get(StreamMetrics.DERIVED_WRITES).counter().count()).isEqualTo(7);
+        assertThat(registry.get(StreamMetrics.RECORDS).tags("eventName", "INSERT", "entityType", "Post").counter()
+                .count()).isEqualTo(4);
+        assertThat(registry.get(StreamMetrics.RECORDS).tags("eventName", "MODIFY", "entityType", "Post").counter()
+                .count()).isEqualTo(2);
+        assertThat(registry.get(StreamMetrics.RECORDS).tags("eventName", "REMOVE", "entityType", "Comment").counter()
+                .count()).isEqualTo(1);
+        assertThat(registry.get(StreamMetrics.COALESCING_RATIO).summary().mean()).isEqualTo(10.0 / 7);
+        assertThat(registry.get(StreamMetrics.EVENTS_PUBLISHED).counter().count())
+                .isEqualTo(publisher.published().size());
+        assertThat(registry.get(StreamMetrics.BATCH_DURATION).timer().count()).isEqualTo(1);
+        // Records were written at T0 + i seconds, processed at T0 + 30 s.
+        assertThat(registry.get(StreamMetrics.LAG).timer().count()).isEqualTo(10);
+        assertThat(registry.get(StreamMetrics.LAG).timer().max(TimeUnit.MILLISECONDS))
+                .isEqualTo(Duration.ofSeconds(30).toMillis());
+        assertThat(registry.find(StreamMetrics.FAILURES).counters()).isEmpty();
+    }
+
+    @Test
+    void failures_areCounted() {
+        TestRecords records = blog();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
+        store.throttle(Keys.userStats("u1"));
+        store.throttle(Keys.postProjection("p4"));
+
+        engine(store, sink, TestDerivations.blog(), new StreamMetrics(registry)).process(records.records());
+
+        assertThat(registry.get(StreamMetrics.FAILURES).tag("kind", "derived-write").counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void events_arePublishedInRecordOrder_withUserStatsChanges() {
+        TestRecords records = blog();
+
+        engine(new InMemoryDerivedStore()).process(records.records());
+
+        List<String> types = publisher.published().stream().map(DomainEvent::detailType).toList();
+        assertThat(types).startsWith("PostCreated", "UserStatsChanged", "PostCreated", "UserStatsChanged");
+        assertThat(publisher.published()).filteredOn(e -> e.detailType().equals("PostStatusChanged")).hasSize(2);
+        List<String> ids = publisher.publishedIds();
+        List<Long> sequences = ids.stream().map(id -> Long.parseLong(id.substring(3, id.indexOf(':')))).toList();
+        assertThat(sequences).isSorted();
+    }
+
+    @Test
+    void recordsOutOfOrder_areRefused() {
+        List<SourceRecord> all = blog().records();
+        List<SourceRecord> swapped = new ArrayList<>(all);
+        swapped.set(0, all.get(1));
+        swapped.set(1, all.get(0));
+
+        assertThatThrownBy(() -> engine(new InMemoryDerivedStore()).process(swapped))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void emptyBatch_doesNothing() {
+        BatchResult result = engine(new InMemoryDerivedStore()).process(List.of());
+
+        assertThat(result.failedSequenceNumber()).isEmpty();
+        assertThat(result.records()).isZero();
+    }
+
+    @Test
+    void derivationWritingAReservedAttribute_isPoison() {
+        TestRecords records = new TestRecords(SHARD);
+        records.put(post("u1", "p1", "One", PostStatus.CREATED).toItem());
+        Derivation sneaky = new Derivation() {
+            @Override
+            public EntityType entityType() {
+                return EntityType.POST;
+            }
+
+            @Override
+            public Contribution contribution(Map<String, AttributeValue> image) {
+                return Contribution.builder().count(TestDerivations.userCounter("u1", Watermarks.attributeName("x")), 1)
+                        .build();
+            }
+
+            @Override
+            public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
+                                            Map<String, AttributeValue> newImage) {
+                return List.of();
+            }
+        };
+        FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
+
+        BatchResult result = engine(store, sink, Derivations.of(sneaky), new StreamMetrics(new SimpleMeterRegistry()))
+                .process(records.records());
+
+        assertThat(result.poison()).isEqualTo(1);
+        assertThat(store.writes()).isEmpty();
+        assertThat(sink.letters()).singleElement().extracting(DeadLetter::reason).asString().contains("reserved");
+    }
+
+    // --------------------------------------------------------------------------------------------- helpers
+
+    /** Throws on every catalogue item: a derivation bug on some input. */
+    private static final class ThrowingDerivation implements Derivation {
+        @Override
+        public EntityType entityType() {
+            return EntityType.CATALOGUE_ITEM;
+        }
+
+        @Override
+        public Contribution contribution(Map<String, AttributeValue> image) {
+            throw new IllegalStateException("boom");
+        }
+
+        @Override
+        public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
+                                        Map<String, AttributeValue> newImage) {
+            return List.of();
+        }
+    }
+}
