@@ -1,0 +1,163 @@
+package io.tally.local.stream;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings of the Lambda event source mapping (ESM) that connects the table's stream to the stream processor,
+ * named as in {@code CreateEventSourceMapping}.
+ *
+ * <p>{@link #defaults()} are the values the AWS deployment uses, and the only place they are written down until the
+ * infra template becomes their single source; the local poller reads them from here so that what runs locally
+ * retries, bisects and discards like what runs on AWS. Some differ from AWS's own defaults on purpose (AWS: no
+ * batching window, infinite retries and record age, no bisect, no tumbling window).
+ *
+ * @param batchSize                      records per invocation at most (AWS: 1..10000)
+ * @param maximumBatchingWindowInSeconds how long to gather records before invoking with less than a full batch
+ *                                       (AWS: 0..300)
+ * @param maximumRetryAttempts           retries of a failing batch before it goes to the on-failure destination;
+ *                                       -1 retries until the records expire (AWS: -1..10000)
+ * @param bisectBatchOnFunctionError     split a batch in two when the function fails, to isolate a bad record
+ * @param maximumRecordAgeInSeconds      records older than this go to the on-failure destination instead of the
+ *                                       function; -1 means no limit (AWS: -1 or 60..604800)
+ * @param parallelizationFactor          concurrent batches per shard; only 1 is supported locally
+ * @param startingPosition               where a shard without a checkpoint is read from
+ * @param tumblingWindowInSeconds        window length for a function that takes {@code DynamodbTimeWindowEvent}
+ *                                       (AWS: 0..900)
+ * @param reportBatchItemFailures        {@code FunctionResponseTypes: [ReportBatchItemFailures]}: whether the
+ *                                       function's {@code batchItemFailures} are honoured; without it AWS treats a
+ *                                       response that names failed records as a success
+ */
+public record EsmSettings(
+        int batchSize,
+        int maximumBatchingWindowInSeconds,
+        int maximumRetryAttempts,
+        boolean bisectBatchOnFunctionError,
+        int maximumRecordAgeInSeconds,
+        int parallelizationFactor,
+        StartingPosition startingPosition,
+        int tumblingWindowInSeconds,
+        boolean reportBatchItemFailures) {
+
+    /** Where to start reading a shard that has no checkpoint. */
+    public enum StartingPosition {
+        TRIM_HORIZON,
+        LATEST
+    }
+
+    private static final EsmSettings DEFAULTS = new EsmSettings(
+            100,
+            1,
+            10,
+            true,
+            86_400,
+            1,
+            StartingPosition.TRIM_HORIZON,
+            60,
+            true);
+
+    public EsmSettings {
+        Objects.requireNonNull(startingPosition, "startingPosition");
+        checkRange("BatchSize", batchSize, 1, 10_000);
+        checkRange("MaximumBatchingWindowInSeconds", maximumBatchingWindowInSeconds, 0, 300);
+        checkRange("MaximumRetryAttempts", maximumRetryAttempts, -1, 10_000);
+        if (maximumRecordAgeInSeconds != -1 && (maximumRecordAgeInSeconds < 60 || maximumRecordAgeInSeconds > 604_800)) {
+            throw new IllegalArgumentException("MaximumRecordAgeInSeconds must be -1 (no limit) or between 60 and "
+                    + "604800, not " + maximumRecordAgeInSeconds);
+        }
+        if (parallelizationFactor != 1) {
+            throw new IllegalArgumentException("ParallelizationFactor " + parallelizationFactor
+                    + " is not supported by the local stream poller: it reads each shard with one worker "
+                    + "(ParallelizationFactor 1), so that a shard's batches stay strictly in order");
+        }
+        if (startingPosition != StartingPosition.TRIM_HORIZON) {
+            throw new IllegalArgumentException("StartingPosition " + startingPosition
+                    + " is not supported by the local stream poller: it starts at TRIM_HORIZON, because derived "
+                    + "data is only complete if every record of the stream is processed");
+        }
+        checkRange("TumblingWindowInSeconds", tumblingWindowInSeconds, 0, 900);
+    }
+
+    /** The settings of the AWS deployment. */
+    public static EsmSettings defaults() {
+        return DEFAULTS;
+    }
+
+    public Duration maximumBatchingWindow() {
+        return Duration.ofSeconds(maximumBatchingWindowInSeconds);
+    }
+
+    public Duration tumblingWindow() {
+        return Duration.ofSeconds(tumblingWindowInSeconds);
+    }
+
+    /** Whether records can be too old to invoke the function with. */
+    public boolean limitsRecordAge() {
+        return maximumRecordAgeInSeconds != -1;
+    }
+
+    /** Whether a failing batch is eventually given up on (rather than retried until its records expire). */
+    public boolean limitsRetries() {
+        return maximumRetryAttempts != -1;
+    }
+
+    public EsmSettings withBatchSize(int value) {
+        return new EsmSettings(value, maximumBatchingWindowInSeconds, maximumRetryAttempts, bisectBatchOnFunctionError,
+                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withMaximumBatchingWindowInSeconds(int value) {
+        return new EsmSettings(batchSize, value, maximumRetryAttempts, bisectBatchOnFunctionError,
+                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withMaximumRetryAttempts(int value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, value, bisectBatchOnFunctionError,
+                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withBisectBatchOnFunctionError(boolean value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts, value,
+                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withMaximumRecordAgeInSeconds(int value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
+                bisectBatchOnFunctionError, value, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withParallelizationFactor(int value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
+                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, value, startingPosition, tumblingWindowInSeconds,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withStartingPosition(StartingPosition value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
+                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, value,
+                tumblingWindowInSeconds, reportBatchItemFailures);
+    }
+
+    public EsmSettings withTumblingWindowInSeconds(int value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
+                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, value,
+                reportBatchItemFailures);
+    }
+
+    public EsmSettings withReportBatchItemFailures(boolean value) {
+        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
+                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, startingPosition,
+                tumblingWindowInSeconds, value);
+    }
+
+    private static void checkRange(String name, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be between " + min + " and " + max + ", not " + value);
+        }
+    }
+}

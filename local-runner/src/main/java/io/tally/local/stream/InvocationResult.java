@@ -1,0 +1,68 @@
+package io.tally.local.stream;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How an invocation ended: success, a function error (the function threw), or a response naming failed records
+ * ({@code batchItemFailures}), whose {@code itemIdentifier}s are kept as returned, invalid ones included, because the
+ * poller decides what an invalid one means.
+ */
+public final class InvocationResult {
+    private static final InvocationResult SUCCESS = new InvocationResult(null, List.of());
+
+    private final Throwable functionError;
+    private final List<String> batchItemFailures;
+
+    private InvocationResult(Throwable functionError, List<String> batchItemFailures) {
+        this.functionError = functionError;
+        this.batchItemFailures = batchItemFailures;
+    }
+
+    public static InvocationResult success() {
+        return SUCCESS;
+    }
+
+    public static InvocationResult functionError(Throwable error) {
+        return new InvocationResult(Objects.requireNonNull(error, "error"), List.of());
+    }
+
+    /**
+     * The function returned {@code batchItemFailures}; an empty list is a success, as on AWS.
+     *
+     * @param itemIdentifiers as returned; may hold nulls and empty strings
+     */
+    public static InvocationResult batchItemFailures(List<String> itemIdentifiers) {
+        if (itemIdentifiers.isEmpty()) {
+            return SUCCESS;
+        }
+        // List.copyOf rejects nulls, and a null identifier is a meaningful (invalid) answer here.
+        return new InvocationResult(null, Collections.unmodifiableList(new ArrayList<>(itemIdentifiers)));
+    }
+
+    public boolean isSuccess() {
+        return functionError == null && batchItemFailures.isEmpty();
+    }
+
+    /** What the function threw, if it did. */
+    public Optional<Throwable> functionError() {
+        return Optional.ofNullable(functionError);
+    }
+
+    /** The {@code itemIdentifier}s of the response; empty unless the function reported failed records. */
+    public List<String> batchItemFailures() {
+        return batchItemFailures;
+    }
+
+    @Override
+    public String toString() {
+        if (functionError != null) {
+            return "InvocationResult[functionError=" + functionError + "]";
+        }
+        return batchItemFailures.isEmpty() ? "InvocationResult[success]"
+                : "InvocationResult[batchItemFailures=" + batchItemFailures + "]";
+    }
+}

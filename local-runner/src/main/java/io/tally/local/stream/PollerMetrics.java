@@ -1,0 +1,54 @@
+package io.tally.local.stream;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The poller's counters, updated by every shard worker. */
+final class PollerMetrics {
+    private final LongAdder invocations = new LongAdder();
+    private final LongAdder recordsDelivered = new LongAdder();
+    private final LongAdder recordsProcessed = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+    private final LongAdder batchesDiscarded = new LongAdder();
+    private final LongAdder recordsDiscarded = new LongAdder();
+
+    void invoked(int records, boolean retry) {
+        invocations.increment();
+        recordsDelivered.add(records);
+        if (retry) {
+            retries.increment();
+        }
+    }
+
+    void processed(int records) {
+        recordsProcessed.add(records);
+    }
+
+    void discarded(int records) {
+        batchesDiscarded.increment();
+        recordsDiscarded.add(records);
+    }
+
+    long invocations() {
+        return invocations.sum();
+    }
+
+    long recordsDelivered() {
+        return recordsDelivered.sum();
+    }
+
+    long recordsProcessed() {
+        return recordsProcessed.sum();
+    }
+
+    long retries() {
+        return retries.sum();
+    }
+
+    long batchesDiscarded() {
+        return batchesDiscarded.sum();
+    }
+
+    long recordsDiscarded() {
+        return recordsDiscarded.sum();
+    }
+}

@@ -1,0 +1,51 @@
+package io.tally.local.stream;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The poller's progress at one moment.
+ *
+ * @param invocations      invocations of the function (batches), retries included
+ * @param recordsDelivered records handed to the function, each time it got them (retries count again)
+ * @param recordsProcessed records the function processed successfully
+ * @param retries          invocations that retried records after a failure
+ * @param batchesDiscarded batches sent to the on-failure destination
+ * @param recordsDiscarded records sent to the on-failure destination
+ * @param shards           every shard known, in the order they were discovered
+ */
+public record PollerSnapshot(
+        long invocations,
+        long recordsDelivered,
+        long recordsProcessed,
+        long retries,
+        long batchesDiscarded,
+        long recordsDiscarded,
+        List<ShardProgress> shards) {
+
+    public PollerSnapshot {
+        shards = List.copyOf(shards);
+    }
+
+    public enum ShardStatus {
+        /** Its parent shard still has records to process. */
+        WAITING_FOR_PARENT,
+        PROCESSING,
+        /** Closed, and every record processed. */
+        DONE
+    }
+
+    /**
+     * @param shardId       the shard
+     * @param parentShardId its parent; null if none
+     * @param status        where it is
+     * @param checkpoint    the sequence number of the last record processed; null if none yet
+     * @param lag           how far behind the shard's worker is: zero once it has read everything the shard holds
+     *                      and processed it; otherwise the time since the last record it read was written (that
+     *                      record's ApproximateCreationDateTime, which DynamoDB Local rounds down to the minute), so
+     *                      it grows while a batch keeps failing
+     */
+    public record ShardProgress(String shardId, String parentShardId, ShardStatus status, String checkpoint,
+            Duration lag) {
+    }
+}

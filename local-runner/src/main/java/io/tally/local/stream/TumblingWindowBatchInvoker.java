@@ -1,0 +1,134 @@
+package io.tally.local.stream;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+import com.amazonaws.services.lambda.runtime.events.models.TimeWindow;
+import io.tally.local.LocalLambdaContext;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+
+/**
+ * Invokes a tumbling-window handler ({@code RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse>}) as
+ * Lambda does with {@code TumblingWindowInSeconds}: each event carries the shard id, the window (start inclusive,
+ * end exclusive, aligned to multiples of the window length since the epoch, by the records' approximate creation
+ * time) and the {@code state} the previous response for the same shard and window returned ({@code {}} at the start
+ * of a window).
+ *
+ * <p>Records of different windows never share an event: a batch that spans windows is delivered as one event per
+ * window, in order. If a later window's event fails, the earlier ones stay done and the failure is reported from the
+ * first record of the failed window, as {@code batchItemFailures}.
+ *
+ * <p>The state of a response that reports {@code batchItemFailures} is kept: the records before the failed one are
+ * checkpointed and never delivered again, so their contribution lives only in that state. When the handler throws,
+ * the previous state stays and the retry gets it again.
+ *
+ * <p>Not implemented locally: the final invocation of a window ({@code isFinalInvokeForWindow} is always false, and
+ * {@code isWindowTerminatedEarly} too). A handler that acts only on its final invocation never acts here.
+ */
+public final class TumblingWindowBatchInvoker implements BatchInvoker {
+    private final String functionName;
+    private final String streamArn;
+    private final long windowSeconds;
+    private final RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> handler;
+    private final Duration timeout;
+    private final Clock clock;
+    /** The latest window and its state, per shard; an older window's state is of no further use. */
+    private final Map<String, WindowState> states = new ConcurrentHashMap<>();
+
+    private record WindowState(Instant start, Map<String, String> state) {
+    }
+
+    /** @param window {@link EsmSettings#tumblingWindow()}, more than zero */
+    public TumblingWindowBatchInvoker(String functionName, String streamArn, Duration window,
+            RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> handler) {
+        this(functionName, streamArn, window, handler, LambdaBatchInvoker.DEFAULT_TIMEOUT, Clock.systemUTC());
+    }
+
+    public TumblingWindowBatchInvoker(String functionName, String streamArn, Duration window,
+            RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> handler, Duration timeout, Clock clock) {
+        this.functionName = Objects.requireNonNull(functionName, "functionName");
+        this.streamArn = Objects.requireNonNull(streamArn, "streamArn");
+        this.windowSeconds = window.toSeconds();
+        if (windowSeconds <= 0 || !window.equals(Duration.ofSeconds(windowSeconds))) {
+            throw new IllegalArgumentException("a tumbling window is a positive number of seconds, not " + window);
+        }
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public InvocationResult invoke(String shardId, List<Record> records) {
+        int from = 0;
+        while (from < records.size()) {
+            Instant start = windowStart(records.get(from));
+            int to = from + 1;
+            while (to < records.size() && windowStart(records.get(to)).equals(start)) {
+                to++;
+            }
+            InvocationResult result = invokeWindow(shardId, start, records.subList(from, to));
+            if (result.functionError().isPresent() && from > 0) {
+                return InvocationResult.batchItemFailures(List.of(records.get(from).dynamodb().sequenceNumber()));
+            }
+            if (!result.isSuccess()) {
+                return result;
+            }
+            from = to;
+        }
+        return InvocationResult.success();
+    }
+
+    private InvocationResult invokeWindow(String shardId, Instant start, List<Record> records) {
+        WindowState previous = states.get(shardId);
+        Map<String, String> state = previous != null && previous.start().equals(start)
+                ? new HashMap<>(previous.state()) : new HashMap<>();
+        DynamodbTimeWindowEvent event = DynamodbTimeWindowEvent.builder()
+                .withRecords(SdkToLambdaRecords.records(records, streamArn))
+                .withWindow(TimeWindow.builder()
+                        .withStart(start.toString())
+                        .withEnd(start.plusSeconds(windowSeconds).toString())
+                        .build())
+                .withState(state)
+                .withShardId(shardId)
+                .withEventSourceArn(streamArn)
+                .withIsFinalInvokeForWindow(false)
+                .withIsWindowTerminatedEarly(false)
+                .build();
+        LocalLambdaContext context = new LocalLambdaContext(functionName, UUID.randomUUID().toString(), timeout, clock);
+        TimeWindowEventResponse response;
+        try {
+            response = handler.handleRequest(event, context);
+        } catch (RuntimeException | Error e) {
+            return InvocationResult.functionError(e);
+        }
+        Map<String, String> next = response == null || response.getState() == null ? Map.of() : response.getState();
+        states.put(shardId, new WindowState(start, new HashMap<>(next)));
+        if (response == null || response.getBatchItemFailures() == null) {
+            return InvocationResult.success();
+        }
+        List<String> failed = new ArrayList<>();
+        response.getBatchItemFailures().forEach(failure -> failed.add(failure == null ? null : failure.getItemIdentifier()));
+        return InvocationResult.batchItemFailures(failed);
+    }
+
+    private Instant windowStart(Record record) {
+        Instant created = record.dynamodb() == null || record.dynamodb().approximateCreationDateTime() == null
+                ? clock.instant() : record.dynamodb().approximateCreationDateTime();
+        return Instant.ofEpochSecond(Math.floorDiv(created.getEpochSecond(), windowSeconds) * windowSeconds);
+    }
+
+    @Override
+    public String toString() {
+        return "TumblingWindowBatchInvoker[" + functionName + ", " + windowSeconds + " s]";
+    }
+}
