@@ -25,24 +25,42 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
     static final String UNKNOWN_STREAM = "stream";
 
     private final Engine engine;
+    private final Runnable afterInvocation;
 
     /** Production wiring from the environment ({@code TABLE_NAME}, {@code AWS_REGION}, {@code EVENT_BUS_NAME}, ...). */
     public StreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
     }
 
+    private StreamHandler(StreamWiring.Processor processor) {
+        this(processor.engine(), processor.afterInvocation());
+    }
+
     StreamHandler(Engine engine) {
+        this(engine, () -> { });
+    }
+
+    /**
+     * @param afterInvocation runs after every invocation, whatever its outcome (the Lambda wiring flushes the
+     *                        metrics there)
+     */
+    public StreamHandler(Engine engine, Runnable afterInvocation) {
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.afterInvocation = Objects.requireNonNull(afterInvocation, "afterInvocation");
     }
 
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
-        List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
-        String shardId = records.isEmpty() || records.get(0).getEventSourceARN() == null
-                ? UNKNOWN_STREAM : records.get(0).getEventSourceARN();
-        List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
-        LambdaBatch.process(engine, shardId, records)
-                .ifPresent(sequence -> failures.add(new StreamsEventResponse.BatchItemFailure(sequence)));
-        return new StreamsEventResponse(failures);
+        try {
+            List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
+            String shardId = records.isEmpty() || records.get(0).getEventSourceARN() == null
+                    ? UNKNOWN_STREAM : records.get(0).getEventSourceARN();
+            List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
+            LambdaBatch.process(engine, shardId, records)
+                    .ifPresent(sequence -> failures.add(new StreamsEventResponse.BatchItemFailure(sequence)));
+            return new StreamsEventResponse(failures);
+        } finally {
+            afterInvocation.run();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.tally.stream;
 
-import io.micrometer.core.instrument.Metrics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
@@ -8,6 +9,8 @@ import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.events.EventBridgePublisher;
+import io.tally.stream.events.EventPublisher;
+import io.tally.stream.metrics.EmfMetricsFlusher;
 import java.net.URI;
 import java.util.Map;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -17,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
 /** The production engine of the stream handlers, configured from the environment of the function. */
-final class StreamWiring {
+public final class StreamWiring {
     static final String TABLE_NAME = "TABLE_NAME";
     static final String AWS_REGION = "AWS_REGION";
     static final String DYNAMODB_ENDPOINT = "DYNAMODB_ENDPOINT";
@@ -25,6 +28,14 @@ final class StreamWiring {
     static final String EVENT_SOURCE = "EVENT_SOURCE";
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
     static final String DEFAULT_EVENT_SOURCE = "io.tally";
+    /** The same variables the read side reads: both must place and find entries on the same shards. */
+    static final String SELECTOR_SHARDS = "SELECTOR_SHARDS";
+    static final String STATUS_SHARDS = "STATUS_SHARDS";
+    static final String GLOBAL_SHARDS = "GLOBAL_SHARDS";
+
+    /** An engine and what the handler runs after each invocation (flushing the metrics). */
+    record Processor(Engine engine, Runnable afterInvocation) {
+    }
 
     private StreamWiring() {
     }
@@ -33,7 +44,7 @@ final class StreamWiring {
      * Builds the clients once per container (cold start), with the URL connection HTTP client: it starts faster
      * and weighs less than the Apache or Netty clients, and a stream handler makes few, short calls.
      */
-    static Engine fromEnvironment(Map<String, String> env) {
+    static Processor fromEnvironment(Map<String, String> env) {
         String tableName = required(env, TABLE_NAME);
         Region region = Region.of(required(env, AWS_REGION));
         String eventBusName = required(env, EVENT_BUS_NAME);
@@ -52,14 +63,44 @@ final class StreamWiring {
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .build();
 
+        // One registry per container, flushed as CloudWatch embedded metric format on stdout after every invocation.
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        EmfMetricsFlusher flusher = new EmfMetricsFlusher(registry, System.out);
+        Engine engine = engine(dynamoDbClient, tableName, new EventBridgePublisher(eventBridge, eventBusName, source),
+                registry, settings(env));
+        return new Processor(engine, flusher::flush);
+    }
+
+    /** The engine over the given clients: the production wiring and the local runner share it. */
+    public static Engine engine(DynamoDbClient dynamoDb, String tableName, EventPublisher publisher,
+                                MeterRegistry registry, DerivationSettings settings) {
         return Engine.builder()
-                .derivations(Derivations.standard(DerivationSettings.DEFAULTS))
-                .store(new DynamoDbDerivedStore(dynamoDbClient, tableName))
-                .deadLetters(new DynamoDbDeadLetterSink(dynamoDbClient, tableName))
-                .publisher(new EventBridgePublisher(eventBridge, eventBusName, source))
-                // The global registry, so that the metrics flusher of the function can add its registry to it.
-                .metrics(new StreamMetrics(Metrics.globalRegistry))
+                .derivations(Derivations.standard(settings))
+                .store(new DynamoDbDerivedStore(dynamoDb, tableName))
+                .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))
+                .publisher(publisher)
+                .metrics(new StreamMetrics(registry))
                 .build();
+    }
+
+    public static DerivationSettings settings(Map<String, String> env) {
+        return new DerivationSettings(shards(env, SELECTOR_SHARDS), shards(env, STATUS_SHARDS), shards(env, GLOBAL_SHARDS));
+    }
+
+    private static int shards(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return 4;
+        }
+        try {
+            int shards = Integer.parseInt(value.trim());
+            if (shards >= 1 && shards <= 100) {
+                return shards;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalStateException("environment variable " + name + " must be a whole number 1..100: " + value);
     }
 
     private static String required(Map<String, String> env, String name) {

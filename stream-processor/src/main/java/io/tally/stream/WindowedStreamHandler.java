@@ -19,26 +19,44 @@ import java.util.Objects;
  */
 public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
     private final Engine engine;
+    private final Runnable afterInvocation;
 
     /** Production wiring from the environment ({@code TABLE_NAME}, {@code AWS_REGION}, {@code EVENT_BUS_NAME}, ...). */
     public WindowedStreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
     }
 
+    private WindowedStreamHandler(StreamWiring.Processor processor) {
+        this(processor.engine(), processor.afterInvocation());
+    }
+
     WindowedStreamHandler(Engine engine) {
+        this(engine, () -> { });
+    }
+
+    /**
+     * @param afterInvocation runs after every invocation, whatever its outcome (the Lambda wiring flushes the
+     *                        metrics there)
+     */
+    public WindowedStreamHandler(Engine engine, Runnable afterInvocation) {
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.afterInvocation = Objects.requireNonNull(afterInvocation, "afterInvocation");
     }
 
     @Override
     public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
-        List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
-        if (event.getShardId() == null && !records.isEmpty()) {
-            // Without the shard, watermarks of different shards would mix: better to fail loudly than to skip.
-            throw new IllegalArgumentException("time window event without shardId");
+        try {
+            List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
+            if (event.getShardId() == null && !records.isEmpty()) {
+                // Without the shard, watermarks of different shards would mix: better to fail loudly than to skip.
+                throw new IllegalArgumentException("time window event without shardId");
+            }
+            List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
+            LambdaBatch.process(engine, event.getShardId(), records)
+                    .ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
+            return new TimeWindowEventResponse(new HashMap<>(), failures);
+        } finally {
+            afterInvocation.run();
         }
-        List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
-        LambdaBatch.process(engine, event.getShardId(), records)
-                .ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
-        return new TimeWindowEventResponse(new HashMap<>(), failures);
     }
 }

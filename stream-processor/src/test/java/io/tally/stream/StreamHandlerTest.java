@@ -90,4 +90,23 @@ class StreamHandlerTest {
         assertThatThrownBy(() -> new WindowedStreamHandler(engine).handleRequest(event, null))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void afterInvocation_runsOnceEvenWhenTheBatchFails() {
+        java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
+        engine = Engine.builder().derivations(TestDerivations.blog()).store(store)
+                .deadLetters(new InMemoryDeadLetterSink()).publisher(new RecordingPublisher()).build();
+        StreamHandler handler = new StreamHandler(engine, flushes::incrementAndGet);
+
+        handler.handleRequest(fixture(), null);
+        assertThat(flushes).hasValue(1);
+        DynamodbEvent broken = fixture();
+        broken.getRecords().get(0).getDynamodb().setSequenceNumber(null);
+        try {
+            handler.handleRequest(broken, null);
+        } catch (RuntimeException expected) {
+            // A record without a sequence number fails the whole invocation; the flush still runs.
+        }
+        assertThat(flushes).hasValue(2);
+    }
 }

@@ -11,10 +11,12 @@ class StreamWiringTest {
 
     @Test
     void completeEnvironment_buildsAnEngineWithoutCallingAnyService() {
-        try (Engine engine = StreamWiring.fromEnvironment(Map.of(
+        StreamWiring.Processor processor = StreamWiring.fromEnvironment(Map.of(
                 "TABLE_NAME", "tally", "AWS_REGION", "eu-west-1", "EVENT_BUS_NAME", "tally-events",
-                "DYNAMODB_ENDPOINT", "http://127.0.0.1:8000"))) {
+                "DYNAMODB_ENDPOINT", "http://127.0.0.1:8000"));
+        try (Engine engine = processor.engine()) {
             assertThat(engine).isNotNull();
+            assertThat(processor.afterInvocation()).isNotNull();
         }
     }
 
@@ -24,5 +26,15 @@ class StreamWiringTest {
                 "AWS_REGION", "eu-west-1", "EVENT_BUS_NAME", "tally-events")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("TABLE_NAME");
+    }
+
+    @Test
+    void shardCounts_comeFromTheVariablesTheReadSideReads() {
+        assertThat(StreamWiring.settings(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2")))
+                .isEqualTo(new io.tally.stream.derive.DerivationSettings(8, 4, 2));
+        assertThatThrownBy(() -> StreamWiring.settings(Map.of("STATUS_SHARDS", "0")))
+                .hasMessageContaining("STATUS_SHARDS");
+        assertThatThrownBy(() -> StreamWiring.settings(Map.of("STATUS_SHARDS", "four")))
+                .hasMessageContaining("STATUS_SHARDS");
     }
 }
