@@ -45,6 +45,10 @@ public final class LocalDynamoDbServer implements AutoCloseable {
         }
     }
 
+    public URI endpoint() {
+        return endpoint;
+    }
+
     public DynamoDbClient client(ExecutionInterceptor... interceptors) {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint)
