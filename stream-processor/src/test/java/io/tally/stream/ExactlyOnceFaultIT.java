@@ -88,7 +88,7 @@ class ExactlyOnceFaultIT {
         Random random = new Random(seed);
         String table = "fault-" + seed;
         dynamo.createTable(TableDefinition.createTableRequest(table));
-        new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).run(20 + random.nextInt(30));
+        new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).run(10 + random.nextInt(25));
         Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), table);
 
         Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
