@@ -56,6 +56,11 @@ public final class Demo implements AutoCloseable {
         return demo;
     }
 
+    /** A demo that neither loads nor writes: for testing {@link #progressLine()}. */
+    static Demo forTest(LocalRunner runner, PrintWriter out) {
+        return new Demo(runner, out, DEFAULT_WRITES_PER_SECOND);
+    }
+
     private void printProgress() {
         try {
             out.println(progressLine());
