@@ -4,6 +4,7 @@ import io.tally.core.TableDefinition;
 import io.tally.local.events.EventRules;
 import io.tally.local.events.InvalidRuleException;
 import io.tally.local.events.LocalEventBus;
+import io.tally.local.stream.PollerSnapshot;
 import io.tally.writer.WriterConfig;
 import io.tally.writer.WriterHandler;
 import java.io.File;
@@ -29,6 +30,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -61,6 +63,8 @@ public final class LocalRunner implements AutoCloseable {
     public static final String WRITER_FUNCTION = "tally-writer";
     /** Where the HTTP front serves the local event bus's recent events. */
     public static final String EVENTS_PATH = "/events";
+    /** Where the HTTP front serves the stream processor's meters in Prometheus's text format. */
+    public static final String METRICS_PATH = "/metrics";
     private static final Logger LOG = LoggerFactory.getLogger(LocalRunner.class);
     private static final Duration TABLE_READY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -174,12 +178,13 @@ public final class LocalRunner implements AutoCloseable {
     private final boolean tableCreated;
     private final EventsDir eventsDir;
     private final LocalEventBus events;
+    private final StreamPipeline stream;
     private final HttpFront front;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
-            boolean tableCreated, EventsDir eventsDir, LocalEventBus events, HttpFront front) {
+            boolean tableCreated, EventsDir eventsDir, LocalEventBus events, StreamPipeline stream, HttpFront front) {
         this.settings = settings;
         this.dynamoDb = dynamoDb;
         this.dynamoDbPort = dynamoDbPort;
@@ -187,6 +192,7 @@ public final class LocalRunner implements AutoCloseable {
         this.tableCreated = tableCreated;
         this.eventsDir = eventsDir;
         this.events = events;
+        this.stream = stream;
         this.front = front;
     }
 
@@ -203,8 +209,9 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     /**
-     * Loads the event rules, starts DynamoDB Local, creates the table unless it exists, starts the local event bus
-     * and the HTTP front (the writer API, and {@code GET /events}).
+     * Loads the event rules, starts DynamoDB Local, creates the table unless it exists, starts the local event bus,
+     * the HTTP front (the writer API, {@code GET /events} and {@code GET /metrics}) and then the stream processor
+     * (the stream poller invoking the stream handler).
      *
      * @throws PortInUseException if a port is taken (nothing has been started then)
      * @throws StartupException   for other settings that cannot work on this machine
@@ -244,11 +251,15 @@ public final class LocalRunner implements AutoCloseable {
         }
     }
 
-    /** The event bus, then the front that serves the writer API and the bus's recent events. */
+    /**
+     * The event bus, the stream processor (built, not yet polling), the front that serves the writer API, the bus's
+     * recent events and the meters, then the poller.
+     */
     private static LocalRunner startServers(Settings settings, String host, DynamoDbLocalServer dynamoDb,
             int dynamoDbPort, URI endpoint, boolean created, EventRules rules) {
         EventsDir eventsDir = eventsDir(settings);
         LocalEventBus events = null;
+        StreamPipeline stream = null;
         try {
             try {
                 events = LocalEventBus.start(LocalEventBus.Settings.of(host, settings.eventsPort(), eventsDir.path()),
@@ -258,18 +269,31 @@ public final class LocalRunner implements AutoCloseable {
             } catch (IOException e) {
                 throw new StartupException("the event bus did not start: " + e.getMessage(), e);
             }
+            stream = StreamPipeline.create(endpoint, settings.tableName(), events.endpoint(), events.busName(),
+                    settings.dataDir());
             WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint));
             HttpFront front;
             try {
                 front = HttpFront.start(host, settings.port(), WRITER_FUNCTION, writer,
-                        Map.of(EVENTS_PATH, events.recentEventsRoute()));
+                        Map.of(EVENTS_PATH, events.recentEventsRoute(), METRICS_PATH,
+                                new MetricsHandler(stream::scrape)));
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.port(), "--port", e);
             } catch (IOException e) {
                 throw new StartupException("the HTTP front did not start: " + e.getMessage(), e);
             }
-            return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, eventsDir, events, front);
+            try {
+                stream.start();
+            } catch (RuntimeException | Error e) {
+                front.close();
+                throw e;
+            }
+            return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, eventsDir, events, stream,
+                    front);
         } catch (RuntimeException | Error e) {
+            if (stream != null) {
+                stream.close();
+            }
             if (events != null) {
                 events.close();
             }
@@ -320,6 +344,31 @@ public final class LocalRunner implements AutoCloseable {
         return settings.tableName();
     }
 
+    /**
+     * Waits until every record the table's stream holds now has been processed by the stream processor (or sent to
+     * its failure file): after a write has been answered, its derived data is then in the table.
+     *
+     * @throws TimeoutException if that takes longer than {@code timeout}
+     */
+    public void awaitDrained(Duration timeout) throws InterruptedException, TimeoutException {
+        stream.awaitDrained(timeout);
+    }
+
+    /** The stream poller's counters and the progress of each shard. */
+    public PollerSnapshot streamSnapshot() {
+        return stream.snapshot();
+    }
+
+    /** The largest lag of a shard of the stream: zero when everything written has been processed. */
+    public Duration streamLag() {
+        return StreamPipeline.maxLag(stream.snapshot());
+    }
+
+    /** The stream processor's meters, as {@code GET /metrics} serves them. */
+    public String metricsText() {
+        return stream.scrape();
+    }
+
     /** Where the data lives across restarts; empty when it lives in memory. */
     public Optional<Path> dataDir() {
         return Optional.ofNullable(settings.dataDir());
@@ -349,13 +398,20 @@ public final class LocalRunner implements AutoCloseable {
                 "  events          " + eventsEndpoint() + " (EventBridge PutEvents), GET " + baseUri() + EVENTS_PATH,
                 "                  bus " + eventBusName() + ", rules from " + rules.origin() + ": " + ruleNames,
                 "                  matched events appended to " + files,
+                "  stream          " + stream.streamArn(),
+                "                  handler " + StreamPipeline.FUNCTION + " (WindowedStreamHandler), checkpoints "
+                        + stream.checkpointsDescription(),
+                "                  failed batches appended to " + stream.failureFile()
+                        + (stream.failuresTemporary() ? " (removed when stopped unless there are any)" : ""),
+                "  metrics         GET " + baseUri() + METRICS_PATH + " (Prometheus text format)",
                 "  data            " + data,
                 "Ctrl-C to stop");
     }
 
     /**
-     * Stops the HTTP front (letting requests in flight finish), then the event bus, then DynamoDB Local.
-     * Idempotent.
+     * Stops the HTTP front (letting requests in flight finish), then the stream poller (letting invocations in
+     * flight finish; what is not checkpointed is delivered again on the next start with the same data directory),
+     * then the event bus, then DynamoDB Local. Idempotent.
      */
     @Override
     public void close() {
@@ -366,11 +422,15 @@ public final class LocalRunner implements AutoCloseable {
             front.close();
         } finally {
             try {
-                events.close();
-                removeIfTemporary(eventsDir);
+                stream.close();
             } finally {
-                dynamoDb.close();
-                stopped.countDown();
+                try {
+                    events.close();
+                    removeIfTemporary(eventsDir);
+                } finally {
+                    dynamoDb.close();
+                    stopped.countDown();
+                }
             }
         }
     }

@@ -1,8 +1,11 @@
 package io.tally.local;
 
+import io.tally.local.demo.Demo;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,6 +72,12 @@ final class LocalRunnerCommand implements Callable<Integer> {
                     + "--data-dir, otherwise a temporary directory removed when stopped)")
     Path eventsDir;
 
+    @Option(names = "--demo",
+            description = "after start, load the seed scenario through the writer API (users, posts, comments, the "
+                    + "learning catalogue and user-8790's items), then write random users, posts and comments at "
+                    + "about 20 a second until Ctrl-C, printing progress every 5 seconds")
+    boolean demo;
+
     @Spec
     CommandSpec spec;
 
@@ -93,7 +102,7 @@ final class LocalRunnerCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() throws InterruptedException, IOException {
         LocalRunner.Settings settings;
         try {
             settings = new LocalRunner.Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
@@ -103,12 +112,25 @@ final class LocalRunnerCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         LocalRunner runner = LocalRunner.start(settings);
+        AtomicReference<Demo> running = new AtomicReference<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             out.println("stopping tally-local...");
+            Demo started = running.get();
+            if (started != null) {
+                started.close();
+            }
             runner.close();
             out.println("tally-local stopped");
         }, "tally-local-shutdown"));
         out.println(runner.summary());
+        if (demo) {
+            try {
+                running.set(Demo.start(runner, out, Demo.DEFAULT_WRITES_PER_SECOND, Demo.DEFAULT_PROGRESS_INTERVAL));
+            } catch (IOException e) {
+                throw new StartupException("--demo could not load the seed scenario: " + e.getMessage()
+                        + (runner.dataDir().isPresent() ? "; it is loaded once, into an empty --data-dir" : ""), e);
+            }
+        }
         runner.awaitClose();
         return 0;
     }

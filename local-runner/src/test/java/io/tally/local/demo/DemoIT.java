@@ -1,0 +1,94 @@
+package io.tally.local.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tally.local.Api;
+import io.tally.local.LocalRunner;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/** The {@code --demo} scenario on a runner in this JVM: the seed's figures, then synthetic writes without drift. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DemoIT {
+    private static LocalRunner runner;
+    private static Api api;
+
+    @BeforeAll
+    static void start() {
+        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        api = new Api(runner.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (runner != null) {
+            runner.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void seedScenarioGivesUser8790TheSeedsStats() throws Exception {
+        int writes = new DemoLoader(runner.baseUri()).loadSeed();
+        assertThat(writes).isEqualTo(26);
+        runner.awaitDrained(Api.DRAIN_TIMEOUT);
+
+        JsonNode stats = api.get("/stats/users/" + DemoLoader.SEED_USER);
+        assertThat(stats.path("completed").asLong()).isEqualTo(2);
+        assertThat(stats.path("correctGuesses").asLong()).isEqualTo(1);
+        assertThat(stats.path("liveCompleted").asLong()).isEqualTo(1);
+        assertThat(stats.path("assigned").asLong()).isEqualTo(2);
+        assertThat(stats.path("inProgress").asLong()).isEqualTo(1);
+        assertThat(stats.path("orphaned").asLong()).isEqualTo(1);
+        assertThat(stats.path("posts").asLong()).isEqualTo(2);
+        assertThat(stats.path("comments").asLong()).isEqualTo(1);
+
+        assertThat(Api.ids(api.get("/selectors/back-catalogue"), "itemId")).containsExactly("3", "45", "102", "34");
+        assertThat(Api.ids(api.get("/selectors/global-cycle:5"), "itemId")).containsExactly("65", "55");
+        assertThat(Api.ids(api.get("/selectors/user-cycle:1"), "itemId")).containsExactly("84");
+        assertThat(Api.ids(api.get("/posts?status=deleted"), "postId")).containsExactly("draft-1");
+        assertThat(Api.verify(runner).isExact()).isTrue();
+    }
+
+    @Test
+    @Order(2)
+    void aSecondLoadIsRefusedRatherThanCountedTwice() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DemoLoader(runner.baseUri()).loadSeed())
+                .hasMessageContaining("409");
+    }
+
+    @Test
+    @Order(3)
+    void syntheticLoadKeepsTheDerivedDataExact() throws Exception {
+        SyntheticLoad load = new SyntheticLoad(runner.baseUri(), List.of(DemoLoader.SEED_USER), 20);
+        long before = api.get("/stats/global").path("users").asLong();
+        for (int i = 0; i < 60; i++) {
+            load.writeOnce(); // on this thread: no rate, no timing
+        }
+        assertThat(load.writes()).isEqualTo(60);
+        assertThat(load.failed()).isZero();
+        runner.awaitDrained(Api.DRAIN_TIMEOUT);
+
+        assertThat(api.get("/stats/global").path("users").asLong()).isGreaterThanOrEqualTo(before + 2);
+        assertThat(Api.verify(runner).isExact()).isTrue();
+    }
+
+    @Test
+    @Order(4)
+    void progressLineShowsWritesStreamAndGlobalFigures() throws Exception {
+        StringWriter text = new StringWriter();
+        try (Demo demo = Demo.forTest(runner, new PrintWriter(text, true))) {
+            String line = demo.progressLine();
+            assertThat(line).contains("writes").contains("records processed").contains("lag")
+                    .containsPattern("users \\d+, posts \\d+ created / \\d+ updated / \\d+ deleted, comments \\d+");
+        }
+    }
+}
