@@ -90,9 +90,11 @@ public final class Demo implements AutoCloseable {
             global = "interrupted";
         }
         long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-        return String.format(Locale.ROOT, "demo %ds: %d writes (%d failed); stream: %d records processed, lag %.1f s; "
+        Duration lag = runner.streamLag();
+        return String.format(Locale.ROOT, "demo %ds: %d writes (%d failed); stream: %d records processed, lag %.1f s%s; "
                         + "global: %s", seconds, seedWrites + load.writes(), load.failed(), snapshot.recordsProcessed(),
-                runner.streamLag().toMillis() / 1000.0, global);
+                lag.toMillis() / 1000.0, lag.isZero() ? " (caught up)"
+                        : " (DynamoDB Local stamps stream records to the minute, so up to 60 s too high)", global);
     }
 
     /** Stops the load and the progress lines. Idempotent. */
