@@ -93,7 +93,7 @@ final class Report {
                 md.append("| ").append(w.name()).append(" | ").append(p.processor()).append(" | ")
                         .append(fmt(p.recordsPerSec(), 0)).append(" | ").append(fmt(p.seconds(), 1)).append(" | ")
                         .append(fmt(p.requestsPerRecord(), 3)).append(" | ").append(fmt(p.writeUnitsPerRecord(), 3))
-                        .append(p.writeUnitsReported() ? "" : " (computed)").append(" | ")
+                        .append(p.writeUnitsReported() ? "" : " (incomplete)").append(" | ")
                         .append(p.peakHeapMb()).append(" | ").append(p.exactAfterRun() ? "yes" : "no ("
                                 + p.differencesAfterRun() + " attributes)").append(" | ")
                         .append(p.differencesAfterDuplicate()).append(" (").append(p.driftedItemsAfterDuplicate())
@@ -145,14 +145,17 @@ final class Report {
             - **DynamoDB Local in server mode**, started in the benchmark's JVM (`-inMemory -sharedDb`), reached over \
             HTTP by real SDK clients (URL connection client). Each processor has its own client with an \
             `ExecutionInterceptor` that counts its requests and asks for `ReturnConsumedCapacity=TOTAL` on every \
-            UpdateItem/PutItem; the write units are those DynamoDB Local reports (marked "computed" if it did not).
+            UpdateItem/PutItem; the write units are those DynamoDB Local reports in `ConsumedCapacity` (it does: \
+1 per started KB of the item; a figure would be marked "incomplete" if some write came back without one).
             - **Workloads.** A copy of the stream processor's test `Workload`: users, posts (with their id \
             reservations), status changes and deletions, comments added and deleted, catalogue items, user item \
             states with their list entries. *uniform* picks users and posts uniformly; *zipf* with s = 1.1 (hot \
             users and posts). Both use the same seed. The base writes go to a recording table with BatchWriteItem \
             on parallel client threads (one item always on the same thread, so per-item order is kept; single \
             PutItems over HTTP would take minutes), then the whole stream is read with GetRecords into memory.
-            - **Replay.** The same recorded records go to each processor, on a fresh table per processor, shard by \
+            - **Replay.** The same recorded records go to each processor, on a fresh table per processor (same \
+            definition, but without a stream: nothing reads it, and DynamoDB Local looks the stream up on every \
+            write at a cost growing with the stream, which would penalize each extra request more), shard by \
             shard in batches of 100 (the event source mapping's default). *Tally* is the production `Engine` \
             (`StreamWiring.engine`, 8 concurrent derived writes per batch, events to a no-op publisher). *Naive* \
             sends, for each record in order, one UpdateItem per derived change (an `ADD` per counter delta, a \
@@ -182,8 +185,11 @@ final class Report {
             DynamoDB Local's (an SQLite-backed emulator), not DynamoDB's, whose latency per request is lower and \
             whose partitions throttle hot keys at 1,000 write units per second, which this emulator does not.
             - Tally writes a batch's derived items concurrently (8 threads) while the naive processor is \
-            sequential, as the samples are: part of the throughput ratio is that concurrency, the rest is \
-            coalescing (fewer requests). The requests and write units per record do not depend on concurrency.
+            sequential, as the samples are. DynamoDB Local, however, takes one global write lock per write \
+            (`LocalDBAccess$WriteLockWithTimeout` in a thread dump), so concurrent writes barely overlap there: \
+            on Local the throughput ratio comes almost only from sending fewer requests, and it follows the \
+            requests-per-record ratio. On DynamoDB, where writes to different partitions run in parallel, the \
+            concurrency would add to it. The requests and write units per record do not depend on concurrency.
             - Write units are DynamoDB Local's figures; a real table charges failed conditional writes too, which \
             Tally only sends on redelivery.
             """;
