@@ -142,11 +142,13 @@ final class Report {
     private static final String METHOD = """
             ## Method
 
-            - **DynamoDB Local in server mode**, started in the benchmark's JVM (`-inMemory -sharedDb`), reached over \
+            - **DynamoDB Local in server mode**, started in the benchmark's JVM (`-inMemory -sharedDb`), a fresh \
+            server for each workload and for the freshness run (DynamoDB Local's cost per write to a stream-enabled \
+            table grows with the stream records already stored, so later phases would otherwise be slower), reached over \
             HTTP by real SDK clients (URL connection client). Each processor has its own client with an \
             `ExecutionInterceptor` that counts its requests and asks for `ReturnConsumedCapacity=TOTAL` on every \
-            UpdateItem/PutItem; the write units are those DynamoDB Local reports in `ConsumedCapacity` (it does: \
-1 per started KB of the item; a figure would be marked "incomplete" if some write came back without one).
+            UpdateItem/PutItem; the write units are those DynamoDB Local reports in `ConsumedCapacity` (it does \
+            report them; a figure would be marked "incomplete" if some write came back without one).
             - **Workloads.** A copy of the stream processor's test `Workload`: users, posts (with their id \
             reservations), status changes and deletions, comments added and deleted, catalogue items, user item \
             states with their list entries. *uniform* picks users and posts uniformly; *zipf* with s = 1.1 (hot \
@@ -190,6 +192,9 @@ final class Report {
             on Local the throughput ratio comes almost only from sending fewer requests, and it follows the \
             requests-per-record ratio. On DynamoDB, where writes to different partitions run in parallel, the \
             concurrency would add to it. The requests and write units per record do not depend on concurrency.
+            - Coalescing merges counter updates, which are small; documents (post projections, selector entries, \
+            whose index keys make them cost more write units) merge only when one source item changes twice within \
+            a batch. So write units per record fall less than requests per record.
             - Write units are DynamoDB Local's figures; a real table charges failed conditional writes too, which \
             Tally only sends on redelivery.
             """;
