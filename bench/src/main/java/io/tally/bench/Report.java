@@ -187,11 +187,11 @@ final class Report {
             DynamoDB Local's (an SQLite-backed emulator), not DynamoDB's, whose latency per request is lower and \
             whose partitions throttle hot keys at 1,000 write units per second, which this emulator does not.
             - Tally writes a batch's derived items concurrently (8 threads) while the naive processor is \
-            sequential, as the samples are. DynamoDB Local, however, takes one global write lock per write \
-            (`LocalDBAccess$WriteLockWithTimeout` in a thread dump), so concurrent writes barely overlap there: \
-            on Local the throughput ratio comes almost only from sending fewer requests, and it follows the \
-            requests-per-record ratio. On DynamoDB, where writes to different partitions run in parallel, the \
-            concurrency would add to it. The requests and write units per record do not depend on concurrency.
+            sequential, as the samples are. The throughput ratio is therefore fewer requests (the inverse of the \
+            requests-per-record ratio) times what that concurrency buys: DynamoDB Local serializes the storage \
+            step of writes under one global lock (`LocalDBAccess$WriteLockWithTimeout`), but HTTP, parsing and \
+            request handling overlap. On DynamoDB, writes to different partitions also run in parallel. The \
+            requests and write units per record do not depend on concurrency.
             - Coalescing merges counter updates, which are small; documents (post projections, selector entries, \
             whose index keys make them cost more write units) merge only when one source item changes twice within \
             a batch. So write units per record fall less than requests per record.
