@@ -1,0 +1,481 @@
+package io.tally.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.TableDefinition;
+import io.tally.stream.SourceRecord;
+import io.tally.stream.StreamRecords;
+import io.tally.stream.StreamWiring;
+import io.tally.stream.derive.DerivationSettings;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.engine.BatchResult;
+import io.tally.stream.engine.Engine;
+import io.tally.stream.rebuild.Difference;
+import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.VerificationReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * The benchmark: Tally's engine against a naive per-record processor on the same recorded stream, then the
+ * end-to-end freshness lag at a steady write rate. Writes BENCHMARKS.md and a JSON copy of the figures.
+ */
+public final class Bench {
+    private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
+    static final String COMMAND = "mvn -q -pl bench -am package -DskipTests && java -Xmx1g -jar bench/target/tally-bench.jar --records 20000";
+    /** The event source mapping's default batch size. */
+    static final int BATCH_SIZE = 100;
+    static final int WRITER_THREADS = 4;
+    /** Marks each put of the freshness run, so the poller can tell which write a stream record carries. */
+    static final String WRITE_MARKER = "benchWrite";
+    private static final long POLL_INTERVAL_MS = 250;
+
+    private final LocalServer server;
+    private final DynamoDbClient admin;
+    private final Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+
+    private Bench(LocalServer server) {
+        this.server = server;
+        this.admin = server.client();
+    }
+
+    public static void main(String[] args) throws IOException {
+        Options options = Options.parse(args);
+        if (options.render != null) {
+            // Renders the page again from a run's figures, e.g. after a change of the page's text.
+            Results results = new ObjectMapper().readValue(options.render.toFile(), Results.class);
+            Files.writeString(options.markdown, Report.markdown(results));
+            return;
+        }
+        // A fresh server per phase: DynamoDB Local looks up the stream on every write to a stream-enabled table
+        // at a cost that grows with the stream records already in the database, so a phase run after another
+        // would inherit the earlier phases' streams and slow down for that reason alone.
+        List<Results.WorkloadResult> workloads = new ArrayList<>();
+        try (LocalServer server = LocalServer.start()) {
+            workloads.add(new Bench(server).workload("uniform", 0.0, options));
+        }
+        try (LocalServer server = LocalServer.start()) {
+            workloads.add(new Bench(server).workload("zipf", 1.1, options));
+        }
+        Results.Freshness freshness = null;
+        if (options.freshnessSeconds > 0) {
+            try (LocalServer server = LocalServer.start()) {
+                freshness = new Bench(server).freshness(options);
+            }
+        }
+        {
+            Results results = new Results(environment(options), workloads, freshness);
+
+            String markdown = Report.markdown(results);
+            Files.writeString(options.markdown, markdown);
+            Files.createDirectories(options.json.toAbsolutePath().getParent());
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.json.toFile(), results);
+            System.out.println(markdown);
+            LOG.info("wrote {} and {}", options.markdown, options.json);
+        }
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(0);
+    }
+
+    private static Results.Environment environment(Options options) {
+        Runtime runtime = Runtime.getRuntime();
+        return new Results.Environment(
+                ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+                COMMAND.replace("--records 20000", "--records " + options.records),
+                runtime.availableProcessors(),
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                runtime.maxMemory() / (1024 * 1024),
+                "DynamoDB Local " + dynamoDbLocalVersion() + ", server mode over HTTP, in memory",
+                options.records, options.seed);
+    }
+
+    private static String dynamoDbLocalVersion() {
+        try (var in = Bench.class.getResourceAsStream("/bench.properties")) {
+            java.util.Properties properties = new java.util.Properties();
+            if (in != null) {
+                properties.load(in);
+            }
+            return properties.getProperty("dynamodbLocal", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    // ---------------------------------------------------------------- replay
+
+    private Results.WorkloadResult workload(String name, double skew, Options options) {
+        List<Write> writes = Workload.writes(options.seed, skew, options.records);
+        String recording = "rec-" + name;
+        admin.createTable(TableDefinition.createTableRequest(recording));
+        LOG.info("{}: writing {} base writes on {} threads", name, writes.size(), WRITER_THREADS);
+        long started = System.nanoTime();
+        TableWriter.write(admin, recording, writes, WRITER_THREADS);
+        double writeSeconds = seconds(started);
+
+        started = System.nanoTime();
+        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), recording);
+        double readSeconds = seconds(started);
+        int records = stream.values().stream().mapToInt(List::size).sum();
+        LOG.info("{}: {} base writes in {}s, {} stream records in {} shards read in {}s", name, writes.size(),
+                Report.fmt(writeSeconds, 1), records, stream.size(), Report.fmt(readSeconds, 1));
+
+        List<Map<String, AttributeValue>> baseItems = new ArrayList<>();
+        admin.scanPaginator(r -> r.tableName(recording).consistentRead(true)).items().forEach(baseItems::add);
+
+        Results.ProcessorResult tally = replay(name, "tally", stream, baseItems, records, (client, table) -> {
+            Engine engine = StreamWiring.engine(client, table, events -> List.of(), new SimpleMeterRegistry(),
+                    DerivationSettings.DEFAULTS);
+            return new Processor(batch -> processWithRetries(engine, batch), engine::close);
+        });
+        Results.ProcessorResult naive = replay(name, "naive", stream, baseItems, records, (client, table) -> {
+            NaiveProcessor processor = new NaiveProcessor(client, table, derivations);
+            return new Processor(processor::process, () -> { });
+        });
+        return new Results.WorkloadResult(name, skew, writes.size(), WRITER_THREADS, writes.size() / writeSeconds,
+                records, stream.size(), records / readSeconds, baseItems.size(), tally, naive);
+    }
+
+    record Processor(Consumer<List<SourceRecord>> process, Runnable close) {
+    }
+
+    interface ProcessorFactory {
+        Processor create(DynamoDbClient client, String table);
+    }
+
+    private Results.ProcessorResult replay(String workload, String processorName, Map<String, List<SourceRecord>> stream,
+                                           List<Map<String, AttributeValue>> baseItems, int records,
+                                           ProcessorFactory factory) {
+        String table = processorName + "-" + workload;
+        // No stream on the replay tables: nothing reads their echoes, and DynamoDB Local looks the stream up on
+        // every write to a stream-enabled table (SQLiteDBAccessJob.getStreamDescription) at a cost that grows with
+        // the stream, which would tax every extra request of the naive processor more than the one before.
+        admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
+                .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
+        RequestCounter counter = new RequestCounter();
+        DynamoDbClient client = server.client(counter);
+        Processor processor = factory.create(client, table);
+        try {
+            LOG.info("{}: replaying {} records to {}", workload, records, processorName);
+            RequestCounter.Snapshot before = counter.snapshot();
+            long started;
+            double elapsed;
+            long peak;
+            try (HeapSampler heap = HeapSampler.start()) {
+                started = System.nanoTime();
+                for (List<SourceRecord> shard : stream.values()) {
+                    for (int from = 0; from < shard.size(); from += BATCH_SIZE) {
+                        processor.process().accept(shard.subList(from, Math.min(shard.size(), from + BATCH_SIZE)));
+                    }
+                }
+                elapsed = seconds(started);
+                heap.close();
+                peak = heap.peakBytes();
+            }
+            RequestCounter.Snapshot used = counter.snapshot().minus(before);
+            LOG.info("{}: {} took {}s, {} requests", workload, processorName, Report.fmt(elapsed, 1), used.requests());
+
+            // The oracle recomputes from base items; the replay wrote only derived ones.
+            TableWriter.write(admin, table, baseItems.stream().map(Write::put).toList(), WRITER_THREADS);
+            Rebuilder rebuilder = new Rebuilder(admin, table, derivations, 2);
+            VerificationReport afterRun = rebuilder.verify();
+
+            List<SourceRecord> longest = stream.values().stream().max((a, b) -> Integer.compare(a.size(), b.size()))
+                    .orElseThrow();
+            int from = Math.max(0, (longest.size() / 2 / BATCH_SIZE) * BATCH_SIZE);
+            List<SourceRecord> duplicate = longest.subList(from, Math.min(longest.size(), from + BATCH_SIZE));
+            processor.process().accept(duplicate);
+            VerificationReport afterDuplicate = rebuilder.verify();
+            LOG.info("{}: {} exact after run: {}, differences after a duplicated batch: {}", workload, processorName,
+                    afterRun.isExact(), afterDuplicate.differences().size());
+
+            return new Results.ProcessorResult(processorName, records, elapsed, records / elapsed, used.requests(),
+                    used.failedRequests(), (double) used.requests() / records, used.writeUnits(),
+                    used.writeUnits() / records, used.writesWithoutCapacity() == 0, peak / (1024 * 1024),
+                    afterRun.isExact(), afterRun.differences().size(), duplicate.size(),
+                    afterDuplicate.differences().size(), driftedItems(afterDuplicate));
+        } finally {
+            processor.close().run();
+            client.close();
+        }
+    }
+
+    private static int driftedItems(VerificationReport report) {
+        return (int) report.differences().stream().map(Difference::key).distinct().count();
+    }
+
+    /** As the event source mapping: a reported failure makes the batch start again at that record. */
+    static void processWithRetries(Engine engine, List<SourceRecord> batch) {
+        List<SourceRecord> remaining = batch;
+        for (int attempt = 1; !remaining.isEmpty(); attempt++) {
+            BatchResult result = engine.process(remaining);
+            Optional<String> failed = result.failedSequenceNumber();
+            if (failed.isEmpty()) {
+                return;
+            }
+            if (attempt >= 10) {
+                throw new IllegalStateException("batch keeps failing at " + failed.get() + ": " + result);
+            }
+            int index = 0;
+            while (index < remaining.size() && !remaining.get(index).sequenceNumber().equals(failed.get())) {
+                index++;
+            }
+            remaining = remaining.subList(Math.min(index, remaining.size() - 1), remaining.size());
+        }
+    }
+
+    // ------------------------------------------------------------- freshness
+
+    private Results.Freshness freshness(Options options) {
+        // The writer's ceiling: one thread, single-item writes, nothing else running.
+        admin.createTable(TableDefinition.createTableRequest("fresh-max"));
+        List<Write> probe = Workload.writes(options.seed + 1, 1.1, 100_000);
+        long started = System.nanoTime();
+        long deadline = started + 5_000_000_000L;
+        int sent = 0;
+        while (System.nanoTime() < deadline && sent < probe.size()) {
+            send(admin, "fresh-max", probe.get(sent++));
+        }
+        double maxRate = sent / seconds(started);
+        double rate = maxRate / 2;
+        LOG.info("freshness: writer maximum {} writes/s with one thread, measuring at {}/s for {}s",
+                Report.fmt(maxRate, 0), Report.fmt(rate, 0), options.freshnessSeconds);
+
+        String table = "fresh";
+        admin.createTable(TableDefinition.createTableRequest(table));
+        int count = (int) Math.round(rate * options.freshnessSeconds);
+        List<Write> writes = marked(Workload.writes(options.seed + 2, 1.1, count).subList(0, count));
+        AtomicLongArray acked = new AtomicLongArray(writes.size());
+        AtomicLongArray visible = new AtomicLongArray(writes.size());
+
+        DynamoDbClient processorClient = server.client();
+        Engine engine = StreamWiring.engine(processorClient, table, events -> List.of(), new SimpleMeterRegistry(),
+                DerivationSettings.DEFAULTS);
+        Poller poller = new Poller(server.streamsClient(), table, engine, visible);
+        Thread pollerThread = new Thread(poller, "poller");
+        pollerThread.start();
+
+        DynamoDbClient writer = server.client();
+        long start = System.nanoTime();
+        long intervalNanos = (long) (1e9 / rate);
+        for (int i = 0; i < writes.size(); i++) {
+            long due = start + i * intervalNanos;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                sleepNanos(wait);
+            }
+            send(writer, table, writes.get(i));
+            acked.set(i, System.nanoTime());
+        }
+        double writeSeconds = seconds(start);
+
+        // Let the poller catch up, then stop it.
+        long giveUp = System.nanoTime() + 15_000_000_000L;
+        List<Integer> measured = new ArrayList<>();
+        for (int i = 0; i < writes.size(); i++) {
+            if (!writes.get(i).isDelete()) {
+                measured.add(i);
+            }
+        }
+        while (System.nanoTime() < giveUp && measured.stream().anyMatch(i -> visible.get(i) == 0)) {
+            sleepNanos(50_000_000L);
+        }
+        poller.stop();
+        try {
+            pollerThread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        engine.close();
+
+        List<Double> lags = new ArrayList<>();
+        int missing = 0;
+        for (int i : measured) {
+            if (visible.get(i) == 0) {
+                missing++;
+            } else {
+                // The poller may apply a write before the writer thread has noted its acknowledgement.
+                lags.add(Math.max(0, visible.get(i) - acked.get(i)) / 1e6);
+            }
+        }
+        boolean exact = new Rebuilder(admin, table, derivations, 2).verify().isExact();
+        LOG.info("freshness: {} measured, {} missing, p50 {} ms, p99 {} ms", lags.size(), missing,
+                Report.fmt(Report.percentile(lags, 50), 0), Report.fmt(Report.percentile(lags, 99), 0));
+        return new Results.Freshness(maxRate, rate, writes.size() / writeSeconds, writeSeconds, writes.size(),
+                measured.size(), missing, Report.percentile(lags, 50), Report.percentile(lags, 99),
+                Report.percentile(lags, 100), exact);
+    }
+
+    /** Each put carries its position in the run; derivations ignore attributes they do not know. */
+    static List<Write> marked(List<Write> writes) {
+        List<Write> marked = new ArrayList<>(writes.size());
+        for (int i = 0; i < writes.size(); i++) {
+            Write write = writes.get(i);
+            if (write.isDelete()) {
+                marked.add(write);
+            } else {
+                Map<String, AttributeValue> item = new HashMap<>(write.item());
+                item.put(WRITE_MARKER, AttributeValue.fromN(Integer.toString(i)));
+                marked.add(new Write(write.key(), Map.copyOf(item)));
+            }
+        }
+        return marked;
+    }
+
+    private static void send(DynamoDbClient client, String table, Write write) {
+        if (write.isDelete()) {
+            client.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
+        } else {
+            client.putItem(r -> r.tableName(table).item(write.item()));
+        }
+    }
+
+    /** GetRecords into the engine, shard by shard, as the local runner's poller (one worker, pages of 100). */
+    private static final class Poller implements Runnable {
+        private final DynamoDbStreamsClient streams;
+        private final String table;
+        private final Engine engine;
+        private final AtomicLongArray visible;
+        private volatile boolean running = true;
+
+        Poller(DynamoDbStreamsClient streams, String table, Engine engine, AtomicLongArray visible) {
+            this.streams = streams;
+            this.table = table;
+            this.engine = engine;
+            this.visible = visible;
+        }
+
+        void stop() {
+            running = false;
+        }
+
+        @Override
+        public void run() {
+            try {
+                String streamArn = StreamReader.streamArn(streams, table);
+                java.util.Set<String> done = new HashSet<>();
+                while (running) {
+                    Optional<Shard> next = StreamReader.shards(streams, streamArn).stream()
+                            .filter(shard -> !done.contains(shard.shardId()))
+                            // A parent that has expired from the stream is no longer listed: do not wait for it.
+                            .filter(shard -> shard.parentShardId() == null || done.contains(shard.parentShardId())
+                                    || !listed(streamArn, shard.parentShardId()))
+                            .findFirst();
+                    if (next.isEmpty()) {
+                        sleepNanos(POLL_INTERVAL_MS * 1_000_000L);
+                        continue;
+                    }
+                    Shard shard = next.get();
+                    drain(streamArn, shard);
+                    done.add(shard.shardId());
+                }
+            } catch (RuntimeException e) {
+                LOG.error("poller failed", e);
+            }
+        }
+
+        private boolean listed(String streamArn, String shardId) {
+            return StreamReader.shards(streams, streamArn).stream().anyMatch(s -> s.shardId().equals(shardId));
+        }
+
+        private void drain(String streamArn, Shard shard) {
+            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
+                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
+            while (running && iterator != null) {
+                String current = iterator;
+                GetRecordsResponse response = streams.getRecords(r -> r.shardIterator(current).limit(BATCH_SIZE));
+                List<SourceRecord> batch = response.records().stream()
+                        .map(record -> StreamRecords.fromSdk(shard.shardId(), record)).toList();
+                if (!batch.isEmpty()) {
+                    processWithRetries(engine, batch);
+                    long now = System.nanoTime();
+                    for (SourceRecord record : batch) {
+                        AttributeValue marker = record.newImage() == null ? null : record.newImage().get(WRITE_MARKER);
+                        if (marker != null) {
+                            visible.set(Integer.parseInt(marker.n()), now);
+                        }
+                    }
+                }
+                iterator = response.nextShardIterator();
+                if (batch.size() < BATCH_SIZE) {
+                    sleepNanos(POLL_INTERVAL_MS * 1_000_000L);
+                }
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------- misc
+
+    private static double seconds(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1e9;
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    static final class Options {
+        int records = 20_000;
+        int freshnessSeconds = 25;
+        long seed = 42;
+        Path markdown = Path.of("BENCHMARKS.md");
+        Path json = Path.of("bench/results/latest.json");
+        Path render;
+
+        static Options parse(String[] args) {
+            Options options = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--records" -> options.records = Integer.parseInt(require(args[i], value));
+                    case "--freshness-seconds" -> options.freshnessSeconds = Integer.parseInt(require(args[i], value));
+                    case "--seed" -> options.seed = Long.parseLong(require(args[i], value));
+                    case "--markdown" -> options.markdown = Path.of(require(args[i], value));
+                    case "--json" -> options.json = Path.of(require(args[i], value));
+                    case "--render" -> options.render = Path.of(require(args[i], value));
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]
+                            + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE, --render JSON)");
+                }
+                i++;
+            }
+            if (options.records < 1) {
+                throw new IllegalArgumentException("--records must be positive");
+            }
+            return options;
+        }
+
+        private static String require(String option, String value) {
+            if (value == null) {
+                throw new IllegalArgumentException(option + " needs a value");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.tally.bench;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.dynamodb.services.local.main.CommandLineInput;
+import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
+
+/**
+ * DynamoDB Local's HTTP server in this JVM. Server mode rather than the embedded client: the embedded client is a
+ * proxy that skips the SDK's request pipeline, so neither interceptors (request counting) nor HTTP costs would be
+ * in the figures.
+ */
+final class LocalServer implements AutoCloseable {
+    private final DynamoDBProxyServer server;
+    private final URI endpoint;
+
+    private LocalServer(DynamoDBProxyServer server, int port) {
+        this.server = server;
+        this.endpoint = URI.create("http://127.0.0.1:" + port);
+    }
+
+    static LocalServer start() {
+        int port = freePort();
+        try {
+            // As ServerRunner.createServerFromCommandLineArgs, without the configuration banner on stdout.
+            CommandLineInput input = new CommandLineInput(
+                    new String[] {"-inMemory", "-sharedDb", "-disableTelemetry", "-port", Integer.toString(port)});
+            if (!input.init()) {
+                throw new IllegalStateException("DynamoDB Local refused its arguments");
+            }
+            DynamoDBProxyServer server = ServerRunner.createServer(input);
+            server.safeStart();
+            return new LocalServer(server, port);
+        } catch (Exception e) {
+            throw new IllegalStateException("DynamoDB Local did not start on port " + port, e);
+        }
+    }
+
+    DynamoDbClient client(ExecutionInterceptor... interceptors) {
+        return DynamoDbClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(config -> {
+                    for (ExecutionInterceptor interceptor : interceptors) {
+                        config.addExecutionInterceptor(interceptor);
+                    }
+                })
+                .build();
+    }
+
+    DynamoDbStreamsClient streamsClient() {
+        return DynamoDbStreamsClient.builder()
+                .endpointOverride(endpoint)
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("DynamoDB Local did not stop", e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+}

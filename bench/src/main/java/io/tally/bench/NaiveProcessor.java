@@ -1,0 +1,115 @@
+package io.tally.bench;
+
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.stream.SourceRecord;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.Derivation;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.Document;
+import io.tally.stream.derive.IntendedChanges;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * The baseline: a stream consumer as AWS samples write one. For each record, in order, one UpdateItem per derived
+ * change ({@code ADD} a counter delta, {@code SET}/{@code REMOVE} a document), sent one after another. It uses
+ * Tally's own {@link Derivations}, so both processors decide the same changes and only the way of writing them
+ * differs: no coalescing, no concurrency, no watermarks, hence no protection against redelivered records.
+ */
+final class NaiveProcessor {
+    private final DynamoDbClient client;
+    private final String table;
+    private final Derivations derivations;
+    private long skipped;
+
+    NaiveProcessor(DynamoDbClient client, String table, Derivations derivations) {
+        this.client = client;
+        this.table = table;
+        this.derivations = derivations;
+    }
+
+    void process(List<SourceRecord> batch) {
+        for (SourceRecord record : batch) {
+            for (UpdateItemRequest request : requests(table, derivations, record)) {
+                client.updateItem(request);
+            }
+        }
+    }
+
+    /** Records without a derivation or with an unreadable image write nothing, as the engine's poison handling. */
+    static List<UpdateItemRequest> requests(String table, Derivations derivations, SourceRecord record) {
+        IntendedChanges changes;
+        try {
+            Optional<EntityType> type = record.entityType();
+            Optional<Derivation> derivation = type.flatMap(derivations::forType);
+            if (derivation.isEmpty()) {
+                return List.of();
+            }
+            Contribution before = record.oldImage() == null ? Contribution.NONE : derivation.get().contribution(record.oldImage());
+            Contribution after = record.newImage() == null ? Contribution.NONE : derivation.get().contribution(record.newImage());
+            changes = IntendedChanges.between(before, after, List.of());
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+        List<UpdateItemRequest> requests = new ArrayList<>();
+        for (Map.Entry<CounterRef, Long> delta : changes.counterDeltas().entrySet()) {
+            CounterRef counter = delta.getKey();
+            requests.add(UpdateItemRequest.builder()
+                    .tableName(table)
+                    .key(counter.key().toAttributeMap())
+                    .updateExpression("SET #type = if_not_exists(#type, :type) ADD #c :d")
+                    .expressionAttributeNames(Map.of("#type", TableSchema.ENTITY_TYPE, "#c", counter.attribute()))
+                    .expressionAttributeValues(Map.of(
+                            ":type", AttributeValue.fromS(counter.type().attributeValue()),
+                            ":d", AttributeValue.fromN(Long.toString(delta.getValue()))))
+                    .build());
+        }
+        for (Map.Entry<Key, Document> entry : changes.documents().entrySet()) {
+            requests.add(documentRequest(table, entry.getKey(), entry.getValue()));
+        }
+        return requests;
+    }
+
+    private static UpdateItemRequest documentRequest(String table, Key key, Document document) {
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        names.put("#type", TableSchema.ENTITY_TYPE);
+        values.put(":type", AttributeValue.fromS(document.type().attributeValue()));
+        List<String> set = new ArrayList<>(List.of("#type = if_not_exists(#type, :type)"));
+        int i = 0;
+        for (Map.Entry<String, AttributeValue> value : new TreeMap<>(document.values()).entrySet()) {
+            names.put("#s" + i, value.getKey());
+            values.put(":s" + i, value.getValue());
+            set.add("#s" + i + " = :s" + i);
+            i++;
+        }
+        List<String> remove = new ArrayList<>();
+        i = 0;
+        for (String owned : new TreeSet<>(document.owned())) {
+            if (!document.values().containsKey(owned)) {
+                names.put("#r" + i, owned);
+                remove.add("#r" + i);
+                i++;
+            }
+        }
+        String update = "SET " + String.join(", ", set) + (remove.isEmpty() ? "" : " REMOVE " + String.join(", ", remove));
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(key.toAttributeMap())
+                .updateExpression(update)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .build();
+    }
+}

@@ -1,0 +1,60 @@
+package io.tally.bench;
+
+import java.util.List;
+
+/** Everything one run measured; serialized as-is to JSON and rendered to markdown by {@link Report}. */
+record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness) {
+
+    record Environment(String date, String command, int cores, String jvm, String os, long maxHeapMb,
+                       String dynamoDbLocal, int recordsRequested, long seed) {
+    }
+
+    /**
+     * @param baseWrites        base-item writes sent to the recording table
+     * @param baseWriteThreads  client threads that sent them (BatchWriteItem, 25 per request)
+     * @param baseWritesPerSec  their rate
+     * @param records           stream records read back, the input of both processors
+     * @param getRecordsPerSec  how fast GetRecords drained them
+     * @param baseItems         base items in the table at the end (what the oracle recomputes from)
+     */
+    record WorkloadResult(String name, double skew, int baseWrites, int baseWriteThreads, double baseWritesPerSec,
+                          int records, int shards, double getRecordsPerSec, long baseItems,
+                          ProcessorResult tally, ProcessorResult naive) {
+        double throughputRatio() {
+            return tally.recordsPerSec() / naive.recordsPerSec();
+        }
+
+        double requestRatio() {
+            return tally.requestsPerRecord() / naive.requestsPerRecord();
+        }
+
+        double writeUnitRatio() {
+            return tally.writeUnitsPerRecord() / naive.writeUnitsPerRecord();
+        }
+    }
+
+    /**
+     * @param writeUnitsReported     whether DynamoDB Local answered ReturnConsumedCapacity for every write
+     * @param exactAfterRun          the oracle found no difference after the replay
+     * @param differencesAfterRun    differing derived attributes after the replay
+     * @param differencesAfterDuplicate differing derived attributes after one batch was delivered a second time
+     */
+    record ProcessorResult(String processor, int records, double seconds, double recordsPerSec, long requests,
+                           long failedRequests, double requestsPerRecord, double writeUnits,
+                           double writeUnitsPerRecord, boolean writeUnitsReported, long peakHeapMb,
+                           boolean exactAfterRun, int differencesAfterRun, int duplicatedBatchRecords,
+                           int differencesAfterDuplicate, int driftedItemsAfterDuplicate) {
+    }
+
+    /**
+     * @param writerMaxPerSec  PutItem/s of one client thread writing as fast as it can
+     * @param targetPerSec     half of it: the steady rate of the measurement
+     * @param achievedPerSec   the rate the paced writer kept
+     * @param measured         writes whose derived data was seen (puts; deletes carry no marker)
+     * @param missing          measured writes never seen processed before the deadline
+     */
+    record Freshness(double writerMaxPerSec, double targetPerSec, double achievedPerSec, double seconds,
+                     int writes, int measured, int missing, double p50Ms, double p99Ms, double maxMs,
+                     boolean exactAfterRun) {
+    }
+}

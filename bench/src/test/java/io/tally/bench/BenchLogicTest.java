@@ -1,0 +1,119 @@
+package io.tally.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.Comment;
+import io.tally.core.Key;
+import io.tally.core.Post;
+import io.tally.core.PostStatus;
+import io.tally.stream.SourceRecord;
+import io.tally.stream.derive.DerivationSettings;
+import io.tally.stream.derive.Derivations;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/** The benchmark's non-timed logic; the benchmark itself runs only from its jar, never in the build. */
+class BenchLogicTest {
+    private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
+    private final Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+
+    @Test
+    void workload_isDeterministic_andSkewConcentratesWritesOnFewUsers() {
+        List<Write> uniform = Workload.writes(7, 0, 3_000);
+        assertThat(uniform).hasSizeGreaterThanOrEqualTo(3_000).isEqualTo(Workload.writes(7, 0, 3_000));
+        List<Write> zipf = Workload.writes(7, 1.1, 3_000);
+        assertThat(distinctCommentPks(zipf)).isLessThan(distinctCommentPks(uniform));
+    }
+
+    @Test
+    void tableWriter_keepsEachKeyOnOneLane_andNeverTwiceInABatch() {
+        List<Write> writes = Workload.writes(3, 1.1, 2_000);
+        List<List<Write>> lanes = TableWriter.partition(writes, 4);
+        assertThat(lanes.stream().mapToInt(List::size).sum()).isEqualTo(writes.size());
+        for (List<Write> lane : lanes) {
+            List<List<Write>> batches = TableWriter.batches(lane);
+            assertThat(batches.stream().flatMap(List::stream).toList()).isEqualTo(lane);
+            for (List<Write> batch : batches) {
+                assertThat(batch).hasSizeLessThanOrEqualTo(TableWriter.BATCH);
+                assertThat(batch.stream().map(Write::key).distinct().count()).isEqualTo(batch.size());
+            }
+        }
+        Set<Key> seen = new HashSet<>();
+        for (List<Write> lane : lanes) {
+            Set<Key> keys = new HashSet<>();
+            lane.forEach(write -> keys.add(write.key()));
+            assertThat(keys.stream().filter(seen::contains)).isEmpty();
+            seen.addAll(keys);
+        }
+    }
+
+    @Test
+    void naiveProcessor_sendsOneUpdatePerCounterDeltaAndDocument() {
+        Post post = new Post("p1", "u1", "Title", "Body", PostStatus.CREATED, T, T, 1);
+        Comment comment = new Comment("c1", "p1", "u1", T, "u2", "Nice", T);
+        SourceRecord insert = record("1", null, comment.toItem());
+
+        List<UpdateItemRequest> requests = NaiveProcessor.requests("t", derivations, insert);
+
+        // A comment counts on the commenter's stats, the post's projection and a global shard: one request each.
+        assertThat(requests).hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(request -> assertThat(request.conditionExpression()).isNull());
+        assertThat(requests.stream().map(UpdateItemRequest::key).distinct().count()).isEqualTo(requests.size());
+        // An unchanged post moves no counter; the naive processor still rewrites the projection it owns.
+        assertThat(NaiveProcessor.requests("t", derivations, record("2", post.toItem(), post.toItem())))
+                .singleElement().satisfies(request -> assertThat(request.updateExpression()).doesNotContain("ADD"));
+    }
+
+    @Test
+    void marked_numbersPutsOnly() {
+        List<Write> writes = Bench.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
+                .toItem()), Write.delete(new Key("a", "b"))));
+        assertThat(writes.get(0).item().get(Bench.WRITE_MARKER).n()).isEqualTo("0");
+        assertThat(writes.get(1).isDelete()).isTrue();
+    }
+
+    @Test
+    void percentile_isNearestRank() {
+        List<Double> values = List.of(5.0, 1.0, 4.0, 2.0, 3.0);
+        assertThat(Report.percentile(values, 50)).isEqualTo(3.0);
+        assertThat(Report.percentile(values, 99)).isEqualTo(5.0);
+        assertThat(Report.percentile(values, 0)).isEqualTo(1.0);
+        assertThat(Report.percentile(List.of(), 50)).isNaN();
+    }
+
+    @Test
+    void targets_judgeTheSkewedWorkloadAndTheFreshness() {
+        Results.ProcessorResult tally = processor("tally", 1000, 0.5, true, 0);
+        Results.ProcessorResult naive = processor("naive", 100, 2.0, true, 40);
+        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1),
+                List.of(new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1, tally, naive),
+                        new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive)),
+                new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 300, 1200, 1500, true));
+
+        List<Report.Target> targets = Report.targets(results);
+
+        assertThat(targets).extracting(Report.Target::met).containsExactly(true, true, true, false);
+        assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**");
+    }
+
+    private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {
+        return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift);
+    }
+
+    private static SourceRecord record(String sequence, Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oldImage,
+                                       Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> newImage) {
+        Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> image = newImage != null ? newImage : oldImage;
+        return new SourceRecord("e" + sequence, oldImage == null ? "INSERT" : newImage == null ? "REMOVE" : "MODIFY",
+                "shard-1", sequence, T, Key.of(image).toAttributeMap(), oldImage, newImage);
+    }
+
+    private static long distinctCommentPks(List<Write> writes) {
+        return writes.stream().filter(w -> !w.isDelete() && w.key().sk().startsWith("COMMENT#"))
+                .map(w -> w.key().pk()).distinct().count();
+    }
+}
