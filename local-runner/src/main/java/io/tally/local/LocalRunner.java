@@ -313,6 +313,11 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     /** DynamoDB Local's endpoint, e.g. {@code http://127.0.0.1:8000}, for {@code --endpoint-url} or an SDK client. */
+    /** The event source mapping settings the stream poller runs with. */
+    public io.tally.local.stream.EsmSettings streamSettings() {
+        return stream.settings();
+    }
+
     public URI dynamoDbEndpoint() {
         return dynamoDbEndpoint;
     }

@@ -212,6 +212,11 @@ final class StreamPipeline implements AutoCloseable {
         return temporaryDir != null;
     }
 
+    /** The event source mapping settings the poller runs with (the deployment template's). */
+    EsmSettings settings() {
+        return poller.settings();
+    }
+
     /** Stops polling (invocations in flight finish), then closes the clients. Idempotent. */
     @Override
     public void close() {

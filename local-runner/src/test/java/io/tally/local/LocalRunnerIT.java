@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.Keys;
+import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
+import io.tally.core.template.DeploymentTemplate;
+import io.tally.local.stream.EsmSettings;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -15,10 +18,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
-import java.net.http.HttpResponse;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,6 +37,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
@@ -259,6 +263,30 @@ class LocalRunnerIT {
 
         assertThat(reply.status()).isEqualTo(413);
         assertThat(reply.errorCode()).isEqualTo("payload_too_large");
+    }
+
+    @Test
+    void tableAndStreamPoller_followTheDeploymentTemplate() {
+        // The template is the one source of both: the table the runner created and the poller's settings.
+        DeploymentTemplate template = DeploymentTemplate.read(Path.of("..", "infra", "template.yaml"));
+        CreateTableRequest declared = TableDefinition.fromTemplate(template, "tally");
+
+        try (DynamoDbClient dynamo = sdkClient(runner.dynamoDbEndpoint())) {
+            TableDescription table = dynamo.describeTable(r -> r.tableName("tally")).table();
+            assertThat(table.keySchema()).isEqualTo(declared.keySchema());
+            assertThat(table.attributeDefinitions()).containsExactlyInAnyOrderElementsOf(declared.attributeDefinitions());
+            assertThat(table.globalSecondaryIndexes())
+                    .extracting(i -> i.indexName() + i.keySchema() + i.projection().projectionTypeAsString())
+                    .containsExactlyInAnyOrderElementsOf(declared.globalSecondaryIndexes().stream()
+                            .map(i -> i.indexName() + i.keySchema() + i.projection().projectionTypeAsString()).toList());
+            assertThat(table.localSecondaryIndexes())
+                    .extracting(i -> i.indexName() + i.keySchema() + i.projection().projectionTypeAsString())
+                    .containsExactlyInAnyOrderElementsOf(declared.localSecondaryIndexes().stream()
+                            .map(i -> i.indexName() + i.keySchema() + i.projection().projectionTypeAsString()).toList());
+            assertThat(table.streamSpecification().streamViewType())
+                    .isEqualTo(declared.streamSpecification().streamViewType());
+        }
+        assertThat(runner.streamSettings()).isEqualTo(EsmSettings.fromTemplate(template));
     }
 
     @Test

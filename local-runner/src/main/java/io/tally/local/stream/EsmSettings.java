@@ -1,16 +1,19 @@
 package io.tally.local.stream;
 
+import io.tally.core.template.DeploymentTemplate;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The settings of the Lambda event source mapping (ESM) that connects the table's stream to the stream processor,
  * named as in {@code CreateEventSourceMapping}.
  *
- * <p>{@link #defaults()} are the values the AWS deployment uses, and the only place they are written down until the
- * infra template becomes their single source; the local poller reads them from here so that what runs locally
- * retries, bisects and discards like what runs on AWS. Some differ from AWS's own defaults on purpose (AWS: no
- * batching window, infinite retries and record age, no bisect, no tumbling window).
+ * <p>{@link #defaults()} are the values the AWS deployment uses, read from the deployment template
+ * ({@code infra/template.yaml}, the stream processor's {@code DynamoDB} event), which is their single source: the
+ * local poller retries, bisects and discards like the event source mapping on AWS because it runs with the very
+ * same settings. Some differ from AWS's own defaults on purpose (AWS: no batching window, no bisect, no tumbling
+ * window, no ReportBatchItemFailures); {@code docs/exactly-once.md} says why each value is what it is.
  *
  * @param batchSize                      records per invocation at most (AWS: 1..10000)
  * @param maximumBatchingWindowInSeconds how long to gather records before invoking with less than a full batch
@@ -45,16 +48,11 @@ public record EsmSettings(
         LATEST
     }
 
-    private static final EsmSettings DEFAULTS = new EsmSettings(
-            100,
-            1,
-            10,
-            true,
-            86_400,
-            1,
-            StartingPosition.TRIM_HORIZON,
-            60,
-            true);
+    /** The stream processor's function and its event in the template. */
+    public static final String FUNCTION_LOGICAL_ID = "StreamProcessorFunction";
+    public static final String EVENT_NAME = "Stream";
+
+    private static final EsmSettings DEFAULTS = fromTemplate(DeploymentTemplate.bundled());
 
     public EsmSettings {
         Objects.requireNonNull(startingPosition, "startingPosition");
@@ -78,9 +76,36 @@ public record EsmSettings(
         checkRange("TumblingWindowInSeconds", tumblingWindowInSeconds, 0, 900);
     }
 
-    /** The settings of the AWS deployment. */
+    /** The settings of the AWS deployment, from the template this build carries. */
     public static EsmSettings defaults() {
         return DEFAULTS;
+    }
+
+    /**
+     * The settings of the stream processor's event source mapping in a template. Every setting the poller
+     * implements must be there as a literal, except those whose AWS default is also the deployment's choice
+     * (MaximumBatchingWindowInSeconds 0, ParallelizationFactor 1, TumblingWindowInSeconds 0, no function response
+     * types), so that a setting can never silently take a local default that differs from AWS's.
+     */
+    public static EsmSettings fromTemplate(DeploymentTemplate template) {
+        DeploymentTemplate.Node function = template.resourceProperties(FUNCTION_LOGICAL_ID, "AWS::Serverless::Function");
+        DeploymentTemplate.Node event = function.get("Events").get(EVENT_NAME);
+        String type = event.text("Type");
+        if (!type.equals("DynamoDB")) {
+            throw new IllegalArgumentException(event.path() + ".Type is " + type + ", not DynamoDB");
+        }
+        DeploymentTemplate.Node p = event.get("Properties");
+        List<String> responseTypes = p.has("FunctionResponseTypes") ? p.texts("FunctionResponseTypes") : List.of();
+        return new EsmSettings(
+                p.integer("BatchSize"),
+                p.has("MaximumBatchingWindowInSeconds") ? p.integer("MaximumBatchingWindowInSeconds") : 0,
+                p.integer("MaximumRetryAttempts"),
+                p.bool("BisectBatchOnFunctionError"),
+                p.integer("MaximumRecordAgeInSeconds"),
+                p.has("ParallelizationFactor") ? p.integer("ParallelizationFactor") : 1,
+                startingPosition(p.text("StartingPosition")),
+                p.has("TumblingWindowInSeconds") ? p.integer("TumblingWindowInSeconds") : 0,
+                responseTypes.contains("ReportBatchItemFailures"));
     }
 
     public Duration maximumBatchingWindow() {
@@ -153,6 +178,16 @@ public record EsmSettings(
         return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
                 bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, startingPosition,
                 tumblingWindowInSeconds, value);
+    }
+
+    private static StartingPosition startingPosition(String value) {
+        for (StartingPosition position : StartingPosition.values()) {
+            if (position.name().equals(value)) {
+                return position;
+            }
+        }
+        throw new IllegalArgumentException("StartingPosition " + value + " is not supported by the local stream poller"
+                + " (TRIM_HORIZON or LATEST)");
     }
 
     private static void checkRange(String name, int value, int min, int max) {

@@ -136,6 +136,11 @@ public final class StreamPoller implements AutoCloseable {
         return table.latestStreamArn();
     }
 
+    /** The event source mapping settings this poller runs with. */
+    public EsmSettings settings() {
+        return settings;
+    }
+
     public String streamArn() {
         return streamArn;
     }

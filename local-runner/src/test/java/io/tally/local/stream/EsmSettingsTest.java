@@ -3,23 +3,70 @@ package io.tally.local.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.template.DeploymentTemplate;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class EsmSettingsTest {
+    private static final Path TEMPLATE = Path.of("..", "infra", "template.yaml");
+
     @Test
     void defaults_areTheValuesOfTheAwsDeployment() {
         EsmSettings defaults = EsmSettings.defaults();
 
         assertThat(defaults.batchSize()).isEqualTo(100);
         assertThat(defaults.maximumBatchingWindow()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(defaults.maximumRetryAttempts()).isEqualTo(10);
+        assertThat(defaults.maximumRetryAttempts()).isEqualTo(-1);
         assertThat(defaults.bisectBatchOnFunctionError()).isTrue();
-        assertThat(defaults.maximumRecordAgeInSeconds()).isEqualTo(86_400);
+        assertThat(defaults.maximumRecordAgeInSeconds()).isEqualTo(-1);
         assertThat(defaults.parallelizationFactor()).isEqualTo(1);
         assertThat(defaults.startingPosition()).isEqualTo(EsmSettings.StartingPosition.TRIM_HORIZON);
         assertThat(defaults.tumblingWindow()).isEqualTo(Duration.ofSeconds(60));
         assertThat(defaults.reportBatchItemFailures()).isTrue();
+    }
+
+    @Test
+    void defaults_areReadFromTheCheckoutsTemplate() {
+        assertThat(EsmSettings.defaults()).isEqualTo(EsmSettings.fromTemplate(DeploymentTemplate.read(TEMPLATE)));
+    }
+
+    @Test
+    void fromTemplate_followsAnEditOfTheTemplate() throws IOException {
+        String edited = Files.readString(TEMPLATE)
+                .replace("BatchSize: 100", "BatchSize: 250")
+                .replace("MaximumRetryAttempts: -1", "MaximumRetryAttempts: 7")
+                .replace("BisectBatchOnFunctionError: true", "BisectBatchOnFunctionError: false");
+
+        EsmSettings settings = EsmSettings.fromTemplate(write(edited));
+
+        assertThat(settings.batchSize()).isEqualTo(250);
+        assertThat(settings.maximumRetryAttempts()).isEqualTo(7);
+        assertThat(settings.bisectBatchOnFunctionError()).isFalse();
+    }
+
+    @Test
+    void fromTemplate_parameterWhereTheLocalPollerNeedsALiteral_namesTheSetting() throws IOException {
+        String edited = Files.readString(TEMPLATE).replace("BatchSize: 100", "BatchSize: !Ref StreamBatchSize");
+
+        assertThatThrownBy(() -> EsmSettings.fromTemplate(write(edited)))
+                .hasMessageContaining("Resources.StreamProcessorFunction.Properties.Events.Stream.Properties.BatchSize");
+    }
+
+    @Test
+    void fromTemplate_settingAwsWouldDefaultDifferently_mustBeWrittenOut() throws IOException {
+        // AWS's default MaximumRetryAttempts is -1: a template without it must not run locally with another value.
+        String edited = Files.readString(TEMPLATE).replace("MaximumRetryAttempts: -1", "");
+
+        assertThatThrownBy(() -> EsmSettings.fromTemplate(write(edited))).hasMessageContaining("MaximumRetryAttempts is missing");
+    }
+
+    private static DeploymentTemplate write(String yaml) throws IOException {
+        Path file = Files.createTempFile("template", ".yaml");
+        Files.writeString(file, yaml);
+        return DeploymentTemplate.read(file);
     }
 
     @Test

@@ -1,0 +1,81 @@
+package io.tally.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tally.core.template.DeploymentTemplate;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
+import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+
+class TableDefinitionTest {
+    private static String templateText() throws Exception {
+        return Files.readString(Path.of("..", "infra", "template.yaml"));
+    }
+
+    private static DeploymentTemplate template(String yaml) {
+        try {
+            Path file = Files.createTempFile("template", ".yaml");
+            Files.writeString(file, yaml, StandardCharsets.UTF_8);
+            return DeploymentTemplate.read(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void createTableRequest_fromTheTemplate_hasTheSchemaTheCodeExpects() {
+        CreateTableRequest request = TableDefinition.createTableRequest("t1");
+
+        assertThat(request.tableName()).isEqualTo("t1");
+        assertThat(request.billingMode()).isEqualTo(BillingMode.PAY_PER_REQUEST);
+        assertThat(request.keySchema()).containsExactly(
+                key(TableSchema.PK, KeyType.HASH), key(TableSchema.SK, KeyType.RANGE));
+        assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
+                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, TableSchema.POSTS_BY_STATUS_INDEX);
+        GlobalSecondaryIndex selector = request.globalSecondaryIndexes().get(0);
+        assertThat(selector.keySchema()).containsExactly(
+                key(TableSchema.SELECTOR, KeyType.HASH), key(TableSchema.DATA, KeyType.RANGE));
+        assertThat(selector.projection().projectionType()).isEqualTo(ProjectionType.ALL);
+        assertThat(request.globalSecondaryIndexes().get(1).keySchema()).containsExactly(
+                key(TableSchema.STATUS_SHARD, KeyType.HASH), key(TableSchema.POSTED_AT, KeyType.RANGE));
+        assertThat(request.localSecondaryIndexes()).singleElement().satisfies(lsi -> {
+            assertThat(lsi.indexName()).isEqualTo(TableSchema.POSTS_BY_TIME_INDEX);
+            assertThat(lsi.keySchema()).containsExactly(
+                    key(TableSchema.PK, KeyType.HASH), key(TableSchema.POSTED_AT, KeyType.RANGE));
+        });
+        assertThat(request.attributeDefinitions()).extracting(a -> a.attributeName() + ":" + a.attributeTypeAsString())
+                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S");
+        assertThat(request.streamSpecification().streamEnabled()).isTrue();
+        assertThat(request.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
+    }
+
+    @Test
+    void fromTemplate_followsAnEditOfTheTemplate() throws Exception {
+        // Proves the request is read from the template, not written down a second time.
+        String edited = templateText().replace("IndexName: PostsByStatus", "IndexName: PostsByStatusV2");
+        CreateTableRequest request = TableDefinition.fromTemplate(template(edited), "t2");
+        assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
+                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2");
+    }
+
+    @Test
+    void fromTemplate_withAParameterWhereTheLocalRuntimeNeedsALiteral_namesTheProperty() throws Exception {
+        String edited = templateText().replace("BillingMode: PAY_PER_REQUEST", "BillingMode: !Ref Billing");
+        assertThatThrownBy(() -> TableDefinition.fromTemplate(template(edited), "t3"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Resources.Table.Properties.BillingMode");
+    }
+
+    private static KeySchemaElement key(String name, KeyType type) {
+        return KeySchemaElement.builder().attributeName(name).keyType(type).build();
+    }
+}

@@ -1,0 +1,278 @@
+package io.tally.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.TableSchema;
+import io.tally.core.template.DeploymentTemplate;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+
+/** The deployment's settings, read from {@code infra/template.yaml}, and the code it names. */
+class TemplateTest {
+    private static final Path TEMPLATE = Path.of("template.yaml");
+    private static final Path RULES = Path.of("events", "rules");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final JsonNode template = DeploymentTemplate.read(TEMPLATE).tree();
+    private final JsonNode resources = template.path("Resources");
+
+    private JsonNode properties(String logicalId) {
+        return resources.path(logicalId).path("Properties");
+    }
+
+    private List<String> resourcesOfType(String type) {
+        List<String> ids = new ArrayList<>();
+        resources.fields().forEachRemaining(e -> {
+            if (e.getValue().path("Type").asText().equals(type)) {
+                ids.add(e.getKey());
+            }
+        });
+        return ids;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
+    }
+
+    @Test
+    void template_isASamTemplate() {
+        assertThat(template.path("Transform").asText()).isEqualTo("AWS::Serverless-2016-10-31");
+    }
+
+    @Test
+    void table_hasKeysIndexesStreamTtlBackupsAndOnDemandBilling() {
+        JsonNode table = properties("Table");
+        assertThat(resources.path("Table").path("Type").asText()).isEqualTo("AWS::DynamoDB::Table");
+        assertThat(resources.path("Table").path("DeletionPolicy").asText()).isEqualTo("Retain");
+        assertThat(table.path("BillingMode").asText()).isEqualTo("PAY_PER_REQUEST");
+        assertThat(table.path("KeySchema").toString()).isEqualTo(
+                "[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]");
+        JsonNode cycleSelector = StreamSupport.stream(table.path("GlobalSecondaryIndexes").spliterator(), false)
+                .filter(i -> i.path("IndexName").asText().equals(TableSchema.CYCLE_SELECTOR_INDEX))
+                .findFirst().orElseThrow();
+        assertThat(cycleSelector.path("KeySchema").toString()).isEqualTo(
+                "[{\"AttributeName\":\"selector\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"data\",\"KeyType\":\"RANGE\"}]");
+        assertThat(cycleSelector.path("Projection").path("ProjectionType").asText()).isEqualTo("ALL");
+        assertThat(table.path("StreamSpecification").path("StreamViewType").asText()).isEqualTo("NEW_AND_OLD_IMAGES");
+        assertThat(table.path("TimeToLiveSpecification").path("AttributeName").asText()).isEqualTo(TableSchema.TTL);
+        assertThat(table.path("TimeToLiveSpecification").path("Enabled").asBoolean()).isTrue();
+        assertThat(table.path("PointInTimeRecoverySpecification").path("PointInTimeRecoveryEnabled").asBoolean()).isTrue();
+        // !Ref DeletionProtection: the YAML reader keeps the referenced name.
+        assertThat(table.path("DeletionProtectionEnabled").asText()).isEqualTo("DeletionProtection");
+        assertThat(template.path("Parameters").path("DeletionProtection").path("AllowedValues").toString())
+                .isEqualTo("[\"true\",\"false\"]");
+    }
+
+    @Test
+    void parameters_coverStageShardsMemoryAndSnapStart() {
+        JsonNode parameters = template.path("Parameters");
+        assertThat(parameters.fieldNames()).toIterable().contains("Stage", "SelectorShards", "StatusShards",
+                "GlobalShards", "WriterMemorySize", "StreamProcessorMemorySize", "SnapStart", "DeletionProtection");
+        for (String shards : List.of("SelectorShards", "StatusShards", "GlobalShards")) {
+            // The functions accept 1..100 and default to 4 (ShardCounts, StreamWiring).
+            assertThat(parameters.path(shards).path("MinValue").asInt()).isEqualTo(1);
+            assertThat(parameters.path(shards).path("MaxValue").asInt()).isEqualTo(100);
+            assertThat(parameters.path(shards).path("Default").asInt()).isEqualTo(4);
+        }
+        JsonNode function = template.path("Globals").path("Function");
+        assertThat(function.path("SnapStart").path("ApplyOn").asText()).isEqualTo("SnapStart");
+        assertThat(texts(parameters.path("SnapStart").path("AllowedValues"))).containsExactly("PublishedVersions", "None");
+        assertThat(function.path("AutoPublishAlias").asText()).isNotBlank();
+        assertThat(function.path("Runtime").asText()).isIn("java17", "java21");
+        JsonNode environment = function.path("Environment").path("Variables");
+        assertThat(environment.path("TABLE_NAME").asText()).isEqualTo("Table");
+        assertThat(environment.path("SELECTOR_SHARDS").asText()).isEqualTo("SelectorShards");
+        assertThat(environment.path("STATUS_SHARDS").asText()).isEqualTo("StatusShards");
+        assertThat(environment.path("GLOBAL_SHARDS").asText()).isEqualTo("GlobalShards");
+    }
+
+    @Test
+    void writerFunction_isBehindTheHttpApiOnEveryRoute() {
+        JsonNode writer = properties("WriterFunction");
+        JsonNode api = writer.path("Events").path("Api");
+        assertThat(api.path("Type").asText()).isEqualTo("HttpApi");
+        assertThat(api.path("Properties").path("ApiId").asText()).isEqualTo("HttpApi");
+        // No Path or Method: the $default route, so the handler's own router answers every path (404, 405).
+        assertThat(api.path("Properties").has("Path")).isFalse();
+        assertThat(resources.path("HttpApi").path("Type").asText()).isEqualTo("AWS::Serverless::HttpApi");
+        assertThat(writer.path("CodeUri").asText()).isEqualTo("../writer-service/target/tally-writer.jar");
+        assertThat(writer.path("Environment").path("Variables").has("CURSOR_SECRET")).isTrue();
+    }
+
+    @Test
+    void streamProcessor_eventSourceMappingAsTheExactlyOnceDesignRequires() {
+        JsonNode function = properties("StreamProcessorFunction");
+        JsonNode stream = function.path("Events").path("Stream");
+        assertThat(stream.path("Type").asText()).isEqualTo("DynamoDB");
+        JsonNode esm = stream.path("Properties");
+        assertThat(esm.path("Stream").asText()).isEqualTo("Table.StreamArn");
+        assertThat(esm.path("StartingPosition").asText()).isEqualTo("TRIM_HORIZON");
+        assertThat(esm.path("BatchSize").asInt()).isBetween(1, 10_000);
+        assertThat(esm.path("MaximumBatchingWindowInSeconds").asInt()).isBetween(0, 300);
+        // docs/exactly-once.md: the watermarks are per shard, so one batch of a shard at a time.
+        assertThat(esm.path("ParallelizationFactor").asInt()).isEqualTo(1);
+        // The windowed handler needs the shard id, which only tumbling-window events carry.
+        assertThat(esm.path("TumblingWindowInSeconds").asInt()).isPositive();
+        assertThat(texts(esm.path("FunctionResponseTypes"))).containsExactly("ReportBatchItemFailures");
+        assertThat(esm.path("BisectBatchOnFunctionError").asBoolean()).isTrue();
+        // Never drop a record on its own: poison goes to the dead-letter route inside the function.
+        assertThat(esm.path("MaximumRetryAttempts").asInt()).isEqualTo(-1);
+        assertThat(esm.path("MaximumRecordAgeInSeconds").asInt()).isEqualTo(-1);
+        JsonNode onFailure = esm.path("DestinationConfig").path("OnFailure");
+        assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
+        assertThat(onFailure.path("Destination").asText()).isEqualTo("StreamFailureQueue.Arn");
+        assertThat(resources.path("StreamFailureQueue").path("Type").asText()).isEqualTo("AWS::SQS::Queue");
+
+        assertThat(function.path("Handler").asText()).isEqualTo("io.tally.stream.WindowedStreamHandler::handleRequest");
+        assertThat(function.path("CodeUri").asText()).isEqualTo("../stream-processor/target/tally-stream-processor.jar");
+        JsonNode environment = function.path("Environment").path("Variables");
+        assertThat(environment.path("EVENT_BUS_NAME").asText()).isEqualTo("EventBus");
+        // The stream handler flushes its metrics after each invocation and the batch can take a while.
+        assertThat(function.path("Timeout").asInt()).isGreaterThanOrEqualTo(60);
+    }
+
+    @Test
+    void everyHandlerTheTemplateNames_existsWithTheInterfaceItsEventNeeds() throws Exception {
+        List<String> functions = resourcesOfType("AWS::Serverless::Function");
+        assertThat(functions).containsExactlyInAnyOrder("WriterFunction", "StreamProcessorFunction");
+        for (String id : functions) {
+            JsonNode function = properties(id);
+            String[] handler = function.path("Handler").asText().split("::");
+            assertThat(handler).as(id + " Handler is class::method").hasSize(2);
+            Class<?> type = Class.forName(handler[0]);
+            assertThat(Modifier.isPublic(type.getModifiers())).as(id + " handler class is public").isTrue();
+            assertThat(type.getConstructor().getParameterCount()).as(id + " has a public no-argument constructor").isZero();
+
+            JsonNode event = function.path("Events").elements().next();
+            Class<?>[] io = switch (event.path("Type").asText()) {
+                case "HttpApi" -> new Class<?>[] {APIGatewayV2HTTPEvent.class, APIGatewayV2HTTPResponse.class};
+                case "DynamoDB" -> event.path("Properties").path("TumblingWindowInSeconds").asInt() > 0
+                        ? new Class<?>[] {DynamodbTimeWindowEvent.class, TimeWindowEventResponse.class}
+                        : new Class<?>[] {DynamodbEvent.class, StreamsEventResponse.class};
+                default -> throw new AssertionError(id + ": unexpected event type " + event.path("Type"));
+            };
+            assertThat(requestHandlerTypes(type)).as(id + " implements RequestHandler<" + io[0].getSimpleName()
+                    + ", " + io[1].getSimpleName() + ">").containsExactly(io);
+            Method method = type.getMethod(handler[1], io[0], com.amazonaws.services.lambda.runtime.Context.class);
+            assertThat(method.getReturnType()).isEqualTo(io[1]);
+        }
+    }
+
+    private static Type[] requestHandlerTypes(Class<?> type) {
+        for (Type candidate : type.getGenericInterfaces()) {
+            if (candidate instanceof ParameterizedType parameterized
+                    && parameterized.getRawType().equals(RequestHandler.class)) {
+                return parameterized.getActualTypeArguments();
+            }
+        }
+        return new Type[0];
+    }
+
+    @Test
+    void eventRules_areTheLocalBusRulesFiles() throws IOException {
+        // The local runner matches infra/events/rules/*.json; the deployment must declare the very same patterns.
+        Map<String, JsonNode> declared = new HashMap<>();
+        String stackPrefix = "${AWS::StackName}-";
+        for (String id : resourcesOfType("AWS::Events::Rule")) {
+            JsonNode rule = properties(id);
+            String name = rule.path("Name").asText();
+            assertThat(name).as(id + " Name").startsWith(stackPrefix);
+            assertThat(rule.path("EventBusName").asText()).as(id + " is on the stack's bus").isEqualTo("EventBus");
+            declared.put(name.substring(stackPrefix.length()), rule);
+        }
+        Map<String, JsonNode> files = new HashMap<>();
+        try (Stream<Path> paths = Files.list(RULES)) {
+            for (Path file : paths.filter(p -> p.toString().endsWith(".json")).toList()) {
+                JsonNode rule = JSON.readTree(file.toFile());
+                files.put(rule.path("Name").asText(), rule);
+            }
+        }
+        assertThat(declared.keySet()).containsExactlyInAnyOrderElementsOf(files.keySet());
+        files.forEach((name, file) -> {
+            assertThat(declared.get(name).path("EventPattern")).as(name + " EventPattern").isEqualTo(file.path("EventPattern"));
+            assertThat(declared.get(name).path("Description").asText()).as(name + " Description")
+                    .isEqualTo(file.path("Description").asText());
+        });
+    }
+
+    @Test
+    void alarms_watchIteratorAgeTheFailureDestinationAndPoisonRecords() {
+        Map<String, JsonNode> byMetric = new HashMap<>();
+        for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
+            JsonNode alarm = properties(id);
+            byMetric.put(alarm.path("Namespace").asText() + "/" + alarm.path("MetricName").asText(), alarm);
+        }
+        assertThat(byMetric).containsKeys("AWS/Lambda/IteratorAge", "AWS/SQS/ApproximateNumberOfMessagesVisible",
+                "Tally/tally.stream.poison");
+        assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
+                .isEqualTo("StreamProcessorFunction");
+        assertThat(byMetric.get("AWS/SQS/ApproximateNumberOfMessagesVisible").path("Dimensions").get(0)
+                .path("Value").asText()).isEqualTo("StreamFailureQueue.QueueName");
+    }
+
+    @Test
+    void iamPolicies_areScopedToTheStacksOwnResources() {
+        // Resource strings as the YAML reader keeps them: !GetAtt X.Arn reads "X.Arn", !Sub keeps its text.
+        List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn", "Table.Arn",
+                "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn");
+        List<String> roles = resourcesOfType("AWS::IAM::Role");
+        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole");
+        for (String role : roles) {
+            JsonNode properties = properties(role);
+            assertThat(properties.has("ManagedPolicyArns")).as(role + " has no managed policies").isFalse();
+            for (JsonNode policy : properties.path("Policies")) {
+                for (JsonNode statement : policy.path("PolicyDocument").path("Statement")) {
+                    assertThat(statement.path("Effect").asText()).isEqualTo("Allow");
+                    JsonNode resource = statement.path("Resource");
+                    List<String> resourceList = resource.isArray() ? texts(resource) : List.of(resource.asText());
+                    assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).isSubsetOf(allowed);
+                    List<String> actions = statement.path("Action").isArray()
+                            ? texts(statement.path("Action")) : List.of(statement.path("Action").asText());
+                    assertThat(actions).as(role + " actions").noneMatch(a -> a.contains("*"));
+                }
+            }
+        }
+        for (String function : resourcesOfType("AWS::Serverless::Function")) {
+            assertThat(properties(function).path("Role").asText()).as(function + " uses its own scoped role")
+                    .isEqualTo(function.replace("Function", "Role") + ".Arn");
+            assertThat(properties(function).has("Policies")).isFalse();
+        }
+        // The stream processor writes derived items and dead letters, reads the stream, publishes events, and
+        // the writer never touches the stream or the bus.
+        assertThat(actionsOf("StreamProcessorRole")).contains("dynamodb:GetRecords", "dynamodb:UpdateItem",
+                "dynamodb:PutItem", "events:PutEvents", "sqs:SendMessage");
+        assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
+    }
+
+    private List<String> actionsOf(String role) {
+        List<String> actions = new ArrayList<>();
+        for (JsonNode policy : properties(role).path("Policies")) {
+            for (JsonNode statement : policy.path("PolicyDocument").path("Statement")) {
+                JsonNode action = statement.path("Action");
+                actions.addAll(action.isArray() ? texts(action) : List.of(action.asText()));
+            }
+        }
+        return actions;
+    }
+}
