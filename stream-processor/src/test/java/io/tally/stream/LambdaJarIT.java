@@ -28,7 +28,7 @@ class LambdaJarIT {
         try (ZipFile zip = new ZipFile(JAR.toFile())) {
             List<String> names = zip.stream().map(entry -> entry.getName()).toList();
             assertThat(names).contains("io/tally/stream/WindowedStreamHandler.class",
-                    "io/tally/stream/StreamHandler.class", "io/tally/core/Keys.class",
+                    "io/tally/stream/StreamHandler.class", "io/tally/core/Keys.class", "org/crac/Resource.class",
                     "software/amazon/awssdk/services/eventbridge/EventBridgeClient.class",
                     "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class");
             assertThat(names).noneMatch(name -> name.startsWith("software/amazon/dynamodb/services/local/")

@@ -25,7 +25,7 @@ class LambdaJarIT {
         assertThat(JAR).exists();
         try (ZipFile zip = new ZipFile(JAR.toFile())) {
             List<String> names = zip.stream().map(entry -> entry.getName()).toList();
-            assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/core/Keys.class",
+            assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/core/Keys.class", "org/crac/Resource.class",
                     "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
                     "com/amazonaws/services/lambda/runtime/events/APIGatewayV2HTTPEvent.class");
             assertThat(names).noneMatch(name -> name.startsWith("software/amazon/dynamodb/services/local/")
