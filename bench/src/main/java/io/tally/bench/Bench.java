@@ -66,7 +66,11 @@ public final class Bench {
         if (options.render != null) {
             // Renders the page again from a run's figures, e.g. after a change of the page's text.
             Results results = new ObjectMapper().readValue(options.render.toFile(), Results.class);
-            Files.writeString(options.markdown, Report.markdown(results));
+            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson)));
+            return;
+        }
+        if (options.coldStart) {
+            coldStart(options);
             return;
         }
         // A fresh server per phase: DynamoDB Local looks up the stream on every write to a stream-enabled table
@@ -88,7 +92,8 @@ public final class Bench {
         {
             Results results = new Results(environment(options), workloads, freshness);
 
-            String markdown = Report.markdown(results);
+            // The cold-start section comes from its own run (--cold-start) and stays on the page.
+            String markdown = Report.markdown(results, readColdStart(options.coldStartJson));
             Files.writeString(options.markdown, markdown);
             Files.createDirectories(options.json.toAbsolutePath().getParent());
             new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.json.toFile(), results);
@@ -97,6 +102,33 @@ public final class Bench {
         }
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(0);
+    }
+
+    /**
+     * The cold-start run: writes its JSON and renders the page with the replay figures of the last full run, when
+     * there are some.
+     */
+    private static void coldStart(Options options) throws IOException {
+        ColdStartResults results;
+        try {
+            results = ColdStart.run(options.repo, options.runs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        Files.createDirectories(options.coldStartJson.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.coldStartJson.toFile(), results);
+        Results replay = Files.isRegularFile(options.json)
+                ? new ObjectMapper().readValue(options.json.toFile(), Results.class) : null;
+        Files.writeString(options.markdown, Report.markdown(replay, results));
+        System.out.println(Report.coldStartSection(results));
+        LOG.info("wrote {} and {}", options.markdown, options.coldStartJson);
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(0);
+    }
+
+    private static ColdStartResults readColdStart(Path json) throws IOException {
+        return Files.isRegularFile(json) ? new ObjectMapper().readValue(json.toFile(), ColdStartResults.class) : null;
     }
 
     private static Results.Environment environment(Options options) {
@@ -112,7 +144,7 @@ public final class Bench {
                 options.records, options.seed);
     }
 
-    private static String dynamoDbLocalVersion() {
+    static String dynamoDbLocalVersion() {
         try (var in = Bench.class.getResourceAsStream("/bench.properties")) {
             java.util.Properties properties = new java.util.Properties();
             if (in != null) {
@@ -448,6 +480,10 @@ public final class Bench {
         Path markdown = Path.of("BENCHMARKS.md");
         Path json = Path.of("bench/results/latest.json");
         Path render;
+        boolean coldStart;
+        int runs = 5;
+        Path coldStartJson = Path.of("bench/results/cold-start.json");
+        Path repo = Path.of(".");
 
         static Options parse(String[] args) {
             Options options = new Options();
@@ -460,10 +496,21 @@ public final class Bench {
                     case "--markdown" -> options.markdown = Path.of(require(args[i], value));
                     case "--json" -> options.json = Path.of(require(args[i], value));
                     case "--render" -> options.render = Path.of(require(args[i], value));
+                    case "--cold-start" -> {
+                        options.coldStart = true;
+                        continue;
+                    }
+                    case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
+                    case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
+                    case "--repo" -> options.repo = Path.of(require(args[i], value));
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE, --render JSON)");
+                            + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
+                            + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR)");
                 }
                 i++;
+            }
+            if (options.runs < 1) {
+                throw new IllegalArgumentException("--runs must be positive");
             }
             if (options.records < 1) {
                 throw new IllegalArgumentException("--records must be positive");

@@ -45,6 +45,10 @@ final class LocalServer implements AutoCloseable {
         }
     }
 
+    URI endpoint() {
+        return endpoint;
+    }
+
     DynamoDbClient client(ExecutionInterceptor... interceptors) {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint)

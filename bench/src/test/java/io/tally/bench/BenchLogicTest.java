@@ -99,6 +99,13 @@ class BenchLogicTest {
 
         assertThat(targets).extracting(Report.Target::met).containsExactly(true, true, true, false);
         assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**");
+
+        // The cold-start section renders after the replay's page, which keeps every table.
+        String both = Report.markdown(results, ColdStartLogicTest.sample());
+        assertThat(both).startsWith(Report.markdown(results))
+                .contains("## Replay, per processor").contains("## End-to-end freshness").contains("## Caveats")
+                .contains("## Packaging and cold start");
+        assertThat(both.indexOf("## Packaging and cold start")).isGreaterThan(both.indexOf("## Caveats"));
     }
 
     private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {

@@ -13,17 +13,35 @@ import io.tally.stream.events.EventPublisher;
 import io.tally.stream.metrics.EmfMetricsFlusher;
 import java.net.URI;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
 
-/** The production engine of the stream handlers, configured from the environment of the function. */
+/**
+ * The production engine of the stream handlers, configured from the environment of the function:
+ *
+ * <ul>
+ *   <li>{@code TABLE_NAME} (required): the table whose stream is read and where derived items are written;</li>
+ *   <li>{@code AWS_REGION} (required; Lambda sets it);</li>
+ *   <li>{@code EVENT_BUS_NAME} (required): the EventBridge bus the domain events go to;</li>
+ *   <li>{@code EVENT_SOURCE} (optional, default {@value #DEFAULT_EVENT_SOURCE}): the events' source;</li>
+ *   <li>{@code DYNAMODB_ENDPOINT} (optional): a DynamoDB endpoint override, e.g. {@code http://127.0.0.1:8000}
+ *       for DynamoDB Local;</li>
+ *   <li>{@code EVENTBRIDGE_ENDPOINT} (optional): an EventBridge endpoint override, e.g. LocalStack's
+ *       {@code http://127.0.0.1:4566} or a local PutEvents stub (the cold-start benchmark uses one);</li>
+ *   <li>{@code SELECTOR_SHARDS}, {@code STATUS_SHARDS}, {@code GLOBAL_SHARDS} (optional, 1..100, default 4): as
+ *       for the writer function, which must see the same values.</li>
+ * </ul>
+ */
 public final class StreamWiring {
     static final String TABLE_NAME = "TABLE_NAME";
     static final String AWS_REGION = "AWS_REGION";
     static final String DYNAMODB_ENDPOINT = "DYNAMODB_ENDPOINT";
+    static final String EVENTBRIDGE_ENDPOINT = "EVENTBRIDGE_ENDPOINT";
     static final String EVENT_BUS_NAME = "EVENT_BUS_NAME";
     static final String EVENT_SOURCE = "EVENT_SOURCE";
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
@@ -53,15 +71,9 @@ public final class StreamWiring {
         DynamoDbClientBuilder dynamoDb = DynamoDbClient.builder()
                 .region(region)
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
-        String endpoint = env.get(DYNAMODB_ENDPOINT);
-        if (endpoint != null && !endpoint.isBlank()) {
-            dynamoDb.endpointOverride(URI.create(endpoint));
-        }
+        endpoint(env, DYNAMODB_ENDPOINT).ifPresent(dynamoDb::endpointOverride);
         DynamoDbClient dynamoDbClient = dynamoDb.build();
-        EventBridgeClient eventBridge = EventBridgeClient.builder()
-                .region(region)
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
-                .build();
+        EventBridgeClient eventBridge = eventBridge(env, region);
 
         // One registry per container, flushed as CloudWatch embedded metric format on stdout after every invocation.
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -69,6 +81,20 @@ public final class StreamWiring {
         Engine engine = engine(dynamoDbClient, tableName, new EventBridgePublisher(eventBridge, eventBusName, source),
                 registry, settings(env));
         return new Processor(engine, flusher::flush);
+    }
+
+    /** The EventBridge client, pointed at {@code EVENTBRIDGE_ENDPOINT} when it is set. */
+    static EventBridgeClient eventBridge(Map<String, String> env, Region region) {
+        EventBridgeClientBuilder builder = EventBridgeClient.builder()
+                .region(region)
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        endpoint(env, EVENTBRIDGE_ENDPOINT).ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
+    private static Optional<URI> endpoint(Map<String, String> env, String name) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(URI.create(value.trim()));
     }
 
     /** The engine over the given clients: the production wiring and the local runner share it. */

@@ -21,9 +21,17 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
     private final Engine engine;
     private final Runnable afterInvocation;
 
-    /** Production wiring from the environment ({@code TABLE_NAME}, {@code AWS_REGION}, {@code EVENT_BUS_NAME}, ...). */
+    /** SnapStart priming, held here because a CRaC context need not keep its resources reachable. */
+    @SuppressWarnings("unused")
+    private Priming priming;
+
+    /**
+     * Production wiring from the environment ({@code TABLE_NAME}, {@code AWS_REGION}, {@code EVENT_BUS_NAME}, ...:
+     * see {@link StreamWiring}); the handler primes itself before a SnapStart snapshot ({@link Priming}).
+     */
     public WindowedStreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
+        priming = Priming.register(StreamWiring.settings(System.getenv()));
     }
 
     private WindowedStreamHandler(StreamWiring.Processor processor) {

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.stream.engine.Engine;
+import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.regions.Region;
 
 class StreamWiringTest {
 
@@ -18,6 +20,21 @@ class StreamWiringTest {
             assertThat(engine).isNotNull();
             assertThat(processor.afterInvocation()).isNotNull();
         }
+    }
+
+    @Test
+    void eventBridgeEndpoint_overridesTheClientsEndpointOnlyWhenSet() {
+        try (var local = StreamWiring.eventBridge(Map.of("EVENTBRIDGE_ENDPOINT", "http://127.0.0.1:4566"),
+                Region.EU_WEST_1);
+             var aws = StreamWiring.eventBridge(Map.of("EVENTBRIDGE_ENDPOINT", " "), Region.EU_WEST_1)) {
+            assertThat(local.serviceClientConfiguration().endpointOverride())
+                    .contains(URI.create("http://127.0.0.1:4566"));
+            assertThat(aws.serviceClientConfiguration().endpointOverride()).isEmpty();
+        }
+        StreamWiring.Processor processor = StreamWiring.fromEnvironment(Map.of(
+                "TABLE_NAME", "tally", "AWS_REGION", "eu-west-1", "EVENT_BUS_NAME", "tally-events",
+                "EVENTBRIDGE_ENDPOINT", "http://127.0.0.1:4566"));
+        processor.engine().close();
     }
 
     @Test

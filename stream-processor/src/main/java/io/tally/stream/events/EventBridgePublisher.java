@@ -193,8 +193,11 @@ public final class EventBridgePublisher implements EventPublisher {
     /**
      * The entry for one event. The detail is the event's detail with {@code eventId} in front: EventBridge assigns
      * its own envelope id on every put, so subscribers can only recognise a redelivered event by this one.
+     * Public for the SnapStart priming, which builds entries without sending them.
+     *
+     * @throws IllegalArgumentException when the detail cannot be written as JSON
      */
-    static PutEventsRequestEntry entry(DomainEvent event, String eventBusName, String source) {
+    public static PutEventsRequestEntry entry(DomainEvent event, String eventBusName, String source) {
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("eventId", event.id());
         event.detail().forEach(detail::putIfAbsent);

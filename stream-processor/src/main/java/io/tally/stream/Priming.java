@@ -1,0 +1,142 @@
+package io.tally.stream;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
+import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamViewType;
+import io.tally.core.Post;
+import io.tally.core.PostStatus;
+import io.tally.core.User;
+import io.tally.stream.derive.DerivationSettings;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.engine.BatchResult;
+import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.InMemoryDeadLetterSink;
+import io.tally.stream.engine.InMemoryDerivedStore;
+import io.tally.stream.events.EventBridgePublisher;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.crac.Core;
+import org.crac.Resource;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * SnapStart priming of the stream functions: before Lambda takes the snapshot, a small synthetic batch (a user and
+ * a post inserted) goes through what a real batch goes through, the Lambda record conversion, the derivations,
+ * coalescing, the watermark writes and the events' PutEvents entries (their JSON), so that the snapshot holds
+ * those classes loaded and initialized. It runs on its own engine over an in-memory store, with a publisher that
+ * builds the entries without sending them: nothing reaches DynamoDB or EventBridge, and the function's own meters
+ * are untouched. Without SnapStart (no checkpoint) it never runs.
+ */
+final class Priming implements Resource {
+    static final String SHARD = "shardId-priming";
+    private static final String BUS = "priming";
+
+    private final DerivationSettings settings;
+
+    Priming(DerivationSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Registers a priming with the global CRaC context. The caller keeps the returned object: a context need not
+     * hold its resources strongly.
+     */
+    static Priming register(DerivationSettings settings) {
+        Priming priming = new Priming(settings);
+        Core.getGlobalContext().register(priming);
+        return priming;
+    }
+
+    /** Processes the synthetic batch; returns the engine's result (two records, events published to nowhere). */
+    BatchResult prime() {
+        List<SourceRecord> records = new ArrayList<>();
+        for (DynamodbEvent.DynamodbStreamRecord record : records()) {
+            records.add(StreamRecords.fromLambda(SHARD, record));
+        }
+        try (Engine engine = Engine.builder()
+                .derivations(Derivations.standard(settings))
+                .store(new InMemoryDerivedStore())
+                .deadLetters(new InMemoryDeadLetterSink())
+                .publisher(events -> {
+                    events.forEach(event -> EventBridgePublisher.entry(event, BUS, StreamWiring.DEFAULT_EVENT_SOURCE));
+                    return List.of();
+                })
+                .build()) {
+            return engine.process(records);
+        }
+    }
+
+    /** A user and a post of that user, inserted: Lambda stream records as the event source mapping sends them. */
+    static List<DynamodbEvent.DynamodbStreamRecord> records() {
+        Instant at = Instant.parse("2024-01-01T00:00:00Z");
+        User user = new User("user-priming", "Priming", "priming@example.com", at, at, 1);
+        Post post = new Post("post-priming", user.userId(), "Priming", "Warms the stream handler up.",
+                PostStatus.CREATED, at, at, 1);
+        return List.of(insert("1", user.key().toAttributeMap(), user.toItem(), at),
+                insert("2", post.key().toAttributeMap(), post.toItem(), at));
+    }
+
+    private static DynamodbEvent.DynamodbStreamRecord insert(String sequence, Map<String, AttributeValue> keys,
+                                                            Map<String, AttributeValue> item, Instant at) {
+        DynamodbEvent.DynamodbStreamRecord record = new DynamodbEvent.DynamodbStreamRecord();
+        record.setEventID("priming-" + sequence);
+        record.setEventName("INSERT");
+        record.setEventSource("aws:dynamodb");
+        record.setDynamodb(new StreamRecord()
+                .withKeys(lambda(keys))
+                .withNewImage(lambda(item))
+                .withSequenceNumber(sequence)
+                .withApproximateCreationDateTime(Date.from(at))
+                .withStreamViewType(StreamViewType.NEW_AND_OLD_IMAGES));
+        return record;
+    }
+
+    /** An item in the Lambda event's attribute model, the inverse of what {@link StreamRecords} converts. */
+    static Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> lambda(
+            Map<String, AttributeValue> item) {
+        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> converted =
+                new LinkedHashMap<>();
+        item.forEach((name, value) -> converted.put(name, lambda(value)));
+        return converted;
+    }
+
+    private static com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue lambda(
+            AttributeValue value) {
+        var converted = new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue();
+        switch (value.type()) {
+            case S -> converted.setS(value.s());
+            case N -> converted.setN(value.n());
+            case B -> converted.setB(ByteBuffer.wrap(value.b().asByteArray()));
+            case BOOL -> converted.setBOOL(value.bool());
+            case NUL -> converted.setNULL(true);
+            case SS -> converted.setSS(value.ss());
+            case NS -> converted.setNS(value.ns());
+            case BS -> converted.setBS(value.bs().stream().map(SdkBytes::asByteBuffer).toList());
+            case M -> converted.setM(lambda(value.m()));
+            case L -> converted.setL(value.l().stream().map(Priming::lambda).toList());
+            default -> throw new IllegalArgumentException("unknown attribute value type: " + value);
+        }
+        return converted;
+    }
+
+    @Override
+    public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
+        try {
+            prime();
+        } catch (RuntimeException e) {
+            // Priming only saves time after a restore; a failure must not fail publishing the version.
+            System.err.println("SnapStart priming of the stream function failed: " + e);
+        }
+    }
+
+    @Override
+    public void afterRestore(org.crac.Context<? extends Resource> context) {
+        // Nothing to refresh: the clients reconnect on their own.
+    }
+}

@@ -1,0 +1,53 @@
+package io.tally.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.tally.stream.derive.DerivationSettings;
+import io.tally.stream.engine.BatchResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SnapStart priming runs the whole batch path on its own in-memory engine: it takes no client, so it cannot
+ * reach DynamoDB or EventBridge; these tests check that the path really ran and never throws.
+ */
+class PrimingTest {
+
+    @Test
+    void prime_derivesTheSyntheticBatchCompletely_withoutPoisonOrFailure() {
+        BatchResult result = new Priming(DerivationSettings.DEFAULTS).prime();
+
+        assertThat(result.records()).isEqualTo(2);
+        assertThat(result.poison()).isZero();
+        assertThat(result.skipped()).isZero();
+        assertThat(result.failedSequenceNumber()).isEmpty();
+        // Counters, stats and the post's projection: the derivations ran and their writes went to memory.
+        assertThat(result.derivedWrites()).isPositive();
+        assertThat(result.failedWrites()).isZero();
+        // PostCreated at least: the entries' JSON was built (and sent nowhere).
+        assertThat(result.eventsPublished()).isPositive();
+        assertThat(result.eventsFailed()).isZero();
+    }
+
+    @Test
+    void prime_canRunAgain_withOtherShardCounts() {
+        assertThat(new Priming(DerivationSettings.DEFAULTS).prime().records()).isEqualTo(2);
+        assertThat(new Priming(new DerivationSettings(1, 1, 1)).prime().failedSequenceNumber()).isEmpty();
+    }
+
+    @Test
+    void beforeCheckpoint_primesWithoutThrowing_andRegistersOnAJvmWithoutCrac() throws Exception {
+        Priming priming = Priming.register(DerivationSettings.DEFAULTS);
+
+        assertThatCode(() -> priming.beforeCheckpoint(null)).doesNotThrowAnyException();
+        priming.afterRestore(null);
+    }
+
+    @Test
+    void syntheticRecords_convertBackToTheDomainItems() {
+        SourceRecord user = StreamRecords.fromLambda(Priming.SHARD, Priming.records().get(0));
+        assertThat(user.eventName()).isEqualTo("INSERT");
+        assertThat(user.newImage()).containsKeys("userId", "name", "email");
+        assertThat(user.entityType()).isPresent();
+    }
+}
