@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.TableDefinition;
+import io.tally.core.template.DeploymentTemplate;
 import io.tally.stream.SourceRecord;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.StreamWiring;
@@ -45,8 +46,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 public final class Bench {
     private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
     static final String COMMAND = "mvn -q -pl bench -am package -DskipTests && java -Xmx1g -jar bench/target/tally-bench.jar --records 20000";
-    /** The event source mapping's default batch size. */
-    static final int BATCH_SIZE = 100;
+    /** The deployment's batch size: the stream event's BatchSize in infra/template.yaml. */
+    static final int BATCH_SIZE = DeploymentTemplate.bundled().streamEventSourceMapping().integer("BatchSize");
     static final int WRITER_THREADS = 4;
     /** Marks each put of the freshness run, so the poller can tell which write a stream record carries. */
     static final String WRITE_MARKER = "benchWrite";
@@ -141,7 +142,7 @@ public final class Bench {
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 runtime.maxMemory() / (1024 * 1024),
                 "DynamoDB Local " + dynamoDbLocalVersion() + ", server mode over HTTP, in memory",
-                options.records, options.seed);
+                options.records, options.seed, BATCH_SIZE);
     }
 
     static String dynamoDbLocalVersion() {

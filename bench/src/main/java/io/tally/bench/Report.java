@@ -87,7 +87,9 @@ final class Report {
         md.append("| JVM | ").append(env.jvm()).append(", max heap ").append(env.maxHeapMb()).append(" MB |\n");
         md.append("| DynamoDB | ").append(env.dynamoDbLocal()).append(" |\n");
         md.append("| Records per workload | at least ").append(env.recordsRequested()).append(" (seed ")
-                .append(env.seed()).append(") |\n\n");
+                .append(env.seed()).append(") |\n");
+        md.append("| Batch size | ").append(env.batchSize())
+                .append(" records (the stream event's `BatchSize` in `infra/template.yaml`) |\n\n");
 
         md.append("## Targets\n\n| Target | Measured | Met |\n|---|---|---|\n");
         for (Target target : targets(results)) {
@@ -150,7 +152,7 @@ final class Report {
                     .append(fmt(f.p99Ms(), 0)).append(" | ").append(fmt(f.maxMs(), 0)).append(" | ")
                     .append(f.exactAfterRun() ? "yes" : "no").append(" |\n\n");
         }
-        md.append(METHOD);
+        md.append(METHOD.replace("{batch}", Integer.toString(env.batchSize())));
         return md.toString();
     }
 
@@ -233,7 +235,7 @@ final class Report {
             - **Replay.** The same recorded records go to each processor, on a fresh table per processor (same \
             definition, but without a stream: nothing reads it, and DynamoDB Local looks the stream up on every \
             write at a cost growing with the stream, which would penalize each extra request more), shard by \
-            shard in batches of 100 (the event source mapping's default). *Tally* is the production `Engine` \
+            shard in batches of {batch} (the deployment's `BatchSize`). *Tally* is the production `Engine` \
             (`StreamWiring.engine`, 8 concurrent derived writes per batch, events to a no-op publisher). *Naive* \
             sends, for each record in order, one UpdateItem per derived change (an `ADD` per counter delta, a \
             `SET`/`REMOVE` per document), decided by the same `Derivations`, on one thread, without coalescing or \
@@ -241,7 +243,7 @@ final class Report {
             only the processor's own client (failed conditional writes included as requests).
             - **Exactly-once.** After the replay, the final base items are copied into the processor's table \
             (untimed, with BatchWriteItem: processing needs only the stream, the oracle needs the base items) and \
-            `Rebuilder.verify()` recomputes all derived data from them and compares. Then one batch of 100 records \
+            `Rebuilder.verify()` recomputes all derived data from them and compares. Then one batch of {batch} records \
             from the middle of the stream is delivered a second time, as Lambda does after a retry, and the oracle \
             runs again: the number of differing derived attributes is the drift.
             - **Peak heap** is the highest heap use sampled every 5 ms during the replay, after a `System.gc()`. \
@@ -249,7 +251,7 @@ final class Report {
             not the processor's own footprint.
             - **Freshness.** One client thread first writes as fast as it can (PutItem/DeleteItem of the workload) \
             to measure its maximum rate; then it writes a new workload at half that rate to a fresh table while a \
-            poller thread reads the stream (GetRecords, up to 100 records, again at once after a full page, after \
+            poller thread reads the stream (GetRecords, up to {batch} records, again at once after a full page, after \
             250 ms after a partial or empty one, as the local runner's poll interval) and hands each page to the \
             engine. Every put carries a write number; a write's lag is from its PutItem acknowledgement to the \
             return of the `Engine.process` call that applied it, after which its derived items are readable \

@@ -6,7 +6,7 @@ import java.util.List;
 record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness) {
 
     record Environment(String date, String command, int cores, String jvm, String os, long maxHeapMb,
-                       String dynamoDbLocal, int recordsRequested, long seed) {
+                       String dynamoDbLocal, int recordsRequested, long seed, int batchSize) {
     }
 
     /**

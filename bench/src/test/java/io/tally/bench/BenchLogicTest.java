@@ -90,7 +90,7 @@ class BenchLogicTest {
     void targets_judgeTheSkewedWorkloadAndTheFreshness() {
         Results.ProcessorResult tally = processor("tally", 1000, 0.5, true, 0);
         Results.ProcessorResult naive = processor("naive", 100, 2.0, true, 40);
-        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1),
+        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000),
                 List.of(new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1, tally, naive),
                         new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive)),
                 new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 300, 1200, 1500, true));

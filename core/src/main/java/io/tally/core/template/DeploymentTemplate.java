@@ -106,6 +106,23 @@ public final class DeploymentTemplate {
                 "/Resources/" + logicalId + "/Properties");
     }
 
+    /** The stream processor's function and its stream event in the template. */
+    public static final String STREAM_FUNCTION = "StreamProcessorFunction";
+    public static final String STREAM_EVENT = "Stream";
+
+    /**
+     * The properties of the stream processor's event source mapping (its {@code DynamoDB} event): the settings the
+     * local poller and the benchmark share with AWS.
+     */
+    public Node streamEventSourceMapping() {
+        Node event = resourceProperties(STREAM_FUNCTION, "AWS::Serverless::Function").get("Events").get(STREAM_EVENT);
+        String type = event.text("Type");
+        if (!type.equals("DynamoDB")) {
+            throw new IllegalArgumentException(origin + ": " + event.path() + ".Type is " + type + ", not DynamoDB");
+        }
+        return event.get("Properties");
+    }
+
     /** The whole template as a tree, for tests that check the deployment's settings. */
     public JsonNode tree() {
         return root.deepCopy();

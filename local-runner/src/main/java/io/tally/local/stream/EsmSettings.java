@@ -48,10 +48,6 @@ public record EsmSettings(
         LATEST
     }
 
-    /** The stream processor's function and its event in the template. */
-    public static final String FUNCTION_LOGICAL_ID = "StreamProcessorFunction";
-    public static final String EVENT_NAME = "Stream";
-
     private static final EsmSettings DEFAULTS = fromTemplate(DeploymentTemplate.bundled());
 
     public EsmSettings {
@@ -88,13 +84,7 @@ public record EsmSettings(
      * types), so that a setting can never silently take a local default that differs from AWS's.
      */
     public static EsmSettings fromTemplate(DeploymentTemplate template) {
-        DeploymentTemplate.Node function = template.resourceProperties(FUNCTION_LOGICAL_ID, "AWS::Serverless::Function");
-        DeploymentTemplate.Node event = function.get("Events").get(EVENT_NAME);
-        String type = event.text("Type");
-        if (!type.equals("DynamoDB")) {
-            throw new IllegalArgumentException(event.path() + ".Type is " + type + ", not DynamoDB");
-        }
-        DeploymentTemplate.Node p = event.get("Properties");
+        DeploymentTemplate.Node p = template.streamEventSourceMapping();
         List<String> responseTypes = p.has("FunctionResponseTypes") ? p.texts("FunctionResponseTypes") : List.of();
         return new EsmSettings(
                 p.integer("BatchSize"),

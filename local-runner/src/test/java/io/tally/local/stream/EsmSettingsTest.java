@@ -17,7 +17,7 @@ class EsmSettingsTest {
     void defaults_areTheValuesOfTheAwsDeployment() {
         EsmSettings defaults = EsmSettings.defaults();
 
-        assertThat(defaults.batchSize()).isEqualTo(100);
+        assertThat(defaults.batchSize()).isEqualTo(1000);
         assertThat(defaults.maximumBatchingWindow()).isEqualTo(Duration.ofSeconds(1));
         assertThat(defaults.maximumRetryAttempts()).isEqualTo(-1);
         assertThat(defaults.bisectBatchOnFunctionError()).isTrue();
@@ -36,7 +36,7 @@ class EsmSettingsTest {
     @Test
     void fromTemplate_followsAnEditOfTheTemplate() throws IOException {
         String edited = Files.readString(TEMPLATE)
-                .replace("BatchSize: 100", "BatchSize: 250")
+                .replace("BatchSize: 1000", "BatchSize: 250")
                 .replace("MaximumRetryAttempts: -1", "MaximumRetryAttempts: 7")
                 .replace("BisectBatchOnFunctionError: true", "BisectBatchOnFunctionError: false");
 
@@ -49,7 +49,7 @@ class EsmSettingsTest {
 
     @Test
     void fromTemplate_parameterWhereTheLocalPollerNeedsALiteral_namesTheSetting() throws IOException {
-        String edited = Files.readString(TEMPLATE).replace("BatchSize: 100", "BatchSize: !Ref StreamBatchSize");
+        String edited = Files.readString(TEMPLATE).replace("BatchSize: 1000", "BatchSize: !Ref StreamBatchSize");
 
         assertThatThrownBy(() -> EsmSettings.fromTemplate(write(edited)))
                 .hasMessageContaining("Resources.StreamProcessorFunction.Properties.Events.Stream.Properties.BatchSize");
