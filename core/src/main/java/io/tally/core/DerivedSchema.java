@@ -42,7 +42,7 @@ public final class DerivedSchema {
         public static final String COMMENTS = "comments";
         /** The document part, owned by the post: everything but {@link #COMMENTS}. */
         public static final List<String> DOCUMENT = List.of(POST_ID, USER_ID, TITLE, STATUS, CREATED_AT, UPDATED_AT,
-                TableSchema.STATUS_SHARD, TableSchema.POSTED_AT);
+                TableSchema.STATUS_SHARD, TableSchema.STATUS_POSTED_AT);
 
         private PostProjection() {
         }

@@ -25,10 +25,17 @@ public final class TableSchema {
 
     /**
      * GSI of the status index: post projections in status partitions sharded over K keys
-     * ({@code POSTS#<status>#<shard>}), ranged by {@link #POSTED_AT} so that a partition reads newest first.
+     * ({@code POSTS#<status>#<shard>}), ranged by {@link #STATUS_POSTED_AT} so that a partition reads newest first.
      */
     public static final String POSTS_BY_STATUS_INDEX = "PostsByStatus";
     public static final String STATUS_SHARD = "statusShard";
+    /**
+     * The projection's range key in {@link #POSTS_BY_STATUS_INDEX}, {@code <createdAt>#<postId>} like
+     * {@link #POSTED_AT}, under a name of its own: a projection carrying {@code postedAt} would also be an entry of
+     * the {@link #POSTS_BY_TIME_INDEX} LSI, which no query reads, and every projection write would pay a write unit
+     * for it.
+     */
+    public static final String STATUS_POSTED_AT = "statusPostedAt";
 
     /**
      * On every derived item: per stream shard, the sequence number (zero-padded) up to which that shard's

@@ -46,14 +46,14 @@ class TableDefinitionTest {
                 key(TableSchema.SELECTOR, KeyType.HASH), key(TableSchema.DATA, KeyType.RANGE));
         assertThat(selector.projection().projectionType()).isEqualTo(ProjectionType.ALL);
         assertThat(request.globalSecondaryIndexes().get(1).keySchema()).containsExactly(
-                key(TableSchema.STATUS_SHARD, KeyType.HASH), key(TableSchema.POSTED_AT, KeyType.RANGE));
+                key(TableSchema.STATUS_SHARD, KeyType.HASH), key(TableSchema.STATUS_POSTED_AT, KeyType.RANGE));
         assertThat(request.localSecondaryIndexes()).singleElement().satisfies(lsi -> {
             assertThat(lsi.indexName()).isEqualTo(TableSchema.POSTS_BY_TIME_INDEX);
             assertThat(lsi.keySchema()).containsExactly(
                     key(TableSchema.PK, KeyType.HASH), key(TableSchema.POSTED_AT, KeyType.RANGE));
         });
         assertThat(request.attributeDefinitions()).extracting(a -> a.attributeName() + ":" + a.attributeTypeAsString())
-                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S");
+                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S", "statusPostedAt:S");
         assertThat(request.streamSpecification().streamEnabled()).isTrue();
         assertThat(request.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
     }

@@ -62,7 +62,7 @@ public final class PostDerivation implements Derivation {
         // The shard follows the post id, not the status, so a status change moves the projection between the
         // status partitions by updating this one attribute.
         values.put(TableSchema.STATUS_SHARD, s(Keys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
-        values.put(TableSchema.POSTED_AT, s(Keys.postedAt(post.postId(), post.createdAt())));
+        values.put(TableSchema.STATUS_POSTED_AT, s(Keys.postedAt(post.postId(), post.createdAt())));
         return new Document(EntityType.POST_PROJECTION, DOCUMENT, values);
     }
 

@@ -137,7 +137,7 @@ class PostDerivationTest {
         assertThat(document.values().values()).allSatisfy(value -> assertThat(value.s()).isNotNull());
         assertThat(document.values().get(TableSchema.STATUS_SHARD).s())
                 .isEqualTo("POSTS#updated#" + Shards.of("p1", STATUS_SHARDS));
-        assertThat(document.values().get(TableSchema.POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
+        assertThat(document.values().get(TableSchema.STATUS_POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
     }
 
     @Test
@@ -203,6 +203,6 @@ class PostDerivationTest {
                 PostProjection.UPDATED_AT, AttributeValue.fromS(Timestamps.format(post.updatedAt())),
                 TableSchema.STATUS_SHARD, AttributeValue.fromS(
                         Keys.statusShard(post.status(), Shards.of(post.postId(), STATUS_SHARDS))),
-                TableSchema.POSTED_AT, AttributeValue.fromS(Keys.postedAt(post.postId(), post.createdAt()))));
+                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(Keys.postedAt(post.postId(), post.createdAt()))));
     }
 }

@@ -62,7 +62,7 @@ final class StatsRequests {
             DerivedSchema.PostProjection.STATUS, DerivedSchema.PostProjection.CREATED_AT,
             DerivedSchema.PostProjection.UPDATED_AT, DerivedSchema.PostProjection.COMMENTS,
             // The key parts a position is read from.
-            TableSchema.PK, TableSchema.POSTED_AT);
+            TableSchema.PK, TableSchema.STATUS_POSTED_AT);
     static final List<String> SELECTOR_ATTRIBUTES = List.of(TableSchema.ENTITY_TYPE,
             DerivedSchema.SelectorEntry.ITEM_ID, DerivedSchema.SelectorEntry.TITLE, DerivedSchema.SelectorEntry.SCORE,
             TableSchema.PK, TableSchema.DATA);
@@ -173,11 +173,11 @@ final class StatsRequests {
 
     /**
      * Where a projection (or a {@code LastEvaluatedKey} of the status index) sits: its creation time and post id,
-     * the two parts of its {@code postedAt}. A cursor holds one position per shard, so it holds each id once.
+     * the two parts of its {@code statusPostedAt}. A cursor holds one position per shard, so it holds each id once.
      */
     static Position postPosition(Map<String, AttributeValue> item) {
         String postId = idAfter(item, Keys.POST_REF_PREFIX);
-        String postedAt = Items.string(item, TableSchema.POSTED_AT);
+        String postedAt = Items.string(item, TableSchema.STATUS_POSTED_AT);
         int hash = postedAt.indexOf('#');
         if (hash < 0 || !postedAt.substring(hash + 1).equals(postId)) {
             throw new MalformedItemException("postedAt '" + postedAt + "' is not <createdAt>#" + postId);
@@ -211,12 +211,12 @@ final class StatsRequests {
     }
 
     /**
-     * The exclusive start key after a projection: the index key (its partition, its postedAt) and the table key.
+     * The exclusive start key after a projection: the index key (its partition, its statusPostedAt) and the table key.
      */
     static Map<String, AttributeValue> postStartKey(String partition, Position after) {
         Map<String, AttributeValue> key = new HashMap<>(Keys.postProjection(after.id()).toAttributeMap());
         key.put(TableSchema.STATUS_SHARD, AttributeValue.fromS(partition));
-        key.put(TableSchema.POSTED_AT, AttributeValue.fromS(Keys.postedAt(after.id(), Timestamps.parse(after.sort()))));
+        key.put(TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(Keys.postedAt(after.id(), Timestamps.parse(after.sort()))));
         return key;
     }
 

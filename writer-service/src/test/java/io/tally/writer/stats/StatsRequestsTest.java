@@ -115,7 +115,7 @@ class StatsRequestsTest {
         assertThat(request.consistentRead()).isNull();
         assertThat(request.hasExclusiveStartKey()).isFalse();
         assertThat(projected(request.projectionExpression(), request.expressionAttributeNames())).containsExactly(
-                "entityType", "postId", "userId", "title", "status", "createdAt", "updatedAt", "comments", "pk", "postedAt");
+                "entityType", "postId", "userId", "title", "status", "createdAt", "updatedAt", "comments", "pk", "statusPostedAt");
     }
 
     @Test
@@ -125,7 +125,7 @@ class StatsRequestsTest {
         assertThat(request.limit()).isEqualTo(3);
         assertThat(request.exclusiveStartKey()).isEqualTo(Map.of(
                 "pk", s("POSTREF#p7"), "sk", s("#PROJECTION#"),
-                "statusShard", s("POSTS#created#1"), "postedAt", s("2026-11-22T10:00:00.123Z#p7")));
+                "statusShard", s("POSTS#created#1"), "statusPostedAt", s("2026-11-22T10:00:00.123Z#p7")));
     }
 
     @Test
@@ -167,7 +167,7 @@ class StatsRequestsTest {
     @Test
     void postPosition_itemAndLastEvaluatedKey_giveTheSamePosition() {
         Map<String, AttributeValue> key = Map.of("pk", s("POSTREF#p7"), "sk", s("#PROJECTION#"),
-                "statusShard", s("POSTS#created#1"), "postedAt", s("2026-11-22T10:00:00.123Z#p7"));
+                "statusShard", s("POSTS#created#1"), "statusPostedAt", s("2026-11-22T10:00:00.123Z#p7"));
         Position position = new Position("2026-11-22T10:00:00.123Z", "p7");
         assertThat(StatsRequests.postPosition(key)).isEqualTo(position);
         assertThat(StatsRequests.postStartKey("POSTS#created#1", position)).isEqualTo(key);
@@ -176,7 +176,7 @@ class StatsRequestsTest {
     @Test
     void postPosition_postedAtOfAnotherPost_isMalformed() {
         assertThatThrownBy(() -> StatsRequests.postPosition(Map.of("pk", s("POSTREF#p7"),
-                "postedAt", s("2026-11-22T10:00:00.123Z#p8")))).isInstanceOf(MalformedItemException.class);
+                "statusPostedAt", s("2026-11-22T10:00:00.123Z#p8")))).isInstanceOf(MalformedItemException.class);
     }
 
     @Test

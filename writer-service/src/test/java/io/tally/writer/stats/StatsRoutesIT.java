@@ -76,7 +76,7 @@ class StatsRoutesIT {
             attributes.put("comments", n(p.comments()));
         }
         attributes.put(TableSchema.STATUS_SHARD, s(Keys.statusShard(p.status(), p.shard())));
-        attributes.put(TableSchema.POSTED_AT, s(Keys.postedAt(p.postId(), p.createdAt())));
+        attributes.put(TableSchema.STATUS_POSTED_AT, s(Keys.postedAt(p.postId(), p.createdAt())));
         put(Keys.postProjection(p.postId()), EntityType.POST_PROJECTION, attributes);
     }
 
