@@ -13,11 +13,11 @@ import io.tally.core.Comment;
 import io.tally.core.Post;
 import io.tally.core.PostStatus;
 import io.tally.core.User;
+import io.tally.stream.SdkToLambdaRecords;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -137,49 +137,13 @@ public final class ColdStartHarness {
         record.setAwsRegion("us-east-1");
         record.setEventSourceARN(arn(kind, run));
         StreamRecord dynamodb = new StreamRecord();
-        dynamodb.setKeys(lambda(keys));
-        dynamodb.setNewImage(lambda(item));
+        dynamodb.setKeys(SdkToLambdaRecords.item(keys));
+        dynamodb.setNewImage(SdkToLambdaRecords.item(item));
         dynamodb.setSequenceNumber(sequence);
         dynamodb.setApproximateCreationDateTime(new Date());
         dynamodb.setSizeBytes(256L);
         dynamodb.setStreamViewType(StreamViewType.NEW_AND_OLD_IMAGES);
         record.setDynamodb(dynamodb);
         return record;
-    }
-
-    /** An item in the Lambda event's attribute model. If/else rather than a switch: a switch would add a class. */
-    static Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> lambda(
-            Map<String, AttributeValue> item) {
-        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> converted =
-                new LinkedHashMap<>();
-        item.forEach((name, value) -> converted.put(name, lambda(value)));
-        return converted;
-    }
-
-    private static com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue lambda(
-            AttributeValue value) {
-        var converted = new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue();
-        if (value.s() != null) {
-            converted.setS(value.s());
-        } else if (value.n() != null) {
-            converted.setN(value.n());
-        } else if (value.bool() != null) {
-            converted.setBOOL(value.bool());
-        } else if (Boolean.TRUE.equals(value.nul())) {
-            converted.setNULL(true);
-        } else if (value.hasM()) {
-            converted.setM(lambda(value.m()));
-        } else if (value.hasL()) {
-            List<com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> list = new ArrayList<>();
-            value.l().forEach(element -> list.add(lambda(element)));
-            converted.setL(list);
-        } else if (value.hasSs()) {
-            converted.setSS(value.ss());
-        } else if (value.hasNs()) {
-            converted.setNS(value.ns());
-        } else {
-            throw new IllegalArgumentException("attribute value not supported by the harness: " + value);
-        }
-        return converted;
     }
 }

@@ -13,16 +13,13 @@ import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.InMemoryDerivedStore;
 import io.tally.stream.events.EventBridgePublisher;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.crac.Core;
 import org.crac.Resource;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -89,40 +86,12 @@ final class Priming implements Resource {
         record.setEventName("INSERT");
         record.setEventSource("aws:dynamodb");
         record.setDynamodb(new StreamRecord()
-                .withKeys(lambda(keys))
-                .withNewImage(lambda(item))
+                .withKeys(SdkToLambdaRecords.item(keys))
+                .withNewImage(SdkToLambdaRecords.item(item))
                 .withSequenceNumber(sequence)
                 .withApproximateCreationDateTime(Date.from(at))
                 .withStreamViewType(StreamViewType.NEW_AND_OLD_IMAGES));
         return record;
-    }
-
-    /** An item in the Lambda event's attribute model, the inverse of what {@link StreamRecords} converts. */
-    static Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> lambda(
-            Map<String, AttributeValue> item) {
-        Map<String, com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue> converted =
-                new LinkedHashMap<>();
-        item.forEach((name, value) -> converted.put(name, lambda(value)));
-        return converted;
-    }
-
-    private static com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue lambda(
-            AttributeValue value) {
-        var converted = new com.amazonaws.services.lambda.runtime.events.models.dynamodb.AttributeValue();
-        switch (value.type()) {
-            case S -> converted.setS(value.s());
-            case N -> converted.setN(value.n());
-            case B -> converted.setB(ByteBuffer.wrap(value.b().asByteArray()));
-            case BOOL -> converted.setBOOL(value.bool());
-            case NUL -> converted.setNULL(true);
-            case SS -> converted.setSS(value.ss());
-            case NS -> converted.setNS(value.ns());
-            case BS -> converted.setBS(value.bs().stream().map(SdkBytes::asByteBuffer).toList());
-            case M -> converted.setM(lambda(value.m()));
-            case L -> converted.setL(value.l().stream().map(Priming::lambda).toList());
-            default -> throw new IllegalArgumentException("unknown attribute value type: " + value);
-        }
-        return converted;
     }
 
     @Override

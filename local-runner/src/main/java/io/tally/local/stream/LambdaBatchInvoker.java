@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import io.tally.local.LocalLambdaContext;
+import io.tally.stream.SdkToLambdaRecords;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package io.tally.local.stream;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.stream.SdkToLambdaRecords;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Base64;

@@ -1,4 +1,4 @@
-package io.tally.local.stream;
+package io.tally.stream;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
@@ -121,7 +121,7 @@ public final class SdkToLambdaRecords {
     }
 
     /** Whether a value has no member set at all (see the empty map of DynamoDB Local above). */
-    static boolean isBlank(software.amazon.awssdk.services.dynamodb.model.AttributeValue value) {
+    public static boolean isBlank(software.amazon.awssdk.services.dynamodb.model.AttributeValue value) {
         return value.s() == null && value.n() == null && value.b() == null && !value.hasSs() && !value.hasNs()
                 && !value.hasBs() && !value.hasM() && !value.hasL() && value.nul() == null && value.bool() == null;
     }
