@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,9 +44,9 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
@@ -599,18 +600,32 @@ public final class LocalRunner implements AutoCloseable {
 
     /** A table kept in a data directory may predate an index the code now needs; say so instead of failing later. */
     private static void warnIfIndexesDiffer(TableDescription existing, CreateTableRequest definition) {
+        indexDrift(existing, definition).ifPresent(LOG::warn);
+    }
+
+    /**
+     * What differs between the indexes of an existing table (a data directory of an earlier version) and the
+     * definition, by name and key schema: an index with other keys would silently miss the items written now.
+     */
+    static Optional<String> indexDrift(TableDescription existing, CreateTableRequest definition) {
         Set<String> have = Stream.concat(
-                        existing.globalSecondaryIndexes().stream().map(GlobalSecondaryIndexDescription::indexName),
-                        existing.localSecondaryIndexes().stream().map(index -> index.indexName()))
+                        existing.globalSecondaryIndexes().stream().map(i -> describe(i.indexName(), i.keySchema())),
+                        existing.localSecondaryIndexes().stream().map(i -> describe(i.indexName(), i.keySchema())))
                 .collect(Collectors.toCollection(TreeSet::new));
         Set<String> want = Stream.concat(
-                        definition.globalSecondaryIndexes().stream().map(index -> index.indexName()),
-                        definition.localSecondaryIndexes().stream().map(index -> index.indexName()))
+                        definition.globalSecondaryIndexes().stream().map(i -> describe(i.indexName(), i.keySchema())),
+                        definition.localSecondaryIndexes().stream().map(i -> describe(i.indexName(), i.keySchema())))
                 .collect(Collectors.toCollection(TreeSet::new));
-        if (!have.equals(want)) {
-            LOG.warn("table {} has indexes {} but the current definition has {}; to recreate it, stop the runner "
-                    + "and delete the data directory", existing.tableName(), have, want);
+        if (have.equals(want)) {
+            return Optional.empty();
         }
+        return Optional.of("table " + existing.tableName() + " has indexes " + have + " but the current definition has "
+                + want + "; to recreate it, stop the runner and delete the data directory");
+    }
+
+    private static String describe(String indexName, List<KeySchemaElement> keys) {
+        return indexName + keys.stream().map(k -> k.attributeName() + " " + k.keyTypeAsString())
+                .collect(Collectors.joining(", ", "(", ")"));
     }
 
     private static <T> T join(CompletableFuture<T> future) {
