@@ -3,17 +3,11 @@ package io.tally.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import java.net.URI;
+import io.tally.core.testing.UnreachableDynamoDb;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /** The SnapStart priming serves its synthetic requests without a single DynamoDB call. */
@@ -22,18 +16,10 @@ class PrimingTest {
     private final List<String> calls = new CopyOnWriteArrayList<>();
 
     private WriterHandler handlerRefusingDynamoDb() {
-        DynamoDbClient client = DynamoDbClient.builder()
-                .region(Region.US_EAST_1)
-                .endpointOverride(URI.create("http://127.0.0.1:9"))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
-                    @Override
-                    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                        calls.add(context.request().getClass().getSimpleName());
-                        throw new AssertionError("priming called DynamoDB: " + context.request());
-                    }
-                }))
-                .build();
+        DynamoDbClient client = UnreachableDynamoDb.client(request -> {
+            calls.add(request.getClass().getSimpleName());
+            throw new AssertionError("priming called DynamoDB: " + request);
+        });
         return new WriterHandler(new WriterApi(client, "tally", Clock.systemUTC(), WriterConfig.DEVELOPMENT_SECRET));
     }
 

@@ -2,22 +2,16 @@ package io.tally.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.testing.UnreachableDynamoDb;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Json;
-import java.net.URI;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
@@ -32,18 +26,10 @@ class WriterApiFailureTest {
     private final AtomicInteger calls = new AtomicInteger();
 
     private WriterApi apiFailingWith(Supplier<RuntimeException> failure) {
-        DynamoDbClient client = DynamoDbClient.builder()
-                .region(Region.US_EAST_1)
-                .endpointOverride(URI.create("http://127.0.0.1:9"))
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
-                .overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
-                    @Override
-                    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                        calls.incrementAndGet();
-                        throw failure.get();
-                    }
-                }))
-                .build();
+        DynamoDbClient client = UnreachableDynamoDb.client(request -> {
+            calls.incrementAndGet();
+            throw failure.get();
+        });
         return new WriterApi(client, "tally", Clock.systemUTC(), WriterConfig.DEVELOPMENT_SECRET);
     }
 
