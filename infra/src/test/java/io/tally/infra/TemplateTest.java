@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -153,9 +154,22 @@ class TemplateTest {
     }
 
     @Test
+    void watermarkPruner_runsDailyFromTheStreamProcessorsJar() {
+        JsonNode pruner = properties("WatermarkPrunerFunction");
+        JsonNode daily = pruner.path("Events").path("Daily");
+        assertThat(daily.path("Type").asText()).isEqualTo("Schedule");
+        assertThat(daily.path("Properties").path("Schedule").asText()).isEqualTo("rate(1 day)");
+        assertThat(pruner.path("CodeUri").asText()).isEqualTo(properties("StreamProcessorFunction").path("CodeUri").asText());
+        assertThat(pruner.path("Handler").asText()).isEqualTo("io.tally.stream.WatermarkPruneHandler::handleRequest");
+        // It scans the whole table.
+        assertThat(pruner.path("Timeout").asInt()).isEqualTo(900);
+    }
+
+    @Test
     void everyHandlerTheTemplateNames_existsWithTheInterfaceItsEventNeeds() throws Exception {
         List<String> functions = resourcesOfType("AWS::Serverless::Function");
-        assertThat(functions).containsExactlyInAnyOrder("WriterFunction", "StreamProcessorFunction");
+        assertThat(functions).containsExactlyInAnyOrder("WriterFunction", "StreamProcessorFunction",
+                "WatermarkPrunerFunction");
         for (String id : functions) {
             JsonNode function = properties(id);
             String[] handler = function.path("Handler").asText().split("::");
@@ -167,6 +181,7 @@ class TemplateTest {
             JsonNode event = function.path("Events").elements().next();
             Class<?>[] io = switch (event.path("Type").asText()) {
                 case "HttpApi" -> new Class<?>[] {APIGatewayV2HTTPEvent.class, APIGatewayV2HTTPResponse.class};
+                case "Schedule" -> new Class<?>[] {ScheduledEvent.class, String.class};
                 case "DynamoDB" -> event.path("Properties").path("TumblingWindowInSeconds").asInt() > 0
                         ? new Class<?>[] {DynamodbTimeWindowEvent.class, TimeWindowEventResponse.class}
                         : new Class<?>[] {DynamodbEvent.class, StreamsEventResponse.class};
@@ -234,10 +249,11 @@ class TemplateTest {
     @Test
     void iamPolicies_areScopedToTheStacksOwnResources() {
         // Resource strings as the YAML reader keeps them: !GetAtt X.Arn reads "X.Arn", !Sub keeps its text.
-        List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn", "Table.Arn",
+        List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
+                "WatermarkPrunerLogGroup.Arn", "Table.Arn",
                 "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn");
         List<String> roles = resourcesOfType("AWS::IAM::Role");
-        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole");
+        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole");
         for (String role : roles) {
             JsonNode properties = properties(role);
             assertThat(properties.has("ManagedPolicyArns")).as(role + " has no managed policies").isFalse();
@@ -263,6 +279,9 @@ class TemplateTest {
         assertThat(actionsOf("StreamProcessorRole")).contains("dynamodb:GetRecords", "dynamodb:UpdateItem",
                 "dynamodb:PutItem", "events:PutEvents", "sqs:SendMessage");
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
+        assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
+                "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
+                "dynamodb:UpdateItem");
     }
 
     private List<String> actionsOf(String role) {

@@ -1,0 +1,66 @@
+package io.tally.stream;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import io.tally.stream.rebuild.WatermarkPruner;
+import java.net.URI;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClientBuilder;
+
+/**
+ * Removes the watermarks of stream shards that are gone from derived items ({@link WatermarkPruner}), on a
+ * schedule (the template runs it daily). Environment: {@code TABLE_NAME}, {@code AWS_REGION}, optional
+ * {@code DYNAMODB_ENDPOINT}. Returns a one-line summary, which it also logs.
+ */
+public final class WatermarkPruneHandler implements RequestHandler<ScheduledEvent, String> {
+    private static final Logger LOG = LoggerFactory.getLogger(WatermarkPruneHandler.class);
+
+    private final WatermarkPruner pruner;
+
+    /** Used by Lambda: the clients are built once per container. */
+    public WatermarkPruneHandler() {
+        this(fromEnvironment(System.getenv()));
+    }
+
+    WatermarkPruneHandler(WatermarkPruner pruner) {
+        this.pruner = Objects.requireNonNull(pruner, "pruner");
+    }
+
+    static WatermarkPruner fromEnvironment(Map<String, String> env) {
+        String table = env.get(StreamWiring.TABLE_NAME);
+        String region = env.get(StreamWiring.AWS_REGION);
+        if (table == null || table.isBlank() || region == null || region.isBlank()) {
+            throw new IllegalStateException("environment variables TABLE_NAME and AWS_REGION must be set");
+        }
+        DynamoDbClientBuilder dynamo = DynamoDbClient.builder().region(Region.of(region))
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        DynamoDbStreamsClientBuilder streams = DynamoDbStreamsClient.builder().region(Region.of(region))
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        String endpoint = env.get(StreamWiring.DYNAMODB_ENDPOINT);
+        if (endpoint != null && !endpoint.isBlank()) {
+            dynamo.endpointOverride(URI.create(endpoint.trim()));
+            streams.endpointOverride(URI.create(endpoint.trim()));
+        }
+        return new WatermarkPruner(dynamo.build(), streams.build(), table);
+    }
+
+    @Override
+    public String handleRequest(ScheduledEvent event, Context context) {
+        WatermarkPruner.Report report = pruner.prune();
+        String summary = "scanned " + report.itemsScanned() + " items; removed " + report.watermarksRemoved()
+                + " watermarks of gone shards from " + report.itemsPruned() + " items; "
+                + report.itemsChangedMeanwhile() + " items changed meanwhile, left to the next run; "
+                + report.liveTokens() + " live shards and streams";
+        LOG.info(summary);
+        return summary;
+    }
+}

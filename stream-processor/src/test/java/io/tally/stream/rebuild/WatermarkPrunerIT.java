@@ -1,0 +1,122 @@
+package io.tally.stream.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.testing.LocalDynamoDb;
+import io.tally.stream.engine.Watermarks;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+
+/** Pruning against DynamoDB Local's real stream: the shards it lists are live, any other shard is gone. */
+class WatermarkPrunerIT {
+    private static final String VALUE = "0000000000000000000000000000000000000042";
+    private final DynamoDbClient dynamo = LocalDynamoDb.client();
+    private String table;
+    private String streamArn;
+    private String liveShard;
+
+    @BeforeEach
+    void createTableWithAShard() {
+        table = LocalDynamoDb.createTable("prune");
+        streamArn = dynamo.describeTable(r -> r.tableName(table)).table().latestStreamArn();
+        // A write, so that the stream has a shard.
+        dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", s("USER#u0"), "sk", s("#METADATA#u0"))));
+        liveShard = LocalDynamoDb.streamsClient().describeStream(r -> r.streamArn(streamArn))
+                .streamDescription().shards().get(0).shardId();
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private void putDerived(String pk, String... shardIds) {
+        Map<String, AttributeValue> item = new HashMap<>(Map.of("pk", s(pk), "sk", s("#STATS#"),
+                "posts", AttributeValue.fromN("3"), "entityType", s("UserStats")));
+        for (String shardId : shardIds) {
+            item.put(Watermarks.attributeName(shardId), s(VALUE));
+        }
+        dynamo.putItem(r -> r.tableName(table).item(item));
+    }
+
+    private Map<String, AttributeValue> get(String pk) {
+        return dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(Map.of("pk", s(pk), "sk", s("#STATS#")))).item();
+    }
+
+    @Test
+    void prune_removesOnlyWatermarksOfShardsTheStreamNoLongerLists() {
+        putDerived("USER#u1", liveShard, streamArn, "shardId-00000001-gone", "shardId-00000002-gone");
+        putDerived("USER#u2", liveShard);
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.itemsPruned()).isEqualTo(1);
+        assertThat(report.watermarksRemoved()).isEqualTo(2);
+        assertThat(report.itemsScanned()).isEqualTo(3);
+        assertThat(get("USER#u1")).containsOnlyKeys("pk", "sk", "posts", "entityType",
+                Watermarks.attributeName(liveShard), Watermarks.attributeName(streamArn));
+        assertThat(get("USER#u1").get("posts").n()).isEqualTo("3");
+        assertThat(get("USER#u2")).containsKey(Watermarks.attributeName(liveShard));
+
+        WatermarkPruner.Report again = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+        assertThat(again.itemsPruned()).isZero();
+    }
+
+    @Test
+    void prune_watermarkChangedAfterTheScan_isLeftAlone() {
+        putDerived("USER#u3", "shardId-00000003-gone");
+        String gone = Watermarks.attributeName("shardId-00000003-gone");
+        // Between the scan and the removal, the item's watermark moves (as only a live shard could make it).
+        DynamoDbClient racing = new DelegatingClient(dynamo) {
+            @Override
+            public UpdateItemResponse updateItem(UpdateItemRequest request) {
+                dynamo.updateItem(r -> r.tableName(table).key(request.key())
+                        .updateExpression("SET #w = :v").expressionAttributeNames(Map.of("#w", gone))
+                        .expressionAttributeValues(Map.of(":v", s("0000000000000000000000000000000000000043"))));
+                return super.updateItem(request);
+            }
+        };
+
+        WatermarkPruner.Report report = new WatermarkPruner(racing, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.itemsChangedMeanwhile()).isEqualTo(1);
+        assertThat(report.itemsPruned()).isZero();
+        assertThat(get("USER#u3").get(gone).s()).isEqualTo("0000000000000000000000000000000000000043");
+    }
+
+    /** The embedded client takes no interceptor: a client that delegates the two calls the pruner makes. */
+    private static class DelegatingClient implements DynamoDbClient {
+        private final DynamoDbClient delegate;
+
+        DelegatingClient(DynamoDbClient delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public ScanResponse scan(ScanRequest request) {
+            return delegate.scan(request);
+        }
+
+        @Override
+        public UpdateItemResponse updateItem(UpdateItemRequest request) {
+            return delegate.updateItem(request);
+        }
+
+        @Override
+        public String serviceName() {
+            return delegate.serviceName();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
