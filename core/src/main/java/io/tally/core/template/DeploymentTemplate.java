@@ -29,6 +29,9 @@ import java.util.Set;
 public final class DeploymentTemplate {
     /** Where the template sits on the classpath. */
     public static final String RESOURCE = "/io/tally/infra/template.yaml";
+    /** The stream processor's function and its stream event in the template. */
+    public static final String STREAM_FUNCTION = "StreamProcessorFunction";
+    public static final String STREAM_EVENT = "Stream";
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -105,10 +108,6 @@ public final class DeploymentTemplate {
         return new Node(resource.path("Properties"), "Resources." + logicalId + ".Properties",
                 "/Resources/" + logicalId + "/Properties");
     }
-
-    /** The stream processor's function and its stream event in the template. */
-    public static final String STREAM_FUNCTION = "StreamProcessorFunction";
-    public static final String STREAM_EVENT = "Stream";
 
     /**
      * The properties of the stream processor's event source mapping (its {@code DynamoDB} event): the settings the
