@@ -1,6 +1,8 @@
 package io.tally.local;
 
 import io.tally.local.demo.Demo;
+import io.tally.local.maintenance.PruneWatermarksCommand;
+import io.tally.local.maintenance.VerifyCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,10 +14,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /** The {@code tally-local} command: options, start-up summary, Ctrl-C. */
 @Command(name = "tally-local",
         mixinStandardHelpOptions = true,
+        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class},
         versionProvider = LocalRunnerCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
@@ -95,6 +99,13 @@ final class LocalRunnerCommand implements Callable<Integer> {
                 // One line the user can act on; a stack trace would bury it.
                 cl.getErr().println(e.getMessage());
                 return USAGE;
+            }
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof SdkException sdk) {
+                    // The maintenance commands: no table of that name, nothing listening, no credentials.
+                    cl.getErr().println(cl.getCommandName() + ": " + sdk.getMessage());
+                    return USAGE;
+                }
             }
             throw e;
         });

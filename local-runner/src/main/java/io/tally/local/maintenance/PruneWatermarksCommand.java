@@ -1,0 +1,43 @@
+package io.tally.local.maintenance;
+
+import io.tally.stream.rebuild.WatermarkPruner;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/** {@code tally-local prune-watermarks}: what the deployment's daily function does, on demand. */
+@Command(name = "prune-watermarks", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Removes from derived items the watermark attributes of stream shards that are gone (see "
+                    + "docs/exactly-once.md, \"Watermark growth\"). Safe while the stream is processed. On AWS the "
+                    + "stack runs it daily; this runs it now.",
+            ""})
+public final class PruneWatermarksCommand implements Callable<Integer> {
+    @Mixin
+    TableConnection table;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (DynamoDbClient dynamo = table.dynamoDb(); DynamoDbStreamsClient streams = table.streams()) {
+            err.println("pruning watermarks of " + table.describe());
+            Progress progress = new Progress(err);
+            WatermarkPruner.Report report = new WatermarkPruner(dynamo, streams, table.tableName).prune(progress);
+            progress.done();
+            out.println("removed " + report.watermarksRemoved() + " watermarks of gone shards from "
+                    + report.itemsPruned() + " of " + report.itemsScanned() + " items; "
+                    + report.itemsChangedMeanwhile() + " items changed meanwhile (left to the next run); "
+                    + report.liveTokens() + " live shards and streams");
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.tally.local.maintenance;
+
+import java.net.URI;
+import picocli.CommandLine.Option;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * Where the maintenance commands find the table: the local runner's DynamoDB Local by default, a deployed table
+ * with {@code --aws} (the default AWS credential chain and region settings, or {@code --region}).
+ */
+public final class TableConnection {
+    static final String LOCAL_ENDPOINT = "http://127.0.0.1:8000";
+
+    @Option(names = "--table-name", paramLabel = "NAME", defaultValue = "tally",
+            description = "the table (default: ${DEFAULT-VALUE}; a deployed stack's is its TableName output)")
+    String tableName;
+
+    @Option(names = "--endpoint", paramLabel = "URL",
+            description = "DynamoDB endpoint (default: " + LOCAL_ENDPOINT + ", a running tally-local; ignored "
+                    + "with --aws)")
+    URI endpoint;
+
+    @Option(names = "--aws", description = "the table on AWS, with the default credential chain "
+            + "(AWS_PROFILE, environment, SSO, ...)")
+    boolean aws;
+
+    @Option(names = "--region", paramLabel = "REGION",
+            description = "AWS region (default with --aws: from the environment or profile; locally: us-east-1)")
+    String region;
+
+    DynamoDbClient dynamoDb() {
+        var builder = DynamoDbClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
+        configure(builder);
+        return builder.build();
+    }
+
+    DynamoDbStreamsClient streams() {
+        var builder = DynamoDbStreamsClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
+        configure(builder);
+        return builder.build();
+    }
+
+    private void configure(software.amazon.awssdk.awscore.client.builder.AwsClientBuilder<?, ?> builder) {
+        if (aws) {
+            builder.credentialsProvider(DefaultCredentialsProvider.builder().build());
+            if (region != null) {
+                builder.region(Region.of(region));
+            }
+            return;
+        }
+        builder.endpointOverride(endpoint != null ? endpoint : URI.create(LOCAL_ENDPOINT));
+        builder.region(Region.of(region != null ? region : "us-east-1"));
+        builder.credentialsProvider(localCredentials());
+    }
+
+    /** DynamoDB Local accepts any credentials whose key id is letters and digits. */
+    private static AwsCredentialsProvider localCredentials() {
+        return StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local"));
+    }
+
+    String describe() {
+        return "table " + tableName + (aws ? " on AWS" + (region != null ? " (" + region + ")" : "")
+                : " at " + (endpoint != null ? endpoint : LOCAL_ENDPOINT));
+    }
+}

@@ -1,0 +1,95 @@
+package io.tally.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** {@code tally-local verify} and {@code prune-watermarks} against a running local pipeline. */
+class MaintenanceCommandsIT {
+    private static LocalRunner runner;
+
+    @BeforeAll
+    static void startAndWrite() throws Exception {
+        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        Api api = new Api(runner.baseUri());
+        api.ok("POST", "/users", "{\"userId\":\"mia\",\"name\":\"Mia\",\"email\":\"mia@example.com\"}");
+        api.ok("POST", "/users/mia/posts", "{\"postId\":\"m1\",\"title\":\"One\",\"body\":\"first\"}");
+        api.ok("POST", "/users/mia/posts", "{\"postId\":\"m2\",\"title\":\"Two\",\"body\":\"second\"}");
+        runner.awaitDrained(Api.DRAIN_TIMEOUT);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (runner != null) {
+            runner.close();
+        }
+    }
+
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = LocalRunnerCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private static String endpoint() {
+        return runner.dynamoDbEndpoint().toString();
+    }
+
+    @Test
+    void verify_corruptedStats_reportsTheDifference_repairFixesIt() {
+        assertThat(run("verify", "--endpoint", endpoint()).out()).contains("derived data is exact");
+
+        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(runner.dynamoDbEndpoint())
+                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .build()) {
+            dynamo.updateItem(r -> r.tableName("tally")
+                    .key(Map.of("pk", AttributeValue.fromS("USER#mia"), "sk", AttributeValue.fromS("#STATS#")))
+                    .updateExpression("SET posts = :p").expressionAttributeValues(Map.of(":p", AttributeValue.fromN("9"))));
+        }
+
+        Run found = run("verify", "--endpoint", endpoint());
+        assertThat(found.status()).isEqualTo(3);
+        assertThat(found.out()).contains("1 differing attributes").contains("USER#mia / #STATS# (UserStats) posts: expected 2, found 9");
+        assertThat(found.err()).contains("scanned");
+
+        Run repaired = run("verify", "--endpoint", endpoint(), "--repair");
+        assertThat(repaired.status()).isZero();
+        assertThat(repaired.out()).contains("repaired");
+
+        Run after = run("verify", "--endpoint", endpoint());
+        assertThat(after.status()).isZero();
+        assertThat(after.out()).contains("derived data is exact");
+    }
+
+    @Test
+    void pruneWatermarks_liveStream_removesNothing() {
+        Run pruned = run("prune-watermarks", "--endpoint", endpoint());
+
+        assertThat(pruned.status()).isZero();
+        assertThat(pruned.out()).contains("removed 0 watermarks of gone shards from 0 of");
+    }
+
+    @Test
+    void verify_unknownTable_oneLineAndStatus2() {
+        Run missing = run("verify", "--endpoint", endpoint(), "--table-name", "no-such-table");
+
+        assertThat(missing.status()).isEqualTo(2);
+        assertThat(missing.err()).contains("verify: Cannot do operations on a non-existent table").doesNotContain("\tat ");
+    }
+}
