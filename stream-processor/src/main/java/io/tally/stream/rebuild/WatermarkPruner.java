@@ -90,7 +90,7 @@ public final class WatermarkPruner {
             try {
                 dynamo.updateItem(request.get());
                 pruned++;
-                removed += staleWatermarks(item, live).size();
+                removed += request.get().expressionAttributeNames().size();
             } catch (ConditionalCheckFailedException e) {
                 // A removed value changed after the scan: leave the item to the next run.
                 changed++;
