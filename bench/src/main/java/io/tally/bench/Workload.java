@@ -1,14 +1,15 @@
 package io.tally.bench;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.Comment;
-import io.tally.core.ItemState;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
-import io.tally.core.User;
-import io.tally.core.UserItem;
+import io.tally.core.Items;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -175,7 +176,7 @@ final class Workload {
     private void deleteItem() {
         String itemId = pickKey(items);
         items.remove(itemId);
-        delete(Keys.catalogueItem(itemId));
+        delete(CatalogueKeys.catalogueItem(itemId));
     }
 
     private void changeUserItem() {

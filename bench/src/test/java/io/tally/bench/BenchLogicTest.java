@@ -2,10 +2,10 @@ package io.tally.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Comment;
 import io.tally.core.Key;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
 import io.tally.stream.SourceRecord;
 import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;

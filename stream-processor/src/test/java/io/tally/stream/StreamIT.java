@@ -4,16 +4,16 @@ import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Comment;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableDefinition;
-import io.tally.core.User;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
 import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
@@ -69,9 +69,9 @@ class StreamIT {
 
             Map<Key, Map<String, AttributeValue>> derived = derivedItems(client, table);
             assertThat(comparable(derived)).isEqualTo(recompute(TestDerivations.blog(), baseItems(client, table)));
-            assertThat(derived.get(Keys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
+            assertThat(derived.get(BlogKeys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
                     .containsEntry("comments", AttributeValue.fromN("1"));
-            assertThat(derived.get(Keys.postProjection("p1"))).containsEntry("comments", AttributeValue.fromN("1"))
+            assertThat(derived.get(BlogKeys.postProjection("p1"))).containsEntry("comments", AttributeValue.fromN("1"))
                     .containsEntry("status", AttributeValue.fromS("updated"));
             assertThat(deadLetters.letters()).isEmpty();
 

@@ -3,12 +3,11 @@ package io.tally.stream.derive;
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.SelectorEntry;
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
 import io.tally.core.TableSchema;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.stream.events.DomainEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +21,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * partitions by item id), ranged by score. It announces no events.
  */
 public final class CatalogueItemDerivation implements Derivation {
-    private static final Set<String> DOCUMENT = Set.copyOf(SelectorEntry.DOCUMENT);
+    private static final Set<String> DOCUMENT = Set.copyOf(Catalogue.SELECTOR_ENTRY.document());
 
     private final int selectorShards;
     private final int globalShards;
@@ -34,29 +33,29 @@ public final class CatalogueItemDerivation implements Derivation {
 
     @Override
     public EntityType entityType() {
-        return EntityType.CATALOGUE_ITEM;
+        return Catalogue.CATALOGUE_ITEM;
     }
 
     @Override
     public Contribution contribution(Map<String, AttributeValue> image) {
         CatalogueItem item = CatalogueItem.fromItem(image);
         return Contribution.builder()
-                .count(DerivedCounters.globalStats(item.itemId(), globalShards, GlobalStats.ITEMS), 1)
-                .document(Keys.selectorEntry(item.itemId()), selectorEntry(item))
+                .count(DerivedCounters.globalStats(item.itemId(), globalShards, Catalogue.GLOBAL_ITEMS), 1)
+                .document(CatalogueKeys.selectorEntry(item.itemId()), selectorEntry(item))
                 .build();
     }
 
     private Document selectorEntry(CatalogueItem item) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(SelectorEntry.ITEM_ID, s(item.itemId()));
+        values.put(Catalogue.Entry.ITEM_ID, s(item.itemId()));
         // An item without a title leaves the attribute out, and the document write removes a title it had before.
         if (item.title() != null) {
-            values.put(SelectorEntry.TITLE, s(item.title()));
+            values.put(Catalogue.Entry.TITLE, s(item.title()));
         }
-        values.put(SelectorEntry.SCORE, n(item.score()));
-        values.put(TableSchema.SELECTOR, s(Keys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
+        values.put(Catalogue.Entry.SCORE, n(item.score()));
+        values.put(TableSchema.SELECTOR, s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
         values.put(TableSchema.DATA, n(item.score()));
-        return new Document(EntityType.SELECTOR_ENTRY, DOCUMENT, values);
+        return new Document(Catalogue.SELECTOR_ENTRY, DOCUMENT, values);
     }
 
     @Override

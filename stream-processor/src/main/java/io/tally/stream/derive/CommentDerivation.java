@@ -1,11 +1,9 @@
 package io.tally.stream.derive;
 
-import io.tally.core.Comment;
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.PostProjection;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.Comment;
 import io.tally.stream.events.DomainEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,16 +23,16 @@ public final class CommentDerivation implements Derivation {
 
     @Override
     public EntityType entityType() {
-        return EntityType.COMMENT;
+        return Blog.COMMENT;
     }
 
     @Override
     public Contribution contribution(Map<String, AttributeValue> image) {
         Comment comment = Comment.fromItem(image);
         return Contribution.builder()
-                .count(DerivedCounters.postProjection(comment.postId(), PostProjection.COMMENTS), 1)
-                .count(DerivedCounters.userStats(comment.authorId(), UserStats.COMMENTS), 1)
-                .count(DerivedCounters.globalStats(comment.commentId(), globalShards, GlobalStats.COMMENTS), 1)
+                .count(DerivedCounters.postProjection(comment.postId(), Blog.Projection.COMMENTS), 1)
+                .count(DerivedCounters.userStats(comment.authorId(), Blog.USER_COMMENTS), 1)
+                .count(DerivedCounters.globalStats(comment.commentId(), globalShards, Blog.GLOBAL_COMMENTS), 1)
                 .build();
     }
 

@@ -1,8 +1,10 @@
 package io.tally.stream.derive;
 
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
 import io.tally.core.Shards;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.domains.Domains;
 
 /** The counters of the derived items, addressed the same way by every derivation. */
 final class DerivedCounters {
@@ -10,11 +12,11 @@ final class DerivedCounters {
     }
 
     static CounterRef userStats(String userId, String attribute) {
-        return new CounterRef(Keys.userStats(userId), EntityType.USER_STATS, attribute);
+        return new CounterRef(BlogKeys.userStats(userId), Domains.USER_STATS, attribute);
     }
 
     static CounterRef postProjection(String postId, String attribute) {
-        return new CounterRef(Keys.postProjection(postId), EntityType.POST_PROJECTION, attribute);
+        return new CounterRef(BlogKeys.postProjection(postId), Blog.POST_PROJECTION, attribute);
     }
 
     /**
@@ -22,7 +24,7 @@ final class DerivedCounters {
      * item always counts on the same shard and a later change of it cancels on the shard it was counted on.
      */
     static CounterRef globalStats(String subject, int globalShards, String attribute) {
-        return new CounterRef(Keys.globalStats(Shards.of(subject, globalShards)), EntityType.GLOBAL_STATS, attribute);
+        return new CounterRef(Domains.globalStatsKey(Shards.of(subject, globalShards)), Domains.GLOBAL_STATS, attribute);
     }
 
     static int requireShards(int count, String name) {

@@ -2,16 +2,14 @@ package io.tally.stream.derive;
 
 import static io.tally.core.Items.s;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.PostProjection;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
 import io.tally.stream.events.DomainEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * it.
  */
 public final class PostDerivation implements Derivation {
-    private static final Set<String> DOCUMENT = Set.copyOf(PostProjection.DOCUMENT);
+    private static final Set<String> DOCUMENT = Set.copyOf(Blog.POST_PROJECTION.document());
 
     private final int statusShards;
     private final int globalShards;
@@ -38,39 +36,39 @@ public final class PostDerivation implements Derivation {
 
     @Override
     public EntityType entityType() {
-        return EntityType.POST;
+        return Blog.POST;
     }
 
     @Override
     public Contribution contribution(Map<String, AttributeValue> image) {
         Post post = Post.fromItem(image);
         return Contribution.builder()
-                .count(DerivedCounters.userStats(post.userId(), UserStats.POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
+                .count(DerivedCounters.userStats(post.userId(), Blog.USER_POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
                 .count(DerivedCounters.globalStats(post.postId(), globalShards, globalCounter(post.status())), 1)
-                .document(Keys.postProjection(post.postId()), projection(post))
+                .document(BlogKeys.postProjection(post.postId()), projection(post))
                 .build();
     }
 
     private Document projection(Post post) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(PostProjection.POST_ID, s(post.postId()));
-        values.put(PostProjection.USER_ID, s(post.userId()));
-        values.put(PostProjection.TITLE, s(post.title()));
-        values.put(PostProjection.STATUS, s(post.status().value()));
-        values.put(PostProjection.CREATED_AT, s(Timestamps.format(post.createdAt())));
-        values.put(PostProjection.UPDATED_AT, s(Timestamps.format(post.updatedAt())));
+        values.put(Blog.Projection.POST_ID, s(post.postId()));
+        values.put(Blog.Projection.USER_ID, s(post.userId()));
+        values.put(Blog.Projection.TITLE, s(post.title()));
+        values.put(Blog.Projection.STATUS, s(post.status().value()));
+        values.put(Blog.Projection.CREATED_AT, s(Timestamps.format(post.createdAt())));
+        values.put(Blog.Projection.UPDATED_AT, s(Timestamps.format(post.updatedAt())));
         // The shard follows the post id, not the status, so a status change moves the projection between the
         // status partitions by updating this one attribute.
-        values.put(TableSchema.STATUS_SHARD, s(Keys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
-        values.put(TableSchema.STATUS_POSTED_AT, s(Keys.postedAt(post.postId(), post.createdAt())));
-        return new Document(EntityType.POST_PROJECTION, DOCUMENT, values);
+        values.put(TableSchema.STATUS_SHARD, s(BlogKeys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
+        values.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(post.postId(), post.createdAt())));
+        return new Document(Blog.POST_PROJECTION, DOCUMENT, values);
     }
 
     private static String globalCounter(PostStatus status) {
         return switch (status) {
-            case CREATED -> GlobalStats.POSTS_CREATED;
-            case UPDATED -> GlobalStats.POSTS_UPDATED;
-            case DELETED -> GlobalStats.POSTS_DELETED;
+            case CREATED -> Blog.GLOBAL_POSTS_CREATED;
+            case UPDATED -> Blog.GLOBAL_POSTS_UPDATED;
+            case DELETED -> Blog.GLOBAL_POSTS_DELETED;
         };
     }
 

@@ -2,11 +2,11 @@ package io.tally.stream.derive;
 
 import static io.tally.core.Items.s;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
-import io.tally.core.User;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
 import io.tally.stream.events.DomainEvent;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * such user" (404). A user announces no events.
  */
 public final class UserDerivation implements Derivation {
-    private static final Set<String> DOCUMENT = Set.of(UserStats.USER_ID);
+    private static final Set<String> DOCUMENT = Set.of(Domains.USER_STATS_USER_ID);
 
     private final int globalShards;
 
@@ -29,16 +29,16 @@ public final class UserDerivation implements Derivation {
 
     @Override
     public EntityType entityType() {
-        return EntityType.USER;
+        return Blog.USER;
     }
 
     @Override
     public Contribution contribution(Map<String, AttributeValue> image) {
         User user = User.fromItem(image);
         return Contribution.builder()
-                .count(DerivedCounters.globalStats(user.userId(), globalShards, GlobalStats.USERS), 1)
-                .document(Keys.userStats(user.userId()),
-                        new Document(EntityType.USER_STATS, DOCUMENT, Map.of(UserStats.USER_ID, s(user.userId()))))
+                .count(DerivedCounters.globalStats(user.userId(), globalShards, Blog.GLOBAL_USERS), 1)
+                .document(BlogKeys.userStats(user.userId()),
+                        new Document(Domains.USER_STATS, DOCUMENT, Map.of(Domains.USER_STATS_USER_ID, s(user.userId()))))
                 .build();
     }
 

@@ -1,12 +1,11 @@
 package io.tally.stream.derive;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.ItemState;
 import io.tally.core.Items;
 import io.tally.core.Timestamps;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import io.tally.stream.events.DomainEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +29,7 @@ public final class UserItemDerivation implements Derivation {
 
     @Override
     public EntityType entityType() {
-        return EntityType.USER_ITEM;
+        return Catalogue.USER_ITEM;
     }
 
     @Override
@@ -39,11 +38,11 @@ public final class UserItemDerivation implements Derivation {
         Contribution.Builder contribution = Contribution.builder()
                 .count(DerivedCounters.userStats(item.userId(), stateCounter(item.state())), 1);
         if (item.state() == ItemState.COMPLETED) {
-            contribution.count(DerivedCounters.userStats(item.userId(), UserStats.CORRECT_GUESSES),
+            contribution.count(DerivedCounters.userStats(item.userId(), Catalogue.USER_CORRECT_GUESSES),
                     Boolean.TRUE.equals(item.correct()) ? 1 : 0);
-            contribution.count(DerivedCounters.userStats(item.userId(), UserStats.LIVE_COMPLETED),
+            contribution.count(DerivedCounters.userStats(item.userId(), Catalogue.USER_LIVE_COMPLETED),
                     Boolean.TRUE.equals(item.live()) ? 1 : 0);
-            contribution.count(DerivedCounters.globalStats(subject(item), globalShards, GlobalStats.COMPLETED), 1);
+            contribution.count(DerivedCounters.globalStats(subject(item), globalShards, Catalogue.GLOBAL_COMPLETED), 1);
         }
         return contribution.build();
     }
@@ -58,10 +57,10 @@ public final class UserItemDerivation implements Derivation {
 
     private static String stateCounter(ItemState state) {
         return switch (state) {
-            case ASSIGNED -> UserStats.ASSIGNED;
-            case IN_PROGRESS -> UserStats.IN_PROGRESS;
-            case COMPLETED -> UserStats.COMPLETED;
-            case ORPHANED -> UserStats.ORPHANED;
+            case ASSIGNED -> Catalogue.USER_ASSIGNED;
+            case IN_PROGRESS -> Catalogue.USER_IN_PROGRESS;
+            case COMPLETED -> Catalogue.USER_COMPLETED;
+            case ORPHANED -> Catalogue.USER_ORPHANED;
         };
     }
 
@@ -88,7 +87,7 @@ public final class UserItemDerivation implements Derivation {
     }
 
     private static UserItem read(Map<String, AttributeValue> image) {
-        Items.expectType(image, EntityType.USER_ITEM);
+        Items.expectType(image, Catalogue.USER_ITEM);
         return UserItem.fromItem(image);
     }
 }

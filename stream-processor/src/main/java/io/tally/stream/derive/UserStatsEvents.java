@@ -1,9 +1,9 @@
 package io.tally.stream.derive;
 
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.domains.Domains;
 import io.tally.stream.events.DomainEvent;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +29,7 @@ public final class UserStatsEvents {
     public static List<DomainEvent> changed(String eventId, Map<CounterRef, Long> deltas) {
         Map<String, Map<String, Long>> byUser = new TreeMap<>();
         deltas.forEach((counter, delta) -> {
-            if (counter.type() == EntityType.USER_STATS && delta != 0) {
+            if (counter.type() == Domains.USER_STATS && delta != 0) {
                 byUser.computeIfAbsent(userIdOf(counter.key()), userId -> new TreeMap<>())
                         .merge(counter.attribute(), delta, Long::sum);
             }
@@ -46,7 +46,7 @@ public final class UserStatsEvents {
 
     private static DomainEvent event(String eventId, String userId, Map<String, Long> changes) {
         Map<String, Object> ordered = new LinkedHashMap<>();
-        for (String counter : UserStats.COUNTERS) {
+        for (String counter : Domains.USER_STATS.counters()) {
             Long delta = changes.remove(counter);
             if (delta != null) {
                 ordered.put(counter, delta);
@@ -62,8 +62,8 @@ public final class UserStatsEvents {
     }
 
     private static String userIdOf(Key key) {
-        String userId = key.pk().startsWith(Keys.USER_PREFIX) ? key.pk().substring(Keys.USER_PREFIX.length()) : "";
-        if (userId.isEmpty() || !Keys.userStats(userId).equals(key)) {
+        String userId = key.pk().startsWith(BlogKeys.USER_PREFIX) ? key.pk().substring(BlogKeys.USER_PREFIX.length()) : "";
+        if (userId.isEmpty() || !BlogKeys.userStats(userId).equals(key)) {
             throw new IllegalArgumentException("not the key of a user's stats item: " + key);
         }
         return userId;

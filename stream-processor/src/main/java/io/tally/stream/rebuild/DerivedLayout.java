@@ -1,7 +1,9 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.DerivedSchema;
 import io.tally.core.EntityType;
+import io.tally.core.blog.Blog;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.domains.Domains;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,16 +14,16 @@ final class DerivedLayout {
     }
 
     static final Map<EntityType, Layout> BY_TYPE = Map.of(
-            EntityType.USER_STATS, new Layout(Set.copyOf(DerivedSchema.UserStats.COUNTERS),
-                    Set.of(DerivedSchema.UserStats.USER_ID)),
-            EntityType.POST_PROJECTION, new Layout(Set.of(DerivedSchema.PostProjection.COMMENTS),
-                    Set.copyOf(DerivedSchema.PostProjection.DOCUMENT)),
-            EntityType.SELECTOR_ENTRY, new Layout(Set.of(), Set.copyOf(DerivedSchema.SelectorEntry.DOCUMENT)),
-            EntityType.GLOBAL_STATS, new Layout(Set.copyOf(DerivedSchema.GlobalStats.COUNTERS), Set.of()));
+            Domains.USER_STATS, new Layout(Set.copyOf(Domains.USER_STATS.counters()),
+                    Set.of(Domains.USER_STATS_USER_ID)),
+            Blog.POST_PROJECTION, new Layout(Set.of(Blog.Projection.COMMENTS),
+                    Set.copyOf(Blog.POST_PROJECTION.document())),
+            Catalogue.SELECTOR_ENTRY, new Layout(Set.of(), Set.copyOf(Catalogue.SELECTOR_ENTRY.document())),
+            Domains.GLOBAL_STATS, new Layout(Set.copyOf(Domains.GLOBAL_STATS.counters()), Set.of()));
 
     /** Derived types whose items the verification compares; dead letters are records, not derived data. */
     static final List<EntityType> VERIFIED = List.of(
-            EntityType.USER_STATS, EntityType.POST_PROJECTION, EntityType.SELECTOR_ENTRY, EntityType.GLOBAL_STATS);
+            Domains.USER_STATS, Blog.POST_PROJECTION, Catalogue.SELECTOR_ENTRY, Domains.GLOBAL_STATS);
 
     private DerivedLayout() {
     }

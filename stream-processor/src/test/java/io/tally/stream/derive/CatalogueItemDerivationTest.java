@@ -6,15 +6,15 @@ import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.SelectorEntry;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
 import io.tally.core.MalformedItemException;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.domains.Domains;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -40,9 +40,9 @@ class CatalogueItemDerivationTest {
     private static final CatalogueItem TO_BACK_CATALOGUE = new CatalogueItem("55", "Ownership", 85, "back-catalogue", T2);
     private static final CatalogueItem UNTITLED = new CatalogueItem("55", null, 85, "back-catalogue", T2);
 
-    private static final Key ENTRY = Keys.selectorEntry("55");
+    private static final Key ENTRY = CatalogueKeys.selectorEntry("55");
     private static final CounterRef GLOBAL_ITEMS =
-            new CounterRef(Keys.globalStats(Shards.of("55", GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, GlobalStats.ITEMS);
+            new CounterRef(Domains.globalStatsKey(Shards.of("55", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Catalogue.GLOBAL_ITEMS);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
@@ -64,7 +64,7 @@ class CatalogueItemDerivationTest {
                 new DerivationCase("remove_item_uncountsAndRemovesEntry",
                         IN_CYCLE.toItem(), null,
                         deltas(GLOBAL_ITEMS, -1),
-                        Map.of(ENTRY, Document.removed(EntityType.SELECTOR_ENTRY, Set.copyOf(SelectorEntry.DOCUMENT))),
+                        Map.of(ENTRY, Document.removed(Catalogue.SELECTOR_ENTRY, Set.copyOf(Catalogue.SELECTOR_ENTRY.document()))),
                         List.of()),
                 new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",
                         IN_CYCLE.toItem(), IN_CYCLE.toItem(),
@@ -92,7 +92,7 @@ class CatalogueItemDerivationTest {
     @MethodSource("malformedImages")
     void contribution_malformedImage_throwsMalformedItem(Map<String, AttributeValue> image) {
         assertThatThrownBy(() -> DERIVATION.contribution(image)).isInstanceOf(MalformedItemException.class);
-        assertThatThrownBy(() -> Derivations.of(DERIVATION).derive(EntityType.CATALOGUE_ITEM, RECORD_ID, image, null))
+        assertThatThrownBy(() -> Derivations.of(DERIVATION).derive(Catalogue.CATALOGUE_ITEM, RECORD_ID, image, null))
                 .isInstanceOf(MalformedItemException.class);
     }
 
@@ -100,9 +100,9 @@ class CatalogueItemDerivationTest {
     void entry_anyItem_scoreAndDataAreNumbersTheRestStrings() {
         Map<String, AttributeValue> values = DERIVATION.contribution(IN_CYCLE.toItem()).documents().get(ENTRY).values();
 
-        assertThat(values.get(SelectorEntry.SCORE).n()).isEqualTo("70");
+        assertThat(values.get(Catalogue.Entry.SCORE).n()).isEqualTo("70");
         assertThat(values.get(TableSchema.DATA).n()).isEqualTo("70");
-        assertThat(values.get(SelectorEntry.ITEM_ID).s()).isEqualTo("55");
+        assertThat(values.get(Catalogue.Entry.ITEM_ID).s()).isEqualTo("55");
         assertThat(values.get(TableSchema.SELECTOR).s()).isEqualTo("global-cycle:5");
     }
 
@@ -111,7 +111,7 @@ class CatalogueItemDerivationTest {
         Set<String> partitions = new HashSet<>();
         for (int i = 0; i < 200; i++) {
             CatalogueItem item = new CatalogueItem("item-" + i, null, i, "back-catalogue", T1);
-            String partition = DERIVATION.contribution(item.toItem()).documents().get(Keys.selectorEntry("item-" + i))
+            String partition = DERIVATION.contribution(item.toItem()).documents().get(CatalogueKeys.selectorEntry("item-" + i))
                     .values().get(TableSchema.SELECTOR).s();
 
             assertThat(partition).isEqualTo("back-catalogue:" + Shards.of("item-" + i, SELECTOR_SHARDS));
@@ -123,13 +123,13 @@ class CatalogueItemDerivationTest {
 
     private static Document entry(String itemId, String title, long score, String selector) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(SelectorEntry.ITEM_ID, AttributeValue.fromS(itemId));
+        values.put(Catalogue.Entry.ITEM_ID, AttributeValue.fromS(itemId));
         if (title != null) {
-            values.put(SelectorEntry.TITLE, AttributeValue.fromS(title));
+            values.put(Catalogue.Entry.TITLE, AttributeValue.fromS(title));
         }
-        values.put(SelectorEntry.SCORE, AttributeValue.fromN(Long.toString(score)));
+        values.put(Catalogue.Entry.SCORE, AttributeValue.fromN(Long.toString(score)));
         values.put(TableSchema.SELECTOR, AttributeValue.fromS(selector));
         values.put(TableSchema.DATA, AttributeValue.fromN(Long.toString(score)));
-        return new Document(EntityType.SELECTOR_ENTRY, Set.copyOf(SelectorEntry.DOCUMENT), values);
+        return new Document(Catalogue.SELECTOR_ENTRY, Set.copyOf(Catalogue.SELECTOR_ENTRY.document()), values);
     }
 }

@@ -7,16 +7,15 @@ import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.Comment;
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.PostProjection;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
 import io.tally.core.MalformedItemException;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
 import io.tally.core.Shards;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.domains.Domains;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,11 +37,11 @@ class CommentDerivationTest {
     private static final Comment COMMENT = new Comment("c1", "p1", "u1", POST_CREATED, "u2", "Nice post", CREATED);
 
     private static final CounterRef POST_COMMENTS =
-            new CounterRef(Keys.postProjection("p1"), EntityType.POST_PROJECTION, PostProjection.COMMENTS);
+            new CounterRef(BlogKeys.postProjection("p1"), Blog.POST_PROJECTION, Blog.Projection.COMMENTS);
     private static final CounterRef AUTHOR_COMMENTS =
-            new CounterRef(Keys.userStats("u2"), EntityType.USER_STATS, UserStats.COMMENTS);
+            new CounterRef(BlogKeys.userStats("u2"), Domains.USER_STATS, Blog.USER_COMMENTS);
     private static final CounterRef GLOBAL_COMMENTS =
-            new CounterRef(Keys.globalStats(Shards.of("c1", GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, GlobalStats.COMMENTS);
+            new CounterRef(Domains.globalStatsKey(Shards.of("c1", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_COMMENTS);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
@@ -97,7 +96,7 @@ class CommentDerivationTest {
             Comment comment = new Comment("c" + i, "p1", "u1", POST_CREATED, "u2", "x", CREATED);
 
             assertThat(DERIVATION.contribution(comment.toItem()).counters()).containsKey(new CounterRef(
-                    Keys.globalStats(Shards.of("c" + i, GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, GlobalStats.COMMENTS));
+                    Domains.globalStatsKey(Shards.of("c" + i, GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_COMMENTS));
         }
     }
 }

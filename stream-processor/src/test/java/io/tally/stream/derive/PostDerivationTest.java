@@ -7,19 +7,18 @@ import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.PostProjection;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
 import io.tally.core.MalformedItemException;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.core.User;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
 import io.tally.stream.events.DomainEvent;
 import java.time.Instant;
 import java.util.HashSet;
@@ -47,21 +46,21 @@ class PostDerivationTest {
     private static final Post UPDATED_POST = new Post("p1", "u1", "Hello again", "Second body", PostStatus.UPDATED, CREATED, UPDATED, 2);
     private static final Post DELETED_POST = new Post("p1", "u1", "Hello again", "Second body", PostStatus.DELETED, CREATED, DELETED, 3);
 
-    private static final Key PROJECTION = Keys.postProjection("p1");
-    private static final CounterRef USER_POSTS = new CounterRef(Keys.userStats("u1"), EntityType.USER_STATS, UserStats.POSTS);
+    private static final Key PROJECTION = BlogKeys.postProjection("p1");
+    private static final CounterRef USER_POSTS = new CounterRef(BlogKeys.userStats("u1"), Domains.USER_STATS, Blog.USER_POSTS);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
                 new DerivationCase("insert_createdPost_countsProjectsAndAnnouncesPostCreated",
                         null, CREATED_POST.toItem(),
-                        deltas(USER_POSTS, 1, global(GlobalStats.POSTS_CREATED), 1),
+                        deltas(USER_POSTS, 1, global(Blog.GLOBAL_POSTS_CREATED), 1),
                         Map.of(PROJECTION, projection(CREATED_POST)),
                         List.of(event(DetailTypes.POST_CREATED, "p1",
                                 "postId", "p1", "userId", "u1", "title", "Hello", "status", "created",
                                 "createdAt", "2019-01-22T10:28:49.930Z"))),
                 new DerivationCase("update_createdToUpdated_movesGlobalCountAndAnnouncesStatusChange",
                         CREATED_POST.toItem(), UPDATED_POST.toItem(),
-                        deltas(global(GlobalStats.POSTS_CREATED), -1, global(GlobalStats.POSTS_UPDATED), 1),
+                        deltas(global(Blog.GLOBAL_POSTS_CREATED), -1, global(Blog.GLOBAL_POSTS_UPDATED), 1),
                         Map.of(PROJECTION, projection(UPDATED_POST)),
                         List.of(event(DetailTypes.POST_STATUS_CHANGED, "p1",
                                 "postId", "p1", "userId", "u1", "from", "created", "to", "updated",
@@ -73,24 +72,24 @@ class PostDerivationTest {
                         List.of()),
                 new DerivationCase("softDelete_updatedToDeleted_uncountsUserPostAndAnnouncesStatusChange",
                         UPDATED_POST.toItem(), DELETED_POST.toItem(),
-                        deltas(USER_POSTS, -1, global(GlobalStats.POSTS_UPDATED), -1, global(GlobalStats.POSTS_DELETED), 1),
+                        deltas(USER_POSTS, -1, global(Blog.GLOBAL_POSTS_UPDATED), -1, global(Blog.GLOBAL_POSTS_DELETED), 1),
                         Map.of(PROJECTION, projection(DELETED_POST)),
                         List.of(event(DetailTypes.POST_STATUS_CHANGED, "p1",
                                 "postId", "p1", "userId", "u1", "from", "updated", "to", "deleted",
                                 "updatedAt", "2019-01-24T09:30:00.000Z", "title", "Hello again"))),
                 new DerivationCase("remove_deletedPost_uncountsGlobalAndRemovesProjectionSilently",
                         DELETED_POST.toItem(), null,
-                        deltas(global(GlobalStats.POSTS_DELETED), -1),
-                        Map.of(PROJECTION, Document.removed(EntityType.POST_PROJECTION, Set.copyOf(PostProjection.DOCUMENT))),
+                        deltas(global(Blog.GLOBAL_POSTS_DELETED), -1),
+                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION, Set.copyOf(Blog.POST_PROJECTION.document()))),
                         List.of()),
                 new DerivationCase("remove_livePost_uncountsEverywhereAndRemovesProjection",
                         CREATED_POST.toItem(), null,
-                        deltas(USER_POSTS, -1, global(GlobalStats.POSTS_CREATED), -1),
-                        Map.of(PROJECTION, Document.removed(EntityType.POST_PROJECTION, Set.copyOf(PostProjection.DOCUMENT))),
+                        deltas(USER_POSTS, -1, global(Blog.GLOBAL_POSTS_CREATED), -1),
+                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION, Set.copyOf(Blog.POST_PROJECTION.document()))),
                         List.of()),
                 new DerivationCase("insert_alreadyDeletedPost_countsOnlyAsDeleted",
                         null, DELETED_POST.toItem(),
-                        deltas(global(GlobalStats.POSTS_DELETED), 1),
+                        deltas(global(Blog.GLOBAL_POSTS_DELETED), 1),
                         Map.of(PROJECTION, projection(DELETED_POST)),
                         List.of(event(DetailTypes.POST_CREATED, "p1",
                                 "postId", "p1", "userId", "u1", "title", "Hello again", "status", "deleted",
@@ -133,7 +132,7 @@ class PostDerivationTest {
     void projection_anyPost_holdsEveryDocumentAttributeAsStrings() {
         Document document = DERIVATION.contribution(UPDATED_POST.toItem()).documents().get(PROJECTION);
 
-        assertThat(document.values().keySet()).containsExactlyInAnyOrderElementsOf(PostProjection.DOCUMENT);
+        assertThat(document.values().keySet()).containsExactlyInAnyOrderElementsOf(Blog.POST_PROJECTION.document());
         assertThat(document.values().values()).allSatisfy(value -> assertThat(value.s()).isNotNull());
         assertThat(document.values().get(TableSchema.STATUS_SHARD).s())
                 .isEqualTo("POSTS#updated#" + Shards.of("p1", STATUS_SHARDS));
@@ -147,11 +146,11 @@ class PostDerivationTest {
             Post deleted = new Post("post-" + i, "u1", "t", "b", PostStatus.DELETED, CREATED, DELETED, 2);
             int shard = Shards.of("post-" + i, STATUS_SHARDS);
 
-            assertThat(statusShard(post)).isEqualTo(Keys.statusShard(PostStatus.CREATED, shard));
-            assertThat(statusShard(deleted)).isEqualTo(Keys.statusShard(PostStatus.DELETED, shard));
+            assertThat(statusShard(post)).isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, shard));
+            assertThat(statusShard(deleted)).isEqualTo(BlogKeys.statusShard(PostStatus.DELETED, shard));
             assertThat(DERIVATION.contribution(deleted.toItem()).counters())
-                    .containsKey(new CounterRef(Keys.globalStats(Shards.of("post-" + i, GLOBAL_SHARDS)),
-                            EntityType.GLOBAL_STATS, GlobalStats.POSTS_DELETED));
+                    .containsKey(new CounterRef(Domains.globalStatsKey(Shards.of("post-" + i, GLOBAL_SHARDS)),
+                            Domains.GLOBAL_STATS, Blog.GLOBAL_POSTS_DELETED));
         }
     }
 
@@ -161,11 +160,11 @@ class PostDerivationTest {
         for (int i = 0; i < 200; i++) {
             Post post = new Post("post-" + i, "u1", "t", "b", PostStatus.CREATED, CREATED, CREATED, 1);
             DERIVATION.contribution(post.toItem()).counters().keySet().stream()
-                    .filter(counter -> counter.type() == EntityType.GLOBAL_STATS)
+                    .filter(counter -> counter.type() == Domains.GLOBAL_STATS)
                     .forEach(counter -> keys.add(counter.key()));
         }
         assertThat(keys).containsExactlyInAnyOrder(
-                Keys.globalStats(0), Keys.globalStats(1), Keys.globalStats(2), Keys.globalStats(3));
+                Domains.globalStatsKey(0), Domains.globalStatsKey(1), Domains.globalStatsKey(2), Domains.globalStatsKey(3));
     }
 
     @Test
@@ -179,7 +178,7 @@ class PostDerivationTest {
     }
 
     private static String statusShard(Post post) {
-        return DERIVATION.contribution(post.toItem()).documents().get(Keys.postProjection(post.postId()))
+        return DERIVATION.contribution(post.toItem()).documents().get(BlogKeys.postProjection(post.postId()))
                 .values().get(TableSchema.STATUS_SHARD).s();
     }
 
@@ -189,20 +188,20 @@ class PostDerivationTest {
     }
 
     private static CounterRef global(String attribute) {
-        return new CounterRef(Keys.globalStats(Shards.of("p1", GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, attribute);
+        return new CounterRef(Domains.globalStatsKey(Shards.of("p1", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, attribute);
     }
 
     /** The projection document written out by hand, attribute by attribute. */
     private static Document projection(Post post) {
-        return new Document(EntityType.POST_PROJECTION, Set.copyOf(PostProjection.DOCUMENT), Map.of(
-                PostProjection.POST_ID, AttributeValue.fromS(post.postId()),
-                PostProjection.USER_ID, AttributeValue.fromS(post.userId()),
-                PostProjection.TITLE, AttributeValue.fromS(post.title()),
-                PostProjection.STATUS, AttributeValue.fromS(post.status().value()),
-                PostProjection.CREATED_AT, AttributeValue.fromS(Timestamps.format(post.createdAt())),
-                PostProjection.UPDATED_AT, AttributeValue.fromS(Timestamps.format(post.updatedAt())),
+        return new Document(Blog.POST_PROJECTION, Set.copyOf(Blog.POST_PROJECTION.document()), Map.of(
+                Blog.Projection.POST_ID, AttributeValue.fromS(post.postId()),
+                Blog.Projection.USER_ID, AttributeValue.fromS(post.userId()),
+                Blog.Projection.TITLE, AttributeValue.fromS(post.title()),
+                Blog.Projection.STATUS, AttributeValue.fromS(post.status().value()),
+                Blog.Projection.CREATED_AT, AttributeValue.fromS(Timestamps.format(post.createdAt())),
+                Blog.Projection.UPDATED_AT, AttributeValue.fromS(Timestamps.format(post.updatedAt())),
                 TableSchema.STATUS_SHARD, AttributeValue.fromS(
-                        Keys.statusShard(post.status(), Shards.of(post.postId(), STATUS_SHARDS))),
-                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(Keys.postedAt(post.postId(), post.createdAt()))));
+                        BlogKeys.statusShard(post.status(), Shards.of(post.postId(), STATUS_SHARDS))),
+                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(post.postId(), post.createdAt()))));
     }
 }

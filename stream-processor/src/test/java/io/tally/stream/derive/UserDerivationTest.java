@@ -6,14 +6,14 @@ import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
 import io.tally.core.MalformedItemException;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
-import io.tally.core.User;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -36,31 +36,31 @@ class UserDerivationTest {
     private static final User RENAMED = new User("8790", "Ada L.", "ada@example.com", T1, T2, 2);
 
     private static final CounterRef GLOBAL_USERS =
-            new CounterRef(Keys.globalStats(Shards.of("8790", GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, GlobalStats.USERS);
-    private static final Document STATS_DOCUMENT = new Document(EntityType.USER_STATS, Set.of(UserStats.USER_ID),
-            Map.of(UserStats.USER_ID, AttributeValue.fromS("8790")));
+            new CounterRef(Domains.globalStatsKey(Shards.of("8790", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS);
+    private static final Document STATS_DOCUMENT = new Document(Domains.USER_STATS, Set.of(Domains.USER_STATS_USER_ID),
+            Map.of(Domains.USER_STATS_USER_ID, AttributeValue.fromS("8790")));
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
                 new DerivationCase("insert_newUser_countsGloballyAndCreatesStatsItem",
                         null, USER.toItem(),
                         deltas(GLOBAL_USERS, 1),
-                        Map.of(Keys.userStats("8790"), STATS_DOCUMENT),
+                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
                         List.of()),
                 new DerivationCase("update_renamedUser_noDeltasStatsDocumentUnchanged",
                         USER.toItem(), RENAMED.toItem(),
                         Map.of(),
-                        Map.of(Keys.userStats("8790"), STATS_DOCUMENT),
+                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
                         List.of()),
                 new DerivationCase("remove_user_uncountsAndRemovesStatsDocument",
                         USER.toItem(), null,
                         deltas(GLOBAL_USERS, -1),
-                        Map.of(Keys.userStats("8790"), Document.removed(EntityType.USER_STATS, Set.of(UserStats.USER_ID))),
+                        Map.of(BlogKeys.userStats("8790"), Document.removed(Domains.USER_STATS, Set.of(Domains.USER_STATS_USER_ID))),
                         List.of()),
                 new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",
                         USER.toItem(), USER.toItem(),
                         Map.of(),
-                        Map.of(Keys.userStats("8790"), STATS_DOCUMENT),
+                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
                         List.of()));
     }
 
@@ -82,7 +82,7 @@ class UserDerivationTest {
     @MethodSource("malformedImages")
     void contribution_malformedImage_throwsMalformedItem(Map<String, AttributeValue> image) {
         assertThatThrownBy(() -> DERIVATION.contribution(image)).isInstanceOf(MalformedItemException.class);
-        assertThatThrownBy(() -> Derivations.of(DERIVATION).derive(EntityType.USER, RECORD_ID, null, image))
+        assertThatThrownBy(() -> Derivations.of(DERIVATION).derive(Blog.USER, RECORD_ID, null, image))
                 .isInstanceOf(MalformedItemException.class);
     }
 
@@ -91,7 +91,7 @@ class UserDerivationTest {
         for (int i = 0; i < 100; i++) {
             User user = new User("user-" + i, "n", "e@x.io", T1, T1, 1);
             assertThat(DERIVATION.contribution(user.toItem()).counters()).containsOnlyKeys(new CounterRef(
-                    Keys.globalStats(Shards.of("user-" + i, GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, GlobalStats.USERS));
+                    Domains.globalStatsKey(Shards.of("user-" + i, GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS));
         }
     }
 }

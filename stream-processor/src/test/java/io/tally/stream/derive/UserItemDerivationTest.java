@@ -7,14 +7,14 @@ import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.ItemState;
-import io.tally.core.Keys;
 import io.tally.core.MalformedItemException;
 import io.tally.core.Shards;
-import io.tally.core.UserItem;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
+import io.tally.core.domains.Domains;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -40,32 +40,32 @@ class UserItemDerivationTest {
     private static final UserItem COMPLETED_WRONG = item(ItemState.COMPLETED, 1.0, false, null, T3);
     private static final UserItem ORPHANED = item(ItemState.ORPHANED, 0.5, null, null, T3);
 
-    private static final CounterRef COMPLETED = stats(UserStats.COMPLETED);
-    private static final CounterRef CORRECT = stats(UserStats.CORRECT_GUESSES);
-    private static final CounterRef LIVE = stats(UserStats.LIVE_COMPLETED);
+    private static final CounterRef COMPLETED = stats(Catalogue.USER_COMPLETED);
+    private static final CounterRef CORRECT = stats(Catalogue.USER_CORRECT_GUESSES);
+    private static final CounterRef LIVE = stats(Catalogue.USER_LIVE_COMPLETED);
     private static final CounterRef GLOBAL_COMPLETED = new CounterRef(
-            Keys.globalStats(Shards.of("8790/3", GLOBAL_SHARDS)), EntityType.GLOBAL_STATS, GlobalStats.COMPLETED);
+            Domains.globalStatsKey(Shards.of("8790/3", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Catalogue.GLOBAL_COMPLETED);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
                 new DerivationCase("insert_assigned_countsAssigned",
                         null, ASSIGNED.toItem(),
-                        deltas(stats(UserStats.ASSIGNED), 1), Map.of(), List.of()),
+                        deltas(stats(Catalogue.USER_ASSIGNED), 1), Map.of(), List.of()),
                 new DerivationCase("modify_assignedToInProgress_movesTheCount",
                         ASSIGNED.toItem(), IN_PROGRESS.toItem(),
-                        deltas(stats(UserStats.ASSIGNED), -1, stats(UserStats.IN_PROGRESS), 1), Map.of(), List.of()),
+                        deltas(stats(Catalogue.USER_ASSIGNED), -1, stats(Catalogue.USER_IN_PROGRESS), 1), Map.of(), List.of()),
                 new DerivationCase("modify_progressOnly_noDeltasNoEvents",
                         IN_PROGRESS.toItem(), item(ItemState.IN_PROGRESS, 0.9, null, null, T2).toItem(),
                         Map.of(), Map.of(), List.of()),
                 new DerivationCase("modify_inProgressToCompletedCorrectLive_countsAllAndAnnouncesItemCompleted",
                         IN_PROGRESS.toItem(), COMPLETED_CORRECT_LIVE.toItem(),
-                        deltas(stats(UserStats.IN_PROGRESS), -1, COMPLETED, 1, CORRECT, 1, LIVE, 1, GLOBAL_COMPLETED, 1),
+                        deltas(stats(Catalogue.USER_IN_PROGRESS), -1, COMPLETED, 1, CORRECT, 1, LIVE, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
                         List.of(event(DetailTypes.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
                                 "correct", true, "live", true, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("modify_inProgressToCompletedWrongNotLive_countsCompletedOnly",
                         IN_PROGRESS.toItem(), COMPLETED_WRONG.toItem(),
-                        deltas(stats(UserStats.IN_PROGRESS), -1, COMPLETED, 1, GLOBAL_COMPLETED, 1),
+                        deltas(stats(Catalogue.USER_IN_PROGRESS), -1, COMPLETED, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
                         List.of(event(DetailTypes.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
                                 "correct", false, "live", false, "completedAt", "2019-01-22T12:30:00.250Z"))),
@@ -80,7 +80,7 @@ class UserItemDerivationTest {
                         deltas(CORRECT, -1, LIVE, -1), Map.of(), List.of()),
                 new DerivationCase("modify_inProgressToOrphaned_movesTheCount",
                         IN_PROGRESS.toItem(), ORPHANED.toItem(),
-                        deltas(stats(UserStats.IN_PROGRESS), -1, stats(UserStats.ORPHANED), 1), Map.of(), List.of()),
+                        deltas(stats(Catalogue.USER_IN_PROGRESS), -1, stats(Catalogue.USER_ORPHANED), 1), Map.of(), List.of()),
                 new DerivationCase("remove_completed_uncountsEverythingSilently",
                         COMPLETED_CORRECT_LIVE.toItem(), null,
                         deltas(COMPLETED, -1, CORRECT, -1, LIVE, -1, GLOBAL_COMPLETED, -1), Map.of(), List.of()),
@@ -116,10 +116,10 @@ class UserItemDerivationTest {
     void standard_listEntryRecord_derivesNothing() {
         Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
 
-        IntendedChanges changes = derivations.derive(EntityType.USER_ITEM_ENTRY, RECORD_ID,
+        IntendedChanges changes = derivations.derive(Catalogue.USER_ITEM_ENTRY, RECORD_ID,
                 IN_PROGRESS.toEntryItem(), COMPLETED_CORRECT_LIVE.toEntryItem());
 
-        assertThat(derivations.forType(EntityType.USER_ITEM_ENTRY)).isEmpty();
+        assertThat(derivations.forType(Catalogue.USER_ITEM_ENTRY)).isEmpty();
         assertThat(changes.counterDeltas()).isEmpty();
         assertThat(changes.documents()).isEmpty();
         assertThat(changes.events()).isEmpty();
@@ -131,8 +131,8 @@ class UserItemDerivationTest {
             UserItem completed = new UserItem("u" + i, "item-" + i, ItemState.COMPLETED, 1, null, null, null, T1, T1);
 
             assertThat(DERIVATION.contribution(completed.toItem()).counters()).containsKey(new CounterRef(
-                    Keys.globalStats(Shards.of("u" + i + "/item-" + i, GLOBAL_SHARDS)),
-                    EntityType.GLOBAL_STATS, GlobalStats.COMPLETED));
+                    Domains.globalStatsKey(Shards.of("u" + i + "/item-" + i, GLOBAL_SHARDS)),
+                    Domains.GLOBAL_STATS, Catalogue.GLOBAL_COMPLETED));
         }
     }
 
@@ -141,6 +141,6 @@ class UserItemDerivationTest {
     }
 
     private static CounterRef stats(String attribute) {
-        return new CounterRef(Keys.userStats("8790"), EntityType.USER_STATS, attribute);
+        return new CounterRef(BlogKeys.userStats("8790"), Domains.USER_STATS, attribute);
     }
 }

@@ -3,12 +3,12 @@ package io.tally.stream.derive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.PostProjection;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.domains.Domains;
 import io.tally.stream.events.DomainEvent;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,8 +23,8 @@ class UserStatsEventsTest {
     @Test
     void changed_countersOfTwoUsers_oneEventPerUserOrderedByUserId() {
         Map<CounterRef, Long> deltas = new LinkedHashMap<>();
-        deltas.put(stats("u2", UserStats.COMMENTS), 1L);
-        deltas.put(stats("u1", UserStats.POSTS), -1L);
+        deltas.put(stats("u2", Blog.USER_COMMENTS), 1L);
+        deltas.put(stats("u1", Blog.USER_POSTS), -1L);
 
         List<DomainEvent> events = UserStatsEvents.changed(RECORD, deltas);
 
@@ -34,14 +34,14 @@ class UserStatsEventsTest {
         assertThat(events.get(0).detail()).containsExactly(
                 Map.entry("eventId", "record-1:UserStatsChanged:u1"),
                 Map.entry("userId", "u1"),
-                Map.entry("changes", Map.of(UserStats.POSTS, -1L)));
-        assertThat(events.get(1).detail()).containsEntry("changes", Map.of(UserStats.COMMENTS, 1L));
+                Map.entry("changes", Map.of(Blog.USER_POSTS, -1L)));
+        assertThat(events.get(1).detail()).containsEntry("changes", Map.of(Blog.USER_COMMENTS, 1L));
     }
 
     @Test
     void changed_countersInAnyOrder_changesFollowTheStatsOrder() {
         Map<CounterRef, Long> deltas = new LinkedHashMap<>();
-        List<String> reversed = new ArrayList<>(UserStats.COUNTERS);
+        List<String> reversed = new ArrayList<>(Domains.USER_STATS.counters());
         Collections.reverse(reversed);
         for (String counter : reversed) {
             deltas.put(stats("u1", counter), 1L);
@@ -52,15 +52,15 @@ class UserStatsEventsTest {
         assertThat(events).hasSize(1);
         @SuppressWarnings("unchecked")
         Map<String, Object> changes = (Map<String, Object>) events.get(0).detail().get("changes");
-        assertThat(changes.keySet()).containsExactlyElementsOf(UserStats.COUNTERS);
+        assertThat(changes.keySet()).containsExactlyElementsOf(Domains.USER_STATS.counters());
         assertThat(events.get(0).detail().keySet()).containsExactly("eventId", "userId", "changes");
     }
 
     @Test
     void changed_onlyCountersOfOtherDerivedItems_noEvents() {
         Map<CounterRef, Long> deltas = Map.of(
-                new CounterRef(Keys.postProjection("p1"), EntityType.POST_PROJECTION, PostProjection.COMMENTS), 1L,
-                new CounterRef(Keys.globalStats(2), EntityType.GLOBAL_STATS, GlobalStats.COMMENTS), 1L);
+                new CounterRef(BlogKeys.postProjection("p1"), Blog.POST_PROJECTION, Blog.Projection.COMMENTS), 1L,
+                new CounterRef(Domains.globalStatsKey(2), Domains.GLOBAL_STATS, Blog.GLOBAL_COMMENTS), 1L);
 
         assertThat(UserStatsEvents.changed(RECORD, deltas)).isEmpty();
     }
@@ -68,15 +68,15 @@ class UserStatsEventsTest {
     @Test
     void changed_zeroDeltas_leftOutAndNoEventForAUserWithoutChanges() {
         Map<CounterRef, Long> deltas = new LinkedHashMap<>();
-        deltas.put(stats("u1", UserStats.POSTS), 0L);
-        deltas.put(stats("u2", UserStats.POSTS), 0L);
-        deltas.put(stats("u2", UserStats.COMMENTS), 2L);
+        deltas.put(stats("u1", Blog.USER_POSTS), 0L);
+        deltas.put(stats("u2", Blog.USER_POSTS), 0L);
+        deltas.put(stats("u2", Blog.USER_COMMENTS), 2L);
 
         List<DomainEvent> events = UserStatsEvents.changed(RECORD, deltas);
 
         assertThat(events).singleElement().satisfies(event -> {
             assertThat(event.detail()).containsEntry("userId", "u2");
-            assertThat(event.detail()).containsEntry("changes", Map.of(UserStats.COMMENTS, 2L));
+            assertThat(event.detail()).containsEntry("changes", Map.of(Blog.USER_COMMENTS, 2L));
         });
     }
 
@@ -87,7 +87,7 @@ class UserStatsEventsTest {
 
     @Test
     void changed_sameRecordTwice_sameEvents() {
-        Map<CounterRef, Long> deltas = Map.of(stats("u1", UserStats.COMPLETED), 1L, stats("u1", UserStats.IN_PROGRESS), -1L);
+        Map<CounterRef, Long> deltas = Map.of(stats("u1", Catalogue.USER_COMPLETED), 1L, stats("u1", Catalogue.USER_IN_PROGRESS), -1L);
 
         assertThat(UserStatsEvents.changed(RECORD, deltas)).isEqualTo(UserStatsEvents.changed(RECORD, deltas));
     }
@@ -95,7 +95,7 @@ class UserStatsEventsTest {
     @Test
     void changed_userStatsCounterOnAnotherKey_isRejectedAsABug() {
         Map<CounterRef, Long> deltas = Map.of(
-                new CounterRef(new Key("USER#u1", "#METADATA#u1"), EntityType.USER_STATS, UserStats.POSTS), 1L);
+                new CounterRef(new Key("USER#u1", "#METADATA#u1"), Domains.USER_STATS, Blog.USER_POSTS), 1L);
 
         assertThatThrownBy(() -> UserStatsEvents.changed(RECORD, deltas))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -103,6 +103,6 @@ class UserStatsEventsTest {
     }
 
     private static CounterRef stats(String userId, String counter) {
-        return new CounterRef(Keys.userStats(userId), EntityType.USER_STATS, counter);
+        return new CounterRef(BlogKeys.userStats(userId), Domains.USER_STATS, counter);
     }
 }

@@ -3,7 +3,7 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
+import io.tally.core.domains.Domains;
 import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;
@@ -39,20 +39,20 @@ class RebuilderIT {
         assertThat(progress).isNotEmpty().isSorted();
         assertThat(rebuilder.verify().isExact()).isTrue();
 
-        dynamo.updateItem(r -> r.tableName(table).key(Keys.globalStats(0).toAttributeMap())
+        dynamo.updateItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())
                 .updateExpression("SET #users = #users + :one, wm_test = :wm")
                 .expressionAttributeNames(Map.of("#users", "users"))
                 .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"), ":wm", AttributeValue.fromS("0042"))));
         VerificationReport tampered = rebuilder.verify();
         assertThat(tampered.differences()).singleElement().satisfies(d -> {
-            assertThat(d.key()).isEqualTo(Keys.globalStats(0));
-            assertThat(d.type()).isEqualTo(EntityType.GLOBAL_STATS);
+            assertThat(d.key()).isEqualTo(Domains.globalStatsKey(0));
+            assertThat(d.type()).isEqualTo(Domains.GLOBAL_STATS);
             assertThat(d.attribute()).isEqualTo("users");
         });
 
         rebuilder.repair(count -> { });
         assertThat(rebuilder.verify().isExact()).isTrue();
-        var global = dynamo.getItem(r -> r.tableName(table).key(Keys.globalStats(0).toAttributeMap())).item();
+        var global = dynamo.getItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())).item();
         assertThat(global.get("wm_test").s()).isEqualTo("0042");
     }
 

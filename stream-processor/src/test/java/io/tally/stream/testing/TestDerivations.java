@@ -1,14 +1,15 @@
 package io.tally.stream.testing;
 
-import io.tally.core.DerivedSchema;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Comment;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.CounterRef;
 import io.tally.stream.derive.Derivation;
@@ -32,8 +33,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class TestDerivations {
     /** The projection document of the test: a subset of the real one. */
     public static final Set<String> PROJECTION_DOCUMENT = Set.of(
-            DerivedSchema.PostProjection.POST_ID, DerivedSchema.PostProjection.USER_ID,
-            DerivedSchema.PostProjection.TITLE, DerivedSchema.PostProjection.STATUS);
+            Blog.Projection.POST_ID, Blog.Projection.USER_ID,
+            Blog.Projection.TITLE, Blog.Projection.STATUS);
 
     private TestDerivations() {
     }
@@ -57,7 +58,7 @@ public final class TestDerivations {
     }
 
     public static CounterRef userCounter(String userId, String attribute) {
-        return new CounterRef(Keys.userStats(userId), EntityType.USER_STATS, attribute);
+        return new CounterRef(BlogKeys.userStats(userId), Domains.USER_STATS, attribute);
     }
 
     static final class PostDerivation implements Derivation {
@@ -69,7 +70,7 @@ public final class TestDerivations {
 
         @Override
         public EntityType entityType() {
-            return EntityType.POST;
+            return Blog.POST;
         }
 
         @Override
@@ -77,15 +78,15 @@ public final class TestDerivations {
             Post post = Post.fromItem(image);
             Contribution.Builder builder = Contribution.builder();
             if (post.status() != PostStatus.DELETED) {
-                builder.count(userCounter(post.userId(), DerivedSchema.UserStats.POSTS), 1);
+                builder.count(userCounter(post.userId(), Blog.USER_POSTS), 1);
             }
             if (projections) {
-                builder.document(Keys.postProjection(post.postId()), new Document(EntityType.POST_PROJECTION,
+                builder.document(BlogKeys.postProjection(post.postId()), new Document(Blog.POST_PROJECTION,
                         PROJECTION_DOCUMENT, Map.of(
-                        DerivedSchema.PostProjection.POST_ID, Items.s(post.postId()),
-                        DerivedSchema.PostProjection.USER_ID, Items.s(post.userId()),
-                        DerivedSchema.PostProjection.TITLE, Items.s(post.title()),
-                        DerivedSchema.PostProjection.STATUS, Items.s(post.status().value()))));
+                        Blog.Projection.POST_ID, Items.s(post.postId()),
+                        Blog.Projection.USER_ID, Items.s(post.userId()),
+                        Blog.Projection.TITLE, Items.s(post.title()),
+                        Blog.Projection.STATUS, Items.s(post.status().value()))));
             }
             return builder.build();
         }
@@ -122,17 +123,17 @@ public final class TestDerivations {
 
         @Override
         public EntityType entityType() {
-            return EntityType.COMMENT;
+            return Blog.COMMENT;
         }
 
         @Override
         public Contribution contribution(Map<String, AttributeValue> image) {
             Comment comment = Comment.fromItem(image);
             Contribution.Builder builder = Contribution.builder()
-                    .count(userCounter(comment.authorId(), DerivedSchema.UserStats.COMMENTS), 1);
+                    .count(userCounter(comment.authorId(), Blog.USER_COMMENTS), 1);
             if (projections) {
-                builder.count(new CounterRef(Keys.postProjection(comment.postId()), EntityType.POST_PROJECTION,
-                        DerivedSchema.PostProjection.COMMENTS), 1);
+                builder.count(new CounterRef(BlogKeys.postProjection(comment.postId()), Blog.POST_PROJECTION,
+                        Blog.Projection.COMMENTS), 1);
             }
             return builder.build();
         }

@@ -1,10 +1,10 @@
 package io.tally.writer.blog;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.Comment;
-import io.tally.core.Post;
 import io.tally.core.Timestamps;
-import io.tally.core.User;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.User;
 import io.tally.writer.http.Json;
 
 /** The contract's JSON shapes of the blog entities, fields in the documented order. */

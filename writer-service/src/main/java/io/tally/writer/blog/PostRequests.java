@@ -1,12 +1,12 @@
 package io.tally.writer.blog;
 
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
 import io.tally.writer.http.IfMatch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ final class PostRequests {
         actions.add(CREATE_USER, TransactWriteItem.builder()
                 .conditionCheck(ConditionCheck.builder()
                         .tableName(table)
-                        .key(Keys.user(post.userId()).toAttributeMap())
+                        .key(BlogKeys.user(post.userId()).toAttributeMap())
                         .conditionExpression("attribute_exists(pk)")
                         .build())
                 .build());
@@ -74,7 +74,7 @@ final class PostRequests {
     static GetItemRequest getRef(String table, String postId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.postRef(postId).toAttributeMap())
+                .key(BlogKeys.postRef(postId).toAttributeMap())
                 .consistentRead(true)
                 .build();
     }
@@ -153,7 +153,7 @@ final class PostRequests {
                 .tableName(table)
                 .indexName(TableSchema.POSTS_BY_TIME_INDEX)
                 .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(Keys.userPk(userId))))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(BlogKeys.userPk(userId))))
                 .scanIndexForward(false)
                 .consistentRead(true)
                 .limit(limit + 1)

@@ -1,9 +1,9 @@
 package io.tally.writer.blog;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
 import io.tally.writer.RouteContext;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;

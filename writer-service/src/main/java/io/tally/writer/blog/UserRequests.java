@@ -1,8 +1,8 @@
 package io.tally.writer.blog;
 
-import io.tally.core.Keys;
-import io.tally.core.User;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.User;
 import io.tally.writer.http.IfMatch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ final class UserRequests {
     static GetItemRequest get(String table, String userId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.user(userId).toAttributeMap())
+                .key(BlogKeys.user(userId).toAttributeMap())
                 .consistentRead(true)
                 .build();
     }
@@ -67,7 +67,7 @@ final class UserRequests {
         }
         UpdateItemRequest.Builder builder = UpdateItemRequest.builder()
                 .tableName(table)
-                .key(Keys.user(userId).toAttributeMap())
+                .key(BlogKeys.user(userId).toAttributeMap())
                 .updateExpression("SET " + String.join(", ", sets))
                 .conditionExpression(condition)
                 .expressionAttributeValues(values)

@@ -1,6 +1,6 @@
 package io.tally.writer.blog;
 
-import io.tally.core.User;
+import io.tally.core.blog.User;
 import io.tally.writer.RouteContext;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;

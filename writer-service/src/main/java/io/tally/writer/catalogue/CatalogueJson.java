@@ -1,9 +1,9 @@
 package io.tally.writer.catalogue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.CatalogueItem;
 import io.tally.core.Timestamps;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.UserItem;
 import io.tally.writer.http.Json;
 
 /**

@@ -1,7 +1,7 @@
 package io.tally.writer.catalogue;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.Selectors;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.Selectors;
 import io.tally.writer.RouteContext;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;

@@ -1,9 +1,9 @@
 package io.tally.writer.catalogue;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.ItemState;
 import io.tally.core.TableSchema;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import io.tally.writer.RouteContext;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;

@@ -1,10 +1,12 @@
 package io.tally.writer.stats;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.DerivedSchema;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.Blog;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.domains.Domains;
 import io.tally.writer.http.Json;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +23,10 @@ final class StatsJson {
 
     /** {@code {"userId", "posts", "comments", ...}}; {@code item} is the UserStats item or null. */
     static ObjectNode userStats(String userId, Map<String, AttributeValue> item) {
-        check(item, EntityType.USER_STATS);
+        check(item, Domains.USER_STATS.entityType());
         ObjectNode json = Json.object();
         json.put("userId", userId);
-        for (String counter : DerivedSchema.UserStats.COUNTERS) {
+        for (String counter : Domains.USER_STATS.counters()) {
             json.put(counter, counter(item, counter));
         }
         return json;
@@ -32,49 +34,49 @@ final class StatsJson {
 
     /** {@code {"postId", "comments"}}; {@code item} is the post's projection or null. */
     static ObjectNode postStats(String postId, Map<String, AttributeValue> item) {
-        check(item, EntityType.POST_PROJECTION);
+        check(item, Blog.POST_PROJECTION.entityType());
         ObjectNode json = Json.object();
         json.put("postId", postId);
-        json.put("comments", counter(item, DerivedSchema.PostProjection.COMMENTS));
+        json.put("comments", counter(item, Blog.Projection.COMMENTS));
         return json;
     }
 
     /** {@code {"users", "posts": {"created", "updated", "deleted"}, "comments", "items", "completed"}}: the shards summed. */
     static ObjectNode globalStats(List<Map<String, AttributeValue>> shards) {
-        shards.forEach(shard -> check(shard, EntityType.GLOBAL_STATS));
+        shards.forEach(shard -> check(shard, Domains.GLOBAL_STATS.entityType()));
         ObjectNode json = Json.object();
-        json.put("users", sum(shards, DerivedSchema.GlobalStats.USERS));
+        json.put("users", sum(shards, Blog.GLOBAL_USERS));
         ObjectNode posts = json.putObject("posts");
-        posts.put("created", sum(shards, DerivedSchema.GlobalStats.POSTS_CREATED));
-        posts.put("updated", sum(shards, DerivedSchema.GlobalStats.POSTS_UPDATED));
-        posts.put("deleted", sum(shards, DerivedSchema.GlobalStats.POSTS_DELETED));
-        json.put("comments", sum(shards, DerivedSchema.GlobalStats.COMMENTS));
-        json.put("items", sum(shards, DerivedSchema.GlobalStats.ITEMS));
-        json.put("completed", sum(shards, DerivedSchema.GlobalStats.COMPLETED));
+        posts.put("created", sum(shards, Blog.GLOBAL_POSTS_CREATED));
+        posts.put("updated", sum(shards, Blog.GLOBAL_POSTS_UPDATED));
+        posts.put("deleted", sum(shards, Blog.GLOBAL_POSTS_DELETED));
+        json.put("comments", sum(shards, Blog.GLOBAL_COMMENTS));
+        json.put("items", sum(shards, Catalogue.GLOBAL_ITEMS));
+        json.put("completed", sum(shards, Catalogue.GLOBAL_COMPLETED));
         return json;
     }
 
     /** A status-index projection: {@code {"postId", "userId", "title", "status", "createdAt", "updatedAt", "comments"}}. */
     static ObjectNode post(Map<String, AttributeValue> item) {
-        Items.expectType(item, EntityType.POST_PROJECTION);
+        Items.expectType(item, Blog.POST_PROJECTION.entityType());
         ObjectNode json = Json.object();
-        json.put("postId", Items.string(item, DerivedSchema.PostProjection.POST_ID));
-        json.put("userId", Items.string(item, DerivedSchema.PostProjection.USER_ID));
-        json.put("title", Items.string(item, DerivedSchema.PostProjection.TITLE));
-        json.put("status", Items.string(item, DerivedSchema.PostProjection.STATUS));
-        json.put("createdAt", Timestamps.format(Items.instant(item, DerivedSchema.PostProjection.CREATED_AT)));
-        json.put("updatedAt", Timestamps.format(Items.instant(item, DerivedSchema.PostProjection.UPDATED_AT)));
-        json.put("comments", counter(item, DerivedSchema.PostProjection.COMMENTS));
+        json.put("postId", Items.string(item, Blog.Projection.POST_ID));
+        json.put("userId", Items.string(item, Blog.Projection.USER_ID));
+        json.put("title", Items.string(item, Blog.Projection.TITLE));
+        json.put("status", Items.string(item, Blog.Projection.STATUS));
+        json.put("createdAt", Timestamps.format(Items.instant(item, Blog.Projection.CREATED_AT)));
+        json.put("updatedAt", Timestamps.format(Items.instant(item, Blog.Projection.UPDATED_AT)));
+        json.put("comments", counter(item, Blog.Projection.COMMENTS));
         return json;
     }
 
     /** A selector entry: {@code {"itemId", "title", "score"}}, the title null when the item has none. */
     static ObjectNode selectorItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, EntityType.SELECTOR_ENTRY);
+        Items.expectType(item, Catalogue.SELECTOR_ENTRY.entityType());
         ObjectNode json = Json.object();
-        json.put("itemId", Items.string(item, DerivedSchema.SelectorEntry.ITEM_ID));
-        json.put("title", Items.optionalString(item, DerivedSchema.SelectorEntry.TITLE));
-        json.put("score", Items.number(item, DerivedSchema.SelectorEntry.SCORE));
+        json.put("itemId", Items.string(item, Catalogue.Entry.ITEM_ID));
+        json.put("title", Items.optionalString(item, Catalogue.Entry.TITLE));
+        json.put("score", Items.number(item, Catalogue.Entry.SCORE));
         return json;
     }
 

@@ -1,15 +1,19 @@
 package io.tally.writer.stats;
 
-import io.tally.core.DerivedSchema;
 import io.tally.core.Ids;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.Keys;
 import io.tally.core.MalformedItemException;
-import io.tally.core.PostStatus;
-import io.tally.core.Selectors;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.Selectors;
+import io.tally.core.domains.Domains;
 import io.tally.writer.stats.ShardMerge.Position;
 import io.tally.writer.stats.ShardMerge.ShardRead;
 import java.util.Comparator;
@@ -58,13 +62,13 @@ final class StatsRequests {
             new ShardMerge<>(StatsRequests::selectorPosition, SELECTOR_ORDER);
 
     static final List<String> POST_ATTRIBUTES = List.of(TableSchema.ENTITY_TYPE,
-            DerivedSchema.PostProjection.POST_ID, DerivedSchema.PostProjection.USER_ID, DerivedSchema.PostProjection.TITLE,
-            DerivedSchema.PostProjection.STATUS, DerivedSchema.PostProjection.CREATED_AT,
-            DerivedSchema.PostProjection.UPDATED_AT, DerivedSchema.PostProjection.COMMENTS,
+            Blog.Projection.POST_ID, Blog.Projection.USER_ID, Blog.Projection.TITLE,
+            Blog.Projection.STATUS, Blog.Projection.CREATED_AT,
+            Blog.Projection.UPDATED_AT, Blog.Projection.COMMENTS,
             // The key parts a position is read from.
             TableSchema.PK, TableSchema.STATUS_POSTED_AT);
     static final List<String> SELECTOR_ATTRIBUTES = List.of(TableSchema.ENTITY_TYPE,
-            DerivedSchema.SelectorEntry.ITEM_ID, DerivedSchema.SelectorEntry.TITLE, DerivedSchema.SelectorEntry.SCORE,
+            Catalogue.Entry.ITEM_ID, Catalogue.Entry.TITLE, Catalogue.Entry.SCORE,
             TableSchema.PK, TableSchema.DATA);
 
     /** A score as the index returns it: a plain whole number that fits a long. */
@@ -75,31 +79,31 @@ final class StatsRequests {
 
     /** D1: a user's stats item. */
     static GetItemRequest userStats(String table, String userId) {
-        return get(table, Keys.userStats(userId), with(TableSchema.ENTITY_TYPE, DerivedSchema.UserStats.COUNTERS));
+        return get(table, BlogKeys.userStats(userId), with(TableSchema.ENTITY_TYPE, Domains.USER_STATS.counters()));
     }
 
     /** Whether the user was ever written (users are never deleted): tells "no stats yet" from "no such user". */
     static GetItemRequest user(String table, String userId) {
-        return get(table, Keys.user(userId), List.of(TableSchema.PK));
+        return get(table, BlogKeys.user(userId), List.of(TableSchema.PK));
     }
 
     /** D2: a post's projection, for its comment count. */
     static GetItemRequest postStats(String table, String postId) {
-        return get(table, Keys.postProjection(postId),
-                List.of(TableSchema.ENTITY_TYPE, DerivedSchema.PostProjection.COMMENTS));
+        return get(table, BlogKeys.postProjection(postId),
+                List.of(TableSchema.ENTITY_TYPE, Blog.Projection.COMMENTS));
     }
 
     /** Whether the post was ever written: its {@code PostRef} stays, also when the post is soft-deleted. */
     static GetItemRequest postRef(String table, String postId) {
-        return get(table, Keys.postRef(postId), List.of(TableSchema.PK));
+        return get(table, BlogKeys.postRef(postId), List.of(TableSchema.PK));
     }
 
     /** D3: every shard of the global totals in one request ({@link ShardCounts#MAX} keeps it within 100 keys). */
     static BatchGetItemRequest globalStats(String table, int shards) {
         Map<String, String> names = new HashMap<>();
-        String projection = projection(with(TableSchema.ENTITY_TYPE, DerivedSchema.GlobalStats.COUNTERS), names);
+        String projection = projection(with(TableSchema.ENTITY_TYPE, Domains.GLOBAL_STATS.counters()), names);
         List<Map<String, AttributeValue>> keys = IntStream.range(0, shards)
-                .mapToObj(shard -> Keys.globalStats(shard).toAttributeMap())
+                .mapToObj(shard -> Domains.globalStatsKey(shard).toAttributeMap())
                 .toList();
         return BatchGetItemRequest.builder()
                 .requestItems(Map.of(table, KeysAndAttributes.builder()
@@ -129,7 +133,7 @@ final class StatsRequests {
      * returns fewer is known to be exhausted.
      */
     static QueryRequest postsByStatus(String table, PostStatus status, int shard, int limit, Position after) {
-        String partition = Keys.statusShard(status, shard);
+        String partition = BlogKeys.statusShard(status, shard);
         return query(table, TableSchema.POSTS_BY_STATUS_INDEX, TableSchema.STATUS_SHARD, partition, POST_ATTRIBUTES,
                 limit, after == null ? null : postStartKey(partition, after));
     }
@@ -148,7 +152,7 @@ final class StatsRequests {
         if (!Selectors.BACK_CATALOGUE.equals(selector)) {
             return List.of(selector);
         }
-        return IntStream.range(0, backCatalogueShards).mapToObj(Keys::backCatalogueShard).toList();
+        return IntStream.range(0, backCatalogueShards).mapToObj(CatalogueKeys::backCatalogueShard).toList();
     }
 
     /**
@@ -176,7 +180,7 @@ final class StatsRequests {
      * the two parts of its {@code statusPostedAt}. A cursor holds one position per shard, so it holds each id once.
      */
     static Position postPosition(Map<String, AttributeValue> item) {
-        String postId = idAfter(item, Keys.POST_REF_PREFIX);
+        String postId = idAfter(item, BlogKeys.POST_REF_PREFIX);
         String postedAt = Items.string(item, TableSchema.STATUS_POSTED_AT);
         int hash = postedAt.indexOf('#');
         if (hash < 0 || !postedAt.substring(hash + 1).equals(postId)) {
@@ -187,7 +191,7 @@ final class StatsRequests {
 
     /** Where a selector entry (or a {@code LastEvaluatedKey} of CycleSelector) sits: its score and item id. */
     static Position selectorPosition(Map<String, AttributeValue> item) {
-        return new Position(Long.toString(Items.number(item, TableSchema.DATA)), idAfter(item, Keys.ITEM_PREFIX));
+        return new Position(Long.toString(Items.number(item, TableSchema.DATA)), idAfter(item, CatalogueKeys.ITEM_PREFIX));
     }
 
     /**
@@ -214,14 +218,14 @@ final class StatsRequests {
      * The exclusive start key after a projection: the index key (its partition, its statusPostedAt) and the table key.
      */
     static Map<String, AttributeValue> postStartKey(String partition, Position after) {
-        Map<String, AttributeValue> key = new HashMap<>(Keys.postProjection(after.id()).toAttributeMap());
+        Map<String, AttributeValue> key = new HashMap<>(BlogKeys.postProjection(after.id()).toAttributeMap());
         key.put(TableSchema.STATUS_SHARD, AttributeValue.fromS(partition));
-        key.put(TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(Keys.postedAt(after.id(), Timestamps.parse(after.sort()))));
+        key.put(TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(after.id(), Timestamps.parse(after.sort()))));
         return key;
     }
 
     static Map<String, AttributeValue> selectorStartKey(String partition, Position after) {
-        Map<String, AttributeValue> key = new HashMap<>(Keys.selectorEntry(after.id()).toAttributeMap());
+        Map<String, AttributeValue> key = new HashMap<>(CatalogueKeys.selectorEntry(after.id()).toAttributeMap());
         key.put(TableSchema.SELECTOR, AttributeValue.fromS(partition));
         key.put(TableSchema.DATA, AttributeValue.fromN(after.sort()));
         return key;

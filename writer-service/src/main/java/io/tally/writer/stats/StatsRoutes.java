@@ -1,8 +1,8 @@
 package io.tally.writer.stats;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.PostStatus;
-import io.tally.core.Selectors;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.catalogue.Selectors;
 import io.tally.writer.RouteContext;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;

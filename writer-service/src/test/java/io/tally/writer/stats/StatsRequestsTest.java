@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.MalformedItemException;
-import io.tally.core.PostStatus;
+import io.tally.core.blog.PostStatus;
 import io.tally.writer.stats.ShardMerge.Position;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.tally.core;
+package io.tally.core.catalogue;
 
 import java.util.regex.Pattern;
 
