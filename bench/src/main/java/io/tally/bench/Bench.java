@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.TableDefinition;
 import io.tally.core.template.DeploymentTemplate;
-import io.tally.stream.SourceRecord;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.StreamWiring;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
@@ -55,7 +55,7 @@ public final class Bench {
 
     private final LocalServer server;
     private final DynamoDbClient admin;
-    private final Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
     private Bench(LocalServer server) {
         this.server = server;
@@ -180,7 +180,7 @@ public final class Bench {
 
         Results.ProcessorResult tally = replay(name, "tally", stream, baseItems, records, (client, table) -> {
             Engine engine = StreamWiring.engine(client, table, events -> List.of(), new SimpleMeterRegistry(),
-                    DerivationSettings.DEFAULTS);
+                    ShardSettings.DEFAULTS);
             return new Processor(batch -> processWithRetries(engine, batch), engine::close);
         });
         Results.ProcessorResult naive = replay(name, "naive", stream, baseItems, records, (client, table) -> {
@@ -305,7 +305,7 @@ public final class Bench {
 
         DynamoDbClient processorClient = server.client();
         Engine engine = StreamWiring.engine(processorClient, table, events -> List.of(), new SimpleMeterRegistry(),
-                DerivationSettings.DEFAULTS);
+                ShardSettings.DEFAULTS);
         Poller poller = new Poller(server.streamsClient(), table, engine, visible);
         Thread pollerThread = new Thread(poller, "poller");
         pollerThread.start();

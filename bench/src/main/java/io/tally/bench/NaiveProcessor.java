@@ -3,7 +3,7 @@ package io.tally.bench;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.stream.SourceRecord;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.CounterRef;
 import io.tally.stream.derive.Derivation;

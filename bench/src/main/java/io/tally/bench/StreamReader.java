@@ -1,6 +1,6 @@
 package io.tally.bench;
 
-import io.tally.stream.SourceRecord;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.StreamRecords;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,8 +6,8 @@ import io.tally.core.Key;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
-import io.tally.stream.SourceRecord;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.core.ShardSettings;
 import io.tally.stream.derive.Derivations;
 import java.time.Instant;
 import java.util.HashSet;
@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /** The benchmark's non-timed logic; the benchmark itself runs only from its jar, never in the build. */
 class BenchLogicTest {
     private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
-    private final Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
     @Test
     void workload_isDeterministic_andSkewConcentratesWritesOnFewUsers() {

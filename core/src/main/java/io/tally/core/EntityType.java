@@ -1,6 +1,5 @@
 package io.tally.core;
 
-import io.tally.core.blog.Post;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;

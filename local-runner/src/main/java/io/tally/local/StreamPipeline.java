@@ -14,7 +14,7 @@ import io.tally.local.stream.StreamPoller;
 import io.tally.local.stream.TumblingWindowBatchInvoker;
 import io.tally.stream.StreamWiring;
 import io.tally.stream.WindowedStreamHandler;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.events.EventBridgePublisher;
 import java.io.IOException;
@@ -106,7 +106,7 @@ final class StreamPipeline implements AutoCloseable {
                     .build();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             Engine engine = StreamWiring.engine(dynamoDb, tableName,
-                    new EventBridgePublisher(eventBridge, busName, "io.tally"), registry, DerivationSettings.DEFAULTS);
+                    new EventBridgePublisher(eventBridge, busName, "io.tally"), registry, ShardSettings.DEFAULTS);
             WindowedStreamHandler handler = new WindowedStreamHandler(engine, () -> { });
 
             String streamArn = StreamPoller.latestStreamArn(dynamoDb, tableName);

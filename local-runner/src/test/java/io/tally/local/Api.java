@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
@@ -91,7 +91,7 @@ public final class Api {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build()) {
-            return new Rebuilder(dynamo, runner.tableName(), Derivations.standard(DerivationSettings.DEFAULTS), 2)
+            return new Rebuilder(dynamo, runner.tableName(), StreamDomains.derivations(ShardSettings.DEFAULTS), 2)
                     .verify();
         }
     }

@@ -14,12 +14,14 @@ import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
 import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.testing.LocalDynamoDbServer;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.StreamReader;
@@ -218,13 +220,13 @@ class StreamIT {
     }
 
     private static List<Map<String, AttributeValue>> baseItems(DynamoDbClient client, String table) {
-        return scan(client, table).stream().filter(item -> !Items.entityType(item).isDerived()).toList();
+        return scan(client, table).stream().filter(item -> !Domains.entityType(Items.entityTypeName(item)).orElseThrow().isDerived()).toList();
     }
 
     private static Map<Key, Map<String, AttributeValue>> derivedItems(DynamoDbClient client, String table) {
         Map<Key, Map<String, AttributeValue>> derived = new HashMap<>();
         for (Map<String, AttributeValue> item : scan(client, table)) {
-            if (EntityType.fromAttributeValue(item.get("entityType").s()).orElseThrow().isDerived()) {
+            if (Domains.entityType(Items.entityTypeName(item)).orElseThrow().isDerived()) {
                 derived.put(Key.of(item), item);
             }
         }

@@ -11,6 +11,7 @@ import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;

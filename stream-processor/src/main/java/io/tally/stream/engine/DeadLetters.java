@@ -1,11 +1,9 @@
 package io.tally.stream.engine;
 
 import io.tally.core.DeadLetterItem;
-import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.stream.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

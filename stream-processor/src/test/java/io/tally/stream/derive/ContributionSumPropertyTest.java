@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
@@ -13,6 +14,7 @@ import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.ItemState;
 import io.tally.core.catalogue.UserItem;
+import io.tally.stream.StreamDomains;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class ContributionSumPropertyTest {
     private static final int SEQUENCES = 300;
     private static final Instant T0 = Instant.parse("2019-01-22T10:00:00.000Z");
-    private static final Derivations DERIVATIONS = Derivations.standard(new DerivationSettings(3, 3, 3));
+    private static final Derivations DERIVATIONS = StreamDomains.derivations(new ShardSettings(3, 3, 3));
 
     record Images(String name, EntityType type, Function<Random, Map<String, AttributeValue>> random) {
         @Override
@@ -90,7 +92,11 @@ class ContributionSumPropertyTest {
     }
 
     private static Contribution contribution(EntityType type, Map<String, AttributeValue> image) {
-        return image == null ? Contribution.NONE : DERIVATIONS.forType(type).orElseThrow().contribution(image);
+        if (image == null) {
+            return Contribution.NONE;
+        }
+        IntendedChanges changes = DERIVATIONS.derive(type, "property", null, image);
+        return new Contribution(changes.counterDeltas(), changes.documents());
     }
 
     /** Counter arithmetic done here rather than by {@link IntendedChanges#between}, which is under test too. */

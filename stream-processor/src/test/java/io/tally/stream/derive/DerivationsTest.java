@@ -3,6 +3,7 @@ package io.tally.stream.derive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.Blog;
@@ -15,7 +16,11 @@ import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.domains.Domains;
+import io.tally.stream.StreamDomains;
+import io.tally.stream.blog.CommentDerivation;
+import io.tally.stream.blog.PostDerivation;
 import io.tally.stream.events.DomainEvent;
+import io.tally.stream.stats.UserStatsEvents;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
@@ -27,17 +32,17 @@ class DerivationsTest {
 
     @Test
     void standard_defaults_deriveTheFiveBaseTypesOnly() {
-        Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+        Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
-        assertThat(Arrays.stream(EntityType.values()).filter(type -> derivations.forType(type).isPresent()))
+        assertThat(derivations.types())
                 .containsExactlyInAnyOrder(Blog.USER, Blog.POST, Blog.COMMENT,
                         Catalogue.CATALOGUE_ITEM, Catalogue.USER_ITEM);
     }
 
     @Test
     void standard_settings_shardCountsReachEachDerivation() {
-        DerivationSettings settings = new DerivationSettings(7, 5, 11);
-        Derivations derivations = Derivations.standard(settings);
+        ShardSettings settings = new ShardSettings(7, 5, 11);
+        Derivations derivations = StreamDomains.derivations(settings);
         Post post = new Post("p1", "u1", "t", "b", PostStatus.CREATED, T1, T1, 1);
         CatalogueItem item = new CatalogueItem("item-9", null, 3, "back-catalogue", T1);
 
@@ -56,11 +61,11 @@ class DerivationsTest {
     void derive_commentAdded_appendsUserStatsChangedAfterTheDerivationsEvents() {
         Comment comment = new Comment("c1", "p1", "u1", T1, "u2", "Nice", T2);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
                 .derive(Blog.COMMENT, "r1", null, comment.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(DetailTypes.COMMENT_ADDED, DetailTypes.USER_STATS_CHANGED);
+                .containsExactly(CommentDerivation.COMMENT_ADDED, UserStatsEvents.USER_STATS_CHANGED);
         DomainEvent statsChanged = changes.events().get(1);
         assertThat(statsChanged.id()).isEqualTo("r1:UserStatsChanged:u2");
         assertThat(statsChanged.detail()).containsEntry("userId", "u2")
@@ -72,11 +77,11 @@ class DerivationsTest {
         Post before = new Post("p1", "u1", "t", "b", PostStatus.UPDATED, T1, T1, 2);
         Post after = new Post("p1", "u1", "t", "b", PostStatus.DELETED, T1, T2, 3);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
                 .derive(Blog.POST, "r1", before.toItem(), after.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(DetailTypes.POST_STATUS_CHANGED, DetailTypes.USER_STATS_CHANGED);
+                .containsExactly(PostDerivation.POST_STATUS_CHANGED, UserStatsEvents.USER_STATS_CHANGED);
         assertThat(changes.events().get(1).detail()).containsEntry("changes", Map.of(Blog.USER_POSTS, -1L));
     }
 
@@ -85,7 +90,7 @@ class DerivationsTest {
         Post before = new Post("p1", "u1", "t", "b", PostStatus.UPDATED, T1, T1, 2);
         Post after = new Post("p1", "u1", "t2", "b", PostStatus.UPDATED, T1, T2, 3);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
                 .derive(Blog.POST, "r1", before.toItem(), after.toItem());
 
         assertThat(changes.counterDeltas()).isEmpty();
@@ -96,7 +101,7 @@ class DerivationsTest {
     void derive_typeWithoutDerivation_derivesNothing() {
         PostRef ref = new PostRef("p1", "u1", T1);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
                 .derive(Blog.POST_REF, "r1", null, ref.toItem());
 
         assertThat(changes.counterDeltas()).isEmpty();

@@ -9,7 +9,6 @@ import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.domains.Domains;
 import io.tally.core.testing.LocalDynamoDb;
-import io.tally.stream.SourceRecord;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -58,7 +57,7 @@ class DerivedStoresIT {
 
     private static DerivedWrite write(String userId, Map<String, Long> counters, String first, String last,
                                       String expected) {
-        return new DerivedWrite(BlogKeys.userStats(userId), Domains.USER_STATS, counters, Map.of(), Set.of(), SHARD,
+        return new DerivedWrite(BlogKeys.userStats(userId), Domains.USER_STATS.entityType(), counters, Map.of(), Set.of(), SHARD,
                 first, last, expected);
     }
 
@@ -122,11 +121,11 @@ class DerivedStoresIT {
     @MethodSource("stores")
     void document_setAndRemove_keepsCountersAndTheExistingType(Subject subject) {
         Key key = BlogKeys.postProjection("p1");
-        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION, Map.of("comments", 3L),
+        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of("comments", 3L),
                 Map.of("title", AttributeValue.fromS("One"), "status", AttributeValue.fromS("created")), Set.of(),
                 SHARD, S10, S10, null));
 
-        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION, Map.of(),
+        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of(),
                 Map.of("status", AttributeValue.fromS("deleted")), Set.of("title"), SHARD, S20, S20, null));
 
         assertThat(subject.read().apply(key)).isEqualTo(Map.of(
@@ -141,7 +140,7 @@ class DerivedStoresIT {
     @MethodSource("stores")
     void watermarksOfOtherShards_areIndependent(Subject subject) {
         subject.store().apply(write("f", Map.of("posts", 1L), S30, S40, null));
-        DerivedWrite otherShard = new DerivedWrite(BlogKeys.userStats("f"), Domains.USER_STATS, Map.of("posts", 1L),
+        DerivedWrite otherShard = new DerivedWrite(BlogKeys.userStats("f"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of(), Set.of(), "shardId-other", S10, S10, null);
 
         assertThat(subject.store().apply(otherShard)).isInstanceOf(DerivedStore.Applied.class);

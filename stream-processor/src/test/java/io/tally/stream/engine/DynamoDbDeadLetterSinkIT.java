@@ -3,7 +3,6 @@ package io.tally.stream.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.testing.LocalDynamoDb;
-import io.tally.stream.SourceRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -20,10 +20,10 @@ import io.tally.core.blog.PostStatus;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.domains.Domains;
-import io.tally.stream.SourceRecord;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.EntityDerivation;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
@@ -461,7 +461,7 @@ class EngineTest {
     void derivedAndUnderivedTypes_areSkipped() {
         TestRecords records = new TestRecords(SHARD);
         Map<String, AttributeValue> stats = new HashMap<>(BlogKeys.userStats("u1").toAttributeMap());
-        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Domains.USER_STATS.attributeValue()));
+        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Domains.USER_STATS.name()));
         stats.put("posts", AttributeValue.fromN("3"));
         records.put(stats);
         records.put(new PostRef("p1", "u1", TestRecords.T0).toItem());
@@ -558,22 +558,16 @@ class EngineTest {
     void derivationWritingAReservedAttribute_isPoison() {
         TestRecords records = new TestRecords(SHARD);
         records.put(post("u1", "p1", "One", PostStatus.CREATED).toItem());
-        Derivation sneaky = new Derivation() {
+        Derivation sneaky = new EntityDerivation<Post>(Blog.POST) {
             @Override
-            public EntityType entityType() {
-                return Blog.POST;
+            protected Post read(Map<String, AttributeValue> image) {
+                return Post.fromItem(image);
             }
 
             @Override
-            public Contribution contribution(Map<String, AttributeValue> image) {
+            protected Contribution contribution(Post post) {
                 return Contribution.builder().count(TestDerivations.userCounter("u1", Watermarks.attributeName("x")), 1)
                         .build();
-            }
-
-            @Override
-            public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                            Map<String, AttributeValue> newImage) {
-                return List.of();
             }
         };
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
@@ -589,21 +583,19 @@ class EngineTest {
     // --------------------------------------------------------------------------------------------- helpers
 
     /** Throws on every catalogue item: a derivation bug on some input. */
-    private static final class ThrowingDerivation implements Derivation {
-        @Override
-        public EntityType entityType() {
-            return Catalogue.CATALOGUE_ITEM;
+    private static final class ThrowingDerivation extends EntityDerivation<CatalogueItem> {
+        ThrowingDerivation() {
+            super(Catalogue.CATALOGUE_ITEM);
         }
 
         @Override
-        public Contribution contribution(Map<String, AttributeValue> image) {
+        protected CatalogueItem read(Map<String, AttributeValue> image) {
+            return CatalogueItem.fromItem(image);
+        }
+
+        @Override
+        protected Contribution contribution(CatalogueItem item) {
             throw new IllegalStateException("boom");
-        }
-
-        @Override
-        public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                        Map<String, AttributeValue> newImage) {
-            return List.of();
         }
     }
 }

@@ -3,9 +3,10 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
+import io.tally.core.ShardSettings;
 import io.tally.core.domains.Domains;
 import io.tally.core.testing.LocalDynamoDb;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.testing.Workload;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class RebuilderIT {
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final String table = LocalDynamoDb.createTable("rebuild");
-    private final Rebuilder rebuilder = new Rebuilder(dynamo, table, Derivations.standard(DerivationSettings.DEFAULTS), 3);
+    private final Rebuilder rebuilder = new Rebuilder(dynamo, table, StreamDomains.derivations(ShardSettings.DEFAULTS), 3);
 
     @Test
     void verify_baseItemsWithoutDerivedData_reportsEveryMissingFigure() {
@@ -46,7 +47,7 @@ class RebuilderIT {
         VerificationReport tampered = rebuilder.verify();
         assertThat(tampered.differences()).singleElement().satisfies(d -> {
             assertThat(d.key()).isEqualTo(Domains.globalStatsKey(0));
-            assertThat(d.type()).isEqualTo(Domains.GLOBAL_STATS);
+            assertThat(d.type()).isEqualTo(Domains.GLOBAL_STATS.entityType());
             assertThat(d.attribute()).isEqualTo("users");
         });
 

@@ -2,6 +2,7 @@ package io.tally.stream.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.blog.BlogKeys;
@@ -22,8 +23,8 @@ class RebuilderTest {
         return new DerivedState.Item(Domains.USER_STATS, counters, Map.of("userId", AttributeValue.fromS("u1")));
     }
 
-    private static Rebuilder.StoredItem stored(EntityType type, Map<String, AttributeValue> attributes) {
-        return new Rebuilder.StoredItem(type, attributes);
+    private static Rebuilder.StoredItem stored(DerivedType type, Map<String, AttributeValue> attributes) {
+        return new Rebuilder.StoredItem(type.entityType(), attributes);
     }
 
     @Test
@@ -40,7 +41,7 @@ class RebuilderTest {
         var actual = Map.of(STATS, stored(Domains.USER_STATS,
                 Map.of("userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("3"))));
         List<Difference> differences = Rebuilder.compare(expected, actual);
-        assertThat(differences).containsExactly(new Difference(STATS, Domains.USER_STATS, "posts",
+        assertThat(differences).containsExactly(new Difference(STATS, Domains.USER_STATS.entityType(), "posts",
                 AttributeValue.fromN("2"), AttributeValue.fromN("3")));
         assertThat(differences.get(0).toString()).isEqualTo("USER#u1 / #STATS# (UserStats) posts: expected 2, found 3");
     }
@@ -49,7 +50,7 @@ class RebuilderTest {
     void compare_missingDerivedItem_reportsEveryExpectedAttribute() {
         var expected = Map.of(GLOBAL, new DerivedState.Item(Domains.GLOBAL_STATS, Map.of("users", 5L), Map.of()));
         assertThat(Rebuilder.compare(expected, Map.of())).containsExactly(
-                new Difference(GLOBAL, Domains.GLOBAL_STATS, "users", AttributeValue.fromN("5"), null));
+                new Difference(GLOBAL, Domains.GLOBAL_STATS.entityType(), "users", AttributeValue.fromN("5"), null));
     }
 
     @Test
@@ -58,7 +59,7 @@ class RebuilderTest {
                 Map.of("itemId", AttributeValue.fromS("55"))), GLOBAL, stored(Domains.GLOBAL_STATS,
                 Map.of("users", AttributeValue.fromN("0"))));
         assertThat(Rebuilder.compare(Map.of(), actual)).containsExactly(new Difference(CatalogueKeys.selectorEntry("55"),
-                Catalogue.SELECTOR_ENTRY, "itemId", null, AttributeValue.fromS("55")));
+                Catalogue.SELECTOR_ENTRY.entityType(), "itemId", null, AttributeValue.fromS("55")));
     }
 
     @Test
@@ -74,8 +75,8 @@ class RebuilderTest {
     @Test
     void repairRequest_setsExpectedAndRemovesWhatShouldBeAbsent() {
         UpdateItemRequest request = Rebuilder.repairRequest("t", STATS, List.of(
-                new Difference(STATS, Domains.USER_STATS, "posts", AttributeValue.fromN("2"), AttributeValue.fromN("3")),
-                new Difference(STATS, Domains.USER_STATS, "bogus", null, AttributeValue.fromS("x"))));
+                new Difference(STATS, Domains.USER_STATS.entityType(), "posts", AttributeValue.fromN("2"), AttributeValue.fromN("3")),
+                new Difference(STATS, Domains.USER_STATS.entityType(), "bogus", null, AttributeValue.fromS("x"))));
         assertThat(request.key()).isEqualTo(STATS.toAttributeMap());
         assertThat(request.updateExpression()).isEqualTo("SET #type = :type, #a0 = :v0 REMOVE #a1");
         assertThat(request.expressionAttributeNames()).containsEntry("#a0", "posts").containsEntry("#a1", "bogus");

@@ -1,7 +1,7 @@
 package io.tally.stream.testing;
 
-import io.tally.stream.SourceRecord;
 import io.tally.stream.StreamRecords;
+import io.tally.stream.engine.SourceRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.tally.core.Key;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
-import io.tally.stream.SourceRecord;
+import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

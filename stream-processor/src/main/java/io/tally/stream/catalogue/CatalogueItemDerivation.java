@@ -1,18 +1,17 @@
-package io.tally.stream.derive;
+package io.tally.stream.catalogue;
 
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
-import io.tally.core.EntityType;
 import io.tally.core.TableSchema;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.stream.events.DomainEvent;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.EntityDerivation;
+import io.tally.stream.stats.SharedStats;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -20,32 +19,30 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * per item, in the partition of its selector ({@code back-catalogue} spread over {@code selectorShards}
  * partitions by item id), ranged by score. It announces no events.
  */
-public final class CatalogueItemDerivation implements Derivation {
-    private static final Set<String> DOCUMENT = Set.copyOf(Catalogue.SELECTOR_ENTRY.document());
-
+public final class CatalogueItemDerivation extends EntityDerivation<CatalogueItem> {
     private final int selectorShards;
     private final int globalShards;
 
     public CatalogueItemDerivation(int selectorShards, int globalShards) {
-        this.selectorShards = DerivedCounters.requireShards(selectorShards, "selectorShards");
-        this.globalShards = DerivedCounters.requireShards(globalShards, "globalShards");
+        super(Catalogue.CATALOGUE_ITEM);
+        this.selectorShards = selectorShards;
+        this.globalShards = globalShards;
     }
 
     @Override
-    public EntityType entityType() {
-        return Catalogue.CATALOGUE_ITEM;
+    protected CatalogueItem read(Map<String, AttributeValue> image) {
+        return CatalogueItem.fromItem(image);
     }
 
     @Override
-    public Contribution contribution(Map<String, AttributeValue> image) {
-        CatalogueItem item = CatalogueItem.fromItem(image);
+    protected Contribution contribution(CatalogueItem item) {
         return Contribution.builder()
-                .count(DerivedCounters.globalStats(item.itemId(), globalShards, Catalogue.GLOBAL_ITEMS), 1)
-                .document(CatalogueKeys.selectorEntry(item.itemId()), selectorEntry(item))
+                .count(SharedStats.global(item.itemId(), globalShards, Catalogue.GLOBAL_ITEMS), 1)
+                .document(Catalogue.SELECTOR_ENTRY, item.itemId(), selectorEntry(item))
                 .build();
     }
 
-    private Document selectorEntry(CatalogueItem item) {
+    private Map<String, AttributeValue> selectorEntry(CatalogueItem item) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
         values.put(Catalogue.Entry.ITEM_ID, s(item.itemId()));
         // An item without a title leaves the attribute out, and the document write removes a title it had before.
@@ -53,14 +50,9 @@ public final class CatalogueItemDerivation implements Derivation {
             values.put(Catalogue.Entry.TITLE, s(item.title()));
         }
         values.put(Catalogue.Entry.SCORE, n(item.score()));
-        values.put(TableSchema.SELECTOR, s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
+        values.put(TableSchema.SELECTOR,
+                s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
         values.put(TableSchema.DATA, n(item.score()));
-        return new Document(Catalogue.SELECTOR_ENTRY, DOCUMENT, values);
-    }
-
-    @Override
-    public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                    Map<String, AttributeValue> newImage) {
-        return List.of();
+        return values;
     }
 }

@@ -1,12 +1,16 @@
-package io.tally.stream.derive;
+package io.tally.stream.catalogue;
 
-import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Timestamps;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.ItemState;
 import io.tally.core.catalogue.UserItem;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.EntityDerivation;
+import io.tally.stream.derive.IntendedChanges;
 import io.tally.stream.events.DomainEvent;
+import io.tally.stream.stats.SharedStats;
+import io.tally.stream.stats.UserStatsEvents;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,33 +20,36 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The authoritative user item ({@code useritem#<itemId>}) counts in its user's stats under its current state;
  * a completed one also counts its correct guess and live completion, and counts in the global totals.
  *
- * <p>Only {@link EntityType#USER_ITEM} derives: its list entry ({@link EntityType#USER_ITEM_ENTRY}) is a copy
+ * <p>Only {@link Catalogue#USER_ITEM} derives: its list entry ({@link Catalogue#USER_ITEM_ENTRY}) is a copy
  * written in the same transaction, so deriving both would count every item twice. {@link UserItem#fromItem}
  * reads either, hence the explicit type check.
  */
-public final class UserItemDerivation implements Derivation {
+public final class UserItemDerivation extends EntityDerivation<UserItem> {
+    public static final String ITEM_COMPLETED = "ItemCompleted";
+
     private final int globalShards;
 
     public UserItemDerivation(int globalShards) {
-        this.globalShards = DerivedCounters.requireShards(globalShards, "globalShards");
+        super(Catalogue.USER_ITEM);
+        this.globalShards = globalShards;
     }
 
     @Override
-    public EntityType entityType() {
-        return Catalogue.USER_ITEM;
+    protected UserItem read(Map<String, AttributeValue> image) {
+        Items.expectType(image, Catalogue.USER_ITEM);
+        return UserItem.fromItem(image);
     }
 
     @Override
-    public Contribution contribution(Map<String, AttributeValue> image) {
-        UserItem item = read(image);
+    protected Contribution contribution(UserItem item) {
         Contribution.Builder contribution = Contribution.builder()
-                .count(DerivedCounters.userStats(item.userId(), stateCounter(item.state())), 1);
+                .count(SharedStats.user(item.userId(), stateCounter(item.state())), 1);
         if (item.state() == ItemState.COMPLETED) {
-            contribution.count(DerivedCounters.userStats(item.userId(), Catalogue.USER_CORRECT_GUESSES),
+            contribution.count(SharedStats.user(item.userId(), Catalogue.USER_CORRECT_GUESSES),
                     Boolean.TRUE.equals(item.correct()) ? 1 : 0);
-            contribution.count(DerivedCounters.userStats(item.userId(), Catalogue.USER_LIVE_COMPLETED),
+            contribution.count(SharedStats.user(item.userId(), Catalogue.USER_LIVE_COMPLETED),
                     Boolean.TRUE.equals(item.live()) ? 1 : 0);
-            contribution.count(DerivedCounters.globalStats(subject(item), globalShards, Catalogue.GLOBAL_COMPLETED), 1);
+            contribution.count(SharedStats.global(subject(item), globalShards, Catalogue.GLOBAL_COMPLETED), 1);
         }
         return contribution.build();
     }
@@ -66,15 +73,12 @@ public final class UserItemDerivation implements Derivation {
 
     /** {@code ItemCompleted} when the item enters {@code completed}; completed is final, so that happens once. */
     @Override
-    public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                    Map<String, AttributeValue> newImage) {
-        UserItem before = oldImage == null ? null : read(oldImage);
-        UserItem after = newImage == null ? null : read(newImage);
+    protected List<DomainEvent> events(String eventId, UserItem before, UserItem after) {
         boolean wasCompleted = before != null && before.state() == ItemState.COMPLETED;
         if (after == null || after.state() != ItemState.COMPLETED || wasCompleted) {
             return List.of();
         }
-        String id = DomainEvent.idFor(eventId, DetailTypes.ITEM_COMPLETED, after.itemId());
+        String id = DomainEvent.idFor(eventId, ITEM_COMPLETED, after.itemId());
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("eventId", id);
         detail.put("userId", after.userId());
@@ -83,11 +87,11 @@ public final class UserItemDerivation implements Derivation {
         detail.put("correct", Boolean.TRUE.equals(after.correct()));
         detail.put("live", Boolean.TRUE.equals(after.live()));
         detail.put("completedAt", Timestamps.format(after.enteredAt()));
-        return List.of(new DomainEvent(id, DetailTypes.ITEM_COMPLETED, detail));
+        return List.of(new DomainEvent(id, ITEM_COMPLETED, detail));
     }
 
-    private static UserItem read(Map<String, AttributeValue> image) {
-        Items.expectType(image, Catalogue.USER_ITEM);
-        return UserItem.fromItem(image);
+    @Override
+    protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
+        return UserStatsEvents.changed(eventId, changes);
     }
 }

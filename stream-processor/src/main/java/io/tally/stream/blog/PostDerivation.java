@@ -1,8 +1,7 @@
-package io.tally.stream.derive;
+package io.tally.stream.blog;
 
 import static io.tally.core.Items.s;
 
-import io.tally.core.EntityType;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
@@ -10,11 +9,15 @@ import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.EntityDerivation;
+import io.tally.stream.derive.IntendedChanges;
 import io.tally.stream.events.DomainEvent;
+import io.tally.stream.stats.SharedStats;
+import io.tally.stream.stats.UserStatsEvents;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -23,33 +26,34 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * its status-index projection. The projection stays for a deleted post: {@code GET /posts?status=deleted} lists
  * it.
  */
-public final class PostDerivation implements Derivation {
-    private static final Set<String> DOCUMENT = Set.copyOf(Blog.POST_PROJECTION.document());
+public final class PostDerivation extends EntityDerivation<Post> {
+    public static final String POST_CREATED = "PostCreated";
+    public static final String POST_STATUS_CHANGED = "PostStatusChanged";
 
     private final int statusShards;
     private final int globalShards;
 
     public PostDerivation(int statusShards, int globalShards) {
-        this.statusShards = DerivedCounters.requireShards(statusShards, "statusShards");
-        this.globalShards = DerivedCounters.requireShards(globalShards, "globalShards");
+        super(Blog.POST);
+        this.statusShards = statusShards;
+        this.globalShards = globalShards;
     }
 
     @Override
-    public EntityType entityType() {
-        return Blog.POST;
+    protected Post read(Map<String, AttributeValue> image) {
+        return Post.fromItem(image);
     }
 
     @Override
-    public Contribution contribution(Map<String, AttributeValue> image) {
-        Post post = Post.fromItem(image);
+    protected Contribution contribution(Post post) {
         return Contribution.builder()
-                .count(DerivedCounters.userStats(post.userId(), Blog.USER_POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
-                .count(DerivedCounters.globalStats(post.postId(), globalShards, globalCounter(post.status())), 1)
-                .document(BlogKeys.postProjection(post.postId()), projection(post))
+                .count(SharedStats.user(post.userId(), Blog.USER_POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
+                .count(SharedStats.global(post.postId(), globalShards, globalCounter(post.status())), 1)
+                .document(Blog.POST_PROJECTION, post.postId(), projection(post))
                 .build();
     }
 
-    private Document projection(Post post) {
+    private Map<String, AttributeValue> projection(Post post) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
         values.put(Blog.Projection.POST_ID, s(post.postId()));
         values.put(Blog.Projection.USER_ID, s(post.userId()));
@@ -59,9 +63,10 @@ public final class PostDerivation implements Derivation {
         values.put(Blog.Projection.UPDATED_AT, s(Timestamps.format(post.updatedAt())));
         // The shard follows the post id, not the status, so a status change moves the projection between the
         // status partitions by updating this one attribute.
-        values.put(TableSchema.STATUS_SHARD, s(BlogKeys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
+        values.put(TableSchema.STATUS_SHARD,
+                s(BlogKeys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
         values.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(post.postId(), post.createdAt())));
-        return new Document(Blog.POST_PROJECTION, DOCUMENT, values);
+        return values;
     }
 
     private static String globalCounter(PostStatus status) {
@@ -77,10 +82,7 @@ public final class PostDerivation implements Derivation {
      * (REMOVE) announces nothing: the API only soft-deletes, which is a status change.
      */
     @Override
-    public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                    Map<String, AttributeValue> newImage) {
-        Post before = oldImage == null ? null : Post.fromItem(oldImage);
-        Post after = newImage == null ? null : Post.fromItem(newImage);
+    protected List<DomainEvent> events(String eventId, Post before, Post after) {
         if (after == null) {
             return List.of();
         }
@@ -93,8 +95,13 @@ public final class PostDerivation implements Derivation {
         return List.of();
     }
 
+    @Override
+    protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
+        return UserStatsEvents.changed(eventId, changes);
+    }
+
     private static DomainEvent created(String eventId, Post post) {
-        String id = DomainEvent.idFor(eventId, DetailTypes.POST_CREATED, post.postId());
+        String id = DomainEvent.idFor(eventId, POST_CREATED, post.postId());
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("eventId", id);
         detail.put("postId", post.postId());
@@ -102,11 +109,11 @@ public final class PostDerivation implements Derivation {
         detail.put("title", post.title());
         detail.put("status", post.status().value());
         detail.put("createdAt", Timestamps.format(post.createdAt()));
-        return new DomainEvent(id, DetailTypes.POST_CREATED, detail);
+        return new DomainEvent(id, POST_CREATED, detail);
     }
 
     private static DomainEvent statusChanged(String eventId, Post before, Post after) {
-        String id = DomainEvent.idFor(eventId, DetailTypes.POST_STATUS_CHANGED, after.postId());
+        String id = DomainEvent.idFor(eventId, POST_STATUS_CHANGED, after.postId());
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("eventId", id);
         detail.put("postId", after.postId());
@@ -116,6 +123,6 @@ public final class PostDerivation implements Derivation {
         detail.put("updatedAt", Timestamps.format(after.updatedAt()));
         // So that a subscriber can name the post (e.g. "your post ... was deleted") without reading it.
         detail.put("title", after.title());
-        return new DomainEvent(id, DetailTypes.POST_STATUS_CHANGED, detail);
+        return new DomainEvent(id, POST_STATUS_CHANGED, detail);
     }
 }

@@ -1,9 +1,10 @@
-package io.tally.stream.derive;
+package io.tally.stream.stats;
 
-import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.domains.Domains;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.IntendedChanges;
 import io.tally.stream.events.DomainEvent;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +18,8 @@ import java.util.TreeMap;
  * totals, which a pure derivation does not know). Counters of other derived items are ignored.
  */
 public final class UserStatsEvents {
+    public static final String USER_STATS_CHANGED = "UserStatsChanged";
+
     private UserStatsEvents() {
     }
 
@@ -26,10 +29,14 @@ public final class UserStatsEvents {
      * @return the events ordered by user id; the {@code changes} of each in {@link UserStats#COUNTERS} order
      *         (an unknown counter after those, by name), zero deltas left out
      */
+    public static List<DomainEvent> changed(String eventId, IntendedChanges changes) {
+        return changed(eventId, changes.counterDeltas());
+    }
+
     public static List<DomainEvent> changed(String eventId, Map<CounterRef, Long> deltas) {
         Map<String, Map<String, Long>> byUser = new TreeMap<>();
         deltas.forEach((counter, delta) -> {
-            if (counter.type() == Domains.USER_STATS && delta != 0) {
+            if (counter.type().equals(Domains.USER_STATS) && delta != 0) {
                 byUser.computeIfAbsent(userIdOf(counter.key()), userId -> new TreeMap<>())
                         .merge(counter.attribute(), delta, Long::sum);
             }
@@ -53,12 +60,12 @@ public final class UserStatsEvents {
             }
         }
         ordered.putAll(changes);
-        String id = DomainEvent.idFor(eventId, DetailTypes.USER_STATS_CHANGED, userId);
+        String id = DomainEvent.idFor(eventId, USER_STATS_CHANGED, userId);
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("eventId", id);
         detail.put("userId", userId);
         detail.put("changes", Collections.unmodifiableMap(ordered));
-        return new DomainEvent(id, DetailTypes.USER_STATS_CHANGED, detail);
+        return new DomainEvent(id, USER_STATS_CHANGED, detail);
     }
 
     private static String userIdOf(Key key) {

@@ -1,4 +1,4 @@
-package io.tally.stream.derive;
+package io.tally.stream.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,7 @@ import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.domains.Domains;
+import io.tally.stream.derive.CounterRef;
 import io.tally.stream.events.DomainEvent;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -30,7 +31,7 @@ class UserStatsEventsTest {
 
         assertThat(events).extracting(DomainEvent::id)
                 .containsExactly("record-1:UserStatsChanged:u1", "record-1:UserStatsChanged:u2");
-        assertThat(events).extracting(DomainEvent::detailType).containsOnly(DetailTypes.USER_STATS_CHANGED);
+        assertThat(events).extracting(DomainEvent::detailType).containsOnly(UserStatsEvents.USER_STATS_CHANGED);
         assertThat(events.get(0).detail()).containsExactly(
                 Map.entry("eventId", "record-1:UserStatsChanged:u1"),
                 Map.entry("userId", "u1"),

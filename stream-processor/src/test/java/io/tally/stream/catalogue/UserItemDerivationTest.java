@@ -1,4 +1,4 @@
-package io.tally.stream.derive;
+package io.tally.stream.catalogue;
 
 import static io.tally.stream.derive.DerivationCase.RECORD_ID;
 import static io.tally.stream.derive.DerivationCase.deltas;
@@ -9,12 +9,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.EntityType;
 import io.tally.core.MalformedItemException;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.ItemState;
 import io.tally.core.catalogue.UserItem;
 import io.tally.core.domains.Domains;
+import io.tally.stream.StreamDomains;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.DerivationCase;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.IntendedChanges;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -61,19 +67,19 @@ class UserItemDerivationTest {
                         IN_PROGRESS.toItem(), COMPLETED_CORRECT_LIVE.toItem(),
                         deltas(stats(Catalogue.USER_IN_PROGRESS), -1, COMPLETED, 1, CORRECT, 1, LIVE, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
-                        List.of(event(DetailTypes.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
+                        List.of(event(UserItemDerivation.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
                                 "correct", true, "live", true, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("modify_inProgressToCompletedWrongNotLive_countsCompletedOnly",
                         IN_PROGRESS.toItem(), COMPLETED_WRONG.toItem(),
                         deltas(stats(Catalogue.USER_IN_PROGRESS), -1, COMPLETED, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
-                        List.of(event(DetailTypes.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
+                        List.of(event(UserItemDerivation.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
                                 "correct", false, "live", false, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("insert_alreadyCompleted_countsAndAnnouncesItemCompleted",
                         null, COMPLETED_CORRECT_LIVE.toItem(),
                         deltas(COMPLETED, 1, CORRECT, 1, LIVE, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
-                        List.of(event(DetailTypes.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
+                        List.of(event(UserItemDerivation.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
                                 "correct", true, "live", true, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("modify_completedRewrittenWithOtherFlags_adjustsFlagsWithoutEvent",
                         COMPLETED_CORRECT_LIVE.toItem(), COMPLETED_WRONG.toItem(),
@@ -106,15 +112,13 @@ class UserItemDerivationTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("malformedImages")
-    void contributionAndEvents_malformedImage_throwMalformedItem(Map<String, AttributeValue> image) {
-        assertThatThrownBy(() -> DERIVATION.contribution(image)).isInstanceOf(MalformedItemException.class);
-        assertThatThrownBy(() -> DERIVATION.events(RECORD_ID, null, image)).isInstanceOf(MalformedItemException.class);
-        assertThatThrownBy(() -> DERIVATION.events(RECORD_ID, image, null)).isInstanceOf(MalformedItemException.class);
+    void derive_malformedImage_isAProblemAndContributesNothing(Map<String, AttributeValue> image) {
+        DerivationCase.assertUnreadable(DERIVATION, image);
     }
 
     @Test
     void standard_listEntryRecord_derivesNothing() {
-        Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+        Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
         IntendedChanges changes = derivations.derive(Catalogue.USER_ITEM_ENTRY, RECORD_ID,
                 IN_PROGRESS.toEntryItem(), COMPLETED_CORRECT_LIVE.toEntryItem());
@@ -130,7 +134,7 @@ class UserItemDerivationTest {
         for (int i = 0; i < 100; i++) {
             UserItem completed = new UserItem("u" + i, "item-" + i, ItemState.COMPLETED, 1, null, null, null, T1, T1);
 
-            assertThat(DERIVATION.contribution(completed.toItem()).counters()).containsKey(new CounterRef(
+            assertThat(DERIVATION.derive(RECORD_ID, null, completed.toItem()).counterDeltas()).containsKey(new CounterRef(
                     Domains.globalStatsKey(Shards.of("u" + i + "/item-" + i, GLOBAL_SHARDS)),
                     Domains.GLOBAL_STATS, Catalogue.GLOBAL_COMPLETED));
         }

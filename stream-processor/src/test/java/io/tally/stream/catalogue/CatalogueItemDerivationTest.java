@@ -1,4 +1,4 @@
-package io.tally.stream.derive;
+package io.tally.stream.catalogue;
 
 import static io.tally.stream.derive.DerivationCase.RECORD_ID;
 import static io.tally.stream.derive.DerivationCase.deltas;
@@ -15,6 +15,9 @@ import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.domains.Domains;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.DerivationCase;
+import io.tally.stream.derive.Document;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -64,7 +67,7 @@ class CatalogueItemDerivationTest {
                 new DerivationCase("remove_item_uncountsAndRemovesEntry",
                         IN_CYCLE.toItem(), null,
                         deltas(GLOBAL_ITEMS, -1),
-                        Map.of(ENTRY, Document.removed(Catalogue.SELECTOR_ENTRY, Set.copyOf(Catalogue.SELECTOR_ENTRY.document()))),
+                        Map.of(ENTRY, Document.removed(Catalogue.SELECTOR_ENTRY)),
                         List.of()),
                 new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",
                         IN_CYCLE.toItem(), IN_CYCLE.toItem(),
@@ -90,15 +93,13 @@ class CatalogueItemDerivationTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("malformedImages")
-    void contribution_malformedImage_throwsMalformedItem(Map<String, AttributeValue> image) {
-        assertThatThrownBy(() -> DERIVATION.contribution(image)).isInstanceOf(MalformedItemException.class);
-        assertThatThrownBy(() -> Derivations.of(DERIVATION).derive(Catalogue.CATALOGUE_ITEM, RECORD_ID, image, null))
-                .isInstanceOf(MalformedItemException.class);
+    void derive_malformedImage_isAProblemAndContributesNothing(Map<String, AttributeValue> image) {
+        DerivationCase.assertUnreadable(DERIVATION, image);
     }
 
     @Test
     void entry_anyItem_scoreAndDataAreNumbersTheRestStrings() {
-        Map<String, AttributeValue> values = DERIVATION.contribution(IN_CYCLE.toItem()).documents().get(ENTRY).values();
+        Map<String, AttributeValue> values = DERIVATION.derive(RECORD_ID, null, IN_CYCLE.toItem()).documents().get(ENTRY).values();
 
         assertThat(values.get(Catalogue.Entry.SCORE).n()).isEqualTo("70");
         assertThat(values.get(TableSchema.DATA).n()).isEqualTo("70");
@@ -111,7 +112,7 @@ class CatalogueItemDerivationTest {
         Set<String> partitions = new HashSet<>();
         for (int i = 0; i < 200; i++) {
             CatalogueItem item = new CatalogueItem("item-" + i, null, i, "back-catalogue", T1);
-            String partition = DERIVATION.contribution(item.toItem()).documents().get(CatalogueKeys.selectorEntry("item-" + i))
+            String partition = DERIVATION.derive(RECORD_ID, null, item.toItem()).documents().get(CatalogueKeys.selectorEntry("item-" + i))
                     .values().get(TableSchema.SELECTOR).s();
 
             assertThat(partition).isEqualTo("back-catalogue:" + Shards.of("item-" + i, SELECTOR_SHARDS));
@@ -130,6 +131,6 @@ class CatalogueItemDerivationTest {
         values.put(Catalogue.Entry.SCORE, AttributeValue.fromN(Long.toString(score)));
         values.put(TableSchema.SELECTOR, AttributeValue.fromS(selector));
         values.put(TableSchema.DATA, AttributeValue.fromN(Long.toString(score)));
-        return new Document(Catalogue.SELECTOR_ENTRY, Set.copyOf(Catalogue.SELECTOR_ENTRY.document()), values);
+        return new Document(Catalogue.SELECTOR_ENTRY, values);
     }
 }

@@ -1,9 +1,7 @@
-package io.tally.stream;
+package io.tally.stream.engine;
 
-import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.MalformedItemException;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -52,26 +50,17 @@ public record SourceRecord(String eventId, String eventName, String shardId, Str
     }
 
     /**
-     * The entity type of the item, from whichever image carries it; empty when neither does (an item this
+     * The entity type attribute of the item, from whichever image carries it; empty when neither does (an item this
      * application does not know).
      *
-     * @throws MalformedItemException when an image names an entity type that does not exist, or the two images
-     *                                disagree
+     * @throws MalformedItemException when the two images name different entity types
      */
-    public Optional<EntityType> entityType() {
-        EntityType fromNew = type(newImage);
-        EntityType fromOld = type(oldImage);
-        if (fromNew != null && fromOld != null && fromNew != fromOld) {
-            throw new MalformedItemException("entity type changed from " + fromOld.attributeValue() + " to "
-                    + fromNew.attributeValue());
+    public Optional<String> entityType() {
+        String fromNew = Items.entityTypeName(newImage);
+        String fromOld = Items.entityTypeName(oldImage);
+        if (fromNew != null && fromOld != null && !fromNew.equals(fromOld)) {
+            throw new MalformedItemException("entity type changed from " + fromOld + " to " + fromNew);
         }
         return Optional.ofNullable(fromNew != null ? fromNew : fromOld);
-    }
-
-    private static EntityType type(Map<String, AttributeValue> image) {
-        if (image == null || !image.containsKey(TableSchema.ENTITY_TYPE)) {
-            return null;
-        }
-        return Items.entityType(image);
     }
 }
