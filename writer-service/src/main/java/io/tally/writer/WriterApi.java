@@ -12,7 +12,7 @@ import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Cursors;
 import io.tally.writer.http.ErrorCode;
 import io.tally.writer.http.Router;
-import io.tally.writer.stats.ShardCounts;
+import io.tally.core.ShardSettings;
 import io.tally.writer.stats.StatsRoutes;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -41,11 +41,11 @@ public final class WriterApi {
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
-        this(dynamo, table, clock, cursorSecret, ShardCounts.DEFAULTS);
+        this(dynamo, table, clock, cursorSecret, ShardSettings.DEFAULTS);
     }
 
     /** {@code shards} must be the stream processor's: the read side reads the shards it writes. */
-    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardCounts shards) {
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards) {
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), new Cursors(cursorSecret));
         new UserRoutes(context).register(router);
         new PostRoutes(context).register(router);

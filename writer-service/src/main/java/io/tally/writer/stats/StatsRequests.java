@@ -4,6 +4,7 @@ import io.tally.core.Ids;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
+import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
 import io.tally.core.blog.Blog;
@@ -98,7 +99,7 @@ final class StatsRequests {
         return get(table, BlogKeys.postRef(postId), List.of(TableSchema.PK));
     }
 
-    /** D3: every shard of the global totals in one request ({@link ShardCounts#MAX} keeps it within 100 keys). */
+    /** D3: every shard of the global totals in one request ({@link ShardSettings#MAX} keeps it within 100 keys). */
     static BatchGetItemRequest globalStats(String table, int shards) {
         Map<String, String> names = new HashMap<>();
         String projection = projection(with(TableSchema.ENTITY_TYPE, Domains.GLOBAL_STATS.counters()), names);

@@ -1,6 +1,7 @@
 package io.tally.writer.stats;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.ShardSettings;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.catalogue.Selectors;
 import io.tally.writer.RouteContext;
@@ -40,9 +41,9 @@ public final class StatsRoutes {
             Arrays.stream(PostStatus.values()).map(PostStatus::value).collect(Collectors.joining(", "));
 
     private final RouteContext context;
-    private final ShardCounts shards;
+    private final ShardSettings shards;
 
-    public StatsRoutes(RouteContext context, ShardCounts shards) {
+    public StatsRoutes(RouteContext context, ShardSettings shards) {
         this.context = context;
         this.shards = shards;
     }

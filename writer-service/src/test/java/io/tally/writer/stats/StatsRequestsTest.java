@@ -1,5 +1,6 @@
 package io.tally.writer.stats;
 
+import io.tally.core.ShardSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -80,7 +81,7 @@ class StatsRequestsTest {
 
     @Test
     void globalStats_hundredShards_fitOneBatch() {
-        assertThat(StatsRequests.globalStats("t", ShardCounts.MAX).requestItems().get("t").keys()).hasSize(100);
+        assertThat(StatsRequests.globalStats("t", ShardSettings.MAX).requestItems().get("t").keys()).hasSize(100);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tally.writer.stats;
 
+import io.tally.core.ShardSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,7 +57,7 @@ class StatsRoutesTest {
     private final ScriptedDynamoDb dynamo = new ScriptedDynamoDb();
     private final StatsRoutes routes = new StatsRoutes(new RouteContext(dynamo, TABLE, Clock.systemUTC(),
             Ids.timeOrdered(Clock.systemUTC()), new Cursors("0123456789abcdef-test".getBytes(StandardCharsets.UTF_8))),
-            ShardCounts.DEFAULTS);
+            ShardSettings.DEFAULTS);
 
     private static Map<String, AttributeValue> shard(int k, long users, long comments) {
         return Map.of("pk", AttributeValue.fromS("GLOBAL#STATS#" + k), "sk", AttributeValue.fromS("#STATS#"),
