@@ -4,6 +4,7 @@ import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ final class CommentRequests {
                         .tableName(table)
                         .key(postKey.toAttributeMap())
                         .conditionExpression("attribute_exists(pk) AND #status <> :deleted")
-                        .expressionAttributeNames(Map.of("#status", "status"))
+                        .expressionAttributeNames(Map.of("#status", Post.STATUS))
                         .expressionAttributeValues(Map.of(":deleted", AttributeValue.fromS(PostStatus.DELETED.value())))
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build())

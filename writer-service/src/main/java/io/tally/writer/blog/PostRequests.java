@@ -98,12 +98,12 @@ final class PostRequests {
         Map<String, AttributeValue> values = new HashMap<>();
         if (title != null) {
             sets.add("#title = :title");
-            names.put("#title", "title");
+            names.put("#title", Post.TITLE);
             values.put(":title", AttributeValue.fromS(title));
         }
         if (body != null) {
             sets.add("#body = :body");
-            names.put("#body", "body");
+            names.put("#body", Post.BODY);
             values.put(":body", AttributeValue.fromS(body));
         }
         sets.add("#status = :updated");
@@ -120,15 +120,15 @@ final class PostRequests {
 
     private static UpdateItemRequest changeStatus(String table, Key postKey, List<String> sets, Map<String, String> names,
                                                   Map<String, AttributeValue> values, Instant now, IfMatch ifMatch) {
-        sets.add("updatedAt = :now");
-        sets.add("version = version + :one");
-        names.put("#status", "status");
+        sets.add(Post.UPDATED_AT + " = :now");
+        sets.add(Post.VERSION + " = " + Post.VERSION + " + :one");
+        names.put("#status", Post.STATUS);
         values.put(":deleted", AttributeValue.fromS(PostStatus.DELETED.value()));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         values.put(":one", AttributeValue.fromN("1"));
         String condition = "attribute_exists(pk) AND #status <> :deleted";
         if (ifMatch.version() != null) {
-            condition += " AND version = :expected";
+            condition += " AND " + Post.VERSION + " = :expected";
             values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
         }
         return UpdateItemRequest.builder()

@@ -49,20 +49,20 @@ final class UserRequests {
         Map<String, AttributeValue> values = new HashMap<>();
         if (name != null) {
             sets.add("#name = :name");
-            names.put("#name", "name");
+            names.put("#name", User.NAME);
             values.put(":name", AttributeValue.fromS(name));
         }
         if (email != null) {
-            sets.add("email = :email");
+            sets.add(User.EMAIL + " = :email");
             values.put(":email", AttributeValue.fromS(email));
         }
-        sets.add("updatedAt = :now");
-        sets.add("version = version + :one");
+        sets.add(User.UPDATED_AT + " = :now");
+        sets.add(User.VERSION + " = " + User.VERSION + " + :one");
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         values.put(":one", AttributeValue.fromN("1"));
         String condition = "attribute_exists(pk)";
         if (ifMatch.version() != null) {
-            condition += " AND version = :expected";
+            condition += " AND " + User.VERSION + " = :expected";
             values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
         }
         UpdateItemRequest.Builder builder = UpdateItemRequest.builder()

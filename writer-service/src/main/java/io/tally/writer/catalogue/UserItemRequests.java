@@ -3,6 +3,7 @@ package io.tally.writer.catalogue;
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
+import io.tally.core.TableSchema;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.catalogue.ItemState;
@@ -49,7 +50,7 @@ final class UserItemRequests {
         return GetItemRequest.builder()
                 .tableName(table)
                 .key(BlogKeys.user(userId).toAttributeMap())
-                .projectionExpression("pk")
+                .projectionExpression(TableSchema.PK)
                 .consistentRead(true)
                 .build();
     }
@@ -107,13 +108,13 @@ final class UserItemRequests {
         values.put(":completed", s(ItemState.COMPLETED.value()));
         String version;
         if (current.version() == null) {
-            version = "attribute_not_exists(version)";
+            version = "attribute_not_exists(" + VersionedUserItem.VERSION + ")";
         } else {
-            version = "version = :version";
+            version = VersionedUserItem.VERSION + " = :version";
             values.put(":version", n(current.version()));
         }
         return put.conditionExpression("#state <> :completed AND " + version)
-                .expressionAttributeNames(Map.of("#state", "state"))
+                .expressionAttributeNames(Map.of("#state", UserItem.STATE))
                 .expressionAttributeValues(values)
                 .build();
     }
@@ -124,7 +125,7 @@ final class UserItemRequests {
             return put.build();
         }
         // The slot may hold this very item (new progress on the item in progress), never another one.
-        return put.conditionExpression("attribute_not_exists(pk) OR itemId = :itemId")
+        return put.conditionExpression("attribute_not_exists(pk) OR " + UserItem.ITEM_ID + " = :itemId")
                 .expressionAttributeValues(Map.of(":itemId", s(next.itemId())))
                 // The old image names the item that holds the slot, for the 409's message.
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)

@@ -1,5 +1,6 @@
 package io.tally.writer.stats;
 
+import io.tally.core.ShardSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -37,7 +38,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * are put directly, in the shape the table design gives them, standing in for the stream processor.
  */
 class StatsRoutesIT {
-    private static final int K = ShardCounts.DEFAULT;
+    private static final int K = ShardSettings.DEFAULT;
     private static final Instant T0 = Instant.parse("2026-11-22T10:00:00.000Z");
 
     private final TestApi api = TestApi.onFreshTable();

@@ -3,14 +3,8 @@ package io.tally.writer.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.Ids;
-import io.tally.writer.RouteContext;
 import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.Cursors;
 import io.tally.writer.http.ErrorCode;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -24,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /** The global totals' BatchGetItem when DynamoDB leaves keys unprocessed (no network: a scripted client). */
-class StatsRoutesTest {
+class StatsStoreTest {
     private static final String TABLE = "t";
 
     /** Answers BatchGetItem from a script and records the requests. */
@@ -54,9 +48,7 @@ class StatsRoutesTest {
     }
 
     private final ScriptedDynamoDb dynamo = new ScriptedDynamoDb();
-    private final StatsRoutes routes = new StatsRoutes(new RouteContext(dynamo, TABLE, Clock.systemUTC(),
-            Ids.timeOrdered(Clock.systemUTC()), new Cursors("0123456789abcdef-test".getBytes(StandardCharsets.UTF_8))),
-            ShardCounts.DEFAULTS);
+    private final StatsStore store = new StatsStore(dynamo, TABLE);
 
     private static Map<String, AttributeValue> shard(int k, long users, long comments) {
         return Map.of("pk", AttributeValue.fromS("GLOBAL#STATS#" + k), "sk", AttributeValue.fromS("#STATS#"),
@@ -72,12 +64,8 @@ class StatsRoutesTest {
         return request.requestItems().get(TABLE).toBuilder().keys(keys).build();
     }
 
-    private static ApiRequest getGlobal() {
-        return new ApiRequest("GET", "/stats/global", Map.of(), Map.of(), Map.of(), null);
-    }
-
     @Test
-    void globalStats_keysLeftUnprocessed_readsExactlyThoseAgainAndSumsEveryShard() {
+    void globalStats_keysLeftUnprocessed_readsExactlyThoseAgainAndReturnsEveryShard() {
         BatchGetItemRequest first = StatsRequests.globalStats(TABLE, 4);
         dynamo.script.add(BatchGetItemResponse.builder()
                 .responses(Map.of(TABLE, List.of(shard(0, 1, 10), shard(3, 2, 20))))
@@ -91,11 +79,9 @@ class StatsRoutesTest {
                 .responses(Map.of(TABLE, List.of(shard(1, 8, 80))))
                 .build());
 
-        var response = routes.globalStats(getGlobal());
+        var shards = store.globalStats(4);
 
-        assertThat(response.status()).isEqualTo(200);
-        assertThat(response.body().get("users").asLong()).isEqualTo(15);
-        assertThat(response.body().get("comments").asLong()).isEqualTo(150);
+        assertThat(shards).containsExactlyInAnyOrder(shard(0, 1, 10), shard(1, 8, 80), shard(2, 4, 40), shard(3, 2, 20));
         assertThat(dynamo.requests).hasSize(3);
         assertThat(dynamo.requests.get(0)).isEqualTo(first);
         assertThat(dynamo.requests.get(1).requestItems()).isEqualTo(Map.of(TABLE, keysOf(first, 1, 2)));
@@ -104,8 +90,8 @@ class StatsRoutesTest {
 
     @Test
     void globalStats_keysNeverProcessed_isUnavailableAfterTheLastAttempt() {
-        assertThatThrownBy(() -> routes.globalStats(getGlobal()))
+        assertThatThrownBy(() -> store.globalStats(4))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE));
-        assertThat(dynamo.requests).hasSize(StatsRoutes.MAX_BATCH_ATTEMPTS);
+        assertThat(dynamo.requests).hasSize(StatsStore.MAX_BATCH_ATTEMPTS);
     }
 }

@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** How a cancelled user item transaction becomes the client's answer (no network). */
-class UserItemRoutesTest {
+class UserItemStoreTest {
     private static final CancellationReason NONE = CancellationReason.builder().code("None").build();
     private static final CancellationReason FAILED = CancellationReason.builder().code("ConditionalCheckFailed").build();
 
@@ -36,7 +36,7 @@ class UserItemRoutesTest {
 
     private static ErrorCode codeOf(TransactionCanceledException e) {
         try {
-            UserItemRoutes.throwUnlessRetryable(e, "u", "i");
+            UserItemStore.throwUnlessRetryable(e, "u", "i");
         } catch (ApiException api) {
             return api.code();
         }
@@ -62,14 +62,14 @@ class UserItemRoutesTest {
 
     @Test
     void throwUnlessRetryable_authoritativeChangedMeanwhile_returnsToRetry() {
-        assertThatCode(() -> UserItemRoutes.throwUnlessRetryable(
+        assertThatCode(() -> UserItemStore.throwUnlessRetryable(
                 cancelled(reasons(UserItemRequests.AUTHORITATIVE_PUT, failedWith("state", "orphaned"))), "u", "i"))
                 .doesNotThrowAnyException();
     }
 
     @Test
     void throwUnlessRetryable_slotHeldByAnotherItem_isConflictNamingIt() {
-        assertThatThrownBy(() -> UserItemRoutes.throwUnlessRetryable(
+        assertThatThrownBy(() -> UserItemStore.throwUnlessRetryable(
                 cancelled(reasons(UserItemRequests.ENTRY_PUT, failedWith("itemId", "item-3"))), "u", "i"))
                 .isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
@@ -89,7 +89,7 @@ class UserItemRoutesTest {
     void throwUnlessRetryable_transactionConflict_returnsToRetry() {
         CancellationReason conflict = CancellationReason.builder().code("TransactionConflict").build();
 
-        assertThatCode(() -> UserItemRoutes.throwUnlessRetryable(cancelled(reasons(4, conflict)), "u", "i"))
+        assertThatCode(() -> UserItemStore.throwUnlessRetryable(cancelled(reasons(4, conflict)), "u", "i"))
                 .doesNotThrowAnyException();
     }
 
@@ -98,13 +98,13 @@ class UserItemRoutesTest {
         TransactionCanceledException throttled =
                 cancelled(reasons(0, CancellationReason.builder().code("ThrottlingError").build()));
 
-        assertThatThrownBy(() -> UserItemRoutes.throwUnlessRetryable(throttled, "u", "i")).isSameAs(throttled);
+        assertThatThrownBy(() -> UserItemStore.throwUnlessRetryable(throttled, "u", "i")).isSameAs(throttled);
     }
 
     @Test
     void throwUnlessRetryable_noReasons_propagatesTheException() {
         TransactionCanceledException bare = TransactionCanceledException.builder().message("cancelled").build();
 
-        assertThatThrownBy(() -> UserItemRoutes.throwUnlessRetryable(bare, "u", "i")).isSameAs(bare);
+        assertThatThrownBy(() -> UserItemStore.throwUnlessRetryable(bare, "u", "i")).isSameAs(bare);
     }
 }
