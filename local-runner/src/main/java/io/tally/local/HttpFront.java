@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.tally.local.lambda.LocalLambdaContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

@@ -1,6 +1,6 @@
 package io.tally.local.stream;
 
-import io.tally.local.LocalLambdaContext;
+import io.tally.local.lambda.LocalLambdaContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
