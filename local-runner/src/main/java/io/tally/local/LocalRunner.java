@@ -1,6 +1,7 @@
 package io.tally.local;
 
 import io.tally.core.TableDefinition;
+import io.tally.local.demo.RunningTally;
 import io.tally.local.events.EventRules;
 import io.tally.local.events.InvalidRuleException;
 import io.tally.local.events.LocalEventBus;
@@ -59,7 +60,7 @@ import software.amazon.awssdk.services.dynamodb.model.TableStatus;
  * <p>{@code java -jar tally-local.jar} runs it from a terminal ({@link #main}); tests call {@link #start} with
  * {@link Settings#ephemeral()} and {@link #close} it.
  */
-public final class LocalRunner implements AutoCloseable {
+public final class LocalRunner implements AutoCloseable, RunningTally {
     /** The writer's function name, as in the deployment. */
     public static final String WRITER_FUNCTION = "tally-writer";
     /** Where the HTTP front serves the local event bus's recent events. */
@@ -304,6 +305,7 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     /** The writer API, e.g. {@code http://127.0.0.1:8080}. */
+    @Override
     public URI baseUri() {
         return front.baseUri();
     }
@@ -361,11 +363,13 @@ public final class LocalRunner implements AutoCloseable {
     }
 
     /** The stream poller's counters and the progress of each shard. */
+    @Override
     public PollerSnapshot streamSnapshot() {
         return stream.snapshot();
     }
 
     /** The largest lag of a shard of the stream: zero when everything written has been processed. */
+    @Override
     public Duration streamLag() {
         return StreamPipeline.maxLag(stream.snapshot());
     }
