@@ -5,6 +5,7 @@ import io.tally.local.demo.RunningTally;
 import io.tally.local.events.EventRules;
 import io.tally.local.events.InvalidRuleException;
 import io.tally.local.events.LocalEventBus;
+import io.tally.local.http.HttpFront;
 import io.tally.local.stream.PollerSnapshot;
 import io.tally.writer.WriterConfig;
 import io.tally.writer.WriterHandler;

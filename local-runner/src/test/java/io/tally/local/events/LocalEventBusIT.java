@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.local.HttpFront;
+import io.tally.local.http.HttpFront;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.tally.local;
+package io.tally.local.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
