@@ -106,7 +106,8 @@ final class StreamPipeline implements AutoCloseable {
                     .build();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             Engine engine = StreamWiring.engine(dynamoDb, tableName,
-                    new EventBridgePublisher(eventBridge, busName, "io.tally"), registry, DerivationSettings.DEFAULTS);
+                    new EventBridgePublisher(eventBridge, busName, LocalRunner.EVENT_SOURCE), registry,
+                    DerivationSettings.DEFAULTS);
             WindowedStreamHandler handler = new WindowedStreamHandler(engine, () -> { });
 
             String streamArn = StreamPoller.latestStreamArn(dynamoDb, tableName);
