@@ -11,6 +11,8 @@ import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.Items;
+import io.tally.core.Shards;
 import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.SdkToLambdaRecords;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.tally.local;
+package io.tally.local.lambda;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
