@@ -5,6 +5,7 @@ import io.tally.local.events.LocalEventBus;
 import io.tally.local.http.HttpFront;
 import io.tally.local.stream.EsmSettings;
 import io.tally.local.stream.PollerSnapshot;
+import io.tally.stream.StreamWiring;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,11 +31,10 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     /** The writer's function name, as in the deployment. */
     public static final String WRITER_FUNCTION = "tally-writer";
     /**
-     * The {@code source} of the events the stream processor publishes, as on AWS: the stream function's default
-     * ({@code StreamWiring.DEFAULT_EVENT_SOURCE}, not visible outside the stream processor), which the packaged
-     * rules ({@code infra/events/rules}) match.
+     * The {@code source} of the events the stream processor publishes, as on AWS: the stream function's default,
+     * which the packaged rules ({@code infra/events/rules}) match.
      */
-    public static final String EVENT_SOURCE = "io.tally";
+    public static final String EVENT_SOURCE = StreamWiring.DEFAULT_EVENT_SOURCE;
     /** Where the HTTP front serves the local event bus's recent events. */
     public static final String EVENTS_PATH = "/events";
     /** Where the HTTP front serves the stream processor's meters in Prometheus's text format. */

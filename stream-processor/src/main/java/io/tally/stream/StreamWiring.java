@@ -44,7 +44,7 @@ public final class StreamWiring {
     static final String EVENT_BUS_NAME = "EVENT_BUS_NAME";
     static final String EVENT_SOURCE = "EVENT_SOURCE";
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
-    static final String DEFAULT_EVENT_SOURCE = "io.tally";
+    public static final String DEFAULT_EVENT_SOURCE = "io.tally";
 
     /** An engine and what the handler runs after each invocation (flushing the metrics). */
     record Processor(Engine engine, Runnable afterInvocation) {

@@ -1,6 +1,7 @@
 package io.tally.local.maintenance;
 
 import io.tally.core.ShardSettings;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.rebuild.Difference;
 import io.tally.stream.rebuild.Rebuilder;
