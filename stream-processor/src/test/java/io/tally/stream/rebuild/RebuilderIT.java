@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
 import io.tally.core.Keys;
-import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.testing.Workload;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Keys;
 import io.tally.core.Selectors;
-import io.tally.core.testing.LocalDynamoDb;
-import io.tally.writer.TestClock;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
+import io.tally.writer.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -11,7 +11,7 @@ import io.tally.core.Selectors;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
