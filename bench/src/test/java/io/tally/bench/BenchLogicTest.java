@@ -9,6 +9,8 @@ import io.tally.core.PostStatus;
 import io.tally.stream.SourceRecord;
 import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;
+import io.tally.testkit.Workload;
+import io.tally.testkit.Write;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;

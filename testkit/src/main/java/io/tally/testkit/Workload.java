@@ -1,4 +1,4 @@
-package io.tally.stream.testing;
+package io.tally.testkit;
 
 import io.tally.core.CatalogueItem;
 import io.tally.core.Comment;
@@ -17,17 +17,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A random but valid sequence of base-item writes of the blog and the learning catalogue, written straight to
- * the table with core's mappers (the items the writer service would write), plus an occasional poison item.
- * The same seed gives the same writes. Users and posts can be picked with a Zipf skew, as hot keys are.
+ * A random but valid sequence of base-item writes of the blog and the learning catalogue, built with core's mappers
+ * (the items the writer service would write), plus an occasional poison item. The same seed gives the same writes.
+ * Users and posts can be picked with a Zipf skew, as hot keys are.
+ *
+ * <p>The writes go straight to a table (the tests), or to a sink: {@link #writes(long, double, int)} collects them,
+ * so that the benchmark can send them in parallel (per-item order kept) and pace them.
  */
 public final class Workload {
-    private final DynamoDbClient dynamo;
-    private final String table;
+    private final Consumer<Write> out;
     private final Random random;
     private final double skew;
     private final boolean poison;
@@ -42,14 +45,24 @@ public final class Workload {
     private final Map<String, CatalogueItem> items = new LinkedHashMap<>();
     private final Map<String, UserItem> userItems = new HashMap<>();
     private long writes;
+    /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
+    private final List<Double> norms = new ArrayList<>();
 
     /**
      * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
      * @param poison whether to write an unreadable item now and then
      */
     public Workload(DynamoDbClient dynamo, String table, long seed, double skew, boolean poison) {
-        this.dynamo = dynamo;
-        this.table = table;
+        this(write -> send(dynamo, table, write), seed, skew, poison);
+    }
+
+    /**
+     * @param out    receives each write, in order
+     * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
+     * @param poison whether to write an unreadable item now and then
+     */
+    public Workload(Consumer<Write> out, long seed, double skew, boolean poison) {
+        this.out = out;
         this.random = new Random(seed);
         this.skew = skew;
         this.poison = poison;
@@ -58,6 +71,24 @@ public final class Workload {
     /** Base-item writes done so far (each is one stream record, transactions one per item written). */
     public long writes() {
         return writes;
+    }
+
+    /** At least {@code count} writes (the last step may add one more), without poison. */
+    public static List<Write> writes(long seed, double skew, int count) {
+        List<Write> out = new ArrayList<>();
+        Workload workload = new Workload(out::add, seed, skew, false);
+        while (out.size() < count) {
+            workload.step();
+        }
+        return List.copyOf(out);
+    }
+
+    private static void send(DynamoDbClient dynamo, String table, Write write) {
+        if (write.isDelete()) {
+            dynamo.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
+        } else {
+            dynamo.putItem(r -> r.tableName(table).item(write.item()));
+        }
     }
 
     public void run(int operations) {
@@ -97,12 +128,12 @@ public final class Workload {
     }
 
     private void put(Map<String, AttributeValue> item) {
-        dynamo.putItem(r -> r.tableName(table).item(item));
+        out.accept(Write.put(item));
         writes++;
     }
 
     private void delete(io.tally.core.Key key) {
-        dynamo.deleteItem(r -> r.tableName(table).key(key.toAttributeMap()));
+        out.accept(Write.delete(key));
         writes++;
     }
 
@@ -224,18 +255,23 @@ public final class Workload {
         if (skew <= 0 || size == 1) {
             return random.nextInt(size);
         }
-        double norm = 0;
-        for (int i = 1; i <= size; i++) {
-            norm += 1 / Math.pow(i, skew);
+        while (norms.size() < size) {
+            int i = norms.size() + 1;
+            norms.add((norms.isEmpty() ? 0 : norms.get(norms.size() - 1)) + 1 / Math.pow(i, skew));
         }
+        double norm = norms.get(size - 1);
         double target = random.nextDouble() * norm;
-        double sum = 0;
-        for (int i = 1; i <= size; i++) {
-            sum += 1 / Math.pow(i, skew);
-            if (sum >= target) {
-                return i - 1;
+        // The cumulative sums grow with the list, so a binary search finds the first at or above the target.
+        int low = 0;
+        int high = size - 1;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (norms.get(mid) >= target) {
+                high = mid;
+            } else {
+                low = mid + 1;
             }
         }
-        return size - 1;
+        return low;
     }
 }
