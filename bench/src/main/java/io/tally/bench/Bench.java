@@ -3,18 +3,23 @@ package io.tally.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.template.DeploymentTemplate;
-import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.StreamWiring;
-import io.tally.core.ShardSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Difference;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
+import io.tally.testkit.Workload;
+import io.tally.testkit.Write;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,11 +58,11 @@ public final class Bench {
     static final String WRITE_MARKER = "benchWrite";
     private static final long POLL_INTERVAL_MS = 250;
 
-    private final LocalServer server;
+    private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
     private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
-    private Bench(LocalServer server) {
+    private Bench(LocalDynamoDbServer server) {
         this.server = server;
         this.admin = server.client();
     }
@@ -78,15 +83,15 @@ public final class Bench {
         // at a cost that grows with the stream records already in the database, so a phase run after another
         // would inherit the earlier phases' streams and slow down for that reason alone.
         List<Results.WorkloadResult> workloads = new ArrayList<>();
-        try (LocalServer server = LocalServer.start()) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
             workloads.add(new Bench(server).workload("uniform", 0.0, options));
         }
-        try (LocalServer server = LocalServer.start()) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
             workloads.add(new Bench(server).workload("zipf", 1.1, options));
         }
         Results.Freshness freshness = null;
         if (options.freshnessSeconds > 0) {
-            try (LocalServer server = LocalServer.start()) {
+            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
                 freshness = new Bench(server).freshness(options);
             }
         }
@@ -169,7 +174,8 @@ public final class Bench {
         double writeSeconds = seconds(started);
 
         started = System.nanoTime();
-        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), recording);
+        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), recording,
+                StreamRecords::fromSdk);
         double readSeconds = seconds(started);
         int records = stream.values().stream().mapToInt(List::size).sum();
         LOG.info("{}: {} base writes in {}s, {} stream records in {} shards read in {}s", name, writes.size(),

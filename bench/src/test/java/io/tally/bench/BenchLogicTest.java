@@ -3,12 +3,15 @@ package io.tally.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
-import io.tally.stream.engine.SourceRecord;
-import io.tally.core.ShardSettings;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.testkit.Workload;
+import io.tally.testkit.Write;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;

@@ -14,10 +14,10 @@ import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
-import io.tally.stream.testing.LocalDynamoDbServer;
 import io.tally.stream.testing.RecordingPublisher;
-import io.tally.stream.testing.StreamReader;
-import io.tally.stream.testing.Workload;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
+import io.tally.testkit.Workload;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -91,7 +91,8 @@ class ExactlyOnceFaultIT {
         String table = "fault-" + seed;
         dynamo.createTable(TableDefinition.createTableRequest(table));
         new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).run(10 + random.nextInt(25));
-        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), table);
+        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), table,
+                StreamRecords::fromSdk);
 
         Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
         RecordingPublisher publisher = new RecordingPublisher();

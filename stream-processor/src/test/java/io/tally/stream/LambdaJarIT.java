@@ -2,7 +2,7 @@ package io.tally.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.testing.LambdaJars;
+import io.tally.testkit.LambdaJars;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

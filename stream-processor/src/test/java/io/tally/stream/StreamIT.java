@@ -15,18 +15,18 @@ import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.blog.User;
 import io.tally.core.domains.Domains;
-import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.SourceRecord;
-import io.tally.stream.testing.LocalDynamoDbServer;
 import io.tally.stream.testing.RecordingPublisher;
-import io.tally.stream.testing.StreamReader;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.stream.testing.TestRecords;
+import io.tally.testkit.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,7 +66,8 @@ class StreamIT {
         InMemoryDeadLetterSink deadLetters = new InMemoryDeadLetterSink();
 
         try (Engine engine = engine(TestDerivations.blog(), client, table, publisher, deadLetters)) {
-            Map<String, List<SourceRecord>> stream = StreamReader.readAll(LocalDynamoDb.streamsClient(), table);
+            Map<String, List<SourceRecord>> stream = StreamReader.readAll(LocalDynamoDb.streamsClient(), table,
+                    StreamRecords::fromSdk);
             stream.values().forEach(records -> processInBatches(engine, records, 7));
 
             Map<Key, Map<String, AttributeValue>> derived = derivedItems(client, table);
@@ -79,7 +80,8 @@ class StreamIT {
 
             // The stream again, now with the echoes of the derived writes, in other batch sizes, and a retry
             // from the middle: nothing changes, not even a watermark.
-            Map<String, List<SourceRecord>> again = StreamReader.readAll(LocalDynamoDb.streamsClient(), table);
+            Map<String, List<SourceRecord>> again = StreamReader.readAll(LocalDynamoDb.streamsClient(), table,
+                    StreamRecords::fromSdk);
             again.values().forEach(records -> processInBatches(engine, records, 3));
             again.values().forEach(records -> processInBatches(engine, records.subList(records.size() / 2,
                     records.size()), 100));
@@ -115,7 +117,8 @@ class StreamIT {
                         "text", T.plusSeconds(i)).toItem());
             }
             batchWrite(client, "tally", items);
-            Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), "tally");
+            Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), "tally",
+                    StreamRecords::fromSdk);
             List<SourceRecord> records = stream.values().stream().flatMap(List::stream).toList();
             assertThat(stream).hasSize(1);
             assertThat(records).hasSize(1000);

@@ -8,7 +8,7 @@ import io.tally.core.Key;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.domains.Domains;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;

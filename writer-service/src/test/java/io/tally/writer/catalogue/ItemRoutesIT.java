@@ -6,7 +6,7 @@ import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.catalogue.Selectors;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import io.tally.writer.TestClock;
 import java.time.Duration;

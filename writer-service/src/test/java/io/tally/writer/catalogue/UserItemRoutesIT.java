@@ -8,7 +8,7 @@ import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.catalogue.ItemState;
 import io.tally.core.catalogue.UserItem;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import io.tally.writer.TestClock;
 import java.net.URLEncoder;

@@ -1,11 +1,11 @@
 package io.tally.writer.stats;
 
-import io.tally.core.ShardSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
@@ -16,7 +16,7 @@ import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.catalogue.Selectors;
 import io.tally.core.domains.Domains;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.tally.core.testing;
+package io.tally.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.tally.core.testing;
+package io.tally.testkit;
 
 import java.net.URI;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package io.tally.local.stream;
+package io.tally.testkit;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,13 +11,13 @@ import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
 
 /** Stream records for tests without a stream: record n has sequence number n and was written n seconds after T0. */
-final class TestRecords {
-    static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
+public final class RecordFixtures {
+    public static final Instant T0 = Instant.parse("2024-01-01T00:00:00Z");
 
-    private TestRecords() {
+    private RecordFixtures() {
     }
 
-    static Record record(int n) {
+    public static Record record(int n) {
         Map<String, AttributeValue> keys = Map.of("pk", AttributeValue.fromS("item-" + n), "sk", AttributeValue.fromS("v"));
         return Record.builder()
                 .eventID("event-" + n)
@@ -37,7 +37,7 @@ final class TestRecords {
     }
 
     /** Records from through to, both included. */
-    static List<Record> records(int from, int to) {
+    public static List<Record> records(int from, int to) {
         List<Record> records = new ArrayList<>();
         for (int n = from; n <= to; n++) {
             records.add(record(n));
@@ -45,12 +45,12 @@ final class TestRecords {
         return records;
     }
 
-    static String sequenceNumber(int n) {
+    public static String sequenceNumber(int n) {
         return String.format("%021d", n);
     }
 
     /** The numbers of the records, for readable assertions. */
-    static List<Integer> numbers(List<Record> records) {
+    public static List<Integer> numbers(List<Record> records) {
         return records.stream().map(record -> Integer.parseInt(record.dynamodb().sequenceNumber())).toList();
     }
 }

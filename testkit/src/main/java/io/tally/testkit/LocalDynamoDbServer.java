@@ -1,4 +1,4 @@
-package io.tally.bench;
+package io.tally.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -15,20 +15,21 @@ import software.amazon.dynamodb.services.local.main.ServerRunner;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
 
 /**
- * DynamoDB Local's HTTP server in this JVM. Server mode rather than the embedded client: the embedded client is a
- * proxy that skips the SDK's request pipeline, so neither interceptors (request counting) nor HTTP costs would be
- * in the figures.
+ * DynamoDB Local's HTTP server in this JVM ({@code -inMemory -sharedDb}: one database whatever the client's
+ * credentials and region), for tests and the benchmark that need real SDK clients: the embedded {@link LocalDynamoDb}
+ * clients are proxies that never run the SDK's request pipeline, so an {@link ExecutionInterceptor} on them would see
+ * nothing (no request counting), and no HTTP costs would be in the benchmark's figures.
  */
-final class LocalServer implements AutoCloseable {
+public final class LocalDynamoDbServer implements AutoCloseable {
     private final DynamoDBProxyServer server;
     private final URI endpoint;
 
-    private LocalServer(DynamoDBProxyServer server, int port) {
+    private LocalDynamoDbServer(DynamoDBProxyServer server, int port) {
         this.server = server;
         this.endpoint = URI.create("http://127.0.0.1:" + port);
     }
 
-    static LocalServer start() {
+    public static LocalDynamoDbServer start() {
         int port = freePort();
         try {
             // As ServerRunner.createServerFromCommandLineArgs, without the configuration banner on stdout.
@@ -39,17 +40,17 @@ final class LocalServer implements AutoCloseable {
             }
             DynamoDBProxyServer server = ServerRunner.createServer(input);
             server.safeStart();
-            return new LocalServer(server, port);
+            return new LocalDynamoDbServer(server, port);
         } catch (Exception e) {
-            throw new IllegalStateException("DynamoDB Local did not start on port " + port, e);
+            throw new IllegalStateException("DynamoDB Local server did not start on port " + port, e);
         }
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return endpoint;
     }
 
-    DynamoDbClient client(ExecutionInterceptor... interceptors) {
+    public DynamoDbClient client(ExecutionInterceptor... interceptors) {
         return DynamoDbClient.builder()
                 .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)
@@ -63,7 +64,7 @@ final class LocalServer implements AutoCloseable {
                 .build();
     }
 
-    DynamoDbStreamsClient streamsClient() {
+    public DynamoDbStreamsClient streamsClient() {
         return DynamoDbStreamsClient.builder()
                 .endpointOverride(endpoint)
                 .region(Region.US_EAST_1)
@@ -77,7 +78,7 @@ final class LocalServer implements AutoCloseable {
         try {
             server.stop();
         } catch (Exception e) {
-            throw new IllegalStateException("DynamoDB Local did not stop", e);
+            throw new IllegalStateException("DynamoDB Local server did not stop", e);
         }
     }
 

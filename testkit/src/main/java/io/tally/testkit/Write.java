@@ -1,4 +1,4 @@
-package io.tally.bench;
+package io.tally.testkit;
 
 import io.tally.core.Key;
 import java.util.Map;
@@ -7,16 +7,16 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * One base-item write of the workload: a put of {@code item}, or a delete of {@code key} when {@code item} is null.
  */
-record Write(Key key, Map<String, AttributeValue> item) {
-    static Write put(Map<String, AttributeValue> item) {
+public record Write(Key key, Map<String, AttributeValue> item) {
+    public static Write put(Map<String, AttributeValue> item) {
         return new Write(Key.of(item), item);
     }
 
-    static Write delete(Key key) {
+    public static Write delete(Key key) {
         return new Write(key, null);
     }
 
-    boolean isDelete() {
+    public boolean isDelete() {
         return item == null;
     }
 }

@@ -1,4 +1,4 @@
-package io.tally.bench;
+package io.tally.testkit;
 
 import io.tally.core.Items;
 import io.tally.core.blog.Comment;
@@ -18,19 +18,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A random but valid sequence of base-item writes of the blog and the learning catalogue, built with core's mappers
- * (the items the writer service would write). The same seed gives the same writes. Users and posts can be picked
- * with a Zipf skew, as hot keys are.
+ * (the items the writer service would write), plus an occasional poison item. The same seed gives the same writes.
+ * Users and posts can be picked with a Zipf skew, as hot keys are.
  *
- * <p>A copy of stream-processor's test {@code Workload} that collects the writes instead of sending them, so that
- * the benchmark can send them in parallel (per-item order kept) and pace them; the bench must not depend on test
- * jars.
+ * <p>The writes go straight to a table (the tests), or to a sink: {@link #writes(long, double, int)} collects them,
+ * so that the benchmark can send them in parallel (per-item order kept) and pace them.
  */
-final class Workload {
-    private final List<Write> out = new ArrayList<>();
+public final class Workload {
+    private final Consumer<Write> out;
     private final Random random;
     private final double skew;
     private final boolean poison;
@@ -52,27 +53,52 @@ final class Workload {
      * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
      * @param poison whether to write an unreadable item now and then
      */
-    Workload(long seed, double skew, boolean poison) {
+    public Workload(DynamoDbClient dynamo, String table, long seed, double skew, boolean poison) {
+        this(write -> send(dynamo, table, write), seed, skew, poison);
+    }
+
+    /**
+     * @param out    receives each write, in order
+     * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
+     * @param poison whether to write an unreadable item now and then
+     */
+    public Workload(Consumer<Write> out, long seed, double skew, boolean poison) {
+        this.out = out;
         this.random = new Random(seed);
         this.skew = skew;
         this.poison = poison;
     }
 
     /** Base-item writes done so far (each is one stream record, transactions one per item written). */
-    long writes() {
+    public long writes() {
         return writes;
     }
 
-    /** At least {@code count} writes (the last step may add one more). */
-    static List<Write> writes(long seed, double skew, int count) {
-        Workload workload = new Workload(seed, skew, false);
-        while (workload.out.size() < count) {
+    /** At least {@code count} writes (the last step may add one more), without poison. */
+    public static List<Write> writes(long seed, double skew, int count) {
+        List<Write> out = new ArrayList<>();
+        Workload workload = new Workload(out::add, seed, skew, false);
+        while (out.size() < count) {
             workload.step();
         }
-        return List.copyOf(workload.out);
+        return List.copyOf(out);
     }
 
-    void step() {
+    private static void send(DynamoDbClient dynamo, String table, Write write) {
+        if (write.isDelete()) {
+            dynamo.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
+        } else {
+            dynamo.putItem(r -> r.tableName(table).item(write.item()));
+        }
+    }
+
+    public void run(int operations) {
+        for (int i = 0; i < operations; i++) {
+            step();
+        }
+    }
+
+    public void step() {
         now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
         int roll = random.nextInt(100);
         if (users.size() < 2 || roll < 8) {
@@ -103,12 +129,12 @@ final class Workload {
     }
 
     private void put(Map<String, AttributeValue> item) {
-        out.add(Write.put(item));
+        out.accept(Write.put(item));
         writes++;
     }
 
     private void delete(io.tally.core.Key key) {
-        out.add(Write.delete(key));
+        out.accept(Write.delete(key));
         writes++;
     }
 

@@ -1,4 +1,4 @@
-package io.tally.core.testing;
+package io.tally.testkit;
 
 import io.tally.core.TableDefinition;
 import java.util.concurrent.atomic.AtomicInteger;
