@@ -74,9 +74,9 @@ class BenchLogicTest {
 
     @Test
     void marked_numbersPutsOnly() {
-        List<Write> writes = Bench.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
+        List<Write> writes = FreshnessRun.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
                 .toItem()), Write.delete(new Key("a", "b"))));
-        assertThat(writes.get(0).item().get(Bench.WRITE_MARKER).n()).isEqualTo("0");
+        assertThat(writes.get(0).item().get(FreshnessRun.WRITE_MARKER).n()).isEqualTo("0");
         assertThat(writes.get(1).isDelete()).isTrue();
     }
 
