@@ -3,18 +3,23 @@ package io.tally.bench;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.template.DeploymentTemplate;
-import io.tally.stream.SourceRecord;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.StreamWiring;
-import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Difference;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
+import io.tally.testkit.Workload;
+import io.tally.testkit.Write;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,22 +27,15 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
-import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * The benchmark: Tally's engine against a naive per-record processor on the same recorded stream, then the
@@ -49,21 +47,18 @@ public final class Bench {
     /** The deployment's batch size: the stream event's BatchSize in infra/template.yaml. */
     static final int BATCH_SIZE = DeploymentTemplate.bundled().streamEventSourceMapping().integer("BatchSize");
     static final int WRITER_THREADS = 4;
-    /** Marks each put of the freshness run, so the poller can tell which write a stream record carries. */
-    static final String WRITE_MARKER = "benchWrite";
-    private static final long POLL_INTERVAL_MS = 250;
 
-    private final LocalServer server;
+    private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
-    private final Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
-    private Bench(LocalServer server) {
+    private Bench(LocalDynamoDbServer server) {
         this.server = server;
         this.admin = server.client();
     }
 
     public static void main(String[] args) throws IOException {
-        Options options = Options.parse(args);
+        BenchOptions options = BenchOptions.parse(args);
         if (options.render != null) {
             // Renders the page again from a run's figures, e.g. after a change of the page's text.
             Results results = new ObjectMapper().readValue(options.render.toFile(), Results.class);
@@ -78,15 +73,15 @@ public final class Bench {
         // at a cost that grows with the stream records already in the database, so a phase run after another
         // would inherit the earlier phases' streams and slow down for that reason alone.
         List<Results.WorkloadResult> workloads = new ArrayList<>();
-        try (LocalServer server = LocalServer.start()) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
             workloads.add(new Bench(server).workload("uniform", 0.0, options));
         }
-        try (LocalServer server = LocalServer.start()) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
             workloads.add(new Bench(server).workload("zipf", 1.1, options));
         }
         Results.Freshness freshness = null;
         if (options.freshnessSeconds > 0) {
-            try (LocalServer server = LocalServer.start()) {
+            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
                 freshness = new Bench(server).freshness(options);
             }
         }
@@ -109,7 +104,7 @@ public final class Bench {
      * The cold-start run: writes its JSON and renders the page with the replay figures of the last full run, when
      * there are some.
      */
-    private static void coldStart(Options options) throws IOException {
+    private static void coldStart(BenchOptions options) throws IOException {
         ColdStartResults results;
         try {
             results = ColdStart.run(options.repo, options.runs);
@@ -132,7 +127,7 @@ public final class Bench {
         return Files.isRegularFile(json) ? new ObjectMapper().readValue(json.toFile(), ColdStartResults.class) : null;
     }
 
-    private static Results.Environment environment(Options options) {
+    private static Results.Environment environment(BenchOptions options) {
         Runtime runtime = Runtime.getRuntime();
         return new Results.Environment(
                 ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
@@ -159,18 +154,19 @@ public final class Bench {
 
     // ---------------------------------------------------------------- replay
 
-    private Results.WorkloadResult workload(String name, double skew, Options options) {
+    private Results.WorkloadResult workload(String name, double skew, BenchOptions options) {
         List<Write> writes = Workload.writes(options.seed, skew, options.records);
         String recording = "rec-" + name;
         admin.createTable(TableDefinition.createTableRequest(recording));
         LOG.info("{}: writing {} base writes on {} threads", name, writes.size(), WRITER_THREADS);
         long started = System.nanoTime();
         TableWriter.write(admin, recording, writes, WRITER_THREADS);
-        double writeSeconds = seconds(started);
+        double writeSeconds = Timing.seconds(started);
 
         started = System.nanoTime();
-        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), recording);
-        double readSeconds = seconds(started);
+        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), recording,
+                StreamRecords::fromSdk);
+        double readSeconds = Timing.seconds(started);
         int records = stream.values().stream().mapToInt(List::size).sum();
         LOG.info("{}: {} base writes in {}s, {} stream records in {} shards read in {}s", name, writes.size(),
                 Report.fmt(writeSeconds, 1), records, stream.size(), Report.fmt(readSeconds, 1));
@@ -180,7 +176,7 @@ public final class Bench {
 
         Results.ProcessorResult tally = replay(name, "tally", stream, baseItems, records, (client, table) -> {
             Engine engine = StreamWiring.engine(client, table, events -> List.of(), new SimpleMeterRegistry(),
-                    DerivationSettings.DEFAULTS);
+                    ShardSettings.DEFAULTS);
             return new Processor(batch -> processWithRetries(engine, batch), engine::close);
         });
         Results.ProcessorResult naive = replay(name, "naive", stream, baseItems, records, (client, table) -> {
@@ -223,7 +219,7 @@ public final class Bench {
                         processor.process().accept(shard.subList(from, Math.min(shard.size(), from + BATCH_SIZE)));
                     }
                 }
-                elapsed = seconds(started);
+                elapsed = Timing.seconds(started);
                 heap.close();
                 peak = heap.peakBytes();
             }
@@ -255,6 +251,10 @@ public final class Bench {
         }
     }
 
+    private Results.Freshness freshness(BenchOptions options) {
+        return new FreshnessRun(server, admin, derivations).run(options);
+    }
+
     private static int driftedItems(VerificationReport report) {
         return (int) report.differences().stream().map(Difference::key).distinct().count();
     }
@@ -279,251 +279,4 @@ public final class Bench {
         }
     }
 
-    // ------------------------------------------------------------- freshness
-
-    private Results.Freshness freshness(Options options) {
-        // The writer's ceiling: one thread, single-item writes, nothing else running.
-        admin.createTable(TableDefinition.createTableRequest("fresh-max"));
-        List<Write> probe = Workload.writes(options.seed + 1, 1.1, 100_000);
-        long started = System.nanoTime();
-        long deadline = started + 5_000_000_000L;
-        int sent = 0;
-        while (System.nanoTime() < deadline && sent < probe.size()) {
-            send(admin, "fresh-max", probe.get(sent++));
-        }
-        double maxRate = sent / seconds(started);
-        double rate = maxRate / 2;
-        LOG.info("freshness: writer maximum {} writes/s with one thread, measuring at {}/s for {}s",
-                Report.fmt(maxRate, 0), Report.fmt(rate, 0), options.freshnessSeconds);
-
-        String table = "fresh";
-        admin.createTable(TableDefinition.createTableRequest(table));
-        int count = (int) Math.round(rate * options.freshnessSeconds);
-        List<Write> writes = marked(Workload.writes(options.seed + 2, 1.1, count).subList(0, count));
-        AtomicLongArray acked = new AtomicLongArray(writes.size());
-        AtomicLongArray visible = new AtomicLongArray(writes.size());
-
-        DynamoDbClient processorClient = server.client();
-        Engine engine = StreamWiring.engine(processorClient, table, events -> List.of(), new SimpleMeterRegistry(),
-                DerivationSettings.DEFAULTS);
-        Poller poller = new Poller(server.streamsClient(), table, engine, visible);
-        Thread pollerThread = new Thread(poller, "poller");
-        pollerThread.start();
-
-        DynamoDbClient writer = server.client();
-        long start = System.nanoTime();
-        long intervalNanos = (long) (1e9 / rate);
-        for (int i = 0; i < writes.size(); i++) {
-            long due = start + i * intervalNanos;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                sleepNanos(wait);
-            }
-            send(writer, table, writes.get(i));
-            acked.set(i, System.nanoTime());
-        }
-        double writeSeconds = seconds(start);
-
-        // Let the poller catch up, then stop it.
-        long giveUp = System.nanoTime() + 15_000_000_000L;
-        List<Integer> measured = new ArrayList<>();
-        for (int i = 0; i < writes.size(); i++) {
-            if (!writes.get(i).isDelete()) {
-                measured.add(i);
-            }
-        }
-        while (System.nanoTime() < giveUp && measured.stream().anyMatch(i -> visible.get(i) == 0)) {
-            sleepNanos(50_000_000L);
-        }
-        poller.stop();
-        try {
-            pollerThread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        engine.close();
-
-        List<Double> lags = new ArrayList<>();
-        int missing = 0;
-        for (int i : measured) {
-            if (visible.get(i) == 0) {
-                missing++;
-            } else {
-                // The poller may apply a write before the writer thread has noted its acknowledgement.
-                lags.add(Math.max(0, visible.get(i) - acked.get(i)) / 1e6);
-            }
-        }
-        boolean exact = new Rebuilder(admin, table, derivations, 2).verify().isExact();
-        LOG.info("freshness: {} measured, {} missing, p50 {} ms, p99 {} ms", lags.size(), missing,
-                Report.fmt(Report.percentile(lags, 50), 0), Report.fmt(Report.percentile(lags, 99), 0));
-        return new Results.Freshness(maxRate, rate, writes.size() / writeSeconds, writeSeconds, writes.size(),
-                measured.size(), missing, Report.percentile(lags, 50), Report.percentile(lags, 99),
-                Report.percentile(lags, 100), exact);
-    }
-
-    /** Each put carries its position in the run; derivations ignore attributes they do not know. */
-    static List<Write> marked(List<Write> writes) {
-        List<Write> marked = new ArrayList<>(writes.size());
-        for (int i = 0; i < writes.size(); i++) {
-            Write write = writes.get(i);
-            if (write.isDelete()) {
-                marked.add(write);
-            } else {
-                Map<String, AttributeValue> item = new HashMap<>(write.item());
-                item.put(WRITE_MARKER, AttributeValue.fromN(Integer.toString(i)));
-                marked.add(new Write(write.key(), Map.copyOf(item)));
-            }
-        }
-        return marked;
-    }
-
-    private static void send(DynamoDbClient client, String table, Write write) {
-        if (write.isDelete()) {
-            client.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
-        } else {
-            client.putItem(r -> r.tableName(table).item(write.item()));
-        }
-    }
-
-    /** GetRecords into the engine, shard by shard, as the local runner's poller (one worker, pages of 100). */
-    private static final class Poller implements Runnable {
-        private final DynamoDbStreamsClient streams;
-        private final String table;
-        private final Engine engine;
-        private final AtomicLongArray visible;
-        private volatile boolean running = true;
-
-        Poller(DynamoDbStreamsClient streams, String table, Engine engine, AtomicLongArray visible) {
-            this.streams = streams;
-            this.table = table;
-            this.engine = engine;
-            this.visible = visible;
-        }
-
-        void stop() {
-            running = false;
-        }
-
-        @Override
-        public void run() {
-            try {
-                String streamArn = StreamReader.streamArn(streams, table);
-                java.util.Set<String> done = new HashSet<>();
-                while (running) {
-                    Optional<Shard> next = StreamReader.shards(streams, streamArn).stream()
-                            .filter(shard -> !done.contains(shard.shardId()))
-                            // A parent that has expired from the stream is no longer listed: do not wait for it.
-                            .filter(shard -> shard.parentShardId() == null || done.contains(shard.parentShardId())
-                                    || !listed(streamArn, shard.parentShardId()))
-                            .findFirst();
-                    if (next.isEmpty()) {
-                        sleepNanos(POLL_INTERVAL_MS * 1_000_000L);
-                        continue;
-                    }
-                    Shard shard = next.get();
-                    drain(streamArn, shard);
-                    done.add(shard.shardId());
-                }
-            } catch (RuntimeException e) {
-                LOG.error("poller failed", e);
-            }
-        }
-
-        private boolean listed(String streamArn, String shardId) {
-            return StreamReader.shards(streams, streamArn).stream().anyMatch(s -> s.shardId().equals(shardId));
-        }
-
-        private void drain(String streamArn, Shard shard) {
-            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            while (running && iterator != null) {
-                String current = iterator;
-                GetRecordsResponse response = streams.getRecords(r -> r.shardIterator(current).limit(BATCH_SIZE));
-                List<SourceRecord> batch = response.records().stream()
-                        .map(record -> StreamRecords.fromSdk(shard.shardId(), record)).toList();
-                if (!batch.isEmpty()) {
-                    processWithRetries(engine, batch);
-                    long now = System.nanoTime();
-                    for (SourceRecord record : batch) {
-                        AttributeValue marker = record.newImage() == null ? null : record.newImage().get(WRITE_MARKER);
-                        if (marker != null) {
-                            visible.set(Integer.parseInt(marker.n()), now);
-                        }
-                    }
-                }
-                iterator = response.nextShardIterator();
-                if (batch.size() < BATCH_SIZE) {
-                    sleepNanos(POLL_INTERVAL_MS * 1_000_000L);
-                }
-            }
-        }
-    }
-
-    // ----------------------------------------------------------------- misc
-
-    private static double seconds(long startedNanos) {
-        return (System.nanoTime() - startedNanos) / 1e9;
-    }
-
-    private static void sleepNanos(long nanos) {
-        try {
-            Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    static final class Options {
-        int records = 20_000;
-        int freshnessSeconds = 25;
-        long seed = 42;
-        Path markdown = Path.of("BENCHMARKS.md");
-        Path json = Path.of("bench/results/latest.json");
-        Path render;
-        boolean coldStart;
-        int runs = 5;
-        Path coldStartJson = Path.of("bench/results/cold-start.json");
-        Path repo = Path.of(".");
-
-        static Options parse(String[] args) {
-            Options options = new Options();
-            for (int i = 0; i < args.length; i++) {
-                String value = i + 1 < args.length ? args[i + 1] : null;
-                switch (args[i]) {
-                    case "--records" -> options.records = Integer.parseInt(require(args[i], value));
-                    case "--freshness-seconds" -> options.freshnessSeconds = Integer.parseInt(require(args[i], value));
-                    case "--seed" -> options.seed = Long.parseLong(require(args[i], value));
-                    case "--markdown" -> options.markdown = Path.of(require(args[i], value));
-                    case "--json" -> options.json = Path.of(require(args[i], value));
-                    case "--render" -> options.render = Path.of(require(args[i], value));
-                    case "--cold-start" -> {
-                        options.coldStart = true;
-                        continue;
-                    }
-                    case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
-                    case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
-                    case "--repo" -> options.repo = Path.of(require(args[i], value));
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
-                            + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR)");
-                }
-                i++;
-            }
-            if (options.runs < 1) {
-                throw new IllegalArgumentException("--runs must be positive");
-            }
-            if (options.records < 1) {
-                throw new IllegalArgumentException("--records must be positive");
-            }
-            return options;
-        }
-
-        private static String require(String option, String value) {
-            if (value == null) {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            return value;
-        }
-    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.tally.core.TableDefinition;
+import io.tally.testkit.LocalDynamoDbServer;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -132,7 +133,7 @@ final class ColdStart {
         });
         eventBridge.start();
         List<ColdStartResults.HandlerResult> handlers = new ArrayList<>();
-        try (LocalServer server = LocalServer.start()) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
             DynamoDbClient admin = server.client();
             admin.createTable(TableDefinition.createTableRequest(TABLE));
             Map<String, String> env = new LinkedHashMap<>();

@@ -2,11 +2,10 @@ package io.tally.bench;
 
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.domains.Domains;
 import io.tally.core.TableSchema;
-import io.tally.stream.SourceRecord;
-import io.tally.stream.derive.Contribution;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.derive.Document;
 import io.tally.stream.derive.IntendedChanges;
@@ -51,15 +50,15 @@ final class NaiveProcessor {
     static List<UpdateItemRequest> requests(String table, Derivations derivations, SourceRecord record) {
         IntendedChanges changes;
         try {
-            Optional<EntityType> type = record.entityType();
-            Optional<Derivation> derivation = type.flatMap(derivations::forType);
-            if (derivation.isEmpty()) {
+            Optional<EntityType> type = record.entityType().flatMap(Domains::entityType);
+            if (type.isEmpty()) {
                 return List.of();
             }
-            Contribution before = record.oldImage() == null ? Contribution.NONE : derivation.get().contribution(record.oldImage());
-            Contribution after = record.newImage() == null ? Contribution.NONE : derivation.get().contribution(record.newImage());
-            changes = IntendedChanges.between(before, after, List.of());
+            changes = derivations.derive(type.get(), record.eventId(), record.oldImage(), record.newImage());
         } catch (RuntimeException e) {
+            return List.of();
+        }
+        if (!changes.isClean()) {
             return List.of();
         }
         List<UpdateItemRequest> requests = new ArrayList<>();
@@ -71,7 +70,7 @@ final class NaiveProcessor {
                     .updateExpression("SET #type = if_not_exists(#type, :type) ADD #c :d")
                     .expressionAttributeNames(Map.of("#type", TableSchema.ENTITY_TYPE, "#c", counter.attribute()))
                     .expressionAttributeValues(Map.of(
-                            ":type", AttributeValue.fromS(counter.type().attributeValue()),
+                            ":type", AttributeValue.fromS(counter.type().name()),
                             ":d", AttributeValue.fromN(Long.toString(delta.getValue()))))
                     .build());
         }
@@ -85,7 +84,7 @@ final class NaiveProcessor {
         Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
         names.put("#type", TableSchema.ENTITY_TYPE);
-        values.put(":type", AttributeValue.fromS(document.type().attributeValue()));
+        values.put(":type", AttributeValue.fromS(document.type().name()));
         List<String> set = new ArrayList<>(List.of("#type = if_not_exists(#type, :type)"));
         int i = 0;
         for (Map.Entry<String, AttributeValue> value : new TreeMap<>(document.values()).entrySet()) {

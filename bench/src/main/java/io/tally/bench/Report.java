@@ -226,12 +226,13 @@ final class Report {
             `ExecutionInterceptor` that counts its requests and asks for `ReturnConsumedCapacity=TOTAL` on every \
             UpdateItem/PutItem; the write units are those DynamoDB Local reports in `ConsumedCapacity` (it does \
             report them; a figure would be marked "incomplete" if some write came back without one).
-            - **Workloads.** A copy of the stream processor's test `Workload`: users, posts (with their id \
-            reservations), status changes and deletions, comments added and deleted, catalogue items, user item \
-            states with their list entries. *uniform* picks users and posts uniformly; *zipf* with s = 1.1 (hot \
-            users and posts). Both use the same seed. The base writes go to a recording table with BatchWriteItem \
-            on parallel client threads (one item always on the same thread, so per-item order is kept; single \
-            PutItems over HTTP would take minutes), then the whole stream is read with GetRecords into memory.
+            - **Workloads.** The test kit's `Workload` (tally-testkit, the generator the stream processor's tests \
+            use too): users, posts (with their id reservations), status changes and deletions, comments added \
+            and deleted, catalogue items, user item states with their list entries. *uniform* picks users and \
+            posts uniformly; *zipf* with s = 1.1 (hot users and posts). Both use the same seed. The base writes go \
+            to a recording table with BatchWriteItem on parallel client threads (one item always on the same \
+            thread, so per-item order is kept; single PutItems over HTTP would take minutes), then the whole \
+            stream is read with GetRecords into memory.
             - **Replay.** The same recorded records go to each processor, on a fresh table per processor (same \
             definition, but without a stream: nothing reads it, and DynamoDB Local looks the stream up on every \
             write at a cost growing with the stream, which would penalize each extra request more), shard by \

@@ -2,13 +2,16 @@ package io.tally.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Comment;
 import io.tally.core.Key;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
-import io.tally.stream.SourceRecord;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.testkit.Workload;
+import io.tally.testkit.Write;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /** The benchmark's non-timed logic; the benchmark itself runs only from its jar, never in the build. */
 class BenchLogicTest {
     private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
-    private final Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
     @Test
     void workload_isDeterministic_andSkewConcentratesWritesOnFewUsers() {
@@ -71,9 +74,9 @@ class BenchLogicTest {
 
     @Test
     void marked_numbersPutsOnly() {
-        List<Write> writes = Bench.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
+        List<Write> writes = FreshnessRun.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
                 .toItem()), Write.delete(new Key("a", "b"))));
-        assertThat(writes.get(0).item().get(Bench.WRITE_MARKER).n()).isEqualTo("0");
+        assertThat(writes.get(0).item().get(FreshnessRun.WRITE_MARKER).n()).isEqualTo("0");
         assertThat(writes.get(1).isDelete()).isTrue();
     }
 

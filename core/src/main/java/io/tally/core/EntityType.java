@@ -1,52 +1,37 @@
 package io.tally.core;
 
-import java.util.Arrays;
 import java.util.Map;
-import java.util.Optional;
-import java.util.function.Function;
-import java.util.stream.Collectors;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The kind of a base item, stored in {@link TableSchema#ENTITY_TYPE} on every item so that a stream
- * consumer can route a record without parsing its keys.
+ * The kind of an item, stored in {@link TableSchema#ENTITY_TYPE} on every item so that a stream consumer can route a
+ * record without parsing its keys. Each domain declares its own types beside its entities (e.g.
+ * {@code io.tally.core.blog.Blog}); {@code io.tally.core.domains.Domains} lists them all.
+ *
+ * @param attributeValue the value stored in the item's entity type attribute, e.g. {@code Post}
+ * @param derived        whether items of this type are derived data (written by the stream processor, never by a
+ *                       writer)
  */
-public enum EntityType {
-    USER("User"),
-    POST("Post"),
-    /** Global uniqueness guard and locator of a post id: post ids are unique across users. */
-    POST_REF("PostRef"),
-    COMMENT("Comment"),
-    CATALOGUE_ITEM("CatalogueItem"),
-    /** The authoritative state of one catalogue item for one user. */
-    USER_ITEM("UserItem"),
-    /** A user's list entry (assigned, in progress, completed, orphaned) kept in step with {@link #USER_ITEM}. */
-    USER_ITEM_ENTRY("UserItemEntry"),
+public record EntityType(String attributeValue, boolean derived) {
+    private static final Pattern NAME = Pattern.compile("[A-Z][A-Za-z0-9]{0,63}");
 
-    // Derived items, written only by the stream processor.
-    /** One per user: the user's totals (seed 003's {@code stats} item). */
-    USER_STATS("UserStats", true),
-    /** One per post: a small copy in the status index, with the post's comment count. */
-    POST_PROJECTION("PostProjection", true),
-    /** One per catalogue item: its entry in the CycleSelector index. */
-    SELECTOR_ENTRY("SelectorEntry", true),
-    /** One of K shards of the application-wide totals; readers sum the shards. */
-    GLOBAL_STATS("GlobalStats", true),
-    /** A stream record the stream processor could not process, with the reason. */
-    DEAD_LETTER("DeadLetter", true);
-
-    private static final Map<String, EntityType> BY_NAME =
-            Arrays.stream(values()).collect(Collectors.toUnmodifiableMap(EntityType::attributeValue, Function.identity()));
-
-    private final String attributeValue;
-    private final boolean derived;
-
-    EntityType(String attributeValue) {
-        this(attributeValue, false);
+    public EntityType {
+        Objects.requireNonNull(attributeValue, "attributeValue");
+        if (!NAME.matcher(attributeValue).matches()) {
+            throw new IllegalArgumentException("an entity type is a capitalised word: " + attributeValue);
+        }
     }
 
-    EntityType(String attributeValue, boolean derived) {
-        this.attributeValue = attributeValue;
-        this.derived = derived;
+    /** A base item type: written by the writer service. */
+    public static EntityType base(String attributeValue) {
+        return new EntityType(attributeValue, false);
+    }
+
+    /** A derived item type; see {@link DerivedType} for the declaration of its attributes. */
+    public static EntityType derivedType(String attributeValue) {
+        return new EntityType(attributeValue, true);
     }
 
     /** Whether items of this type are derived data (written by the stream processor, never by a writer). */
@@ -54,12 +39,14 @@ public enum EntityType {
         return derived;
     }
 
-    /** The value stored in the item's entity type attribute. */
-    public String attributeValue() {
-        return attributeValue;
+    /** Whether an item carries this type in its entity type attribute. */
+    public boolean isTypeOf(Map<String, AttributeValue> item) {
+        AttributeValue value = item == null ? null : item.get(TableSchema.ENTITY_TYPE);
+        return value != null && attributeValue.equals(value.s());
     }
 
-    public static Optional<EntityType> fromAttributeValue(String value) {
-        return Optional.ofNullable(value == null ? null : BY_NAME.get(value));
+    @Override
+    public String toString() {
+        return attributeValue;
     }
 }

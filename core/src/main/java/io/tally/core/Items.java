@@ -1,7 +1,9 @@
 package io.tally.core;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Typed reads of item attributes that fail with {@link MalformedItemException} instead of a null pointer. */
@@ -70,19 +72,23 @@ public final class Items {
         return Timestamps.parse(string(item, name));
     }
 
-    public static EntityType entityType(Map<String, AttributeValue> item) {
-        String value = string(item, TableSchema.ENTITY_TYPE);
-        return EntityType.fromAttributeValue(value)
-                .orElseThrow(() -> new MalformedItemException("unknown entity type: " + value));
+    /** The entity type attribute of an item, or null when it has none. */
+    public static String entityTypeName(Map<String, AttributeValue> item) {
+        AttributeValue value = item == null ? null : item.get(TableSchema.ENTITY_TYPE);
+        return value == null ? null : value.s();
     }
 
     /** Checks the entity type attribute, so that a mapper never reads an item of another kind. */
-    public static void expectType(Map<String, AttributeValue> item, EntityType expected) {
-        EntityType actual = entityType(item);
-        if (actual != expected) {
-            throw new MalformedItemException("expected entity type " + expected.attributeValue()
-                    + " but found " + actual.attributeValue());
+    public static void expectType(Map<String, AttributeValue> item, EntityType... expected) {
+        for (EntityType type : expected) {
+            if (type.isTypeOf(item)) {
+                return;
+            }
         }
+        String actual = entityTypeName(item);
+        throw new MalformedItemException(actual == null ? "the item has no entity type"
+                : "expected entity type " + Arrays.stream(expected).map(EntityType::attributeValue)
+                        .collect(Collectors.joining(" or ")) + " but found " + actual);
     }
 
     public static AttributeValue s(String value) {

@@ -3,6 +3,17 @@ package io.tally.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
+import io.tally.core.domains.Domains;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,14 +47,14 @@ class ItemMappingTest {
     void postRef_locatesThePost() {
         PostRef ref = new PostRef("p1", "u1", T1);
         assertThat(PostRef.fromItem(ref.toItem())).isEqualTo(ref);
-        assertThat(ref.postKey()).isEqualTo(Keys.post("u1", "p1", T1));
+        assertThat(ref.postKey()).isEqualTo(BlogKeys.post("u1", "p1", T1));
     }
 
     @Test
     void comment_roundTrips() {
         Comment comment = new Comment("c1", "p1", "u1", T1, "u2", "Nice", T2);
         assertThat(Comment.fromItem(comment.toItem())).isEqualTo(comment);
-        assertThat(comment.key().pk()).isEqualTo(Keys.commentsPk("p1", T1));
+        assertThat(comment.key().pk()).isEqualTo(BlogKeys.commentsPk("p1", T1));
     }
 
     @Test
@@ -88,9 +99,16 @@ class ItemMappingTest {
     }
 
     @Test
-    void entityType_unknownValue_isMalformed() {
-        Map<String, AttributeValue> item = Map.of("entityType", AttributeValue.fromS("Song"));
-        assertThatThrownBy(() -> Items.entityType(item)).isInstanceOf(MalformedItemException.class);
-        assertThat(EntityType.fromAttributeValue("Comment")).contains(EntityType.COMMENT);
+    void entityType_unknownValue_isUnknownToTheRegistry() {
+        assertThat(Domains.entityType("Song")).isEmpty();
+        assertThat(Domains.entityType("Comment")).contains(Blog.COMMENT);
+        assertThat(Domains.entityType("UserStats")).contains(Domains.USER_STATS.entityType());
+    }
+
+    @Test
+    void mapper_itemOfAnotherType_isMalformed() {
+        Map<String, AttributeValue> item = new HashMap<>(Map.of("entityType", AttributeValue.fromS("Song")));
+        assertThatThrownBy(() -> User.fromItem(item)).isInstanceOf(MalformedItemException.class)
+                .hasMessageContaining("Song");
     }
 }

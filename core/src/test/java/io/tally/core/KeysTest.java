@@ -3,6 +3,11 @@ package io.tally.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.domains.Domains;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,49 +19,49 @@ class KeysTest {
 
     @Test
     void user_followsSeedPattern() {
-        assertThat(Keys.user("8790")).isEqualTo(new Key("USER#8790", "#METADATA#8790"));
+        assertThat(BlogKeys.user("8790")).isEqualTo(new Key("USER#8790", "#METADATA#8790"));
     }
 
     @Test
     void post_isUnderItsUserWithIdThenTimestamp() {
-        assertThat(Keys.post("u1", "p1", T)).isEqualTo(new Key("USER#u1", "POST#p1#2019-01-22T10:28:49.930Z"));
-        assertThat(Keys.post("u1", "p1", T).sk()).startsWith(Keys.postSkPrefix("p1"));
+        assertThat(BlogKeys.post("u1", "p1", T)).isEqualTo(new Key("USER#u1", "POST#p1#2019-01-22T10:28:49.930Z"));
+        assertThat(BlogKeys.post("u1", "p1", T).sk()).startsWith(BlogKeys.postSkPrefix("p1"));
     }
 
     @Test
     void postSkPrefix_doesNotMatchAnotherIdThatSharesItsStart() {
-        assertThat(Keys.post("u1", "p10", T).sk()).doesNotStartWith(Keys.postSkPrefix("p1"));
+        assertThat(BlogKeys.post("u1", "p10", T).sk()).doesNotStartWith(BlogKeys.postSkPrefix("p1"));
     }
 
     @Test
     void comment_isUnderItsPostPartition() {
         Instant later = T.plusSeconds(60);
-        assertThat(Keys.comment("p1", T, "c1", later))
+        assertThat(BlogKeys.comment("p1", T, "c1", later))
                 .isEqualTo(new Key("POST#p1#2019-01-22T10:28:49.930Z", "COMMENT#c1#2019-01-22T10:29:49.930Z"));
     }
 
     @Test
     void timestampWithZeroMillis_keepsThreeFractionDigits() {
-        assertThat(Keys.post("u", "p", Instant.parse("2020-01-01T00:00:00Z")).sk())
+        assertThat(BlogKeys.post("u", "p", Instant.parse("2020-01-01T00:00:00Z")).sk())
                 .isEqualTo("POST#p#2020-01-01T00:00:00.000Z");
     }
 
     @Test
     void entries_followSeedListsWithItemIdSuffix() {
-        assertThat(Keys.entry("8790", ItemState.ASSIGNED, "45", 87, T).sk()).isEqualTo("item:assigned:0000000087#45");
-        assertThat(Keys.entry("8790", ItemState.IN_PROGRESS, "3", 99, T).sk()).isEqualTo("item:in-progress");
-        assertThat(Keys.entry("8790", ItemState.COMPLETED, "55", 70, T).sk())
+        assertThat(CatalogueKeys.entry("8790", ItemState.ASSIGNED, "45", 87, T).sk()).isEqualTo("item:assigned:0000000087#45");
+        assertThat(CatalogueKeys.entry("8790", ItemState.IN_PROGRESS, "3", 99, T).sk()).isEqualTo("item:in-progress");
+        assertThat(CatalogueKeys.entry("8790", ItemState.COMPLETED, "55", 70, T).sk())
                 .isEqualTo("item:completed:2019-01-22T10:28:49.930Z#55");
-        assertThat(Keys.entry("8790", ItemState.ORPHANED, "34", 1, T).sk())
+        assertThat(CatalogueKeys.entry("8790", ItemState.ORPHANED, "34", 1, T).sk())
                 .isEqualTo("item:orphaned:2019-01-22T10:28:49.930Z#34");
-        assertThat(Keys.entry("8790", ItemState.ASSIGNED, "45", 87, T).pk()).isEqualTo("USER#8790");
+        assertThat(CatalogueKeys.entry("8790", ItemState.ASSIGNED, "45", 87, T).pk()).isEqualTo("USER#8790");
     }
 
     @Test
     void assignedEntries_sortNumericallyByScoreAsStrings() {
         List<String> keys = new ArrayList<>();
         for (long score : new long[] {350, 87, 1_000_000_000, 0, 9}) {
-            keys.add(Keys.entry("u", ItemState.ASSIGNED, "i" + score, score, T).sk());
+            keys.add(CatalogueKeys.entry("u", ItemState.ASSIGNED, "i" + score, score, T).sk());
         }
         Collections.sort(keys);
         assertThat(keys).containsExactly(
@@ -66,50 +71,50 @@ class KeysTest {
 
     @Test
     void entryPrefixes_selectOneListEach() {
-        assertThat(Keys.entryPrefix(ItemState.ASSIGNED)).isEqualTo("item:assigned:");
-        assertThat(Keys.entryPrefix(ItemState.IN_PROGRESS)).isEqualTo("item:in-progress");
-        assertThat(Keys.entryPrefix(ItemState.COMPLETED)).isEqualTo("item:completed:");
-        assertThat(Keys.entryPrefix(ItemState.ORPHANED)).isEqualTo("item:orphaned:");
+        assertThat(CatalogueKeys.entryPrefix(ItemState.ASSIGNED)).isEqualTo("item:assigned:");
+        assertThat(CatalogueKeys.entryPrefix(ItemState.IN_PROGRESS)).isEqualTo("item:in-progress");
+        assertThat(CatalogueKeys.entryPrefix(ItemState.COMPLETED)).isEqualTo("item:completed:");
+        assertThat(CatalogueKeys.entryPrefix(ItemState.ORPHANED)).isEqualTo("item:orphaned:");
     }
 
     @Test
     void negativeScore_isRejected() {
-        assertThatThrownBy(() -> Keys.entry("u", ItemState.ASSIGNED, "i", -1, T))
+        assertThatThrownBy(() -> CatalogueKeys.entry("u", ItemState.ASSIGNED, "i", -1, T))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void catalogueItemAndRefs_haveFixedSortKeys() {
-        assertThat(Keys.catalogueItem("55")).isEqualTo(new Key("ITEM#55", "#METADATA#"));
-        assertThat(Keys.postRef("p1")).isEqualTo(new Key("POSTREF#p1", "#POSTREF#"));
-        assertThat(Keys.userItem("8790", "55")).isEqualTo(new Key("USER#8790", "useritem#55"));
+        assertThat(CatalogueKeys.catalogueItem("55")).isEqualTo(new Key("ITEM#55", "#METADATA#"));
+        assertThat(BlogKeys.postRef("p1")).isEqualTo(new Key("POSTREF#p1", "#POSTREF#"));
+        assertThat(CatalogueKeys.userItem("8790", "55")).isEqualTo(new Key("USER#8790", "useritem#55"));
     }
 
     @Test
     void postedAt_ordersByTimeBeforeId() {
-        assertThat(Keys.postedAt("zzz", T)).isLessThan(Keys.postedAt("aaa", T.plusMillis(1)));
+        assertThat(BlogKeys.postedAt("zzz", T)).isLessThan(BlogKeys.postedAt("aaa", T.plusMillis(1)));
     }
 
     @Test
     void derivedKeys_sitBesideTheirSources() {
-        assertThat(Keys.userStats("8790")).isEqualTo(new Key("USER#8790", "#STATS#"));
-        assertThat(Keys.postProjection("p1")).isEqualTo(new Key("POSTREF#p1", "#PROJECTION#"));
-        assertThat(Keys.selectorEntry("55")).isEqualTo(new Key("ITEM#55", "#SELECTOR#"));
-        assertThat(Keys.globalStats(3)).isEqualTo(new Key("GLOBAL#STATS#3", "#STATS#"));
-        assertThat(Keys.statusShard(PostStatus.CREATED, 2)).isEqualTo("POSTS#created#2");
+        assertThat(BlogKeys.userStats("8790")).isEqualTo(new Key("USER#8790", "#STATS#"));
+        assertThat(BlogKeys.postProjection("p1")).isEqualTo(new Key("POSTREF#p1", "#PROJECTION#"));
+        assertThat(CatalogueKeys.selectorEntry("55")).isEqualTo(new Key("ITEM#55", "#SELECTOR#"));
+        assertThat(Domains.globalStatsKey(3)).isEqualTo(new Key("GLOBAL#STATS#3", "#STATS#"));
+        assertThat(BlogKeys.statusShard(PostStatus.CREATED, 2)).isEqualTo("POSTS#created#2");
     }
 
     @Test
     void deadLetter_isFiledUnderTheUtcDayInSequenceOrder() {
-        assertThat(Keys.deadLetter(Instant.parse("2024-03-01T23:59:59.999Z"), "0042", "ev-1"))
+        assertThat(DeadLetterItem.key(Instant.parse("2024-03-01T23:59:59.999Z"), "0042", "ev-1"))
                 .isEqualTo(new Key("DEADLETTER#2024-03-01", "0042#ev-1"));
     }
 
     @Test
     void selectorPartition_shardsOnlyTheBackCatalogue() {
-        assertThat(Keys.selectorPartition("global-cycle:5", "55", 4)).isEqualTo("global-cycle:5");
-        assertThat(Keys.selectorPartition("user-cycle:1", "84", 4)).isEqualTo("user-cycle:1");
-        assertThat(Keys.selectorPartition("back-catalogue", "45", 4)).isEqualTo("back-catalogue:" + Shards.of("45", 4));
+        assertThat(CatalogueKeys.selectorPartition("global-cycle:5", "55", 4)).isEqualTo("global-cycle:5");
+        assertThat(CatalogueKeys.selectorPartition("user-cycle:1", "84", 4)).isEqualTo("user-cycle:1");
+        assertThat(CatalogueKeys.selectorPartition("back-catalogue", "45", 4)).isEqualTo("back-catalogue:" + Shards.of("45", 4));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.tally.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.catalogue.Selectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 

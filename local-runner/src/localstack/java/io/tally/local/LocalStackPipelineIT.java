@@ -9,8 +9,8 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.stream.derive.DerivationSettings;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
@@ -93,7 +93,7 @@ class LocalStackPipelineIT {
             }
 
             VerificationReport report = new Rebuilder(dynamo, TABLE,
-                    Derivations.standard(DerivationSettings.DEFAULTS), 1).verify();
+                    StreamDomains.derivations(ShardSettings.DEFAULTS), 1).verify();
             assertThat(report.differences()).isEmpty();
             assertThat(report.derivedItems()).isPositive();
 

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
@@ -12,10 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpRequest.BodyPublishers;
-import java.net.http.HttpResponse;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class Api {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build()) {
-            return new Rebuilder(dynamo, runner.tableName(), Derivations.standard(DerivationSettings.DEFAULTS), 2)
+            return new Rebuilder(dynamo, runner.tableName(), StreamDomains.derivations(ShardSettings.DEFAULTS), 2)
                     .verify();
         }
     }

@@ -36,13 +36,13 @@ class IndexDriftTest {
 
     @Test
     void tableFromTheCurrentDefinition_hasNoDrift() {
-        assertThat(LocalRunner.indexDrift(existing("none", "x"), DEFINITION)).isEmpty();
+        assertThat(TableSetup.indexDrift(existing("none", "x"), DEFINITION)).isEmpty();
     }
 
     @Test
     void indexWithTheSameNameButOtherKeys_isReportedWithBothSchemas() {
         // A data directory from before the status index ranged by statusPostedAt.
-        assertThat(LocalRunner.indexDrift(existing("PostsByStatus", "postedAt"), DEFINITION)).hasValueSatisfying(message ->
+        assertThat(TableSetup.indexDrift(existing("PostsByStatus", "postedAt"), DEFINITION)).hasValueSatisfying(message ->
                 assertThat(message).contains("PostsByStatus(statusShard HASH, postedAt RANGE)")
                         .contains("PostsByStatus(statusShard HASH, statusPostedAt RANGE)")
                         .contains("delete the data directory"));

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.core.Keys;
 import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
+import io.tally.core.blog.BlogKeys;
 import io.tally.core.template.DeploymentTemplate;
 import io.tally.local.stream.EsmSettings;
 import java.io.IOException;
@@ -302,7 +302,7 @@ class LocalRunnerIT {
             assertThat(table.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
 
             Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName("tally")
-                    .key(Keys.user(userId).toAttributeMap())).item();
+                    .key(BlogKeys.user(userId).toAttributeMap())).item();
             assertThat(item).containsEntry("name", AttributeValue.fromS("Ada"));
         }
     }

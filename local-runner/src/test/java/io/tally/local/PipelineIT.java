@@ -3,6 +3,7 @@ package io.tally.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tally.core.blog.Post;
 import io.tally.stream.rebuild.VerificationReport;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.tally.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tally.core.blog.User;
 import io.tally.local.stream.FileCheckpointStore;
 import io.tally.stream.rebuild.VerificationReport;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package io.tally.stream;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

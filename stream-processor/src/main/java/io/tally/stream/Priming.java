@@ -3,15 +3,15 @@ package io.tally.stream;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamViewType;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
-import io.tally.core.User;
-import io.tally.stream.derive.DerivationSettings;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.ShardSettings;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.InMemoryDerivedStore;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.EventBridgePublisher;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,9 +34,9 @@ final class Priming implements Resource {
     static final String SHARD = "shardId-priming";
     private static final String BUS = "priming";
 
-    private final DerivationSettings settings;
+    private final ShardSettings settings;
 
-    Priming(DerivationSettings settings) {
+    Priming(ShardSettings settings) {
         this.settings = settings;
     }
 
@@ -44,7 +44,7 @@ final class Priming implements Resource {
      * Registers a priming with the global CRaC context. The caller keeps the returned object: a context need not
      * hold its resources strongly.
      */
-    static Priming register(DerivationSettings settings) {
+    static Priming register(ShardSettings settings) {
         Priming priming = new Priming(settings);
         Core.getGlobalContext().register(priming);
         return priming;
@@ -57,7 +57,7 @@ final class Priming implements Resource {
             records.add(StreamRecords.fromLambda(SHARD, record));
         }
         try (Engine engine = Engine.builder()
-                .derivations(Derivations.standard(settings))
+                .derivations(StreamDomains.derivations(settings))
                 .store(new InMemoryDerivedStore())
                 .deadLetters(new InMemoryDeadLetterSink())
                 .publisher(events -> {

@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import io.tally.core.ShardSettings;
 import io.tally.stream.engine.Engine;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
      */
     public StreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
-        priming = Priming.register(StreamWiring.settings(System.getenv()));
+        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv()));
     }
 
     private StreamHandler(StreamWiring.Processor processor) {

@@ -3,6 +3,7 @@ package io.tally.stream;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.transformers.v2.dynamodb.DynamodbAttributeValueTransformer;
 import io.tally.stream.engine.DeadLetter;
+import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
 import java.util.Date;
 import java.util.Map;

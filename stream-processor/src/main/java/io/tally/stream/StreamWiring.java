@@ -2,8 +2,7 @@ package io.tally.stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.stream.derive.DerivationSettings;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.ShardSettings;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
@@ -45,11 +44,7 @@ public final class StreamWiring {
     static final String EVENT_BUS_NAME = "EVENT_BUS_NAME";
     static final String EVENT_SOURCE = "EVENT_SOURCE";
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
-    static final String DEFAULT_EVENT_SOURCE = "io.tally";
-    /** The same variables the read side reads: both must place and find entries on the same shards. */
-    static final String SELECTOR_SHARDS = "SELECTOR_SHARDS";
-    static final String STATUS_SHARDS = "STATUS_SHARDS";
-    static final String GLOBAL_SHARDS = "GLOBAL_SHARDS";
+    public static final String DEFAULT_EVENT_SOURCE = "io.tally";
 
     /** An engine and what the handler runs after each invocation (flushing the metrics). */
     record Processor(Engine engine, Runnable afterInvocation) {
@@ -79,7 +74,7 @@ public final class StreamWiring {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         EmfMetricsFlusher flusher = new EmfMetricsFlusher(registry, System.out);
         Engine engine = engine(dynamoDbClient, tableName, new EventBridgePublisher(eventBridge, eventBusName, source),
-                registry, settings(env));
+                registry, ShardSettings.fromEnvironment(env));
         return new Processor(engine, flusher::flush);
     }
 
@@ -99,34 +94,14 @@ public final class StreamWiring {
 
     /** The engine over the given clients: the production wiring and the local runner share it. */
     public static Engine engine(DynamoDbClient dynamoDb, String tableName, EventPublisher publisher,
-                                MeterRegistry registry, DerivationSettings settings) {
+                                MeterRegistry registry, ShardSettings shards) {
         return Engine.builder()
-                .derivations(Derivations.standard(settings))
+                .derivations(StreamDomains.derivations(shards))
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))
                 .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))
                 .publisher(publisher)
                 .metrics(new StreamMetrics(registry))
                 .build();
-    }
-
-    public static DerivationSettings settings(Map<String, String> env) {
-        return new DerivationSettings(shards(env, SELECTOR_SHARDS), shards(env, STATUS_SHARDS), shards(env, GLOBAL_SHARDS));
-    }
-
-    private static int shards(Map<String, String> env, String name) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return 4;
-        }
-        try {
-            int shards = Integer.parseInt(value.trim());
-            if (shards >= 1 && shards <= 100) {
-                return shards;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalStateException("environment variable " + name + " must be a whole number 1..100: " + value);
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+import io.tally.core.ShardSettings;
 import io.tally.stream.engine.Engine;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +32,7 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
      */
     public WindowedStreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
-        priming = Priming.register(StreamWiring.settings(System.getenv()));
+        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv()));
     }
 
     private WindowedStreamHandler(StreamWiring.Processor processor) {

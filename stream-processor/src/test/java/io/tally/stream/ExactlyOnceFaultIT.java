@@ -2,20 +2,22 @@ package io.tally.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
-import io.tally.stream.testing.LocalDynamoDbServer;
 import io.tally.stream.testing.RecordingPublisher;
-import io.tally.stream.testing.StreamReader;
-import io.tally.stream.testing.Workload;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
+import io.tally.testkit.Workload;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -89,9 +91,10 @@ class ExactlyOnceFaultIT {
         String table = "fault-" + seed;
         dynamo.createTable(TableDefinition.createTableRequest(table));
         new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).run(10 + random.nextInt(25));
-        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), table);
+        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), table,
+                StreamRecords::fromSdk);
 
-        Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+        Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
         RecordingPublisher publisher = new RecordingPublisher();
         FAULTS.configure(random, 0.02 + random.nextDouble() * 0.15);
         try (Engine engine = Engine.builder()
@@ -180,7 +183,7 @@ class ExactlyOnceFaultIT {
         for (List<SourceRecord> records : stream.values()) {
             for (SourceRecord record : records) {
                 try {
-                    record.entityType().ifPresent(type -> derivations.derive(type, record.eventId(),
+                    record.entityType().flatMap(Domains::entityType).ifPresent(type -> derivations.derive(type, record.eventId(),
                             record.oldImage(), record.newImage()).events().stream().map(DomainEvent::id).forEach(ids::add));
                 } catch (RuntimeException poison) {
                     // Dead-lettered: announces what it can, which the test does not require.

@@ -3,8 +3,9 @@ package io.tally.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
 import io.tally.stream.engine.BatchResult;
+import io.tally.stream.engine.SourceRecord;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +16,7 @@ class PrimingTest {
 
     @Test
     void prime_derivesTheSyntheticBatchCompletely_withoutPoisonOrFailure() {
-        BatchResult result = new Priming(DerivationSettings.DEFAULTS).prime();
+        BatchResult result = new Priming(ShardSettings.DEFAULTS).prime();
 
         assertThat(result.records()).isEqualTo(2);
         assertThat(result.poison()).isZero();
@@ -31,13 +32,13 @@ class PrimingTest {
 
     @Test
     void prime_canRunAgain_withOtherShardCounts() {
-        assertThat(new Priming(DerivationSettings.DEFAULTS).prime().records()).isEqualTo(2);
-        assertThat(new Priming(new DerivationSettings(1, 1, 1)).prime().failedSequenceNumber()).isEmpty();
+        assertThat(new Priming(ShardSettings.DEFAULTS).prime().records()).isEqualTo(2);
+        assertThat(new Priming(new ShardSettings(1, 1, 1)).prime().failedSequenceNumber()).isEmpty();
     }
 
     @Test
     void beforeCheckpoint_primesWithoutThrowing_andRegistersOnAJvmWithoutCrac() throws Exception {
-        Priming priming = Priming.register(DerivationSettings.DEFAULTS);
+        Priming priming = Priming.register(ShardSettings.DEFAULTS);
 
         assertThatCode(() -> priming.beforeCheckpoint(null)).doesNotThrowAnyException();
         priming.afterRestore(null);

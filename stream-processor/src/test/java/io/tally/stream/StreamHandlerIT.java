@@ -7,14 +7,15 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.amazonaws.services.lambda.runtime.tests.annotations.Event;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.core.blog.BlogKeys;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -60,10 +61,10 @@ class StreamHandlerIT {
         StreamsEventResponse response = handler.handleRequest(event, null);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(number(Keys.userStats("u1"), "posts")).isEqualTo(1);
-        assertThat(number(Keys.userStats("u2"), "posts")).isEqualTo(1);
-        assertThat(number(Keys.userStats("u2"), "comments")).isZero();
-        Map<String, AttributeValue> projection = item(Keys.postProjection("p1"));
+        assertThat(number(BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(BlogKeys.userStats("u2"), "posts")).isEqualTo(1);
+        assertThat(number(BlogKeys.userStats("u2"), "comments")).isZero();
+        Map<String, AttributeValue> projection = item(BlogKeys.postProjection("p1"));
         assertThat(projection)
                 .containsEntry("title", AttributeValue.fromS("Single-table design, part 1"))
                 .containsEntry("status", AttributeValue.fromS("updated"))
@@ -71,7 +72,7 @@ class StreamHandlerIT {
                 // The plain event names no shard: the stream ARN stands for it.
                 .containsEntry(Watermarks.attributeName(STREAM_ARN),
                         AttributeValue.fromS(SourceRecord.pad("100000000000000000149")));
-        assertThat(number(Keys.postProjection("p1"), "comments")).isZero();
+        assertThat(number(BlogKeys.postProjection("p1"), "comments")).isZero();
         assertThat(publisher.published()).isNotEmpty();
     }
 
@@ -97,12 +98,12 @@ class StreamHandlerIT {
     @Test
     void sameEventTwice_countsOnce() {
         handler.handleRequest(load(), null);
-        Map<String, AttributeValue> once = item(Keys.userStats("u1"));
+        Map<String, AttributeValue> once = item(BlogKeys.userStats("u1"));
 
         StreamsEventResponse again = handler.handleRequest(load(), null);
 
         assertThat(again.getBatchItemFailures()).isEmpty();
-        assertThat(item(Keys.userStats("u1"))).isEqualTo(once);
+        assertThat(item(BlogKeys.userStats("u1"))).isEqualTo(once);
         assertThat(deadLetters()).hasSize(2);
     }
 
@@ -118,7 +119,7 @@ class StreamHandlerIT {
         // The failed write held all of u2's records; the first is the comment, record 3 of the event.
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("100000000000000000121");
-        assertThat(number(Keys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
 
         client.putItem(PutItemRequest.builder().tableName(table).item(Map.of(
                 "pk", AttributeValue.fromS("USER#u2"), "sk", AttributeValue.fromS("#STATS#"))).build());
@@ -127,9 +128,9 @@ class StreamHandlerIT {
         StreamsEventResponse retried = handler.handleRequest(retry, null);
 
         assertThat(retried.getBatchItemFailures()).isEmpty();
-        assertThat(number(Keys.userStats("u2"), "posts")).isEqualTo(1);
-        assertThat(number(Keys.userStats("u2"), "comments")).isZero();
-        assertThat(number(Keys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(BlogKeys.userStats("u2"), "posts")).isEqualTo(1);
+        assertThat(number(BlogKeys.userStats("u2"), "comments")).isZero();
+        assertThat(number(BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
     }
 
     private static DynamodbEvent load() {

@@ -4,27 +4,29 @@ import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Comment;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableDefinition;
-import io.tally.core.User;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
-import io.tally.stream.testing.LocalDynamoDbServer;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.testing.RecordingPublisher;
-import io.tally.stream.testing.StreamReader;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.stream.testing.TestRecords;
+import io.tally.testkit.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -64,20 +66,22 @@ class StreamIT {
         InMemoryDeadLetterSink deadLetters = new InMemoryDeadLetterSink();
 
         try (Engine engine = engine(TestDerivations.blog(), client, table, publisher, deadLetters)) {
-            Map<String, List<SourceRecord>> stream = StreamReader.readAll(LocalDynamoDb.streamsClient(), table);
+            Map<String, List<SourceRecord>> stream = StreamReader.readAll(LocalDynamoDb.streamsClient(), table,
+                    StreamRecords::fromSdk);
             stream.values().forEach(records -> processInBatches(engine, records, 7));
 
             Map<Key, Map<String, AttributeValue>> derived = derivedItems(client, table);
             assertThat(comparable(derived)).isEqualTo(recompute(TestDerivations.blog(), baseItems(client, table)));
-            assertThat(derived.get(Keys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
+            assertThat(derived.get(BlogKeys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
                     .containsEntry("comments", AttributeValue.fromN("1"));
-            assertThat(derived.get(Keys.postProjection("p1"))).containsEntry("comments", AttributeValue.fromN("1"))
+            assertThat(derived.get(BlogKeys.postProjection("p1"))).containsEntry("comments", AttributeValue.fromN("1"))
                     .containsEntry("status", AttributeValue.fromS("updated"));
             assertThat(deadLetters.letters()).isEmpty();
 
             // The stream again, now with the echoes of the derived writes, in other batch sizes, and a retry
             // from the middle: nothing changes, not even a watermark.
-            Map<String, List<SourceRecord>> again = StreamReader.readAll(LocalDynamoDb.streamsClient(), table);
+            Map<String, List<SourceRecord>> again = StreamReader.readAll(LocalDynamoDb.streamsClient(), table,
+                    StreamRecords::fromSdk);
             again.values().forEach(records -> processInBatches(engine, records, 3));
             again.values().forEach(records -> processInBatches(engine, records.subList(records.size() / 2,
                     records.size()), 100));
@@ -113,7 +117,8 @@ class StreamIT {
                         "text", T.plusSeconds(i)).toItem());
             }
             batchWrite(client, "tally", items);
-            Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), "tally");
+            Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), "tally",
+                    StreamRecords::fromSdk);
             List<SourceRecord> records = stream.values().stream().flatMap(List::stream).toList();
             assertThat(stream).hasSize(1);
             assertThat(records).hasSize(1000);
@@ -218,13 +223,13 @@ class StreamIT {
     }
 
     private static List<Map<String, AttributeValue>> baseItems(DynamoDbClient client, String table) {
-        return scan(client, table).stream().filter(item -> !Items.entityType(item).isDerived()).toList();
+        return scan(client, table).stream().filter(item -> !Domains.entityType(Items.entityTypeName(item)).orElseThrow().isDerived()).toList();
     }
 
     private static Map<Key, Map<String, AttributeValue>> derivedItems(DynamoDbClient client, String table) {
         Map<Key, Map<String, AttributeValue>> derived = new HashMap<>();
         for (Map<String, AttributeValue> item : scan(client, table)) {
-            if (EntityType.fromAttributeValue(item.get("entityType").s()).orElseThrow().isDerived()) {
+            if (Domains.entityType(Items.entityTypeName(item)).orElseThrow().isDerived()) {
                 derived.put(Key.of(item), item);
             }
         }

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import io.tally.core.EntityType;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.User;
 import io.tally.stream.engine.DeadLetter;
+import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,7 +45,7 @@ class StreamRecordsTest {
         assertThat(converted.keys()).isEqualTo(keys);
         assertThat(converted.oldImage()).isNull();
         assertThat(converted.newImage()).containsEntry("entityType", AttributeValue.fromS("User"));
-        assertThat(converted.entityType()).contains(EntityType.USER);
+        assertThat(converted.entityType()).contains(Blog.USER.attributeValue());
     }
 
     @Test
@@ -57,7 +60,7 @@ class StreamRecordsTest {
         assertThat(modify.oldImage()).containsEntry("status", AttributeValue.fromS("created"));
         assertThat(modify.newImage()).containsEntry("status", AttributeValue.fromS("updated"))
                 .containsEntry("version", AttributeValue.fromN("2"));
-        assertThat(modify.entityType()).contains(EntityType.POST);
+        assertThat(modify.entityType()).contains(Blog.POST.attributeValue());
     }
 
     @Test

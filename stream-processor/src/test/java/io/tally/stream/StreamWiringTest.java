@@ -3,6 +3,7 @@ package io.tally.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.ShardSettings;
 import io.tally.stream.engine.Engine;
 import java.net.URI;
 import java.util.Map;
@@ -47,11 +48,11 @@ class StreamWiringTest {
 
     @Test
     void shardCounts_comeFromTheVariablesTheReadSideReads() {
-        assertThat(StreamWiring.settings(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2")))
-                .isEqualTo(new io.tally.stream.derive.DerivationSettings(8, 4, 2));
-        assertThatThrownBy(() -> StreamWiring.settings(Map.of("STATUS_SHARDS", "0")))
+        assertThat(ShardSettings.fromEnvironment(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2")))
+                .isEqualTo(new ShardSettings(8, 4, 2));
+        assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "0")))
                 .hasMessageContaining("STATUS_SHARDS");
-        assertThatThrownBy(() -> StreamWiring.settings(Map.of("STATUS_SHARDS", "four")))
+        assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "four")))
                 .hasMessageContaining("STATUS_SHARDS");
     }
 }

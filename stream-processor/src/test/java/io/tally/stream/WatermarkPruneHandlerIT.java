@@ -3,9 +3,9 @@ package io.tally.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
-import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.rebuild.WatermarkPruner;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

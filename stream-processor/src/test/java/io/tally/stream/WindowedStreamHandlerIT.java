@@ -6,14 +6,15 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.core.blog.BlogKeys;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,12 +56,12 @@ class WindowedStreamHandlerIT {
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(response.getState()).isNotNull().isEmpty();
-        Map<String, AttributeValue> stats = item(Keys.userStats("u2"));
+        Map<String, AttributeValue> stats = item(BlogKeys.userStats("u2"));
         assertThat(stats)
                 .containsEntry("posts", AttributeValue.fromN("1"))
                 .containsEntry("comments", AttributeValue.fromN("1"))
                 .containsEntry(Watermarks.attributeName(SHARD), AttributeValue.fromS(SourceRecord.pad("100000000000000000142")));
-        assertThat(item(Keys.postProjection("p1")))
+        assertThat(item(BlogKeys.postProjection("p1")))
                 .containsEntry("status", AttributeValue.fromS("updated"))
                 .containsEntry("comments", AttributeValue.fromN("1"));
     }
@@ -72,9 +73,9 @@ class WindowedStreamHandlerIT {
         TimeWindowEventResponse again = handler.handleRequest(load(), null);
 
         assertThat(again.getBatchItemFailures()).isEmpty();
-        assertThat(item(Keys.userStats("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
+        assertThat(item(BlogKeys.userStats("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
                 .containsEntry("comments", AttributeValue.fromN("1"));
-        assertThat(item(Keys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"));
+        assertThat(item(BlogKeys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"));
     }
 
     @Test

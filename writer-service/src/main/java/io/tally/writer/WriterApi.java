@@ -1,19 +1,14 @@
 package io.tally.writer;
 
 import io.tally.core.Ids;
-import io.tally.writer.blog.CommentRoutes;
-import io.tally.writer.blog.PostRoutes;
-import io.tally.writer.blog.UserRoutes;
-import io.tally.writer.catalogue.ItemRoutes;
-import io.tally.writer.catalogue.UserItemRoutes;
+import io.tally.core.ShardSettings;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Cursors;
 import io.tally.writer.http.ErrorCode;
+import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
-import io.tally.writer.stats.ShardCounts;
-import io.tally.writer.stats.StatsRoutes;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.slf4j.Logger;
@@ -41,18 +36,13 @@ public final class WriterApi {
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
-        this(dynamo, table, clock, cursorSecret, ShardCounts.DEFAULTS);
+        this(dynamo, table, clock, cursorSecret, ShardSettings.DEFAULTS);
     }
 
     /** {@code shards} must be the stream processor's: the read side reads the shards it writes. */
-    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardCounts shards) {
-        RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), new Cursors(cursorSecret));
-        new UserRoutes(context).register(router);
-        new PostRoutes(context).register(router);
-        new CommentRoutes(context).register(router);
-        new ItemRoutes(context).register(router);
-        new UserItemRoutes(context).register(router);
-        new StatsRoutes(context, shards).register(router);
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards) {
+        Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock),
+                new Cursors(cursorSecret), shards));
     }
 
     public ApiResponse handle(ApiRequest request) {

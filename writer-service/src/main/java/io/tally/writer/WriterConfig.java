@@ -1,6 +1,6 @@
 package io.tally.writer;
 
-import io.tally.writer.stats.ShardCounts;
+import io.tally.core.ShardSettings;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -18,7 +18,7 @@ import java.util.Objects;
  *                     processor reads the same variables, and both must see the same values: give every function
  *                     of a deployment the same settings.
  */
-public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardCounts shards) {
+public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards) {
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -26,12 +26,12 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         Objects.requireNonNull(tableName, "tableName");
         Objects.requireNonNull(region, "region");
         cursorSecret = cursorSecret == null ? DEVELOPMENT_SECRET : cursorSecret.clone();
-        shards = shards == null ? ShardCounts.DEFAULTS : shards;
+        shards = shards == null ? ShardSettings.DEFAULTS : shards;
     }
 
     /** With the default shard counts. */
     public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret) {
-        this(tableName, region, endpoint, cursorSecret, ShardCounts.DEFAULTS);
+        this(tableName, region, endpoint, cursorSecret, ShardSettings.DEFAULTS);
     }
 
     public static WriterConfig fromEnvironment(Map<String, String> env) {
@@ -45,27 +45,7 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         return new WriterConfig(table, region,
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
                 secret == null || secret.isBlank() ? null : secret.getBytes(StandardCharsets.UTF_8),
-                new ShardCounts(shardCount(env, "SELECTOR_SHARDS"), shardCount(env, "STATUS_SHARDS"),
-                        shardCount(env, "GLOBAL_SHARDS")));
-    }
-
-    /** A shard count from the environment; a value that is set but not 1..100 stops the function from starting. */
-    private static int shardCount(Map<String, String> env, String name) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return ShardCounts.DEFAULT;
-        }
-        int count;
-        try {
-            count = Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            count = 0;
-        }
-        if (count < 1 || count > ShardCounts.MAX) {
-            throw new IllegalStateException("environment variable " + name + " must be a whole number 1.."
-                    + ShardCounts.MAX + ", not '" + value + "'");
-        }
-        return count;
+                ShardSettings.fromEnvironment(env));
     }
 
     public static WriterConfig local(String tableName, URI endpoint) {

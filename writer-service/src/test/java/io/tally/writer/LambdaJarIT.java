@@ -2,7 +2,7 @@ package io.tally.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.testing.LambdaJars;
+import io.tally.testkit.LambdaJars;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ class LambdaJarIT {
         List<String> names = LambdaJars.entries(JAR);
         // A logging backend: without one SLF4J drops every warning the function logs.
         assertThat(names).contains("org/slf4j/simple/SimpleLogger.class");
-        assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/core/Keys.class", "org/crac/Resource.class",
+        assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/core/blog/BlogKeys.class", "org/crac/Resource.class",
                 "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
                 "com/amazonaws/services/lambda/runtime/events/APIGatewayV2HTTPEvent.class");
         assertThat(names).noneMatch(LambdaJars::forbidden);

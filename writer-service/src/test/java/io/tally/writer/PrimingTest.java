@@ -3,7 +3,7 @@ package io.tally.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
-import io.tally.core.testing.UnreachableDynamoDb;
+import io.tally.testkit.UnreachableDynamoDb;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

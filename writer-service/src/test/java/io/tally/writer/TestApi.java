@@ -3,7 +3,7 @@ package io.tally.writer;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.http.Json;
 import java.time.Clock;
 import java.util.LinkedHashMap;

@@ -90,7 +90,7 @@ class UserRoutesIT {
 
     @Test
     void getUser_corruptItemInTable_answers500WithoutDetails() {
-        io.tally.core.testing.LocalDynamoDb.client().putItem(r -> r.tableName(api.table()).item(Map.of(
+        io.tally.testkit.LocalDynamoDb.client().putItem(r -> r.tableName(api.table()).item(Map.of(
                 "pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("USER#broken"),
                 "sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("#METADATA#broken"),
                 "entityType", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("User"))));

@@ -2,7 +2,7 @@ package io.tally.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.testing.UnreachableDynamoDb;
+import io.tally.testkit.UnreachableDynamoDb;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Json;

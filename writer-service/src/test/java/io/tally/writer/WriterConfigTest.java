@@ -3,7 +3,7 @@ package io.tally.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.writer.stats.ShardCounts;
+import io.tally.core.ShardSettings;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,15 +22,15 @@ class WriterConfigTest {
     }
 
     @Test
-    void fromEnvironment_noShardCounts_defaultsToFourEach() {
-        assertThat(WriterConfig.fromEnvironment(env()).shards()).isEqualTo(new ShardCounts(4, 4, 4));
-        assertThat(WriterConfig.fromEnvironment(env("STATUS_SHARDS", " ")).shards()).isEqualTo(ShardCounts.DEFAULTS);
+    void fromEnvironment_noShardSettings_defaultsToFourEach() {
+        assertThat(WriterConfig.fromEnvironment(env()).shards()).isEqualTo(new ShardSettings(4, 4, 4));
+        assertThat(WriterConfig.fromEnvironment(env("STATUS_SHARDS", " ")).shards()).isEqualTo(ShardSettings.DEFAULTS);
     }
 
     @Test
     void fromEnvironment_shardCounts_readsEachVariable() {
         var config = WriterConfig.fromEnvironment(env("SELECTOR_SHARDS", "8", "STATUS_SHARDS", "1", "GLOBAL_SHARDS", "100"));
-        assertThat(config.shards()).isEqualTo(new ShardCounts(8, 1, 100));
+        assertThat(config.shards()).isEqualTo(new ShardSettings(8, 1, 100));
     }
 
     @ParameterizedTest
@@ -42,13 +42,13 @@ class WriterConfigTest {
     }
 
     @Test
-    void local_usesTheDefaultShardCounts() {
-        assertThat(WriterConfig.local("tally", URI.create("http://127.0.0.1:8000")).shards()).isEqualTo(ShardCounts.DEFAULTS);
+    void local_usesTheDefaultShardSettings() {
+        assertThat(WriterConfig.local("tally", URI.create("http://127.0.0.1:8000")).shards()).isEqualTo(ShardSettings.DEFAULTS);
     }
 
     @Test
-    void shardCounts_outOfRange_areRefused() {
-        assertThatThrownBy(() -> new ShardCounts(0, 4, 4)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ShardCounts(4, 101, 4)).isInstanceOf(IllegalArgumentException.class);
+    void shardSettings_outOfRange_areRefused() {
+        assertThatThrownBy(() -> new ShardSettings(0, 4, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ShardSettings(4, 101, 4)).isInstanceOf(IllegalArgumentException.class);
     }
 }

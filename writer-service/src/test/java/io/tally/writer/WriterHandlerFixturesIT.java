@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.amazonaws.services.lambda.runtime.tests.annotations.Event;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.http.Json;
 import java.time.Clock;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,6 @@
 package io.tally.local.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.local.LocalRunner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -20,7 +19,7 @@ public final class Demo implements AutoCloseable {
     public static final double DEFAULT_WRITES_PER_SECOND = 20;
     public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
-    private final LocalRunner runner;
+    private final RunningTally runner;
     private final PrintWriter out;
     private final ApiClient api;
     private final SyntheticLoad load;
@@ -28,7 +27,7 @@ public final class Demo implements AutoCloseable {
     private final long started = System.nanoTime();
     private int seedWrites;
 
-    private Demo(LocalRunner runner, PrintWriter out, double writesPerSecond) {
+    private Demo(RunningTally runner, PrintWriter out, double writesPerSecond) {
         this.runner = runner;
         this.out = out;
         this.api = new ApiClient(runner.baseUri());
@@ -42,7 +41,7 @@ public final class Demo implements AutoCloseable {
     }
 
     /** Loads the seed scenario, then starts the load and the progress lines. */
-    public static Demo start(LocalRunner runner, PrintWriter out, double writesPerSecond, Duration progressInterval)
+    public static Demo start(RunningTally runner, PrintWriter out, double writesPerSecond, Duration progressInterval)
             throws IOException, InterruptedException {
         Demo demo = new Demo(runner, out, writesPerSecond);
         demo.seedWrites = new DemoLoader(runner.baseUri()).loadSeed();
@@ -57,7 +56,7 @@ public final class Demo implements AutoCloseable {
     }
 
     /** A demo that neither loads nor writes: for testing {@link #progressLine()}. */
-    static Demo forTest(LocalRunner runner, PrintWriter out) {
+    static Demo forTest(RunningTally runner, PrintWriter out) {
         return new Demo(runner, out, DEFAULT_WRITES_PER_SECOND);
     }
 

@@ -1,6 +1,8 @@
 package io.tally.local.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.tally.local.maintenance;
 
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.rebuild.Difference;
 import io.tally.stream.rebuild.Rebuilder;
@@ -63,9 +64,9 @@ public final class VerifyCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        DerivationSettings settings = new DerivationSettings(selectorShards, statusShards, globalShards);
+        ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
         try (DynamoDbClient dynamo = table.dynamoDb()) {
-            Rebuilder rebuilder = new Rebuilder(dynamo, table.tableName, Derivations.standard(settings), segments);
+            Rebuilder rebuilder = new Rebuilder(dynamo, table.tableName, StreamDomains.derivations(settings), segments);
             err.println((repair ? "repairing " : "verifying ") + table.describe());
             Progress progress = new Progress(err);
             VerificationReport report = repair ? rebuilder.repair(progress) : rebuilder.verify(progress);

@@ -3,7 +3,7 @@ package io.tally.local.stream;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import io.tally.local.LocalLambdaContext;
+import io.tally.local.lambda.LocalLambdaContext;
 import io.tally.stream.SdkToLambdaRecords;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.tally.local.stream;
 
+import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
 /** The poller's counters, updated by every shard worker. */
@@ -50,5 +51,11 @@ final class PollerMetrics {
 
     long recordsDiscarded() {
         return recordsDiscarded.sum();
+    }
+
+    /** The counters now, with the progress of each shard. */
+    PollerSnapshot snapshot(List<PollerSnapshot.ShardProgress> shards) {
+        return new PollerSnapshot(invocations(), recordsDelivered(), recordsProcessed(), retries(), batchesDiscarded(),
+                recordsDiscarded(), shards);
     }
 }

@@ -1,23 +1,18 @@
 package io.tally.local.stream;
 
-import io.tally.local.LocalLambdaContext;
-import java.time.Clock;
+import io.tally.core.Shards;
+import io.tally.local.lambda.LocalLambdaContext;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -27,8 +22,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * running the stream processor locally against DynamoDB Local.
  *
  * <ul>
- *   <li>Shards are found with {@code DescribeStream}, again every {@link Builder#discoveryInterval discovery
- *       interval} and whenever a shard is finished, so that the children of a rolled-over shard are picked up.</li>
+ *   <li>Shards are found with {@code DescribeStream}, again every {@link StreamPollerBuilder#discoveryInterval
+ *       discovery interval} and whenever a shard is finished, so that the children of a rolled-over shard are picked
+ *       up.</li>
  *   <li>A shard is read only after its parent is done (closed and every record processed), so that the records of
  *       one item reach the function in the order they were written.</li>
  *   <li>One worker per shard (ParallelizationFactor 1): a shard's batches are delivered one after the other, each
@@ -42,6 +38,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * <p>Differences from AWS: no 6 MB payload limit per invocation, no final invocation of a tumbling window, the
  * function's timeout is not enforced, StartingPosition is always TRIM_HORIZON, and a destination that cannot take a
  * batch holds up its shard until it can, so that no record is dropped unrecorded.
+ *
+ * <p>The poller owns the lifecycle and the lock; {@link ShardDiscovery} describes the stream, {@link ShardLineage}
+ * tracks the shards and their parents, a {@link ShardWorker} reads each shard and checkpoints it, and
+ * {@link PollerMetrics} counts.
  */
 public final class StreamPoller implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamPoller.class);
@@ -56,70 +56,43 @@ public final class StreamPoller implements AutoCloseable {
 
     private enum State { NEW, RUNNING, CLOSED }
 
-    /** A shard as the poller tracks it. Guarded by {@link #lock}. */
-    private static final class ShardEntry {
-        final String shardId;
-        final String parentShardId;
-        PollerSnapshot.ShardStatus status = PollerSnapshot.ShardStatus.WAITING_FOR_PARENT;
-        String checkpoint;
-        ShardWorker worker;
-        Thread thread;
-
-        ShardEntry(String shardId, String parentShardId, String checkpoint) {
-            this.shardId = shardId;
-            this.parentShardId = parentShardId;
-            this.checkpoint = checkpoint;
-        }
-    }
-
-    private final DynamoDbStreamsClient streams;
     private final String streamArn;
-    private final BatchInvoker invoker;
-    private final FailureDestination destination;
     private final EsmSettings settings;
     private final CheckpointStore checkpoints;
     private final String functionArn;
-    private final Clock clock;
-    private final Duration pollInterval;
-    private final Duration discoveryInterval;
-    private final BatchProcessor.Backoff backoff;
     private final Duration shutdownTimeout;
-
     private final PollerMetrics metrics = new PollerMetrics();
-    private final AtomicBoolean warnedIgnoredFailures = new AtomicBoolean();
+    private final ShardWorkerFactory workerFactory;
     private final AtomicLong drainGeneration = new AtomicLong();
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a shard catches up or finishes, or a discovery completes: what a drain waits for. */
     private final Condition progress = lock.newCondition();
-    /** Signalled to make the coordinator describe the stream now. */
-    private final Condition discover = lock.newCondition();
-    private final Map<String, ShardEntry> shards = new LinkedHashMap<>();
+    /** Guarded by {@link #lock}. */
+    private final ShardLineage shards = new ShardLineage();
+    private final ShardDiscovery discovery;
     private volatile boolean stopping;
     private State state = State.NEW;
-    private boolean discoveryRequested;
-    private long describedGeneration = -1;
-    private int describeFailures;
-    private Map<String, ShardCheckpoint> initialCheckpoints = Map.of();
     private Thread coordinator;
 
-    private StreamPoller(Builder builder) {
-        this.streams = Objects.requireNonNull(builder.streams, "streamsClient");
+    StreamPoller(StreamPollerBuilder builder) {
+        DynamoDbStreamsClient streams = Objects.requireNonNull(builder.streams, "streamsClient");
         this.streamArn = Objects.requireNonNull(builder.streamArn, "streamArn");
-        this.invoker = Objects.requireNonNull(builder.invoker, "invoker");
-        this.destination = Objects.requireNonNull(builder.destination, "failureDestination");
+        BatchInvoker invoker = Objects.requireNonNull(builder.invoker, "invoker");
+        FailureDestination destination = Objects.requireNonNull(builder.destination, "failureDestination");
         this.settings = builder.settings;
         this.checkpoints = builder.checkpoints;
         this.functionArn = "arn:aws:lambda:" + LocalLambdaContext.REGION + ":" + LocalLambdaContext.ACCOUNT_ID
                 + ":function:" + builder.functionName;
-        this.clock = builder.clock;
-        this.pollInterval = builder.pollInterval;
-        this.discoveryInterval = builder.discoveryInterval;
-        this.backoff = new BatchProcessor.Backoff(builder.retryBackoff, builder.maxRetryBackoff);
         this.shutdownTimeout = builder.shutdownTimeout;
+        this.workerFactory = new ShardWorkerFactory(streams, streamArn, functionArn, settings, invoker, destination,
+                checkpoints, builder.clock, builder.pollInterval,
+                new BatchProcessor.Backoff(builder.retryBackoff, builder.maxRetryBackoff), metrics);
+        this.discovery = new ShardDiscovery(streams, streamArn, builder.discoveryInterval, lock, () -> stopping,
+                drainGeneration::get, this::reconcile);
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static StreamPollerBuilder builder() {
+        return new StreamPollerBuilder();
     }
 
     /**
@@ -152,8 +125,8 @@ public final class StreamPoller implements AutoCloseable {
             if (state != State.NEW) {
                 throw new IllegalStateException("the poller was started before");
             }
-            initialCheckpoints = checkpoints.load(streamArn);
-            coordinator = new Thread(this::coordinate, "stream-poller");
+            shards.resumeFrom(checkpoints.load(streamArn));
+            coordinator = new Thread(discovery, "stream-poller");
             coordinator.setDaemon(true);
             state = State.RUNNING;
             coordinator.start();
@@ -179,9 +152,8 @@ public final class StreamPoller implements AutoCloseable {
             if (state != State.RUNNING) {
                 throw new IllegalStateException("the poller is not running");
             }
-            discoveryRequested = true;
-            discover.signalAll();
-            shards.values().stream().filter(entry -> entry.worker != null).forEach(entry -> workers.add(entry.worker));
+            discovery.request();
+            shards.entries().stream().filter(entry -> entry.worker != null).forEach(entry -> workers.add(entry.worker));
         } finally {
             lock.unlock();
         }
@@ -189,11 +161,11 @@ public final class StreamPoller implements AutoCloseable {
         workers.forEach(ShardWorker::wakeUp);
         lock.lock();
         try {
-            while (!drainedAt(generation)) {
+            while (!shards.drainedAt(generation)) {
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new TimeoutException("stream " + streamArn + " not drained within " + timeout + ": "
-                            + behind(generation));
+                            + shards.behind(generation));
                 }
                 if (state != State.RUNNING) {
                     throw new IllegalStateException("the poller was closed while draining");
@@ -207,22 +179,14 @@ public final class StreamPoller implements AutoCloseable {
 
     /** Counters and the progress of each shard. */
     public PollerSnapshot snapshot() {
-        List<PollerSnapshot.ShardProgress> progress = new ArrayList<>();
+        List<PollerSnapshot.ShardProgress> progress;
         lock.lock();
         try {
-            for (ShardEntry entry : shards.values()) {
-                ShardWorker worker = entry.worker;
-                String checkpoint = worker != null ? worker.checkpoint() : entry.checkpoint;
-                Duration lag = worker != null && entry.status == PollerSnapshot.ShardStatus.PROCESSING
-                        ? worker.lag() : Duration.ZERO;
-                progress.add(new PollerSnapshot.ShardProgress(entry.shardId, entry.parentShardId, entry.status,
-                        checkpoint, lag));
-            }
+            progress = shards.progress();
         } finally {
             lock.unlock();
         }
-        return new PollerSnapshot(metrics.invocations(), metrics.recordsDelivered(), metrics.recordsProcessed(),
-                metrics.retries(), metrics.batchesDiscarded(), metrics.recordsDiscarded(), progress);
+        return metrics.snapshot(progress);
     }
 
     /**
@@ -241,13 +205,13 @@ public final class StreamPoller implements AutoCloseable {
             boolean wasRunning = state == State.RUNNING;
             state = State.CLOSED;
             stopping = true;
-            discover.signalAll();
+            discovery.wakeUp();
             progress.signalAll();
             if (!wasRunning) {
                 return;
             }
             threads.add(coordinator);
-            for (ShardEntry entry : shards.values()) {
+            for (ShardLineage.Entry entry : shards.entries()) {
                 if (entry.thread != null) {
                     threads.add(entry.thread);
                     workers.add(entry.worker);
@@ -278,57 +242,6 @@ public final class StreamPoller implements AutoCloseable {
         LOG.info("stopped polling stream {}", streamArn);
     }
 
-    private void coordinate() {
-        while (!stopping) {
-            long generation = drainGeneration.get();
-            try {
-                List<Shard> listed = describeShards();
-                reconcile(listed, generation);
-            } catch (SdkException e) {
-                describeFailures++;
-                if (describeFailures == 1) {
-                    LOG.warn("DescribeStream {} failed, retrying: {}", streamArn, e.toString());
-                }
-            } catch (RuntimeException e) {
-                LOG.error("discovering the shards of {} failed", streamArn, e);
-            }
-            lock.lock();
-            try {
-                long deadline = System.nanoTime() + discoveryInterval.toNanos();
-                while (!discoveryRequested && !stopping) {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0) {
-                        break;
-                    }
-                    discover.awaitNanos(remaining);
-                }
-                discoveryRequested = false;
-            } catch (InterruptedException e) {
-                return;
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    private List<Shard> describeShards() {
-        List<Shard> listed = new ArrayList<>();
-        String exclusiveStart = null;
-        do {
-            String start = exclusiveStart;
-            DescribeStreamResponse response = streams.describeStream(request -> request
-                    .streamArn(streamArn)
-                    .exclusiveStartShardId(start));
-            listed.addAll(response.streamDescription().shards());
-            exclusiveStart = response.streamDescription().lastEvaluatedShardId();
-        } while (exclusiveStart != null);
-        if (describeFailures > 0) {
-            LOG.info("DescribeStream {} works again after {} failures", streamArn, describeFailures);
-            describeFailures = 0;
-        }
-        return listed;
-    }
-
     /** Tracks new shards and starts a worker for each shard whose parent is done. */
     private void reconcile(List<Shard> listed, long generation) {
         lock.lock();
@@ -336,51 +249,16 @@ public final class StreamPoller implements AutoCloseable {
             if (stopping) {
                 return;
             }
-            List<String> listedIds = new ArrayList<>();
-            for (Shard shard : listed) {
-                listedIds.add(shard.shardId());
-                if (!shards.containsKey(shard.shardId())) {
-                    ShardCheckpoint saved = initialCheckpoints.get(shard.shardId());
-                    ShardEntry entry = new ShardEntry(shard.shardId(), shard.parentShardId(),
-                            saved == null ? null : saved.sequenceNumber());
-                    if (saved != null && saved.done()) {
-                        entry.status = PollerSnapshot.ShardStatus.DONE;
-                    }
-                    shards.put(shard.shardId(), entry);
-                }
-            }
-            for (ShardEntry entry : shards.values()) {
-                if (entry.status == PollerSnapshot.ShardStatus.WAITING_FOR_PARENT && parentDone(entry, listedIds)) {
-                    startWorker(entry);
-                }
-            }
-            describedGeneration = Math.max(describedGeneration, generation);
+            shards.track(listed).forEach(this::startWorker);
+            shards.described(generation);
             progress.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
-    /**
-     * A parent that is no longer listed was trimmed from the stream (after 24 hours): nothing of it is left to wait
-     * for, as on AWS.
-     */
-    private boolean parentDone(ShardEntry entry, List<String> listedIds) {
-        if (entry.parentShardId == null) {
-            return true;
-        }
-        ShardEntry parent = shards.get(entry.parentShardId);
-        if (parent == null) {
-            return !listedIds.contains(entry.parentShardId);
-        }
-        return parent.status == PollerSnapshot.ShardStatus.DONE;
-    }
-
-    private void startWorker(ShardEntry entry) {
-        ShardWorker worker = new ShardWorker(streamArn, entry.shardId, entry.checkpoint, streams, settings,
-                pollInterval, backoff, checkpoints, clock, new WorkerCallbacks());
-        worker.processor(new BatchProcessor(entry.shardId, streamArn, functionArn, settings, invoker, destination,
-                clock, backoff, metrics, warnedIgnoredFailures));
+    private void startWorker(ShardLineage.Entry entry) {
+        ShardWorker worker = workerFactory.create(entry.shardId, entry.checkpoint, new WorkerCallbacks());
         Thread thread = new Thread(() -> runWorker(entry, worker), "stream-poller-" + entry.shardId);
         thread.setDaemon(true);
         entry.worker = worker;
@@ -391,7 +269,7 @@ public final class StreamPoller implements AutoCloseable {
         thread.start();
     }
 
-    private void runWorker(ShardEntry entry, ShardWorker worker) {
+    private void runWorker(ShardLineage.Entry entry, ShardWorker worker) {
         try {
             worker.run();
         } catch (RuntimeException | Error e) {
@@ -410,37 +288,6 @@ public final class StreamPoller implements AutoCloseable {
                 lock.unlock();
             }
         }
-    }
-
-    private boolean drainedAt(long generation) {
-        if (describedGeneration < generation) {
-            return false;
-        }
-        for (ShardEntry entry : shards.values()) {
-            boolean drained = entry.status == PollerSnapshot.ShardStatus.DONE
-                    || entry.status == PollerSnapshot.ShardStatus.PROCESSING
-                    && entry.worker.caughtUpGeneration() >= generation;
-            if (!drained) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private String behind(long generation) {
-        if (describedGeneration < generation) {
-            return "the stream could not be described";
-        }
-        List<String> behind = new ArrayList<>();
-        for (ShardEntry entry : shards.values()) {
-            if (entry.status == PollerSnapshot.ShardStatus.WAITING_FOR_PARENT) {
-                behind.add(entry.shardId + " waits for its parent " + entry.parentShardId);
-            } else if (entry.status == PollerSnapshot.ShardStatus.PROCESSING
-                    && entry.worker.caughtUpGeneration() < generation) {
-                behind.add(entry.shardId + " is processing, checkpoint " + entry.worker.checkpoint());
-            }
-        }
-        return String.join("; ", behind);
     }
 
     /** The workers' view of the poller. */
@@ -469,119 +316,15 @@ public final class StreamPoller implements AutoCloseable {
         public void shardDone(ShardWorker worker) {
             lock.lock();
             try {
-                ShardEntry entry = shards.get(worker.shardId());
+                ShardLineage.Entry entry = shards.get(worker.shardId());
                 entry.status = PollerSnapshot.ShardStatus.DONE;
                 entry.checkpoint = worker.checkpoint();
                 // Its children may start now rather than at the next discovery.
-                discoveryRequested = true;
-                discover.signalAll();
+                discovery.request();
                 progress.signalAll();
             } finally {
                 lock.unlock();
             }
-        }
-    }
-
-    /** Configures a {@link StreamPoller}; the stream, the invoker and the failure destination are required. */
-    public static final class Builder {
-        private DynamoDbStreamsClient streams;
-        private String streamArn;
-        private BatchInvoker invoker;
-        private FailureDestination destination;
-        private EsmSettings settings = EsmSettings.defaults();
-        private CheckpointStore checkpoints = new InMemoryCheckpointStore();
-        private String functionName = "stream-consumer";
-        private Clock clock = Clock.systemUTC();
-        private Duration pollInterval = DEFAULT_POLL_INTERVAL;
-        private Duration discoveryInterval = DEFAULT_DISCOVERY_INTERVAL;
-        private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
-        private Duration maxRetryBackoff = DEFAULT_MAX_RETRY_BACKOFF;
-        private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
-
-        private Builder() {
-        }
-
-        public Builder streamsClient(DynamoDbStreamsClient value) {
-            this.streams = value;
-            return this;
-        }
-
-        public Builder streamArn(String value) {
-            this.streamArn = value;
-            return this;
-        }
-
-        public Builder invoker(BatchInvoker value) {
-            this.invoker = value;
-            return this;
-        }
-
-        public Builder failureDestination(FailureDestination value) {
-            this.destination = value;
-            return this;
-        }
-
-        /** Default: {@link EsmSettings#defaults()}. */
-        public Builder settings(EsmSettings value) {
-            this.settings = Objects.requireNonNull(value, "settings");
-            return this;
-        }
-
-        /** Default: in memory, so every poller starts at the oldest record. */
-        public Builder checkpointStore(CheckpointStore value) {
-            this.checkpoints = Objects.requireNonNull(value, "checkpointStore");
-            return this;
-        }
-
-        /** The function's name, for its ARN in failure records and logs. */
-        public Builder functionName(String value) {
-            this.functionName = Objects.requireNonNull(value, "functionName");
-            return this;
-        }
-
-        /** The clock records' ages and lags are measured with. */
-        public Builder clock(Clock value) {
-            this.clock = Objects.requireNonNull(value, "clock");
-            return this;
-        }
-
-        /** How long a shard worker waits after a read that found nothing new. */
-        public Builder pollInterval(Duration value) {
-            this.pollInterval = positive(value, "pollInterval");
-            return this;
-        }
-
-        /** How often the stream is described to find new shards. */
-        public Builder discoveryInterval(Duration value) {
-            this.discoveryInterval = positive(value, "discoveryInterval");
-            return this;
-        }
-
-        /** The wait before the first retry of a batch, doubled for each further one up to {@code max}. */
-        public Builder retryBackoff(Duration initial, Duration max) {
-            if (initial.isNegative() || max.compareTo(initial) < 0) {
-                throw new IllegalArgumentException("retry backoff needs 0 <= initial <= max, not " + initial + ", "
-                        + max);
-            }
-            this.retryBackoff = initial;
-            this.maxRetryBackoff = max;
-            return this;
-        }
-
-        public Builder shutdownTimeout(Duration value) {
-            this.shutdownTimeout = positive(value, "shutdownTimeout");
-            return this;
-        }
-
-        public StreamPoller build() {
-            return new StreamPoller(this);
-        }
-
-        private static Duration positive(Duration value, String name) {
-            if (value == null || value.isNegative() || value.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, not " + value);
-            }
-            return value;
         }
     }
 }

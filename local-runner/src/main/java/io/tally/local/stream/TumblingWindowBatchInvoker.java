@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.amazonaws.services.lambda.runtime.events.models.TimeWindow;
-import io.tally.local.LocalLambdaContext;
+import io.tally.local.lambda.LocalLambdaContext;
 import io.tally.stream.SdkToLambdaRecords;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package io.tally.local.stream;
 
-import static io.tally.local.stream.TestRecords.T0;
-import static io.tally.local.stream.TestRecords.numbers;
-import static io.tally.local.stream.TestRecords.records;
-import static io.tally.local.stream.TestRecords.sequenceNumber;
+import static io.tally.testkit.RecordFixtures.T0;
+import static io.tally.testkit.RecordFixtures.numbers;
+import static io.tally.testkit.RecordFixtures.records;
+import static io.tally.testkit.RecordFixtures.sequenceNumber;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

@@ -1,11 +1,12 @@
 package io.tally.local.stream;
 
-import static io.tally.local.stream.TestRecords.T0;
-import static io.tally.local.stream.TestRecords.records;
+import static io.tally.testkit.RecordFixtures.T0;
+import static io.tally.testkit.RecordFixtures.records;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.testkit.RecordFixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,8 +43,8 @@ class JsonLinesFailureDestinationTest {
         assertThat(first.at("/timestamp").asText()).isEqualTo("2024-01-01T00:01:40Z");
         JsonNode info = first.get("DDBStreamBatchInfo");
         assertThat(info.get("shardId").asText()).isEqualTo("shard-1");
-        assertThat(info.get("startSequenceNumber").asText()).isEqualTo(TestRecords.sequenceNumber(3));
-        assertThat(info.get("endSequenceNumber").asText()).isEqualTo(TestRecords.sequenceNumber(5));
+        assertThat(info.get("startSequenceNumber").asText()).isEqualTo(RecordFixtures.sequenceNumber(3));
+        assertThat(info.get("endSequenceNumber").asText()).isEqualTo(RecordFixtures.sequenceNumber(5));
         assertThat(info.get("approximateArrivalOfFirstRecord").asText()).isEqualTo("2024-01-01T00:00:03Z");
         assertThat(info.get("approximateArrivalOfLastRecord").asText()).isEqualTo("2024-01-01T00:00:05Z");
         assertThat(info.get("batchSize").asInt()).isEqualTo(3);

@@ -1,7 +1,7 @@
 package io.tally.local.stream;
 
-import static io.tally.local.stream.TestRecords.records;
-import static io.tally.local.stream.TestRecords.sequenceNumber;
+import static io.tally.testkit.RecordFixtures.records;
+import static io.tally.testkit.RecordFixtures.sequenceNumber;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.Context;

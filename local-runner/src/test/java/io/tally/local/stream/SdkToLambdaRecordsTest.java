@@ -2,8 +2,8 @@ package io.tally.local.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent.DynamodbStreamRecord;
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import io.tally.stream.SdkToLambdaRecords;
 import java.nio.ByteBuffer;

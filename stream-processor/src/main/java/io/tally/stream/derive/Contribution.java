@@ -1,9 +1,11 @@
 package io.tally.stream.derive;
 
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * What one base item, in one state, contributes to derived data: amounts added to counters and documents it
@@ -34,9 +36,19 @@ public record Contribution(Map<CounterRef, Long> counters, Map<Key, Document> do
             return this;
         }
 
+        /** Counts on the item of {@code subject} of a derived type, e.g. {@code count(USER_STATS, "u1", "posts", 1)}. */
+        public Builder count(DerivedType type, String subject, String attribute, long amount) {
+            return count(CounterRef.of(type, subject, attribute), amount);
+        }
+
         public Builder document(Key key, Document document) {
             documents.put(key, document);
             return this;
+        }
+
+        /** The document of the item of {@code subject}: these field values, every other document field absent. */
+        public Builder document(DerivedType type, String subject, Map<String, AttributeValue> values) {
+            return document(type.key(subject), new Document(type, values));
         }
 
         public Contribution build() {

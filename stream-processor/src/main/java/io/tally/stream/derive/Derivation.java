@@ -1,33 +1,25 @@
 package io.tally.stream.derive;
 
 import io.tally.core.EntityType;
-import io.tally.core.MalformedItemException;
-import io.tally.stream.events.DomainEvent;
-import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The pure rules of one base entity type: no I/O, no clock, no randomness, so that the stream processor and
- * the rebuild from a scan compute the same derived data from the same items.
+ * The pure rules of one base entity type, in one call: from a change of an item to the derived data it changes
+ * and the events it announces. No I/O, no clock, no randomness, so that the stream processor and the rebuild from a
+ * scan compute the same derived data from the same items. Most derivations extend {@link EntityDerivation}.
  */
 public interface Derivation {
     EntityType entityType();
 
     /**
-     * What an item in this state contributes to derived data.
+     * The intended changes of one change of an item of {@link #entityType()}. Never throws for anything the images
+     * hold: what cannot be derived is reported in {@link IntendedChanges#problems()}.
      *
-     * @param image the item, never null
-     * @throws MalformedItemException when the item lacks what its type requires
+     * @param eventId  the stream record's id; event ids derive from it, so a redelivered record announces the
+     *                 same ids
+     * @param oldImage the item before the change, or null (an insert, or a rebuild from the current item)
+     * @param newImage the item after the change, or null (a removal)
      */
-    Contribution contribution(Map<String, AttributeValue> image);
-
-    /**
-     * The domain events a change announces, beside the {@code UserStatsChanged} events the engine derives from
-     * the counter deltas. Event ids derive from {@code eventId}, so a redelivered record announces the same ids.
-     *
-     * @param oldImage the item before the change, or null
-     * @param newImage the item after the change, or null
-     */
-    List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage);
+    IntendedChanges derive(String eventId, Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage);
 }

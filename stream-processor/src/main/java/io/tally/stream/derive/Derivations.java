@@ -1,66 +1,89 @@
 package io.tally.stream.derive;
 
 import io.tally.core.EntityType;
-import io.tally.core.MalformedItemException;
-import io.tally.stream.events.DomainEvent;
-import java.util.ArrayList;
-import java.util.EnumMap;
+import io.tally.core.domains.Domains;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The derivation of each base entity type; types without one (locators, list entries, derived items) derive nothing. */
+/**
+ * The derivation of each base entity type, and what every other entity type is: types without a derivation
+ * (locators, list entries) and derived items derive nothing; a type the application does not know is poison.
+ */
 public final class Derivations {
-    private final Map<EntityType, Derivation> byType = new EnumMap<>(EntityType.class);
+    /** How the stream treats a record of some entity type. */
+    public sealed interface Route permits Derive, Skip, Unknown {
+    }
 
-    private Derivations(List<Derivation> derivations) {
+    /** Derive it with this derivation. */
+    public record Derive(Derivation derivation) implements Route {
+    }
+
+    /** Nothing to derive, by design; {@code reason} names why (for the metrics). */
+    public record Skip(String reason) implements Route {
+    }
+
+    /** An entity type the application does not know. */
+    public record Unknown() implements Route {
+    }
+
+    private final Map<String, Derivation> byType = new LinkedHashMap<>();
+    private final Function<String, Optional<EntityType>> knownTypes;
+
+    private Derivations(List<Derivation> derivations, Function<String, Optional<EntityType>> knownTypes) {
+        this.knownTypes = knownTypes;
         for (Derivation derivation : derivations) {
             if (derivation.entityType().isDerived()) {
                 throw new IllegalArgumentException("derived items must not derive: " + derivation.entityType());
             }
-            if (byType.put(derivation.entityType(), derivation) != null) {
+            if (byType.put(derivation.entityType().attributeValue(), derivation) != null) {
                 throw new IllegalArgumentException("two derivations for " + derivation.entityType());
             }
         }
     }
 
-    /** Tally's derivations for the blog and the learning catalogue. */
-    public static Derivations standard(DerivationSettings settings) {
-        return new Derivations(List.of(
-                new UserDerivation(settings.globalShards()),
-                new PostDerivation(settings.statusShards(), settings.globalShards()),
-                new CommentDerivation(settings.globalShards()),
-                new CatalogueItemDerivation(settings.selectorShards(), settings.globalShards()),
-                new UserItemDerivation(settings.globalShards())));
+    /** These derivations, over the entity types of every registered domain ({@link Domains}). */
+    public static Derivations of(List<Derivation> derivations) {
+        return new Derivations(derivations, Domains::entityType);
     }
 
     public static Derivations of(Derivation... derivations) {
-        return new Derivations(List.of(derivations));
+        return of(List.of(derivations));
     }
 
     public Optional<Derivation> forType(EntityType type) {
-        return Optional.ofNullable(byType.get(type));
+        return Optional.ofNullable(byType.get(type.attributeValue()));
+    }
+
+    /** The entity types that derive, in registration order. */
+    public List<EntityType> types() {
+        return byType.values().stream().map(Derivation::entityType).toList();
+    }
+
+    /** How a record whose items carry this entity type attribute is treated. */
+    public Route route(String entityType) {
+        Derivation derivation = byType.get(entityType);
+        if (derivation != null) {
+            return new Derive(derivation);
+        }
+        Optional<EntityType> known = knownTypes.apply(entityType);
+        if (known.isEmpty()) {
+            return new Unknown();
+        }
+        // Our own writes, echoed by the stream, and base items that feed nothing.
+        return new Skip(known.get().isDerived() ? "derived" : "no-derivation");
     }
 
     /**
-     * The intended changes of one change of a base item (for tests and tools; the engine works with
-     * contributions directly): the derivation's events followed by the {@code UserStatsChanged} events of the
-     * counter deltas.
-     *
-     * @throws MalformedItemException when an image is malformed
+     * The intended changes of one change of an item (the engine, the rebuilder and the tests' oracle all go through
+     * here); a type without a derivation changes nothing.
      */
     public IntendedChanges derive(EntityType type, String eventId, Map<String, AttributeValue> oldImage,
                                   Map<String, AttributeValue> newImage) {
-        Derivation derivation = byType.get(type);
-        if (derivation == null) {
-            return IntendedChanges.between(Contribution.NONE, Contribution.NONE, List.of());
-        }
-        Contribution before = oldImage == null ? Contribution.NONE : derivation.contribution(oldImage);
-        Contribution after = newImage == null ? Contribution.NONE : derivation.contribution(newImage);
-        IntendedChanges changes = IntendedChanges.between(before, after, List.of());
-        List<DomainEvent> events = new ArrayList<>(derivation.events(eventId, oldImage, newImage));
-        events.addAll(UserStatsEvents.changed(eventId, changes.counterDeltas()));
-        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events);
+        Derivation derivation = byType.get(type.attributeValue());
+        return derivation == null ? IntendedChanges.NONE : derivation.derive(eventId, oldImage, newImage);
     }
 }

@@ -9,23 +9,28 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What one change of a base item asks of derived data: counter deltas, document upserts and removals, and the
- * domain events it announces. Pure data; the engine decides how to write it.
+ * What one change of a base item asks of derived data: counter deltas, document upserts and removals, the domain
+ * events it announces, and the problems met while deriving it. Pure data; the engine decides how to write it.
+ *
+ * @param problems why part of the change could not be derived (an unreadable image, a derivation bug): the record
+ *                 still applies what could be derived and goes to the dead-letter route; empty when all went well
  */
 public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Document> documents,
-                              List<DomainEvent> events) {
+                              List<DomainEvent> events, List<String> problems) {
+    public static final IntendedChanges NONE = new IntendedChanges(Map.of(), Map.of(), List.of(), List.of());
 
     public IntendedChanges {
         counterDeltas = Map.copyOf(counterDeltas);
         documents = Map.copyOf(documents);
         events = List.copyOf(events);
+        problems = List.copyOf(problems);
     }
 
     /**
      * The difference between two contributions: counters by subtraction (zero deltas dropped), documents as the
      * new state of every document either side owns (a document only the old side had is a removal).
      */
-    public static IntendedChanges between(Contribution before, Contribution after, List<DomainEvent> events) {
+    public static IntendedChanges between(Contribution before, Contribution after) {
         Map<CounterRef, Long> deltas = new HashMap<>(after.counters());
         before.counters().forEach((counter, amount) -> deltas.merge(counter, -amount, Long::sum));
         deltas.values().removeIf(delta -> delta == 0);
@@ -33,9 +38,21 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
         Set<Key> gone = new HashSet<>(before.documents().keySet());
         gone.removeAll(after.documents().keySet());
         for (Key key : gone) {
-            Document old = before.documents().get(key);
-            documents.put(key, Document.removed(old.type(), old.owned()));
+            documents.put(key, Document.removed(before.documents().get(key).type()));
         }
-        return new IntendedChanges(deltas, documents, events);
+        return new IntendedChanges(deltas, documents, List.of(), List.of());
+    }
+
+    public IntendedChanges withEvents(List<DomainEvent> events) {
+        return new IntendedChanges(counterDeltas, documents, events, problems);
+    }
+
+    public IntendedChanges withProblems(List<String> problems) {
+        return new IntendedChanges(counterDeltas, documents, events, problems);
+    }
+
+    /** Whether the whole change could be derived. */
+    public boolean isClean() {
+        return problems.isEmpty();
     }
 }

@@ -1,6 +1,5 @@
 package io.tally.stream.engine;
 
-import io.tally.stream.SourceRecord;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;

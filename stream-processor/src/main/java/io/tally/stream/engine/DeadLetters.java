@@ -1,11 +1,9 @@
 package io.tally.stream.engine;
 
-import io.tally.core.EntityType;
+import io.tally.core.DeadLetterItem;
 import io.tally.core.Key;
-import io.tally.core.Keys;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.stream.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -42,13 +40,13 @@ public final class DeadLetters {
                 : isDigits(letter.sequenceNumber()) ? SourceRecord.pad(letter.sequenceNumber())
                 : letter.sequenceNumber();
         String eventId = letter.eventId() != null ? letter.eventId() : "sha256-" + sha256(String.valueOf(letter.raw()));
-        return Keys.deadLetter(day, sequence, eventId);
+        return DeadLetterItem.key(day, sequence, eventId);
     }
 
     /** A plain PutItem: a redelivered record replaces its own letter, which is what idempotent filing needs. */
     public static PutItemRequest toPutItem(String tableName, DeadLetter letter, Instant recordedAt) {
         Map<String, AttributeValue> item = new HashMap<>(key(letter, recordedAt).toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(EntityType.DEAD_LETTER.attributeValue()));
+        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(DeadLetterItem.TYPE.attributeValue()));
         item.put(REASON, AttributeValue.fromS(letter.reason()));
         item.put(SHARD_ID, AttributeValue.fromS(letter.shardId()));
         item.put(RECORDED_AT, AttributeValue.fromS(Timestamps.format(recordedAt)));

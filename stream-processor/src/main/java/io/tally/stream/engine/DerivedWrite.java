@@ -3,7 +3,6 @@ package io.tally.stream.engine;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.stream.SourceRecord;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;

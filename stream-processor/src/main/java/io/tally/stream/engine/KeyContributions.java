@@ -1,6 +1,6 @@
 package io.tally.stream.engine;
 
-import io.tally.core.EntityType;
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.stream.derive.Document;
 import java.util.HashMap;
@@ -19,9 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 final class KeyContributions {
     private final Key key;
     private final String shardId;
-    private EntityType type;
-    private final Set<String> counterAttributes = new HashSet<>();
-    private final Set<String> documentAttributes = new HashSet<>();
+    private DerivedType type;
     private final TreeMap<String, Pending> bySequence = new TreeMap<>();
 
     private static final class Pending {
@@ -38,28 +36,18 @@ final class KeyContributions {
         return key;
     }
 
-    void addCounter(String paddedSequence, EntityType counterType, String attribute, long delta) {
+    void addCounter(String paddedSequence, DerivedType counterType, String attribute, long delta) {
         typeFrom(counterType);
-        counterAttributes.add(attribute);
         bySequence.computeIfAbsent(paddedSequence, s -> new Pending()).counters.merge(attribute, delta, Long::sum);
     }
 
     void addDocument(String paddedSequence, Document document) {
         typeFrom(document.type());
-        documentAttributes.addAll(document.owned());
         bySequence.computeIfAbsent(paddedSequence, s -> new Pending()).document = document;
     }
 
-    EntityType type() {
+    DerivedType type() {
         return type;
-    }
-
-    Set<String> counterAttributes() {
-        return counterAttributes;
-    }
-
-    Set<String> documentAttributes() {
-        return documentAttributes;
     }
 
     /** The lowest sequence number after {@code watermark} (null: none known), or null when there is none. */
@@ -97,7 +85,7 @@ final class KeyContributions {
             remove.addAll(last.owned());
             remove.removeAll(last.values().keySet());
         }
-        return Optional.of(new DerivedWrite(key, type, sums, set, remove, shardId, after.firstKey(), after.lastKey(),
+        return Optional.of(new DerivedWrite(key, type.entityType(), sums, set, remove, shardId, after.firstKey(), after.lastKey(),
                 watermark));
     }
 
@@ -105,7 +93,7 @@ final class KeyContributions {
         return watermark == null ? bySequence : bySequence.tailMap(watermark, false);
     }
 
-    private void typeFrom(EntityType contributed) {
+    private void typeFrom(DerivedType contributed) {
         if (type == null) {
             type = contributed;
         } else if (type != contributed) {

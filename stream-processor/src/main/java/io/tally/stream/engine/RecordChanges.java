@@ -1,9 +1,9 @@
 package io.tally.stream.engine;
 
 import io.tally.core.Key;
-import io.tally.stream.SourceRecord;
 import io.tally.stream.derive.CounterRef;
 import io.tally.stream.derive.Document;
+import io.tally.stream.derive.IntendedChanges;
 import io.tally.stream.events.DomainEvent;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +17,11 @@ import java.util.Map;
  */
 record RecordChanges(SourceRecord record, String paddedSequence, Map<CounterRef, Long> counterDeltas,
                      Map<Key, Document> documents, List<DomainEvent> events, String skipReason, String poisonReason) {
+
+    static RecordChanges derived(SourceRecord record, IntendedChanges changes) {
+        return new RecordChanges(record, record.paddedSequence(), changes.counterDeltas(), changes.documents(),
+                changes.events(), null, changes.isClean() ? null : String.join("; ", changes.problems()));
+    }
 
     static RecordChanges skipped(SourceRecord record, String reason) {
         return new RecordChanges(record, record.paddedSequence(), Map.of(), Map.of(), List.of(), reason, null);

@@ -1,9 +1,9 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.EntityType;
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
-import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.Document;
+import io.tally.stream.derive.IntendedChanges;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -15,23 +15,24 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class DerivedState {
     /** The content of one derived item that the verification compares (watermarks aside). */
-    public record Item(EntityType type, Map<String, Long> counters, Map<String, AttributeValue> document) {
+    public record Item(DerivedType type, Map<String, Long> counters, Map<String, AttributeValue> document) {
     }
 
     private final Map<Key, MutableItem> items = new HashMap<>();
 
     private static final class MutableItem {
-        final EntityType type;
+        final DerivedType type;
         final Map<String, Long> counters = new TreeMap<>();
         final Map<String, AttributeValue> document = new TreeMap<>();
 
-        MutableItem(EntityType type) {
+        MutableItem(DerivedType type) {
             this.type = type;
         }
     }
 
-    public void add(Contribution contribution) {
-        contribution.counters().forEach((counter, amount) -> item(counter.key(), counter.type())
+    /** Adds what one base item contributes: its changes from nothing to its current state. */
+    public void add(IntendedChanges contribution) {
+        contribution.counterDeltas().forEach((counter, amount) -> item(counter.key(), counter.type())
                 .counters.merge(counter.attribute(), amount, Long::sum));
         contribution.documents().forEach((key, document) -> addDocument(key, document));
     }
@@ -49,7 +50,7 @@ public final class DerivedState {
         }
     }
 
-    private MutableItem item(Key key, EntityType type) {
+    private MutableItem item(Key key, DerivedType type) {
         MutableItem item = items.computeIfAbsent(key, k -> new MutableItem(type));
         if (item.type != type) {
             throw new IllegalStateException(key + " is derived as " + item.type + " and as " + type);

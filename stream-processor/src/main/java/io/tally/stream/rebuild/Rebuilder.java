@@ -1,10 +1,14 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.DeadLetterItem;
+import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.stream.derive.Derivation;
+import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.IntendedChanges;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,6 +40,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  */
 public final class Rebuilder {
     private static final Logger LOG = LoggerFactory.getLogger(Rebuilder.class);
+
+    /** The event id of a rebuild's derivation: its events are not published. */
+    private static final String REBUILD = "rebuild";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -116,12 +123,13 @@ public final class Rebuilder {
         for (Key key : keys) {
             DerivedState.Item want = expected.get(key);
             StoredItem have = actual.get(key);
-            EntityType type = want != null ? want.type() : have.type();
-            if (have != null && want != null && have.type() != want.type()) {
+            EntityType type = want != null ? want.type().entityType() : have.type();
+            if (have != null && want != null && !have.type().equals(type)) {
                 differences.add(new Difference(key, type, TableSchema.ENTITY_TYPE,
-                        AttributeValue.fromS(want.type().attributeValue()), AttributeValue.fromS(have.type().attributeValue())));
+                        AttributeValue.fromS(type.attributeValue()), AttributeValue.fromS(have.type().attributeValue())));
                 continue;
             }
+            Optional<DerivedType> declared = want != null ? Optional.of(want.type()) : Domains.derivedType(type.attributeValue());
             Map<String, AttributeValue> wanted = new HashMap<>();
             if (want != null) {
                 want.counters().forEach((name, value) -> wanted.put(name, AttributeValue.fromN(Long.toString(value))));
@@ -130,11 +138,10 @@ public final class Rebuilder {
             Map<String, AttributeValue> stored = have == null ? Map.of() : have.attributes();
             Set<String> names = new TreeSet<>(wanted.keySet());
             names.addAll(stored.keySet());
-            DerivedLayout.Layout layout = DerivedLayout.BY_TYPE.get(type);
             for (String name : names) {
                 AttributeValue w = wanted.get(name);
                 AttributeValue h = stored.get(name);
-                boolean counter = layout != null && layout.counters().contains(name) || want != null && want.counters().containsKey(name);
+                boolean counter = declared.map(d -> d.isCounter(name)).orElse(false);
                 if (counter ? !sameNumber(w, h) : !java.util.Objects.equals(normalize(w), normalize(h))) {
                     differences.add(new Difference(key, type, name, w, h));
                 }
@@ -191,36 +198,36 @@ public final class Rebuilder {
         return snapshot;
     }
 
+    /**
+     * Every derived item is compared, whatever its type: one of a type the application does not declare (say, left
+     * by a removed domain) shows as a difference to remove. Dead letters are records, not derived data.
+     */
     private void classify(Map<String, AttributeValue> item, Snapshot snapshot) {
-        Optional<EntityType> type;
-        try {
-            type = item.containsKey(TableSchema.ENTITY_TYPE)
-                    ? Optional.of(io.tally.core.Items.entityType(item)) : Optional.empty();
-        } catch (RuntimeException e) {
+        String name = Items.entityTypeName(item);
+        if (name == null) {
             snapshot.unreadable++;
             return;
         }
+        Optional<EntityType> type = Domains.entityType(name);
         if (type.isEmpty()) {
+            // A derived type is known by its declaration; anything else unknown is an unreadable base item.
             snapshot.unreadable++;
             return;
         }
         if (type.get().isDerived()) {
-            if (DerivedLayout.VERIFIED.contains(type.get())) {
+            if (!type.get().equals(DeadLetterItem.TYPE)) {
                 snapshot.actual.put(Key.of(item), StoredItem.of(type.get(), item));
             }
             return;
         }
         snapshot.baseItems++;
-        Optional<Derivation> derivation = derivations.forType(type.get());
-        if (derivation.isEmpty()) {
-            return;
-        }
-        try {
-            snapshot.expected.add(derivation.get().contribution(item));
-        } catch (RuntimeException e) {
+        IntendedChanges contribution = derivations.derive(type.get(), REBUILD, null, item);
+        if (!contribution.isClean()) {
             // The stream processor dead-letters such an item and lets it contribute nothing; so does the oracle.
             snapshot.unreadable++;
+            return;
         }
+        snapshot.expected.add(contribution);
     }
 
     /**

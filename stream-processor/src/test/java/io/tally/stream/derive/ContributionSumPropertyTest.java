@@ -2,15 +2,19 @@ package io.tally.stream.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.Comment;
 import io.tally.core.EntityType;
-import io.tally.core.ItemState;
 import io.tally.core.Key;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
-import io.tally.core.User;
-import io.tally.core.UserItem;
+import io.tally.core.ShardSettings;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
+import io.tally.stream.StreamDomains;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class ContributionSumPropertyTest {
     private static final int SEQUENCES = 300;
     private static final Instant T0 = Instant.parse("2019-01-22T10:00:00.000Z");
-    private static final Derivations DERIVATIONS = Derivations.standard(new DerivationSettings(3, 3, 3));
+    private static final Derivations DERIVATIONS = StreamDomains.derivations(new ShardSettings(3, 3, 3));
 
     record Images(String name, EntityType type, Function<Random, Map<String, AttributeValue>> random) {
         @Override
@@ -43,16 +47,16 @@ class ContributionSumPropertyTest {
 
     static Stream<Images> items() {
         return Stream.of(
-                new Images("user", EntityType.USER, random -> new User("u1", pick(random, "Ada", "Grace"),
+                new Images("user", Blog.USER, random -> new User("u1", pick(random, "Ada", "Grace"),
                         "a@example.com", T0, later(random), random.nextInt(5)).toItem()),
-                new Images("post", EntityType.POST, random -> new Post("p1", "u1", pick(random, "A", "B"), "body",
+                new Images("post", Blog.POST, random -> new Post("p1", "u1", pick(random, "A", "B"), "body",
                         pick(random, PostStatus.values()), T0, later(random), random.nextInt(5)).toItem()),
-                new Images("comment", EntityType.COMMENT, random -> new Comment("c1", "p1", "u1", T0, "u2",
+                new Images("comment", Blog.COMMENT, random -> new Comment("c1", "p1", "u1", T0, "u2",
                         pick(random, "x", "y"), T0).toItem()),
-                new Images("catalogue item", EntityType.CATALOGUE_ITEM, random -> new CatalogueItem("55",
+                new Images("catalogue item", Catalogue.CATALOGUE_ITEM, random -> new CatalogueItem("55",
                         pick(random, null, "Ownership"), random.nextInt(4),
                         pick(random, "global-cycle:1", "user-cycle:2", "back-catalogue"), later(random)).toItem()),
-                new Images("user item", EntityType.USER_ITEM, random -> new UserItem("8790", "3",
+                new Images("user item", Catalogue.USER_ITEM, random -> new UserItem("8790", "3",
                         pick(random, ItemState.values()), random.nextInt(4), pick(random, null, 0.5),
                         pick(random, null, true, false), pick(random, null, true, false), later(random), later(random))
                         .toItem()));
@@ -88,7 +92,11 @@ class ContributionSumPropertyTest {
     }
 
     private static Contribution contribution(EntityType type, Map<String, AttributeValue> image) {
-        return image == null ? Contribution.NONE : DERIVATIONS.forType(type).orElseThrow().contribution(image);
+        if (image == null) {
+            return Contribution.NONE;
+        }
+        IntendedChanges changes = DERIVATIONS.derive(type, "property", null, image);
+        return new Contribution(changes.counterDeltas(), changes.documents());
     }
 
     /** Counter arithmetic done here rather than by {@link IntendedChanges#between}, which is under test too. */

@@ -3,7 +3,10 @@ package io.tally.stream.derive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
+import io.tally.core.MalformedItemException;
 import io.tally.stream.events.DomainEvent;
+import io.tally.stream.stats.UserStatsEvents;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,9 +16,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * One row of a derivation's table of cases: a change (old image, new image) and what it must derive. The name
  * reads {@code scenario_condition_expectation} and is what the parameterized test shows.
  */
-record DerivationCase(String name, Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
+public record DerivationCase(String name, Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
                       Map<CounterRef, Long> deltas, Map<Key, Document> documents, List<DomainEvent> events) {
-    static final String RECORD_ID = "c1d0e6f1-7d4b-4c1e-9a55-3f7a4c0e2b11";
+    public static final String RECORD_ID = "c1d0e6f1-7d4b-4c1e-9a55-3f7a4c0e2b11";
 
     @Override
     public String toString() {
@@ -23,21 +26,39 @@ record DerivationCase(String name, Map<String, AttributeValue> oldImage, Map<Str
     }
 
     /** What the derivation intends for this change, the way the engine combines it. */
-    IntendedChanges derive(Derivation derivation) {
-        Contribution before = oldImage == null ? Contribution.NONE : derivation.contribution(oldImage);
-        Contribution after = newImage == null ? Contribution.NONE : derivation.contribution(newImage);
-        return IntendedChanges.between(before, after, derivation.events(RECORD_ID, oldImage, newImage));
+    public IntendedChanges derive(Derivation derivation) {
+        return derivation.derive(RECORD_ID, oldImage, newImage);
     }
 
-    void assertDerivedBy(Derivation derivation) {
+    public void assertDerivedBy(Derivation derivation) {
         IntendedChanges changes = derive(derivation);
         assertThat(changes.counterDeltas()).as("counter deltas").isEqualTo(deltas);
         assertThat(changes.documents()).as("documents").isEqualTo(documents);
-        assertEvents(changes.events(), events);
+        assertThat(changes.problems()).as("problems").isEmpty();
+        // The derivation's own events, then the stats changes its counter deltas announce.
+        List<DomainEvent> expected = new ArrayList<>(events);
+        expected.addAll(UserStatsEvents.changed(RECORD_ID, deltas));
+        assertEvents(changes.events(), expected);
+    }
+
+    /**
+     * An unreadable image, on either side of a change, is reported as a problem (so the record is dead-lettered) and
+     * contributes nothing, as in a rebuild; nothing else is derived from it.
+     */
+    public static void assertUnreadable(Derivation derivation, Map<String, AttributeValue> image) {
+        IntendedChanges inserted = derivation.derive(RECORD_ID, null, image);
+        assertThat(inserted.problems()).singleElement().asString().startsWith("new image: MalformedItemException");
+        assertThat(inserted.counterDeltas()).isEmpty();
+        assertThat(inserted.documents()).isEmpty();
+        assertThat(inserted.events()).isEmpty();
+        IntendedChanges removed = derivation.derive(RECORD_ID, image, null);
+        assertThat(removed.problems()).singleElement().asString().startsWith("old image: MalformedItemException");
+        assertThat(removed.counterDeltas()).isEmpty();
+        assertThat(removed.events()).isEmpty();
     }
 
     /** Equal events, and each detail's fields in the documented order (map equality ignores order). */
-    static void assertEvents(List<DomainEvent> actual, List<DomainEvent> expected) {
+    public static void assertEvents(List<DomainEvent> actual, List<DomainEvent> expected) {
         assertThat(actual).as("events").isEqualTo(expected);
         for (int i = 0; i < expected.size(); i++) {
             assertThat(actual.get(i).detail().keySet()).as("detail field order of " + expected.get(i).detailType())
@@ -46,7 +67,7 @@ record DerivationCase(String name, Map<String, AttributeValue> oldImage, Map<Str
     }
 
     /** An expected event: {@code eventId} first, then the given field/value pairs in order. */
-    static DomainEvent event(String detailType, String subject, Object... fieldsAndValues) {
+    public static DomainEvent event(String detailType, String subject, Object... fieldsAndValues) {
         String id = DomainEvent.idFor(RECORD_ID, detailType, subject);
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("eventId", id);
@@ -57,7 +78,7 @@ record DerivationCase(String name, Map<String, AttributeValue> oldImage, Map<Str
     }
 
     /** Ordered counter deltas from counter/delta pairs. */
-    static Map<CounterRef, Long> deltas(Object... countersAndDeltas) {
+    public static Map<CounterRef, Long> deltas(Object... countersAndDeltas) {
         Map<CounterRef, Long> deltas = new LinkedHashMap<>();
         for (int i = 0; i < countersAndDeltas.length; i += 2) {
             deltas.put((CounterRef) countersAndDeltas[i], ((Number) countersAndDeltas[i + 1]).longValue());
@@ -66,7 +87,7 @@ record DerivationCase(String name, Map<String, AttributeValue> oldImage, Map<Str
     }
 
     /** A copy of an image with some attributes replaced ({@code null} removes one). */
-    static Map<String, AttributeValue> with(Map<String, AttributeValue> image, Object... namesAndValues) {
+    public static Map<String, AttributeValue> with(Map<String, AttributeValue> image, Object... namesAndValues) {
         Map<String, AttributeValue> copy = new LinkedHashMap<>(image);
         for (int i = 0; i < namesAndValues.length; i += 2) {
             String name = (String) namesAndValues[i];

@@ -2,18 +2,25 @@ package io.tally.stream.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Comment;
-import io.tally.core.DerivedSchema.GlobalStats;
-import io.tally.core.DerivedSchema.UserStats;
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
-import io.tally.core.CatalogueItem;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.domains.Domains;
+import io.tally.stream.StreamDomains;
+import io.tally.stream.blog.CommentDerivation;
+import io.tally.stream.blog.PostDerivation;
 import io.tally.stream.events.DomainEvent;
+import io.tally.stream.stats.UserStatsEvents;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
@@ -25,28 +32,28 @@ class DerivationsTest {
 
     @Test
     void standard_defaults_deriveTheFiveBaseTypesOnly() {
-        Derivations derivations = Derivations.standard(DerivationSettings.DEFAULTS);
+        Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
-        assertThat(Arrays.stream(EntityType.values()).filter(type -> derivations.forType(type).isPresent()))
-                .containsExactlyInAnyOrder(EntityType.USER, EntityType.POST, EntityType.COMMENT,
-                        EntityType.CATALOGUE_ITEM, EntityType.USER_ITEM);
+        assertThat(derivations.types())
+                .containsExactlyInAnyOrder(Blog.USER, Blog.POST, Blog.COMMENT,
+                        Catalogue.CATALOGUE_ITEM, Catalogue.USER_ITEM);
     }
 
     @Test
     void standard_settings_shardCountsReachEachDerivation() {
-        DerivationSettings settings = new DerivationSettings(7, 5, 11);
-        Derivations derivations = Derivations.standard(settings);
+        ShardSettings settings = new ShardSettings(7, 5, 11);
+        Derivations derivations = StreamDomains.derivations(settings);
         Post post = new Post("p1", "u1", "t", "b", PostStatus.CREATED, T1, T1, 1);
         CatalogueItem item = new CatalogueItem("item-9", null, 3, "back-catalogue", T1);
 
-        IntendedChanges postChanges = derivations.derive(EntityType.POST, "r1", null, post.toItem());
-        IntendedChanges itemChanges = derivations.derive(EntityType.CATALOGUE_ITEM, "r2", null, item.toItem());
+        IntendedChanges postChanges = derivations.derive(Blog.POST, "r1", null, post.toItem());
+        IntendedChanges itemChanges = derivations.derive(Catalogue.CATALOGUE_ITEM, "r2", null, item.toItem());
 
         assertThat(postChanges.counterDeltas()).containsKey(new CounterRef(
-                Keys.globalStats(Shards.of("p1", 11)), EntityType.GLOBAL_STATS, GlobalStats.POSTS_CREATED));
-        assertThat(postChanges.documents().get(Keys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
-                .isEqualTo(Keys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
-        assertThat(itemChanges.documents().get(Keys.selectorEntry("item-9")).values().get(TableSchema.SELECTOR).s())
+                Domains.globalStatsKey(Shards.of("p1", 11)), Domains.GLOBAL_STATS, Blog.GLOBAL_POSTS_CREATED));
+        assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
+                .isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
+        assertThat(itemChanges.documents().get(CatalogueKeys.selectorEntry("item-9")).values().get(TableSchema.SELECTOR).s())
                 .isEqualTo("back-catalogue:" + Shards.of("item-9", 7));
     }
 
@@ -54,15 +61,15 @@ class DerivationsTest {
     void derive_commentAdded_appendsUserStatsChangedAfterTheDerivationsEvents() {
         Comment comment = new Comment("c1", "p1", "u1", T1, "u2", "Nice", T2);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
-                .derive(EntityType.COMMENT, "r1", null, comment.toItem());
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.COMMENT, "r1", null, comment.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(DetailTypes.COMMENT_ADDED, DetailTypes.USER_STATS_CHANGED);
+                .containsExactly(CommentDerivation.COMMENT_ADDED, UserStatsEvents.USER_STATS_CHANGED);
         DomainEvent statsChanged = changes.events().get(1);
         assertThat(statsChanged.id()).isEqualTo("r1:UserStatsChanged:u2");
         assertThat(statsChanged.detail()).containsEntry("userId", "u2")
-                .containsEntry("changes", Map.of(UserStats.COMMENTS, 1L));
+                .containsEntry("changes", Map.of(Blog.USER_COMMENTS, 1L));
     }
 
     @Test
@@ -70,12 +77,12 @@ class DerivationsTest {
         Post before = new Post("p1", "u1", "t", "b", PostStatus.UPDATED, T1, T1, 2);
         Post after = new Post("p1", "u1", "t", "b", PostStatus.DELETED, T1, T2, 3);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
-                .derive(EntityType.POST, "r1", before.toItem(), after.toItem());
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.POST, "r1", before.toItem(), after.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(DetailTypes.POST_STATUS_CHANGED, DetailTypes.USER_STATS_CHANGED);
-        assertThat(changes.events().get(1).detail()).containsEntry("changes", Map.of(UserStats.POSTS, -1L));
+                .containsExactly(PostDerivation.POST_STATUS_CHANGED, UserStatsEvents.USER_STATS_CHANGED);
+        assertThat(changes.events().get(1).detail()).containsEntry("changes", Map.of(Blog.USER_POSTS, -1L));
     }
 
     @Test
@@ -83,8 +90,8 @@ class DerivationsTest {
         Post before = new Post("p1", "u1", "t", "b", PostStatus.UPDATED, T1, T1, 2);
         Post after = new Post("p1", "u1", "t2", "b", PostStatus.UPDATED, T1, T2, 3);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
-                .derive(EntityType.POST, "r1", before.toItem(), after.toItem());
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.POST, "r1", before.toItem(), after.toItem());
 
         assertThat(changes.counterDeltas()).isEmpty();
         assertThat(changes.events()).isEmpty();
@@ -94,8 +101,8 @@ class DerivationsTest {
     void derive_typeWithoutDerivation_derivesNothing() {
         PostRef ref = new PostRef("p1", "u1", T1);
 
-        IntendedChanges changes = Derivations.standard(DerivationSettings.DEFAULTS)
-                .derive(EntityType.POST_REF, "r1", null, ref.toItem());
+        IntendedChanges changes = StreamDomains.derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.POST_REF, "r1", null, ref.toItem());
 
         assertThat(changes.counterDeltas()).isEmpty();
         assertThat(changes.documents()).isEmpty();

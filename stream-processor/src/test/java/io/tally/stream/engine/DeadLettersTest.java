@@ -3,7 +3,6 @@ package io.tally.stream.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
-import io.tally.stream.SourceRecord;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.testing.LocalDynamoDb;
-import io.tally.stream.SourceRecord;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.domains.Domains;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -56,7 +57,7 @@ class DerivedStoresIT {
 
     private static DerivedWrite write(String userId, Map<String, Long> counters, String first, String last,
                                       String expected) {
-        return new DerivedWrite(Keys.userStats(userId), EntityType.USER_STATS, counters, Map.of(), Set.of(), SHARD,
+        return new DerivedWrite(BlogKeys.userStats(userId), Domains.USER_STATS.entityType(), counters, Map.of(), Set.of(), SHARD,
                 first, last, expected);
     }
 
@@ -66,7 +67,7 @@ class DerivedStoresIT {
         DerivedStore.Outcome outcome = subject.store().apply(write("a", Map.of("posts", 2L), S10, S20, null));
 
         assertThat(outcome).isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(Keys.userStats("a"))).isEqualTo(Map.of(
+        assertThat(subject.read().apply(BlogKeys.userStats("a"))).isEqualTo(Map.of(
                 "pk", AttributeValue.fromS("USER#a"), "sk", AttributeValue.fromS("#STATS#"),
                 "entityType", AttributeValue.fromS("UserStats"),
                 "posts", AttributeValue.fromN("2"),
@@ -81,7 +82,7 @@ class DerivedStoresIT {
         DerivedStore.Outcome again = subject.store().apply(write("b", Map.of("posts", 2L), S10, S20, null));
 
         assertThat(again).isEqualTo(new DerivedStore.WatermarkAhead(S20));
-        assertThat(subject.read().apply(Keys.userStats("b"))).containsEntry("posts", AttributeValue.fromN("2"));
+        assertThat(subject.read().apply(BlogKeys.userStats("b"))).containsEntry("posts", AttributeValue.fromN("2"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -93,7 +94,7 @@ class DerivedStoresIT {
                 .isEqualTo(new DerivedStore.WatermarkAhead(S20));
         assertThat(subject.store().apply(write("c", Map.of("posts", 1L), S30, S30, null)))
                 .isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(Keys.userStats("c"))).containsEntry("posts", AttributeValue.fromN("2"))
+        assertThat(subject.read().apply(BlogKeys.userStats("c"))).containsEntry("posts", AttributeValue.fromN("2"))
                 .containsEntry(WM, AttributeValue.fromS(S30));
     }
 
@@ -106,7 +107,7 @@ class DerivedStoresIT {
                 .isEqualTo(new DerivedStore.WatermarkAhead(S20));
         assertThat(subject.store().apply(write("d", Map.of("posts", -1L), S30, S40, S20)))
                 .isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(Keys.userStats("d"))).containsEntry("posts", AttributeValue.fromN("0"));
+        assertThat(subject.read().apply(BlogKeys.userStats("d"))).containsEntry("posts", AttributeValue.fromN("0"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -119,12 +120,12 @@ class DerivedStoresIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void document_setAndRemove_keepsCountersAndTheExistingType(Subject subject) {
-        Key key = Keys.postProjection("p1");
-        subject.store().apply(new DerivedWrite(key, EntityType.POST_PROJECTION, Map.of("comments", 3L),
+        Key key = BlogKeys.postProjection("p1");
+        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of("comments", 3L),
                 Map.of("title", AttributeValue.fromS("One"), "status", AttributeValue.fromS("created")), Set.of(),
                 SHARD, S10, S10, null));
 
-        subject.store().apply(new DerivedWrite(key, EntityType.POST_PROJECTION, Map.of(),
+        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of(),
                 Map.of("status", AttributeValue.fromS("deleted")), Set.of("title"), SHARD, S20, S20, null));
 
         assertThat(subject.read().apply(key)).isEqualTo(Map.of(
@@ -139,11 +140,11 @@ class DerivedStoresIT {
     @MethodSource("stores")
     void watermarksOfOtherShards_areIndependent(Subject subject) {
         subject.store().apply(write("f", Map.of("posts", 1L), S30, S40, null));
-        DerivedWrite otherShard = new DerivedWrite(Keys.userStats("f"), EntityType.USER_STATS, Map.of("posts", 1L),
+        DerivedWrite otherShard = new DerivedWrite(BlogKeys.userStats("f"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of(), Set.of(), "shardId-other", S10, S10, null);
 
         assertThat(subject.store().apply(otherShard)).isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(Keys.userStats("f"))).containsEntry("posts", AttributeValue.fromN("2"));
+        assertThat(subject.read().apply(BlogKeys.userStats("f"))).containsEntry("posts", AttributeValue.fromN("2"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -154,6 +155,6 @@ class DerivedStoresIT {
 
         assertThatThrownBy(() -> subject.store().apply(write("g", Map.of("posts", 1L), S10, S10, null)))
                 .isInstanceOf(RuntimeException.class);
-        assertThat(subject.read().apply(Keys.userStats("g"))).doesNotContainKey(WM);
+        assertThat(subject.read().apply(BlogKeys.userStats("g"))).doesNotContainKey(WM);
     }
 }

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
-import io.tally.stream.SourceRecord;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.domains.Domains;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -21,7 +24,7 @@ class DerivedWritesTest {
 
     @Test
     void firstAttempt_countersAndDocument_oneUpdateWithWatermarkBelowFirstCondition() {
-        DerivedWrite write = new DerivedWrite(Keys.postProjection("p1"), EntityType.POST_PROJECTION,
+        DerivedWrite write = new DerivedWrite(BlogKeys.postProjection("p1"), Blog.POST_PROJECTION.entityType(),
                 Map.of("comments", 3L),
                 Map.of("title", AttributeValue.fromS("Hello"), "status", AttributeValue.fromS("updated")),
                 Set.of("updatedAt"), SHARD, FIRST, LAST, null);
@@ -51,7 +54,7 @@ class DerivedWritesTest {
     @Test
     void retry_knownWatermark_conditionIsEquality() {
         String known = SourceRecord.pad("1250");
-        DerivedWrite write = new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS,
+        DerivedWrite write = new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(),
                 Map.of("posts", -1L, "comments", 2L), Map.of(), Set.of(), SHARD, SourceRecord.pad("1300"), LAST, known);
 
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
@@ -69,7 +72,7 @@ class DerivedWritesTest {
 
     @Test
     void documentRemoval_only_removesEveryOwnedAttribute() {
-        DerivedWrite write = new DerivedWrite(Keys.selectorEntry("i1"), EntityType.SELECTOR_ENTRY, Map.of(), Map.of(),
+        DerivedWrite write = new DerivedWrite(CatalogueKeys.selectorEntry("i1"), Catalogue.SELECTOR_ENTRY.entityType(), Map.of(), Map.of(),
                 Set.of("selector", "data", "title"), SHARD, FIRST, FIRST, null);
 
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
@@ -82,7 +85,7 @@ class DerivedWritesTest {
 
     @Test
     void watermarkOnly_whenContributionsCancelOut_stillMovesTheWatermark() {
-        DerivedWrite write = new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of(), Map.of(),
+        DerivedWrite write = new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(), Map.of(),
                 Set.of(), SHARD, FIRST, LAST, null);
 
         assertThat(DerivedWrites.toUpdateItem("tally", write).updateExpression())
@@ -91,7 +94,7 @@ class DerivedWritesTest {
 
     @Test
     void watermarkOf_conditionFailureItem_readsTheShardsAttribute() {
-        DerivedWrite write = new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of("posts", 1L),
+        DerivedWrite write = new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of(), Set.of(), SHARD, FIRST, LAST, null);
 
         assertThat(DerivedWrites.watermarkOf(write, Map.of(WM, AttributeValue.fromS(LAST),
@@ -102,25 +105,25 @@ class DerivedWritesTest {
 
     @Test
     void invalidWrites_areRefused() {
-        assertThatThrownBy(() -> new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of("posts", 1L),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of("posts", AttributeValue.fromN("1")), Set.of(), SHARD, FIRST, LAST, null))
                 .hasMessageContaining("twice");
-        assertThatThrownBy(() -> new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of("pk", 1L),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("pk", 1L),
                 Map.of(), Set.of(), SHARD, FIRST, LAST, null))
                 .hasMessageContaining("reserved");
-        assertThatThrownBy(() -> new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(WM), SHARD, FIRST, LAST, null))
                 .hasMessageContaining("reserved");
-        assertThatThrownBy(() -> new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of("posts", 0L),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("posts", 0L),
                 Map.of(), Set.of(), SHARD, FIRST, LAST, null))
                 .hasMessageContaining("zero");
-        assertThatThrownBy(() -> new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(), SHARD, LAST, FIRST, null))
                 .hasMessageContaining("first sequence after last");
-        assertThatThrownBy(() -> new DerivedWrite(Keys.userStats("u1"), EntityType.USER_STATS, Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(), SHARD, "1200", LAST, null))
                 .hasMessageContaining("zero-padded");
-        assertThatThrownBy(() -> new DerivedWrite(Keys.user("u1"), EntityType.USER, Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.user("u1"), Blog.USER, Map.of(),
                 Map.of(), Set.of(), SHARD, FIRST, LAST, null))
                 .hasMessageContaining("derived");
     }

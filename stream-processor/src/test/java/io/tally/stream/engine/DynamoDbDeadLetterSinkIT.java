@@ -2,8 +2,7 @@ package io.tally.stream.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.testing.LocalDynamoDb;
-import io.tally.stream.SourceRecord;
+import io.tally.testkit.LocalDynamoDb;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;

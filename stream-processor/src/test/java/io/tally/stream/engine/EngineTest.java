@@ -8,19 +8,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.core.CatalogueItem;
-import io.tally.core.Comment;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
-import io.tally.stream.SourceRecord;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.EntityDerivation;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
@@ -115,10 +118,10 @@ class EngineTest {
 
         assertThat(result.failedSequenceNumber()).isEmpty();
         assertThat(comparable(store.items())).isEqualTo(expected(records));
-        assertThat(number(store, Keys.userStats("u1"), "posts")).isEqualTo(1);
-        assertThat(number(store, Keys.userStats("u2"), "comments")).isZero();
-        assertThat(number(store, Keys.postProjection("p1"), "comments")).isEqualTo(1);
-        assertThat(store.item(Keys.postProjection("p1")).orElseThrow())
+        assertThat(number(store, BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isZero();
+        assertThat(number(store, BlogKeys.postProjection("p1"), "comments")).isEqualTo(1);
+        assertThat(store.item(BlogKeys.postProjection("p1")).orElseThrow())
                 .containsEntry("title", AttributeValue.fromS("Hello again"))
                 .containsEntry("status", AttributeValue.fromS("updated"))
                 .containsEntry(TableSchema.ENTITY_TYPE, AttributeValue.fromS("PostProjection"));
@@ -133,9 +136,9 @@ class EngineTest {
 
         String watermark = Watermarks.attributeName(SHARD);
         // p1's projection was last touched by record 8 (comment c1 removed), u2's stats by record 9.
-        assertThat(store.item(Keys.postProjection("p1")).orElseThrow().get(watermark).s())
+        assertThat(store.item(BlogKeys.postProjection("p1")).orElseThrow().get(watermark).s())
                 .isEqualTo(padded(records.records().get(8)));
-        assertThat(store.item(Keys.userStats("u2")).orElseThrow().get(watermark).s())
+        assertThat(store.item(BlogKeys.userStats("u2")).orElseThrow().get(watermark).s())
                 .isEqualTo(padded(records.records().get(9)));
     }
 
@@ -156,7 +159,7 @@ class EngineTest {
         assertThat(result.derivedWrites()).isEqualTo(5);
         assertThat(store.writes()).extracting(DerivedWrite::key).doesNotHaveDuplicates();
         DerivedWrite projection = store.writes().stream()
-                .filter(w -> w.key().equals(Keys.postProjection("p1"))).findFirst().orElseThrow();
+                .filter(w -> w.key().equals(BlogKeys.postProjection("p1"))).findFirst().orElseThrow();
         assertThat(projection.counterAdds()).containsExactly(Map.entry("comments", 15L));
         assertThat(projection.firstSequence()).isEqualTo(padded(records.records().get(0)));
         assertThat(projection.lastSequence()).isEqualTo(padded(records.records().get(28)));
@@ -229,7 +232,7 @@ class EngineTest {
 
         // u1's stats hold records 0 and 1; the batch also has 4 and 7 for them: refused, then the rest written
         // on the condition that the watermark is still record 1.
-        List<DerivedWrite> u1 = store.writes().stream().filter(w -> w.key().equals(Keys.userStats("u1"))).toList();
+        List<DerivedWrite> u1 = store.writes().stream().filter(w -> w.key().equals(BlogKeys.userStats("u1"))).toList();
         assertThat(u1).hasSize(2);
         assertThat(u1.get(0).expectedWatermark()).isNull();
         assertThat(u1.get(0).firstSequence()).isEqualTo(padded(all.get(0)));
@@ -250,13 +253,13 @@ class EngineTest {
         InMemoryDerivedStore store = new InMemoryDerivedStore();
         Engine engine = engine(store);
         engine.process(all.subList(0, 1));
-        assertThat(number(store, Keys.userStats("u2"), "comments")).isEqualTo(1);
+        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isEqualTo(1);
 
         // The retry's contributions cancel out, but the item holds the first one already.
         engine.process(all);
 
-        assertThat(number(store, Keys.userStats("u2"), "comments")).isZero();
-        assertThat(number(store, Keys.postProjection("p1"), "comments")).isZero();
+        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isZero();
+        assertThat(number(store, BlogKeys.postProjection("p1"), "comments")).isZero();
     }
 
     @Test
@@ -265,7 +268,7 @@ class EngineTest {
         List<SourceRecord> all = records.records();
         InMemoryDerivedStore behind = new InMemoryDerivedStore();
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
-        store.throttle(Keys.userStats("u2"));
+        store.throttle(BlogKeys.userStats("u2"));
         Engine engine = engine(store);
 
         BatchResult result = engine.process(all);
@@ -278,8 +281,8 @@ class EngineTest {
                         || id.startsWith("ev-" + all.get(1).sequenceNumber() + ":"))
                 .isNotEmpty();
         // Other items took the whole batch, records after the failure included.
-        assertThat(number(behind, Keys.userStats("u1"), "posts")).isEqualTo(1);
-        assertThat(behind.item(Keys.userStats("u2"))).isEmpty();
+        assertThat(number(behind, BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(behind.item(BlogKeys.userStats("u2"))).isEmpty();
 
         store.heal();
         BatchResult retry = engine.process(all.subList(2, all.size()));
@@ -298,7 +301,7 @@ class EngineTest {
         Engine engine = engine(store);
         engine.process(all.subList(0, 4));
         // The first write is refused (the item holds records 2 and 3), the recomputed one is throttled.
-        store.throttle(Keys.userStats("u2"), write -> write.expectedWatermark() != null);
+        store.throttle(BlogKeys.userStats("u2"), write -> write.expectedWatermark() != null);
 
         BatchResult result = engine.process(all);
 
@@ -318,7 +321,7 @@ class EngineTest {
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
         Engine engine = engine(store);
         engine.process(all.subList(0, 4));
-        store.throttle(Keys.userStats("u2"));
+        store.throttle(BlogKeys.userStats("u2"));
 
         BatchResult result = engine.process(all);
 
@@ -368,8 +371,8 @@ class EngineTest {
     void poisonRecords_goToTheDeadLetterSinkWithReason_andTheRestIsApplied() {
         TestRecords records = new TestRecords(SHARD);
         Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
-        Map<String, AttributeValue> noType = new HashMap<>(Keys.user("x").toAttributeMap());
-        Map<String, AttributeValue> unknownType = new HashMap<>(Keys.user("y").toAttributeMap());
+        Map<String, AttributeValue> noType = new HashMap<>(BlogKeys.user("x").toAttributeMap());
+        Map<String, AttributeValue> unknownType = new HashMap<>(BlogKeys.user("y").toAttributeMap());
         unknownType.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("Martian"));
         Map<String, AttributeValue> badStatus = new HashMap<>(p1.toItem());
         badStatus.put("status", AttributeValue.fromS("bogus"));
@@ -405,8 +408,8 @@ class EngineTest {
         assertThat(malformed.eventId()).isEqualTo(records.records().get(3).eventId());
         // The malformed post contributes nothing, as in a rebuild; the comment counts.
         assertThat(comparable(store.items())).isEqualTo(recompute(derivations, records.table()));
-        assertThat(number(store, Keys.userStats("u1"), "posts")).isZero();
-        assertThat(number(store, Keys.userStats("u2"), "comments")).isEqualTo(1);
+        assertThat(number(store, BlogKeys.userStats("u1"), "posts")).isZero();
+        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isEqualTo(1);
         assertThat(registry.get(StreamMetrics.POISON).counter().count()).isEqualTo(4);
     }
 
@@ -431,7 +434,7 @@ class EngineTest {
         Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
         records.put(p1.toItem());                                            // 0
         records.put(comment("c1", p1, "u2").toItem());                       // 1
-        records.raw("INSERT", Keys.user("x").toAttributeMap(), null, Map.of("pk", AttributeValue.fromS("x"))); // 2
+        records.raw("INSERT", BlogKeys.user("x").toAttributeMap(), null, Map.of("pk", AttributeValue.fromS("x"))); // 2
         records.put(comment("c2", p1, "u2").toItem());                       // 3
         List<SourceRecord> all = records.records();
         InMemoryDerivedStore store = new InMemoryDerivedStore();
@@ -451,14 +454,14 @@ class EngineTest {
         assertThat(retry.failedSequenceNumber()).isEmpty();
         assertThat(sink.letters()).singleElement().extracting(DeadLetter::sequenceNumber)
                 .isEqualTo(all.get(2).sequenceNumber());
-        assertThat(number(store, Keys.userStats("u2"), "comments")).isEqualTo(2);
+        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isEqualTo(2);
     }
 
     @Test
     void derivedAndUnderivedTypes_areSkipped() {
         TestRecords records = new TestRecords(SHARD);
-        Map<String, AttributeValue> stats = new HashMap<>(Keys.userStats("u1").toAttributeMap());
-        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(EntityType.USER_STATS.attributeValue()));
+        Map<String, AttributeValue> stats = new HashMap<>(BlogKeys.userStats("u1").toAttributeMap());
+        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Domains.USER_STATS.name()));
         stats.put("posts", AttributeValue.fromN("3"));
         records.put(stats);
         records.put(new PostRef("p1", "u1", TestRecords.T0).toItem());
@@ -510,8 +513,8 @@ class EngineTest {
         TestRecords records = blog();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
-        store.throttle(Keys.userStats("u1"));
-        store.throttle(Keys.postProjection("p4"));
+        store.throttle(BlogKeys.userStats("u1"));
+        store.throttle(BlogKeys.postProjection("p4"));
 
         engine(store, sink, TestDerivations.blog(), new StreamMetrics(registry)).process(records.records());
 
@@ -555,22 +558,16 @@ class EngineTest {
     void derivationWritingAReservedAttribute_isPoison() {
         TestRecords records = new TestRecords(SHARD);
         records.put(post("u1", "p1", "One", PostStatus.CREATED).toItem());
-        Derivation sneaky = new Derivation() {
+        Derivation sneaky = new EntityDerivation<Post>(Blog.POST) {
             @Override
-            public EntityType entityType() {
-                return EntityType.POST;
+            protected Post read(Map<String, AttributeValue> image) {
+                return Post.fromItem(image);
             }
 
             @Override
-            public Contribution contribution(Map<String, AttributeValue> image) {
+            protected Contribution contribution(Post post) {
                 return Contribution.builder().count(TestDerivations.userCounter("u1", Watermarks.attributeName("x")), 1)
                         .build();
-            }
-
-            @Override
-            public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                            Map<String, AttributeValue> newImage) {
-                return List.of();
             }
         };
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
@@ -586,21 +583,19 @@ class EngineTest {
     // --------------------------------------------------------------------------------------------- helpers
 
     /** Throws on every catalogue item: a derivation bug on some input. */
-    private static final class ThrowingDerivation implements Derivation {
-        @Override
-        public EntityType entityType() {
-            return EntityType.CATALOGUE_ITEM;
+    private static final class ThrowingDerivation extends EntityDerivation<CatalogueItem> {
+        ThrowingDerivation() {
+            super(Catalogue.CATALOGUE_ITEM);
         }
 
         @Override
-        public Contribution contribution(Map<String, AttributeValue> image) {
+        protected CatalogueItem read(Map<String, AttributeValue> image) {
+            return CatalogueItem.fromItem(image);
+        }
+
+        @Override
+        protected Contribution contribution(CatalogueItem item) {
             throw new IllegalStateException("boom");
-        }
-
-        @Override
-        public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                        Map<String, AttributeValue> newImage) {
-            return List.of();
         }
     }
 }

@@ -2,7 +2,6 @@ package io.tally.stream.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.stream.SourceRecord;
 import org.junit.jupiter.api.Test;
 
 class WatermarksTest {

@@ -3,6 +3,7 @@ package io.tally.stream.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tally.core.blog.Post;
 import io.tally.stream.events.FakeEventBridge.Request;
 import java.time.Duration;
 import java.util.LinkedHashMap;

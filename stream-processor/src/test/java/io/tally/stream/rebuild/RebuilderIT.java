@@ -3,11 +3,12 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
-import io.tally.core.Keys;
-import io.tally.core.testing.LocalDynamoDb;
-import io.tally.stream.derive.DerivationSettings;
+import io.tally.core.ShardSettings;
+import io.tally.core.domains.Domains;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
-import io.tally.stream.testing.Workload;
+import io.tally.testkit.LocalDynamoDb;
+import io.tally.testkit.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class RebuilderIT {
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final String table = LocalDynamoDb.createTable("rebuild");
-    private final Rebuilder rebuilder = new Rebuilder(dynamo, table, Derivations.standard(DerivationSettings.DEFAULTS), 3);
+    private final Rebuilder rebuilder = new Rebuilder(dynamo, table, StreamDomains.derivations(ShardSettings.DEFAULTS), 3);
 
     @Test
     void verify_baseItemsWithoutDerivedData_reportsEveryMissingFigure() {
@@ -39,20 +40,20 @@ class RebuilderIT {
         assertThat(progress).isNotEmpty().isSorted();
         assertThat(rebuilder.verify().isExact()).isTrue();
 
-        dynamo.updateItem(r -> r.tableName(table).key(Keys.globalStats(0).toAttributeMap())
+        dynamo.updateItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())
                 .updateExpression("SET #users = #users + :one, wm_test = :wm")
                 .expressionAttributeNames(Map.of("#users", "users"))
                 .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"), ":wm", AttributeValue.fromS("0042"))));
         VerificationReport tampered = rebuilder.verify();
         assertThat(tampered.differences()).singleElement().satisfies(d -> {
-            assertThat(d.key()).isEqualTo(Keys.globalStats(0));
-            assertThat(d.type()).isEqualTo(EntityType.GLOBAL_STATS);
+            assertThat(d.key()).isEqualTo(Domains.globalStatsKey(0));
+            assertThat(d.type()).isEqualTo(Domains.GLOBAL_STATS.entityType());
             assertThat(d.attribute()).isEqualTo("users");
         });
 
         rebuilder.repair(count -> { });
         assertThat(rebuilder.verify().isExact()).isTrue();
-        var global = dynamo.getItem(r -> r.tableName(table).key(Keys.globalStats(0).toAttributeMap())).item();
+        var global = dynamo.getItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())).item();
         assertThat(global.get("wm_test").s()).isEqualTo("0042");
     }
 

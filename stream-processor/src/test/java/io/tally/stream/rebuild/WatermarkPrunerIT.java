@@ -2,8 +2,8 @@ package io.tally.stream.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.testing.LocalDynamoDb;
 import io.tally.stream.engine.Watermarks;
+import io.tally.testkit.LocalDynamoDb;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;

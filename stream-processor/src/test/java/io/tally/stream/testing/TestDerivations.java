@@ -1,21 +1,26 @@
 package io.tally.stream.testing;
 
-import io.tally.core.DerivedSchema;
+import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Comment;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.CounterRef;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.derive.Document;
+import io.tally.stream.derive.EntityDerivation;
+import io.tally.stream.derive.IntendedChanges;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.events.DomainEvent;
+import io.tally.stream.stats.UserStatsEvents;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
@@ -30,11 +35,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * must equal.
  */
 public final class TestDerivations {
-    /** The projection document of the test: a subset of the real one. */
-    public static final Set<String> PROJECTION_DOCUMENT = Set.of(
-            DerivedSchema.PostProjection.POST_ID, DerivedSchema.PostProjection.USER_ID,
-            DerivedSchema.PostProjection.TITLE, DerivedSchema.PostProjection.STATUS);
-
     private TestDerivations() {
     }
 
@@ -57,103 +57,103 @@ public final class TestDerivations {
     }
 
     public static CounterRef userCounter(String userId, String attribute) {
-        return new CounterRef(Keys.userStats(userId), EntityType.USER_STATS, attribute);
+        return new CounterRef(BlogKeys.userStats(userId), Domains.USER_STATS, attribute);
     }
 
-    static final class PostDerivation implements Derivation {
+    static final class PostDerivation extends EntityDerivation<Post> {
         private final boolean projections;
 
         PostDerivation(boolean projections) {
+            super(Blog.POST);
             this.projections = projections;
         }
 
         @Override
-        public EntityType entityType() {
-            return EntityType.POST;
+        protected Post read(Map<String, AttributeValue> image) {
+            return Post.fromItem(image);
         }
 
         @Override
-        public Contribution contribution(Map<String, AttributeValue> image) {
-            Post post = Post.fromItem(image);
+        protected Contribution contribution(Post post) {
             Contribution.Builder builder = Contribution.builder();
             if (post.status() != PostStatus.DELETED) {
-                builder.count(userCounter(post.userId(), DerivedSchema.UserStats.POSTS), 1);
+                builder.count(userCounter(post.userId(), Blog.USER_POSTS), 1);
             }
             if (projections) {
-                builder.document(Keys.postProjection(post.postId()), new Document(EntityType.POST_PROJECTION,
-                        PROJECTION_DOCUMENT, Map.of(
-                        DerivedSchema.PostProjection.POST_ID, Items.s(post.postId()),
-                        DerivedSchema.PostProjection.USER_ID, Items.s(post.userId()),
-                        DerivedSchema.PostProjection.TITLE, Items.s(post.title()),
-                        DerivedSchema.PostProjection.STATUS, Items.s(post.status().value()))));
+                builder.document(BlogKeys.postProjection(post.postId()), new Document(Blog.POST_PROJECTION, Map.of(
+                        Blog.Projection.POST_ID, Items.s(post.postId()),
+                        Blog.Projection.USER_ID, Items.s(post.userId()),
+                        Blog.Projection.TITLE, Items.s(post.title()),
+                        Blog.Projection.STATUS, Items.s(post.status().value()))));
             }
             return builder.build();
         }
 
         @Override
-        public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                        Map<String, AttributeValue> newImage) {
+        protected List<DomainEvent> events(String eventId, Post before, Post after) {
             if (!projections) {
                 return List.of();
             }
-            if (oldImage == null && newImage != null) {
-                Post post = Post.fromItem(newImage);
-                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "PostCreated", post.postId()), "PostCreated",
-                        Map.of("postId", post.postId(), "userId", post.userId())));
+            if (before == null && after != null) {
+                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "PostCreated", after.postId()), "PostCreated",
+                        Map.of("postId", after.postId(), "userId", after.userId())));
             }
-            if (oldImage != null && newImage != null) {
-                Post before = Post.fromItem(oldImage);
-                Post after = Post.fromItem(newImage);
-                if (before.status() != after.status()) {
-                    return List.of(new DomainEvent(DomainEvent.idFor(eventId, "PostStatusChanged", after.postId()),
-                            "PostStatusChanged", Map.of("postId", after.postId(), "status", after.status().value())));
-                }
+            if (before != null && after != null && before.status() != after.status()) {
+                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "PostStatusChanged", after.postId()),
+                        "PostStatusChanged", Map.of("postId", after.postId(), "status", after.status().value())));
             }
             return List.of();
+        }
+
+        @Override
+        protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
+            return projections ? UserStatsEvents.changed(eventId, changes) : List.of();
         }
     }
 
-    static final class CommentDerivation implements Derivation {
+    static final class CommentDerivation extends EntityDerivation<Comment> {
         private final boolean projections;
 
         CommentDerivation(boolean projections) {
+            super(Blog.COMMENT);
             this.projections = projections;
         }
 
         @Override
-        public EntityType entityType() {
-            return EntityType.COMMENT;
+        protected Comment read(Map<String, AttributeValue> image) {
+            return Comment.fromItem(image);
         }
 
         @Override
-        public Contribution contribution(Map<String, AttributeValue> image) {
-            Comment comment = Comment.fromItem(image);
+        protected Contribution contribution(Comment comment) {
             Contribution.Builder builder = Contribution.builder()
-                    .count(userCounter(comment.authorId(), DerivedSchema.UserStats.COMMENTS), 1);
+                    .count(userCounter(comment.authorId(), Blog.USER_COMMENTS), 1);
             if (projections) {
-                builder.count(new CounterRef(Keys.postProjection(comment.postId()), EntityType.POST_PROJECTION,
-                        DerivedSchema.PostProjection.COMMENTS), 1);
+                builder.count(new CounterRef(BlogKeys.postProjection(comment.postId()), Blog.POST_PROJECTION,
+                        Blog.Projection.COMMENTS), 1);
             }
             return builder.build();
         }
 
         @Override
-        public List<DomainEvent> events(String eventId, Map<String, AttributeValue> oldImage,
-                                        Map<String, AttributeValue> newImage) {
+        protected List<DomainEvent> events(String eventId, Comment before, Comment after) {
             if (!projections) {
                 return List.of();
             }
-            if (oldImage == null && newImage != null) {
-                Comment comment = Comment.fromItem(newImage);
-                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "CommentAdded", comment.commentId()),
-                        "CommentAdded", Map.of("commentId", comment.commentId(), "postId", comment.postId())));
+            if (before == null && after != null) {
+                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "CommentAdded", after.commentId()),
+                        "CommentAdded", Map.of("commentId", after.commentId(), "postId", after.postId())));
             }
-            if (oldImage != null && newImage == null) {
-                Comment comment = Comment.fromItem(oldImage);
-                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "CommentDeleted", comment.commentId()),
-                        "CommentDeleted", Map.of("commentId", comment.commentId(), "postId", comment.postId())));
+            if (before != null && after == null) {
+                return List.of(new DomainEvent(DomainEvent.idFor(eventId, "CommentDeleted", before.commentId()),
+                        "CommentDeleted", Map.of("commentId", before.commentId(), "postId", before.postId())));
             }
             return List.of();
+        }
+
+        @Override
+        protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
+            return projections ? UserStatsEvents.changed(eventId, changes) : List.of();
         }
     }
 
@@ -166,18 +166,15 @@ public final class TestDerivations {
         Map<Key, Map<String, BigDecimal>> counters = new HashMap<>();
         Map<Key, Map<String, AttributeValue>> derived = new HashMap<>();
         for (Map<String, AttributeValue> item : baseItems) {
-            Contribution contribution;
-            try {
-                EntityType type = Items.entityType(item);
-                var derivation = derivations.forType(type);
-                if (derivation.isEmpty()) {
-                    continue;
-                }
-                contribution = derivation.get().contribution(item);
-            } catch (RuntimeException e) {
+            var type = Domains.entityType(Items.entityTypeName(item));
+            if (type.isEmpty()) {
                 continue;
             }
-            contribution.counters().forEach((counter, amount) -> {
+            IntendedChanges contribution = derivations.derive(type.get(), "recompute", null, item);
+            if (!contribution.isClean()) {
+                continue;
+            }
+            contribution.counterDeltas().forEach((counter, amount) -> {
                 counters.computeIfAbsent(counter.key(), k -> new HashMap<>())
                         .merge(counter.attribute(), BigDecimal.valueOf(amount), BigDecimal::add);
                 derived.computeIfAbsent(counter.key(), k -> base(k, counter.type()));
@@ -211,9 +208,9 @@ public final class TestDerivations {
         return Map.copyOf(result);
     }
 
-    private static Map<String, AttributeValue> base(Key key, EntityType type) {
+    private static Map<String, AttributeValue> base(Key key, DerivedType type) {
         Map<String, AttributeValue> item = new HashMap<>(key.toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(type.attributeValue()));
+        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(type.name()));
         return item;
     }
 }

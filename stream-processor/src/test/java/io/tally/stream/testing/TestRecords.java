@@ -1,10 +1,10 @@
 package io.tally.stream.testing;
 
-import io.tally.core.Comment;
 import io.tally.core.Key;
-import io.tally.core.Post;
-import io.tally.core.PostStatus;
-import io.tally.stream.SourceRecord;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

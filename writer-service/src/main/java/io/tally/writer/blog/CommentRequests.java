@@ -1,11 +1,12 @@
 package io.tally.writer.blog;
 
-import io.tally.core.Comment;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ final class CommentRequests {
                         .tableName(table)
                         .key(postKey.toAttributeMap())
                         .conditionExpression("attribute_exists(pk) AND #status <> :deleted")
-                        .expressionAttributeNames(Map.of("#status", "status"))
+                        .expressionAttributeNames(Map.of("#status", Post.STATUS))
                         .expressionAttributeValues(Map.of(":deleted", AttributeValue.fromS(PostStatus.DELETED.value())))
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build())
@@ -53,7 +54,7 @@ final class CommentRequests {
         actions.add(CREATE_AUTHOR, TransactWriteItem.builder()
                 .conditionCheck(ConditionCheck.builder()
                         .tableName(table)
-                        .key(Keys.user(comment.authorId()).toAttributeMap())
+                        .key(BlogKeys.user(comment.authorId()).toAttributeMap())
                         .conditionExpression("attribute_exists(pk)")
                         .build())
                 .build());
@@ -76,8 +77,8 @@ final class CommentRequests {
                 .tableName(table)
                 .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
                 .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(Keys.commentsPk(post.postId(), post.createdAt())),
-                        ":prefix", AttributeValue.fromS(Keys.COMMENT_PREFIX)))
+                        ":pk", AttributeValue.fromS(BlogKeys.commentsPk(post.postId(), post.createdAt())),
+                        ":prefix", AttributeValue.fromS(BlogKeys.COMMENT_PREFIX)))
                 .scanIndexForward(true)
                 .consistentRead(true)
                 .limit(limit + 1)
@@ -94,8 +95,8 @@ final class CommentRequests {
                 .tableName(table)
                 .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
                 .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(Keys.commentsPk(post.postId(), post.createdAt())),
-                        ":prefix", AttributeValue.fromS(Keys.commentSkPrefix(commentId))))
+                        ":pk", AttributeValue.fromS(BlogKeys.commentsPk(post.postId(), post.createdAt())),
+                        ":prefix", AttributeValue.fromS(BlogKeys.commentSkPrefix(commentId))))
                 .consistentRead(true)
                 .build();
     }

@@ -1,12 +1,12 @@
 package io.tally.writer.blog;
 
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
 import io.tally.writer.http.IfMatch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ final class PostRequests {
         actions.add(CREATE_USER, TransactWriteItem.builder()
                 .conditionCheck(ConditionCheck.builder()
                         .tableName(table)
-                        .key(Keys.user(post.userId()).toAttributeMap())
+                        .key(BlogKeys.user(post.userId()).toAttributeMap())
                         .conditionExpression("attribute_exists(pk)")
                         .build())
                 .build());
@@ -74,7 +74,7 @@ final class PostRequests {
     static GetItemRequest getRef(String table, String postId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.postRef(postId).toAttributeMap())
+                .key(BlogKeys.postRef(postId).toAttributeMap())
                 .consistentRead(true)
                 .build();
     }
@@ -98,12 +98,12 @@ final class PostRequests {
         Map<String, AttributeValue> values = new HashMap<>();
         if (title != null) {
             sets.add("#title = :title");
-            names.put("#title", "title");
+            names.put("#title", Post.TITLE);
             values.put(":title", AttributeValue.fromS(title));
         }
         if (body != null) {
             sets.add("#body = :body");
-            names.put("#body", "body");
+            names.put("#body", Post.BODY);
             values.put(":body", AttributeValue.fromS(body));
         }
         sets.add("#status = :updated");
@@ -120,15 +120,15 @@ final class PostRequests {
 
     private static UpdateItemRequest changeStatus(String table, Key postKey, List<String> sets, Map<String, String> names,
                                                   Map<String, AttributeValue> values, Instant now, IfMatch ifMatch) {
-        sets.add("updatedAt = :now");
-        sets.add("version = version + :one");
-        names.put("#status", "status");
+        sets.add(Post.UPDATED_AT + " = :now");
+        sets.add(Post.VERSION + " = " + Post.VERSION + " + :one");
+        names.put("#status", Post.STATUS);
         values.put(":deleted", AttributeValue.fromS(PostStatus.DELETED.value()));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         values.put(":one", AttributeValue.fromN("1"));
         String condition = "attribute_exists(pk) AND #status <> :deleted";
         if (ifMatch.version() != null) {
-            condition += " AND version = :expected";
+            condition += " AND " + Post.VERSION + " = :expected";
             values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
         }
         return UpdateItemRequest.builder()
@@ -153,7 +153,7 @@ final class PostRequests {
                 .tableName(table)
                 .indexName(TableSchema.POSTS_BY_TIME_INDEX)
                 .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(Keys.userPk(userId))))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(BlogKeys.userPk(userId))))
                 .scanIndexForward(false)
                 .consistentRead(true)
                 .limit(limit + 1)

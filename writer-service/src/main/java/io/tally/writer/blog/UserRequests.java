@@ -1,8 +1,8 @@
 package io.tally.writer.blog;
 
-import io.tally.core.Keys;
-import io.tally.core.User;
 import io.tally.core.Timestamps;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.User;
 import io.tally.writer.http.IfMatch;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ final class UserRequests {
     static GetItemRequest get(String table, String userId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.user(userId).toAttributeMap())
+                .key(BlogKeys.user(userId).toAttributeMap())
                 .consistentRead(true)
                 .build();
     }
@@ -49,25 +49,25 @@ final class UserRequests {
         Map<String, AttributeValue> values = new HashMap<>();
         if (name != null) {
             sets.add("#name = :name");
-            names.put("#name", "name");
+            names.put("#name", User.NAME);
             values.put(":name", AttributeValue.fromS(name));
         }
         if (email != null) {
-            sets.add("email = :email");
+            sets.add(User.EMAIL + " = :email");
             values.put(":email", AttributeValue.fromS(email));
         }
-        sets.add("updatedAt = :now");
-        sets.add("version = version + :one");
+        sets.add(User.UPDATED_AT + " = :now");
+        sets.add(User.VERSION + " = " + User.VERSION + " + :one");
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         values.put(":one", AttributeValue.fromN("1"));
         String condition = "attribute_exists(pk)";
         if (ifMatch.version() != null) {
-            condition += " AND version = :expected";
+            condition += " AND " + User.VERSION + " = :expected";
             values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
         }
         UpdateItemRequest.Builder builder = UpdateItemRequest.builder()
                 .tableName(table)
-                .key(Keys.user(userId).toAttributeMap())
+                .key(BlogKeys.user(userId).toAttributeMap())
                 .updateExpression("SET " + String.join(", ", sets))
                 .conditionExpression(condition)
                 .expressionAttributeValues(values)

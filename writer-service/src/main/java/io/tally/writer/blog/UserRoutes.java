@@ -1,34 +1,33 @@
 package io.tally.writer.blog;
 
-import io.tally.core.User;
-import io.tally.writer.RouteContext;
+import io.tally.core.blog.User;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
 import io.tally.writer.http.IfMatch;
+import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /** {@code POST /users}, {@code GET /users/{userId}}, {@code PATCH /users/{userId}}. */
-public final class UserRoutes {
+final class UserRoutes {
     static final int NAME_MAX = 100;
     static final int EMAIL_MAX = 254;
     /** A pragmatic shape check; whether the address receives mail is not the writer's business. */
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
 
     private final RouteContext context;
+    private final UserStore users;
 
-    public UserRoutes(RouteContext context) {
+    UserRoutes(RouteContext context, UserStore users) {
         this.context = context;
+        this.users = users;
     }
 
-    public void register(Router router) {
+    void register(Router router) {
         router.add("POST", "/users", this::create)
                 .add("GET", "/users/{userId}", this::get)
                 .add("PATCH", "/users/{userId}", this::update);
@@ -41,21 +40,13 @@ public final class UserRoutes {
         String email = email(body, true);
         Instant now = context.now();
         User user = new User(userId == null ? context.ids().next() : userId, name, email, now, now, 1);
-        try {
-            context.dynamo().putItem(UserRequests.create(context.table(), user));
-        } catch (ConditionalCheckFailedException e) {
-            throw ApiException.conflict("user '" + user.userId() + "' already exists");
-        }
+        users.create(user);
         return ApiResponse.created(BlogJson.user(user), "/users/" + user.userId()).withETag(user.version());
     }
 
     ApiResponse get(ApiRequest request) {
         String userId = request.id("userId");
-        Map<String, AttributeValue> item = context.dynamo().getItem(UserRequests.get(context.table(), userId)).item();
-        if (item == null || item.isEmpty()) {
-            throw ApiException.notFound("user '" + userId + "' does not exist");
-        }
-        User user = User.fromItem(item);
+        User user = users.get(userId);
         return ApiResponse.ok(BlogJson.user(user)).withETag(user.version());
     }
 
@@ -68,19 +59,7 @@ public final class UserRoutes {
         if (name == null && email == null) {
             throw ApiException.validation(null, "nothing to change: give name or email");
         }
-        Map<String, AttributeValue> item;
-        try {
-            item = context.dynamo()
-                    .updateItem(UserRequests.update(context.table(), userId, name, email, context.now(), ifMatch))
-                    .attributes();
-        } catch (ConditionalCheckFailedException e) {
-            if (!e.hasItem() || e.item().isEmpty()) {
-                throw ApiException.notFound("user '" + userId + "' does not exist");
-            }
-            throw ApiException.preconditionFailed("user '" + userId + "' is at version "
-                    + User.fromItem(e.item()).version() + ", not " + ifMatch.version());
-        }
-        User user = User.fromItem(item);
+        User user = users.update(userId, name, email, context.now(), ifMatch);
         return ApiResponse.ok(BlogJson.user(user)).withETag(user.version());
     }
 

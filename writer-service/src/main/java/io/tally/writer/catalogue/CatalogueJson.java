@@ -1,10 +1,14 @@
 package io.tally.writer.catalogue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.CatalogueItem;
+import io.tally.core.Items;
 import io.tally.core.Timestamps;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.UserItem;
 import io.tally.writer.http.Json;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The contract's JSON shapes of the learning catalogue, fields in the documented order. Absent optional fields
@@ -36,6 +40,16 @@ public final class CatalogueJson {
         json.put("live", item.live());
         json.put("enteredAt", Timestamps.format(item.enteredAt()));
         json.put("updatedAt", Timestamps.format(item.updatedAt()));
+        return json;
+    }
+
+    /** A selector entry: {@code {"itemId", "title", "score"}}, the title null when the item has none. */
+    public static ObjectNode selectorEntry(Map<String, AttributeValue> item) {
+        Items.expectType(item, Catalogue.SELECTOR_ENTRY.entityType());
+        ObjectNode json = Json.object();
+        json.put("itemId", Items.string(item, Catalogue.Entry.ITEM_ID));
+        json.put("title", Items.optionalString(item, Catalogue.Entry.TITLE));
+        json.put("score", Items.number(item, Catalogue.Entry.SCORE));
         return json;
     }
 }

@@ -1,7 +1,7 @@
 package io.tally.writer.catalogue;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.Keys;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -27,7 +27,7 @@ final class ItemRequests {
     static GetItemRequest get(String table, String itemId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.catalogueItem(itemId).toAttributeMap())
+                .key(CatalogueKeys.catalogueItem(itemId).toAttributeMap())
                 .consistentRead(true)
                 .build();
     }
@@ -39,7 +39,7 @@ final class ItemRequests {
     static DeleteItemRequest delete(String table, String itemId) {
         return DeleteItemRequest.builder()
                 .tableName(table)
-                .key(Keys.catalogueItem(itemId).toAttributeMap())
+                .key(CatalogueKeys.catalogueItem(itemId).toAttributeMap())
                 .conditionExpression("attribute_exists(pk)")
                 .returnValues(ReturnValue.ALL_OLD)
                 .build();

@@ -1,31 +1,30 @@
 package io.tally.writer.catalogue;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.Selectors;
-import io.tally.writer.RouteContext;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.Selectors;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
+import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
-import java.util.Map;
 import java.util.Set;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /** {@code PUT}, {@code GET} and {@code DELETE /items/{itemId}}: the learning catalogue (seed 003). */
-public final class ItemRoutes {
+final class ItemRoutes {
     static final int TITLE_MAX = 200;
     /** Longer than any valid selector; a longer string fails on length before the selector rule. */
     static final int SELECTOR_MAX = 64;
 
     private final RouteContext context;
+    private final ItemStore items;
 
-    public ItemRoutes(RouteContext context) {
+    ItemRoutes(RouteContext context, ItemStore items) {
         this.context = context;
+        this.items = items;
     }
 
-    public void register(Router router) {
+    void register(Router router) {
         router.add("PUT", "/items/{itemId}", this::put)
                 .add("GET", "/items/{itemId}", this::get)
                 .add("DELETE", "/items/{itemId}", this::delete);
@@ -41,38 +40,17 @@ public final class ItemRoutes {
             throw ApiException.validation("selector", Selectors.describeRule());
         }
         CatalogueItem item = new CatalogueItem(itemId, title, score, selector, context.now());
-        Map<String, AttributeValue> old = context.dynamo().putItem(ItemRequests.put(context.table(), item)).attributes();
-        if (old == null || old.isEmpty()) {
+        if (items.put(item)) {
             return ApiResponse.created(CatalogueJson.item(item), "/items/" + itemId);
         }
         return ApiResponse.ok(CatalogueJson.item(item));
     }
 
     ApiResponse get(ApiRequest request) {
-        String itemId = request.id("itemId");
-        Map<String, AttributeValue> item = context.dynamo().getItem(ItemRequests.get(context.table(), itemId)).item();
-        if (item == null || item.isEmpty()) {
-            throw notFound(itemId);
-        }
-        return ApiResponse.ok(CatalogueJson.item(CatalogueItem.fromItem(item)));
+        return ApiResponse.ok(CatalogueJson.item(items.get(request.id("itemId"))));
     }
 
-    /**
-     * Removes the catalogue item only. A user's items that refer to it stay as they are: they record the
-     * user's history, and their score is a copy taken when they were written.
-     */
     ApiResponse delete(ApiRequest request) {
-        String itemId = request.id("itemId");
-        Map<String, AttributeValue> old;
-        try {
-            old = context.dynamo().deleteItem(ItemRequests.delete(context.table(), itemId)).attributes();
-        } catch (ConditionalCheckFailedException e) {
-            throw notFound(itemId);
-        }
-        return ApiResponse.ok(CatalogueJson.item(CatalogueItem.fromItem(old)));
-    }
-
-    static ApiException notFound(String itemId) {
-        return ApiException.notFound("item '" + itemId + "' does not exist");
+        return ApiResponse.ok(CatalogueJson.item(items.delete(request.id("itemId"))));
     }
 }

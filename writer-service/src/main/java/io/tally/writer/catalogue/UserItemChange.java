@@ -1,8 +1,8 @@
 package io.tally.writer.catalogue;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.ItemState;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import java.time.Instant;
 
 /**

@@ -3,9 +3,11 @@ package io.tally.writer.catalogue;
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
-import io.tally.core.ItemState;
-import io.tally.core.Keys;
-import io.tally.core.UserItem;
+import io.tally.core.TableSchema;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,7 +40,7 @@ final class UserItemRequests {
     static GetItemRequest get(String table, String userId, String itemId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.userItem(userId, itemId).toAttributeMap())
+                .key(CatalogueKeys.userItem(userId, itemId).toAttributeMap())
                 .consistentRead(true)
                 .build();
     }
@@ -47,8 +49,8 @@ final class UserItemRequests {
     static GetItemRequest user(String table, String userId) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(Keys.user(userId).toAttributeMap())
-                .projectionExpression("pk")
+                .key(BlogKeys.user(userId).toAttributeMap())
+                .projectionExpression(TableSchema.PK)
                 .consistentRead(true)
                 .build();
     }
@@ -72,12 +74,12 @@ final class UserItemRequests {
         List<TransactWriteItem> actions = new ArrayList<>();
         actions.add(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
                 .tableName(table)
-                .key(Keys.user(next.userId()).toAttributeMap())
+                .key(BlogKeys.user(next.userId()).toAttributeMap())
                 .conditionExpression("attribute_exists(pk)")
                 .build()).build());
         actions.add(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
                 .tableName(table)
-                .key(Keys.catalogueItem(next.itemId()).toAttributeMap())
+                .key(CatalogueKeys.catalogueItem(next.itemId()).toAttributeMap())
                 .conditionExpression("attribute_exists(pk)")
                 .build()).build());
         actions.add(TransactWriteItem.builder().put(authoritativePut(table, next, current)).build());
@@ -106,13 +108,13 @@ final class UserItemRequests {
         values.put(":completed", s(ItemState.COMPLETED.value()));
         String version;
         if (current.version() == null) {
-            version = "attribute_not_exists(version)";
+            version = "attribute_not_exists(" + VersionedUserItem.VERSION + ")";
         } else {
-            version = "version = :version";
+            version = VersionedUserItem.VERSION + " = :version";
             values.put(":version", n(current.version()));
         }
         return put.conditionExpression("#state <> :completed AND " + version)
-                .expressionAttributeNames(Map.of("#state", "state"))
+                .expressionAttributeNames(Map.of("#state", UserItem.STATE))
                 .expressionAttributeValues(values)
                 .build();
     }
@@ -123,7 +125,7 @@ final class UserItemRequests {
             return put.build();
         }
         // The slot may hold this very item (new progress on the item in progress), never another one.
-        return put.conditionExpression("attribute_not_exists(pk) OR itemId = :itemId")
+        return put.conditionExpression("attribute_not_exists(pk) OR " + UserItem.ITEM_ID + " = :itemId")
                 .expressionAttributeValues(Map.of(":itemId", s(next.itemId())))
                 // The old image names the item that holds the slot, for the 409's message.
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
@@ -138,8 +140,8 @@ final class UserItemRequests {
     static QueryRequest list(String table, String userId, ItemState state, int limit,
                              Map<String, AttributeValue> exclusiveStartKey) {
         Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":pk", s(Keys.userPk(userId)));
-        values.put(":sk", s(Keys.entryPrefix(state)));
+        values.put(":pk", s(BlogKeys.userPk(userId)));
+        values.put(":sk", s(CatalogueKeys.entryPrefix(state)));
         String keyCondition = state == ItemState.IN_PROGRESS ? "pk = :pk AND sk = :sk" : "pk = :pk AND begins_with(sk, :sk)";
         return QueryRequest.builder()
                 .tableName(table)

@@ -1,7 +1,7 @@
 package io.tally.writer.catalogue;
 
 import io.tally.core.Items;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.UserItem;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

@@ -2,9 +2,9 @@ package io.tally.writer.blog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Comment;
-import io.tally.core.Keys;
-import io.tally.core.PostRef;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.PostRef;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class CommentRequestsTest {
                                 .build()).build(),
                         TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
                                 .tableName(TABLE)
-                                .key(Keys.user("a1").toAttributeMap())
+                                .key(BlogKeys.user("a1").toAttributeMap())
                                 .conditionExpression("attribute_exists(pk)")
                                 .build()).build(),
                         TransactWriteItem.builder().put(Put.builder()
@@ -61,7 +61,7 @@ class CommentRequestsTest {
         assertThat(request.transactItems().get(CommentRequests.CREATE_POST).conditionCheck().key())
                 .isEqualTo(POST.postKey().toAttributeMap());
         assertThat(request.transactItems().get(CommentRequests.CREATE_AUTHOR).conditionCheck().key())
-                .isEqualTo(Keys.user("a1").toAttributeMap());
+                .isEqualTo(BlogKeys.user("a1").toAttributeMap());
         assertThat(request.transactItems().get(CommentRequests.CREATE_COMMENT).put().item())
                 .isEqualTo(COMMENT.toItem());
     }

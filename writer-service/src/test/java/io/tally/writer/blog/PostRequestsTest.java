@@ -3,11 +3,11 @@ package io.tally.writer.blog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.Post;
-import io.tally.core.PostRef;
-import io.tally.core.PostStatus;
 import io.tally.core.TableSchema;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
 import io.tally.writer.http.IfMatch;
 import java.time.Instant;
 import java.util.Map;
@@ -29,7 +29,7 @@ class PostRequestsTest {
     private static final Instant NOW = Instant.parse("2024-05-02T11:30:00.000Z");
     private static final Post POST =
             new Post("p1", "u1", "Title", "Body", PostStatus.CREATED, CREATED, CREATED, 1);
-    private static final Key POST_KEY = Keys.post("u1", "p1", CREATED);
+    private static final Key POST_KEY = BlogKeys.post("u1", "p1", CREATED);
 
     @Test
     void create_newPost_reservesRefChecksUserAndPutsPostInOneTransaction() {
@@ -42,7 +42,7 @@ class PostRequestsTest {
                                 .build()).build(),
                         TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
                                 .tableName(TABLE)
-                                .key(Keys.user("u1").toAttributeMap())
+                                .key(BlogKeys.user("u1").toAttributeMap())
                                 .conditionExpression("attribute_exists(pk)")
                                 .build()).build(),
                         TransactWriteItem.builder().put(Put.builder()
@@ -60,9 +60,9 @@ class PostRequestsTest {
         TransactWriteItemsRequest request = PostRequests.create(TABLE, POST);
 
         assertThat(request.transactItems().get(PostRequests.CREATE_REF).put().item().get(TableSchema.PK).s())
-                .isEqualTo(Keys.postRef("p1").pk());
+                .isEqualTo(BlogKeys.postRef("p1").pk());
         assertThat(request.transactItems().get(PostRequests.CREATE_USER).conditionCheck().key())
-                .isEqualTo(Keys.user("u1").toAttributeMap());
+                .isEqualTo(BlogKeys.user("u1").toAttributeMap());
         assertThat(request.transactItems().get(PostRequests.CREATE_POST).put().item().get(TableSchema.SK).s())
                 .isEqualTo("POST#p1#2024-05-01T10:00:00.123Z");
     }

@@ -2,7 +2,7 @@ package io.tally.writer.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.CatalogueItem;
+import io.tally.core.catalogue.CatalogueItem;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,11 +2,13 @@ package io.tally.writer.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Keys;
-import io.tally.core.Selectors;
-import io.tally.core.testing.LocalDynamoDb;
-import io.tally.writer.TestClock;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.Selectors;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
+import io.tally.writer.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -75,7 +77,7 @@ class ItemRoutesIT {
         api.call("PUT", "/items/item-84", "{\"score\":35,\"selector\":\"user-cycle:1\"}");
 
         Map<String, AttributeValue> stored = LocalDynamoDb.client()
-                .getItem(b -> b.tableName(api.table()).key(Keys.catalogueItem("item-84").toAttributeMap()))
+                .getItem(b -> b.tableName(api.table()).key(CatalogueKeys.catalogueItem("item-84").toAttributeMap()))
                 .item();
         assertThat(stored).doesNotContainKey("selector").doesNotContainKey("data");
         assertThat(stored.get("itemSelector").s()).isEqualTo("user-cycle:1");

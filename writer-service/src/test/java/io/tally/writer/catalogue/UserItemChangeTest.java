@@ -2,9 +2,9 @@ package io.tally.writer.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.CatalogueItem;
-import io.tally.core.ItemState;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 

@@ -2,8 +2,8 @@ package io.tally.writer.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.ItemState;
-import io.tally.core.UserItem;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;

@@ -3,13 +3,14 @@ package io.tally.writer.catalogue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.core.ItemState;
-import io.tally.core.Keys;
 import io.tally.core.Timestamps;
-import io.tally.core.UserItem;
-import io.tally.core.testing.LocalDynamoDb;
-import io.tally.writer.TestClock;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
+import io.tally.writer.TestClock;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -337,7 +338,7 @@ class UserItemRoutesIT {
         assertThat(statuses).filteredOn(s -> s == 409).hasSize(threads - 1);
         String winner = "r" + statuses.indexOf(200);
         List<Map<String, AttributeValue>> entries = entries("racer");
-        assertThat(entries).filteredOn(e -> e.get("sk").s().equals(Keys.IN_PROGRESS_SK))
+        assertThat(entries).filteredOn(e -> e.get("sk").s().equals(CatalogueKeys.IN_PROGRESS_SK))
                 .singleElement().satisfies(e -> assertThat(e.get("itemId").s()).isEqualTo(winner));
         assertThat(entries).as("the losers stay assigned").hasSize(threads)
                 .filteredOn(e -> e.get("sk").s().startsWith("item:assigned:")).hasSize(threads - 1)
@@ -363,7 +364,7 @@ class UserItemRoutesIT {
         assertThat(statuses).filteredOn(s -> s == 409).hasSize(threads - 1);
         assertThat(userPartition("racer")).as("user, one authoritative item, one entry").hasSize(3);
         assertThat(entries("racer")).singleElement()
-                .satisfies(e -> assertThat(e.get("sk").s()).isEqualTo(Keys.IN_PROGRESS_SK))
+                .satisfies(e -> assertThat(e.get("sk").s()).isEqualTo(CatalogueKeys.IN_PROGRESS_SK))
                 .satisfies(e -> assertThat(e.get("itemId").s()).isEqualTo("n" + statuses.indexOf(201)));
     }
 
@@ -577,21 +578,21 @@ class UserItemRoutesIT {
         return LocalDynamoDb.client().query(q -> q.tableName(api.table())
                 .keyConditionExpression("pk = :pk AND begins_with(sk, :entry)")
                 .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(Keys.userPk(userId)),
-                        ":entry", AttributeValue.fromS(Keys.ENTRY_PREFIX)))
+                        ":pk", AttributeValue.fromS(BlogKeys.userPk(userId)),
+                        ":entry", AttributeValue.fromS(CatalogueKeys.ENTRY_PREFIX)))
                 .consistentRead(true)).items();
     }
 
     private List<Map<String, AttributeValue>> userPartition(String userId) {
         return LocalDynamoDb.client().query(q -> q.tableName(api.table())
                 .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(Keys.userPk(userId))))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(BlogKeys.userPk(userId))))
                 .consistentRead(true)).items();
     }
 
     private Map<String, AttributeValue> authoritativeItem(String userId, String itemId) {
         return LocalDynamoDb.client().getItem(g -> g.tableName(api.table())
-                .key(Keys.userItem(userId, itemId).toAttributeMap())
+                .key(CatalogueKeys.userItem(userId, itemId).toAttributeMap())
                 .consistentRead(true)).item();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.MalformedItemException;
+import io.tally.core.catalogue.Catalogue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -39,32 +40,18 @@ class StatsJsonTest {
     }
 
     @Test
-    void globalStats_sumsEveryShardPerCounter() {
+    void globalStats_parts_renderInTurnFromCountersSummedOverEveryShard() {
+        GlobalStatsFields first = (json, total) -> json.put("all", total.applyAsLong("users"));
         var json = StatsJson.globalStats(List.of(
-                Map.of("entityType", s("GlobalStats"), "users", n(2), "postsCreated", n(5), "postsDeleted", n(1)),
-                Map.of("entityType", s("GlobalStats"), "users", n(3), "postsUpdated", n(4), "completed", n(7))));
-        assertThat(json.toString()).isEqualTo("{\"users\":5,\"posts\":{\"created\":5,\"updated\":4,\"deleted\":1},"
-                + "\"comments\":0,\"items\":0,\"completed\":7}");
+                Map.of("entityType", s("GlobalStats"), "users", n(2), "items", n(5)),
+                Map.of("entityType", s("GlobalStats"), "users", n(3), "completed", n(7))),
+                List.of(first, GlobalStatsFields.flat(Catalogue.SCHEMA)));
+        assertThat(json.toString()).isEqualTo("{\"all\":5,\"items\":5,\"completed\":7}");
     }
 
     @Test
-    void globalStats_noShards_isAllZeros() {
-        assertThat(StatsJson.globalStats(List.of()).toString()).isEqualTo("{\"users\":0,"
-                + "\"posts\":{\"created\":0,\"updated\":0,\"deleted\":0},\"comments\":0,\"items\":0,\"completed\":0}");
-    }
-
-    @Test
-    void post_projectionWithoutComments_readsZeroComments() {
-        var json = StatsJson.post(Map.of("entityType", s("PostProjection"), "postId", s("p1"), "userId", s("u1"),
-                "title", s("T"), "status", s("created"), "createdAt", s("2026-11-22T10:00:00.123Z"),
-                "updatedAt", s("2026-11-22T10:00:00.123Z")));
-        assertThat(json.toString()).isEqualTo("{\"postId\":\"p1\",\"userId\":\"u1\",\"title\":\"T\",\"status\":\"created\","
-                + "\"createdAt\":\"2026-11-22T10:00:00.123Z\",\"updatedAt\":\"2026-11-22T10:00:00.123Z\",\"comments\":0}");
-    }
-
-    @Test
-    void selectorItem_withoutTitle_hasNullTitle() {
-        var json = StatsJson.selectorItem(Map.of("entityType", s("SelectorEntry"), "itemId", s("i1"), "score", n(70)));
-        assertThat(json.toString()).isEqualTo("{\"itemId\":\"i1\",\"title\":null,\"score\":70}");
+    void globalStats_shardOfAnotherKind_isMalformed() {
+        assertThatThrownBy(() -> StatsJson.globalStats(List.of(Map.of("entityType", s("UserStats"))), List.of()))
+                .isInstanceOf(MalformedItemException.class);
     }
 }

@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.Keys;
-import io.tally.core.PostStatus;
-import io.tally.core.Selectors;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.core.testing.LocalDynamoDb;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.Selectors;
+import io.tally.core.domains.Domains;
+import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +38,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * are put directly, in the shape the table design gives them, standing in for the stream processor.
  */
 class StatsRoutesIT {
-    private static final int K = ShardCounts.DEFAULT;
+    private static final int K = ShardSettings.DEFAULT;
     private static final Instant T0 = Instant.parse("2026-11-22T10:00:00.000Z");
 
     private final TestApi api = TestApi.onFreshTable();
@@ -75,14 +80,14 @@ class StatsRoutesIT {
         if (p.comments() != null) {
             attributes.put("comments", n(p.comments()));
         }
-        attributes.put(TableSchema.STATUS_SHARD, s(Keys.statusShard(p.status(), p.shard())));
-        attributes.put(TableSchema.STATUS_POSTED_AT, s(Keys.postedAt(p.postId(), p.createdAt())));
-        put(Keys.postProjection(p.postId()), EntityType.POST_PROJECTION, attributes);
+        attributes.put(TableSchema.STATUS_SHARD, s(BlogKeys.statusShard(p.status(), p.shard())));
+        attributes.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(p.postId(), p.createdAt())));
+        put(BlogKeys.postProjection(p.postId()), Blog.POST_PROJECTION.entityType(), attributes);
     }
 
     private record Entry(String itemId, String title, long score, String selector) {
         String partition() {
-            return Keys.selectorPartition(selector, itemId, K);
+            return CatalogueKeys.selectorPartition(selector, itemId, K);
         }
     }
 
@@ -95,7 +100,7 @@ class StatsRoutesIT {
         attributes.put("score", n(e.score()));
         attributes.put(TableSchema.SELECTOR, s(e.partition()));
         attributes.put(TableSchema.DATA, n(e.score()));
-        put(Keys.selectorEntry(e.itemId()), EntityType.SELECTOR_ENTRY, attributes);
+        put(CatalogueKeys.selectorEntry(e.itemId()), Catalogue.SELECTOR_ENTRY.entityType(), attributes);
     }
 
     // --- helpers -----------------------------------------------------------------------------------------
@@ -158,7 +163,7 @@ class StatsRoutesIT {
     @Test
     void userStats_statsItem_readsItsCountersAndZeroForTheMissingOnes() {
         createUser("u1");
-        put(Keys.userStats("u1"), EntityType.USER_STATS, Map.of("userId", s("u1"), "posts", n(3), "comments", n(5),
+        put(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("userId", s("u1"), "posts", n(3), "comments", n(5),
                 "completed", n(4), "correctGuesses", n(2), "liveCompleted", n(1), "assigned", n(7)));
 
         var response = api.call("GET", "/stats/users/u1");
@@ -242,13 +247,13 @@ class StatsRoutesIT {
 
     @Test
     void globalStats_everyShard_areSummed() {
-        put(Keys.globalStats(0), EntityType.GLOBAL_STATS, Map.of("users", n(1), "postsCreated", n(2), "comments", n(3)));
-        put(Keys.globalStats(1), EntityType.GLOBAL_STATS, Map.of("users", n(10), "postsUpdated", n(20), "items", n(30)));
-        put(Keys.globalStats(2), EntityType.GLOBAL_STATS, Map.of("postsDeleted", n(100), "completed", n(200)));
-        put(Keys.globalStats(3), EntityType.GLOBAL_STATS, Map.of("users", n(1000), "postsCreated", n(2000),
+        put(Domains.globalStatsKey(0), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(1), "postsCreated", n(2), "comments", n(3)));
+        put(Domains.globalStatsKey(1), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(10), "postsUpdated", n(20), "items", n(30)));
+        put(Domains.globalStatsKey(2), Domains.GLOBAL_STATS.entityType(), Map.of("postsDeleted", n(100), "completed", n(200)));
+        put(Domains.globalStatsKey(3), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(1000), "postsCreated", n(2000),
                 "postsUpdated", n(3000), "postsDeleted", n(4000), "comments", n(5000), "items", n(6000), "completed", n(7000)));
         // Beyond the configured shard count: not a shard, not counted.
-        put(Keys.globalStats(K), EntityType.GLOBAL_STATS, Map.of("users", n(99999)));
+        put(Domains.globalStatsKey(K), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(99999)));
 
         var response = api.call("GET", "/stats/global");
 

@@ -1,0 +1,57 @@
+package io.tally.bench;
+
+import java.nio.file.Path;
+
+/** The benchmark's command line. */
+final class BenchOptions {
+    int records = 20_000;
+    int freshnessSeconds = 25;
+    long seed = 42;
+    Path markdown = Path.of("BENCHMARKS.md");
+    Path json = Path.of("bench/results/latest.json");
+    Path render;
+    boolean coldStart;
+    int runs = 5;
+    Path coldStartJson = Path.of("bench/results/cold-start.json");
+    Path repo = Path.of(".");
+
+    static BenchOptions parse(String[] args) {
+        BenchOptions options = new BenchOptions();
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--records" -> options.records = Integer.parseInt(require(args[i], value));
+                case "--freshness-seconds" -> options.freshnessSeconds = Integer.parseInt(require(args[i], value));
+                case "--seed" -> options.seed = Long.parseLong(require(args[i], value));
+                case "--markdown" -> options.markdown = Path.of(require(args[i], value));
+                case "--json" -> options.json = Path.of(require(args[i], value));
+                case "--render" -> options.render = Path.of(require(args[i], value));
+                case "--cold-start" -> {
+                    options.coldStart = true;
+                    continue;
+                }
+                case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
+                case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
+                case "--repo" -> options.repo = Path.of(require(args[i], value));
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
+                        + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR)");
+            }
+            i++;
+        }
+        if (options.runs < 1) {
+            throw new IllegalArgumentException("--runs must be positive");
+        }
+        if (options.records < 1) {
+            throw new IllegalArgumentException("--records must be positive");
+        }
+        return options;
+    }
+
+    private static String require(String option, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,185 @@
+package io.tally.core;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The one declaration of a kind of derived item: its entity type, its key, its counters, its document fields and
+ * which of those are index keys. Derivations address counters and documents through it, the stream engine checks
+ * every write against it, the rebuilder compares stored items attribute by attribute with it, and the read side
+ * renders it; so a derived type cannot be half known.
+ *
+ * <p>Counters are numbers the stream adds to (commutative, summed over all base items); the document is owned by
+ * one base item, whose latest state sets it. The two never share an attribute.
+ */
+public final class DerivedType {
+    private final EntityType entityType;
+    private final String keyPattern;
+    private final Function<String, Key> keyOf;
+    private final List<String> counters;
+    private final List<String> counterFamilies;
+    private final List<String> document;
+    private final List<String> indexKeys;
+
+    private DerivedType(Builder builder) {
+        this.entityType = EntityType.derivedType(builder.name);
+        this.keyPattern = Objects.requireNonNull(builder.keyPattern, "key");
+        this.keyOf = Objects.requireNonNull(builder.keyOf, "key");
+        this.counters = List.copyOf(builder.counters);
+        this.counterFamilies = List.copyOf(builder.counterFamilies);
+        this.document = List.copyOf(builder.document);
+        this.indexKeys = List.copyOf(builder.indexKeys);
+        Set<String> seen = new HashSet<>();
+        for (String attribute : attributes()) {
+            if (!seen.add(attribute)) {
+                throw new IllegalArgumentException(builder.name + " declares '" + attribute + "' twice");
+            }
+            if (isReserved(attribute)) {
+                throw new IllegalArgumentException(builder.name + " declares the reserved attribute '" + attribute + "'");
+            }
+        }
+        for (String family : counterFamilies) {
+            for (String attribute : attributes()) {
+                if (attribute.startsWith(family)) {
+                    throw new IllegalArgumentException(builder.name + ": '" + attribute + "' falls in the counter family '"
+                            + family + "*'");
+                }
+            }
+        }
+        if (!document.containsAll(indexKeys)) {
+            throw new IllegalArgumentException(builder.name + ": index keys are document fields: " + indexKeys);
+        }
+    }
+
+    public static Builder named(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * Attributes no derivation may write: the key, the entity type and the per-shard watermarks of the stream
+     * engine ({@code wm_...}).
+     */
+    public static boolean isReserved(String attribute) {
+        return attribute.equals(TableSchema.PK) || attribute.equals(TableSchema.SK)
+                || attribute.equals(TableSchema.ENTITY_TYPE) || attribute.startsWith(TableSchema.WATERMARKS + "_");
+    }
+
+    public EntityType entityType() {
+        return entityType;
+    }
+
+    public String name() {
+        return entityType.attributeValue();
+    }
+
+    /** The key of the item of a subject, e.g. the user id of a user's stats. */
+    public Key key(String subject) {
+        return keyOf.apply(subject);
+    }
+
+    /** The key pattern, as {@code docs/table-design.md} shows it, e.g. {@code USER#<userId> / #STATS#}. */
+    public String keyPattern() {
+        return keyPattern;
+    }
+
+    /** The declared counters, in the order the read side shows them. */
+    public List<String> counters() {
+        return counters;
+    }
+
+    /** Prefixes of counters named at run time (e.g. one counter per tag); each family is a prefix. */
+    public List<String> counterFamilies() {
+        return counterFamilies;
+    }
+
+    /** The document fields (index keys included), set by the item's owner. */
+    public List<String> document() {
+        return document;
+    }
+
+    /** The document fields that are keys of a secondary index. */
+    public List<String> indexKeys() {
+        return indexKeys;
+    }
+
+    /** Counters and document fields, in declaration order. */
+    public List<String> attributes() {
+        List<String> all = new ArrayList<>(counters);
+        all.addAll(document);
+        return all;
+    }
+
+    public boolean isCounter(String attribute) {
+        return counters.contains(attribute) || counterFamilies.stream().anyMatch(attribute::startsWith);
+    }
+
+    public boolean isDocument(String attribute) {
+        return document.contains(attribute);
+    }
+
+    /** Whether the attribute is part of this type's content (not its key, type or bookkeeping). */
+    public boolean declares(String attribute) {
+        return isCounter(attribute) || isDocument(attribute);
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+
+    /** Declares a derived type; {@link #key} is required, everything else defaults to none. */
+    public static final class Builder {
+        private final String name;
+        private String keyPattern;
+        private Function<String, Key> keyOf;
+        private final Set<String> counters = new LinkedHashSet<>();
+        private final Set<String> counterFamilies = new LinkedHashSet<>();
+        private final Set<String> document = new LinkedHashSet<>();
+        private final Set<String> indexKeys = new LinkedHashSet<>();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        public Builder key(String pattern, Function<String, Key> keyOf) {
+            this.keyPattern = pattern;
+            this.keyOf = keyOf;
+            return this;
+        }
+
+        public Builder counters(List<String> names) {
+            counters.addAll(names);
+            return this;
+        }
+
+        public Builder counters(String... names) {
+            return counters(List.of(names));
+        }
+
+        public Builder counterFamily(String prefix) {
+            counterFamilies.add(prefix);
+            return this;
+        }
+
+        public Builder document(String... names) {
+            document.addAll(List.of(names));
+            return this;
+        }
+
+        /** Document fields that are also keys of a secondary index. */
+        public Builder indexKeys(String... names) {
+            document.addAll(List.of(names));
+            indexKeys.addAll(List.of(names));
+            return this;
+        }
+
+        public DerivedType build() {
+            return new DerivedType(this);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.tally.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class DerivedTypeTest {
+    private static final DerivedType TAGS = DerivedType.named("TagStats")
+            .key("TAG#<tagId> / #STATS#", tagId -> new Key("TAG#" + tagId, "#STATS#"))
+            .counters("links")
+            .counterFamily("type:")
+            .document("tagId", "name")
+            .indexKeys("byName")
+            .build();
+
+    @Test
+    void declaration_answersWhatEachAttributeIs() {
+        assertThat(TAGS.entityType()).isEqualTo(EntityType.derivedType("TagStats"));
+        assertThat(TAGS.key("t1")).isEqualTo(new Key("TAG#t1", "#STATS#"));
+        assertThat(TAGS.isCounter("links")).isTrue();
+        assertThat(TAGS.isCounter("type:image")).isTrue();
+        assertThat(TAGS.isCounter("name")).isFalse();
+        assertThat(TAGS.isDocument("name")).isTrue();
+        assertThat(TAGS.isDocument("byName")).isTrue();
+        assertThat(TAGS.indexKeys()).containsExactly("byName");
+        assertThat(TAGS.attributes()).containsExactly("links", "tagId", "name", "byName");
+        assertThat(TAGS.declares("wm_abc")).isFalse();
+    }
+
+    @Test
+    void declaration_attributeBothCounterAndDocument_isRefused() {
+        assertThatThrownBy(() -> DerivedType.named("Bad").key("k", id -> new Key(id, id))
+                .counters("n").document("n").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'n' twice");
+    }
+
+    @Test
+    void declaration_reservedAttribute_isRefused() {
+        for (String reserved : new String[] {"pk", "sk", "entityType", "wm_shard"}) {
+            assertThatThrownBy(() -> DerivedType.named("Bad").key("k", id -> new Key(id, id)).counters(reserved).build())
+                    .as(reserved).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
+        }
+    }
+
+    @Test
+    void declaration_attributeInsideACounterFamily_isRefused() {
+        assertThatThrownBy(() -> DerivedType.named("Bad").key("k", id -> new Key(id, id))
+                .counterFamily("tag:").document("tag:name").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counter family");
+    }
+
+    @Test
+    void declaration_withoutKey_isRefused() {
+        assertThatThrownBy(() -> DerivedType.named("Bad").counters("n").build()).isInstanceOf(NullPointerException.class);
+    }
+}

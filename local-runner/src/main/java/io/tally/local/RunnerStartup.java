@@ -1,0 +1,144 @@
+package io.tally.local;
+
+import io.tally.local.events.EventRules;
+import io.tally.local.events.InvalidRuleException;
+import io.tally.local.events.LocalEventBus;
+import io.tally.local.http.HttpFront;
+import io.tally.writer.WriterConfig;
+import io.tally.writer.WriterHandler;
+import java.io.IOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The wiring of the pipeline, in the order it starts: the checks, DynamoDB Local and the table, the event bus, the
+ * stream processor (built, not yet polling), the HTTP front, then the poller. Whatever fails stops what has
+ * started so far, so that a failed start leaves nothing running.
+ */
+final class RunnerStartup {
+    private RunnerStartup() {
+    }
+
+    /** See {@link LocalRunner#start}. */
+    static LocalRunner start(LocalRunner.Settings settings) {
+        InetAddress address = Preflight.localAddress(settings.host());
+        String host = address.getHostAddress();
+        Preflight.ensureFree(address, settings.port(), "--port");
+        Preflight.ensureFree(address, settings.dynamoDbPort(), "--dynamodb-port");
+        Preflight.ensureFree(address, settings.eventsPort(), "--events-port");
+        Preflight.prepareDir(settings.dataDir(), "--data-dir");
+        Preflight.prepareDir(settings.eventsDir(), "--events-dir");
+        // Before anything starts: a broken rule file is the user's to fix, like a port in use.
+        EventRules rules = loadRules(settings.rulesDir());
+
+        int dynamoDbPort = settings.dynamoDbPort() == 0 ? Preflight.freePort(address) : settings.dynamoDbPort();
+        URI endpoint = URI.create("http://" + HttpFront.clientHost(address) + ":" + dynamoDbPort);
+        // Building the first SDK client loads thousands of classes: half a second spent while DynamoDB Local starts.
+        CompletableFuture<DynamoDbClient> adminClient = CompletableFuture.supplyAsync(
+                () -> TableSetup.adminClient(endpoint), task -> newDaemonThread(task, "tally-local-sdk-init").start());
+        DynamoDbLocalServer dynamoDb;
+        try {
+            dynamoDb = DynamoDbLocalServer.start(host, dynamoDbPort, settings.dataDir());
+        } catch (RuntimeException | Error e) {
+            adminClient.thenAccept(DynamoDbClient::close);
+            throw e;
+        }
+        try {
+            boolean created;
+            try (DynamoDbClient admin = join(adminClient)) {
+                created = TableSetup.ensureTable(admin, settings.tableName());
+            }
+            return startServers(settings, host, dynamoDb, dynamoDbPort, endpoint, created, rules);
+        } catch (RuntimeException | Error e) {
+            dynamoDb.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The event bus, the stream processor (built, not yet polling), the front that serves the writer API, the bus's
+     * recent events and the meters, then the poller.
+     */
+    private static LocalRunner startServers(LocalRunner.Settings settings, String host, DynamoDbLocalServer dynamoDb,
+            int dynamoDbPort, URI endpoint, boolean created, EventRules rules) {
+        EventsDir eventsDir = EventsDir.of(settings);
+        LocalEventBus events = null;
+        StreamPipeline stream = null;
+        try {
+            try {
+                events = LocalEventBus.start(LocalEventBus.Settings.of(host, settings.eventsPort(), eventsDir.path()),
+                        rules);
+            } catch (BindException e) {
+                throw new PortInUseException(host, settings.eventsPort(), "--events-port", e);
+            } catch (IOException e) {
+                throw new StartupException("the event bus did not start: " + e.getMessage(), e);
+            }
+            stream = StreamPipeline.create(endpoint, settings.tableName(), events.endpoint(), events.busName(),
+                    settings.dataDir());
+            WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint));
+            HttpFront front;
+            try {
+                front = HttpFront.start(host, settings.port(), LocalRunner.WRITER_FUNCTION, writer,
+                        Map.of(LocalRunner.EVENTS_PATH, events.recentEventsRoute(), LocalRunner.METRICS_PATH,
+                                new MetricsHandler(stream::scrape)));
+            } catch (BindException e) {
+                throw new PortInUseException(host, settings.port(), "--port", e);
+            } catch (IOException e) {
+                throw new StartupException("the HTTP front did not start: " + e.getMessage(), e);
+            }
+            try {
+                stream.start();
+            } catch (RuntimeException | Error e) {
+                front.close();
+                throw e;
+            }
+            return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, eventsDir, events, stream,
+                    front);
+        } catch (RuntimeException | Error e) {
+            if (stream != null) {
+                stream.close();
+            }
+            if (events != null) {
+                events.close();
+            }
+            eventsDir.removeIfTemporary();
+            throw e;
+        }
+    }
+
+    private static EventRules loadRules(Path rulesDir) {
+        try {
+            return rulesDir == null ? EventRules.fromClasspath() : EventRules.fromDirectory(rulesDir);
+        } catch (InvalidRuleException e) {
+            throw new StartupException(e.getMessage(), e);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw new StartupException(e.getMessage() + (rulesDir == null ? "; pass --rules-dir DIR" : ""), e);
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    private static Thread newDaemonThread(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

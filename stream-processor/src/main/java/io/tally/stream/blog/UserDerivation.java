@@ -1,0 +1,39 @@
+package io.tally.stream.blog;
+
+import static io.tally.core.Items.s;
+
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.EntityDerivation;
+import io.tally.stream.stats.SharedStats;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A user counts once in the global totals and owns the {@code userId} of its stats item, so that the stats item
+ * exists as soon as the user does and the read side can tell "a user with nothing derived yet" (zeros) from "no
+ * such user" (404). A user announces no events.
+ */
+public final class UserDerivation extends EntityDerivation<User> {
+    private final int globalShards;
+
+    public UserDerivation(int globalShards) {
+        super(Blog.USER);
+        this.globalShards = globalShards;
+    }
+
+    @Override
+    protected User read(Map<String, AttributeValue> image) {
+        return User.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(User user) {
+        return Contribution.builder()
+                .count(SharedStats.global(user.userId(), globalShards, Blog.GLOBAL_USERS), 1)
+                .document(Domains.USER_STATS, user.userId(), Map.of(Domains.USER_STATS_USER_ID, s(user.userId())))
+                .build();
+    }
+}

@@ -1,0 +1,58 @@
+package io.tally.stream.catalogue;
+
+import static io.tally.core.Items.n;
+import static io.tally.core.Items.s;
+
+import io.tally.core.TableSchema;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.stream.derive.Contribution;
+import io.tally.stream.derive.EntityDerivation;
+import io.tally.stream.stats.SharedStats;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A catalogue item counts once in the global totals and owns its entry in the CycleSelector index: one entry
+ * per item, in the partition of its selector ({@code back-catalogue} spread over {@code selectorShards}
+ * partitions by item id), ranged by score. It announces no events.
+ */
+public final class CatalogueItemDerivation extends EntityDerivation<CatalogueItem> {
+    private final int selectorShards;
+    private final int globalShards;
+
+    public CatalogueItemDerivation(int selectorShards, int globalShards) {
+        super(Catalogue.CATALOGUE_ITEM);
+        this.selectorShards = selectorShards;
+        this.globalShards = globalShards;
+    }
+
+    @Override
+    protected CatalogueItem read(Map<String, AttributeValue> image) {
+        return CatalogueItem.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(CatalogueItem item) {
+        return Contribution.builder()
+                .count(SharedStats.global(item.itemId(), globalShards, Catalogue.GLOBAL_ITEMS), 1)
+                .document(Catalogue.SELECTOR_ENTRY, item.itemId(), selectorEntry(item))
+                .build();
+    }
+
+    private Map<String, AttributeValue> selectorEntry(CatalogueItem item) {
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(Catalogue.Entry.ITEM_ID, s(item.itemId()));
+        // An item without a title leaves the attribute out, and the document write removes a title it had before.
+        if (item.title() != null) {
+            values.put(Catalogue.Entry.TITLE, s(item.title()));
+        }
+        values.put(Catalogue.Entry.SCORE, n(item.score()));
+        values.put(TableSchema.SELECTOR,
+                s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
+        values.put(TableSchema.DATA, n(item.score()));
+        return values;
+    }
+}

@@ -1,0 +1,114 @@
+package io.tally.stream.derive;
+
+import io.tally.core.EntityType;
+import io.tally.stream.events.DomainEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A derivation written as the state of one entity: what an item in a state contributes, and which events a change
+ * from one state to another announces. The change's effect on derived data is the difference of the two
+ * contributions, so an item counted under one shard, status or partition is always uncounted from the same one.
+ *
+ * <p>A side that cannot be read contributes nothing, which is what a rebuild from a scan does with such an item: the
+ * derived data still equals a recomputation, and the problem sends the record to the dead-letter route. Such a change
+ * announces only its {@link #counterEvents counter events}, which describe deltas that are applied.
+ *
+ * @param <T> the entity, as core's mapper reads it
+ */
+public abstract class EntityDerivation<T> implements Derivation {
+    private final EntityType entityType;
+
+    protected EntityDerivation(EntityType entityType) {
+        this.entityType = Objects.requireNonNull(entityType, "entityType");
+        if (entityType.isDerived()) {
+            throw new IllegalArgumentException("derived items must not derive: " + entityType);
+        }
+    }
+
+    @Override
+    public final EntityType entityType() {
+        return entityType;
+    }
+
+    /**
+     * Reads an image as the entity.
+     *
+     * @throws RuntimeException (typically {@link io.tally.core.MalformedItemException}) when it cannot
+     */
+    protected abstract T read(Map<String, AttributeValue> image);
+
+    /** What an item in this state contributes to derived data. */
+    protected abstract Contribution contribution(T entity);
+
+    /**
+     * The domain events of a change both sides of which could be read.
+     *
+     * @param before the entity before the change, or null
+     * @param after  the entity after the change, or null
+     */
+    protected List<DomainEvent> events(String eventId, T before, T after) {
+        return List.of();
+    }
+
+    /** Events derived from the counter deltas alone (e.g. {@code UserStatsChanged}); announced after the others. */
+    protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
+        return List.of();
+    }
+
+    @Override
+    public final IntendedChanges derive(String eventId, Map<String, AttributeValue> oldImage,
+                                        Map<String, AttributeValue> newImage) {
+        List<String> problems = new ArrayList<>();
+        T before = read(oldImage, "old image", problems);
+        T after = read(newImage, "new image", problems);
+        boolean readable = problems.isEmpty();
+        IntendedChanges changes = IntendedChanges.between(
+                contribution(before, "old image", problems), contribution(after, "new image", problems));
+        List<DomainEvent> events = new ArrayList<>();
+        if (readable) {
+            try {
+                events.addAll(events(eventId, before, after));
+            } catch (RuntimeException e) {
+                problems.add("events: " + describe(e));
+            }
+        }
+        try {
+            events.addAll(counterEvents(eventId, changes));
+        } catch (RuntimeException e) {
+            problems.add("counter events: " + describe(e));
+        }
+        return changes.withEvents(events).withProblems(problems);
+    }
+
+    private T read(Map<String, AttributeValue> image, String side, List<String> problems) {
+        if (image == null) {
+            return null;
+        }
+        try {
+            return read(image);
+        } catch (RuntimeException e) {
+            problems.add(side + ": " + describe(e));
+            return null;
+        }
+    }
+
+    private Contribution contribution(T entity, String side, List<String> problems) {
+        if (entity == null) {
+            return Contribution.NONE;
+        }
+        try {
+            return contribution(entity);
+        } catch (RuntimeException e) {
+            problems.add(side + ": " + describe(e));
+            return Contribution.NONE;
+        }
+    }
+
+    static String describe(RuntimeException e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+}

@@ -1,0 +1,148 @@
+package io.tally.stream.engine;
+
+import io.tally.core.DerivedType;
+import io.tally.core.Key;
+import io.tally.core.MalformedItemException;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.Document;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plans a batch of one shard: classifies each record (derive, skip by design, poison), derives it, refuses changes
+ * that cannot join the batch's writes, and coalesces the rest per derived item. Pure but for the metrics.
+ */
+final class BatchPlanner {
+    private static final Logger LOG = LoggerFactory.getLogger(BatchPlanner.class);
+
+    private final Derivations derivations;
+    private final StreamMetrics metrics;
+
+    BatchPlanner(Derivations derivations, StreamMetrics metrics) {
+        this.derivations = derivations;
+        this.metrics = metrics;
+    }
+
+    /** @throws IllegalArgumentException when the records are of several shards or out of order */
+    BatchPlan plan(List<SourceRecord> batch, Instant now) {
+        requireOneShardInOrder(batch);
+        String shardId = batch.isEmpty() ? null : batch.get(0).shardId();
+        List<RecordChanges> changes = new ArrayList<>(batch.size());
+        Map<Key, KeyContributions> byKey = new LinkedHashMap<>();
+        int skipped = 0;
+        int poison = 0;
+        for (SourceRecord record : batch) {
+            if (record.approximateCreationTime() != null) {
+                metrics.lag(Duration.between(record.approximateCreationTime(), now));
+            }
+            RecordChanges change = derive(record);
+            String conflict = conflict(change, byKey);
+            if (conflict != null) {
+                change = RecordChanges.poisoned(record, conflict);
+            }
+            if (change.skipReason() != null) {
+                skipped++;
+                metrics.skipped(change.skipReason());
+            }
+            if (change.isPoison()) {
+                poison++;
+                metrics.poison();
+                LOG.warn("poison record {} (sequence {}): {}", record.eventId(), record.sequenceNumber(),
+                        change.poisonReason());
+            }
+            coalesce(change, shardId, byKey);
+            changes.add(change);
+        }
+        return new BatchPlan(shardId, changes, byKey, skipped, poison);
+    }
+
+    /** The derivation of one record; never throws for anything the record holds. */
+    private RecordChanges derive(SourceRecord record) {
+        Optional<String> type;
+        try {
+            type = record.entityType();
+        } catch (MalformedItemException e) {
+            metrics.record(record.eventName(), "unknown");
+            return RecordChanges.poisoned(record, "entity type: " + e.getMessage());
+        }
+        if (type.isEmpty()) {
+            metrics.record(record.eventName(), "none");
+            return RecordChanges.poisoned(record, "no entity type attribute");
+        }
+        Derivations.Route route = derivations.route(type.get());
+        if (route instanceof Derivations.Unknown) {
+            metrics.record(record.eventName(), "unknown");
+            return RecordChanges.poisoned(record, "entity type: unknown entity type: " + type.get());
+        }
+        metrics.record(record.eventName(), type.get());
+        if (route instanceof Derivations.Skip skip) {
+            return RecordChanges.skipped(record, skip.reason());
+        }
+        Derivations.Derive derive = (Derivations.Derive) route;
+        try {
+            return RecordChanges.derived(record,
+                    derive.derivation().derive(record.eventId(), record.oldImage(), record.newImage()));
+        } catch (RuntimeException e) {
+            // A derivation must report problems rather than throw; one that throws is a bug on this input.
+            return RecordChanges.poisoned(record, "derivation: " + e);
+        }
+    }
+
+    /**
+     * Why a record's changes cannot join the batch's writes (null when they can): derivations that disagree on the
+     * type of a derived item. That is a derivation bug; the record goes to the dead-letter route instead of making a
+     * write that can never succeed. (A counter and a document field never share an attribute: each derived type
+     * declares them apart.)
+     */
+    private static String conflict(RecordChanges change, Map<Key, KeyContributions> byKey) {
+        Map<Key, DerivedType> types = new LinkedHashMap<>();
+        List<Map.Entry<Key, DerivedType>> claims = new ArrayList<>();
+        for (CounterRef counter : change.counterDeltas().keySet()) {
+            claims.add(Map.entry(counter.key(), counter.type()));
+        }
+        for (Map.Entry<Key, Document> document : change.documents().entrySet()) {
+            claims.add(Map.entry(document.getKey(), document.getValue().type()));
+        }
+        for (Map.Entry<Key, DerivedType> claim : claims) {
+            DerivedType seen = types.putIfAbsent(claim.getKey(), claim.getValue());
+            KeyContributions existing = byKey.get(claim.getKey());
+            DerivedType before = existing == null ? null : existing.type();
+            if (seen != null && seen != claim.getValue() || before != null && before != claim.getValue()) {
+                return "derivations disagree on the type of " + claim.getKey();
+            }
+        }
+        return null;
+    }
+
+    private static void coalesce(RecordChanges change, String shardId, Map<Key, KeyContributions> byKey) {
+        Function<Key, KeyContributions> create = key -> new KeyContributions(key, shardId);
+        change.counterDeltas().forEach((counter, delta) -> byKey.computeIfAbsent(counter.key(), create)
+                .addCounter(change.paddedSequence(), counter.type(), counter.attribute(), delta));
+        change.documents().forEach((key, document) -> byKey.computeIfAbsent(key, create)
+                .addDocument(change.paddedSequence(), document));
+    }
+
+    private static void requireOneShardInOrder(List<SourceRecord> batch) {
+        for (int i = 1; i < batch.size(); i++) {
+            SourceRecord previous = batch.get(i - 1);
+            SourceRecord record = batch.get(i);
+            if (!record.shardId().equals(previous.shardId())) {
+                throw new IllegalArgumentException("a batch holds the records of one shard: " + previous.shardId()
+                        + " and " + record.shardId());
+            }
+            if (record.paddedSequence().compareTo(previous.paddedSequence()) <= 0) {
+                throw new IllegalArgumentException("records out of stream order: " + previous.sequenceNumber()
+                        + " before " + record.sequenceNumber());
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+package io.tally.stream.blog;
+
+import static io.tally.stream.derive.DerivationCase.RECORD_ID;
+import static io.tally.stream.derive.DerivationCase.deltas;
+import static io.tally.stream.derive.DerivationCase.event;
+import static io.tally.stream.derive.DerivationCase.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.MalformedItemException;
+import io.tally.core.Shards;
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.DerivationCase;
+import io.tally.stream.derive.Document;
+import io.tally.stream.events.DomainEvent;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class PostDerivationTest {
+    private static final int STATUS_SHARDS = 4;
+    private static final int GLOBAL_SHARDS = 4;
+    private static final PostDerivation DERIVATION = new PostDerivation(STATUS_SHARDS, GLOBAL_SHARDS);
+
+    private static final Instant CREATED = Instant.parse("2019-01-22T10:28:49.930Z");
+    private static final Instant UPDATED = Instant.parse("2019-01-23T08:00:00.000Z");
+    private static final Instant DELETED = Instant.parse("2019-01-24T09:30:00.000Z");
+
+    private static final Post CREATED_POST = new Post("p1", "u1", "Hello", "First body", PostStatus.CREATED, CREATED, CREATED, 1);
+    private static final Post UPDATED_POST = new Post("p1", "u1", "Hello again", "Second body", PostStatus.UPDATED, CREATED, UPDATED, 2);
+    private static final Post DELETED_POST = new Post("p1", "u1", "Hello again", "Second body", PostStatus.DELETED, CREATED, DELETED, 3);
+
+    private static final Key PROJECTION = BlogKeys.postProjection("p1");
+    private static final CounterRef USER_POSTS = new CounterRef(BlogKeys.userStats("u1"), Domains.USER_STATS, Blog.USER_POSTS);
+
+    static Stream<DerivationCase> cases() {
+        return Stream.of(
+                new DerivationCase("insert_createdPost_countsProjectsAndAnnouncesPostCreated",
+                        null, CREATED_POST.toItem(),
+                        deltas(USER_POSTS, 1, global(Blog.GLOBAL_POSTS_CREATED), 1),
+                        Map.of(PROJECTION, projection(CREATED_POST)),
+                        List.of(event(PostDerivation.POST_CREATED, "p1",
+                                "postId", "p1", "userId", "u1", "title", "Hello", "status", "created",
+                                "createdAt", "2019-01-22T10:28:49.930Z"))),
+                new DerivationCase("update_createdToUpdated_movesGlobalCountAndAnnouncesStatusChange",
+                        CREATED_POST.toItem(), UPDATED_POST.toItem(),
+                        deltas(global(Blog.GLOBAL_POSTS_CREATED), -1, global(Blog.GLOBAL_POSTS_UPDATED), 1),
+                        Map.of(PROJECTION, projection(UPDATED_POST)),
+                        List.of(event(PostDerivation.POST_STATUS_CHANGED, "p1",
+                                "postId", "p1", "userId", "u1", "from", "created", "to", "updated",
+                                "updatedAt", "2019-01-23T08:00:00.000Z", "title", "Hello again"))),
+                new DerivationCase("update_sameStatusNewTitle_rewritesProjectionOnly",
+                        UPDATED_POST.toItem(), withTitle(UPDATED_POST, "Third title").toItem(),
+                        Map.of(),
+                        Map.of(PROJECTION, projection(withTitle(UPDATED_POST, "Third title"))),
+                        List.of()),
+                new DerivationCase("softDelete_updatedToDeleted_uncountsUserPostAndAnnouncesStatusChange",
+                        UPDATED_POST.toItem(), DELETED_POST.toItem(),
+                        deltas(USER_POSTS, -1, global(Blog.GLOBAL_POSTS_UPDATED), -1, global(Blog.GLOBAL_POSTS_DELETED), 1),
+                        Map.of(PROJECTION, projection(DELETED_POST)),
+                        List.of(event(PostDerivation.POST_STATUS_CHANGED, "p1",
+                                "postId", "p1", "userId", "u1", "from", "updated", "to", "deleted",
+                                "updatedAt", "2019-01-24T09:30:00.000Z", "title", "Hello again"))),
+                new DerivationCase("remove_deletedPost_uncountsGlobalAndRemovesProjectionSilently",
+                        DELETED_POST.toItem(), null,
+                        deltas(global(Blog.GLOBAL_POSTS_DELETED), -1),
+                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION)),
+                        List.of()),
+                new DerivationCase("remove_livePost_uncountsEverywhereAndRemovesProjection",
+                        CREATED_POST.toItem(), null,
+                        deltas(USER_POSTS, -1, global(Blog.GLOBAL_POSTS_CREATED), -1),
+                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION)),
+                        List.of()),
+                new DerivationCase("insert_alreadyDeletedPost_countsOnlyAsDeleted",
+                        null, DELETED_POST.toItem(),
+                        deltas(global(Blog.GLOBAL_POSTS_DELETED), 1),
+                        Map.of(PROJECTION, projection(DELETED_POST)),
+                        List.of(event(PostDerivation.POST_CREATED, "p1",
+                                "postId", "p1", "userId", "u1", "title", "Hello again", "status", "deleted",
+                                "createdAt", "2019-01-22T10:28:49.930Z"))),
+                new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",
+                        UPDATED_POST.toItem(), UPDATED_POST.toItem(),
+                        Map.of(),
+                        Map.of(PROJECTION, projection(UPDATED_POST)),
+                        List.of()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void change_tableCase_derivesExpectedDeltasDocumentsAndEvents(DerivationCase change) {
+        change.assertDerivedBy(DERIVATION);
+    }
+
+    static Stream<Arguments> malformedImages() {
+        Map<String, AttributeValue> post = CREATED_POST.toItem();
+        return Stream.of(
+                Arguments.of(Named.of("missing userId", with(post, "userId", null))),
+                Arguments.of(Named.of("unknown status", with(post, "status", AttributeValue.fromS("archived")))),
+                Arguments.of(Named.of("status not a string", with(post, "status", AttributeValue.fromN("1")))),
+                Arguments.of(Named.of("createdAt not a timestamp", with(post, "createdAt", AttributeValue.fromS("yesterday")))),
+                Arguments.of(Named.of("no entity type", with(post, TableSchema.ENTITY_TYPE, null))),
+                Arguments.of(Named.of("a user image", new User("u1", "Ada", "ada@example.com", CREATED, CREATED, 1).toItem())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedImages")
+    void derive_malformedImage_isAProblemAndContributesNothing(Map<String, AttributeValue> image) {
+        DerivationCase.assertUnreadable(DERIVATION, image);
+    }
+
+    @Test
+    void projection_anyPost_holdsEveryDocumentAttributeAsStrings() {
+        Document document = DERIVATION.derive(RECORD_ID, null, UPDATED_POST.toItem()).documents().get(PROJECTION);
+
+        assertThat(document.values().keySet()).containsExactlyInAnyOrderElementsOf(Blog.POST_PROJECTION.document());
+        assertThat(document.values().values()).allSatisfy(value -> assertThat(value.s()).isNotNull());
+        assertThat(document.values().get(TableSchema.STATUS_SHARD).s())
+                .isEqualTo("POSTS#updated#" + Shards.of("p1", STATUS_SHARDS));
+        assertThat(document.values().get(TableSchema.STATUS_POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
+    }
+
+    @Test
+    void shards_statusChange_keepsTheShardOfThePostId() {
+        for (int i = 0; i < 200; i++) {
+            Post post = new Post("post-" + i, "u1", "t", "b", PostStatus.CREATED, CREATED, CREATED, 1);
+            Post deleted = new Post("post-" + i, "u1", "t", "b", PostStatus.DELETED, CREATED, DELETED, 2);
+            int shard = Shards.of("post-" + i, STATUS_SHARDS);
+
+            assertThat(statusShard(post)).isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, shard));
+            assertThat(statusShard(deleted)).isEqualTo(BlogKeys.statusShard(PostStatus.DELETED, shard));
+            assertThat(DERIVATION.derive(RECORD_ID, null, deleted.toItem()).counterDeltas())
+                    .containsKey(new CounterRef(Domains.globalStatsKey(Shards.of("post-" + i, GLOBAL_SHARDS)),
+                            Domains.GLOBAL_STATS, Blog.GLOBAL_POSTS_DELETED));
+        }
+    }
+
+    @Test
+    void shards_manyPosts_spreadOverEveryGlobalShard() {
+        Set<Key> keys = new HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            Post post = new Post("post-" + i, "u1", "t", "b", PostStatus.CREATED, CREATED, CREATED, 1);
+            DERIVATION.derive(RECORD_ID, null, post.toItem()).counterDeltas().keySet().stream()
+                    .filter(counter -> counter.type() == Domains.GLOBAL_STATS)
+                    .forEach(counter -> keys.add(counter.key()));
+        }
+        assertThat(keys).containsExactlyInAnyOrder(
+                Domains.globalStatsKey(0), Domains.globalStatsKey(1), Domains.globalStatsKey(2), Domains.globalStatsKey(3));
+    }
+
+    @Test
+    void eventIds_sameRecordTwice_areEqualAndDeriveFromTheRecord() {
+        List<DomainEvent> first = DERIVATION.derive("record-7", null, CREATED_POST.toItem()).events();
+        List<DomainEvent> again = DERIVATION.derive("record-7", null, CREATED_POST.toItem()).events();
+
+        assertThat(first).isEqualTo(again);
+        assertThat(first.get(0).id()).isEqualTo("record-7:PostCreated:p1");
+        assertThat(first.get(0).detail().get("eventId")).isEqualTo(first.get(0).id());
+    }
+
+    private static String statusShard(Post post) {
+        return DERIVATION.derive(RECORD_ID, null, post.toItem()).documents().get(BlogKeys.postProjection(post.postId()))
+                .values().get(TableSchema.STATUS_SHARD).s();
+    }
+
+    private static Post withTitle(Post post, String title) {
+        return new Post(post.postId(), post.userId(), title, post.body(), post.status(), post.createdAt(),
+                post.updatedAt(), post.version() + 1);
+    }
+
+    private static CounterRef global(String attribute) {
+        return new CounterRef(Domains.globalStatsKey(Shards.of("p1", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, attribute);
+    }
+
+    /** The projection document written out by hand, attribute by attribute. */
+    private static Document projection(Post post) {
+        return new Document(Blog.POST_PROJECTION, Map.of(
+                Blog.Projection.POST_ID, AttributeValue.fromS(post.postId()),
+                Blog.Projection.USER_ID, AttributeValue.fromS(post.userId()),
+                Blog.Projection.TITLE, AttributeValue.fromS(post.title()),
+                Blog.Projection.STATUS, AttributeValue.fromS(post.status().value()),
+                Blog.Projection.CREATED_AT, AttributeValue.fromS(Timestamps.format(post.createdAt())),
+                Blog.Projection.UPDATED_AT, AttributeValue.fromS(Timestamps.format(post.updatedAt())),
+                TableSchema.STATUS_SHARD, AttributeValue.fromS(
+                        BlogKeys.statusShard(post.status(), Shards.of(post.postId(), STATUS_SHARDS))),
+                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(post.postId(), post.createdAt()))));
+    }
+}

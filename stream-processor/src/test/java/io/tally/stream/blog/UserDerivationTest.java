@@ -1,0 +1,97 @@
+package io.tally.stream.blog;
+
+import static io.tally.stream.derive.DerivationCase.RECORD_ID;
+import static io.tally.stream.derive.DerivationCase.deltas;
+import static io.tally.stream.derive.DerivationCase.with;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tally.core.EntityType;
+import io.tally.core.MalformedItemException;
+import io.tally.core.Shards;
+import io.tally.core.TableSchema;
+import io.tally.core.blog.Blog;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.blog.User;
+import io.tally.core.domains.Domains;
+import io.tally.stream.derive.CounterRef;
+import io.tally.stream.derive.DerivationCase;
+import io.tally.stream.derive.Document;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class UserDerivationTest {
+    private static final int GLOBAL_SHARDS = 4;
+    private static final UserDerivation DERIVATION = new UserDerivation(GLOBAL_SHARDS);
+
+    private static final Instant T1 = Instant.parse("2019-01-22T10:28:49.930Z");
+    private static final Instant T2 = Instant.parse("2019-01-23T08:00:00.000Z");
+    private static final User USER = new User("8790", "Ada", "ada@example.com", T1, T1, 1);
+    private static final User RENAMED = new User("8790", "Ada L.", "ada@example.com", T1, T2, 2);
+
+    private static final CounterRef GLOBAL_USERS =
+            new CounterRef(Domains.globalStatsKey(Shards.of("8790", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS);
+    private static final Document STATS_DOCUMENT = new Document(Domains.USER_STATS, Map.of(Domains.USER_STATS_USER_ID, AttributeValue.fromS("8790")));
+
+    static Stream<DerivationCase> cases() {
+        return Stream.of(
+                new DerivationCase("insert_newUser_countsGloballyAndCreatesStatsItem",
+                        null, USER.toItem(),
+                        deltas(GLOBAL_USERS, 1),
+                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
+                        List.of()),
+                new DerivationCase("update_renamedUser_noDeltasStatsDocumentUnchanged",
+                        USER.toItem(), RENAMED.toItem(),
+                        Map.of(),
+                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
+                        List.of()),
+                new DerivationCase("remove_user_uncountsAndRemovesStatsDocument",
+                        USER.toItem(), null,
+                        deltas(GLOBAL_USERS, -1),
+                        Map.of(BlogKeys.userStats("8790"), Document.removed(Domains.USER_STATS)),
+                        List.of()),
+                new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",
+                        USER.toItem(), USER.toItem(),
+                        Map.of(),
+                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
+                        List.of()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void change_tableCase_derivesExpectedDeltasDocumentsAndEvents(DerivationCase change) {
+        change.assertDerivedBy(DERIVATION);
+    }
+
+    static Stream<Arguments> malformedImages() {
+        Map<String, AttributeValue> user = USER.toItem();
+        return Stream.of(
+                Arguments.of(Named.of("missing userId", with(user, "userId", null))),
+                Arguments.of(Named.of("version not an integer", with(user, "version", AttributeValue.fromN("1.5")))),
+                Arguments.of(Named.of("unknown entity type", with(user, TableSchema.ENTITY_TYPE, AttributeValue.fromS("Robot")))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformedImages")
+    void derive_malformedImage_isAProblemAndContributesNothing(Map<String, AttributeValue> image) {
+        DerivationCase.assertUnreadable(DERIVATION, image);
+    }
+
+    @Test
+    void shards_anyUser_countsOnTheShardOfItsId() {
+        for (int i = 0; i < 100; i++) {
+            User user = new User("user-" + i, "n", "e@x.io", T1, T1, 1);
+            assertThat(DERIVATION.derive(RECORD_ID, null, user.toItem()).counterDeltas()).containsOnlyKeys(new CounterRef(
+                    Domains.globalStatsKey(Shards.of("user-" + i, GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS));
+        }
+    }
+}

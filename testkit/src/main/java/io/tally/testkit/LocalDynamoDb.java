@@ -1,0 +1,45 @@
+package io.tally.testkit;
+
+import io.tally.core.TableDefinition;
+import java.util.concurrent.atomic.AtomicInteger;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.dynamodb.services.local.embedded.DynamoDBEmbedded;
+import software.amazon.dynamodb.services.local.shared.access.AmazonDynamoDBLocal;
+
+/**
+ * Amazon DynamoDB Local, embedded in the test JVM: started once per JVM (start-up costs seconds), with a fresh
+ * table per test class so that tests do not see each other's items.
+ */
+public final class LocalDynamoDb {
+    private static final AtomicInteger TABLES = new AtomicInteger();
+    private static AmazonDynamoDBLocal instance;
+
+    private LocalDynamoDb() {
+    }
+
+    public static synchronized AmazonDynamoDBLocal instance() {
+        if (instance == null) {
+            // true disables telemetry: no network calls, no dynamodb-local-metadata.json in the working directory.
+            instance = DynamoDBEmbedded.create(true);
+            AmazonDynamoDBLocal started = instance;
+            Runtime.getRuntime().addShutdownHook(new Thread(started::shutdown, "dynamodb-local-shutdown"));
+        }
+        return instance;
+    }
+
+    public static DynamoDbClient client() {
+        return instance().dynamoDbClient();
+    }
+
+    public static DynamoDbStreamsClient streamsClient() {
+        return instance().dynamoDbStreamsClient();
+    }
+
+    /** Creates a new table with Tally's definition and returns its name. */
+    public static String createTable(String prefix) {
+        String name = prefix + "-" + TABLES.incrementAndGet();
+        client().createTable(TableDefinition.createTableRequest(name));
+        return name;
+    }
+}

@@ -1,0 +1,278 @@
+package io.tally.testkit;
+
+import io.tally.core.Items;
+import io.tally.core.blog.Comment;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostRef;
+import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
+import io.tally.core.catalogue.CatalogueItem;
+import io.tally.core.catalogue.CatalogueKeys;
+import io.tally.core.catalogue.ItemState;
+import io.tally.core.catalogue.UserItem;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A random but valid sequence of base-item writes of the blog and the learning catalogue, built with core's mappers
+ * (the items the writer service would write), plus an occasional poison item. The same seed gives the same writes.
+ * Users and posts can be picked with a Zipf skew, as hot keys are.
+ *
+ * <p>The writes go straight to a table (the tests), or to a sink: {@link #writes(long, double, int)} collects them,
+ * so that the benchmark can send them in parallel (per-item order kept) and pace them.
+ */
+public final class Workload {
+    private final Consumer<Write> out;
+    private final Random random;
+    private final double skew;
+    private final boolean poison;
+    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+    private int sequence;
+
+    private final List<String> users = new ArrayList<>();
+    private final Map<String, Post> posts = new LinkedHashMap<>();
+    private final List<String> postIds = new ArrayList<>();
+    private final Map<String, Comment> comments = new LinkedHashMap<>();
+    private final List<String> commentIds = new ArrayList<>();
+    private final Map<String, CatalogueItem> items = new LinkedHashMap<>();
+    private final Map<String, UserItem> userItems = new HashMap<>();
+    private long writes;
+    /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
+    private final List<Double> norms = new ArrayList<>();
+
+    /**
+     * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
+     * @param poison whether to write an unreadable item now and then
+     */
+    public Workload(DynamoDbClient dynamo, String table, long seed, double skew, boolean poison) {
+        this(write -> send(dynamo, table, write), seed, skew, poison);
+    }
+
+    /**
+     * @param out    receives each write, in order
+     * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
+     * @param poison whether to write an unreadable item now and then
+     */
+    public Workload(Consumer<Write> out, long seed, double skew, boolean poison) {
+        this.out = out;
+        this.random = new Random(seed);
+        this.skew = skew;
+        this.poison = poison;
+    }
+
+    /** Base-item writes done so far (each is one stream record, transactions one per item written). */
+    public long writes() {
+        return writes;
+    }
+
+    /** At least {@code count} writes (the last step may add one more), without poison. */
+    public static List<Write> writes(long seed, double skew, int count) {
+        List<Write> out = new ArrayList<>();
+        Workload workload = new Workload(out::add, seed, skew, false);
+        while (out.size() < count) {
+            workload.step();
+        }
+        return List.copyOf(out);
+    }
+
+    private static void send(DynamoDbClient dynamo, String table, Write write) {
+        if (write.isDelete()) {
+            dynamo.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
+        } else {
+            dynamo.putItem(r -> r.tableName(table).item(write.item()));
+        }
+    }
+
+    public void run(int operations) {
+        for (int i = 0; i < operations; i++) {
+            step();
+        }
+    }
+
+    public void step() {
+        now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
+        int roll = random.nextInt(100);
+        if (users.size() < 2 || roll < 8) {
+            createUser();
+        } else if (roll < 12) {
+            updateUser();
+        } else if (roll < 30 || posts.isEmpty()) {
+            createPost();
+        } else if (roll < 38) {
+            changePost(random.nextInt(4) == 0 ? PostStatus.DELETED : PostStatus.UPDATED);
+        } else if (roll < 62) {
+            addComment();
+        } else if (roll < 68) {
+            deleteComment();
+        } else if (roll < 76 || items.isEmpty()) {
+            putItem();
+        } else if (roll < 78) {
+            deleteItem();
+        } else if (roll < 99 || !poison) {
+            changeUserItem();
+        } else {
+            writePoison();
+        }
+    }
+
+    private String nextId(String prefix) {
+        return prefix + (++sequence);
+    }
+
+    private void put(Map<String, AttributeValue> item) {
+        out.accept(Write.put(item));
+        writes++;
+    }
+
+    private void delete(io.tally.core.Key key) {
+        out.accept(Write.delete(key));
+        writes++;
+    }
+
+    private void createUser() {
+        String id = nextId("u");
+        users.add(id);
+        put(new User(id, "User " + id, id + "@example.com", now, now, 1).toItem());
+    }
+
+    private void updateUser() {
+        String id = pick(users);
+        put(new User(id, "Renamed " + sequence, id + "@example.com", now, now, 2).toItem());
+    }
+
+    private void createPost() {
+        String userId = pick(users);
+        String postId = nextId("p");
+        Post post = new Post(postId, userId, "Title " + postId, "Body", PostStatus.CREATED, now, now, 1);
+        posts.put(postId, post);
+        postIds.add(postId);
+        put(new PostRef(postId, userId, now).toItem());
+        put(post.toItem());
+    }
+
+    private void changePost(PostStatus status) {
+        Post post = posts.get(pick(postIds));
+        if (post.status() == PostStatus.DELETED) {
+            return;
+        }
+        Post changed = new Post(post.postId(), post.userId(), "Edited " + sequence++, post.body(), status,
+                post.createdAt(), now, post.version() + 1);
+        posts.put(post.postId(), changed);
+        put(changed.toItem());
+    }
+
+    private void addComment() {
+        Post post = posts.get(pick(postIds));
+        if (post.status() == PostStatus.DELETED) {
+            return;
+        }
+        String commentId = nextId("c");
+        Comment comment = new Comment(commentId, post.postId(), post.userId(), post.createdAt(), pick(users), "Nice", now);
+        comments.put(commentId, comment);
+        commentIds.add(commentId);
+        put(comment.toItem());
+    }
+
+    private void deleteComment() {
+        if (commentIds.isEmpty()) {
+            return;
+        }
+        String commentId = commentIds.remove(random.nextInt(commentIds.size()));
+        delete(comments.remove(commentId).key());
+    }
+
+    private void putItem() {
+        String itemId = items.isEmpty() || random.nextInt(3) > 0 ? nextId("i") : pickKey(items);
+        String[] selectors = {"global-cycle:" + random.nextInt(3), "user-cycle:" + random.nextInt(3), "back-catalogue"};
+        CatalogueItem item = new CatalogueItem(itemId, random.nextBoolean() ? "Item " + itemId : null,
+                random.nextInt(1000), selectors[random.nextInt(selectors.length)], now);
+        items.put(itemId, item);
+        put(item.toItem());
+    }
+
+    private void deleteItem() {
+        String itemId = pickKey(items);
+        items.remove(itemId);
+        delete(CatalogueKeys.catalogueItem(itemId));
+    }
+
+    private void changeUserItem() {
+        if (items.isEmpty()) {
+            putItem();
+            return;
+        }
+        String userId = pick(users);
+        String itemId = pickKey(items);
+        String key = userId + "/" + itemId;
+        UserItem current = userItems.get(key);
+        if (current != null && current.state() == ItemState.COMPLETED) {
+            return;
+        }
+        ItemState state = ItemState.values()[random.nextInt(ItemState.values().length)];
+        UserItem next = new UserItem(userId, itemId, state, items.get(itemId).score(),
+                random.nextBoolean() ? random.nextInt(101) / 100.0 : null,
+                random.nextBoolean() ? random.nextBoolean() : null,
+                random.nextBoolean() ? random.nextBoolean() : null, now, now);
+        if (current != null && !current.entryKey().equals(next.entryKey())) {
+            delete(current.entryKey());
+        }
+        userItems.put(key, next);
+        put(next.toItem());
+        put(next.toEntryItem());
+    }
+
+    /** Items a stream consumer cannot read: a post missing its fields, an unknown type, no type at all. */
+    private void writePoison() {
+        String id = nextId("x");
+        switch (random.nextInt(3)) {
+            case 0 -> put(Map.of("pk", AttributeValue.fromS("USER#" + id), "sk", AttributeValue.fromS("POST#" + id + "#t"),
+                    "entityType", AttributeValue.fromS("Post")));
+            case 1 -> put(Map.of("pk", AttributeValue.fromS("SONG#" + id), "sk", AttributeValue.fromS("#METADATA#"),
+                    "entityType", AttributeValue.fromS("Song")));
+            default -> put(Map.of("pk", AttributeValue.fromS("MISC#" + id), "sk", AttributeValue.fromS("x")));
+        }
+    }
+
+    private <T> T pick(List<T> values) {
+        return values.get(index(values.size()));
+    }
+
+    private <K> K pickKey(Map<K, ?> map) {
+        int index = random.nextInt(map.size());
+        return map.keySet().stream().skip(index).findFirst().orElseThrow();
+    }
+
+    /** Uniform, or Zipf-distributed over the list's order (early entries hot) by inverse transform. */
+    private int index(int size) {
+        if (skew <= 0 || size == 1) {
+            return random.nextInt(size);
+        }
+        while (norms.size() < size) {
+            int i = norms.size() + 1;
+            norms.add((norms.isEmpty() ? 0 : norms.get(norms.size() - 1)) + 1 / Math.pow(i, skew));
+        }
+        double norm = norms.get(size - 1);
+        double target = random.nextDouble() * norm;
+        // The cumulative sums grow with the list, so a binary search finds the first at or above the target.
+        int low = 0;
+        int high = size - 1;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (norms.get(mid) >= target) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        return low;
+    }
+}

@@ -1,0 +1,46 @@
+package io.tally.writer.blog;
+
+import io.tally.core.blog.PostStatus;
+import io.tally.writer.http.ApiException;
+import io.tally.writer.stats.DerivedReads;
+import io.tally.writer.stats.ShardMerge.MergedPage;
+import io.tally.writer.stats.ShardMerge.Resume;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The reads of the post projections the stream processor maintains. A projection is missing both for a post
+ * with nothing derived yet and for one never written; the post's ref tells them apart, here.
+ */
+final class PostProjectionStore {
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    PostProjectionStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    /**
+     * The post's projection, or null when there is none yet. A projection exists only for a post that exists,
+     * so the ref is read only when there is none: a post never written is {@code not_found}.
+     */
+    Map<String, AttributeValue> stats(String postId) {
+        Map<String, AttributeValue> projection =
+                DerivedReads.found(dynamo.getItem(PostProjectionRequests.postStats(table, postId)));
+        if (projection == null && DerivedReads.found(dynamo.getItem(PostProjectionRequests.postRef(table, postId))) == null) {
+            throw ApiException.notFound("post '" + postId + "' does not exist");
+        }
+        return projection;
+    }
+
+    /** One page of the posts of a status, merged from every shard that is not exhausted. */
+    MergedPage<Map<String, AttributeValue>> byStatus(PostStatus status, List<Resume> from, int limit) {
+        return PostProjectionRequests.POSTS.merge(from, DerivedReads.readShards(dynamo, from,
+                        (shard, after) -> PostProjectionRequests.postsByStatus(table, status, shard, limit, after),
+                        PostProjectionRequests::postPosition),
+                limit);
+    }
+}
