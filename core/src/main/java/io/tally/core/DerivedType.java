@@ -25,6 +25,9 @@ public final class DerivedType {
     private final List<String> counterFamilies;
     private final List<String> document;
     private final List<String> indexKeys;
+    /** For the membership checks every counter and document write makes. */
+    private final Set<String> counterSet;
+    private final Set<String> documentSet;
 
     private DerivedType(Builder builder) {
         this.entityType = EntityType.derivedType(builder.name);
@@ -34,6 +37,8 @@ public final class DerivedType {
         this.counterFamilies = List.copyOf(builder.counterFamilies);
         this.document = List.copyOf(builder.document);
         this.indexKeys = List.copyOf(builder.indexKeys);
+        this.counterSet = Set.copyOf(counters);
+        this.documentSet = Set.copyOf(document);
         Set<String> seen = new HashSet<>();
         for (String attribute : attributes()) {
             if (!seen.add(attribute)) {
@@ -115,11 +120,24 @@ public final class DerivedType {
     }
 
     public boolean isCounter(String attribute) {
-        return counters.contains(attribute) || counterFamilies.stream().anyMatch(attribute::startsWith);
+        if (counterSet.contains(attribute)) {
+            return true;
+        }
+        for (String family : counterFamilies) {
+            if (attribute.startsWith(family)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public boolean isDocument(String attribute) {
-        return document.contains(attribute);
+        return documentSet.contains(attribute);
+    }
+
+    /** The document fields as a set: what writing a document removes when the owner no longer sets them. */
+    public Set<String> documentFields() {
+        return documentSet;
     }
 
     /** Whether the attribute is part of this type's content (not its key, type or bookkeeping). */

@@ -32,7 +32,7 @@ public record Document(DerivedType type, Map<String, AttributeValue> values) {
 
     /** Every field this kind of document may hold: writing it removes those it does not hold now. */
     public Set<String> owned() {
-        return Set.copyOf(type.document());
+        return type.documentFields();
     }
 
     public boolean isRemoval() {

@@ -1,8 +1,8 @@
 package io.tally.stream.engine;
 
+import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -55,7 +55,7 @@ public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAd
         Set<String> seen = new HashSet<>();
         for (Set<String> names : java.util.List.of(counterAdds.keySet(), documentSet.keySet(), documentRemove)) {
             for (String name : names) {
-                if (isReserved(name)) {
+                if (DerivedType.isReserved(name)) {
                     throw new IllegalArgumentException("reserved attribute in a derived write: " + name);
                 }
                 if (!seen.add(name)) {
@@ -63,12 +63,6 @@ public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAd
                 }
             }
         }
-    }
-
-    /** Attributes no derivation may write: the key, the entity type and the watermarks. */
-    public static boolean isReserved(String attributeName) {
-        return attributeName.equals(TableSchema.PK) || attributeName.equals(TableSchema.SK)
-                || attributeName.equals(TableSchema.ENTITY_TYPE) || Watermarks.isWatermark(attributeName);
     }
 
     public String watermarkAttribute() {
