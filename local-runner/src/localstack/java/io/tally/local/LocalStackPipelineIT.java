@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.stream.derive.Derivations;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import io.tally.writer.WriterConfig;
