@@ -1,7 +1,6 @@
 package io.tally.stream;
 
 import io.tally.core.ShardSettings;
-import io.tally.core.domains.Domains;
 import io.tally.stream.blog.CommentDerivation;
 import io.tally.stream.blog.PostDerivation;
 import io.tally.stream.blog.UserDerivation;

@@ -4,7 +4,6 @@ import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableDefinition;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
-import io.tally.core.EntityType;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.User;
 import io.tally.stream.engine.DeadLetter;

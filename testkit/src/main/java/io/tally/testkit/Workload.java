@@ -1,6 +1,5 @@
 package io.tally.testkit;
 
-import io.tally.core.Items;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;

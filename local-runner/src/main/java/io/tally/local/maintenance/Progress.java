@@ -1,6 +1,5 @@
 package io.tally.local.maintenance;
 
-import io.tally.core.Items;
 import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;

@@ -2,7 +2,6 @@ package io.tally.local.maintenance;
 
 import io.tally.core.ShardSettings;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.derive.Derivations;
 import io.tally.stream.rebuild.Difference;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;

@@ -1,6 +1,5 @@
 package io.tally.local.stream;
 
-import io.tally.core.Shards;
 import io.tally.local.lambda.LocalLambdaContext;
 import java.time.Duration;
 import java.util.ArrayList;

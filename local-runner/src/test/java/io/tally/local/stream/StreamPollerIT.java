@@ -11,8 +11,6 @@ import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.core.Items;
-import io.tally.core.Shards;
 import io.tally.stream.SdkToLambdaRecords;
 import io.tally.testkit.LocalDynamoDb;
 import java.io.IOException;

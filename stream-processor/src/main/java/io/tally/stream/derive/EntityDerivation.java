@@ -81,7 +81,7 @@ public abstract class EntityDerivation<T> implements Derivation {
         } catch (RuntimeException e) {
             problems.add("counter events: " + describe(e));
         }
-        return changes.withEvents(events).withProblems(problems);
+        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events, problems);
     }
 
     private T read(Map<String, AttributeValue> image, String side, List<String> problems) {

@@ -43,14 +43,6 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
         return new IntendedChanges(deltas, documents, List.of(), List.of());
     }
 
-    public IntendedChanges withEvents(List<DomainEvent> events) {
-        return new IntendedChanges(counterDeltas, documents, events, problems);
-    }
-
-    public IntendedChanges withProblems(List<String> problems) {
-        return new IntendedChanges(counterDeltas, documents, events, problems);
-    }
-
     /** Whether the whole change could be derived. */
     public boolean isClean() {
         return problems.isEmpty();

@@ -243,10 +243,11 @@ public final class Rebuilder {
                 ScanRequest request = ScanRequest.builder().tableName(table).consistentRead(true)
                         .segment(segment).totalSegments(segments).build();
                 futures.add(pool.submit(() -> dynamo.scanPaginator(request).forEach(page -> {
+                    // Progress under the same lock: the consumer sees one call at a time, counts only growing.
                     synchronized (snapshot) {
                         page.items().forEach(item -> classify(item, snapshot));
+                        progress.accept(scanned.addAndGet(page.count()));
                     }
-                    progress.accept(scanned.addAndGet(page.count()));
                 })));
             }
             for (Future<?> future : futures) {

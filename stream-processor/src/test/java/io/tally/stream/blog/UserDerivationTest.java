@@ -4,10 +4,7 @@ import static io.tally.stream.derive.DerivationCase.RECORD_ID;
 import static io.tally.stream.derive.DerivationCase.deltas;
 import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.EntityType;
-import io.tally.core.MalformedItemException;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.Blog;
@@ -20,7 +17,6 @@ import io.tally.stream.derive.Document;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;

@@ -4,11 +4,8 @@ import static io.tally.stream.derive.DerivationCase.RECORD_ID;
 import static io.tally.stream.derive.DerivationCase.deltas;
 import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.MalformedItemException;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.catalogue.Catalogue;

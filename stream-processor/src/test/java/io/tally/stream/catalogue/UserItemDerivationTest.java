@@ -5,10 +5,7 @@ import static io.tally.stream.derive.DerivationCase.deltas;
 import static io.tally.stream.derive.DerivationCase.event;
 import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.EntityType;
-import io.tally.core.MalformedItemException;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.blog.BlogKeys;

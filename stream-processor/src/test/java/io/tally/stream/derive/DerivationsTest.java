@@ -2,7 +2,6 @@ package io.tally.stream.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
@@ -22,7 +21,6 @@ import io.tally.stream.blog.PostDerivation;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.stats.UserStatsEvents;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.Blog;

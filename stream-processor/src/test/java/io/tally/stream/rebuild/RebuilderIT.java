@@ -2,11 +2,9 @@ package io.tally.stream.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.domains.Domains;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.derive.Derivations;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.testkit.Workload;
 import java.util.ArrayList;

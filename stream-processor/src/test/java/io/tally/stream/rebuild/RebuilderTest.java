@@ -3,7 +3,6 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.DerivedType;
-import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;

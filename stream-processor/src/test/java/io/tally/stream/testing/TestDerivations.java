@@ -1,7 +1,6 @@
 package io.tally.stream.testing;
 
 import io.tally.core.DerivedType;
-import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -26,7 +25,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**

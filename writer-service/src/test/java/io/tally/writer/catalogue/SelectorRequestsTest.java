@@ -1,7 +1,6 @@
 package io.tally.writer.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.writer.stats.ShardMerge.Position;
 import java.util.List;

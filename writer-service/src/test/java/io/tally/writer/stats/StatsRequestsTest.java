@@ -1,7 +1,6 @@
 package io.tally.writer.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.ShardSettings;
 import java.util.List;
