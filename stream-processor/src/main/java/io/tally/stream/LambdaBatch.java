@@ -1,16 +1,30 @@
 package io.tally.stream;
 
+import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.ShardCursors;
+import java.time.Instant;
 import io.tally.stream.engine.SourceRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /** The part both handlers share: convert, run the engine, say where the retry must start. */
 final class LambdaBatch {
     private LambdaBatch() {
+    }
+
+    /**
+     * The invocation holds its shard until its deadline: after that Lambda has stopped it, so a crashed invocation
+     * never blocks the shard for longer than its timeout.
+     */
+    static ShardCursors.Lease lease(Context context) {
+        String holder = context.getAwsRequestId() != null ? context.getAwsRequestId() : UUID.randomUUID().toString();
+        long remaining = Math.max(0, context.getRemainingTimeInMillis());
+        return new ShardCursors.Lease(holder, Instant.now().plusMillis(remaining));
     }
 
     /**
@@ -19,7 +33,8 @@ final class LambdaBatch {
      *                               the whole batch must be retried, which is safe because every write is
      *                               idempotent
      */
-    static Optional<String> process(Engine engine, String shardId, List<DynamodbEvent.DynamodbStreamRecord> records) {
+    static Optional<String> process(Engine engine, String shardId, List<DynamodbEvent.DynamodbStreamRecord> records,
+                                    Context context) {
         List<SourceRecord> converted = new ArrayList<>(records.size());
         String stopAt = null;
         for (DynamodbEvent.DynamodbStreamRecord record : records) {
@@ -42,7 +57,7 @@ final class LambdaBatch {
                 break;
             }
         }
-        BatchResult result = engine.process(converted);
+        BatchResult result = context == null ? engine.process(converted) : engine.process(converted, lease(context));
         // Every converted record precedes stopAt, so a failure the engine reports comes first.
         String unfiled = stopAt;
         return result.failedSequenceNumber().or(() -> Optional.ofNullable(unfiled));

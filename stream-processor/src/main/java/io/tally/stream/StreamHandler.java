@@ -65,7 +65,7 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
             String shardId = records.isEmpty() || records.get(0).getEventSourceARN() == null
                     ? UNKNOWN_STREAM : records.get(0).getEventSourceARN();
             List<StreamsEventResponse.BatchItemFailure> failures = new ArrayList<>();
-            LambdaBatch.process(engine, shardId, records)
+            LambdaBatch.process(engine, shardId, records, context)
                     .ifPresent(sequence -> failures.add(new StreamsEventResponse.BatchItemFailure(sequence)));
             return new StreamsEventResponse(failures);
         } finally {

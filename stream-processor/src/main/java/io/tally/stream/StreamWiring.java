@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
+import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.events.EventBridgePublisher;
@@ -99,6 +100,7 @@ public final class StreamWiring {
                 .derivations(StreamDomains.derivations(shards))
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))
                 .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))
+                .cursors(new DynamoDbShardCursors(dynamoDb, tableName))
                 .publisher(publisher)
                 .metrics(new StreamMetrics(registry))
                 .build();

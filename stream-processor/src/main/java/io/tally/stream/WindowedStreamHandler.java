@@ -61,7 +61,7 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
                 throw new IllegalArgumentException("time window event without shardId");
             }
             List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
-            LambdaBatch.process(engine, event.getShardId(), records)
+            LambdaBatch.process(engine, event.getShardId(), records, context)
                     .ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
             return new TimeWindowEventResponse(new HashMap<>(), failures);
         } finally {

@@ -44,6 +44,8 @@ public final class Workload {
     private final List<String> commentIds = new ArrayList<>();
     private final Map<String, CatalogueItem> items = new LinkedHashMap<>();
     private final Map<String, UserItem> userItems = new HashMap<>();
+    /** Unreadable items written so far, to modify again. */
+    private final List<Map<String, AttributeValue>> unreadable = new ArrayList<>();
     private long writes;
     /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
     private final List<Double> norms = new ArrayList<>();
@@ -229,16 +231,39 @@ public final class Workload {
         put(next.toEntryItem());
     }
 
-    /** Items a stream consumer cannot read: a post missing its fields, an unknown type, no type at all. */
+    /**
+     * Writes one item a stream consumer cannot read: a new post missing its fields, an unknown type, no type at
+     * all; or a change of an existing item into or within garbage: a known post overwritten with an unreadable one
+     * (a later change of the post writes it readable again), an unreadable item modified.
+     */
+    public void poisonStep() {
+        writePoison();
+    }
+
     private void writePoison() {
         String id = nextId("x");
-        switch (random.nextInt(3)) {
-            case 0 -> put(Map.of("pk", AttributeValue.fromS("USER#" + id), "sk", AttributeValue.fromS("POST#" + id + "#t"),
-                    "entityType", AttributeValue.fromS("Post")));
-            case 1 -> put(Map.of("pk", AttributeValue.fromS("SONG#" + id), "sk", AttributeValue.fromS("#METADATA#"),
-                    "entityType", AttributeValue.fromS("Song")));
-            default -> put(Map.of("pk", AttributeValue.fromS("MISC#" + id), "sk", AttributeValue.fromS("x")));
+        int kind = random.nextInt(5);
+        if (kind == 3 && !postIds.isEmpty()) {
+            Map<String, AttributeValue> post = posts.get(pick(postIds)).toItem();
+            put(Map.of("pk", post.get("pk"), "sk", post.get("sk"), "entityType", AttributeValue.fromS("Post"),
+                    "title", AttributeValue.fromS("garbled " + id)));
+            return;
         }
+        if (kind == 4 && !unreadable.isEmpty()) {
+            Map<String, AttributeValue> item = new HashMap<>(pick(unreadable));
+            item.put("n", AttributeValue.fromS(id));
+            put(item);
+            return;
+        }
+        Map<String, AttributeValue> item = switch (kind % 3) {
+            case 0 -> Map.of("pk", AttributeValue.fromS("USER#" + id), "sk", AttributeValue.fromS("POST#" + id + "#t"),
+                    "entityType", AttributeValue.fromS("Post"));
+            case 1 -> Map.of("pk", AttributeValue.fromS("SONG#" + id), "sk", AttributeValue.fromS("#METADATA#"),
+                    "entityType", AttributeValue.fromS("Song"));
+            default -> Map.of("pk", AttributeValue.fromS("MISC#" + id), "sk", AttributeValue.fromS("x"));
+        };
+        unreadable.add(item);
+        put(item);
     }
 
     private <T> T pick(List<T> values) {

@@ -5,6 +5,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.DomainSchema;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.ShardCursorItem;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;
@@ -98,7 +99,7 @@ public final class Domains {
     private static Map<String, EntityType> types() {
         Map<String, EntityType> types = new LinkedHashMap<>();
         List<EntityType> all = new ArrayList<>(List.of(USER_STATS.entityType(), GLOBAL_STATS.entityType(),
-                DeadLetterItem.TYPE));
+                DeadLetterItem.TYPE, ShardCursorItem.TYPE));
         for (DomainSchema domain : ALL) {
             all.addAll(domain.baseTypes());
             domain.derivedTypes().forEach(type -> all.add(type.entityType()));

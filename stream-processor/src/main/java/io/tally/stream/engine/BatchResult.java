@@ -15,9 +15,11 @@ public final class BatchResult {
     private final int failedWrites;
     private final int eventsPublished;
     private final int eventsFailed;
+    private final int eventsDeadLettered;
+    private final String refusal;
 
     BatchResult(String failedSequenceNumber, int records, int skipped, int poison, int derivedWrites, int failedWrites,
-                int eventsPublished, int eventsFailed) {
+                int eventsPublished, int eventsFailed, int eventsDeadLettered, String refusal) {
         this.failedSequenceNumber = failedSequenceNumber;
         this.records = records;
         this.skipped = skipped;
@@ -26,10 +28,20 @@ public final class BatchResult {
         this.failedWrites = failedWrites;
         this.eventsPublished = eventsPublished;
         this.eventsFailed = eventsFailed;
+        this.eventsDeadLettered = eventsDeadLettered;
+        this.refusal = refusal;
     }
 
     static BatchResult empty() {
-        return new BatchResult(null, 0, 0, 0, 0, 0, 0, 0);
+        return new BatchResult(null, 0, 0, 0, 0, 0, 0, 0, 0, null);
+    }
+
+    /** @param failedPadded the zero-padded sequence of the first record not fully processed, or null */
+    static BatchResult of(BatchPlan plan, int records, String failedPadded, int derivedWrites, int failedWrites,
+                          EventRelease.Outcome events, String refusal) {
+        return new BatchResult(failedPadded == null ? null : plan.sequenceNumberOf(failedPadded), records,
+                plan.skipped(), plan.poison(), derivedWrites, failedWrites, events.published(), events.failed(),
+                events.deadLettered(), refusal);
     }
 
     /**
@@ -69,14 +81,29 @@ public final class BatchResult {
         return eventsPublished;
     }
 
+    /** Events that failed and were not given up on: the retry publishes them. */
     public int eventsFailed() {
         return eventsFailed;
+    }
+
+    /** Events given up on after repeated failures and filed as a dead letter. */
+    public int eventsDeadLettered() {
+        return eventsDeadLettered;
+    }
+
+    /**
+     * Why the shard's cursor refused the batch before any write (a delivery past the shard's pending failure,
+     * another invocation holding the shard, the cursor unavailable); empty when the batch ran.
+     */
+    public Optional<String> refusal() {
+        return Optional.ofNullable(refusal);
     }
 
     @Override
     public String toString() {
         return "BatchResult[failedSequenceNumber=" + failedSequenceNumber + ", records=" + records + ", skipped="
                 + skipped + ", poison=" + poison + ", derivedWrites=" + derivedWrites + ", failedWrites=" + failedWrites
-                + ", eventsPublished=" + eventsPublished + ", eventsFailed=" + eventsFailed + "]";
+                + ", eventsPublished=" + eventsPublished + ", eventsFailed=" + eventsFailed + ", eventsDeadLettered="
+                + eventsDeadLettered + (refusal == null ? "" : ", refusal=" + refusal) + "]";
     }
 }

@@ -12,11 +12,23 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param sequenceNumber the record's sequence number as delivered (not padded)
  * @param raw            the record as delivered, when it could not be converted to a {@link SourceRecord}
+ * @param events         for a record whose derived writes are in but whose domain events could never be published:
+ *                       those events as a JSON array of {@code {"id","detailType","detail"}}, to publish by hand;
+ *                       null for a record that could not be processed
  */
 public record DeadLetter(String shardId, String sequenceNumber, String eventId, String eventName,
                          Instant approximateCreationTime, Map<String, AttributeValue> keys,
                          Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
-                         String raw, String reason) {
+                         String raw, String reason, String events) {
+
+    /** A letter for a record that could not be processed. */
+    public DeadLetter(String shardId, String sequenceNumber, String eventId, String eventName,
+                      Instant approximateCreationTime, Map<String, AttributeValue> keys,
+                      Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
+                      String raw, String reason) {
+        this(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, oldImage, newImage, raw,
+                reason, null);
+    }
 
     public DeadLetter {
         Objects.requireNonNull(shardId, "shardId");
@@ -31,9 +43,24 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
                 record.approximateCreationTime(), record.keys(), record.oldImage(), record.newImage(), null, reason);
     }
 
+    /**
+     * A letter for the domain events of a processed record that could not be published ({@code eventsJson}, see
+     * {@link #events()}); the record's keys identify it, its images are left out (the derived data has them).
+     */
+    public static DeadLetter ofEvents(SourceRecord record, String eventsJson, String reason) {
+        return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
+                record.approximateCreationTime(), record.keys(), null, null, null, reason,
+                Objects.requireNonNull(eventsJson, "eventsJson"));
+    }
+
+    /** Whether this letter holds unpublished events rather than an unprocessed record. */
+    public boolean isEvents() {
+        return events != null;
+    }
+
     /** A copy without the images, for a record too large to be filed whole. */
     public DeadLetter withoutImages(String note) {
         return new DeadLetter(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, null, null,
-                null, reason + "; " + note);
+                null, reason + "; " + note, events);
     }
 }

@@ -26,6 +26,9 @@ public final class DeadLetters {
     static final String NEW_IMAGE = "newImage";
     static final String RAW = "raw";
     static final String RECORDED_AT = "recordedAt";
+    static final String EVENTS = "events";
+    /** Appended to the event id in the key of a letter of unpublished events: a record may have both kinds. */
+    static final String EVENTS_SUFFIX = "#events";
 
     private DeadLetters() {
     }
@@ -40,7 +43,7 @@ public final class DeadLetters {
                 : isDigits(letter.sequenceNumber()) ? SourceRecord.pad(letter.sequenceNumber())
                 : letter.sequenceNumber();
         String eventId = letter.eventId() != null ? letter.eventId() : "sha256-" + sha256(String.valueOf(letter.raw()));
-        return DeadLetterItem.key(day, sequence, eventId);
+        return DeadLetterItem.key(day, sequence, letter.isEvents() ? eventId + EVENTS_SUFFIX : eventId);
     }
 
     /** A plain PutItem: a redelivered record replaces its own letter, which is what idempotent filing needs. */
@@ -54,6 +57,7 @@ public final class DeadLetters {
         putString(item, SEQUENCE_NUMBER, letter.sequenceNumber());
         putString(item, EVENT_ID, letter.eventId());
         putString(item, RAW, letter.raw());
+        putString(item, EVENTS, letter.events());
         putMap(item, KEYS, letter.keys());
         putMap(item, OLD_IMAGE, letter.oldImage());
         putMap(item, NEW_IMAGE, letter.newImage());

@@ -5,9 +5,11 @@ import io.tally.stream.derive.Derivations;
 import io.tally.stream.events.EventPublisher;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +44,8 @@ public final class Engine implements AutoCloseable {
     private final BatchPlanner planner;
     private final KeyWriter writer;
     private final EventRelease release;
+    private final ShardGuard guard;
+    private final Duration defaultLease;
     private final Clock clock;
     private final ExecutorService executor;
 
@@ -50,7 +54,10 @@ public final class Engine implements AutoCloseable {
         this.metrics = builder.metrics != null ? builder.metrics : new StreamMetrics(new SimpleMeterRegistry());
         this.planner = new BatchPlanner(Objects.requireNonNull(builder.derivations, "derivations"), metrics);
         this.writer = new KeyWriter(Objects.requireNonNull(builder.store, "store"), metrics);
-        this.release = new EventRelease(Objects.requireNonNull(builder.publisher, "publisher"), metrics);
+        this.release = new EventRelease(Objects.requireNonNull(builder.publisher, "publisher"), deadLetters,
+                new EventRelease.GiveUp(builder.eventAttempts, builder.eventGiveUpAfter), metrics);
+        this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics);
+        this.defaultLease = builder.lease;
         this.clock = builder.clock != null ? builder.clock : Clock.systemUTC();
         if (builder.writeConcurrency < 1) {
             throw new IllegalArgumentException("write concurrency must be at least 1: " + builder.writeConcurrency);
@@ -67,14 +74,25 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Processes a batch of records of one shard, in stream order.
+     * Processes a batch of records of one shard, in stream order, under a lease of its own (a fresh holder, the
+     * builder's lease duration).
      *
      * @throws IllegalArgumentException when the records are of several shards or out of order
      */
     public BatchResult process(List<SourceRecord> batch) {
+        return process(batch, new ShardCursors.Lease(UUID.randomUUID().toString(), clock.instant().plus(defaultLease)));
+    }
+
+    /**
+     * Processes a batch of records of one shard, in stream order, holding the shard under {@code lease} (in Lambda:
+     * the request id, until the invocation's deadline).
+     *
+     * @throws IllegalArgumentException when the records are of several shards or out of order
+     */
+    public BatchResult process(List<SourceRecord> batch, ShardCursors.Lease lease) {
         long started = System.nanoTime();
         try {
-            return run(batch);
+            return run(batch, Objects.requireNonNull(lease, "lease"));
         } finally {
             metrics.batchDuration(Duration.ofNanos(System.nanoTime() - started));
         }
@@ -97,11 +115,23 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private BatchResult run(List<SourceRecord> batch) {
-        BatchPlan plan = planner.plan(batch, clock.instant());
+    private BatchResult run(List<SourceRecord> batch, ShardCursors.Lease lease) {
+        Instant now = clock.instant();
+        BatchPlan plan = planner.plan(batch, now);
         if (batch.isEmpty()) {
             return BatchResult.empty();
         }
+        if (plan.isIdle()) {
+            // Nothing to write, file or publish (echoes of our own writes): no claim, so an idle stream stays idle.
+            return BatchResult.of(plan, batch.size(), null, 0, 0, new EventRelease.Outcome(0, 0, null, 0), null);
+        }
+        String first = plan.firstWork();
+        ShardGuard.Admission admission = guard.admit(plan.shardId(), first, lease, now);
+        if (admission.refusal() != null) {
+            return BatchResult.of(plan, batch.size(), batch.get(0).paddedSequence(), 0, 0,
+                    new EventRelease.Outcome(0, 0, null, 0), admission.refusal());
+        }
+        ShardCursors.Progress before = admission.before();
         List<Future<KeyWriter.Outcome>> writes = new ArrayList<>(plan.byKey().size());
         for (KeyContributions contributions : plan.byKey().values()) {
             writes.add(executor.submit(() -> writer.write(contributions)));
@@ -136,12 +166,15 @@ public final class Engine implements AutoCloseable {
             }
         }
 
-        EventRelease.Outcome events = release.releaseBefore(failed, plan.changes());
+        EventRelease.Outcome events = release.releaseBefore(failed, plan.changes(), before, now);
         failed = min(failed, events.failedAt());
-
+        String last = batch.get(batch.size() - 1).paddedSequence();
+        if (!guard.release(plan.shardId(), lease, before.after(first, last, failed, now), clock.instant())) {
+            // The cursor still names this batch's first record: retrying the whole batch is safe and clears it.
+            failed = first;
+        }
         metrics.coalescing(batch.size(), requests);
-        return new BatchResult(failed == null ? null : plan.sequenceNumberOf(failed), batch.size(), plan.skipped(),
-                plan.poison(), requests, failedWrites, events.published(), events.failed());
+        return BatchResult.of(plan, batch.size(), failed, requests, failedWrites, events, null);
     }
 
     private static <T> T await(Future<T> future) {
@@ -223,6 +256,10 @@ public final class Engine implements AutoCloseable {
         private StreamMetrics metrics;
         private Clock clock;
         private int writeConcurrency = 8;
+        private ShardCursors cursors;
+        private Duration lease = Duration.ofMinutes(2);
+        private int eventAttempts = 5;
+        private Duration eventGiveUpAfter = Duration.ofMinutes(10);
 
         private Builder() {
         }
@@ -262,6 +299,31 @@ public final class Engine implements AutoCloseable {
         /** Derived writes of one batch in flight at once; defaults to 8. */
         public Builder writeConcurrency(int writeConcurrency) {
             this.writeConcurrency = writeConcurrency;
+            return this;
+        }
+
+        /**
+         * The shard cursors that guard the ordering assumption; defaults to cursors in memory, which guard only the
+         * batches of this engine. Production uses {@link DynamoDbShardCursors}.
+         */
+        public Builder cursors(ShardCursors cursors) {
+            this.cursors = cursors;
+            return this;
+        }
+
+        /** How long a batch processed without a lease of the caller's ({@link #process(List)}) holds its shard. */
+        public Builder lease(Duration lease) {
+            this.lease = Objects.requireNonNull(lease, "lease");
+            return this;
+        }
+
+        /**
+         * When the events of a record are given up on and filed as a dead letter: after {@code attempts} failed
+         * batches in a row, at least {@code after} since the first (defaults: 5 attempts, 10 minutes).
+         */
+        public Builder eventGiveUp(int attempts, Duration after) {
+            this.eventAttempts = attempts;
+            this.eventGiveUpAfter = Objects.requireNonNull(after, "after");
             return this;
         }
 

@@ -1,10 +1,16 @@
 package io.tally.stream.engine;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.events.EventPublisher;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,24 +19,56 @@ import org.slf4j.LoggerFactory;
  * Releases a batch's domain events after the derived writes they describe: in record order, only the events of
  * the records before the first failure (their derived data is in), and names the first record whose events could
  * not be published, so that the retry starts there and publishes them again under the same ids.
+ *
+ * <p>Events that keep failing must not hold the shard forever (an entry EventBridge refuses for good, an event
+ * too large for it): once the first record with unpublished events has failed {@link GiveUp#attempts} batches in
+ * a row over at least {@link GiveUp#after}, its unpublished events are filed as a dead letter (derived writes
+ * kept) and the shard moves on.
  */
 final class EventRelease {
     private static final Logger LOG = LoggerFactory.getLogger(EventRelease.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** {@code failedAt}: the padded sequence of the first record with an unpublished event, or null. */
-    record Outcome(int published, int failed, String failedAt) {
+    /** When the events of one record are given up on: after this many failed batches in a row, this long. */
+    record GiveUp(int attempts, Duration after) {
+        GiveUp {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("event attempts must be at least 1: " + attempts);
+            }
+            if (after.isNegative()) {
+                throw new IllegalArgumentException("event give-up period must not be negative: " + after);
+            }
+        }
+    }
+
+    /**
+     * {@code failedAt}: the padded sequence of the first record with an unpublished event that was not given up on,
+     * or null; {@code deadLettered}: events filed as a dead letter instead.
+     */
+    record Outcome(int published, int failed, String failedAt, int deadLettered) {
     }
 
     private final EventPublisher publisher;
+    private final DeadLetterSink deadLetters;
+    private final GiveUp giveUp;
     private final StreamMetrics metrics;
 
-    EventRelease(EventPublisher publisher, StreamMetrics metrics) {
+    EventRelease(EventPublisher publisher, DeadLetterSink deadLetters, GiveUp giveUp, StreamMetrics metrics) {
         this.publisher = publisher;
+        this.deadLetters = deadLetters;
+        this.giveUp = giveUp;
         this.metrics = metrics;
     }
 
-    /** Publishes the events of the records before {@code failed} (all records when null). */
-    Outcome releaseBefore(String failed, List<RecordChanges> changes) {
+    /**
+     * Publishes the events of the records before {@code failed} (all records when null).
+     *
+     * @param before the shard's progress before this batch: the attempts at its pending record count toward giving
+     *               up, and a record it says is done had its events published (or filed) before, so their failing
+     *               again now fails nothing
+     */
+    Outcome releaseBefore(String failed, List<RecordChanges> changes, ShardCursors.Progress before, Instant now) {
+        ShardCursors.Pending previous = before.pending();
         List<DomainEvent> events = new ArrayList<>();
         List<RecordChanges> owners = new ArrayList<>();
         for (RecordChanges change : changes) {
@@ -43,7 +81,7 @@ final class EventRelease {
             }
         }
         if (events.isEmpty()) {
-            return new Outcome(0, 0, null);
+            return new Outcome(0, 0, null, 0);
         }
         List<DomainEvent> notPublished;
         try {
@@ -54,20 +92,87 @@ final class EventRelease {
         }
         metrics.eventsPublished(events.size() - notPublished.size());
         metrics.eventsFailed(notPublished.size());
+        int published = events.size() - notPublished.size();
         if (notPublished.isEmpty()) {
-            return new Outcome(events.size(), 0, null);
+            return new Outcome(published, 0, null, 0);
         }
         Set<String> failedIds = new HashSet<>();
         notPublished.forEach(event -> failedIds.add(event.id()));
-        // The first record with an event that failed; when the publisher names events it was never given, the
-        // first record with events, so that nothing is lost.
-        String failedAt = owners.get(0).paddedSequence();
+        // The unpublished events by record, in record order.
+        Map<RecordChanges, List<DomainEvent>> byRecord = new LinkedHashMap<>();
+        boolean named = false;
         for (int i = 0; i < events.size(); i++) {
             if (failedIds.contains(events.get(i).id())) {
-                failedAt = owners.get(i).paddedSequence();
-                break;
+                named = true;
+                if (!isDone(owners.get(i).paddedSequence(), before)) {
+                    byRecord.computeIfAbsent(owners.get(i), owner -> new ArrayList<>()).add(events.get(i));
+                }
             }
         }
-        return new Outcome(events.size() - notPublished.size(), notPublished.size(), failedAt);
+        if (!named) {
+            // The publisher named events it was never given: the first record with events, so that nothing is lost.
+            return new Outcome(published, notPublished.size(), owners.get(0).paddedSequence(), 0);
+        }
+        if (byRecord.isEmpty()) {
+            LOG.info("{} events of records processed before could not be published again", notPublished.size());
+            return new Outcome(published, 0, null, 0);
+        }
+        List<RecordChanges> failing = new ArrayList<>(byRecord.keySet());
+        RecordChanges first = failing.get(0);
+        if (!givesUp(first.paddedSequence(), previous, now) || !fileDeadLetter(first, byRecord.get(first), previous)) {
+            return new Outcome(published, notPublished.size(), first.paddedSequence(), 0);
+        }
+        int deadLettered = byRecord.get(first).size();
+        metrics.eventsDeadLettered(deadLettered);
+        String next = failing.size() > 1 ? failing.get(1).paddedSequence() : null;
+        return new Outcome(published, notPublished.size() - deadLettered, next, deadLettered);
+    }
+
+    /** Whether the shard's progress says the record was processed, its events included, by an earlier batch. */
+    private static boolean isDone(String sequence, ShardCursors.Progress before) {
+        return before.pending() != null && sequence.compareTo(before.pending().sequence()) < 0
+                || before.acknowledged() != null && sequence.compareTo(before.acknowledged()) <= 0;
+    }
+
+    private boolean givesUp(String sequence, ShardCursors.Pending previous, Instant now) {
+        int before = ShardCursors.Pending.attemptsAt(previous, sequence);
+        Instant since = before > 0 && previous.since() != null ? previous.since() : now;
+        return before + 1 >= giveUp.attempts() && !now.isBefore(since.plus(giveUp.after()));
+    }
+
+    private boolean fileDeadLetter(RecordChanges change, List<DomainEvent> events, ShardCursors.Pending previous) {
+        SourceRecord record = change.record();
+        int attempts = ShardCursors.Pending.attemptsAt(previous, change.paddedSequence()) + 1;
+        String reason = events.size() + " domain event(s) not published after " + attempts
+                + " attempts; the record's derived data is applied";
+        try {
+            deadLetters.send(DeadLetter.ofEvents(record, toJson(events), reason));
+        } catch (RuntimeException e) {
+            metrics.failure("dead-letter");
+            LOG.warn("events of record {} (sequence {}) could not be filed as a dead letter", record.eventId(),
+                    record.sequenceNumber(), e);
+            return false;
+        }
+        LOG.error("gave up publishing {} event(s) of record {} (shard {}, sequence {}) after {} attempts: filed as a"
+                + " dead letter, to publish by hand: {}", events.size(), record.eventId(), record.shardId(),
+                record.sequenceNumber(), attempts, events.stream().map(DomainEvent::id).toList());
+        return true;
+    }
+
+    static String toJson(List<DomainEvent> events) {
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (DomainEvent event : events) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("id", event.id());
+            entry.put("detailType", event.detailType());
+            entry.put("detail", event.detail());
+            entries.add(entry);
+        }
+        try {
+            return JSON.writeValueAsString(entries);
+        } catch (JsonProcessingException e) {
+            // Details hold JSON-compatible values only (DomainEvent's contract): this is a bug, not an input.
+            throw new IllegalStateException("domain events are not JSON-compatible", e);
+        }
     }
 }

@@ -18,6 +18,8 @@ public final class StreamMetrics {
     public static final String POISON = "tally.stream.poison";
     public static final String EVENTS_PUBLISHED = "tally.stream.events.published";
     public static final String EVENTS_FAILED = "tally.stream.events.failed";
+    public static final String EVENTS_DEAD_LETTERED = "tally.stream.events.deadlettered";
+    public static final String GUARD = "tally.stream.guard";
     public static final String COALESCING_RATIO = "tally.stream.coalescing.ratio";
     public static final String BATCH_DURATION = "tally.stream.batch.duration";
     public static final String LAG = "tally.stream.lag";
@@ -72,6 +74,20 @@ public final class StreamMetrics {
 
     void eventsFailed(int count) {
         registry.counter(EVENTS_FAILED).increment(count);
+    }
+
+    /** Events given up on and filed as a dead letter. */
+    void eventsDeadLettered(int count) {
+        registry.counter(EVENTS_DEAD_LETTERED).increment(count);
+    }
+
+    /**
+     * A batch refused by the shard cursor before any write: {@code past-failure} (a delivery after the shard's
+     * pending failure), {@code held} (another invocation holds the shard) or {@code unavailable} (the cursor could
+     * not be read).
+     */
+    void guard(String reason) {
+        registry.counter(GUARD, "reason", reason).increment();
     }
 
     void coalescing(int records, int writeRequests) {

@@ -5,6 +5,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
+import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
 import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Derivations;
@@ -200,7 +201,7 @@ public final class Rebuilder {
 
     /**
      * Every derived item is compared, whatever its type: one of a type the application does not declare (say, left
-     * by a removed domain) shows as a difference to remove. Dead letters are records, not derived data.
+     * by a removed domain) shows as a difference to remove. Dead letters are records and shard cursors bookkeeping, not derived data.
      */
     private void classify(Map<String, AttributeValue> item, Snapshot snapshot) {
         String name = Items.entityTypeName(item);
@@ -215,7 +216,7 @@ public final class Rebuilder {
             return;
         }
         if (type.get().isDerived()) {
-            if (!type.get().equals(DeadLetterItem.TYPE)) {
+            if (!type.get().equals(DeadLetterItem.TYPE) && !type.get().equals(ShardCursorItem.TYPE)) {
                 snapshot.actual.put(Key.of(item), StoredItem.of(type.get(), item));
             }
             return;

@@ -1,0 +1,40 @@
+package io.tally.core;
+
+/**
+ * The stream processor's bookkeeping for one stream shard: which invocation holds the shard, and the record the
+ * shard must be retried from after a failure. Not derived data: the rebuild neither computes nor compares it.
+ *
+ * <pre>
+ * ShardCursor     SHARD#&lt;shard token&gt;                 #CURSOR#
+ * </pre>
+ */
+public final class ShardCursorItem {
+    public static final EntityType TYPE = EntityType.derivedType("ShardCursor");
+    public static final String PREFIX = "SHARD#";
+    public static final String SORT_KEY = "#CURSOR#";
+
+    /** The shard id, as delivered. */
+    public static final String SHARD_ID = "shardId";
+    /** The lowest record (zero-padded sequence) that may not be applied: set by a failed batch, cleared once applied. */
+    public static final String PENDING = "pending";
+    /** Batches in a row that failed at {@link #PENDING}. */
+    public static final String ATTEMPTS = "attempts";
+    /** When a batch first failed at {@link #PENDING} (ISO-8601). */
+    public static final String PENDING_SINCE = "pendingSince";
+    /** The invocation holding the shard, until when (epoch milliseconds), and the first record of its batch. */
+    public static final String HOLDER = "holder";
+    public static final String LEASE_UNTIL = "leaseUntil";
+    public static final String CLAIMED_FROM = "claimedFrom";
+    /** Every record up to this one (zero-padded sequence) is applied: where the shard stands. */
+    public static final String ACKNOWLEDGED = "acknowledged";
+    /** When the cursor last changed (ISO-8601). */
+    public static final String UPDATED_AT = "updatedAt";
+
+    private ShardCursorItem() {
+    }
+
+    /** @param token a short stable id of the shard id (the stream processor's watermark token) */
+    public static Key key(String token) {
+        return new Key(PREFIX + token, SORT_KEY);
+    }
+}

@@ -1,0 +1,197 @@
+package io.tally.stream.engine;
+
+import static io.tally.core.ShardCursorItem.ACKNOWLEDGED;
+import static io.tally.core.ShardCursorItem.ATTEMPTS;
+import static io.tally.core.ShardCursorItem.CLAIMED_FROM;
+import static io.tally.core.ShardCursorItem.HOLDER;
+import static io.tally.core.ShardCursorItem.LEASE_UNTIL;
+import static io.tally.core.ShardCursorItem.PENDING;
+import static io.tally.core.ShardCursorItem.PENDING_SINCE;
+import static io.tally.core.ShardCursorItem.SHARD_ID;
+import static io.tally.core.ShardCursorItem.UPDATED_AT;
+
+import io.tally.core.ShardCursorItem;
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * Shard cursors as items of the table ({@code SHARD#<token>} / {@code #CURSOR#}, see {@link ShardCursorItem}): one
+ * conditional UpdateItem to claim, one to release. The condition of the claim is the guard; the item it returns
+ * (on success and on refusal) tells the progress or why, without a read.
+ */
+public final class DynamoDbShardCursors implements ShardCursors {
+    private static final String CLAIM = "SET #type = if_not_exists(#type, :type), #shard = :shard, #holder = :holder,"
+            + " #until = :until, #from = :first, #updated = :now";
+    /**
+     * No pending record before the batch; and no claim in force, or our own, or a lapsed one (its invocation died)
+     * whose first record is not before this batch's or was acknowledged since.
+     */
+    private static final String CLAIM_CONDITION = "(attribute_not_exists(#pending) OR #pending >= :first)"
+            + " AND (attribute_not_exists(#until) OR #holder = :holder"
+            + " OR (#until < :nowMillis AND (#from >= :first OR #from <= #ack)))";
+
+    private final DynamoDbClient client;
+    private final String tableName;
+
+    public DynamoDbShardCursors(DynamoDbClient client, String tableName) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.tableName = Objects.requireNonNull(tableName, "tableName");
+    }
+
+    @Override
+    public Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#type", TableSchema.ENTITY_TYPE);
+        names.put("#shard", SHARD_ID);
+        names.put("#holder", HOLDER);
+        names.put("#until", LEASE_UNTIL);
+        names.put("#from", CLAIMED_FROM);
+        names.put("#pending", PENDING);
+        names.put("#ack", ACKNOWLEDGED);
+        names.put("#updated", UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":type", AttributeValue.fromS(ShardCursorItem.TYPE.attributeValue()));
+        values.put(":shard", AttributeValue.fromS(shardId));
+        values.put(":holder", AttributeValue.fromS(lease.holder()));
+        values.put(":until", AttributeValue.fromN(Long.toString(lease.until().toEpochMilli())));
+        values.put(":first", AttributeValue.fromS(firstSequence));
+        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
+        values.put(":nowMillis", AttributeValue.fromN(Long.toString(now.toEpochMilli())));
+        UpdateItemRequest request = UpdateItemRequest.builder()
+                .tableName(tableName)
+                .key(key(shardId))
+                .updateExpression(CLAIM)
+                .conditionExpression(CLAIM_CONDITION)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .returnValues(ReturnValue.ALL_OLD)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .build();
+        Map<String, AttributeValue> before;
+        try {
+            before = client.updateItem(request).attributes();
+        } catch (ConditionalCheckFailedException e) {
+            return refusal(e.hasItem() ? e.item() : Map.of(), firstSequence, lease, now);
+        }
+        Progress progress = progress(before);
+        boolean otherClaim = before != null && before.containsKey(HOLDER) && !lease.holder().equals(string(before, HOLDER));
+        return new Granted(lowest(progress, otherClaim ? abandoned(string(before, CLAIMED_FROM), progress.acknowledged())
+                : null));
+    }
+
+    private static Claim refusal(Map<String, AttributeValue> item, String firstSequence, Lease lease, Instant now) {
+        Progress progress = progress(item);
+        if (progress.pending() != null && progress.pending().sequence().compareTo(firstSequence) < 0) {
+            return new PastFailure(progress.pending());
+        }
+        Instant until = item.containsKey(LEASE_UNTIL)
+                ? Instant.ofEpochMilli(Long.parseLong(item.get(LEASE_UNTIL).n())) : now;
+        Pending abandoned = abandoned(string(item, CLAIMED_FROM), progress.acknowledged());
+        if (!until.isBefore(now) || abandoned == null) {
+            return new Held(item.containsKey(HOLDER) ? string(item, HOLDER) : "unknown", until);
+        }
+        return new PastFailure(abandoned);
+    }
+
+    @Override
+    public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
+        Map<String, String> names = new HashMap<>();
+        names.put("#holder", HOLDER);
+        names.put("#until", LEASE_UNTIL);
+        names.put("#from", CLAIMED_FROM);
+        names.put("#pending", PENDING);
+        names.put("#attempts", ATTEMPTS);
+        names.put("#since", PENDING_SINCE);
+        names.put("#updated", UPDATED_AT);
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":holder", AttributeValue.fromS(lease.holder()));
+        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
+        List<String> set = new ArrayList<>(List.of("#updated = :now"));
+        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from"));
+        Pending pending = progress.pending();
+        if (pending == null) {
+            remove.addAll(List.of("#pending", "#attempts", "#since"));
+        } else {
+            set.addAll(List.of("#pending = :pending", "#attempts = :attempts"));
+            values.put(":pending", AttributeValue.fromS(pending.sequence()));
+            values.put(":attempts", AttributeValue.fromN(Integer.toString(pending.attempts())));
+            if (pending.since() != null) {
+                set.add("#since = :since");
+                values.put(":since", AttributeValue.fromS(Timestamps.format(pending.since())));
+            } else {
+                remove.add("#since");
+            }
+        }
+        if (progress.acknowledged() != null) {
+            names.put("#ack", ACKNOWLEDGED);
+            set.add("#ack = :ack");
+            values.put(":ack", AttributeValue.fromS(progress.acknowledged()));
+        }
+        try {
+            client.updateItem(UpdateItemRequest.builder()
+                    .tableName(tableName)
+                    .key(key(shardId))
+                    .updateExpression("SET " + String.join(", ", set) + " REMOVE " + String.join(", ", remove))
+                    .conditionExpression("#holder = :holder")
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values)
+                    .build());
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    private static Map<String, AttributeValue> key(String shardId) {
+        return ShardCursorItem.key(Watermarks.token(shardId)).toAttributeMap();
+    }
+
+    private static String string(Map<String, AttributeValue> item, String name) {
+        AttributeValue value = item.get(name);
+        return value == null ? null : value.s();
+    }
+
+    /** The progress an item records ({@link Progress#NONE} for no item). */
+    static Progress progress(Map<String, AttributeValue> item) {
+        if (item == null || item.isEmpty()) {
+            return Progress.NONE;
+        }
+        Pending pending = null;
+        if (item.containsKey(PENDING)) {
+            AttributeValue attempts = item.get(ATTEMPTS);
+            AttributeValue since = item.get(PENDING_SINCE);
+            pending = new Pending(string(item, PENDING), attempts == null ? 0 : Integer.parseInt(attempts.n()),
+                    since == null ? null : Timestamps.parse(since.s()));
+        }
+        return new Progress(pending, string(item, ACKNOWLEDGED));
+    }
+
+    /** The first record of a claim never released, as pending, unless it was acknowledged since. */
+    static Pending abandoned(String claimedFrom, String acknowledged) {
+        if (claimedFrom == null || acknowledged != null && claimedFrom.compareTo(acknowledged) <= 0) {
+            return null;
+        }
+        return new Pending(claimedFrom, 0, null);
+    }
+
+    /** The progress with the lower of its pending record and an abandoned claim's. */
+    static Progress lowest(Progress progress, Pending abandoned) {
+        if (abandoned == null || progress.pending() != null
+                && progress.pending().sequence().compareTo(abandoned.sequence()) <= 0) {
+            return progress;
+        }
+        return new Progress(abandoned, progress.acknowledged());
+    }
+}

@@ -1,0 +1,103 @@
+package io.tally.stream.engine;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The per-shard cursor that enforces what the watermarks assume: the records of a shard are applied one batch at a
+ * time, and after a batch reported its first failure F, no record after F is applied before F is. A port with a
+ * DynamoDB adapter ({@link DynamoDbShardCursors}) and an in-memory one ({@link InMemoryShardCursors}).
+ *
+ * <p>A batch {@linkplain #claim claims} its shard before its first write and {@linkplain #release releases} it
+ * after its last, storing the shard's {@link Progress} ({@link Progress#after} computes it). The claim is refused
+ * while another invocation holds an unexpired lease on the shard (two consumers, or a ParallelizationFactor above
+ * 1), and when the batch starts after the shard's pending record (a delivery past F). A claim that is never
+ * released (the invocation died) leaves its first record pending once its lease lapses, unless that record was
+ * acknowledged before.
+ */
+public interface ShardCursors {
+
+    /**
+     * Claims the shard for a batch starting at {@code firstSequence} (zero-padded).
+     *
+     * @throws RuntimeException when the cursor could not be read or written: nothing was claimed
+     */
+    Claim claim(String shardId, String firstSequence, Lease lease, Instant now);
+
+    /**
+     * Ends the claim, storing the shard's progress after the batch.
+     *
+     * @return false when the lease had been lost to another invocation (the release changed nothing)
+     * @throws RuntimeException when the cursor could not be written; the lease then lapses on its own
+     */
+    boolean release(String shardId, Lease lease, Progress progress, Instant now);
+
+    /** The invocation holding a shard: a unique holder id, and the instant after which the claim lapses. */
+    record Lease(String holder, Instant until) {
+        public Lease {
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(until, "until");
+        }
+    }
+
+    /**
+     * The lowest record of the shard that may not be applied (zero-padded sequence), the failed batches in a row
+     * that reported it and when the first did ({@code since} null for a claim that was never released).
+     */
+    record Pending(String sequence, int attempts, Instant since) {
+        public Pending {
+            Objects.requireNonNull(sequence, "sequence");
+        }
+
+        /** Failed batches so far at {@code sequence}, 0 when the pending record is another one (or none). */
+        public static int attemptsAt(Pending pending, String sequence) {
+            return pending != null && pending.sequence().equals(sequence) ? pending.attempts() : 0;
+        }
+    }
+
+    /**
+     * What is known of a shard: every record up to {@code acknowledged} is applied (null: nothing known), and
+     * {@code pending}, when present, is the lowest record that may not be; every record before it is applied.
+     */
+    record Progress(Pending pending, String acknowledged) {
+        public static final Progress NONE = new Progress(null, null);
+
+        /**
+         * The progress after a batch {@code first..last} that was admitted under this progress and reported its
+         * first unprocessed record {@code failedAt} (null: the batch completed). Every record before the batch was
+         * applied (it started at or before the pending record), the batch applied every record before
+         * {@code failedAt}, or all of them.
+         */
+        public Progress after(String first, String last, String failedAt, Instant now) {
+            if (failedAt == null) {
+                String reached = acknowledged == null || acknowledged.compareTo(last) < 0 ? last : acknowledged;
+                return new Progress(pending != null && pending.sequence().compareTo(last) > 0 ? pending : null,
+                        reached);
+            }
+            if (pending != null && pending.sequence().compareTo(failedAt) > 0
+                    || acknowledged != null && failedAt.compareTo(acknowledged) <= 0) {
+                // The failed record was applied before (a redelivery of an old range): nothing new is pending.
+                return this;
+            }
+            boolean again = pending != null && pending.sequence().equals(failedAt);
+            return new Progress(new Pending(failedAt, again ? pending.attempts() + 1 : 1,
+                    again && pending.since() != null ? pending.since() : now), acknowledged);
+        }
+    }
+
+    /** The result of {@link #claim}. */
+    sealed interface Claim permits Granted, PastFailure, Held {
+    }
+
+    /** The batch may run; {@code before} is the shard's progress at the claim. */
+    record Granted(Progress before) implements Claim {
+    }
+
+    /** Refused: the shard must be retried from {@code pending}, which lies before the batch's first record. */
+    record PastFailure(Pending pending) implements Claim {
+    }
+
+    /** Refused: another invocation holds the shard until {@code until}. */
+    record Held(String holder, Instant until) implements Claim {
+    }
+}

@@ -1,0 +1,71 @@
+package io.tally.stream.engine;
+
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's use of the {@link ShardCursors}: admits a batch before its first write (or says why not, with a
+ * metric and a log line an operator can act on) and records how it ended.
+ */
+final class ShardGuard {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardGuard.class);
+
+    /** Either the shard's progress at the claim, or a refusal. */
+    record Admission(ShardCursors.Progress before, String refusal) {
+    }
+
+    private final ShardCursors cursors;
+    private final StreamMetrics metrics;
+
+    ShardGuard(ShardCursors cursors, StreamMetrics metrics) {
+        this.cursors = cursors;
+        this.metrics = metrics;
+    }
+
+    /** @param first the zero-padded sequence the batch claims the shard from */
+    Admission admit(String shardId, String first, ShardCursors.Lease lease, Instant now) {
+        ShardCursors.Claim claim;
+        try {
+            claim = cursors.claim(shardId, first, lease, now);
+        } catch (RuntimeException e) {
+            metrics.guard("unavailable");
+            LOG.warn("the cursor of shard {} could not be claimed; nothing written, the batch is retried", shardId, e);
+            return new Admission(null, "cursor unavailable: " + e);
+        }
+        if (claim instanceof ShardCursors.Granted granted) {
+            return new Admission(granted.before(), null);
+        }
+        if (claim instanceof ShardCursors.PastFailure past) {
+            metrics.guard("past-failure");
+            String reason = "delivery past the failure point: shard " + shardId + " must be retried from sequence "
+                    + unpadded(past.pending().sequence()) + ", the batch's first change is at " + unpadded(first);
+            LOG.error("{}; nothing written. Is a second consumer (event source mapping) reading the shard, or did the"
+                    + " mapping skip records? See docs/exactly-once.md, \"When a guard trips\"", reason);
+            return new Admission(null, reason);
+        }
+        ShardCursors.Held held = (ShardCursors.Held) claim;
+        metrics.guard("held");
+        String reason = "shard " + shardId + " is held by invocation " + held.holder() + " until " + held.until();
+        LOG.warn("{}; nothing written, the batch is retried", reason);
+        return new Admission(null, reason);
+    }
+
+    private static String unpadded(String padded) {
+        return padded.replaceFirst("^0+(?=.)", "");
+    }
+
+    /** @return false when the end could not be recorded: the caller must have the whole batch retried */
+    boolean release(String shardId, ShardCursors.Lease lease, ShardCursors.Progress after, Instant now) {
+        try {
+            if (cursors.release(shardId, lease, after, now)) {
+                return true;
+            }
+            LOG.error("the lease on shard {} was lost before the batch ended (the batch outlived its lease)", shardId);
+        } catch (RuntimeException e) {
+            LOG.warn("the cursor of shard {} could not be released", shardId, e);
+        }
+        metrics.failure("cursor");
+        return false;
+    }
+}

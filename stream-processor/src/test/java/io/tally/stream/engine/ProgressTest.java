@@ -1,0 +1,49 @@
+package io.tally.stream.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.stream.engine.ShardCursors.Pending;
+import io.tally.stream.engine.ShardCursors.Progress;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** What a shard's cursor records after a batch: the lowest record that may not be applied, and how far it is. */
+class ProgressTest {
+    private static final Instant T = Instant.parse("2026-11-23T10:00:00Z");
+    private static final Instant LATER = T.plusSeconds(30);
+
+    private static String s(int n) {
+        return SourceRecord.pad(Integer.toString(n));
+    }
+
+    @Test
+    void completedBatch_acknowledgesItsLastRecord_neverBackwards() {
+        assertThat(Progress.NONE.after(s(10), s(20), null, T)).isEqualTo(new Progress(null, s(20)));
+        assertThat(new Progress(null, s(50)).after(s(10), s(20), null, T)).isEqualTo(new Progress(null, s(50)));
+    }
+
+    @Test
+    void completedBatch_clearsAPendingRecordItCovered_keepsOneAfterIt() {
+        Pending at15 = new Pending(s(15), 2, T);
+        assertThat(new Progress(at15, null).after(s(10), s(20), null, LATER)).isEqualTo(new Progress(null, s(20)));
+        Pending at30 = new Pending(s(30), 2, T);
+        assertThat(new Progress(at30, null).after(s(10), s(20), null, LATER)).isEqualTo(new Progress(at30, s(20)));
+    }
+
+    @Test
+    void failure_becomesPending_andCountsAttemptsAtTheSameRecord() {
+        Progress once = Progress.NONE.after(s(10), s(20), s(15), T);
+        assertThat(once).isEqualTo(new Progress(new Pending(s(15), 1, T), null));
+        assertThat(once.after(s(15), s(20), s(15), LATER)).isEqualTo(new Progress(new Pending(s(15), 2, T), null));
+        // Past the old failure, stuck at a later one: counting starts again.
+        assertThat(once.after(s(15), s(20), s(18), LATER)).isEqualTo(new Progress(new Pending(s(18), 1, LATER), null));
+    }
+
+    @Test
+    void failureOfARecordAppliedBefore_changesNothing() {
+        Progress acknowledged = new Progress(null, s(30));
+        assertThat(acknowledged.after(s(10), s(20), s(15), T)).isEqualTo(acknowledged);
+        Progress pending = new Progress(new Pending(s(40), 3, T), s(30));
+        assertThat(pending.after(s(35), s(45), s(38), LATER)).isEqualTo(pending);
+    }
+}

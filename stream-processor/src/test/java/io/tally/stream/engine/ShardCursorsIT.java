@@ -1,0 +1,125 @@
+package io.tally.stream.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.ShardCursorItem;
+import io.tally.core.TableSchema;
+import io.tally.stream.engine.ShardCursors.Progress;
+import io.tally.testkit.LocalDynamoDb;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** The in-memory cursors must behave as the DynamoDB ones do: the engine's unit tests rely on them. */
+class ShardCursorsIT {
+    private static final String S10 = SourceRecord.pad("10");
+    private static final String S20 = SourceRecord.pad("20");
+    private static final String S30 = SourceRecord.pad("30");
+    private static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
+    private static final DynamoDbClient CLIENT = LocalDynamoDb.client();
+    private static final String TABLE = LocalDynamoDb.createTable("shard-cursors");
+
+    static Stream<ShardCursors> cursors() {
+        return Stream.of(new InMemoryShardCursors(), new DynamoDbShardCursors(CLIENT, TABLE));
+    }
+
+    private static String shard() {
+        return "shardId-" + UUID.randomUUID();
+    }
+
+    private static ShardCursors.Lease lease(String holder, int seconds) {
+        return new ShardCursors.Lease(holder, NOW.plusSeconds(seconds));
+    }
+
+    private static ShardCursors.Progress failedAt(String sequence, int attempts) {
+        return new ShardCursors.Progress(new ShardCursors.Pending(sequence, attempts, NOW), null);
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void firstClaim_isGranted_andAReleasedShardIsFree(ShardCursors cursors) {
+        String shard = shard();
+        assertThat(cursors.claim(shard, S10, lease("a", 60), NOW)).isEqualTo(new ShardCursors.Granted(Progress.NONE));
+        assertThat(cursors.release(shard, lease("a", 60), new Progress(null, S20), NOW)).isTrue();
+
+        assertThat(cursors.claim(shard, S30, lease("b", 60), NOW))
+                .isEqualTo(new ShardCursors.Granted(new Progress(null, S20)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void liveLease_refusesOtherHolders_notItsOwn_andLapses(ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+
+        assertThat(cursors.claim(shard, S10, lease("b", 60), NOW))
+                .isEqualTo(new ShardCursors.Held("a", NOW.plusSeconds(60)));
+        assertThat(cursors.claim(shard, S10, lease("a", 60), NOW)).isInstanceOf(ShardCursors.Granted.class);
+        assertThat(cursors.claim(shard, S10, lease("b", 60), NOW.plusSeconds(61)))
+                .isEqualTo(new ShardCursors.Granted(new Progress(new ShardCursors.Pending(S10, 0, null), null)));
+        // The lapsed holder's release changes nothing.
+        assertThat(cursors.release(shard, lease("a", 60), new Progress(null, S20), NOW)).isFalse();
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void pendingRecord_refusesLaterStarts_admitsEarlierOnes_andKeepsItsAttempts(ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        assertThat(cursors.release(shard, lease("a", 60), failedAt(S20, 1), NOW)).isTrue();
+
+        assertThat(cursors.claim(shard, S30, lease("b", 60), NOW))
+                .isEqualTo(new ShardCursors.PastFailure(new ShardCursors.Pending(S20, 1, NOW)));
+        assertThat(cursors.claim(shard, S20, lease("c", 60), NOW)).isEqualTo(new ShardCursors.Granted(failedAt(S20, 1)));
+        cursors.release(shard, lease("c", 60), failedAt(S20, 2), NOW);
+
+        assertThat(cursors.claim(shard, S10, lease("d", 60), NOW)).isEqualTo(new ShardCursors.Granted(failedAt(S20, 2)));
+        cursors.release(shard, lease("d", 60), new Progress(null, S30), NOW);
+        assertThat(cursors.claim(shard, S30, lease("e", 60), NOW))
+                .isEqualTo(new ShardCursors.Granted(new Progress(null, S30)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void claimNeverReleased_leavesItsFirstRecordPendingOnceItLapses(ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S20, lease("crashed", 1), NOW);
+
+        assertThat(cursors.claim(shard, S30, lease("b", 60), NOW.plusSeconds(5)))
+                .isEqualTo(new ShardCursors.PastFailure(new ShardCursors.Pending(S20, 0, null)));
+        assertThat(cursors.claim(shard, S10, lease("b", 60), NOW.plusSeconds(5)))
+                .isEqualTo(new ShardCursors.Granted(new Progress(new ShardCursors.Pending(S20, 0, null), null)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void claimNeverReleased_ofAnAcknowledgedRange_blocksNothing(ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        cursors.release(shard, lease("a", 60), new Progress(null, S30), NOW);
+        // A redelivery of an old range that died.
+        cursors.claim(shard, S20, lease("duplicate", 1), NOW);
+
+        assertThat(cursors.claim(shard, SourceRecord.pad("40"), lease("b", 60), NOW.plusSeconds(5)))
+                .isEqualTo(new ShardCursors.Granted(new Progress(null, S30)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void dynamoDbCursor_isAShardCursorItemKeyedByTheShardToken() {
+        String shard = shard();
+        new DynamoDbShardCursors(CLIENT, TABLE).claim(shard, S10, lease("a", 60), NOW);
+
+        Map<String, AttributeValue> item = CLIENT.getItem(r -> r.tableName(TABLE).consistentRead(true)
+                .key(ShardCursorItem.key(Watermarks.token(shard)).toAttributeMap())).item();
+
+        assertThat(item.get(TableSchema.ENTITY_TYPE).s()).isEqualTo("ShardCursor");
+        assertThat(item.get(ShardCursorItem.SHARD_ID).s()).isEqualTo(shard);
+        assertThat(item.get(ShardCursorItem.CLAIMED_FROM).s()).isEqualTo(S10);
+        assertThat(item.get(ShardCursorItem.HOLDER).s()).isEqualTo("a");
+    }
+}

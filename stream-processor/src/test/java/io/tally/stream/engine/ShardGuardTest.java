@@ -1,0 +1,260 @@
+package io.tally.stream.engine;
+
+import static io.tally.stream.testing.TestDerivations.comparable;
+import static io.tally.stream.testing.TestDerivations.recompute;
+import static io.tally.stream.testing.TestRecords.comment;
+import static io.tally.stream.testing.TestRecords.post;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.TableSchema;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.domains.Domains;
+import io.tally.core.blog.Post;
+import io.tally.core.blog.PostStatus;
+import io.tally.stream.events.DomainEvent;
+import io.tally.stream.testing.FlakyDerivedStore;
+import io.tally.stream.testing.RecordingPublisher;
+import io.tally.stream.testing.TestDerivations;
+import io.tally.stream.testing.TestRecords;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** The shard cursor's guard in the engine: deliveries past a failure, two holders, events that never publish. */
+class ShardGuardTest {
+    private static final String SHARD = "shardId-00000001714564800000-0a1b2c3d";
+
+    private final List<Engine> engines = new ArrayList<>();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final InMemoryDeadLetterSink sink = new InMemoryDeadLetterSink();
+    private final InMemoryShardCursors cursors = new InMemoryShardCursors();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MutableClock clock = new MutableClock(TestRecords.T0.plusSeconds(30));
+
+    @AfterEach
+    void closeEngines() {
+        engines.forEach(Engine::close);
+    }
+
+    private static TestRecords blog() {
+        TestRecords r = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "Hello", PostStatus.CREATED);
+        Post p2 = post("u2", "p2", "Other", PostStatus.CREATED);
+        r.put(p1.toItem());                                                   // 0: u1 posts
+        r.put(p2.toItem());                                                   // 1: u2 posts
+        r.put(comment("c1", p1, "u2").toItem());                              // 2: u2 comments
+        r.put(comment("c2", p2, "u1").toItem());                              // 3: u1 comments
+        r.put(post("u1", "p1", "Hello again", PostStatus.UPDATED).toItem());  // 4: status change
+        r.put(comment("c3", p1, "u2").toItem());                              // 5: u2 comments
+        r.put(post("u2", "p3", "Third", PostStatus.CREATED).toItem());        // 6: u2 posts
+        return r;
+    }
+
+    private Engine engine(DerivedStore store, int eventAttempts) {
+        Engine engine = Engine.builder()
+                .derivations(TestDerivations.blog())
+                .store(store)
+                .deadLetters(sink)
+                .publisher(publisher)
+                .cursors(cursors)
+                .metrics(new StreamMetrics(registry))
+                .clock(clock)
+                .eventGiveUp(eventAttempts, Duration.ofMinutes(1))
+                .build();
+        engines.add(engine);
+        return engine;
+    }
+
+    private double guard(String reason) {
+        return registry.counter(StreamMetrics.GUARD, "reason", reason).count();
+    }
+
+    @Test
+    void deliveryPastTheFailurePoint_isRefusedWithoutWriting_untilTheFailedRecordIsApplied() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store, 5);
+        store.throttle(BlogKeys.userStats("u2"));
+
+        BatchResult failed = engine.process(all.subList(0, 4));
+        assertThat(failed.failedSequenceNumber()).contains(all.get(1).sequenceNumber());
+        store.heal();
+        store.clearWrites();
+
+        // A delivery that starts after the failed record (1): without the guard, u2's watermark would move past
+        // record 1 and record 1 would be refused as applied when it comes back.
+        BatchResult past = engine.process(all.subList(4, 7));
+
+        assertThat(past.refusal()).hasValueSatisfying(reason -> assertThat(reason).contains("past the failure point"));
+        assertThat(past.failedSequenceNumber()).contains(all.get(4).sequenceNumber());
+        assertThat(store.writes()).isEmpty();
+        assertThat(guard("past-failure")).isEqualTo(1);
+
+        assertThat(engine.process(all.subList(1, 7)).failedSequenceNumber()).isEmpty();
+        assertThat(cursors.pending(SHARD)).isNull();
+        assertThat(comparable(behind.items())).isEqualTo(recompute(TestDerivations.blog(), records.table()));
+    }
+
+    @Test
+    void retryFromBeforeTheFailurePoint_isAdmitted() {
+        List<SourceRecord> all = blog().records();
+        FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
+        Engine engine = engine(store, 5);
+        store.throttle(BlogKeys.userStats("u1"));
+        assertThat(engine.process(all.subList(2, 5)).failedSequenceNumber()).contains(all.get(3).sequenceNumber());
+        store.heal();
+
+        BatchResult earlier = engine.process(all.subList(0, 7));
+
+        assertThat(earlier.refusal()).isEmpty();
+        assertThat(earlier.failedSequenceNumber()).isEmpty();
+    }
+
+    @Test
+    void shardHeldByAnotherInvocation_isRefused_untilItsLeaseLapses() {
+        List<SourceRecord> all = blog().records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store, 5);
+        // An invocation that claimed the shard and died before releasing it.
+        cursors.claim(SHARD, all.get(0).paddedSequence(), new ShardCursors.Lease("dead-invocation",
+                clock.instant().plusSeconds(60)), clock.instant());
+
+        BatchResult held = engine.process(all, new ShardCursors.Lease("next", clock.instant().plusSeconds(60)));
+
+        assertThat(held.refusal()).hasValueSatisfying(reason -> assertThat(reason).contains("dead-invocation"));
+        assertThat(store.items()).isEmpty();
+        assertThat(guard("held")).isEqualTo(1);
+
+        clock.advance(Duration.ofSeconds(61));
+        BatchResult after = engine.process(all, new ShardCursors.Lease("later", clock.instant().plusSeconds(60)));
+        assertThat(after.refusal()).isEmpty();
+        assertThat(after.failedSequenceNumber()).isEmpty();
+    }
+
+    @Test
+    void crashedInvocation_leavesItsFirstRecordPending_soADeliveryPastItIsRefused() {
+        List<SourceRecord> all = blog().records();
+        Engine engine = engine(new InMemoryDerivedStore(), 5);
+        cursors.claim(SHARD, all.get(2).paddedSequence(), new ShardCursors.Lease("crashed", clock.instant()),
+                clock.instant());
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(engine.process(all.subList(4, 7)).refusal()).isPresent();
+        assertThat(engine.process(all.subList(2, 7)).refusal()).isEmpty();
+    }
+
+    @Test
+    void batchOfEchoesOnly_claimsNothing() {
+        TestRecords echoes = new TestRecords(SHARD);
+        Map<String, AttributeValue> stats = new HashMap<>(BlogKeys.userStats("u1").toAttributeMap());
+        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Domains.USER_STATS.entityType().attributeValue()));
+        echoes.put(stats);
+        Engine engine = engine(new InMemoryDerivedStore(), 5);
+        // A pending failure that would refuse any claim after record 0.
+        cursors.claim(SHARD, "0".repeat(40), new ShardCursors.Lease("other", clock.instant()), clock.instant());
+        clock.advance(Duration.ofSeconds(1));
+
+        BatchResult result = engine.process(echoes.records());
+
+        assertThat(result.refusal()).isEmpty();
+        assertThat(result.skipped()).isEqualTo(1);
+    }
+
+    @Test
+    void eventsThatNeverPublish_areDeadLetteredAfterTheAttemptsAndPeriod_andTheShardMovesOn() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store, 3);
+        String refused = "ev-" + all.get(4).sequenceNumber() + ":";
+        publisher.refuse(event -> event.id().startsWith(refused));
+
+        assertThat(engine.process(all).failedSequenceNumber()).contains(all.get(4).sequenceNumber());
+        assertThat(engine.process(all.subList(4, 7)).failedSequenceNumber()).contains(all.get(4).sequenceNumber());
+        // The third attempt comes too early: a period of one minute must also have passed since the first.
+        assertThat(engine.process(all.subList(4, 7)).failedSequenceNumber()).contains(all.get(4).sequenceNumber());
+        assertThat(sink.letters()).isEmpty();
+        clock.advance(Duration.ofMinutes(1));
+
+        BatchResult givenUp = engine.process(all.subList(4, 7));
+
+        assertThat(givenUp.failedSequenceNumber()).isEmpty();
+        assertThat(givenUp.eventsDeadLettered()).isPositive();
+        assertThat(registry.counter(StreamMetrics.EVENTS_DEAD_LETTERED).count()).isEqualTo(givenUp.eventsDeadLettered());
+        DeadLetter letter = sink.letters().get(0);
+        assertThat(letter.isEvents()).isTrue();
+        assertThat(letter.sequenceNumber()).isEqualTo(all.get(4).sequenceNumber());
+        assertThat(letter.events()).contains(refused).contains("PostStatusChanged");
+        assertThat(letter.reason()).contains("after 4 attempts");
+        // The record's derived writes are kept, and the events of the records after it were published.
+        assertThat(comparable(store.items())).isEqualTo(recompute(TestDerivations.blog(), records.table()));
+        assertThat(publisher.publishedIds()).anyMatch(id -> id.startsWith("ev-" + all.get(6).sequenceNumber() + ":"));
+        assertThat(publisher.publishedIds()).noneMatch(id -> id.startsWith(refused));
+        assertThat(cursors.pending(SHARD)).isNull();
+    }
+
+    @Test
+    void eventsOfTwoRecordsFailing_onlyTheFirstIsGivenUpOn_theNextStartsCounting() {
+        List<SourceRecord> all = blog().records();
+        Engine engine = engine(new InMemoryDerivedStore(), 1);
+        clock.advance(Duration.ofMinutes(1));
+        String first = "ev-" + all.get(4).sequenceNumber() + ":";
+        String second = "ev-" + all.get(6).sequenceNumber() + ":";
+        publisher.refuse(event -> event.id().startsWith(first) || event.id().startsWith(second));
+
+        BatchResult result = engine.process(all, new ShardCursors.Lease("a", clock.instant().plusSeconds(60)));
+
+        // One attempt is enough, but the period counts from the first failure at a record: record 4's events are
+        // given up on only once a minute has passed, and record 6's stay to be retried.
+        assertThat(result.failedSequenceNumber()).contains(all.get(4).sequenceNumber());
+        clock.advance(Duration.ofMinutes(1));
+        BatchResult next = engine.process(all.subList(4, 7));
+        assertThat(next.eventsDeadLettered()).isPositive();
+        assertThat(next.failedSequenceNumber()).contains(all.get(6).sequenceNumber());
+        assertThat(sink.letters()).hasSize(1);
+        assertThat(cursors.pending(SHARD).sequence()).isEqualTo(all.get(6).paddedSequence());
+        assertThat(cursors.pending(SHARD).attempts()).isEqualTo(1);
+        assertThat(publisher.publishedIds()).noneMatch(id -> id.startsWith(second));
+        assertThat(publisher.published()).extracting(DomainEvent::id).noneMatch(id -> id.startsWith(first));
+    }
+
+    /** A clock the test moves. */
+    static final class MutableClock extends Clock {
+        private volatile Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}

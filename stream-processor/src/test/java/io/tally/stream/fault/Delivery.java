@@ -1,0 +1,162 @@
+package io.tally.stream.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.events.DomainEvent;
+import io.tally.stream.testing.RecordingPublisher;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
+
+/**
+ * One consumer of one shard that misbehaves like an event source mapping on a bad day, one invocation per
+ * {@link #step()}: random batch boundaries, retries from the reported record or from any earlier one, duplicated
+ * deliveries of acknowledged ranges, crashes that stop an invocation between two calls, an event bus that refuses
+ * entries, and (when asked) deliveries that start after the reported failure point.
+ */
+final class Delivery {
+    /** Runs one invocation on records {@code from..to-1} of the shard. */
+    interface Invoker {
+        Outcome invoke(int from, int to);
+    }
+
+    /**
+     * What an invocation reported: the record to retry from, whether the cursor refused the whole batch, and
+     * whether it changed nothing at all (no write, no dead letter, no event).
+     */
+    record Outcome(Optional<String> failed, boolean refused, boolean idle) {
+    }
+
+    private final List<SourceRecord> records;
+    private final Invoker invoker;
+    private final Random random;
+    private final RecordingPublisher publisher;
+    private final Predicate<DomainEvent> alwaysRefused;
+    private final boolean pastFailure;
+    private final boolean crashes;
+    private final FaultInterceptor faults;
+    private final boolean guarded;
+    private int position;
+    /** Every record before it has been acknowledged once: applied, whatever later retries report. */
+    private int highWater;
+    private int invocations;
+    private int refusalsInARow;
+    private int pastFailureDeliveries;
+
+    Delivery(List<SourceRecord> records, Invoker invoker, Random random, RecordingPublisher publisher,
+             Predicate<DomainEvent> alwaysRefused, boolean pastFailure, boolean crashes, FaultInterceptor faults,
+             boolean guarded) {
+        this.records = records;
+        this.invoker = invoker;
+        this.random = random;
+        this.publisher = publisher;
+        this.alwaysRefused = alwaysRefused;
+        this.pastFailure = pastFailure;
+        this.crashes = crashes;
+        this.faults = faults;
+        this.guarded = guarded;
+    }
+
+    boolean done() {
+        return position >= records.size();
+    }
+
+    int pastFailureDeliveries() {
+        return pastFailureDeliveries;
+    }
+
+    void run() {
+        while (!done()) {
+            step();
+        }
+    }
+
+    /** One invocation; until every record has been acknowledged. */
+    void step() {
+        if (invocations > 20_000 || refusalsInARow > 20_000) {
+            throw new AssertionError("no progress after " + invocations + " invocations (" + refusalsInARow
+                    + " refused in a row) at record " + position + " of " + records.size());
+        }
+        int end = Math.min(records.size(), position + 1 + random.nextInt(30));
+        boolean crash = crashes && random.nextInt(8) == 0;
+        double refusal = random.nextInt(6) == 0 ? 0.3 : 0;
+        Random eventDice = new Random(random.nextLong());
+        publisher.refuse(event -> alwaysRefused.test(event) || eventDice.nextDouble() < refusal);
+        Optional<Outcome> outcome = invoke(position, end, crash ? random.nextInt(Math.max(1, end - position)) : -1);
+        if (outcome.isPresent() && outcome.get().refused()) {
+            // The shard is held or must be retried from an earlier record: the mapping retries after a pause (a
+            // crashed invocation's lease lapses only at its deadline).
+            assertThat(outcome.get().failed()).contains(records.get(position).sequenceNumber());
+            refusalsInARow++;
+            LockSupport.parkNanos(5_000_000);
+            return;
+        }
+        invocations++;
+        refusalsInARow = 0;
+        if (outcome.isEmpty()) {
+            // A function error, or the invocation died mid-way: the mapping delivers the batch again.
+            return;
+        }
+        Optional<String> failed = outcome.get().failed();
+        if (failed.isPresent()) {
+            int at = indexOf(failed.get());
+            assertThat(at).isBetween(position, end - 1);
+            highWater = Math.max(highWater, at);
+            if (pastFailure && at + 1 < records.size() && random.nextBoolean()) {
+                deliverPast(at);
+            }
+            // The mapping restarts at the reported record; a sloppier one restarts anywhere before it.
+            position = random.nextInt(4) == 0 ? random.nextInt(at + 1) : at;
+            return;
+        }
+        if (random.nextInt(5) == 0) {
+            // A duplicate delivery of an acknowledged range, with boundaries of its own; whatever it reports is moot.
+            int from = random.nextInt(end);
+            invoke(from, Math.min(end, from + 1 + random.nextInt(30)), -1);
+        }
+        position = end;
+        highWater = Math.max(highWater, end);
+    }
+
+    /**
+     * A batch that starts after the failure point before the failed record is applied again: a second consumer
+     * on the shard, or a redelivery out of order. The cursor must refuse it; without the guard its writes move the
+     * watermarks past the failed record, which is then refused as applied: lost.
+     */
+    private void deliverPast(int failedAt) {
+        int from = failedAt + 1 + random.nextInt(records.size() - failedAt - 1);
+        Optional<Outcome> past = invoke(from, Math.min(records.size(), from + 1 + random.nextInt(30)), -1);
+        pastFailureDeliveries++;
+        // A failure at a record acknowledged before (a sloppy retry re-applying it) leaves nothing pending.
+        if (guarded && past.isPresent() && failedAt >= highWater) {
+            assertThat(past.get().refused() || past.get().idle()).as("a delivery from record %d past the failure at %d is refused", from,
+                    failedAt).isTrue();
+        }
+    }
+
+    /** Empty when the invocation threw or crashed: its outcome is lost. */
+    private Optional<Outcome> invoke(int from, int to, int crashAfter) {
+        faults.crashAfter(crashAfter);
+        try {
+            Outcome outcome = invoker.invoke(from, to);
+            return faults.crashed() ? Optional.empty() : Optional.of(outcome);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        } finally {
+            faults.crashAfter(-1);
+            faults.resetCrash();
+        }
+    }
+
+    private int indexOf(String sequenceNumber) {
+        for (int i = 0; i < records.size(); i++) {
+            if (records.get(i).sequenceNumber().equals(sequenceNumber)) {
+                return i;
+            }
+        }
+        throw new AssertionError("reported sequence number " + sequenceNumber + " is not in the shard");
+    }
+}
