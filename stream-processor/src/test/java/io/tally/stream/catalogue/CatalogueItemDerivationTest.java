@@ -36,9 +36,9 @@ class CatalogueItemDerivationTest {
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00.000Z");
     private static final Instant T2 = Instant.parse("2019-01-29T10:00:00.000Z");
-    private static final CatalogueItem IN_CYCLE = new CatalogueItem("55", "Ownership", 70, "global-cycle:5", T1);
-    private static final CatalogueItem TO_BACK_CATALOGUE = new CatalogueItem("55", "Ownership", 85, "back-catalogue", T2);
-    private static final CatalogueItem UNTITLED = new CatalogueItem("55", null, 85, "back-catalogue", T2);
+    private static final CatalogueItem IN_CYCLE = new CatalogueItem("55", "Ownership", 70, "global-cycle:5", T1, 10);
+    private static final CatalogueItem TO_BACK_CATALOGUE = new CatalogueItem("55", "Ownership", 85, "back-catalogue", T2, 11);
+    private static final CatalogueItem UNTITLED = new CatalogueItem("55", null, 85, "back-catalogue", T2, 12);
 
     private static final Key ENTRY = CatalogueKeys.selectorEntry("55");
     private static final CounterRef GLOBAL_ITEMS =
@@ -108,7 +108,7 @@ class CatalogueItemDerivationTest {
     void shards_backCatalogueItems_spreadOverEveryShardAtTheirStablePlace() {
         Set<String> partitions = new HashSet<>();
         for (int i = 0; i < 200; i++) {
-            CatalogueItem item = new CatalogueItem("item-" + i, null, i, "back-catalogue", T1);
+            CatalogueItem item = new CatalogueItem("item-" + i, null, i, "back-catalogue", T1, 1);
             String partition = DERIVATION.derive(RECORD_ID, null, item.toItem()).documents().get(CatalogueKeys.selectorEntry("item-" + i))
                     .values().get(TableSchema.SELECTOR).s();
 

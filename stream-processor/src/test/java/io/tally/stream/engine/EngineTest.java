@@ -380,7 +380,7 @@ class EngineTest {
         records.put(unknownType);                                                     // 1: unknown entity type
         records.put(p1.toItem());                                                     // 2: fine
         records.put(badStatus);                                                       // 3: new image malformed
-        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0).toItem()); // 4: derivation throws
+        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0, 1).toItem()); // 4: derivation throws
         records.put(comment("c1", p1, "u2").toItem());                                // 5: fine
         Derivations derivations = Derivations.of(TestDerivations.posts(), TestDerivations.comments(),
                 new ThrowingDerivation());
