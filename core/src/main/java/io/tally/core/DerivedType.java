@@ -66,12 +66,13 @@ public final class DerivedType {
     }
 
     /**
-     * Attributes no derivation may write: the key, the entity type and the per-shard watermarks of the stream
-     * engine ({@code wm_...}).
+     * Attributes no derivation may write: the key, the entity type and the stream engine's bookkeeping, i.e. the
+     * per-shard watermarks ({@code wm_...}) and the revision of the document an item holds ({@code srcRev}).
      */
     public static boolean isReserved(String attribute) {
         return attribute.equals(TableSchema.PK) || attribute.equals(TableSchema.SK)
-                || attribute.equals(TableSchema.ENTITY_TYPE) || attribute.startsWith(TableSchema.WATERMARKS + "_");
+                || attribute.equals(TableSchema.ENTITY_TYPE) || attribute.equals(TableSchema.SOURCE_REVISION)
+                || attribute.startsWith(TableSchema.WATERMARKS + "_");
     }
 
     public EntityType entityType() {

@@ -43,6 +43,14 @@ public final class TableSchema {
      */
     public static final String WATERMARKS = "wm";
 
+    /**
+     * On a derived item that holds a document: the revision of the source state that document was written from
+     * (twice the source item's revision, plus one for the removal of a source that no longer exists). A document
+     * write only lands if its revision is at least this one, so records of an item delivered by different stream
+     * shards in any order leave its newest state. See {@code docs/exactly-once.md}, "Document revisions".
+     */
+    public static final String SOURCE_REVISION = "srcRev";
+
     private TableSchema() {
     }
 }

@@ -26,6 +26,7 @@ class DerivedTypeTest {
         assertThat(TAGS.indexKeys()).containsExactly("byName");
         assertThat(TAGS.attributes()).containsExactly("links", "tagId", "name", "byName");
         assertThat(TAGS.declares("wm_abc")).isFalse();
+        assertThat(TAGS.declares("srcRev")).isFalse();
     }
 
     @Test
@@ -37,7 +38,7 @@ class DerivedTypeTest {
 
     @Test
     void declaration_reservedAttribute_isRefused() {
-        for (String reserved : new String[] {"pk", "sk", "entityType", "wm_shard"}) {
+        for (String reserved : new String[] {"pk", "sk", "entityType", "wm_shard", "srcRev"}) {
             assertThatThrownBy(() -> DerivedType.named("Bad").key("k", id -> new Key(id, id)).counters(reserved).build())
                     .as(reserved).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reserved");
         }

@@ -59,11 +59,32 @@ class ItemMappingTest {
 
     @Test
     void catalogueItem_keepsSelectorOutOfTheIndexAttribute() {
-        CatalogueItem item = new CatalogueItem("55", null, 70, "global-cycle:5", T1);
+        CatalogueItem item = new CatalogueItem("55", null, 70, "global-cycle:5", T1, 7);
         Map<String, AttributeValue> attributes = item.toItem();
         assertThat(attributes).doesNotContainKeys(TableSchema.SELECTOR, TableSchema.DATA, "title");
         assertThat(attributes.get("itemSelector").s()).isEqualTo("global-cycle:5");
+        assertThat(attributes.get("revision").n()).isEqualTo("7");
         assertThat(CatalogueItem.fromItem(attributes)).isEqualTo(item);
+    }
+
+    @Test
+    void catalogueItem_writtenBeforeRevisions_readsAsRevisionZero() {
+        Map<String, AttributeValue> legacy = new HashMap<>(new CatalogueItem("55", "t", 70, "back-catalogue", T1, 9).toItem());
+        legacy.remove("revision");
+
+        assertThat(CatalogueItem.fromItem(legacy).revision()).isZero();
+    }
+
+    @Test
+    void catalogueItem_nextRevision_isAboveThePreviousAndAtLeastTheClockInMicroseconds() {
+        Instant now = Instant.parse("2026-01-01T00:00:00.123456789Z");
+        long micros = now.getEpochSecond() * 1_000_000L + 123_456L;
+
+        assertThat(CatalogueItem.nextRevision(0, now)).as("no previous revision: the clock").isEqualTo(micros);
+        assertThat(CatalogueItem.nextRevision(micros - 10, now)).isEqualTo(micros);
+        assertThat(CatalogueItem.nextRevision(micros, now)).as("the same microsecond: one more").isEqualTo(micros + 1);
+        assertThat(CatalogueItem.nextRevision(micros + 500, now)).as("a clock behind the last writer's")
+                .isEqualTo(micros + 501);
     }
 
     @Test

@@ -194,8 +194,11 @@ public final class Workload {
     private void putItem() {
         String itemId = items.isEmpty() || random.nextInt(3) > 0 ? nextId("i") : pickKey(items);
         String[] selectors = {"global-cycle:" + random.nextInt(3), "user-cycle:" + random.nextInt(3), "back-catalogue"};
+        CatalogueItem previous = items.get(itemId);
+        // Revisions as the writer stamps them: above the previous one, at least the clock in microseconds.
         CatalogueItem item = new CatalogueItem(itemId, random.nextBoolean() ? "Item " + itemId : null,
-                random.nextInt(1000), selectors[random.nextInt(selectors.length)], now);
+                random.nextInt(1000), selectors[random.nextInt(selectors.length)], now,
+                CatalogueItem.nextRevision(previous == null ? 0 : previous.revision(), now));
         items.put(itemId, item);
         put(item.toItem());
     }

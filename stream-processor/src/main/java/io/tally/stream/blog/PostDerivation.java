@@ -53,6 +53,16 @@ public final class PostDerivation extends EntityDerivation<Post> {
                 .build();
     }
 
+    /**
+     * The post's version: 1 when created, one more with every update and soft delete. Post ids are generated and
+     * never reused (the post ref guards them), and the API never removes a post, so the version alone orders its
+     * states.
+     */
+    @Override
+    protected long revision(Post post) {
+        return post.version();
+    }
+
     private Map<String, AttributeValue> projection(Post post) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
         values.put(Blog.Projection.POST_ID, s(post.postId()));

@@ -29,6 +29,12 @@ public final class UserDerivation extends EntityDerivation<User> {
         return User.fromItem(image);
     }
 
+    /** The user's version: 1 when created, one more with every update; users are never removed by the API. */
+    @Override
+    protected long revision(User user) {
+        return user.version();
+    }
+
     @Override
     protected Contribution contribution(User user) {
         return Contribution.builder()

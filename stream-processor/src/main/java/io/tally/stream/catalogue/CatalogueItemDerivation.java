@@ -42,6 +42,17 @@ public final class CatalogueItemDerivation extends EntityDerivation<CatalogueIte
                 .build();
     }
 
+    /**
+     * The revision the writer stamps on every put ({@link CatalogueItem#nextRevision}): above the previous one and
+     * at least its clock in microseconds, so that a re-creation after a delete is above the deleted item's. An
+     * item written before revisions existed reads as 0, and its entry is then ordered only by the shard watermarks,
+     * as before.
+     */
+    @Override
+    protected long revision(CatalogueItem item) {
+        return item.revision();
+    }
+
     private Map<String, AttributeValue> selectorEntry(CatalogueItem item) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
         values.put(Catalogue.Entry.ITEM_ID, s(item.itemId()));

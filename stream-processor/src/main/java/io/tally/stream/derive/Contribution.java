@@ -20,6 +20,16 @@ public record Contribution(Map<CounterRef, Long> counters, Map<Key, Document> do
         documents = Map.copyOf(documents);
     }
 
+    /**
+     * The same contribution with every document at this revision ({@link EntityDerivation} sets the revision of the
+     * source's state on the documents its derivation built).
+     */
+    public Contribution revised(long revision) {
+        Map<Key, Document> revised = new HashMap<>();
+        documents.forEach((key, document) -> revised.put(key, document.withRevision(revision)));
+        return new Contribution(counters, revised);
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -46,9 +56,12 @@ public record Contribution(Map<CounterRef, Long> counters, Map<Key, Document> do
             return this;
         }
 
-        /** The document of the item of {@code subject}: these field values, every other document field absent. */
+        /**
+         * The document of the item of {@code subject}: these field values, every other document field absent. Its
+         * revision is set by {@link EntityDerivation} from the source's revision.
+         */
         public Builder document(DerivedType type, String subject, Map<String, AttributeValue> values) {
-            return document(type.key(subject), new Document(type, values));
+            return document(type.key(subject), new Document(type, values, 0));
         }
 
         public Contribution build() {

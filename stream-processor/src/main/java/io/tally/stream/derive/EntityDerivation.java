@@ -13,6 +13,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * from one state to another announces. The change's effect on derived data is the difference of the two
  * contributions, so an item counted under one shard, status or partition is always uncounted from the same one.
  *
+ * <p>The documents of a state carry twice the source's {@link #revision revision}, the removal of a document the
+ * new state no longer holds one more than the old state's (see {@link Document}): the order of the records of one
+ * item across stream shards then cannot matter.
+ *
  * <p>A side that cannot be read contributes nothing, which is what a rebuild from a scan does with such an item: the
  * derived data still equals a recomputation, and the problem sends the record to the dead-letter route. Such a change
  * announces only its {@link #counterEvents counter events}, which describe deltas that are applied.
@@ -43,6 +47,16 @@ public abstract class EntityDerivation<T> implements Derivation {
 
     /** What an item in this state contributes to derived data. */
     protected abstract Contribution contribution(T entity);
+
+    /**
+     * The revision of the item in this state: at least 0, higher in every later state of the item, also in a
+     * re-creation after a delete. Every derivation whose contributions hold documents must say what it is; the
+     * default refuses, and a side whose revision is unknown contributes nothing (a problem, as an unreadable image).
+     */
+    protected long revision(T entity) {
+        throw new UnsupportedOperationException(getClass().getSimpleName()
+                + " owns documents but does not say the revision of its source");
+    }
 
     /**
      * The domain events of a change both sides of which could be read.
@@ -101,11 +115,20 @@ public abstract class EntityDerivation<T> implements Derivation {
             return Contribution.NONE;
         }
         try {
-            return contribution(entity);
+            Contribution contribution = contribution(entity);
+            return contribution.documents().isEmpty() ? contribution : contribution.revised(twice(revision(entity)));
         } catch (RuntimeException e) {
             problems.add(side + ": " + describe(e));
             return Contribution.NONE;
         }
+    }
+
+    /** The documents' revision of a source state; a removal adds one, which must still fit. */
+    private static long twice(long revision) {
+        if (revision < 0 || revision > (Long.MAX_VALUE - 1) / 2) {
+            throw new IllegalStateException("source revision out of range: " + revision);
+        }
+        return 2 * revision;
     }
 
     static String describe(RuntimeException e) {

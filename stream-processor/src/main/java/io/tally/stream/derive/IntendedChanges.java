@@ -28,7 +28,8 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
 
     /**
      * The difference between two contributions: counters by subtraction (zero deltas dropped), documents as the
-     * new state of every document either side owns (a document only the old side had is a removal).
+     * new state of every document either side owns. A document only the old side had is a removal, one revision
+     * above the old document: it beats the state it removes (see {@link Document}).
      */
     public static IntendedChanges between(Contribution before, Contribution after) {
         Map<CounterRef, Long> deltas = new HashMap<>(after.counters());
@@ -38,7 +39,8 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
         Set<Key> gone = new HashSet<>(before.documents().keySet());
         gone.removeAll(after.documents().keySet());
         for (Key key : gone) {
-            documents.put(key, Document.removed(before.documents().get(key).type()));
+            Document old = before.documents().get(key);
+            documents.put(key, Document.removed(old.type(), old.revision() + 1));
         }
         return new IntendedChanges(deltas, documents, List.of(), List.of());
     }

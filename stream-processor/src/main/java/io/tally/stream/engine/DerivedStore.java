@@ -7,15 +7,16 @@ package io.tally.stream.engine;
 public interface DerivedStore {
 
     /**
-     * Applies the write if its condition on the item's watermark holds.
+     * Applies the write if its conditions hold: on the item's watermark for the write's shard, and, when the write
+     * holds a document, on the item's document revision (none, or at most the write's).
      *
-     * @return {@link Applied} or, when the condition does not hold, {@link WatermarkAhead} with the item's watermark
+     * @return {@link Applied} or, when a condition does not hold, {@link Refused} with what the item holds
      * @throws RuntimeException when the write could not be made (throttling, timeouts, ...): it may be retried
      */
     Outcome apply(DerivedWrite write);
 
     /** The result of {@link #apply}. */
-    sealed interface Outcome permits Applied, WatermarkAhead {
+    sealed interface Outcome permits Applied, Refused {
     }
 
     /** The write is committed. */
@@ -24,9 +25,11 @@ public interface DerivedStore {
     }
 
     /**
-     * The condition failed: the item's watermark for the write's shard is {@code current} (null when the item
-     * has none), so some of the write's records were applied before.
+     * A condition failed; the item, as it was then, holds {@code watermark} for the write's shard and a document of
+     * {@code revision} ({@code srcRev}). Either is null when the item has none (both when there is no item). Either
+     * the watermark is ahead (some of the write's records were applied before), or the item holds a newer document
+     * (written through another shard).
      */
-    record WatermarkAhead(String current) implements Outcome {
+    record Refused(String watermark, Long revision) implements Outcome {
     }
 }

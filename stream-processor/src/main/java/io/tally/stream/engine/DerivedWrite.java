@@ -18,14 +18,20 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param counterAdds       amounts added to number attributes (never zero)
  * @param documentSet       document attributes set to these values
  * @param documentRemove    document attributes removed
+ * @param documentRevision  the revision of the document written ({@code documentSet} and {@code documentRemove}),
+ *                          stored as the item's {@code srcRev}; the write lands only if the item holds no newer
+ *                          document. Null when the write holds no document.
  * @param shardId           the stream shard the records came from; names the watermark attribute
  * @param firstSequence     the lowest applied sequence number, zero-padded
  * @param lastSequence      the highest applied sequence number, zero-padded; the new watermark
- * @param expectedWatermark the watermark the item is known to hold, or null when it is not known (first attempt)
+ * @param watermarkKnown    whether the item's watermark is known (from a refused attempt); false on the first attempt
+ * @param expectedWatermark the watermark the item is known to hold; null when it is known to hold none, or when it
+ *                          is not known
  */
 public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAdds,
-                           Map<String, AttributeValue> documentSet, Set<String> documentRemove,
-                           String shardId, String firstSequence, String lastSequence, String expectedWatermark) {
+                           Map<String, AttributeValue> documentSet, Set<String> documentRemove, Long documentRevision,
+                           String shardId, String firstSequence, String lastSequence,
+                           boolean watermarkKnown, String expectedWatermark) {
 
     public DerivedWrite {
         Objects.requireNonNull(key, "key");
@@ -42,6 +48,9 @@ public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAd
         requirePadded(firstSequence);
         requirePadded(lastSequence);
         if (expectedWatermark != null) {
+            if (!watermarkKnown) {
+                throw new IllegalArgumentException("an expected watermark is a known one: " + expectedWatermark);
+            }
             requirePadded(expectedWatermark);
         }
         if (firstSequence.compareTo(lastSequence) > 0) {
@@ -49,6 +58,11 @@ public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAd
         }
         if (counterAdds.containsValue(0L)) {
             throw new IllegalArgumentException("zero counter adds are not written: " + counterAdds);
+        }
+        boolean document = !documentSet.isEmpty() || !documentRemove.isEmpty();
+        if (document != (documentRevision != null) || documentRevision != null && documentRevision < 0) {
+            throw new IllegalArgumentException("a document write carries its revision (at least 0), and only a"
+                    + " document write does: " + documentRevision);
         }
         // DynamoDB rejects an update expression that touches one path twice; a reserved name would corrupt the key,
         // the routing or the exactly-once bookkeeping.
@@ -67,6 +81,11 @@ public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAd
 
     public String watermarkAttribute() {
         return Watermarks.attributeName(shardId);
+    }
+
+    /** Whether the write sets (or removes) the item's document. */
+    public boolean hasDocument() {
+        return documentRevision != null;
     }
 
     private static void requirePadded(String sequence) {

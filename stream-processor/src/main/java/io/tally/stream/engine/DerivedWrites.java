@@ -21,8 +21,15 @@ public final class DerivedWrites {
      * known: the condition {@code attribute_not_exists(#wm) OR #wm < :first} accepts the write only if none of its
      * records has been applied (records of one shard reach an item in order, so the watermark is either below all
      * of them or at least the first). When the item's watermark is known from a failed attempt, the write was
-     * recomputed for the records after it, and {@code #wm = :expected} makes sure the item has not moved since.
-     * Every attribute name goes through a placeholder: names such as {@code data}, {@code status} or
+     * recomputed for the records after it, and {@code #wm = :expected} (or {@code attribute_not_exists(#wm)} when
+     * the item had none) makes sure the item has not moved since.
+     *
+     * <p>A write holding a document also sets {@code srcRev} to the document's revision, on the further condition
+     * {@code attribute_not_exists(#rev) OR #rev <= :rev}: the item holds no document of a newer state of the source,
+     * which another shard may have written first. An equal revision is the same state of the source, written again
+     * (or an item whose source predates revisions, revision 0, ordered by the watermarks alone as before).
+     *
+     * <p>Every attribute name goes through a placeholder: names such as {@code data}, {@code status} or
      * {@code comments} are DynamoDB reserved words.
      */
     public static UpdateItemRequest toUpdateItem(String tableName, DerivedWrite write) {
@@ -36,6 +43,11 @@ public final class DerivedWrites {
         List<String> set = new ArrayList<>();
         set.add("#type = if_not_exists(#type, :type)");
         set.add("#wm = :last");
+        if (write.hasDocument()) {
+            names.put("#rev", TableSchema.SOURCE_REVISION);
+            values.put(":rev", AttributeValue.fromN(Long.toString(write.documentRevision())));
+            set.add("#rev = :rev");
+        }
         int i = 0;
         for (Map.Entry<String, AttributeValue> entry : new TreeMap<>(write.documentSet()).entrySet()) {
             names.put("#s" + i, entry.getKey());
@@ -68,12 +80,17 @@ public final class DerivedWrites {
         }
 
         String condition;
-        if (write.expectedWatermark() == null) {
+        if (!write.watermarkKnown()) {
             condition = "attribute_not_exists(#wm) OR #wm < :first";
             values.put(":first", AttributeValue.fromS(write.firstSequence()));
+        } else if (write.expectedWatermark() == null) {
+            condition = "attribute_not_exists(#wm)";
         } else {
             condition = "#wm = :expected";
             values.put(":expected", AttributeValue.fromS(write.expectedWatermark()));
+        }
+        if (write.hasDocument()) {
+            condition = "(" + condition + ") AND (attribute_not_exists(#rev) OR #rev <= :rev)";
         }
 
         return UpdateItemRequest.builder()
@@ -86,6 +103,15 @@ public final class DerivedWrites {
                 // The failed condition returns the item, so the retry learns the watermark without a read.
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build();
+    }
+
+    /** The revision of the document an item holds (as returned by a failed condition), or null when it has none. */
+    public static Long revisionOf(Map<String, AttributeValue> item) {
+        if (item == null) {
+            return null;
+        }
+        AttributeValue value = item.get(TableSchema.SOURCE_REVISION);
+        return value == null || value.n() == null ? null : Long.valueOf(value.n());
     }
 
     /** The watermark of the write's shard on an item (as returned by a failed condition), or null. */

@@ -6,12 +6,13 @@ import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Derived items in memory, with the semantics of {@link DynamoDbDerivedStore}: the same watermark conditions,
- * ADD creating a missing number, {@code if_not_exists} for the entity type. For tests and tools.
+ * Derived items in memory, with the semantics of {@link DynamoDbDerivedStore}: the same watermark and document
+ * revision conditions, ADD creating a missing number, {@code if_not_exists} for the entity type. For tests and tools.
  */
 public final class InMemoryDerivedStore implements DerivedStore {
     private final Map<Key, Map<String, AttributeValue>> items = new LinkedHashMap<>();
@@ -20,16 +21,23 @@ public final class InMemoryDerivedStore implements DerivedStore {
     public synchronized Outcome apply(DerivedWrite write) {
         Map<String, AttributeValue> existing = items.get(write.key());
         String watermark = DerivedWrites.watermarkOf(write, existing);
-        boolean holds = write.expectedWatermark() == null
-                ? watermark == null || watermark.compareTo(write.firstSequence()) < 0
-                : write.expectedWatermark().equals(watermark);
+        Long revision = DerivedWrites.revisionOf(existing);
+        boolean holds = write.watermarkKnown()
+                ? Objects.equals(write.expectedWatermark(), watermark)
+                : watermark == null || watermark.compareTo(write.firstSequence()) < 0;
+        if (write.hasDocument()) {
+            holds &= revision == null || revision <= write.documentRevision();
+        }
         if (!holds) {
-            return new WatermarkAhead(watermark);
+            return new Refused(watermark, revision);
         }
         Map<String, AttributeValue> item = existing == null ? new HashMap<>(write.key().toAttributeMap())
                 : new HashMap<>(existing);
         item.putIfAbsent(TableSchema.ENTITY_TYPE, AttributeValue.fromS(write.type().attributeValue()));
         item.put(write.watermarkAttribute(), AttributeValue.fromS(write.lastSequence()));
+        if (write.hasDocument()) {
+            item.put(TableSchema.SOURCE_REVISION, AttributeValue.fromN(Long.toString(write.documentRevision())));
+        }
         item.putAll(write.documentSet());
         write.documentRemove().forEach(item::remove);
         write.counterAdds().forEach((attribute, amount) -> {

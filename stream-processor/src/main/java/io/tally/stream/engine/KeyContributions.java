@@ -14,7 +14,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The contributions of one batch's records to one derived item, by sequence number. Kept per record, not summed
- * up front, because the part to write depends on the item's watermark, known only when a write is refused.
+ * up front, because the part to write depends on the item's watermark and document revision, known only when a
+ * write is refused.
  */
 final class KeyContributions {
     private final Key key;
@@ -57,7 +58,14 @@ final class KeyContributions {
     }
 
     /**
-     * The write of the contributions after {@code watermark}, conditioned on it; empty when none is left.
+     * The write of the contributions after the item's watermark, conditioned on it; empty when none is left.
+     *
+     * <p>{@code known} is what a refused attempt returned of the item (null before any): its watermark for this shard,
+     * which the write then expects (a value, or none at all), and the revision of its document. The write holds
+     * the last document after the watermark unless the item holds a newer one (its revision above the document's),
+     * written first by another shard; then it keeps the counters and the watermark move and leaves the document
+     * out. No condition on the revision is needed for that: every document write requires the stored revision to
+     * be at most its own, so the stored revision only grows, and a document it has passed stays passed.
      *
      * <p>Contributions that cancel out (a comment added and deleted in one batch) are still written, as a write
      * that only moves the watermark: with the watermark unknown, some of them may have been applied by an earlier
@@ -65,7 +73,8 @@ final class KeyContributions {
      * failure at F promises that every contribution before F is in the item, which a skipped write whose
      * cancelling partner lies after F would break.
      */
-    Optional<DerivedWrite> writeAfter(String watermark) {
+    Optional<DerivedWrite> writeAfter(DerivedStore.Refused known) {
+        String watermark = known == null ? null : known.watermark();
         SortedMap<String, Pending> after = after(watermark);
         if (after.isEmpty()) {
             return Optional.empty();
@@ -79,14 +88,17 @@ final class KeyContributions {
             }
         }
         sums.values().removeIf(sum -> sum == 0);
+        if (last != null && known != null && known.revision() != null && known.revision() > last.revision()) {
+            last = null;
+        }
         Map<String, AttributeValue> set = last == null ? Map.of() : last.values();
         Set<String> remove = new HashSet<>();
         if (last != null) {
             remove.addAll(last.owned());
             remove.removeAll(last.values().keySet());
         }
-        return Optional.of(new DerivedWrite(key, type.entityType(), sums, set, remove, shardId, after.firstKey(), after.lastKey(),
-                watermark));
+        return Optional.of(new DerivedWrite(key, type.entityType(), sums, set, remove,
+                last == null ? null : last.revision(), shardId, after.firstKey(), after.lastKey(), known != null, watermark));
     }
 
     private SortedMap<String, Pending> after(String watermark) {

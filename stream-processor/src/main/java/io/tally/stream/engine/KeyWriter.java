@@ -4,14 +4,16 @@ import io.tally.core.Key;
 import java.util.Optional;
 
 /**
- * Writes the contributions of one batch to one derived item: one conditional write, and when the item's watermark
- * turns out to be ahead (an earlier attempt applied some of the records), the write recomputed for the records
- * after it. Never throws: a failure is an outcome naming the lowest record not applied.
+ * Writes the contributions of one batch to one derived item: one conditional write, and when it is refused (the
+ * item's watermark is ahead because an earlier attempt applied some of the records, or the item holds a newer
+ * document written through another shard), the write recomputed from what the refusal returned. Never throws: a
+ * failure is an outcome naming the lowest record not applied.
  */
 final class KeyWriter {
     /**
      * Refusals in a row after which a write gives up. Within one batch a watermark moves only if the shard is
-     * processed twice at the same time; giving up then fails the record and the retry sorts it out.
+     * processed twice at the same time; giving up then fails the record and the retry sorts it out. A newer document
+     * costs at most one refusal: the recomputed write leaves the document out.
      */
     static final int MAX_ATTEMPTS_PER_KEY = 4;
 
@@ -31,14 +33,14 @@ final class KeyWriter {
     }
 
     Outcome write(KeyContributions contributions) {
-        String watermark = null;
+        DerivedStore.Refused known = null;
         int requests = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_KEY; attempt++) {
             Optional<DerivedWrite> write;
             try {
-                write = contributions.writeAfter(watermark);
+                write = contributions.writeAfter(known);
             } catch (RuntimeException e) {
-                return new Outcome(contributions.key(), requests, contributions.lowestAfter(watermark), e);
+                return new Outcome(contributions.key(), requests, contributions.lowestAfter(watermark(known)), e);
             }
             if (write.isEmpty()) {
                 return new Outcome(contributions.key(), requests, null, null);
@@ -51,13 +53,17 @@ final class KeyWriter {
             } catch (RuntimeException e) {
                 return new Outcome(contributions.key(), requests, write.get().firstSequence(), e);
             }
-            if (!(outcome instanceof DerivedStore.WatermarkAhead ahead)) {
+            if (!(outcome instanceof DerivedStore.Refused refused)) {
                 return new Outcome(contributions.key(), requests, null, null);
             }
-            watermark = ahead.current();
+            known = refused;
         }
-        return new Outcome(contributions.key(), requests, contributions.lowestAfter(watermark),
+        return new Outcome(contributions.key(), requests, contributions.lowestAfter(watermark(known)),
                 new IllegalStateException("the watermark of " + contributions.key() + " kept moving during the batch:"
                         + " is the shard processed twice at the same time (ParallelizationFactor > 1)?"));
+    }
+
+    private static String watermark(DerivedStore.Refused known) {
+        return known == null ? null : known.watermark();
     }
 }

@@ -14,8 +14,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * owner sets. Built from a scan of the base items, it is what the stream processor must have produced.
  */
 public final class DerivedState {
-    /** The content of one derived item that the verification compares (watermarks aside). */
-    public record Item(DerivedType type, Map<String, Long> counters, Map<String, AttributeValue> document) {
+    /**
+     * The content of one derived item that the verification compares (watermarks and document revision aside).
+     *
+     * @param revision the revision of its document (what a repair stores as {@code srcRev}), or null when it holds
+     *                 none
+     */
+    public record Item(DerivedType type, Map<String, Long> counters, Map<String, AttributeValue> document,
+                       Long revision) {
     }
 
     private final Map<Key, MutableItem> items = new HashMap<>();
@@ -24,6 +30,7 @@ public final class DerivedState {
         final DerivedType type;
         final Map<String, Long> counters = new TreeMap<>();
         final Map<String, AttributeValue> document = new TreeMap<>();
+        Long revision;
 
         MutableItem(DerivedType type) {
             this.type = type;
@@ -42,6 +49,7 @@ public final class DerivedState {
             return;
         }
         MutableItem item = item(key, document.type());
+        item.revision = item.revision == null ? document.revision() : Math.max(item.revision, document.revision());
         for (Map.Entry<String, AttributeValue> value : document.values().entrySet()) {
             AttributeValue previous = item.document.put(value.getKey(), value.getValue());
             if (previous != null && !previous.equals(value.getValue())) {
@@ -64,7 +72,7 @@ public final class DerivedState {
         items.forEach((key, item) -> {
             Map<String, Long> counters = new TreeMap<>(item.counters);
             counters.values().removeIf(v -> v == 0);
-            result.put(key, new Item(item.type, Map.copyOf(counters), Map.copyOf(item.document)));
+            result.put(key, new Item(item.type, Map.copyOf(counters), Map.copyOf(item.document), item.revision));
         });
         return result;
     }

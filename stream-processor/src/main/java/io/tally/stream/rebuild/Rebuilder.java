@@ -72,21 +72,30 @@ public final class Rebuilder {
     }
 
     /**
-     * Writes the recomputed values over every differing derived item (watermarks untouched) and returns the
-     * differences it found before repairing.
+     * Writes the recomputed values over every differing derived item (watermarks untouched, the document's revision
+     * set to the recomputed document's) and returns the differences it found before repairing.
      */
     public VerificationReport repair(LongConsumer progress) {
         Snapshot snapshot = scan(progress);
-        List<Difference> differences = compare(snapshot.expected.items(), snapshot.actual);
+        Map<Key, DerivedState.Item> expected = snapshot.expected.items();
+        List<Difference> differences = compare(expected, snapshot.actual);
         Map<Key, List<Difference>> byKey = new LinkedHashMap<>();
         differences.forEach(d -> byKey.computeIfAbsent(d.key(), k -> new ArrayList<>()).add(d));
-        byKey.forEach((key, itemDifferences) -> dynamo.updateItem(repairRequest(table, key, itemDifferences)));
+        byKey.forEach((key, itemDifferences) -> dynamo.updateItem(repairRequest(table, key, itemDifferences,
+                expected.containsKey(key) ? expected.get(key).revision() : null)));
         LOG.info("repaired {} derived items ({} attributes)", byKey.size(), differences.size());
         return new VerificationReport(snapshot.baseItems, snapshot.actual.size(), snapshot.unreadable, differences);
     }
 
-    /** Sets each differing attribute to its recomputed value, or removes it where it should be absent. */
-    static UpdateItemRequest repairRequest(String table, Key key, List<Difference> differences) {
+    /**
+     * Sets each differing attribute to its recomputed value, or removes it where it should be absent; and the
+     * document's revision to the recomputed document's, so that the stream's next write of the source (a higher
+     * revision) lands and older ones do not. Without a recomputed document the stored revision stays: the source
+     * is gone, and its removal's revision is not known to a scan.
+     *
+     * @param revision the recomputed document's revision, or null when the item should hold no document
+     */
+    static UpdateItemRequest repairRequest(String table, Key key, List<Difference> differences, Long revision) {
         List<String> sets = new ArrayList<>();
         List<String> removes = new ArrayList<>();
         Map<String, String> names = new HashMap<>();
@@ -94,6 +103,11 @@ public final class Rebuilder {
         names.put("#type", TableSchema.ENTITY_TYPE);
         values.put(":type", AttributeValue.fromS(differences.get(0).type().attributeValue()));
         sets.add("#type = :type");
+        if (revision != null) {
+            names.put("#rev", TableSchema.SOURCE_REVISION);
+            values.put(":rev", AttributeValue.fromN(Long.toString(revision)));
+            sets.add("#rev = :rev");
+        }
         int i = 0;
         for (Difference difference : differences) {
             String name = "#a" + i;
@@ -181,6 +195,7 @@ public final class Rebuilder {
             attributes.remove(TableSchema.PK);
             attributes.remove(TableSchema.SK);
             attributes.remove(TableSchema.ENTITY_TYPE);
+            attributes.remove(TableSchema.SOURCE_REVISION);
             attributes.keySet().removeIf(name -> name.startsWith(TableSchema.WATERMARKS + "_"));
             return new StoredItem(type, attributes);
         }

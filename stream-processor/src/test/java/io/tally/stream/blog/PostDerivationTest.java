@@ -80,12 +80,13 @@ class PostDerivationTest {
                 new DerivationCase("remove_deletedPost_uncountsGlobalAndRemovesProjectionSilently",
                         DELETED_POST.toItem(), null,
                         deltas(global(Blog.GLOBAL_POSTS_DELETED), -1),
-                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION)),
+                        // Version 3 removed: one above the projection of version 3 (6).
+                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION, 7)),
                         List.of()),
                 new DerivationCase("remove_livePost_uncountsEverywhereAndRemovesProjection",
                         CREATED_POST.toItem(), null,
                         deltas(USER_POSTS, -1, global(Blog.GLOBAL_POSTS_CREATED), -1),
-                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION)),
+                        Map.of(PROJECTION, Document.removed(Blog.POST_PROJECTION, 3)),
                         List.of()),
                 new DerivationCase("insert_alreadyDeletedPost_countsOnlyAsDeleted",
                         null, DELETED_POST.toItem(),
@@ -133,6 +134,19 @@ class PostDerivationTest {
         assertThat(document.values().get(TableSchema.STATUS_SHARD).s())
                 .isEqualTo("POSTS#updated#" + Shards.of("p1", STATUS_SHARDS));
         assertThat(document.values().get(TableSchema.STATUS_POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
+    }
+
+    @Test
+    void revision_projectionOfVersionV_is2V_andItsRemoval2VPlus1_soLaterVersionsBeatBoth() {
+        long created = DERIVATION.derive(RECORD_ID, null, CREATED_POST.toItem()).documents().get(PROJECTION).revision();
+        long updated = DERIVATION.derive(RECORD_ID, CREATED_POST.toItem(), UPDATED_POST.toItem()).documents()
+                .get(PROJECTION).revision();
+        long removedUpdated = DERIVATION.derive(RECORD_ID, UPDATED_POST.toItem(), null).documents().get(PROJECTION)
+                .revision();
+        long deleted = DERIVATION.derive(RECORD_ID, UPDATED_POST.toItem(), DELETED_POST.toItem()).documents()
+                .get(PROJECTION).revision();
+
+        assertThat(List.of(created, updated, removedUpdated, deleted)).containsExactly(2L, 4L, 5L, 6L);
     }
 
     @Test
@@ -187,7 +201,7 @@ class PostDerivationTest {
         return new CounterRef(Domains.globalStatsKey(Shards.of("p1", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, attribute);
     }
 
-    /** The projection document written out by hand, attribute by attribute. */
+    /** The projection document written out by hand, attribute by attribute, at twice the post's version. */
     private static Document projection(Post post) {
         return new Document(Blog.POST_PROJECTION, Map.of(
                 Blog.Projection.POST_ID, AttributeValue.fromS(post.postId()),
@@ -198,6 +212,7 @@ class PostDerivationTest {
                 Blog.Projection.UPDATED_AT, AttributeValue.fromS(Timestamps.format(post.updatedAt())),
                 TableSchema.STATUS_SHARD, AttributeValue.fromS(
                         BlogKeys.statusShard(post.status(), Shards.of(post.postId(), STATUS_SHARDS))),
-                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(post.postId(), post.createdAt()))));
+                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(post.postId(), post.createdAt()))),
+                2 * post.version());
     }
 }

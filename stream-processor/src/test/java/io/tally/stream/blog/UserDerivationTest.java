@@ -36,29 +36,33 @@ class UserDerivationTest {
 
     private static final CounterRef GLOBAL_USERS =
             new CounterRef(Domains.globalStatsKey(Shards.of("8790", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS);
-    private static final Document STATS_DOCUMENT = new Document(Domains.USER_STATS, Map.of(Domains.USER_STATS_USER_ID, AttributeValue.fromS("8790")));
+    /** The stats item's document, at twice the user's version. */
+    private static Document statsDocument(User user) {
+        return new Document(Domains.USER_STATS, Map.of(Domains.USER_STATS_USER_ID, AttributeValue.fromS("8790")),
+                2 * user.version());
+    }
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
                 new DerivationCase("insert_newUser_countsGloballyAndCreatesStatsItem",
                         null, USER.toItem(),
                         deltas(GLOBAL_USERS, 1),
-                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
+                        Map.of(BlogKeys.userStats("8790"), statsDocument(USER)),
                         List.of()),
                 new DerivationCase("update_renamedUser_noDeltasStatsDocumentUnchanged",
                         USER.toItem(), RENAMED.toItem(),
                         Map.of(),
-                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
+                        Map.of(BlogKeys.userStats("8790"), statsDocument(RENAMED)),
                         List.of()),
                 new DerivationCase("remove_user_uncountsAndRemovesStatsDocument",
                         USER.toItem(), null,
                         deltas(GLOBAL_USERS, -1),
-                        Map.of(BlogKeys.userStats("8790"), Document.removed(Domains.USER_STATS)),
+                        Map.of(BlogKeys.userStats("8790"), Document.removed(Domains.USER_STATS, 3)),
                         List.of()),
                 new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",
                         USER.toItem(), USER.toItem(),
                         Map.of(),
-                        Map.of(BlogKeys.userStats("8790"), STATS_DOCUMENT),
+                        Map.of(BlogKeys.userStats("8790"), statsDocument(USER)),
                         List.of()));
     }
 

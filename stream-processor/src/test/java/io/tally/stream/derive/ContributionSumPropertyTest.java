@@ -55,7 +55,8 @@ class ContributionSumPropertyTest {
                         pick(random, "x", "y"), T0).toItem()),
                 new Images("catalogue item", Catalogue.CATALOGUE_ITEM, random -> new CatalogueItem("55",
                         pick(random, null, "Ownership"), random.nextInt(4),
-                        pick(random, "global-cycle:1", "user-cycle:2", "back-catalogue"), later(random)).toItem()),
+                        pick(random, "global-cycle:1", "user-cycle:2", "back-catalogue"), later(random),
+                        random.nextInt(5)).toItem()),
                 new Images("user item", Catalogue.USER_ITEM, random -> new UserItem("8790", "3",
                         pick(random, ItemState.values()), random.nextInt(4), pick(random, null, 0.5),
                         pick(random, null, true, false), pick(random, null, true, false), later(random), later(random))

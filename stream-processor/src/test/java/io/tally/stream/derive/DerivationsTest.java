@@ -42,7 +42,7 @@ class DerivationsTest {
         ShardSettings settings = new ShardSettings(7, 5, 11);
         Derivations derivations = StreamDomains.derivations(settings);
         Post post = new Post("p1", "u1", "t", "b", PostStatus.CREATED, T1, T1, 1);
-        CatalogueItem item = new CatalogueItem("item-9", null, 3, "back-catalogue", T1);
+        CatalogueItem item = new CatalogueItem("item-9", null, 3, "back-catalogue", T1, 1);
 
         IntendedChanges postChanges = derivations.derive(Blog.POST, "r1", null, post.toItem());
         IntendedChanges itemChanges = derivations.derive(Catalogue.CATALOGUE_ITEM, "r2", null, item.toItem());

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tally.core.Key;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
+import io.tally.core.catalogue.Catalogue;
+import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.domains.Domains;
 import io.tally.testkit.LocalDynamoDb;
 import java.util.Map;
@@ -54,10 +56,24 @@ class DerivedStoresIT {
                         item -> client.putItem(PutItemRequest.builder().tableName(table).item(item).build()))));
     }
 
+    /** Counters of a user's stats; {@code expected} null: watermark not known (a first attempt). */
     private static DerivedWrite write(String userId, Map<String, Long> counters, String first, String last,
                                       String expected) {
-        return new DerivedWrite(BlogKeys.userStats(userId), Domains.USER_STATS.entityType(), counters, Map.of(), Set.of(), SHARD,
-                first, last, expected);
+        return new DerivedWrite(BlogKeys.userStats(userId), Domains.USER_STATS.entityType(), counters, Map.of(), Set.of(),
+                null, SHARD, first, last, expected != null, expected);
+    }
+
+    /** A selector entry's document (its title) at a revision, from a shard, first attempt. */
+    private static DerivedWrite entry(String itemId, String title, long revision, String shard, String sequence) {
+        return new DerivedWrite(CatalogueKeys.selectorEntry(itemId), Catalogue.SELECTOR_ENTRY.entityType(), Map.of(),
+                Map.of("itemId", AttributeValue.fromS(itemId), "title", AttributeValue.fromS(title)), Set.of(), revision,
+                shard, sequence, sequence, false, null);
+    }
+
+    /** The removal of a selector entry's document at a revision, from a shard, first attempt. */
+    private static DerivedWrite entryRemoved(String itemId, long revision, String shard, String sequence) {
+        return new DerivedWrite(CatalogueKeys.selectorEntry(itemId), Catalogue.SELECTOR_ENTRY.entityType(), Map.of(),
+                Map.of(), Catalogue.SELECTOR_ENTRY.documentFields(), revision, shard, sequence, sequence, false, null);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -80,7 +96,7 @@ class DerivedStoresIT {
 
         DerivedStore.Outcome again = subject.store().apply(write("b", Map.of("posts", 2L), S10, S20, null));
 
-        assertThat(again).isEqualTo(new DerivedStore.WatermarkAhead(S20));
+        assertThat(again).isEqualTo(new DerivedStore.Refused(S20, null));
         assertThat(subject.read().apply(BlogKeys.userStats("b"))).containsEntry("posts", AttributeValue.fromN("2"));
     }
 
@@ -90,7 +106,7 @@ class DerivedStoresIT {
         subject.store().apply(write("c", Map.of("posts", 1L), S10, S20, null));
 
         assertThat(subject.store().apply(write("c", Map.of("posts", 1L), S20, S30, null)))
-                .isEqualTo(new DerivedStore.WatermarkAhead(S20));
+                .isEqualTo(new DerivedStore.Refused(S20, null));
         assertThat(subject.store().apply(write("c", Map.of("posts", 1L), S30, S30, null)))
                 .isInstanceOf(DerivedStore.Applied.class);
         assertThat(subject.read().apply(BlogKeys.userStats("c"))).containsEntry("posts", AttributeValue.fromN("2"))
@@ -103,7 +119,7 @@ class DerivedStoresIT {
         subject.store().apply(write("d", Map.of("posts", 1L), S10, S20, null));
 
         assertThat(subject.store().apply(write("d", Map.of("posts", -1L), S30, S30, S10)))
-                .isEqualTo(new DerivedStore.WatermarkAhead(S20));
+                .isEqualTo(new DerivedStore.Refused(S20, null));
         assertThat(subject.store().apply(write("d", Map.of("posts", -1L), S30, S40, S20)))
                 .isInstanceOf(DerivedStore.Applied.class);
         assertThat(subject.read().apply(BlogKeys.userStats("d"))).containsEntry("posts", AttributeValue.fromN("0"));
@@ -113,7 +129,7 @@ class DerivedStoresIT {
     @MethodSource("stores")
     void knownWatermark_onMissingItem_isRefusedWithNone(Subject subject) {
         assertThat(subject.store().apply(write("e", Map.of("posts", 1L), S30, S30, S20)))
-                .isEqualTo(new DerivedStore.WatermarkAhead(null));
+                .isEqualTo(new DerivedStore.Refused(null, null));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -122,16 +138,17 @@ class DerivedStoresIT {
         Key key = BlogKeys.postProjection("p1");
         subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of("comments", 3L),
                 Map.of("title", AttributeValue.fromS("One"), "status", AttributeValue.fromS("created")), Set.of(),
-                SHARD, S10, S10, null));
+                2L, SHARD, S10, S10, false, null));
 
         subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of(),
-                Map.of("status", AttributeValue.fromS("deleted")), Set.of("title"), SHARD, S20, S20, null));
+                Map.of("status", AttributeValue.fromS("deleted")), Set.of("title"), 4L, SHARD, S20, S20, false, null));
 
         assertThat(subject.read().apply(key)).isEqualTo(Map.of(
                 "pk", AttributeValue.fromS("POSTREF#p1"), "sk", AttributeValue.fromS("#PROJECTION#"),
                 "entityType", AttributeValue.fromS("PostProjection"),
                 "comments", AttributeValue.fromN("3"),
                 "status", AttributeValue.fromS("deleted"),
+                "srcRev", AttributeValue.fromN("4"),
                 WM, AttributeValue.fromS(S20)));
     }
 
@@ -140,10 +157,91 @@ class DerivedStoresIT {
     void watermarksOfOtherShards_areIndependent(Subject subject) {
         subject.store().apply(write("f", Map.of("posts", 1L), S30, S40, null));
         DerivedWrite otherShard = new DerivedWrite(BlogKeys.userStats("f"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
-                Map.of(), Set.of(), "shardId-other", S10, S10, null);
+                Map.of(), Set.of(), null, "shardId-other", S10, S10, false, null);
 
         assertThat(subject.store().apply(otherShard)).isInstanceOf(DerivedStore.Applied.class);
         assertThat(subject.read().apply(BlogKeys.userStats("f"))).containsEntry("posts", AttributeValue.fromN("2"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void knownAbsentWatermark_appliedOnlyWhileTheItemHasNone(Subject subject) {
+        DerivedWrite expectingNone = new DerivedWrite(BlogKeys.userStats("h"), Domains.USER_STATS.entityType(),
+                Map.of("posts", 1L), Map.of(), Set.of(), null, SHARD, S30, S30, true, null);
+        assertThat(subject.store().apply(expectingNone)).isInstanceOf(DerivedStore.Applied.class);
+
+        // Now the item has the watermark S30: the same expectation no longer holds (a first attempt's would not
+        // either, S30 not being below S30).
+        assertThat(subject.store().apply(expectingNone)).isEqualTo(new DerivedStore.Refused(S30, null));
+        assertThat(subject.read().apply(BlogKeys.userStats("h"))).containsEntry("posts", AttributeValue.fromN("1"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void olderDocumentFromAnotherShard_isRefusedWithTheItemsRevision_andChangesNothing(Subject subject) {
+        subject.store().apply(entry("i1", "Newer", 9, "shardId-child", S20));
+
+        DerivedStore.Outcome older = subject.store().apply(entry("i1", "Older", 8, "shardId-parent", S10));
+
+        assertThat(older).isEqualTo(new DerivedStore.Refused(null, 9L));
+        assertThat(subject.read().apply(CatalogueKeys.selectorEntry("i1")))
+                .containsEntry("title", AttributeValue.fromS("Newer"))
+                .containsEntry("srcRev", AttributeValue.fromN("9"))
+                .doesNotContainKey(Watermarks.attributeName("shardId-parent"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void sameOrNewerDocument_fromAnyShard_isApplied(Subject subject) {
+        subject.store().apply(entry("i2", "First", 4, "shardId-a", S20));
+
+        assertThat(subject.store().apply(entry("i2", "Same state again", 4, "shardId-b", S10)))
+                .isInstanceOf(DerivedStore.Applied.class);
+        assertThat(subject.store().apply(entry("i2", "Newer", 6, "shardId-c", S10)))
+                .isInstanceOf(DerivedStore.Applied.class);
+        assertThat(subject.read().apply(CatalogueKeys.selectorEntry("i2")))
+                .containsEntry("title", AttributeValue.fromS("Newer"))
+                .containsEntry("srcRev", AttributeValue.fromN("6"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void removal_beatsTheStateItRemoves_andARecreationBeatsTheRemoval(Subject subject) {
+        Key key = CatalogueKeys.selectorEntry("i3");
+        // The child shard's REMOVE of revision 5 (2*5+1) lands before the parent's last state of revision 5 (2*5).
+        assertThat(subject.store().apply(entryRemoved("i3", 11, "shardId-child", S20)))
+                .isInstanceOf(DerivedStore.Applied.class);
+
+        assertThat(subject.store().apply(entry("i3", "Resurrected", 10, "shardId-parent", S10)))
+                .isEqualTo(new DerivedStore.Refused(null, 11L));
+        assertThat(subject.read().apply(key)).doesNotContainKeys("title", "itemId")
+                .containsEntry("srcRev", AttributeValue.fromN("11"));
+
+        assertThat(subject.store().apply(entry("i3", "Recreated", 12, "shardId-child", S30)))
+                .isInstanceOf(DerivedStore.Applied.class);
+        assertThat(subject.read().apply(key)).containsEntry("title", AttributeValue.fromS("Recreated"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void bothConditions_watermarkAheadAndNewerDocument_refusalReportsBoth(Subject subject) {
+        subject.store().apply(entry("i4", "Newer", 9, SHARD, S20));
+
+        assertThat(subject.store().apply(entry("i4", "Older", 8, SHARD, S10)))
+                .isEqualTo(new DerivedStore.Refused(S20, 9L));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void countersOnly_ignoreTheDocumentRevision(Subject subject) {
+        Key key = BlogKeys.postProjection("p9");
+        subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of(),
+                Map.of("title", AttributeValue.fromS("T")), Set.of(), 100L, "shardId-post", S30, S30, false, null));
+
+        assertThat(subject.store().apply(new DerivedWrite(key, Blog.POST_PROJECTION.entityType(), Map.of("comments", 2L),
+                Map.of(), Set.of(), null, SHARD, S10, S10, false, null))).isInstanceOf(DerivedStore.Applied.class);
+        assertThat(subject.read().apply(key)).containsEntry("comments", AttributeValue.fromN("2"))
+                .containsEntry("srcRev", AttributeValue.fromN("100"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -3,6 +3,7 @@ package io.tally.stream.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.Key;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;
@@ -20,29 +21,38 @@ class DerivedWritesTest {
     private static final String WM = Watermarks.attributeName(SHARD);
     private static final String FIRST = SourceRecord.pad("1200");
     private static final String LAST = SourceRecord.pad("1350");
+    private static final Key STATS = BlogKeys.userStats("u1");
+
+    /** Counters only, first attempt (watermark not known). */
+    private static DerivedWrite counters(Map<String, Long> adds) {
+        return new DerivedWrite(STATS, Domains.USER_STATS.entityType(), adds, Map.of(), Set.of(), null, SHARD, FIRST,
+                LAST, false, null);
+    }
 
     @Test
-    void firstAttempt_countersAndDocument_oneUpdateWithWatermarkBelowFirstCondition() {
+    void firstAttempt_countersAndDocument_oneUpdateConditionedOnWatermarkBelowFirstAndNoNewerDocument() {
         DerivedWrite write = new DerivedWrite(BlogKeys.postProjection("p1"), Blog.POST_PROJECTION.entityType(),
                 Map.of("comments", 3L),
                 Map.of("title", AttributeValue.fromS("Hello"), "status", AttributeValue.fromS("updated")),
-                Set.of("updatedAt"), SHARD, FIRST, LAST, null);
+                Set.of("updatedAt"), 6L, SHARD, FIRST, LAST, false, null);
 
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
 
         assertThat(request).isEqualTo(UpdateItemRequest.builder()
                 .tableName("tally")
                 .key(Map.of("pk", AttributeValue.fromS("POSTREF#p1"), "sk", AttributeValue.fromS("#PROJECTION#")))
-                .updateExpression("SET #type = if_not_exists(#type, :type), #wm = :last, #s0 = :s0, #s1 = :s1"
-                        + " ADD #c0 :c0 REMOVE #r0")
-                .conditionExpression("attribute_not_exists(#wm) OR #wm < :first")
+                .updateExpression("SET #type = if_not_exists(#type, :type), #wm = :last, #rev = :rev, #s0 = :s0,"
+                        + " #s1 = :s1 ADD #c0 :c0 REMOVE #r0")
+                .conditionExpression("(attribute_not_exists(#wm) OR #wm < :first)"
+                        + " AND (attribute_not_exists(#rev) OR #rev <= :rev)")
                 .expressionAttributeNames(Map.of(
-                        "#type", "entityType", "#wm", WM,
+                        "#type", "entityType", "#wm", WM, "#rev", "srcRev",
                         "#s0", "status", "#s1", "title", "#c0", "comments", "#r0", "updatedAt"))
                 .expressionAttributeValues(Map.of(
                         ":type", AttributeValue.fromS("PostProjection"),
                         ":last", AttributeValue.fromS(LAST),
                         ":first", AttributeValue.fromS(FIRST),
+                        ":rev", AttributeValue.fromN("6"),
                         ":s0", AttributeValue.fromS("updated"),
                         ":s1", AttributeValue.fromS("Hello"),
                         ":c0", AttributeValue.fromN("3")))
@@ -53,15 +63,17 @@ class DerivedWritesTest {
     @Test
     void retry_knownWatermark_conditionIsEquality() {
         String known = SourceRecord.pad("1250");
-        DerivedWrite write = new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(),
-                Map.of("posts", -1L, "comments", 2L), Map.of(), Set.of(), SHARD, SourceRecord.pad("1300"), LAST, known);
+        DerivedWrite write = new DerivedWrite(STATS, Domains.USER_STATS.entityType(),
+                Map.of("posts", -1L, "comments", 2L), Map.of(), Set.of(), null, SHARD, SourceRecord.pad("1300"), LAST,
+                true, known);
 
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
 
         assertThat(request.updateExpression())
                 .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last ADD #c0 :c0, #c1 :c1");
         assertThat(request.conditionExpression()).isEqualTo("#wm = :expected");
-        assertThat(request.expressionAttributeNames()).containsEntry("#c0", "comments").containsEntry("#c1", "posts");
+        assertThat(request.expressionAttributeNames()).containsEntry("#c0", "comments").containsEntry("#c1", "posts")
+                .doesNotContainKey("#rev");
         assertThat(request.expressionAttributeValues())
                 .containsEntry(":expected", AttributeValue.fromS(known))
                 .containsEntry(":c0", AttributeValue.fromN("2"))
@@ -70,60 +82,97 @@ class DerivedWritesTest {
     }
 
     @Test
-    void documentRemoval_only_removesEveryOwnedAttribute() {
+    void retry_watermarkKnownToBeAbsent_conditionIsItsAbsence() {
+        DerivedWrite write = new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of("posts", 1L), Map.of(),
+                Set.of(), null, SHARD, FIRST, LAST, true, null);
+
+        UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
+
+        assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#wm)");
+        assertThat(request.expressionAttributeValues()).doesNotContainKeys(":first", ":expected");
+    }
+
+    @Test
+    void retry_knownWatermark_withDocument_stillRequiresNoNewerDocument() {
+        String known = SourceRecord.pad("1250");
+        DerivedWrite write = new DerivedWrite(CatalogueKeys.selectorEntry("i1"), Catalogue.SELECTOR_ENTRY.entityType(),
+                Map.of(), Map.of("title", AttributeValue.fromS("T")), Set.of(), 41L, SHARD, SourceRecord.pad("1300"),
+                LAST, true, known);
+
+        UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
+
+        assertThat(request.conditionExpression())
+                .isEqualTo("(#wm = :expected) AND (attribute_not_exists(#rev) OR #rev <= :rev)");
+        assertThat(request.updateExpression()).contains("#rev = :rev");
+        assertThat(request.expressionAttributeValues()).containsEntry(":rev", AttributeValue.fromN("41"));
+    }
+
+    @Test
+    void documentRemoval_only_removesEveryOwnedAttributeAndRecordsTheRemovalsRevision() {
         DerivedWrite write = new DerivedWrite(CatalogueKeys.selectorEntry("i1"), Catalogue.SELECTOR_ENTRY.entityType(), Map.of(), Map.of(),
-                Set.of("selector", "data", "title"), SHARD, FIRST, FIRST, null);
+                Set.of("selector", "data", "title"), 7L, SHARD, FIRST, FIRST, false, null);
 
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
 
         assertThat(request.updateExpression())
-                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last REMOVE #r0, #r1, #r2");
+                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last, #rev = :rev REMOVE #r0, #r1, #r2");
         assertThat(request.expressionAttributeNames())
                 .containsEntry("#r0", "data").containsEntry("#r1", "selector").containsEntry("#r2", "title");
+        assertThat(request.expressionAttributeValues()).containsEntry(":rev", AttributeValue.fromN("7"));
     }
 
     @Test
     void watermarkOnly_whenContributionsCancelOut_stillMovesTheWatermark() {
-        DerivedWrite write = new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(), Map.of(),
-                Set.of(), SHARD, FIRST, LAST, null);
+        UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", counters(Map.of()));
 
-        assertThat(DerivedWrites.toUpdateItem("tally", write).updateExpression())
-                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last");
+        assertThat(request.updateExpression()).isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last");
+        assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#wm) OR #wm < :first");
     }
 
     @Test
-    void watermarkOf_conditionFailureItem_readsTheShardsAttribute() {
-        DerivedWrite write = new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
-                Map.of(), Set.of(), SHARD, FIRST, LAST, null);
+    void watermarkOfAndRevisionOf_conditionFailureItem_readTheBookkeeping() {
+        DerivedWrite write = counters(Map.of("posts", 1L));
 
         assertThat(DerivedWrites.watermarkOf(write, Map.of(WM, AttributeValue.fromS(LAST),
                 Watermarks.attributeName("other"), AttributeValue.fromS(FIRST)))).isEqualTo(LAST);
         assertThat(DerivedWrites.watermarkOf(write, Map.of("posts", AttributeValue.fromN("1")))).isNull();
         assertThat(DerivedWrites.watermarkOf(write, null)).isNull();
+        assertThat(DerivedWrites.revisionOf(Map.of("srcRev", AttributeValue.fromN("3141592653589793")))).isEqualTo(3141592653589793L);
+        assertThat(DerivedWrites.revisionOf(Map.of("posts", AttributeValue.fromN("1")))).isNull();
+        assertThat(DerivedWrites.revisionOf(null)).isNull();
     }
 
     @Test
     void invalidWrites_areRefused() {
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
-                Map.of("posts", AttributeValue.fromN("1")), Set.of(), SHARD, FIRST, LAST, null))
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of("posts", 1L),
+                Map.of("posts", AttributeValue.fromN("1")), Set.of(), 1L, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("twice");
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("pk", 1L),
-                Map.of(), Set.of(), SHARD, FIRST, LAST, null))
+        assertThatThrownBy(() -> counters(Map.of("pk", 1L))).hasMessageContaining("reserved");
+        assertThatThrownBy(() -> counters(Map.of("srcRev", 1L))).hasMessageContaining("reserved");
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+                Map.of(), Set.of(WM), 1L, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("reserved");
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(),
-                Map.of(), Set.of(WM), SHARD, FIRST, LAST, null))
-                .hasMessageContaining("reserved");
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("posts", 0L),
-                Map.of(), Set.of(), SHARD, FIRST, LAST, null))
-                .hasMessageContaining("zero");
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(),
-                Map.of(), Set.of(), SHARD, LAST, FIRST, null))
+        assertThatThrownBy(() -> counters(Map.of("posts", 0L))).hasMessageContaining("zero");
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+                Map.of(), Set.of(), null, SHARD, LAST, FIRST, false, null))
                 .hasMessageContaining("first sequence after last");
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of(),
-                Map.of(), Set.of(), SHARD, "1200", LAST, null))
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+                Map.of(), Set.of(), null, SHARD, "1200", LAST, false, null))
                 .hasMessageContaining("zero-padded");
         assertThatThrownBy(() -> new DerivedWrite(BlogKeys.user("u1"), Blog.USER, Map.of(),
-                Map.of(), Set.of(), SHARD, FIRST, LAST, null))
+                Map.of(), Set.of(), null, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("derived");
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+                Map.of(), Set.of(), null, SHARD, FIRST, LAST, false, FIRST))
+                .hasMessageContaining("known");
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+                Map.of("userId", AttributeValue.fromS("u1")), Set.of(), null, SHARD, FIRST, LAST, false, null))
+                .as("a document without its revision").hasMessageContaining("revision");
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of("posts", 1L),
+                Map.of(), Set.of(), 4L, SHARD, FIRST, LAST, false, null))
+                .as("a revision without a document").hasMessageContaining("revision");
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+                Map.of("userId", AttributeValue.fromS("u1")), Set.of(), -2L, SHARD, FIRST, LAST, false, null))
+                .hasMessageContaining("revision");
     }
 }

@@ -380,7 +380,7 @@ class EngineTest {
         records.put(unknownType);                                                     // 1: unknown entity type
         records.put(p1.toItem());                                                     // 2: fine
         records.put(badStatus);                                                       // 3: new image malformed
-        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0).toItem()); // 4: derivation throws
+        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0, 1).toItem()); // 4: derivation throws
         records.put(comment("c1", p1, "u2").toItem());                                // 5: fine
         Derivations derivations = Derivations.of(TestDerivations.posts(), TestDerivations.comments(),
                 new ThrowingDerivation());
@@ -577,6 +577,120 @@ class EngineTest {
         assertThat(result.poison()).isEqualTo(1);
         assertThat(store.writes()).isEmpty();
         assertThat(sink.letters()).singleElement().extracting(DeadLetter::reason).asString().contains("reserved");
+    }
+
+    // ------------------------------------------------------------------------- documents across shards
+
+    /** A record of the post p1 on a shard; sequence numbers only compare within a shard. */
+    private static SourceRecord postRecord(String shard, long sequence, Post before, Post after) {
+        String event = before == null ? "INSERT" : after == null ? "REMOVE" : "MODIFY";
+        Post any = after != null ? after : before;
+        return new SourceRecord("ev-" + shard + "-" + sequence, event, shard, Long.toString(sequence), TestRecords.T0,
+                any.key().toAttributeMap(), before == null ? null : before.toItem(), after == null ? null : after.toItem());
+    }
+
+    private static Post version(String title, PostStatus status, long version) {
+        return new Post("p1", "u1", title, "body", status, TestRecords.T0, TestRecords.T0, version);
+    }
+
+    @Test
+    void olderDocumentFromTheParentShard_afterTheChildsNewerOne_isLeftOut_countersStillApplied() {
+        Post v1 = version("One", PostStatus.CREATED, 1);
+        Post v2 = version("Two", PostStatus.UPDATED, 2);
+        Comment comment = comment("c1", v1, "u2");
+        List<SourceRecord> parent = List.of(postRecord("shardId-parent", 10, null, v1),
+                new SourceRecord("ev-c1", "INSERT", "shardId-parent", "11", TestRecords.T0,
+                        comment.key().toAttributeMap(), null, comment.toItem()));
+        List<SourceRecord> child = List.of(postRecord("shardId-child", 20, v1, v2));
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store);
+
+        engine.process(child);
+        store.clearWrites();
+        BatchResult late = engine.process(parent);
+
+        assertThat(late.failedSequenceNumber()).isEmpty();
+        Map<String, AttributeValue> projection = behind.item(BlogKeys.postProjection("p1")).orElseThrow();
+        assertThat(projection).containsEntry("title", AttributeValue.fromS("Two"))
+                .containsEntry("status", AttributeValue.fromS("updated"))
+                .containsEntry("comments", AttributeValue.fromN("1"))
+                .containsEntry(TableSchema.SOURCE_REVISION, AttributeValue.fromN("4"))
+                .containsEntry(Watermarks.attributeName("shardId-parent"), AttributeValue.fromS(SourceRecord.pad("11")));
+        // Refused for the newer document, then written without it: the comment count and the watermark move.
+        List<DerivedWrite> writes = store.writes().stream()
+                .filter(w -> w.key().equals(BlogKeys.postProjection("p1"))).toList();
+        assertThat(writes).hasSize(2);
+        assertThat(writes.get(0).documentRevision()).isEqualTo(2L);
+        assertThat(writes.get(1).hasDocument()).isFalse();
+        assertThat(writes.get(1).counterAdds()).containsExactly(Map.entry("comments", 1L));
+        assertThat(writes.get(1).watermarkKnown()).isTrue();
+        assertThat(writes.get(1).expectedWatermark()).as("the parent shard never wrote the item").isNull();
+        assertThat(number(behind, BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+    }
+
+    @Test
+    void removalInTheChildShard_beforeTheParentsLastState_isNotUndone() {
+        Post v1 = version("One", PostStatus.CREATED, 1);
+        Post v2 = version("Two", PostStatus.UPDATED, 2);
+        List<SourceRecord> parent = List.of(postRecord("shardId-parent", 10, null, v1),
+                postRecord("shardId-parent", 11, v1, v2));
+        List<SourceRecord> child = List.of(postRecord("shardId-child", 20, v2, null));
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store);
+
+        engine.process(child);
+        engine.process(parent);
+
+        // Nothing exists any more: no projection document, no posts counted (the base table is empty).
+        assertThat(comparable(store.items())).isEmpty();
+        assertThat(store.item(BlogKeys.postProjection("p1")).orElseThrow())
+                .containsEntry(TableSchema.SOURCE_REVISION, AttributeValue.fromN("5"))
+                .doesNotContainKeys("title", "status", "postId");
+    }
+
+    @Test
+    void parentThenChild_theUsualOrder_endsTheSame() {
+        Post v1 = version("One", PostStatus.CREATED, 1);
+        Post v2 = version("Two", PostStatus.UPDATED, 2);
+        Post v3 = version("Two", PostStatus.DELETED, 3);
+        InMemoryDerivedStore inOrder = new InMemoryDerivedStore();
+        InMemoryDerivedStore childFirst = new InMemoryDerivedStore();
+        List<SourceRecord> parent = List.of(postRecord("shardId-parent", 10, null, v1),
+                postRecord("shardId-parent", 11, v1, v2));
+        List<SourceRecord> child = List.of(postRecord("shardId-child", 20, v2, v3));
+
+        engine(inOrder).process(parent);
+        engine(inOrder).process(child);
+        engine(childFirst).process(child);
+        engine(childFirst).process(parent);
+
+        assertThat(comparable(childFirst.items())).isEqualTo(comparable(inOrder.items()))
+                .isEqualTo(recompute(TestDerivations.blog(), List.of(v3.toItem())));
+    }
+
+    @Test
+    void documentWriteRefusedForAMovedWatermark_keepsItsDocumentWhenTheItemsIsOlder() {
+        TestRecords records = new TestRecords(SHARD);
+        records.put(version("One", PostStatus.CREATED, 1).toItem());
+        records.put(version("Two", PostStatus.UPDATED, 2).toItem());
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store);
+        engine.process(all.subList(0, 1));
+        store.clearWrites();
+
+        engine.process(all);
+
+        // Refused for the watermark (record 0 applied), then record 1's document written over revision 2.
+        List<DerivedWrite> writes = store.writes().stream()
+                .filter(w -> w.key().equals(BlogKeys.postProjection("p1"))).toList();
+        assertThat(writes).hasSize(2);
+        assertThat(writes.get(1).documentRevision()).isEqualTo(4L);
+        assertThat(behind.item(BlogKeys.postProjection("p1")).orElseThrow())
+                .containsEntry("title", AttributeValue.fromS("Two"))
+                .containsEntry(TableSchema.SOURCE_REVISION, AttributeValue.fromN("4"));
     }
 
     // --------------------------------------------------------------------------------------------- helpers

@@ -19,7 +19,7 @@ class RebuilderTest {
     private static final Key GLOBAL = Domains.globalStatsKey(0);
 
     private static DerivedState.Item stats(Map<String, Long> counters) {
-        return new DerivedState.Item(Domains.USER_STATS, counters, Map.of("userId", AttributeValue.fromS("u1")));
+        return new DerivedState.Item(Domains.USER_STATS, counters, Map.of("userId", AttributeValue.fromS("u1")), 2L);
     }
 
     private static Rebuilder.StoredItem stored(DerivedType type, Map<String, AttributeValue> attributes) {
@@ -31,6 +31,17 @@ class RebuilderTest {
         var expected = Map.of(STATS, stats(Map.of("posts", 2L)));
         var actual = Map.of(STATS, stored(Domains.USER_STATS,
                 Map.of("userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("2"), "comments", AttributeValue.fromN("0"))));
+        assertThat(Rebuilder.compare(expected, actual)).isEmpty();
+    }
+
+    @Test
+    void compare_storedItemWithWatermarksAndDocumentRevision_ignoresThatBookkeeping() {
+        var expected = Map.of(STATS, stats(Map.of("posts", 2L)));
+        var actual = Map.of(STATS, Rebuilder.StoredItem.of(Domains.USER_STATS.entityType(), Map.of(
+                "pk", AttributeValue.fromS("USER#u1"), "sk", AttributeValue.fromS("#STATS#"),
+                "entityType", AttributeValue.fromS("UserStats"), "wm_abcdefghijklmnop", AttributeValue.fromS("0042"),
+                "srcRev", AttributeValue.fromN("99"),
+                "userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("2"))));
         assertThat(Rebuilder.compare(expected, actual)).isEmpty();
     }
 
@@ -47,7 +58,7 @@ class RebuilderTest {
 
     @Test
     void compare_missingDerivedItem_reportsEveryExpectedAttribute() {
-        var expected = Map.of(GLOBAL, new DerivedState.Item(Domains.GLOBAL_STATS, Map.of("users", 5L), Map.of()));
+        var expected = Map.of(GLOBAL, new DerivedState.Item(Domains.GLOBAL_STATS, Map.of("users", 5L), Map.of(), null));
         assertThat(Rebuilder.compare(expected, Map.of())).containsExactly(
                 new Difference(GLOBAL, Domains.GLOBAL_STATS.entityType(), "users", AttributeValue.fromN("5"), null));
     }
@@ -65,21 +76,32 @@ class RebuilderTest {
     void compare_documentValue_comparesNumbersByValue() {
         Key entry = CatalogueKeys.selectorEntry("55");
         var expected = Map.of(entry, new DerivedState.Item(Catalogue.SELECTOR_ENTRY, Map.of(),
-                Map.of("score", AttributeValue.fromN("70"), "selector", AttributeValue.fromS("global-cycle:5"))));
+                Map.of("score", AttributeValue.fromN("70"), "selector", AttributeValue.fromS("global-cycle:5")), 20L));
         var actual = Map.of(entry, stored(Catalogue.SELECTOR_ENTRY,
                 Map.of("score", AttributeValue.fromN("70.0"), "selector", AttributeValue.fromS("global-cycle:4"))));
         assertThat(Rebuilder.compare(expected, actual)).extracting(Difference::attribute).containsExactly("selector");
     }
 
     @Test
+    void repairRequest_recomputedDocument_setsTheDocumentRevisionToItsRevision() {
+        Key entry = CatalogueKeys.selectorEntry("55");
+        UpdateItemRequest request = Rebuilder.repairRequest("t", entry, List.of(new Difference(entry,
+                Catalogue.SELECTOR_ENTRY.entityType(), "title", AttributeValue.fromS("New"), AttributeValue.fromS("Old"))), 42L);
+
+        assertThat(request.updateExpression()).isEqualTo("SET #type = :type, #rev = :rev, #a0 = :v0");
+        assertThat(request.expressionAttributeNames()).containsEntry("#rev", "srcRev").containsEntry("#a0", "title");
+        assertThat(request.expressionAttributeValues()).containsEntry(":rev", AttributeValue.fromN("42"));
+    }
+
+    @Test
     void repairRequest_setsExpectedAndRemovesWhatShouldBeAbsent() {
         UpdateItemRequest request = Rebuilder.repairRequest("t", STATS, List.of(
                 new Difference(STATS, Domains.USER_STATS.entityType(), "posts", AttributeValue.fromN("2"), AttributeValue.fromN("3")),
-                new Difference(STATS, Domains.USER_STATS.entityType(), "bogus", null, AttributeValue.fromS("x"))));
+                new Difference(STATS, Domains.USER_STATS.entityType(), "bogus", null, AttributeValue.fromS("x"))), null);
         assertThat(request.key()).isEqualTo(STATS.toAttributeMap());
         assertThat(request.updateExpression()).isEqualTo("SET #type = :type, #a0 = :v0 REMOVE #a1");
         assertThat(request.expressionAttributeNames()).containsEntry("#a0", "posts").containsEntry("#a1", "bogus");
         assertThat(request.expressionAttributeValues()).containsEntry(":v0", AttributeValue.fromN("2"))
-                .containsEntry(":type", AttributeValue.fromS("UserStats"));
+                .containsEntry(":type", AttributeValue.fromS("UserStats")).doesNotContainKey(":rev");
     }
 }

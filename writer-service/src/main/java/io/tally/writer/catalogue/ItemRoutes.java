@@ -1,5 +1,6 @@
 package io.tally.writer.catalogue;
 
+import io.tally.core.Timestamps;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.Selectors;
 import io.tally.writer.http.ApiException;
@@ -8,6 +9,7 @@ import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
 import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
+import java.time.Instant;
 import java.util.Set;
 
 /** {@code PUT}, {@code GET} and {@code DELETE /items/{itemId}}: the learning catalogue (seed 003). */
@@ -39,8 +41,11 @@ final class ItemRoutes {
         if (!Selectors.isValid(selector)) {
             throw ApiException.validation("selector", Selectors.describeRule());
         }
-        CatalogueItem item = new CatalogueItem(itemId, title, score, selector, context.now());
-        if (items.put(item)) {
+        // One reading of the clock: the contract's updatedAt (milliseconds) and the revision (microseconds).
+        Instant now = context.clock().instant();
+        CatalogueItem item = new CatalogueItem(itemId, title, score, selector, Timestamps.truncate(now), 0);
+        // The revision is bookkeeping of the stream processor: the response renders the contract's fields only.
+        if (items.put(item, now)) {
             return ApiResponse.created(CatalogueJson.item(item), "/items/" + itemId);
         }
         return ApiResponse.ok(CatalogueJson.item(item));

@@ -11,7 +11,13 @@ import io.tally.writer.TestApi;
 import io.tally.writer.TestClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -121,6 +127,110 @@ class ItemRoutesIT {
 
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.errorCode()).isEqualTo("not_found");
+    }
+
+    @Test
+    void putItem_stampsTheClockInMicrosecondsAsRevision_higherOnEveryPut_andNeverRendersIt() {
+        var created = api.call("PUT", "/items/item-r", "{\"title\":\"One\",\"score\":1,\"selector\":\"back-catalogue\"}");
+        long first = storedRevision(api, "item-r");
+        var replaced = api.call("PUT", "/items/item-r", "{\"title\":\"Two\",\"score\":2,\"selector\":\"back-catalogue\"}");
+        long second = storedRevision(api, "item-r");
+
+        assertThat(first).isEqualTo(micros(START));
+        assertThat(second).isEqualTo(micros(START.plusSeconds(1)));
+        for (var response : List.of(created, replaced, api.call("GET", "/items/item-r"),
+                api.call("DELETE", "/items/item-r"))) {
+            assertThat(response.body().fieldNames()).toIterable()
+                    .containsExactly("itemId", "title", "score", "selector", "updatedAt");
+        }
+    }
+
+    @Test
+    void putItem_sameMicrosecond_goesOneAboveTheStoredRevision() {
+        TestApi frozen = TestApi.onFreshTable(new TestClock(START));
+
+        var created = frozen.call("PUT", "/items/hot", "{\"score\":1,\"selector\":\"back-catalogue\"}");
+        var replaced = frozen.call("PUT", "/items/hot", "{\"score\":2,\"selector\":\"back-catalogue\"}");
+        var again = frozen.call("PUT", "/items/hot", "{\"score\":3,\"selector\":\"back-catalogue\"}");
+
+        assertThat(List.of(created.status(), replaced.status(), again.status())).containsExactly(201, 200, 200);
+        assertThat(storedRevision(frozen, "hot")).isEqualTo(micros(START) + 2);
+        assertThat(frozen.call("GET", "/items/hot").body().get("score").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    void putItem_storedRevisionAheadOfTheClock_replacesWithOneAboveIt() {
+        long ahead = micros(START) + 3_600_000_000L;
+        putDirectly(api, new CatalogueItem("skewed", "Old", 1, "back-catalogue", START, ahead).toItem());
+
+        var replaced = api.call("PUT", "/items/skewed", "{\"title\":\"New\",\"score\":2,\"selector\":\"back-catalogue\"}");
+
+        assertThat(replaced.status()).isEqualTo(200);
+        assertThat(replaced.text("title")).isEqualTo("New");
+        assertThat(storedRevision(api, "skewed")).isEqualTo(ahead + 1);
+    }
+
+    @Test
+    void putItem_overAnItemWrittenBeforeRevisions_returns200AndStampsOne() {
+        Map<String, AttributeValue> legacy = new HashMap<>(
+                new CatalogueItem("legacy", "Old", 1, "back-catalogue", START, 0).toItem());
+        legacy.remove(CatalogueItem.REVISION);
+        putDirectly(api, legacy);
+        assertThat(api.call("GET", "/items/legacy").text("title")).isEqualTo("Old");
+
+        var replaced = api.call("PUT", "/items/legacy", "{\"title\":\"New\",\"score\":2,\"selector\":\"back-catalogue\"}");
+
+        assertThat(replaced.status()).isEqualTo(200);
+        assertThat(storedRevision(api, "legacy")).isEqualTo(micros(START));
+    }
+
+    @Test
+    void putItem_recreatedAfterDelete_getsARevisionAboveTheDeletedOne() {
+        api.call("PUT", "/items/again", "{\"score\":1,\"selector\":\"back-catalogue\"}");
+        long deleted = storedRevision(api, "again");
+        api.call("DELETE", "/items/again");
+
+        var recreated = api.call("PUT", "/items/again", "{\"score\":2,\"selector\":\"back-catalogue\"}");
+
+        assertThat(recreated.status()).isEqualTo(201);
+        assertThat(storedRevision(api, "again")).isGreaterThan(deleted);
+    }
+
+    @Test
+    void putItem_concurrentPutsOfOneItem_oneCreatesTheOthersReplace_revisionsAllDistinct() throws Exception {
+        TestApi frozen = TestApi.onFreshTable(new TestClock(START));
+        int writers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<Integer>> statuses = new ArrayList<>();
+            for (int i = 0; i < writers; i++) {
+                int score = i;
+                statuses.add(pool.submit(() -> frozen.call("PUT", "/items/contended",
+                        "{\"score\":" + score + ",\"selector\":\"back-catalogue\"}").status()));
+            }
+            List<Integer> answers = new ArrayList<>();
+            for (var status : statuses) {
+                answers.add(status.get());
+            }
+            assertThat(answers).containsOnly(200, 201).filteredOn(status -> status == 201).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        // Every put went one above the one before it: the frozen clock plus one per put after the first.
+        assertThat(storedRevision(frozen, "contended")).isEqualTo(micros(START) + writers - 1);
+    }
+
+    private static long micros(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000L;
+    }
+
+    private static long storedRevision(TestApi api, String itemId) {
+        return Long.parseLong(LocalDynamoDb.client().getItem(b -> b.tableName(api.table()).consistentRead(true)
+                .key(CatalogueKeys.catalogueItem(itemId).toAttributeMap())).item().get(CatalogueItem.REVISION).n());
+    }
+
+    private static void putDirectly(TestApi api, Map<String, AttributeValue> item) {
+        LocalDynamoDb.client().putItem(b -> b.tableName(api.table()).item(item));
     }
 
     @ParameterizedTest

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class UserItemChangeTest {
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00Z");
     private static final Instant T2 = Instant.parse("2019-01-22T11:00:00Z");
-    private static final CatalogueItem ITEM = new CatalogueItem("item-3", null, 99, "back-catalogue", T1);
+    private static final CatalogueItem ITEM = new CatalogueItem("item-3", null, 99, "back-catalogue", T1, 1);
 
     @Test
     void applyTo_newItem_entersNowWithGivenFieldsAndCatalogueScore() {
