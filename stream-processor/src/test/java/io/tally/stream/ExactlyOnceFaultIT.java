@@ -110,7 +110,7 @@ class ExactlyOnceFaultIT {
             FAULTS.off();
         }
 
-        VerificationReport report = new Rebuilder(dynamo, table, derivations, 2).verify();
+        VerificationReport report = new Rebuilder(dynamo, server.streamsClient(), table, derivations, 2).verify();
         assertThat(report.differences()).as("drift for seed %d", seed).isEmpty();
         Set<String> published = new HashSet<>(publisher.publishedIds());
         List<String> missing = expectedEventIds(derivations, stream).stream().filter(id -> !published.contains(id)).toList();

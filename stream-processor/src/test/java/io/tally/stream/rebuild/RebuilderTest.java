@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
+/** The comparison of stored derived items with the recomputation. */
 class RebuilderTest {
     private static final Key STATS = BlogKeys.userStats("u1");
     private static final Key GLOBAL = Domains.globalStatsKey(0);
@@ -22,8 +22,8 @@ class RebuilderTest {
         return new DerivedState.Item(Domains.USER_STATS, counters, Map.of("userId", AttributeValue.fromS("u1")));
     }
 
-    private static Rebuilder.StoredItem stored(DerivedType type, Map<String, AttributeValue> attributes) {
-        return new Rebuilder.StoredItem(type.entityType(), attributes);
+    private static Comparison.StoredItem stored(DerivedType type, Map<String, AttributeValue> attributes) {
+        return new Comparison.StoredItem(type.entityType(), attributes);
     }
 
     @Test
@@ -31,7 +31,7 @@ class RebuilderTest {
         var expected = Map.of(STATS, stats(Map.of("posts", 2L)));
         var actual = Map.of(STATS, stored(Domains.USER_STATS,
                 Map.of("userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("2"), "comments", AttributeValue.fromN("0"))));
-        assertThat(Rebuilder.compare(expected, actual)).isEmpty();
+        assertThat(Comparison.compare(expected, actual)).isEmpty();
     }
 
     @Test
@@ -39,7 +39,7 @@ class RebuilderTest {
         var expected = Map.of(STATS, stats(Map.of("posts", 2L)));
         var actual = Map.of(STATS, stored(Domains.USER_STATS,
                 Map.of("userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("3"))));
-        List<Difference> differences = Rebuilder.compare(expected, actual);
+        List<Difference> differences = Comparison.compare(expected, actual);
         assertThat(differences).containsExactly(new Difference(STATS, Domains.USER_STATS.entityType(), "posts",
                 AttributeValue.fromN("2"), AttributeValue.fromN("3")));
         assertThat(differences.get(0).toString()).isEqualTo("USER#u1 / #STATS# (UserStats) posts: expected 2, found 3");
@@ -48,7 +48,7 @@ class RebuilderTest {
     @Test
     void compare_missingDerivedItem_reportsEveryExpectedAttribute() {
         var expected = Map.of(GLOBAL, new DerivedState.Item(Domains.GLOBAL_STATS, Map.of("users", 5L), Map.of()));
-        assertThat(Rebuilder.compare(expected, Map.of())).containsExactly(
+        assertThat(Comparison.compare(expected, Map.of())).containsExactly(
                 new Difference(GLOBAL, Domains.GLOBAL_STATS.entityType(), "users", AttributeValue.fromN("5"), null));
     }
 
@@ -57,7 +57,7 @@ class RebuilderTest {
         var actual = Map.of(CatalogueKeys.selectorEntry("55"), stored(Catalogue.SELECTOR_ENTRY,
                 Map.of("itemId", AttributeValue.fromS("55"))), GLOBAL, stored(Domains.GLOBAL_STATS,
                 Map.of("users", AttributeValue.fromN("0"))));
-        assertThat(Rebuilder.compare(Map.of(), actual)).containsExactly(new Difference(CatalogueKeys.selectorEntry("55"),
+        assertThat(Comparison.compare(Map.of(), actual)).containsExactly(new Difference(CatalogueKeys.selectorEntry("55"),
                 Catalogue.SELECTOR_ENTRY.entityType(), "itemId", null, AttributeValue.fromS("55")));
     }
 
@@ -68,18 +68,6 @@ class RebuilderTest {
                 Map.of("score", AttributeValue.fromN("70"), "selector", AttributeValue.fromS("global-cycle:5"))));
         var actual = Map.of(entry, stored(Catalogue.SELECTOR_ENTRY,
                 Map.of("score", AttributeValue.fromN("70.0"), "selector", AttributeValue.fromS("global-cycle:4"))));
-        assertThat(Rebuilder.compare(expected, actual)).extracting(Difference::attribute).containsExactly("selector");
-    }
-
-    @Test
-    void repairRequest_setsExpectedAndRemovesWhatShouldBeAbsent() {
-        UpdateItemRequest request = Rebuilder.repairRequest("t", STATS, List.of(
-                new Difference(STATS, Domains.USER_STATS.entityType(), "posts", AttributeValue.fromN("2"), AttributeValue.fromN("3")),
-                new Difference(STATS, Domains.USER_STATS.entityType(), "bogus", null, AttributeValue.fromS("x"))));
-        assertThat(request.key()).isEqualTo(STATS.toAttributeMap());
-        assertThat(request.updateExpression()).isEqualTo("SET #type = :type, #a0 = :v0 REMOVE #a1");
-        assertThat(request.expressionAttributeNames()).containsEntry("#a0", "posts").containsEntry("#a1", "bogus");
-        assertThat(request.expressionAttributeValues()).containsEntry(":v0", AttributeValue.fromN("2"))
-                .containsEntry(":type", AttributeValue.fromS("UserStats"));
+        assertThat(Comparison.compare(expected, actual)).extracting(Difference::attribute).containsExactly("selector");
     }
 }
