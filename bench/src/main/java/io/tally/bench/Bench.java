@@ -228,7 +228,7 @@ public final class Bench {
 
             // The oracle recomputes from base items; the replay wrote only derived ones.
             TableWriter.write(admin, table, baseItems.stream().map(Write::put).toList(), WRITER_THREADS);
-            Rebuilder rebuilder = new Rebuilder(admin, table, derivations, 2);
+            Rebuilder rebuilder = new Rebuilder(admin, server.streamsClient(), table, derivations, 2);
             VerificationReport afterRun = rebuilder.verify();
 
             List<SourceRecord> longest = stream.values().stream().max((a, b) -> Integer.compare(a.size(), b.size()))

@@ -121,7 +121,7 @@ final class FreshnessRun {
                 lags.add(Math.max(0, visible.get(i) - acked.get(i)) / 1e6);
             }
         }
-        boolean exact = new Rebuilder(admin, table, derivations, 2).verify().isExact();
+        boolean exact = new Rebuilder(admin, server.streamsClient(), table, derivations, 2).verify().isExact();
         LOG.info("freshness: {} measured, {} missing, p50 {} ms, p99 {} ms", lags.size(), missing,
                 Report.fmt(Report.percentile(lags, 50), 0), Report.fmt(Report.percentile(lags, 99), 0));
         return new Results.Freshness(maxRate, rate, writes.size() / writeSeconds, writeSeconds, writes.size(),

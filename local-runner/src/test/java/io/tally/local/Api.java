@@ -24,6 +24,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** The runner's HTTP API for the pipeline tests: real HTTP, JSON bodies, and the rebuild oracle over its table. */
 public final class Api {
@@ -90,9 +91,15 @@ public final class Api {
                 .region(Region.US_EAST_1)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create())
+                .build();
+             DynamoDbStreamsClient streams = DynamoDbStreamsClient.builder()
+                .endpointOverride(runner.dynamoDbEndpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
+                .httpClient(UrlConnectionHttpClient.create())
                 .build()) {
-            return new Rebuilder(dynamo, runner.tableName(), StreamDomains.derivations(ShardSettings.DEFAULTS), 2)
-                    .verify();
+            return new Rebuilder(dynamo, streams, runner.tableName(), StreamDomains.derivations(ShardSettings.DEFAULTS),
+                    2).verify();
         }
     }
 }

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 
 /** Converts stream records as they arrive (GetRecords, Lambda events) to {@link SourceRecord}s. */
 public final class StreamRecords {
@@ -23,13 +22,7 @@ public final class StreamRecords {
      * @throws RuntimeException when the record lacks what every stream record has (event id, sequence number)
      */
     public static SourceRecord fromSdk(String shardId, Record record) {
-        StreamRecord dynamodb = Objects.requireNonNull(record.dynamodb(), "record without a dynamodb section");
-        // The SDK answers an absent map with an empty one; hasXxx() tells an absent image from an empty one.
-        return new SourceRecord(record.eventID(), record.eventNameAsString(), shardId, dynamodb.sequenceNumber(),
-                dynamodb.approximateCreationDateTime(),
-                dynamodb.hasKeys() ? dynamodb.keys() : Map.of(),
-                dynamodb.hasOldImage() ? dynamodb.oldImage() : null,
-                dynamodb.hasNewImage() ? dynamodb.newImage() : null);
+        return SourceRecord.fromSdk(shardId, record);
     }
 
     /**

@@ -107,7 +107,8 @@ class ShardLineageIT {
             }
         }
 
-        VerificationReport report = new Rebuilder(dynamo, table, derivations, 2).verify();
+        // From the scan alone: the watermarks name the synthetic shards, not the stream's.
+        VerificationReport report = new Rebuilder(dynamo, null, table, derivations, 2).verify();
         assertThat(report.differences()).as("seed %d, %s", seed, name).isEmpty();
         // The cases the test is about did happen, and ended as the base items say.
         assertThat(entry(table, "moved-then-deleted")).doesNotContainKeys("itemId", "title", TableSchema.SELECTOR);

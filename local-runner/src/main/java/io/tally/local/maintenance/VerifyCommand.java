@@ -1,11 +1,14 @@
 package io.tally.local.maintenance;
 
+import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.rebuild.Difference;
 import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.RepairReport;
 import io.tally.stream.rebuild.VerificationReport;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -13,31 +16,46 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/** {@code tally-local verify}: derived data against a recomputation from the base items, and its repair. */
+/**
+ * {@code tally-local verify}: derived data against a recomputation from the base items at a position of the table's
+ * stream, and its repair (which is also the backfill of a table whose history is older than its stream).
+ */
 @Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
             "Recomputes all derived data (counters, stats items, selector entries, status-index projections) from a "
-                    + "scan of the base items and lists every attribute that differs from the stored derived items. "
-                    + "With --repair, writes the recomputed values over the differing ones: do that while the stream "
-                    + "is drained and its processing paused (on AWS: disable the event source mapping), or the "
-                    + "increments it applies meanwhile are overwritten.",
+                    + "scan of the base items and the records of the table's stream (read after the scan, to its end), "
+                    + "which makes it consistent with that stream position. Lists every attribute that differs in the "
+                    + "derived items the stream processor has brought up to the position, and counts the others.",
+            "With --repair, writes every derived item that differs or is behind with its content at the position "
+                    + "and the position as its watermarks: the stream processor then skips the records the content "
+                    + "reflects. Safe while the stream processor runs; an item it moves past the position meanwhile "
+                    + "is refused (exit 5: pause it and run again). The same command backfills a table whose items "
+                    + "are older than its stream (see docs/exactly-once.md, \"Repair and backfill\").",
             ""},
         exitCodeListHeading = "%nExit status:%n",
         exitCodeList = {
             "  0:derived data is exact (or was repaired)",
             "  1:an unexpected failure",
             "  2:a usage error",
-            "  3:differences found (without --repair)"})
+            "  3:differences found (without --repair)",
+            "  4:no differences, but derived items are behind the stream (without --repair): run again when drained",
+            "  5:the repair refused items a stream processor moved past the position: pause it and run again"})
 public final class VerifyCommand implements Callable<Integer> {
     static final int DIFFERENCES = 3;
-    /** How many differences are printed; the count is always printed. */
+    static final int BEHIND = 4;
+    static final int INCOMPLETE = 5;
+    /** How many differences (or refused items) are printed; the count is always printed. */
     static final int SHOWN = 50;
+    /** On AWS a change reaches the stream within about a second; DynamoDB Local's stream is synchronous. */
+    static final Duration AWS_STREAM_SETTLE = Duration.ofSeconds(5);
 
     @Mixin
     TableConnection table;
 
-    @Option(names = "--repair", description = "write the recomputed values over the differing ones")
+    @Option(names = "--repair", description = "write the recomputed values and the stream position into the "
+            + "differing and behind derived items")
     boolean repair;
 
     @Option(names = "--selector-shards", paramLabel = "N", defaultValue = "4",
@@ -64,25 +82,74 @@ public final class VerifyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
-        try (DynamoDbClient dynamo = table.dynamoDb()) {
-            Rebuilder rebuilder = new Rebuilder(dynamo, table.tableName, StreamDomains.derivations(settings), segments);
+        try (DynamoDbClient dynamo = table.dynamoDb(); DynamoDbStreamsClient streams = table.streams()) {
+            Rebuilder rebuilder = new Rebuilder(dynamo, streams, table.tableName, StreamDomains.derivations(settings),
+                    segments).withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO);
             err.println((repair ? "repairing " : "verifying ") + table.describe());
             Progress progress = new Progress(err);
-            VerificationReport report = repair ? rebuilder.repair(progress) : rebuilder.verify(progress);
+            if (repair) {
+                RepairReport report = rebuilder.repair(progress);
+                progress.done();
+                return repaired(report, out);
+            }
+            VerificationReport report = rebuilder.verify(progress);
             progress.done();
-            out.println(report.baseItems() + " base items, " + report.derivedItems() + " derived items, "
-                    + report.unreadableItems() + " unreadable base items");
+            summary(report, out);
             if (report.isExact()) {
                 out.println("derived data is exact");
                 return 0;
             }
-            out.println(report.differences().size() + " differing attributes"
-                    + (repair ? ", repaired:" : ":"));
-            report.differences().stream().limit(SHOWN).map(Difference::toString).forEach(d -> out.println("  " + d));
-            if (report.differences().size() > SHOWN) {
-                out.println("  ... and " + (report.differences().size() - SHOWN) + " more");
+            if (report.differences().isEmpty()) {
+                out.println("no differences in the derived items caught up with the position; run again when the "
+                        + "stream processor has drained");
+                return BEHIND;
             }
-            return repair ? 0 : DIFFERENCES;
+            out.println(report.differences().size() + " differing attributes:");
+            list(report.differences(), out);
+            return DIFFERENCES;
+        }
+    }
+
+    private static int repaired(RepairReport report, PrintWriter out) {
+        summary(report.found(), out);
+        if (!report.found().differences().isEmpty()) {
+            out.println(report.found().differences().size() + " differing attributes found:");
+            list(report.found().differences(), out);
+        }
+        out.println("repaired: wrote " + report.written() + " derived items with their content and watermarks at "
+                + "the stream position");
+        if (report.isComplete()) {
+            return 0;
+        }
+        if (!report.refused().isEmpty()) {
+            out.println(report.refused().size() + " derived items refused: a stream processor applied records past "
+                    + "the position to them meanwhile. Pause it (on AWS: disable the event source mapping) and run "
+                    + "verify --repair again:");
+            list(report.refused(), out);
+        }
+        if (!report.uncertain().isEmpty()) {
+            out.println(report.uncertain().size() + " derived items uncertain: a shard created during the repair "
+                    + "changes them. Pause the stream processor and run verify --repair again:");
+            list(report.uncertain(), out);
+        }
+        return INCOMPLETE;
+    }
+
+    private static void summary(VerificationReport report, PrintWriter out) {
+        out.println(report.baseItems() + " base items, " + report.derivedItems() + " derived items, "
+                + report.unreadableItems() + " unreadable base items");
+        out.println("stream position: " + report.position().describe());
+        if (report.behindItems() > 0) {
+            out.println(report.behindItems() + " derived items behind the stream (records up to the position not "
+                    + "applied yet): not compared");
+        }
+    }
+
+    private static void list(List<?> items, PrintWriter out) {
+        items.stream().limit(SHOWN).map(item -> item instanceof Key key ? key.pk() + " / " + key.sk() : String.valueOf(item))
+                .forEach(item -> out.println("  " + item));
+        if (items.size() > SHOWN) {
+            out.println("  ... and " + (items.size() - SHOWN) + " more");
         }
     }
 }

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
 
 /**
  * One DynamoDB Streams record, independent of how it arrived (a Lambda event, GetRecords, a test).
@@ -35,6 +37,21 @@ public record SourceRecord(String eventId, String eventName, String shardId, Str
         keys = keys == null ? Map.of() : Map.copyOf(keys);
         oldImage = oldImage == null ? null : Map.copyOf(oldImage);
         newImage = newImage == null ? null : Map.copyOf(newImage);
+    }
+
+    /**
+     * A record read with the DynamoDB Streams API (GetRecords), by the local poller, the tests and the rebuild.
+     *
+     * @throws RuntimeException when the record lacks what every stream record has (event id, sequence number)
+     */
+    public static SourceRecord fromSdk(String shardId, Record record) {
+        StreamRecord dynamodb = Objects.requireNonNull(record.dynamodb(), "record without a dynamodb section");
+        // The SDK answers an absent map with an empty one; hasXxx() tells an absent image from an empty one.
+        return new SourceRecord(record.eventID(), record.eventNameAsString(), shardId, dynamodb.sequenceNumber(),
+                dynamodb.approximateCreationDateTime(),
+                dynamodb.hasKeys() ? dynamodb.keys() : Map.of(),
+                dynamodb.hasOldImage() ? dynamodb.oldImage() : null,
+                dynamodb.hasNewImage() ? dynamodb.newImage() : null);
     }
 
     /**

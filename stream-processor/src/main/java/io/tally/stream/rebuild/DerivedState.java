@@ -31,6 +31,8 @@ public final class DerivedState {
         final Map<String, Long> counters = new TreeMap<>();
         final Map<String, AttributeValue> document = new TreeMap<>();
         Long revision;
+        /** How many contributions hold each document value (one owner by design; counted so subtract is exact). */
+        final Map<String, Integer> claims = new HashMap<>();
 
         MutableItem(DerivedType type) {
             this.type = type;
@@ -44,6 +46,34 @@ public final class DerivedState {
         contribution.documents().forEach((key, document) -> addDocument(key, document));
     }
 
+    /**
+     * Takes back what one base item contributes in one state, which an earlier {@link #add} counted: the rebuild
+     * counts every scanned item, then replaces the state the scan saw by the state at the stream position.
+     */
+    public void subtract(IntendedChanges contribution) {
+        contribution.counterDeltas().forEach((counter, amount) -> item(counter.key(), counter.type())
+                .counters.merge(counter.attribute(), -amount, Long::sum));
+        contribution.documents().forEach((key, document) -> {
+            if (!document.isRemoval()) {
+                MutableItem item = item(key, document.type());
+                document.values().forEach((attribute, value) -> {
+                    if (!value.equals(item.document.get(attribute))) {
+                        throw new IllegalStateException("attribute '" + attribute + "' of " + key
+                                + " was not added with this value: " + value);
+                    }
+                    if (item.claims.merge(attribute, -1, Integer::sum) == 0) {
+                        item.claims.remove(attribute);
+                        item.document.remove(attribute);
+                    }
+                });
+                if (item.document.isEmpty()) {
+                    // The state at the stream position brings its own document (and revision), if any.
+                    item.revision = null;
+                }
+            }
+        });
+    }
+
     private void addDocument(Key key, Document document) {
         if (document.isRemoval()) {
             return;
@@ -55,6 +85,7 @@ public final class DerivedState {
             if (previous != null && !previous.equals(value.getValue())) {
                 throw new IllegalStateException("two sources own attribute '" + value.getKey() + "' of " + key);
             }
+            item.claims.merge(value.getKey(), 1, Integer::sum);
         }
     }
 

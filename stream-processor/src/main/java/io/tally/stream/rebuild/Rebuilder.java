@@ -1,23 +1,15 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.DeadLetterItem;
-import io.tally.core.DerivedType;
-import io.tally.core.EntityType;
-import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.ShardCursorItem;
-import io.tally.core.TableSchema;
-import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Derivations;
-import io.tally.stream.derive.IntendedChanges;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,30 +19,56 @@ import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.Shard;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * Recomputes all derived data from a scan of the base items with the same {@link Derivations} the stream
- * processor uses, reports every difference from the stored derived items, and can repair them. It is the
- * oracle of the tests, and a user's repair tool.
+ * Recomputes all derived data with the same {@link Derivations} the stream processor uses, at a position of the
+ * table's stream, reports every difference from the stored derived items, and can repair them. It is the oracle of
+ * the tests, and the operator's verify, repair and backfill tool ({@code docs/exactly-once.md}, "Repair and
+ * backfill").
  *
- * <p>Repair writes absolute values computed from the scan; run it while the stream is drained and paused,
- * or the stream processor's increments in between would be overwritten.
+ * <p>The recomputation: a parallel scan of the table, then every record the stream holds (read after the scan, to
+ * its end). The state of a base item at the stream's position is the new image of its last record, or the scanned
+ * state if it has none; derived data is the sum of those states' contributions. The scan need not be a snapshot: a
+ * change made while it ran has a record, which the read finds, and the last record wins.
+ *
+ * <p>{@link #verify} compares the derived items that have caught up with the position and counts the others.
+ * {@link #repair} writes each item that differs or is behind with its content at the position and the position as
+ * its watermarks, so that the stream processor skips the records the content already reflects: it is safe while the
+ * stream processor runs, and refuses (reports) an item the processor has moved past the position meanwhile.
  */
 public final class Rebuilder {
     private static final Logger LOG = LoggerFactory.getLogger(Rebuilder.class);
-
-    /** The event id of a rebuild's derivation: its events are not published. */
-    private static final String REBUILD = "rebuild";
+    /** The stream keeps records 24 hours; the scan and the read must end well before the first ones go. */
+    private static final Duration RETENTION_MARGIN = Duration.ofHours(23);
 
     private final DynamoDbClient dynamo;
+    private final DynamoDbStreamsClient streams;
     private final String table;
     private final Derivations derivations;
     private final int segments;
+    private final StreamHistory history;
+    private final Duration settle;
+    private final Clock clock;
 
-    public Rebuilder(DynamoDbClient dynamo, String table, Derivations derivations, int segments) {
+    /**
+     * @param streams  the table's stream is read with it; a table without a stream is recomputed from the scan alone,
+     *                 and so is any table when this is null (its stream fully processed under shard ids of its own,
+     *                 as tests that re-cut a stream into synthetic shards do)
+     * @param segments parallel scan segments
+     */
+    public Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
+                     int segments) {
+        this(dynamo, streams, table, derivations, segments, Duration.ZERO, Clock.systemUTC());
+    }
+
+    private Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
+                      int segments, Duration settle, Clock clock) {
         if (segments < 1) {
             throw new IllegalArgumentException("segments must be at least 1");
         }
@@ -58,13 +76,25 @@ public final class Rebuilder {
         this.table = table;
         this.derivations = derivations;
         this.segments = segments;
+        this.history = new StreamHistory(streams, clock);
+        this.settle = settle;
+        this.clock = clock;
+        this.streams = streams;
     }
 
-    /** Compares stored derived data with the recomputation. */
+    /**
+     * This rebuilder, taking an open shard as read to its end only once {@code settle} has passed since the scan
+     * ended: on AWS a change reaches the stream within about a second; DynamoDB Local's stream is synchronous.
+     */
+    public Rebuilder withStreamSettle(Duration settle) {
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock);
+    }
+
+    /** Compares the stored derived data that has caught up with the stream with the recomputation. */
     public VerificationReport verify(LongConsumer progress) {
-        Snapshot snapshot = scan(progress);
-        return new VerificationReport(snapshot.baseItems, snapshot.actual.size(), snapshot.unreadable,
-                compare(snapshot.expected.items(), snapshot.actual));
+        Recomputed recomputed = recompute(progress);
+        return report(recomputed, ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
+                recomputed.changes.touches()));
     }
 
     public VerificationReport verify() {
@@ -72,185 +102,117 @@ public final class Rebuilder {
     }
 
     /**
-     * Writes the recomputed values over every differing derived item (watermarks untouched, the document's revision
-     * set to the recomputed document's) and returns the differences it found before repairing.
+     * Writes every derived item that differs from the recomputation or is behind the stream with its content at the
+     * stream position and the position as its watermarks; returns what it found and did.
      */
-    public VerificationReport repair(LongConsumer progress) {
-        Snapshot snapshot = scan(progress);
-        Map<Key, DerivedState.Item> expected = snapshot.expected.items();
-        List<Difference> differences = compare(expected, snapshot.actual);
-        Map<Key, List<Difference>> byKey = new LinkedHashMap<>();
-        differences.forEach(d -> byKey.computeIfAbsent(d.key(), k -> new ArrayList<>()).add(d));
-        byKey.forEach((key, itemDifferences) -> dynamo.updateItem(repairRequest(table, key, itemDifferences,
-                expected.containsKey(key) ? expected.get(key).revision() : null)));
-        LOG.info("repaired {} derived items ({} attributes)", byKey.size(), differences.size());
-        return new VerificationReport(snapshot.baseItems, snapshot.actual.size(), snapshot.unreadable, differences);
-    }
-
-    /**
-     * Sets each differing attribute to its recomputed value, or removes it where it should be absent; and the
-     * document's revision to the recomputed document's, so that the stream's next write of the source (a higher
-     * revision) lands and older ones do not. Without a recomputed document the stored revision stays: the source
-     * is gone, and its removal's revision is not known to a scan.
-     *
-     * @param revision the recomputed document's revision, or null when the item should hold no document
-     */
-    static UpdateItemRequest repairRequest(String table, Key key, List<Difference> differences, Long revision) {
-        List<String> sets = new ArrayList<>();
-        List<String> removes = new ArrayList<>();
-        Map<String, String> names = new HashMap<>();
-        Map<String, AttributeValue> values = new HashMap<>();
-        names.put("#type", TableSchema.ENTITY_TYPE);
-        values.put(":type", AttributeValue.fromS(differences.get(0).type().attributeValue()));
-        sets.add("#type = :type");
-        if (revision != null) {
-            names.put("#rev", TableSchema.SOURCE_REVISION);
-            values.put(":rev", AttributeValue.fromN(Long.toString(revision)));
-            sets.add("#rev = :rev");
-        }
-        int i = 0;
-        for (Difference difference : differences) {
-            String name = "#a" + i;
-            names.put(name, difference.attribute());
-            if (difference.expected() == null) {
-                removes.add(name);
-            } else {
-                values.put(":v" + i, difference.expected());
-                sets.add(name + " = :v" + i);
-            }
-            i++;
-        }
-        String update = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
-        return UpdateItemRequest.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .updateExpression(update)
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .build();
-    }
-
-    static List<Difference> compare(Map<Key, DerivedState.Item> expected, Map<Key, StoredItem> actual) {
-        Set<Key> keys = new TreeSet<>((a, b) -> a.pk().equals(b.pk()) ? a.sk().compareTo(b.sk()) : a.pk().compareTo(b.pk()));
-        keys.addAll(expected.keySet());
-        keys.addAll(actual.keySet());
-        List<Difference> differences = new ArrayList<>();
-        for (Key key : keys) {
-            DerivedState.Item want = expected.get(key);
-            StoredItem have = actual.get(key);
-            EntityType type = want != null ? want.type().entityType() : have.type();
-            if (have != null && want != null && !have.type().equals(type)) {
-                differences.add(new Difference(key, type, TableSchema.ENTITY_TYPE,
-                        AttributeValue.fromS(type.attributeValue()), AttributeValue.fromS(have.type().attributeValue())));
+    public RepairReport repair(LongConsumer progress) {
+        Recomputed recomputed = recompute(progress);
+        List<ItemChecks.Check> checks = ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
+                recomputed.changes.touches());
+        StreamPosition position = recomputed.position;
+        Set<String> unknown = position.hasStream() ? newShards(position, Set.of()) : Set.of();
+        List<Key> written = new ArrayList<>();
+        List<Key> refused = new ArrayList<>();
+        for (ItemChecks.Check check : checks) {
+            if (!check.needsRepair()) {
                 continue;
             }
-            Optional<DerivedType> declared = want != null ? Optional.of(want.type()) : Domains.derivedType(type.attributeValue());
-            Map<String, AttributeValue> wanted = new HashMap<>();
-            if (want != null) {
-                want.counters().forEach((name, value) -> wanted.put(name, AttributeValue.fromN(Long.toString(value))));
-                wanted.putAll(want.document());
-            }
-            Map<String, AttributeValue> stored = have == null ? Map.of() : have.attributes();
-            Set<String> names = new TreeSet<>(wanted.keySet());
-            names.addAll(stored.keySet());
-            for (String name : names) {
-                AttributeValue w = wanted.get(name);
-                AttributeValue h = stored.get(name);
-                boolean counter = declared.map(d -> d.isCounter(name)).orElse(false);
-                if (counter ? !sameNumber(w, h) : !java.util.Objects.equals(normalize(w), normalize(h))) {
-                    differences.add(new Difference(key, type, name, w, h));
-                }
+            try {
+                dynamo.updateItem(ItemChecks.repair(check, position, unknown).toUpdateItem(table));
+                written.add(check.key());
+            } catch (ConditionalCheckFailedException e) {
+                refused.add(check.key());
             }
         }
-        return differences;
+        List<Key> uncertain = position.hasStream() ? uncertain(position, unknown, written) : List.of();
+        LOG.info("repaired {} derived items at {}; {} refused, {} uncertain", written.size(), position.describe(),
+                refused.size(), uncertain.size());
+        return new RepairReport(report(recomputed, checks), written.size(), refused, uncertain);
     }
 
-    /** Counters compare as numbers, and an absent counter is zero. */
-    private static boolean sameNumber(AttributeValue a, AttributeValue b) {
-        return number(a).compareTo(number(b)) == 0;
-    }
-
-    private static java.math.BigDecimal number(AttributeValue value) {
-        if (value == null) {
-            return java.math.BigDecimal.ZERO;
+    private VerificationReport report(Recomputed recomputed, List<ItemChecks.Check> checks) {
+        List<Difference> differences = new ArrayList<>();
+        long behind = 0;
+        for (ItemChecks.Check check : checks) {
+            if (check.caughtUp()) {
+                differences.addAll(check.differences());
+            } else {
+                behind++;
+            }
         }
-        if (value.n() == null) {
-            return java.math.BigDecimal.valueOf(Long.MIN_VALUE);
+        return new VerificationReport(recomputed.data.baseItems, recomputed.data.actual.size(),
+                recomputed.data.unreadable, differences, behind, recomputed.position);
+    }
+
+    /** The shards the stream lists now that the position does not hold, and {@code known} does not either. */
+    private Set<String> newShards(StreamPosition position, Set<String> known) {
+        Set<String> shards = new HashSet<>();
+        for (Shard shard : history.shards(position.streamArn())) {
+            shards.add(shard.shardId());
         }
-        return new java.math.BigDecimal(value.n());
-    }
-
-    /** Numbers in documents compare by value too ("70" and "70.0" are one number to DynamoDB). */
-    private static Object normalize(AttributeValue value) {
-        if (value != null && value.n() != null) {
-            return new java.math.BigDecimal(value.n()).stripTrailingZeros();
-        }
-        return value;
-    }
-
-    /** A stored derived item, reduced to what the verification compares. */
-    record StoredItem(EntityType type, Map<String, AttributeValue> attributes) {
-        static StoredItem of(EntityType type, Map<String, AttributeValue> item) {
-            Map<String, AttributeValue> attributes = new HashMap<>(item);
-            attributes.remove(TableSchema.PK);
-            attributes.remove(TableSchema.SK);
-            attributes.remove(TableSchema.ENTITY_TYPE);
-            attributes.remove(TableSchema.SOURCE_REVISION);
-            attributes.keySet().removeIf(name -> name.startsWith(TableSchema.WATERMARKS + "_"));
-            return new StoredItem(type, attributes);
-        }
-    }
-
-    private static final class Snapshot {
-        final DerivedState expected = new DerivedState();
-        final Map<Key, StoredItem> actual = new HashMap<>();
-        long baseItems;
-        long unreadable;
-    }
-
-    private Snapshot scan(LongConsumer progress) {
-        Snapshot snapshot = new Snapshot();
-        scanAll(snapshot, progress);
-        return snapshot;
+        shards.removeAll(position.shards());
+        shards.removeAll(known);
+        return shards;
     }
 
     /**
-     * Every derived item is compared, whatever its type: one of a type the application does not declare (say, left
-     * by a removed domain) shows as a difference to remove. Dead letters are records and shard cursors bookkeeping, not derived data.
+     * The written items that a shard created after the writes' guards were set has records for: a stream processor
+     * may have applied those before the write, which the write would then have overwritten.
      */
-    private void classify(Map<String, AttributeValue> item, Snapshot snapshot) {
-        String name = Items.entityTypeName(item);
-        if (name == null) {
-            snapshot.unreadable++;
-            return;
+    private List<Key> uncertain(StreamPosition position, Set<String> guarded, List<Key> written) {
+        Set<String> created = newShards(position, guarded);
+        if (created.isEmpty()) {
+            return List.of();
         }
-        Optional<EntityType> type = Domains.entityType(name);
-        if (type.isEmpty()) {
-            // A derived type is known by its declaration; anything else unknown is an unreadable base item.
-            snapshot.unreadable++;
-            return;
-        }
-        if (type.get().isDerived()) {
-            if (!type.get().equals(DeadLetterItem.TYPE) && !type.get().equals(ShardCursorItem.TYPE)) {
-                snapshot.actual.put(Key.of(item), StoredItem.of(type.get(), item));
+        List<Shard> shards = history.shards(position.streamArn()).stream()
+                .filter(shard -> created.contains(shard.shardId())).toList();
+        StreamChanges changes = new StreamChanges(derivations, new ScannedStates());
+        history.read(position.streamArn(), shards, clock.instant(), changes);
+        Map<Key, StreamChanges.Touches> touched = changes.touches();
+        return written.stream().filter(touched::containsKey).toList();
+    }
+
+    /** A recomputation at a stream position. */
+    private record Recomputed(Recomputation data, StreamChanges changes, StreamPosition position) {
+    }
+
+    /** The scan, then the stream to its end: derived data at the stream's position, and the stored derived items. */
+    private Recomputed recompute(LongConsumer progress) {
+        Instant started = clock.instant();
+        Recomputation data = new Recomputation(derivations);
+        scanAll(data, progress);
+        StreamChanges changes = new StreamChanges(derivations, data.scannedStates);
+        String streamArn = currentStream();
+        StreamPosition position = StreamPosition.NONE;
+        if (streamArn != null) {
+            position = history.read(streamArn, history.shards(streamArn), clock.instant().plus(settle), changes);
+            if (Duration.between(started, clock.instant()).compareTo(RETENTION_MARGIN) > 0) {
+                throw new IllegalStateException("the scan and the stream read took longer than " + RETENTION_MARGIN
+                        + ": the stream may have dropped records of changes the scan saw");
             }
-            return;
+            changes.applyTo(data);
         }
-        snapshot.baseItems++;
-        IntendedChanges contribution = derivations.derive(type.get(), REBUILD, null, item);
-        if (!contribution.isClean()) {
-            // The stream processor dead-letters such an item and lets it contribute nothing; so does the oracle.
-            snapshot.unreadable++;
-            return;
+        LOG.info("recomputed {} base items at {} ({} records)", data.baseItems, position.describe(),
+                changes.records());
+        return new Recomputed(data, changes, position);
+    }
+
+    /** The table's stream, or null when it has none enabled. */
+    private String currentStream() {
+        if (streams == null) {
+            return null;
         }
-        snapshot.expected.add(contribution);
+        TableDescription description = dynamo.describeTable(r -> r.tableName(table)).table();
+        StreamSpecification specification = description.streamSpecification();
+        boolean enabled = specification != null && Boolean.TRUE.equals(specification.streamEnabled());
+        return enabled ? description.latestStreamArn() : null;
     }
 
     /**
-     * A parallel scan, each segment on its own thread, strongly consistent so that a drained stream compares
-     * exactly. Pages are classified as they arrive, so memory holds the derived state, not the table.
+     * A parallel scan, each segment on its own thread, strongly consistent. Pages are classified as they arrive, so
+     * memory holds the derived state and 16 bytes per base item ({@link ScannedStates}), not the table.
      */
-    private void scanAll(Snapshot snapshot, LongConsumer progress) {
+    private void scanAll(Recomputation data, LongConsumer progress) {
         AtomicLong scanned = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(segments);
         try {
@@ -260,8 +222,8 @@ public final class Rebuilder {
                         .segment(segment).totalSegments(segments).build();
                 futures.add(pool.submit(() -> dynamo.scanPaginator(request).forEach(page -> {
                     // Progress under the same lock: the consumer sees one call at a time, counts only growing.
-                    synchronized (snapshot) {
-                        page.items().forEach(item -> classify(item, snapshot));
+                    synchronized (data) {
+                        page.items().forEach(data::scanned);
                         progress.accept(scanned.addAndGet(page.count()));
                     }
                 })));

@@ -3,6 +3,7 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
+import io.tally.core.TableDefinition;
 import io.tally.core.domains.Domains;
 import io.tally.stream.StreamDomains;
 import io.tally.testkit.LocalDynamoDb;
@@ -13,28 +14,53 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 class RebuilderIT {
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final String table = LocalDynamoDb.createTable("rebuild");
-    private final Rebuilder rebuilder = new Rebuilder(dynamo, table, StreamDomains.derivations(ShardSettings.DEFAULTS), 3);
+    private final Rebuilder rebuilder = rebuilder(table);
+
+    private Rebuilder rebuilder(String table) {
+        return new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, StreamDomains.derivations(ShardSettings.DEFAULTS), 3);
+    }
 
     @Test
-    void verify_baseItemsWithoutDerivedData_reportsEveryMissingFigure() {
-        new Workload(dynamo, table, 7, 0, false).run(60);
-        VerificationReport report = rebuilder.verify();
+    void verify_tableWithoutStream_baseItemsWithoutDerivedData_reportsEveryMissingFigure() {
+        String plain = "rebuild-plain-" + System.nanoTime();
+        dynamo.createTable(TableDefinition.createTableRequest(plain).toBuilder()
+                .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
+        new Workload(dynamo, plain, 7, 0, false).run(60);
+        VerificationReport report = rebuilder(plain).verify();
+        assertThat(report.position().hasStream()).isFalse();
         assertThat(report.baseItems()).isPositive();
         assertThat(report.derivedItems()).isZero();
+        assertThat(report.behindItems()).isZero();
         assertThat(report.isExact()).isFalse();
-        assertThat(report.differences()).allSatisfy(d -> assertThat(d.actual()).isNull());
+        assertThat(report.differences()).isNotEmpty().allSatisfy(d -> assertThat(d.actual()).isNull());
+    }
+
+    @Test
+    void verify_streamNotProcessed_everyDerivedItemIsBehindAndNoneCompared() {
+        new Workload(dynamo, table, 7, 0, false).run(60);
+        VerificationReport report = rebuilder.verify();
+        assertThat(report.position().hasStream()).isTrue();
+        assertThat(report.position().lastSequences()).isNotEmpty();
+        assertThat(report.baseItems()).isPositive();
+        assertThat(report.derivedItems()).isZero();
+        assertThat(report.differences()).isEmpty();
+        assertThat(report.behindItems()).isPositive();
+        assertThat(report.isExact()).isFalse();
     }
 
     @Test
     void repair_thenVerify_isExactAndKeepsWatermarks() {
         new Workload(dynamo, table, 11, 1.1, true).run(120);
         List<Long> progress = new ArrayList<>();
-        VerificationReport before = rebuilder.repair(progress::add);
-        assertThat(before.isExact()).isFalse();
+        RepairReport repaired = rebuilder.repair(progress::add);
+        assertThat(repaired.isComplete()).isTrue();
+        assertThat(repaired.written()).isPositive();
+        assertThat(repaired.found().behindItems()).isPositive();
         assertThat(progress).isNotEmpty().isSorted();
         assertThat(rebuilder.verify().isExact()).isTrue();
 
@@ -49,7 +75,7 @@ class RebuilderIT {
             assertThat(d.attribute()).isEqualTo("users");
         });
 
-        rebuilder.repair(count -> { });
+        assertThat(rebuilder.repair(count -> { }).written()).isEqualTo(1);
         assertThat(rebuilder.verify().isExact()).isTrue();
         var global = dynamo.getItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())).item();
         assertThat(global.get("wm_test").s()).isEqualTo("0042");
@@ -59,7 +85,7 @@ class RebuilderIT {
     void verify_poisonItems_areCountedUnreadableNotDerived() {
         Workload workload = new Workload(dynamo, table, 3, 0, true);
         workload.run(400);
-        VerificationReport report = rebuilder.repair(count -> { });
+        VerificationReport report = rebuilder.repair(count -> { }).found();
         assertThat(report.unreadableItems()).isPositive();
         assertThat(rebuilder.verify().isExact()).isTrue();
     }

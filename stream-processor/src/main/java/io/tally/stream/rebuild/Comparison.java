@@ -1,0 +1,123 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.core.domains.Domains;
+import io.tally.stream.engine.Watermarks;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/** Compares stored derived items with the recomputation, attribute by attribute (pure). */
+final class Comparison {
+    /** Keys in table order: by partition key, then sort key. */
+    static final Comparator<Key> KEY_ORDER = Comparator.comparing(Key::pk).thenComparing(Key::sk);
+
+    private Comparison() {
+    }
+
+    /**
+     * A stored derived item, reduced to what the verification compares, and its watermarks.
+     *
+     * @param attributes its content: every attribute but the key, the entity type and the bookkeeping ones
+     *                   ({@link DerivedType#isReserved})
+     * @param watermarks its {@code wm_*} attributes, by name
+     */
+    record StoredItem(EntityType type, Map<String, AttributeValue> attributes, Map<String, String> watermarks) {
+        StoredItem(EntityType type, Map<String, AttributeValue> attributes) {
+            this(type, attributes, Map.of());
+        }
+
+        static StoredItem of(EntityType type, Map<String, AttributeValue> item) {
+            Map<String, AttributeValue> attributes = new HashMap<>();
+            Map<String, String> watermarks = new TreeMap<>();
+            item.forEach((name, value) -> {
+                if (Watermarks.isWatermark(name)) {
+                    watermarks.put(name, value.s());
+                } else if (!DerivedType.isReserved(name)) {
+                    attributes.put(name, value);
+                }
+            });
+            return new StoredItem(type, attributes, watermarks);
+        }
+    }
+
+    static List<Difference> compare(Map<Key, DerivedState.Item> expected, Map<Key, StoredItem> actual) {
+        Set<Key> keys = new TreeSet<>(KEY_ORDER);
+        keys.addAll(expected.keySet());
+        keys.addAll(actual.keySet());
+        List<Difference> differences = new ArrayList<>();
+        for (Key key : keys) {
+            differences.addAll(compare(key, expected.get(key), actual.get(key)));
+        }
+        return differences;
+    }
+
+    /** The differences of one derived item; {@code want} or {@code have} may be null, not both. */
+    static List<Difference> compare(Key key, DerivedState.Item want, StoredItem have) {
+        EntityType type = want != null ? want.type().entityType() : have.type();
+        if (have != null && want != null && !have.type().equals(type)) {
+            return List.of(new Difference(key, type, TableSchema.ENTITY_TYPE,
+                    AttributeValue.fromS(type.attributeValue()), AttributeValue.fromS(have.type().attributeValue())));
+        }
+        Optional<DerivedType> declared = want != null ? Optional.of(want.type()) : Domains.derivedType(type.attributeValue());
+        Map<String, AttributeValue> wanted = wanted(want);
+        Map<String, AttributeValue> stored = have == null ? Map.of() : have.attributes();
+        Set<String> names = new TreeSet<>(wanted.keySet());
+        names.addAll(stored.keySet());
+        List<Difference> differences = new ArrayList<>();
+        for (String name : names) {
+            AttributeValue w = wanted.get(name);
+            AttributeValue h = stored.get(name);
+            boolean counter = declared.map(d -> d.isCounter(name)).orElse(false);
+            if (counter ? !sameNumber(w, h) : !Objects.equals(normalize(w), normalize(h))) {
+                differences.add(new Difference(key, type, name, w, h));
+            }
+        }
+        return differences;
+    }
+
+    /** The attributes a derived item should hold: its non-zero counters and its document values. */
+    static Map<String, AttributeValue> wanted(DerivedState.Item want) {
+        Map<String, AttributeValue> wanted = new HashMap<>();
+        if (want != null) {
+            want.counters().forEach((name, value) -> wanted.put(name, AttributeValue.fromN(Long.toString(value))));
+            wanted.putAll(want.document());
+        }
+        return wanted;
+    }
+
+    /** Counters compare as numbers, and an absent counter is zero. */
+    private static boolean sameNumber(AttributeValue a, AttributeValue b) {
+        return number(a).compareTo(number(b)) == 0;
+    }
+
+    private static BigDecimal number(AttributeValue value) {
+        if (value == null) {
+            return BigDecimal.ZERO;
+        }
+        if (value.n() == null) {
+            return BigDecimal.valueOf(Long.MIN_VALUE);
+        }
+        return new BigDecimal(value.n());
+    }
+
+    /** Numbers in documents compare by value too ("70" and "70.0" are one number to DynamoDB). */
+    private static Object normalize(AttributeValue value) {
+        if (value != null && value.n() != null) {
+            return new BigDecimal(value.n()).stripTrailingZeros();
+        }
+        return value;
+    }
+}

@@ -1,0 +1,126 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.stream.engine.Watermarks;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Each derived item of a recomputation at a stream position: whether its stored state has caught up with the
+ * position, how it differs, and the write that repairs it (pure).
+ */
+final class ItemChecks {
+    private ItemChecks() {
+    }
+
+    /**
+     * One derived item.
+     *
+     * @param want      what it should hold at the position, or null (nothing)
+     * @param have      what the scan found, or null (no item)
+     * @param touches   what the stream's records do to it, or null (nothing)
+     * @param caughtUp  whether the stored item reflects every record up to the position that changes it (then its
+     *                  content is final at the position and compares); an item that has not is behind the stream
+     */
+    record Check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touches,
+                 boolean caughtUp, List<Difference> differences) {
+        /** Whether a repair writes it: it differs, or its watermarks are behind the position. */
+        boolean needsRepair() {
+            return !caughtUp || !differences.isEmpty();
+        }
+    }
+
+    /** Every derived item that is computed, stored or changed by a record, in table order. */
+    static List<Check> checks(Map<Key, DerivedState.Item> expected, Map<Key, Comparison.StoredItem> actual,
+                              Map<Key, StreamChanges.Touches> touches) {
+        Set<Key> keys = new TreeSet<>(Comparison.KEY_ORDER);
+        keys.addAll(expected.keySet());
+        keys.addAll(actual.keySet());
+        keys.addAll(touches.keySet());
+        List<Check> checks = new ArrayList<>(keys.size());
+        for (Key key : keys) {
+            DerivedState.Item want = expected.get(key);
+            Comparison.StoredItem have = actual.get(key);
+            StreamChanges.Touches touched = touches.get(key);
+            List<Difference> differences = want == null && have == null ? List.of() : Comparison.compare(key, want, have);
+            checks.add(new Check(key, want, have, touched, caughtUp(have, touched), differences));
+        }
+        return checks;
+    }
+
+    /**
+     * Whether the stored item holds, for every shard whose records change it, a watermark at least the last such
+     * record: the engine sets the watermark to the last record it applied to the item, so the item then reflects
+     * every record up to the position (a watermark past the position is impossible here: the stream was read after
+     * the item was scanned).
+     */
+    static boolean caughtUp(Comparison.StoredItem have, StreamChanges.Touches touches) {
+        if (touches == null) {
+            return true;
+        }
+        for (Map.Entry<String, String> change : touches.lastChange().entrySet()) {
+            String watermark = have == null ? null : have.watermarks().get(Watermarks.attributeName(change.getKey()));
+            if (watermark == null || watermark.compareTo(change.getValue()) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The repair of one item: its content at the position, the position as its watermark in every shard whose
+     * records change it (the engine then skips those records, which the content reflects), guarded so that an
+     * item a stream processor has moved past the position in an open shard, or into a shard the position does not
+     * know ({@code unknownShards}), is refused rather than overwritten.
+     *
+     * <p>Removed: every content attribute the item was seen to hold or a record up to the position may have written,
+     * that the content does not hold; any other attribute can only come from records past the position, which the
+     * guards refuse.
+     */
+    static RepairWrite repair(Check check, StreamPosition position, Set<String> unknownShards) {
+        Map<String, AttributeValue> values = Comparison.wanted(check.want());
+        Set<String> removals = new HashSet<>();
+        if (check.have() != null) {
+            removals.addAll(check.have().attributes().keySet());
+        }
+        Map<String, AttributeValue> bookkeeping = new HashMap<>();
+        if (check.want() != null && check.want().revision() != null) {
+            // The document's source revision: the stream's next write of the source (higher) lands, older ones do not.
+            bookkeeping.put(TableSchema.SOURCE_REVISION, AttributeValue.fromN(Long.toString(check.want().revision())));
+        }
+        if (check.touches() != null) {
+            removals.addAll(check.touches().attributes());
+            for (String shard : check.touches().lastChange().keySet()) {
+                bookkeeping.put(Watermarks.attributeName(shard), AttributeValue.fromS(position.last(shard)));
+            }
+        }
+        removals.removeAll(values.keySet());
+        Map<String, String> atMost = new HashMap<>();
+        Set<String> absent = new HashSet<>();
+        for (String shard : position.openShards()) {
+            String last = position.last(shard);
+            if (last == null) {
+                absent.add(Watermarks.attributeName(shard));
+            } else {
+                atMost.put(Watermarks.attributeName(shard), last);
+            }
+        }
+        unknownShards.forEach(shard -> absent.add(Watermarks.attributeName(shard)));
+        return new RepairWrite(check.key(), type(check), values, removals, bookkeeping, atMost, absent);
+    }
+
+    private static EntityType type(Check check) {
+        if (check.want() != null) {
+            return check.want().type().entityType();
+        }
+        return check.have() != null ? check.have().type() : check.touches().type().entityType();
+    }
+}

@@ -1,0 +1,80 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.DeadLetterItem;
+import io.tally.core.EntityType;
+import io.tally.core.Items;
+import io.tally.core.Key;
+import io.tally.core.ShardCursorItem;
+import io.tally.core.domains.Domains;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.IntendedChanges;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * What a rebuild accumulates: the derived state the base items contribute, the stored derived items, the counts of
+ * the report, and which state of each base item the scan saw. Base items enter from the scan ({@link #scanned}) and
+ * leave or enter again as the stream tells their state at its position ({@link #count}). Not thread-safe.
+ */
+final class Recomputation {
+    /** The event id of a rebuild's derivation: its events are not published. */
+    static final String REBUILD = "rebuild";
+
+    final DerivedState expected = new DerivedState();
+    final Map<Key, Comparison.StoredItem> actual = new HashMap<>();
+    final ScannedStates scannedStates = new ScannedStates();
+    private final Derivations derivations;
+    long baseItems;
+    long unreadable;
+
+    Recomputation(Derivations derivations) {
+        this.derivations = derivations;
+    }
+
+    /**
+     * An item of the scan. Every derived item is compared, whatever its type: one of a type the application does not
+     * declare (say, left by a removed domain) shows as a difference to remove. Dead letters are records and shard
+     * cursors bookkeeping, not derived data. Any other item is a base item in the state the scan saw.
+     */
+    void scanned(Map<String, AttributeValue> item) {
+        Optional<EntityType> type = Optional.ofNullable(Items.entityTypeName(item)).flatMap(Domains::entityType);
+        if (type.isPresent() && type.get().isDerived()) {
+            if (!type.get().equals(DeadLetterItem.TYPE) && !type.get().equals(ShardCursorItem.TYPE)) {
+                actual.put(Key.of(item), Comparison.StoredItem.of(type.get(), item));
+            }
+            return;
+        }
+        scannedStates.put(Key.of(item), item);
+        count(item, 1);
+    }
+
+    /** Whether a record of an item with this entity type attribute is one of a derived item (our own write). */
+    static boolean isDerived(String entityType) {
+        return entityType != null && Domains.entityType(entityType).map(EntityType::isDerived).orElse(false);
+    }
+
+    /**
+     * Counts a base item in one state in ({@code sign} 1) or takes it out again (-1). An item without a known entity
+     * type, or one its derivation cannot read, is unreadable and contributes nothing: the stream processor
+     * dead-letters such an item's record and lets that side contribute nothing too.
+     */
+    void count(Map<String, AttributeValue> image, int sign) {
+        String name = Items.entityTypeName(image);
+        Optional<EntityType> type = name == null ? Optional.empty() : Domains.entityType(name);
+        if (type.isEmpty()) {
+            unreadable += sign;
+            return;
+        }
+        baseItems += sign;
+        IntendedChanges contribution = derivations.derive(type.get(), REBUILD, null, image);
+        if (!contribution.isClean()) {
+            unreadable += sign;
+        } else if (sign > 0) {
+            expected.add(contribution);
+        } else {
+            expected.subtract(contribution);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.MalformedItemException;
+import io.tally.core.TableSchema;
+import io.tally.core.domains.Domains;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.IntendedChanges;
+import io.tally.stream.engine.SourceRecord;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * What the stream's records, read after the scan, tell a rebuild: the state of each base item at the stream's
+ * position (the new image of its last record, nothing after a REMOVE), the state the scan saw of it (found among
+ * its records' images), and which derived items each shard's records change, as the engine derives them.
+ *
+ * <p>Records must arrive per shard in stream order, parents before children. Records of derived items (the stream's
+ * echo of the engine's own writes) tell nothing and are passed over.
+ */
+final class StreamChanges implements Consumer<SourceRecord> {
+    /** One base item with records: its last image, and the image equal to the state the scan saw. */
+    private static final class History {
+        Map<String, AttributeValue> last;
+        Map<String, AttributeValue> scanned;
+    }
+
+    /**
+     * What the records of the stream do to one derived item.
+     *
+     * @param type       its derived type, as the derivations address it
+     * @param lastChange per shard, the padded sequence number of the last record that changes it (the engine's
+     *                   watermark for that shard once it has applied the shard that far)
+     * @param attributes every attribute such a record writes (counters, and the owned document fields)
+     */
+    record Touches(DerivedType type, Map<String, String> lastChange, Set<String> attributes) {
+    }
+
+    private final Derivations derivations;
+    private final ScannedStates scannedStates;
+    private final Map<Key, History> histories = new HashMap<>();
+    private final Map<Key, Touches> touches = new HashMap<>();
+    private long records;
+
+    StreamChanges(Derivations derivations, ScannedStates scannedStates) {
+        this.derivations = derivations;
+        this.scannedStates = scannedStates;
+    }
+
+    @Override
+    public void accept(SourceRecord record) {
+        records++;
+        String type = entityTypeName(record);
+        if (Recomputation.isDerived(type)) {
+            return;
+        }
+        Map<String, AttributeValue> keys = record.keys();
+        if (keys.get(TableSchema.PK) == null || keys.get(TableSchema.SK) == null) {
+            return;
+        }
+        Key key = Key.of(keys);
+        History history = histories.computeIfAbsent(key, k -> new History());
+        history.last = record.newImage();
+        if (history.scanned == null) {
+            long print = scannedStates.get(key);
+            if (print != ScannedStates.NOT_SCANNED && print != ScannedStates.AMBIGUOUS) {
+                if (matches(record.oldImage(), print)) {
+                    history.scanned = record.oldImage();
+                } else if (matches(record.newImage(), print)) {
+                    history.scanned = record.newImage();
+                }
+            }
+        }
+        touch(record, changesOf(record, type));
+    }
+
+    private static boolean matches(Map<String, AttributeValue> image, long print) {
+        return image != null && ScannedStates.fingerprint(image) == print;
+    }
+
+    /** Records read, echoes of derived items included. */
+    long records() {
+        return records;
+    }
+
+    Map<Key, Touches> touches() {
+        return touches;
+    }
+
+    /**
+     * Replaces, in the recomputation, the state the scan saw of every base item with records by its state at the
+     * stream's position. Every change after the scan began is in the stream (it was read after the scan ended), so
+     * the state the scan saw is among the images of the item's records; when it is not, the stream does not cover
+     * the scan and no position is consistent with it.
+     *
+     * @throws IllegalStateException when the stream does not hold the state the scan saw of an item
+     */
+    void applyTo(Recomputation recomputation) {
+        for (Map.Entry<Key, History> entry : histories.entrySet()) {
+            long print = scannedStates.get(entry.getKey());
+            if (print == ScannedStates.NOT_SCANNED) {
+                continue;
+            }
+            if (entry.getValue().scanned == null) {
+                throw new IllegalStateException("the stream does not hold the state the scan saw of " + entry.getKey()
+                        + (print == ScannedStates.AMBIGUOUS ? " (its key hash is shared: run again)"
+                        : ": was the stream enabled after the scan began, or did reading take longer than the"
+                        + " stream keeps records?"));
+            }
+            recomputation.count(entry.getValue().scanned, -1);
+        }
+        // Take every scanned state out before adding any: a document never has two owners on the way.
+        for (History history : histories.values()) {
+            if (history.last != null) {
+                recomputation.count(history.last, 1);
+            }
+        }
+    }
+
+    /** The entity type attribute of the record's images, or null (none, or two that differ: poison either way). */
+    private static String entityTypeName(SourceRecord record) {
+        try {
+            return record.entityType().orElse(null);
+        } catch (MalformedItemException e) {
+            return null;
+        }
+    }
+
+    /** The changes the engine derives from the record; none for a record it skips or dead-letters whole. */
+    private IntendedChanges changesOf(SourceRecord record, String type) {
+        if (type == null || !(derivations.route(type) instanceof Derivations.Derive)) {
+            return IntendedChanges.NONE;
+        }
+        Optional<EntityType> entityType = Domains.entityType(type);
+        try {
+            return entityType.map(t -> derivations.derive(t, record.eventId(), record.oldImage(), record.newImage()))
+                    .orElse(IntendedChanges.NONE);
+        } catch (RuntimeException e) {
+            return IntendedChanges.NONE;
+        }
+    }
+
+    private void touch(SourceRecord record, IntendedChanges changes) {
+        changes.counterDeltas().forEach((counter, delta) ->
+                touches(counter.key(), counter.type(), record).attributes().add(counter.attribute()));
+        changes.documents().forEach((key, document) ->
+                touches(key, document.type(), record).attributes().addAll(document.owned()));
+    }
+
+    private Touches touches(Key key, DerivedType type, SourceRecord record) {
+        Touches touched = touches.computeIfAbsent(key, k -> new Touches(type, new TreeMap<>(), new HashSet<>()));
+        touched.lastChange().put(record.shardId(), record.paddedSequence());
+        return touched;
+    }
+}

@@ -1,0 +1,130 @@
+package io.tally.stream.rebuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.core.blog.BlogKeys;
+import io.tally.core.domains.Domains;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.engine.Watermarks;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/** Which derived items are behind a stream position, and the write that repairs one (pure). */
+class RepairWriteTest {
+    private static final Key STATS = BlogKeys.userStats("u1");
+    private static final String CLOSED = "shard-closed";
+    private static final String OPEN = "shard-open";
+    private static final String EMPTY = "shard-open-empty";
+    private static final StreamPosition POSITION = new StreamPosition("arn", List.of(CLOSED, OPEN, EMPTY),
+            Map.of(CLOSED, pad(500), OPEN, pad(900)), Set.of(OPEN, EMPTY));
+
+    private static String pad(long sequence) {
+        return SourceRecord.pad(Long.toString(sequence));
+    }
+
+    private static Comparison.StoredItem stored(Map<String, AttributeValue> attributes, Map<String, String> watermarks) {
+        return new Comparison.StoredItem(Domains.USER_STATS.entityType(), attributes, watermarks);
+    }
+
+    private static StreamChanges.Touches touches(Map<String, String> lastChange, String... attributes) {
+        return new StreamChanges.Touches(Domains.USER_STATS, new TreeMap<>(lastChange), Set.of(attributes));
+    }
+
+    @Test
+    void caughtUp_needsAWatermarkAtTheLastChangeOfEveryShardThatChangesTheItem() {
+        var touches = touches(Map.of(CLOSED, pad(400), OPEN, pad(800)), "posts");
+        var behind = stored(Map.of(), Map.of(Watermarks.attributeName(CLOSED), pad(400),
+                Watermarks.attributeName(OPEN), pad(700)));
+        var upToDate = stored(Map.of(), Map.of(Watermarks.attributeName(CLOSED), pad(400),
+                Watermarks.attributeName(OPEN), pad(800)));
+
+        assertThat(ItemChecks.caughtUp(behind, touches)).isFalse();
+        assertThat(ItemChecks.caughtUp(upToDate, touches)).isTrue();
+        assertThat(ItemChecks.caughtUp(null, touches)).isFalse();
+        assertThat(ItemChecks.caughtUp(null, null)).isTrue();
+    }
+
+    @Test
+    void repair_setsTheContentAndThePosition_removesTheRest_guardsTheOpenAndUnknownShards() {
+        var want = new DerivedState.Item(Domains.USER_STATS, Map.of("posts", 2L), Map.of("userId", AttributeValue.fromS("u1")),
+                6L);
+        var have = stored(Map.of("posts", AttributeValue.fromN("9"), "bogus", AttributeValue.fromS("x")), Map.of());
+        var check = new ItemChecks.Check(STATS, want, have, touches(Map.of(CLOSED, pad(400)), "posts", "comments"),
+                false, List.of());
+
+        RepairWrite write = ItemChecks.repair(check, POSITION, Set.of("shard-new"));
+
+        assertThat(write.values()).containsOnlyKeys("posts", "userId");
+        assertThat(write.removals()).containsExactlyInAnyOrder("bogus", "comments");
+        assertThat(write.bookkeeping()).containsOnly(
+                Map.entry(Watermarks.attributeName(CLOSED), AttributeValue.fromS(pad(500))),
+                // The document's source revision, so that only newer documents of the source land afterwards.
+                Map.entry(TableSchema.SOURCE_REVISION, AttributeValue.fromN("6")));
+        assertThat(write.atMost()).containsExactly(Map.entry(Watermarks.attributeName(OPEN), pad(900)));
+        assertThat(write.absent()).containsExactlyInAnyOrder(Watermarks.attributeName(EMPTY),
+                Watermarks.attributeName("shard-new"));
+    }
+
+    @Test
+    void toUpdateItem_oneRequest_everyNameThroughAPlaceholder() {
+        String wm = Watermarks.attributeName(OPEN);
+        String empty = Watermarks.attributeName(EMPTY);
+        UpdateItemRequest request = new RepairWrite(STATS, Domains.USER_STATS.entityType(),
+                Map.of("posts", AttributeValue.fromN("2")), Set.of("comments"), Map.of(wm, AttributeValue.fromS(pad(900))),
+                Map.of(wm, pad(900)), Set.of(empty)).toUpdateItem("t");
+
+        assertThat(request.key()).isEqualTo(STATS.toAttributeMap());
+        assertThat(request.updateExpression()).isEqualTo("SET #a0 = :t, #a1 = :v0, #a2 = :v1 REMOVE #a3");
+        assertThat(request.conditionExpression())
+                .isEqualTo("(attribute_not_exists(#a2) OR #a2 <= :g0) AND attribute_not_exists(#a4)");
+        assertThat(request.expressionAttributeNames()).containsExactlyInAnyOrderEntriesOf(Map.of("#a0", "entityType",
+                "#a1", "posts", "#a2", wm, "#a3", "comments", "#a4", empty));
+        assertThat(request.expressionAttributeValues()).containsEntry(":t", AttributeValue.fromS("UserStats"))
+                .containsEntry(":g0", AttributeValue.fromS(pad(900)));
+    }
+
+    @Test
+    void toUpdateItem_noGuards_noCondition() {
+        UpdateItemRequest request = new RepairWrite(STATS, Domains.USER_STATS.entityType(), Map.of(), Set.of("posts"),
+                Map.of(), Map.of(), Set.of()).toUpdateItem("t");
+        assertThat(request.conditionExpression()).isNull();
+        assertThat(request.updateExpression()).isEqualTo("SET #a0 = :t REMOVE #a1");
+    }
+
+    @Test
+    void repairWrite_refusesBookkeepingAsContentAndContentAsBookkeeping() {
+        var type = Domains.USER_STATS.entityType();
+        assertThatThrownBy(() -> new RepairWrite(STATS, type, Map.of("wm_x", AttributeValue.fromS("1")), Set.of(),
+                Map.of(), Map.of(), Set.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RepairWrite(STATS, type, Map.of(), Set.of(), Map.of("posts", AttributeValue.fromN("1")),
+                Map.of(), Set.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RepairWrite(STATS, type, Map.of("posts", AttributeValue.fromN("1")), Set.of("posts"),
+                Map.of(), Map.of(), Set.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void derivedState_subtract_takesBackWhatAddCounted() {
+        var contribution = new io.tally.stream.derive.IntendedChanges(
+                Map.of(io.tally.stream.derive.CounterRef.of(Domains.USER_STATS, "u1", "posts"), 1L),
+                Map.of(STATS, new io.tally.stream.derive.Document(Domains.USER_STATS,
+                        Map.of("userId", AttributeValue.fromS("u1")), 2L)), List.of(), List.of());
+        DerivedState state = new DerivedState();
+        state.add(contribution);
+        state.add(contribution);
+        state.subtract(contribution);
+
+        assertThat(state.items().get(STATS).counters()).containsExactly(Map.entry("posts", 1L));
+        assertThat(state.items().get(STATS).document()).containsOnlyKeys("userId");
+        state.subtract(contribution);
+        assertThat(state.items().get(STATS).counters()).isEmpty();
+        assertThat(state.items().get(STATS).document()).isEmpty();
+    }
+}
