@@ -91,7 +91,10 @@ public final class DynamoDbShardCursors implements ShardCursors {
                 : null));
     }
 
-    private static Claim refusal(Map<String, AttributeValue> item, String firstSequence, Lease lease, Instant now) {
+    private static Claim refusal(Map<String, AttributeValue> item, String firstSequence, Lease lease, Instant when) {
+        // The condition compared milliseconds: so does this, or a lease ending within the same millisecond would be
+        // taken for lapsed here and live there.
+        Instant now = Instant.ofEpochMilli(when.toEpochMilli());
         Progress progress = progress(item);
         if (progress.pending() != null && progress.pending().sequence().compareTo(firstSequence) < 0) {
             return new PastFailure(progress.pending());
@@ -147,10 +150,13 @@ public final class DynamoDbShardCursors implements ShardCursors {
                     .conditionExpression("#holder = :holder")
                     .expressionAttributeNames(names)
                     .expressionAttributeValues(values)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                     .build());
             return true;
         } catch (ConditionalCheckFailedException e) {
-            return false;
+            // Not held by us: released by an earlier attempt whose answer was lost (the cursor holds our progress),
+            // or the lease was lost.
+            return e.hasItem() && progress(e.item()).equals(progress);
         }
     }
 

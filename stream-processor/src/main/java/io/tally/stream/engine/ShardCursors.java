@@ -1,5 +1,6 @@
 package io.tally.stream.engine;
 
+import io.tally.core.Timestamps;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -27,7 +28,9 @@ public interface ShardCursors {
     /**
      * Ends the claim, storing the shard's progress after the batch.
      *
-     * @return false when the lease had been lost to another invocation (the release changed nothing)
+     * @return false when the lease had been lost to another invocation (the release changed nothing); true also when
+     *         the shard is no longer held by this lease but already holds {@code progress} (an earlier attempt of this
+     *         release committed and its answer was lost)
      * @throws RuntimeException when the cursor could not be written; the lease then lapses on its own
      */
     boolean release(String shardId, Lease lease, Progress progress, Instant now);
@@ -80,8 +83,9 @@ public interface ShardCursors {
                 return this;
             }
             boolean again = pending != null && pending.sequence().equals(failedAt);
+            // Milliseconds, as stored: a release can then recognise its own progress in the cursor.
             return new Progress(new Pending(failedAt, again ? pending.attempts() + 1 : 1,
-                    again && pending.since() != null ? pending.since() : now), acknowledged);
+                    again && pending.since() != null ? pending.since() : Timestamps.truncate(now)), acknowledged);
         }
     }
 

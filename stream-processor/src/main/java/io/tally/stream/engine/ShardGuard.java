@@ -15,6 +15,9 @@ final class ShardGuard {
     record Admission(ShardCursors.Progress before, String refusal) {
     }
 
+    /** Releases tried before the batch is reported failed (the SDK client retries each one on its own too). */
+    static final int RELEASE_ATTEMPTS = 3;
+
     private final ShardCursors cursors;
     private final StreamMetrics metrics;
 
@@ -55,15 +58,30 @@ final class ShardGuard {
         return padded.replaceFirst("^0+(?=.)", "");
     }
 
-    /** @return false when the end could not be recorded: the caller must have the whole batch retried */
+    /**
+     * Records how the batch ended. A release that fails keeps the shard held until the lease lapses (the invocation's
+     * deadline), so it is tried a few times before giving up.
+     *
+     * @return false when the end could not be recorded: the caller must have the whole batch retried
+     */
     boolean release(String shardId, ShardCursors.Lease lease, ShardCursors.Progress after, Instant now) {
-        try {
-            if (cursors.release(shardId, lease, after, now)) {
-                return true;
+        for (int attempt = 1; attempt <= RELEASE_ATTEMPTS; attempt++) {
+            try {
+                if (cursors.release(shardId, lease, after, now)) {
+                    return true;
+                }
+                if (attempt == 1) {
+                    LOG.error("the lease on shard {} was lost before the batch ended (the batch outlived its lease)",
+                            shardId);
+                } else {
+                    LOG.warn("the cursor of shard {} was released by a failed-looking attempt, or lost; the batch is"
+                            + " retried", shardId);
+                }
+                break;
+            } catch (RuntimeException e) {
+                LOG.warn("the cursor of shard {} could not be released (attempt {} of {})", shardId, attempt,
+                        RELEASE_ATTEMPTS, e);
             }
-            LOG.error("the lease on shard {} was lost before the batch ended (the batch outlived its lease)", shardId);
-        } catch (RuntimeException e) {
-            LOG.warn("the cursor of shard {} could not be released", shardId, e);
         }
         metrics.failure("cursor");
         return false;

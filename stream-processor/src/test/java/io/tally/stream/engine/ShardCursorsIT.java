@@ -98,6 +98,18 @@ class ShardCursorsIT {
 
     @ParameterizedTest
     @MethodSource("cursors")
+    void retryFromBeforeAPendingRecord_admittedAfterTheClaimAtItDied(ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        cursors.release(shard, lease("a", 60), failedAt(S20, 1), NOW);
+        cursors.claim(shard, S20, lease("crashed", 1), NOW);
+
+        assertThat(cursors.claim(shard, S10, lease("b", 60), NOW.plusSeconds(5)))
+                .isEqualTo(new ShardCursors.Granted(failedAt(S20, 1)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
     void claimNeverReleased_ofAnAcknowledgedRange_blocksNothing(ShardCursors cursors) {
         String shard = shard();
         cursors.claim(shard, S10, lease("a", 60), NOW);

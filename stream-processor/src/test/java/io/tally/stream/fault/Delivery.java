@@ -45,6 +45,7 @@ final class Delivery {
     private int invocations;
     private int refusalsInARow;
     private int pastFailureDeliveries;
+    private int pastFailureRefusals;
 
     Delivery(List<SourceRecord> records, Invoker invoker, Random random, RecordingPublisher publisher,
              Predicate<DomainEvent> alwaysRefused, boolean pastFailure, boolean crashes, FaultInterceptor faults,
@@ -66,6 +67,10 @@ final class Delivery {
 
     int pastFailureDeliveries() {
         return pastFailureDeliveries;
+    }
+
+    int pastFailureRefusals() {
+        return pastFailureRefusals;
     }
 
     void run() {
@@ -127,13 +132,16 @@ final class Delivery {
      * watermarks past the failed record, which is then refused as applied: lost.
      */
     private void deliverPast(int failedAt) {
+        if (failedAt < highWater) {
+            return;
+        }
         int from = failedAt + 1 + random.nextInt(records.size() - failedAt - 1);
         Optional<Outcome> past = invoke(from, Math.min(records.size(), from + 1 + random.nextInt(30)), -1);
         pastFailureDeliveries++;
-        // A failure at a record acknowledged before (a sloppy retry re-applying it) leaves nothing pending.
-        if (guarded && past.isPresent() && failedAt >= highWater) {
-            assertThat(past.get().refused() || past.get().idle()).as("a delivery from record %d past the failure at %d is refused", from,
-                    failedAt).isTrue();
+        // Refused unless the failed record turns out to have been applied before (a release that committed but was
+        // reported failed moved the shard's acknowledged record past it); either way the end state must be exact.
+        if (past.isPresent() && (past.get().refused() || past.get().idle())) {
+            pastFailureRefusals++;
         }
     }
 
