@@ -87,8 +87,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
         }
         Progress progress = progress(before);
         boolean otherClaim = before != null && before.containsKey(HOLDER) && !lease.holder().equals(string(before, HOLDER));
-        return new Granted(lowest(progress, otherClaim ? abandoned(string(before, CLAIMED_FROM), progress.acknowledged())
-                : null));
+        return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);
     }
 
     private static Claim refusal(Map<String, AttributeValue> item, String firstSequence, Lease lease, Instant when) {
@@ -101,7 +100,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
         }
         Instant until = item.containsKey(LEASE_UNTIL)
                 ? Instant.ofEpochMilli(Long.parseLong(item.get(LEASE_UNTIL).n())) : now;
-        Pending abandoned = abandoned(string(item, CLAIMED_FROM), progress.acknowledged());
+        Pending abandoned = progress.abandonedClaim(string(item, CLAIMED_FROM));
         if (!until.isBefore(now) || abandoned == null) {
             return new Held(item.containsKey(HOLDER) ? string(item, HOLDER) : "unknown", until);
         }
@@ -182,22 +181,5 @@ public final class DynamoDbShardCursors implements ShardCursors {
                     since == null ? null : Timestamps.parse(since.s()));
         }
         return new Progress(pending, string(item, ACKNOWLEDGED));
-    }
-
-    /** The first record of a claim never released, as pending, unless it was acknowledged since. */
-    static Pending abandoned(String claimedFrom, String acknowledged) {
-        if (claimedFrom == null || acknowledged != null && claimedFrom.compareTo(acknowledged) <= 0) {
-            return null;
-        }
-        return new Pending(claimedFrom, 0, null);
-    }
-
-    /** The progress with the lower of its pending record and an abandoned claim's. */
-    static Progress lowest(Progress progress, Pending abandoned) {
-        if (abandoned == null || progress.pending() != null
-                && progress.pending().sequence().compareTo(abandoned.sequence()) <= 0) {
-            return progress;
-        }
-        return new Progress(abandoned, progress.acknowledged());
     }
 }

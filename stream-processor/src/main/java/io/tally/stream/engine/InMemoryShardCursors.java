@@ -24,13 +24,13 @@ public final class InMemoryShardCursors implements ShardCursors {
             if (!cursor.leaseUntil().isBefore(now)) {
                 return new Held(cursor.holder(), cursor.leaseUntil());
             }
-            abandoned = DynamoDbShardCursors.abandoned(cursor.from(), cursor.progress().acknowledged());
+            abandoned = cursor.progress().abandonedClaim(cursor.from());
             if (abandoned != null && abandoned.sequence().compareTo(firstSequence) < 0) {
                 return new PastFailure(abandoned);
             }
         }
         cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(), firstSequence));
-        return new Granted(DynamoDbShardCursors.lowest(cursor.progress(), abandoned));
+        return new Granted(abandoned == null ? cursor.progress() : cursor.progress().withAbandonedClaim(cursor.from()));
     }
 
     @Override

@@ -66,6 +66,26 @@ public interface ShardCursors {
         public static final Progress NONE = new Progress(null, null);
 
         /**
+         * The first record of a claim that was never released (its invocation died), as a pending record: its batch
+         * may have been applied in part. Null when there is none or it was acknowledged since.
+         */
+        public Pending abandonedClaim(String claimedFrom) {
+            if (claimedFrom == null || acknowledged != null && claimedFrom.compareTo(acknowledged) <= 0) {
+                return null;
+            }
+            return new Pending(claimedFrom, 0, null);
+        }
+
+        /** This progress with the lower of its pending record and that of an abandoned claim. */
+        public Progress withAbandonedClaim(String claimedFrom) {
+            Pending abandoned = abandonedClaim(claimedFrom);
+            if (abandoned == null || pending != null && pending.sequence().compareTo(abandoned.sequence()) <= 0) {
+                return this;
+            }
+            return new Progress(abandoned, acknowledged);
+        }
+
+        /**
          * The progress after a batch {@code first..last} that was admitted under this progress and reported its
          * first unprocessed record {@code failedAt} (null: the batch completed). Every record before the batch was
          * applied (it started at or before the pending record), the batch applied every record before

@@ -38,7 +38,6 @@ final class Delivery {
     private final boolean pastFailure;
     private final boolean crashes;
     private final FaultInterceptor faults;
-    private final boolean guarded;
     private int position;
     /** Every record before it has been acknowledged once: applied, whatever later retries report. */
     private int highWater;
@@ -48,8 +47,7 @@ final class Delivery {
     private int pastFailureRefusals;
 
     Delivery(List<SourceRecord> records, Invoker invoker, Random random, RecordingPublisher publisher,
-             Predicate<DomainEvent> alwaysRefused, boolean pastFailure, boolean crashes, FaultInterceptor faults,
-             boolean guarded) {
+             Predicate<DomainEvent> alwaysRefused, boolean pastFailure, boolean crashes, FaultInterceptor faults) {
         this.records = records;
         this.invoker = invoker;
         this.random = random;
@@ -58,7 +56,6 @@ final class Delivery {
         this.pastFailure = pastFailure;
         this.crashes = crashes;
         this.faults = faults;
-        this.guarded = guarded;
     }
 
     boolean done() {

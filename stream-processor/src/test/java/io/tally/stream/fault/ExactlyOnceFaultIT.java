@@ -230,7 +230,7 @@ class ExactlyOnceFaultIT {
                                      RecordingPublisher publisher, Predicate<DomainEvent> alwaysRefused,
                                      boolean pastFailure, boolean crashes) {
         return new Delivery(records, invoker, new Random(random.nextLong()), publisher, alwaysRefused, pastFailure,
-                crashes, FAULTS, GUARDED);
+                crashes, FAULTS);
     }
 
     private static Delivery.Invoker engineInvoker(Engine engine, List<SourceRecord> records) {

@@ -27,7 +27,7 @@ class RebuilderIT {
 
     @Test
     void verify_tableWithoutStream_baseItemsWithoutDerivedData_reportsEveryMissingFigure() {
-        String plain = "rebuild-plain-" + System.nanoTime();
+        String plain = "rebuild-plain-" + java.util.UUID.randomUUID();
         dynamo.createTable(TableDefinition.createTableRequest(plain).toBuilder()
                 .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
         new Workload(dynamo, plain, 7, 0, false).run(60);
