@@ -66,7 +66,7 @@ final class NaiveProcessor {
             CounterRef counter = delta.getKey();
             requests.add(UpdateItemRequest.builder()
                     .tableName(table)
-                    .key(counter.key().toAttributeMap())
+                    .key(derivations.place(counter, record.shardId()).toAttributeMap())
                     .updateExpression("SET #type = if_not_exists(#type, :type) ADD #c :d")
                     .expressionAttributeNames(Map.of("#type", TableSchema.ENTITY_TYPE, "#c", counter.attribute()))
                     .expressionAttributeValues(Map.of(

@@ -25,6 +25,7 @@ public final class DerivedType {
     private final List<String> counterFamilies;
     private final List<String> document;
     private final List<String> indexKeys;
+    private final boolean slotted;
     /** For the membership checks every counter and document write makes. */
     private final Set<String> counterSet;
     private final Set<String> documentSet;
@@ -37,6 +38,7 @@ public final class DerivedType {
         this.counterFamilies = List.copyOf(builder.counterFamilies);
         this.document = List.copyOf(builder.document);
         this.indexKeys = List.copyOf(builder.indexKeys);
+        this.slotted = builder.slotted;
         this.counterSet = Set.copyOf(counters);
         this.documentSet = Set.copyOf(document);
         Set<String> seen = new HashSet<>();
@@ -59,7 +61,14 @@ public final class DerivedType {
         if (!document.containsAll(indexKeys)) {
             throw new IllegalArgumentException(builder.name + ": index keys are document fields: " + indexKeys);
         }
+        if (slotted && (!document.isEmpty() || keyOf.apply(ALL_SLOTS).equals(keyOf.apply("0")))) {
+            throw new IllegalArgumentException(builder.name + ": a slotted type holds counters only, and its key names"
+                    + " all slots together as '" + ALL_SLOTS + "'");
+        }
     }
+
+    /** The subject that names every slot of a slotted type at once, in reports: e.g. {@code GLOBAL#STATS#*}. */
+    public static final String ALL_SLOTS = "*";
 
     public static Builder named(String name) {
         return new Builder(name);
@@ -86,6 +95,24 @@ public final class DerivedType {
     /** The key of the item of a subject, e.g. the user id of a user's stats. */
     public Key key(String subject) {
         return keyOf.apply(subject);
+    }
+
+    /**
+     * Whether its items are partial sums, one per slot of the stream's shards: the stream engine adds each change to
+     * the item of the slot of the shard it came from ({@code key("<slot>")}), so that an item is written by few
+     * shards and keeps few watermarks however many shards the stream has. Only the sum over every item of the type
+     * has a meaning; readers and the rebuilder sum them. A derivation addresses slot 0 ({@link #slotKey}).
+     */
+    public boolean isSlotted() {
+        return slotted;
+    }
+
+    /** The key of one slot of a slotted type. */
+    public Key slotKey(int slot) {
+        if (!slotted) {
+            throw new IllegalStateException(name() + " is not slotted");
+        }
+        return key(Integer.toString(slot));
     }
 
     /** The key pattern, as {@code docs/table-design.md} shows it, e.g. {@code USER#<userId> / #STATS#}. */
@@ -160,6 +187,7 @@ public final class DerivedType {
         private final Set<String> counterFamilies = new LinkedHashSet<>();
         private final Set<String> document = new LinkedHashSet<>();
         private final Set<String> indexKeys = new LinkedHashSet<>();
+        private boolean slotted;
 
         private Builder(String name) {
             this.name = name;
@@ -194,6 +222,15 @@ public final class DerivedType {
         public Builder indexKeys(String... names) {
             document.addAll(List.of(names));
             indexKeys.addAll(List.of(names));
+            return this;
+        }
+
+        /**
+         * Partial sums, one item per slot of the stream's shards ({@link DerivedType#isSlotted}); the key function
+         * takes the slot number, and {@link DerivedType#ALL_SLOTS} for the name of the whole.
+         */
+        public Builder slotted() {
+            this.slotted = true;
             return this;
         }
 

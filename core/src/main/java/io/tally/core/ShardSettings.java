@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * @param selector partitions of the back catalogue in the CycleSelector index ({@code back-catalogue:<k>})
  * @param status   partitions of each status in the PostsByStatus index ({@code POSTS#<status>#<k>})
- * @param global   items of the application-wide totals ({@code GLOBAL#STATS#<k>})
+ * @param global   slots of the application-wide totals ({@code GLOBAL#STATS#<k>}), placed by stream shard
  */
 public record ShardSettings(int selector, int status, int global) {
     /**

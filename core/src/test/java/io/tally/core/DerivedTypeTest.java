@@ -55,4 +55,23 @@ class DerivedTypeTest {
     void declaration_withoutKey_isRefused() {
         assertThatThrownBy(() -> DerivedType.named("Bad").counters("n").build()).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void slotted_keysBySlot_andNamesTheWholeWithAStar() {
+        DerivedType totals = DerivedType.named("Totals").key("TOTALS#<slot> / #STATS#",
+                slot -> new Key("TOTALS#" + slot, "#STATS#")).counters("n").slotted().build();
+
+        assertThat(totals.isSlotted()).isTrue();
+        assertThat(totals.slotKey(3)).isEqualTo(new Key("TOTALS#3", "#STATS#"));
+        assertThat(totals.key(DerivedType.ALL_SLOTS)).isEqualTo(new Key("TOTALS#*", "#STATS#"));
+        assertThat(TAGS.isSlotted()).isFalse();
+        assertThatThrownBy(() -> TAGS.slotKey(0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void slotted_withADocument_isRefused() {
+        assertThatThrownBy(() -> DerivedType.named("Bad").key("k", id -> new Key("B#" + id, "s"))
+                .counters("n").document("name").slotted().build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("counters only");
+    }
 }

@@ -154,14 +154,15 @@ class TemplateTest {
     }
 
     @Test
-    void watermarkPruner_runsDailyFromTheStreamProcessorsJar() {
+    void watermarkPruner_runsHourlyFromTheStreamProcessorsJar() {
         JsonNode pruner = properties("WatermarkPrunerFunction");
-        JsonNode daily = pruner.path("Events").path("Daily");
-        assertThat(daily.path("Type").asText()).isEqualTo("Schedule");
-        assertThat(daily.path("Properties").path("Schedule").asText()).isEqualTo("rate(1 day)");
+        JsonNode hourly = pruner.path("Events").path("Hourly");
+        assertThat(hourly.path("Type").asText()).isEqualTo("Schedule");
+        // Each run continues the day's pass (WatermarkPruneHandler.PASS_INTERVAL) from its stored position.
+        assertThat(hourly.path("Properties").path("Schedule").asText()).isEqualTo("rate(1 hour)");
         assertThat(pruner.path("CodeUri").asText()).isEqualTo(properties("StreamProcessorFunction").path("CodeUri").asText());
         assertThat(pruner.path("Handler").asText()).isEqualTo("io.tally.stream.WatermarkPruneHandler::handleRequest");
-        // It scans the whole table.
+        // A run stops taking pages two minutes before its end (WatermarkPruneHandler.PAGE_MARGIN).
         assertThat(pruner.path("Timeout").asInt()).isEqualTo(900);
     }
 
@@ -283,7 +284,7 @@ class TemplateTest {
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
-                "dynamodb:UpdateItem");
+                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem");
     }
 
     private List<String> actionsOf(String role) {

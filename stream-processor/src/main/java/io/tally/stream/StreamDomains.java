@@ -24,16 +24,16 @@ public final class StreamDomains {
         List<Derivation> all = new ArrayList<>();
         all.addAll(blog(shards));
         all.addAll(catalogue(shards));
-        return Derivations.of(all);
+        return Derivations.of(all, shards.global());
     }
 
     static List<Derivation> blog(ShardSettings shards) {
-        return List.of(new UserDerivation(shards.global()), new PostDerivation(shards.status(), shards.global()),
-                new CommentDerivation(shards.global()));
+        return List.of(new UserDerivation(), new PostDerivation(shards.status()),
+                new CommentDerivation());
     }
 
     static List<Derivation> catalogue(ShardSettings shards) {
-        return List.of(new CatalogueItemDerivation(shards.selector(), shards.global()),
-                new UserItemDerivation(shards.global()));
+        return List.of(new CatalogueItemDerivation(shards.selector()),
+                new UserItemDerivation());
     }
 }

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.tally.stream.rebuild.WatermarkPruner;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -17,12 +18,18 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClientBuilder;
 
 /**
- * Removes the watermarks of stream shards that are gone from derived items ({@link WatermarkPruner}), on a
- * schedule (the template runs it daily). Environment: {@code TABLE_NAME}, {@code AWS_REGION}, optional
+ * Removes the watermarks and cursors of stream shards that are gone ({@link WatermarkPruner}), on a schedule: the
+ * template runs it hourly; a run continues the pass in progress until its invocation is nearly out of time, and
+ * begins a new pass once a day. Environment: {@code TABLE_NAME}, {@code AWS_REGION}, optional
  * {@code DYNAMODB_ENDPOINT}. Returns a one-line summary, which it also logs.
  */
 public final class WatermarkPruneHandler implements RequestHandler<ScheduledEvent, String> {
     private static final Logger LOG = LoggerFactory.getLogger(WatermarkPruneHandler.class);
+
+    /** A new pass over the table begins a day after the last one began; the runs in between continue it. */
+    static final Duration PASS_INTERVAL = Duration.ofDays(1);
+    /** A run stops taking pages when less than this is left of its invocation (a page and its removals fit). */
+    static final Duration PAGE_MARGIN = Duration.ofMinutes(2);
 
     private final WatermarkPruner pruner;
 
@@ -55,11 +62,9 @@ public final class WatermarkPruneHandler implements RequestHandler<ScheduledEven
 
     @Override
     public String handleRequest(ScheduledEvent event, Context context) {
-        WatermarkPruner.Report report = pruner.prune();
-        String summary = "scanned " + report.itemsScanned() + " items; removed " + report.watermarksRemoved()
-                + " watermarks of gone shards from " + report.itemsPruned() + " items; "
-                + report.itemsChangedMeanwhile() + " items changed meanwhile, left to the next run; "
-                + report.liveTokens() + " live shards and streams";
+        WatermarkPruner.Report report = pruner.resume(PASS_INTERVAL,
+                () -> context == null || context.getRemainingTimeInMillis() > PAGE_MARGIN.toMillis(), scanned -> { });
+        String summary = report.summary();
         LOG.info(summary);
         return summary;
     }

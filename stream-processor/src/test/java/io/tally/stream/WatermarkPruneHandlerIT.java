@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.rebuild.WatermarkPruner;
+import io.tally.stream.testing.TestLambdaContext;
 import io.tally.testkit.LocalDynamoDb;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,9 +26,41 @@ class WatermarkPruneHandlerIT {
         String summary = new WatermarkPruneHandler(new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table))
                 .handleRequest(new ScheduledEvent(), null);
 
-        assertThat(summary).contains("scanned 1 items").contains("removed 1 watermarks of gone shards from 1 items");
+        // The pruner's own position item is in the table too.
+        assertThat(summary).startsWith("complete: scanned 2 items")
+                .contains("removed 1 watermarks of gone shards from 1 items");
         assertThat(dynamo.getItem(r -> r.tableName(table).key(key).consistentRead(true)).item())
                 .doesNotContainKey(gone).containsEntry("users", AttributeValue.fromN("7"));
+    }
+
+    @Test
+    void scheduledEvents_aPassLongerThanARun_continuesInTheNextRun_thenWaitsForTheNextDay() {
+        DynamoDbClient dynamo = LocalDynamoDb.client();
+        String table = LocalDynamoDb.createTable("prune-resume");
+        String gone = Watermarks.attributeName("shardId-00000009-gone");
+        // About 3 pages of 1 MB: items of 30 KB, each with a gone watermark.
+        String filler = "x".repeat(30_000);
+        for (int i = 0; i < 100; i++) {
+            String pk = "USER#u" + i;
+            dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS(pk),
+                    "sk", AttributeValue.fromS("#STATS#"), "entityType", AttributeValue.fromS("UserStats"),
+                    "filler", AttributeValue.fromS(filler), gone, AttributeValue.fromS("0000000000000000000000000000000000000001"))));
+        }
+        WatermarkPruneHandler handler = new WatermarkPruneHandler(
+                new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table));
+        // An invocation with less time left than a page needs takes one page, then stops.
+        TestLambdaContext nearlyOut = new TestLambdaContext(1_000);
+
+        String first = handler.handleRequest(new ScheduledEvent(), nearlyOut);
+        String second = handler.handleRequest(new ScheduledEvent(), new TestLambdaContext(600_000));
+        String third = handler.handleRequest(new ScheduledEvent(), new TestLambdaContext(600_000));
+
+        assertThat(first).startsWith("paused: ");
+        assertThat(second).startsWith("complete: ");
+        assertThat(third).startsWith("not due: scanned 0 items");
+        long withGone = dynamo.scanPaginator(r -> r.tableName(table)).items().stream()
+                .filter(item -> item.containsKey(gone)).count();
+        assertThat(withGone).isZero();
     }
 
     @Test

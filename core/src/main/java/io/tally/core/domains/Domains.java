@@ -5,6 +5,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.DomainSchema;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.PrunerPositionItem;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -35,11 +37,19 @@ public final class Domains {
             .document(USER_STATS_USER_ID)
             .build();
 
-    /** One of K shards of the application-wide totals, each in a partition of its own; readers sum the shards. */
+    /**
+     * The application-wide totals, as partial sums in K slots, each in a partition of its own: the stream engine adds
+     * a change to the slot of the stream shard it came from, readers sum the slots.
+     */
     public static final DerivedType GLOBAL_STATS = DerivedType.named("GlobalStats")
             .key("GLOBAL#STATS#<k> / #STATS#", Domains::globalStatsKey)
             .counters(all(DomainSchema::globalCounters))
+            .slotted()
             .build();
+
+    /** The stream processor's own records and bookkeeping: items of these types are neither base nor derived data. */
+    public static final Set<EntityType> BOOKKEEPING = Set.of(DeadLetterItem.TYPE, ShardCursorItem.TYPE,
+            PrunerPositionItem.TYPE);
 
     private static final Map<String, EntityType> TYPES = types();
     private static final Map<String, DerivedType> DERIVED = derived();
@@ -47,13 +57,14 @@ public final class Domains {
     private Domains() {
     }
 
-    /** The key of shard {@code k} of the global totals. */
-    public static Key globalStatsKey(int shard) {
-        return new Key(GLOBAL_STATS_PREFIX + shard, BlogKeys.STATS_SK);
+    /** The key of slot {@code k} of the global totals. */
+    public static Key globalStatsKey(int slot) {
+        return new Key(GLOBAL_STATS_PREFIX + slot, BlogKeys.STATS_SK);
     }
 
-    private static Key globalStatsKey(String shard) {
-        return globalStatsKey(Integer.parseInt(shard));
+    private static Key globalStatsKey(String slot) {
+        return slot.equals(DerivedType.ALL_SLOTS) ? new Key(GLOBAL_STATS_PREFIX + slot, BlogKeys.STATS_SK)
+                : globalStatsKey(Integer.parseInt(slot));
     }
 
     /** The entity type an item's entity type attribute names, if the application knows it. */
@@ -99,7 +110,7 @@ public final class Domains {
     private static Map<String, EntityType> types() {
         Map<String, EntityType> types = new LinkedHashMap<>();
         List<EntityType> all = new ArrayList<>(List.of(USER_STATS.entityType(), GLOBAL_STATS.entityType(),
-                DeadLetterItem.TYPE, ShardCursorItem.TYPE));
+                DeadLetterItem.TYPE, ShardCursorItem.TYPE, PrunerPositionItem.TYPE));
         for (DomainSchema domain : ALL) {
             all.addAll(domain.baseTypes());
             domain.derivedTypes().forEach(type -> all.add(type.entityType()));

@@ -10,12 +10,12 @@ import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
-/** {@code tally-local prune-watermarks}: what the deployment's daily function does, on demand. */
+/** {@code tally-local prune-watermarks}: the deployment's daily pass of the pruner, on demand. */
 @Command(name = "prune-watermarks", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         description = {
-            "Removes from derived items the watermark attributes of stream shards that are gone (see "
-                    + "docs/exactly-once.md, \"Watermark growth\"). Safe while the stream is processed. On AWS the "
-                    + "stack runs it daily; this runs it now.",
+            "Removes from derived items the watermark attributes of stream shards that are gone, and those "
+                    + "shards' cursors (see docs/exactly-once.md, \"Watermark growth\"). Safe while the stream is "
+                    + "processed. On AWS the stack makes a pass a day, in hourly runs; this makes a whole pass now.",
             ""})
 public final class PruneWatermarksCommand implements Callable<Integer> {
     @Mixin
@@ -33,10 +33,7 @@ public final class PruneWatermarksCommand implements Callable<Integer> {
             Progress progress = new Progress(err);
             WatermarkPruner.Report report = new WatermarkPruner(dynamo, streams, table.tableName).prune(progress);
             progress.done();
-            out.println("removed " + report.watermarksRemoved() + " watermarks of gone shards from "
-                    + report.itemsPruned() + " of " + report.itemsScanned() + " items; "
-                    + report.itemsChangedMeanwhile() + " items changed meanwhile (left to the next run); "
-                    + report.liveTokens() + " live shards and streams");
+            out.println(report.summary());
             return 0;
         }
     }

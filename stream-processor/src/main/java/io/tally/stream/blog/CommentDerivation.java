@@ -22,11 +22,9 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
     public static final String COMMENT_ADDED = "CommentAdded";
     public static final String COMMENT_DELETED = "CommentDeleted";
 
-    private final int globalShards;
 
-    public CommentDerivation(int globalShards) {
+    public CommentDerivation() {
         super(Blog.COMMENT);
-        this.globalShards = globalShards;
     }
 
     @Override
@@ -39,7 +37,7 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
         return Contribution.builder()
                 .count(Blog.POST_PROJECTION, comment.postId(), Blog.Projection.COMMENTS, 1)
                 .count(SharedStats.user(comment.authorId(), Blog.USER_COMMENTS), 1)
-                .count(SharedStats.global(comment.commentId(), globalShards, Blog.GLOBAL_COMMENTS), 1)
+                .count(SharedStats.global(Blog.GLOBAL_COMMENTS), 1)
                 .build();
     }
 

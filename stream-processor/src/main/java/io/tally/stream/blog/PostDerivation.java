@@ -31,12 +31,10 @@ public final class PostDerivation extends EntityDerivation<Post> {
     public static final String POST_STATUS_CHANGED = "PostStatusChanged";
 
     private final int statusShards;
-    private final int globalShards;
 
-    public PostDerivation(int statusShards, int globalShards) {
+    public PostDerivation(int statusShards) {
         super(Blog.POST);
         this.statusShards = statusShards;
-        this.globalShards = globalShards;
     }
 
     @Override
@@ -48,7 +46,7 @@ public final class PostDerivation extends EntityDerivation<Post> {
     protected Contribution contribution(Post post) {
         return Contribution.builder()
                 .count(SharedStats.user(post.userId(), Blog.USER_POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
-                .count(SharedStats.global(post.postId(), globalShards, globalCounter(post.status())), 1)
+                .count(SharedStats.global(globalCounter(post.status())), 1)
                 .document(Blog.POST_PROJECTION, post.postId(), projection(post))
                 .build();
     }

@@ -17,11 +17,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * such user" (404). A user announces no events.
  */
 public final class UserDerivation extends EntityDerivation<User> {
-    private final int globalShards;
 
-    public UserDerivation(int globalShards) {
+    public UserDerivation() {
         super(Blog.USER);
-        this.globalShards = globalShards;
     }
 
     @Override
@@ -38,7 +36,7 @@ public final class UserDerivation extends EntityDerivation<User> {
     @Override
     protected Contribution contribution(User user) {
         return Contribution.builder()
-                .count(SharedStats.global(user.userId(), globalShards, Blog.GLOBAL_USERS), 1)
+                .count(SharedStats.global(Blog.GLOBAL_USERS), 1)
                 .document(Domains.USER_STATS, user.userId(), Map.of(Domains.USER_STATS_USER_ID, s(user.userId())))
                 .build();
     }

@@ -21,12 +21,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class CatalogueItemDerivation extends EntityDerivation<CatalogueItem> {
     private final int selectorShards;
-    private final int globalShards;
 
-    public CatalogueItemDerivation(int selectorShards, int globalShards) {
+    public CatalogueItemDerivation(int selectorShards) {
         super(Catalogue.CATALOGUE_ITEM);
         this.selectorShards = selectorShards;
-        this.globalShards = globalShards;
     }
 
     @Override
@@ -37,7 +35,7 @@ public final class CatalogueItemDerivation extends EntityDerivation<CatalogueIte
     @Override
     protected Contribution contribution(CatalogueItem item) {
         return Contribution.builder()
-                .count(SharedStats.global(item.itemId(), globalShards, Catalogue.GLOBAL_ITEMS), 1)
+                .count(SharedStats.global(Catalogue.GLOBAL_ITEMS), 1)
                 .document(Catalogue.SELECTOR_ENTRY, item.itemId(), selectorEntry(item))
                 .build();
     }

@@ -27,11 +27,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class UserItemDerivation extends EntityDerivation<UserItem> {
     public static final String ITEM_COMPLETED = "ItemCompleted";
 
-    private final int globalShards;
 
-    public UserItemDerivation(int globalShards) {
+    public UserItemDerivation() {
         super(Catalogue.USER_ITEM);
-        this.globalShards = globalShards;
     }
 
     @Override
@@ -49,17 +47,9 @@ public final class UserItemDerivation extends EntityDerivation<UserItem> {
                     Boolean.TRUE.equals(item.correct()) ? 1 : 0);
             contribution.count(SharedStats.user(item.userId(), Catalogue.USER_LIVE_COMPLETED),
                     Boolean.TRUE.equals(item.live()) ? 1 : 0);
-            contribution.count(SharedStats.global(subject(item), globalShards, Catalogue.GLOBAL_COMPLETED), 1);
+            contribution.count(SharedStats.global(Catalogue.GLOBAL_COMPLETED), 1);
         }
         return contribution.build();
-    }
-
-    /**
-     * A user item is identified by user and item together: the user alone would put all of a user's completions
-     * on one shard, the item alone all completions of a popular item.
-     */
-    private static String subject(UserItem item) {
-        return item.userId() + "/" + item.itemId();
     }
 
     private static String stateCounter(ItemState state) {

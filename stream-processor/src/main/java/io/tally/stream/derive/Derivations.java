@@ -1,6 +1,9 @@
 package io.tally.stream.derive;
 
+import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.Shards;
 import io.tally.core.domains.Domains;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,9 +35,14 @@ public final class Derivations {
 
     private final Map<String, Derivation> byType = new LinkedHashMap<>();
     private final Function<String, Optional<EntityType>> knownTypes;
+    private final int slots;
 
-    private Derivations(List<Derivation> derivations, Function<String, Optional<EntityType>> knownTypes) {
+    private Derivations(List<Derivation> derivations, Function<String, Optional<EntityType>> knownTypes, int slots) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("slots must be at least 1: " + slots);
+        }
         this.knownTypes = knownTypes;
+        this.slots = slots;
         for (Derivation derivation : derivations) {
             if (derivation.entityType().isDerived()) {
                 throw new IllegalArgumentException("derived items must not derive: " + derivation.entityType());
@@ -45,13 +53,31 @@ public final class Derivations {
         }
     }
 
-    /** These derivations, over the entity types of every registered domain ({@link Domains}). */
+    /**
+     * These derivations, over the entity types of every registered domain ({@link Domains}), with one slot for the
+     * items of slotted types.
+     */
     public static Derivations of(List<Derivation> derivations) {
-        return new Derivations(derivations, Domains::entityType);
+        return of(derivations, 1);
+    }
+
+    /** These derivations, the items of slotted types ({@link DerivedType#isSlotted}) in {@code slots} slots. */
+    public static Derivations of(List<Derivation> derivations, int slots) {
+        return new Derivations(derivations, Domains::entityType, slots);
     }
 
     public static Derivations of(Derivation... derivations) {
         return of(List.of(derivations));
+    }
+
+    /**
+     * The item a counter change of a record of this stream shard goes to: for a slotted type, the slot of the shard
+     * (a shard's records always go to the same slot, so each item carries the watermarks of few shards); for any
+     * other type, the counter's own item.
+     */
+    public Key place(CounterRef counter, String shardId) {
+        DerivedType type = counter.type();
+        return type.isSlotted() ? type.slotKey(Shards.of(shardId, slots)) : counter.key();
     }
 
     public Optional<Derivation> forType(EntityType type) {

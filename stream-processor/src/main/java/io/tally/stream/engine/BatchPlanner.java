@@ -45,7 +45,7 @@ final class BatchPlanner {
                 metrics.lag(Duration.between(record.approximateCreationTime(), now));
             }
             RecordChanges change = derive(record);
-            String conflict = conflict(change, byKey);
+            String conflict = conflict(change, shardId, byKey);
             if (conflict != null) {
                 change = RecordChanges.poisoned(record, conflict);
             }
@@ -59,7 +59,7 @@ final class BatchPlanner {
                 LOG.warn("poison record {} (sequence {}): {}", record.eventId(), record.sequenceNumber(),
                         change.poisonReason());
             }
-            coalesce(change, shardId, byKey);
+            coalesce(change, shardId, derivations, byKey);
             changes.add(change);
         }
         return new BatchPlan(shardId, changes, byKey, skipped, poison);
@@ -103,11 +103,11 @@ final class BatchPlanner {
      * write that can never succeed. (A counter and a document field never share an attribute: each derived type
      * declares them apart.)
      */
-    private static String conflict(RecordChanges change, Map<Key, KeyContributions> byKey) {
+    private String conflict(RecordChanges change, String shardId, Map<Key, KeyContributions> byKey) {
         Map<Key, DerivedType> types = new LinkedHashMap<>();
         List<Map.Entry<Key, DerivedType>> claims = new ArrayList<>();
         for (CounterRef counter : change.counterDeltas().keySet()) {
-            claims.add(Map.entry(counter.key(), counter.type()));
+            claims.add(Map.entry(derivations.place(counter, shardId), counter.type()));
         }
         for (Map.Entry<Key, Document> document : change.documents().entrySet()) {
             claims.add(Map.entry(document.getKey(), document.getValue().type()));
@@ -123,9 +123,12 @@ final class BatchPlanner {
         return null;
     }
 
-    private static void coalesce(RecordChanges change, String shardId, Map<Key, KeyContributions> byKey) {
+    /** Adds the record's changes to those of the batch, per derived item (a slotted counter at the shard's slot). */
+    private static void coalesce(RecordChanges change, String shardId, Derivations derivations,
+                                 Map<Key, KeyContributions> byKey) {
         Function<Key, KeyContributions> create = key -> new KeyContributions(key, shardId);
-        change.counterDeltas().forEach((counter, delta) -> byKey.computeIfAbsent(counter.key(), create)
+        change.counterDeltas().forEach((counter, delta) -> byKey
+                .computeIfAbsent(derivations.place(counter, shardId), create)
                 .addCounter(change.paddedSequence(), counter.type(), counter.attribute(), delta));
         change.documents().forEach((key, document) -> byKey.computeIfAbsent(key, create)
                 .addDocument(change.paddedSequence(), document));

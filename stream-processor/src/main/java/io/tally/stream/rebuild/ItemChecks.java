@@ -29,31 +29,47 @@ final class ItemChecks {
      * @param touches   what the stream's records do to it, or null (nothing)
      * @param caughtUp  whether the stored item reflects every record up to the position that changes it (then its
      *                  content is final at the position and compares); an item that has not is behind the stream
+     * @param slots     for the items of a slotted type taken together ({@link SlottedChecks}): each slot's own
+     *                  check; empty for any other item
      */
     record Check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touches,
-                 boolean caughtUp, List<Difference> differences) {
+                 boolean caughtUp, List<Difference> differences, List<Check> slots) {
+        Check {
+            slots = List.copyOf(slots);
+        }
+
         /** Whether a repair writes it: it differs, or its watermarks are behind the position. */
         boolean needsRepair() {
             return !caughtUp || !differences.isEmpty();
         }
     }
 
-    /** Every derived item that is computed, stored or changed by a record, in table order. */
+    /**
+     * Every derived item that is computed, stored or changed by a record, in table order; the items of each slotted
+     * type as one check of their sum ({@link SlottedChecks}).
+     */
     static List<Check> checks(Map<Key, DerivedState.Item> expected, Map<Key, Comparison.StoredItem> actual,
                               Map<Key, StreamChanges.Touches> touches) {
+        SlottedChecks slotted = new SlottedChecks();
         Set<Key> keys = new TreeSet<>(Comparison.KEY_ORDER);
         keys.addAll(expected.keySet());
         keys.addAll(actual.keySet());
         keys.addAll(touches.keySet());
         List<Check> checks = new ArrayList<>(keys.size());
         for (Key key : keys) {
-            DerivedState.Item want = expected.get(key);
-            Comparison.StoredItem have = actual.get(key);
-            StreamChanges.Touches touched = touches.get(key);
-            List<Difference> differences = want == null && have == null ? List.of() : Comparison.compare(key, want, have);
-            checks.add(new Check(key, want, have, touched, caughtUp(have, touched), differences));
+            Check check = check(key, expected.get(key), actual.get(key), touches.get(key));
+            if (!slotted.add(check)) {
+                checks.add(check);
+            }
         }
+        checks.addAll(slotted.checks());
         return checks;
+    }
+
+    /** The check of one item on its own. */
+    static Check check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touched) {
+        List<Difference> differences = want == null && have == null ? List.of() : Comparison.compare(key, want, have);
+        return new Check(key, want, have, touched, caughtUp(have, touched), differences, List.of());
     }
 
     /**
@@ -115,6 +131,14 @@ final class ItemChecks {
         }
         unknownShards.forEach(shard -> absent.add(Watermarks.attributeName(shard)));
         return new RepairWrite(check.key(), type(check), values, removals, bookkeeping, atMost, absent);
+    }
+
+    /** The writes that repair a check: one item's, or each slot's of a slotted type (which must all land or none). */
+    static List<RepairWrite> repairs(Check check, StreamPosition position, Set<String> unknownShards) {
+        if (check.slots().isEmpty()) {
+            return List.of(repair(check, position, unknownShards));
+        }
+        return check.slots().stream().map(slot -> repair(slot, position, unknownShards)).toList();
     }
 
     private static EntityType type(Check check) {

@@ -24,6 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -117,10 +119,10 @@ public final class Rebuilder {
             if (!check.needsRepair()) {
                 continue;
             }
-            try {
-                dynamo.updateItem(ItemChecks.repair(check, position, unknown).toUpdateItem(table));
-                written.add(check.key());
-            } catch (ConditionalCheckFailedException e) {
+            List<RepairWrite> writes = ItemChecks.repairs(check, position, unknown);
+            if (write(writes)) {
+                writes.forEach(write -> written.add(write.key()));
+            } else {
                 refused.add(check.key());
             }
         }
@@ -128,6 +130,29 @@ public final class Rebuilder {
         LOG.info("repaired {} derived items at {}; {} refused, {} uncertain", written.size(), position.describe(),
                 refused.size(), uncertain.size());
         return new RepairReport(report(recomputed, checks), written.size(), refused, uncertain);
+    }
+
+    /**
+     * Makes the writes of one repair, all or none (the slots of a slotted type in one transaction); false when a
+     * guard refused them.
+     */
+    private boolean write(List<RepairWrite> writes) {
+        try {
+            if (writes.size() == 1) {
+                dynamo.updateItem(writes.get(0).toUpdateItem(table));
+            } else {
+                dynamo.transactWriteItems(r -> r.transactItems(writes.stream()
+                        .map(write -> TransactWriteItem.builder().update(write.toUpdate(table)).build()).toList()));
+            }
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        } catch (TransactionCanceledException e) {
+            if (e.cancellationReasons().stream().anyMatch(reason -> "ConditionalCheckFailed".equals(reason.code()))) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     private VerificationReport report(Recomputed recomputed, List<ItemChecks.Check> checks) {

@@ -1,10 +1,8 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.DeadLetterItem;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.ShardCursorItem;
 import io.tally.core.domains.Domains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.derive.IntendedChanges;
@@ -35,13 +33,13 @@ final class Recomputation {
 
     /**
      * An item of the scan. Every derived item is compared, whatever its type: one of a type the application does not
-     * declare (say, left by a removed domain) shows as a difference to remove. Dead letters are records and shard
-     * cursors bookkeeping, not derived data. Any other item is a base item in the state the scan saw.
+     * declare (say, left by a removed domain) shows as a difference to remove. Dead letters, shard cursors and the
+     * pruner's position are bookkeeping ({@link Domains#BOOKKEEPING}), not derived data. Any other item is a base item in the state the scan saw.
      */
     void scanned(Map<String, AttributeValue> item) {
         Optional<EntityType> type = Optional.ofNullable(Items.entityTypeName(item)).flatMap(Domains::entityType);
         if (type.isPresent() && type.get().isDerived()) {
-            if (!type.get().equals(DeadLetterItem.TYPE) && !type.get().equals(ShardCursorItem.TYPE)) {
+            if (!Domains.BOOKKEEPING.contains(type.get())) {
                 actual.put(Key.of(item), Comparison.StoredItem.of(type.get(), item));
             }
             return;

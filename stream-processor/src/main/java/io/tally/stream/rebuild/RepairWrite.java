@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -92,6 +93,15 @@ record RepairWrite(Key key, EntityType type, Map<String, AttributeValue> values,
             request.conditionExpression(String.join(" AND ", guards));
         }
         return request.build();
+    }
+
+    /** The same write as one action of a transaction. */
+    Update toUpdate(String table) {
+        UpdateItemRequest request = toUpdateItem(table);
+        return Update.builder().tableName(table).key(request.key()).updateExpression(request.updateExpression())
+                .conditionExpression(request.conditionExpression())
+                .expressionAttributeNames(request.expressionAttributeNames())
+                .expressionAttributeValues(request.expressionAttributeValues()).build();
     }
 
     /** The placeholder of an attribute name (every name goes through one: many are reserved words). */

@@ -149,8 +149,8 @@ final class StreamChanges implements Consumer<SourceRecord> {
     }
 
     private void touch(SourceRecord record, IntendedChanges changes) {
-        changes.counterDeltas().forEach((counter, delta) ->
-                touches(counter.key(), counter.type(), record).attributes().add(counter.attribute()));
+        changes.counterDeltas().forEach((counter, delta) -> touches(derivations.place(counter, record.shardId()),
+                counter.type(), record).attributes().add(counter.attribute()));
         changes.documents().forEach((key, document) ->
                 touches(key, document.type(), record).attributes().addAll(document.owned()));
     }

@@ -1,102 +1,223 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.Key;
+import io.tally.core.PrunerPositionItem;
+import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
 import io.tally.stream.engine.Watermarks;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * Removes from derived items the watermark attributes of stream shards that can no longer deliver a record
- * ({@code docs/exactly-once.md}, "Watermark growth"). Every shard that ever wrote a derived item left a
- * {@code wm_<token>} attribute on it; shards roll over every few hours, so without pruning a busy item grows past
- * 1 KB (and costs a second write unit per write) within days.
+ * Removes from derived items the watermark attributes of stream shards that can no longer deliver a record, and
+ * deletes those shards' cursor items ({@code docs/exactly-once.md}, "Watermark growth"). Every shard that ever wrote
+ * a derived item left a {@code wm_<token>} attribute on it; shards roll over every few hours, so without pruning a
+ * busy item grows past 1 KB (and costs a second write unit per write) within days.
  *
  * <p>A watermark may go once its shard is gone from {@code DescribeStream}: the stream keeps records 24 hours and
  * lists every shard that still holds any, so a shard that is not listed can never deliver a record again, and its
- * watermark can never be consulted. The shards are listed before and after the scan, and only attributes whose token
- * matches neither listing are removed: a shard created while the scan runs is in the second listing. The tokens of
- * the stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). Each removal is
- * one UpdateItem per item, on the condition that every removed value is unchanged, so that nothing written since the
- * scan is lost.
+ * watermark can never be consulted. A token is judged gone only by a listing made after the item holding it was read
+ * (a shard is listed from its creation, before it can write anything), and once gone it stays gone. The tokens of the
+ * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). Each removal is one
+ * UpdateItem per item (a DeleteItem per cursor), on the condition that every removed value is unchanged, so that
+ * nothing written since the read is lost.
  *
- * <p>Cost: one full scan of the table per run, eventually consistent (a watermark read a little stale is re-checked
- * by the condition). Running it once a day keeps a busy item to about two days of watermarks.
+ * <p>Incremental: the pass scans the table page by page and prunes each page as it goes, so a run that stops early has
+ * done its share, and it stores its position after every page ({@link PrunerPositionItem}), so that the next run
+ * continues the pass ({@link #resume}). Cost: one eventually consistent scan of the table per pass.
  */
 public final class WatermarkPruner {
+    private static final Logger LOG = LoggerFactory.getLogger(WatermarkPruner.class);
+
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
     private final String table;
+    private final Clock clock;
 
     public WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table) {
+        this(dynamo, streams, table, Clock.systemUTC());
+    }
+
+    WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Clock clock) {
         this.dynamo = dynamo;
         this.streams = streams;
         this.table = table;
+        this.clock = clock;
+    }
+
+    /** How a run ended. */
+    public enum Outcome {
+        /** The pass reached the end of the table. */
+        COMPLETE,
+        /** Out of time: the position is stored, the next run continues. */
+        PAUSED,
+        /** The last pass began less than the interval ago: nothing to do yet. */
+        NOT_DUE
     }
 
     /** What one run did. */
     public record Report(long itemsScanned, long itemsPruned, long watermarksRemoved, long itemsChangedMeanwhile,
-                         int liveTokens) {
+                         long cursorsRemoved, int liveTokens, Outcome outcome) {
+        /** One line for the logs. */
+        public String summary() {
+            return outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": scanned " + itemsScanned
+                    + " items; removed " + watermarksRemoved + " watermarks of gone shards from " + itemsPruned
+                    + " items and " + cursorsRemoved + " cursors of gone shards; " + itemsChangedMeanwhile
+                    + " items changed meanwhile, left to the next pass; " + liveTokens + " live shards and streams";
+        }
     }
 
     public Report prune() {
         return prune(scanned -> { });
     }
 
-    /** @param progress told the number of items scanned so far, after every page */
+    /**
+     * A whole pass from the start of the table, now (the operator's command).
+     *
+     * @param progress told the number of items scanned so far, after every page
+     */
     public Report prune(LongConsumer progress) {
-        Set<String> before = liveTokens();
-        List<Map<String, AttributeValue>> candidates = new ArrayList<>();
-        long scanned = 0;
-        for (var page : dynamo.scanPaginator(r -> r.tableName(table))) {
-            for (Map<String, AttributeValue> item : page.items()) {
-                Map<String, AttributeValue> stale = staleWatermarks(item, before);
-                if (!stale.isEmpty()) {
-                    // Only the key and the stale watermarks: a large table must not be held in memory.
-                    Map<String, AttributeValue> candidate = new HashMap<>(stale);
-                    candidate.put(TableSchema.PK, item.get(TableSchema.PK));
-                    candidate.put(TableSchema.SK, item.get(TableSchema.SK));
-                    candidates.add(candidate);
-                }
-            }
-            scanned += page.count();
-            progress.accept(scanned);
-        }
-        Set<String> live = new HashSet<>(before);
-        live.addAll(liveTokens());
+        return run(null, () -> true, progress);
+    }
 
+    /**
+     * A scheduled run: continues the stored pass, or begins one if the last began at least {@code interval} ago, and
+     * stops storing its position once {@code mayContinue} says so (checked after every page).
+     */
+    public Report resume(Duration interval, BooleanSupplier mayContinue, LongConsumer progress) {
+        Map<String, AttributeValue> position = dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(PrunerPositionItem.KEY.toAttributeMap())).item();
+        if (position != null && position.containsKey(PrunerPositionItem.NEXT_PK)) {
+            Map<String, AttributeValue> after = Map.of(TableSchema.PK, position.get(PrunerPositionItem.NEXT_PK),
+                    TableSchema.SK, position.get(PrunerPositionItem.NEXT_SK));
+            return run(after, mayContinue, progress);
+        }
+        AttributeValue started = position == null ? null : position.get(PrunerPositionItem.PASS_STARTED);
+        if (started != null && Instant.parse(started.s()).plus(interval).isAfter(clock.instant())) {
+            return new Report(0, 0, 0, 0, 0, 0, Outcome.NOT_DUE);
+        }
+        return run(null, mayContinue, progress);
+    }
+
+    private Report run(Map<String, AttributeValue> after, BooleanSupplier mayContinue, LongConsumer progress) {
+        ShardTokens tokens = new ShardTokens(liveTokens());
+        if (after == null) {
+            storePassBegun();
+        }
+        long scanned = 0;
         long pruned = 0;
         long removed = 0;
         long changed = 0;
-        for (Map<String, AttributeValue> item : candidates) {
-            Optional<UpdateItemRequest> request = removal(table, item, live);
-            if (request.isEmpty()) {
-                continue;
+        long cursors = 0;
+        Map<String, AttributeValue> next = after;
+        do {
+            Map<String, AttributeValue> start = next;
+            ScanResponse page = dynamo.scan(r -> r.tableName(table).exclusiveStartKey(start));
+            tokens.judge(page.items(), this::liveTokens);
+            for (Map<String, AttributeValue> item : page.items()) {
+                if (ShardTokens.isCursor(item)) {
+                    cursors += deleteCursorOfGoneShard(item, tokens.live()) ? 1 : 0;
+                    continue;
+                }
+                Optional<UpdateItemRequest> request = removal(table, item, tokens.live());
+                if (request.isEmpty()) {
+                    continue;
+                }
+                try {
+                    dynamo.updateItem(request.get());
+                    pruned++;
+                    removed += request.get().expressionAttributeNames().size();
+                } catch (ConditionalCheckFailedException e) {
+                    // A removed value changed after the read: leave the item to the next pass.
+                    changed++;
+                }
             }
-            try {
-                dynamo.updateItem(request.get());
-                pruned++;
-                removed += request.get().expressionAttributeNames().size();
-            } catch (ConditionalCheckFailedException e) {
-                // A removed value changed after the scan: leave the item to the next run.
-                changed++;
+            scanned += page.count();
+            next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+            if (next == null) {
+                storePassCompleted();
+            } else {
+                storePassAfter(next);
             }
+            progress.accept(scanned);
+        } while (next != null && mayContinue.getAsBoolean());
+        Report report = new Report(scanned, pruned, removed, changed, cursors, tokens.live().size(),
+                next == null ? Outcome.COMPLETE : Outcome.PAUSED);
+        LOG.info("watermark pruning {}", report.summary());
+        return report;
+    }
+
+    /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */
+    private boolean deleteCursorOfGoneShard(Map<String, AttributeValue> cursor, Set<String> live) {
+        if (live.contains(ShardTokens.cursorToken(cursor))) {
+            return false;
         }
-        return new Report(scanned, pruned, removed, changed, live.size());
+        AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
+        try {
+            dynamo.deleteItem(r -> {
+                r.tableName(table).key(Key.of(cursor).toAttributeMap()).expressionAttributeNames(Map.of("#u",
+                        ShardCursorItem.UPDATED_AT));
+                if (updatedAt == null) {
+                    r.conditionExpression("attribute_not_exists(#u)");
+                } else {
+                    r.conditionExpression("#u = :u").expressionAttributeValues(Map.of(":u", updatedAt));
+                }
+            });
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    /** Stores that a pass begins now: no position yet. */
+    private void storePassBegun() {
+        storePosition("SET #t = :t, #b = :now REMOVE #p, #s", Map.of("#b", PrunerPositionItem.PASS_STARTED),
+                Map.of(":now", AttributeValue.fromS(clock.instant().toString())));
+    }
+
+    /** Stores that the pass has done every item up to this key. */
+    private void storePassAfter(Map<String, AttributeValue> after) {
+        storePosition("SET #t = :t, #p = :p, #s = :s", Map.of(),
+                Map.of(":p", after.get(TableSchema.PK), ":s", after.get(TableSchema.SK)));
+    }
+
+    /** Stores that the pass reached the end of the table now. */
+    private void storePassCompleted() {
+        storePosition("SET #t = :t, #c = :now REMOVE #p, #s", Map.of("#c", PrunerPositionItem.PASS_COMPLETED),
+                Map.of(":now", AttributeValue.fromS(clock.instant().toString())));
+    }
+
+    private void storePosition(String update, Map<String, String> names, Map<String, AttributeValue> values) {
+        Map<String, String> allNames = new HashMap<>(names);
+        allNames.putAll(Map.of("#t", TableSchema.ENTITY_TYPE, "#p", PrunerPositionItem.NEXT_PK,
+                "#s", PrunerPositionItem.NEXT_SK));
+        Map<String, AttributeValue> allValues = new HashMap<>(values);
+        allValues.put(":t", AttributeValue.fromS(PrunerPositionItem.TYPE.attributeValue()));
+        dynamo.updateItem(r -> r.tableName(table).key(PrunerPositionItem.KEY.toAttributeMap())
+                .updateExpression(update).expressionAttributeNames(allNames).expressionAttributeValues(allValues));
     }
 
     /** The tokens of every shard the table's streams list now, and of the stream ARNs themselves. */

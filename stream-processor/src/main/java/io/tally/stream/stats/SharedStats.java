@@ -1,6 +1,5 @@
 package io.tally.stream.stats;
 
-import io.tally.core.Shards;
 import io.tally.core.domains.Domains;
 import io.tally.stream.derive.CounterRef;
 
@@ -15,10 +14,10 @@ public final class SharedStats {
     }
 
     /**
-     * A counter of the global totals on the shard of {@code subject}: the subject is the base item's own id, so an
-     * item always counts on the same shard and a later change of it cancels on the shard it was counted on.
+     * A counter of the global totals. They are slotted: the engine adds the change to the slot of the stream shard
+     * the record came from ({@link io.tally.stream.derive.Derivations#place}); the derivation names slot 0.
      */
-    public static CounterRef global(String subject, int globalShards, String attribute) {
-        return new CounterRef(Domains.globalStatsKey(Shards.of(subject, globalShards)), Domains.GLOBAL_STATS, attribute);
+    public static CounterRef global(String attribute) {
+        return new CounterRef(Domains.GLOBAL_STATS.slotKey(0), Domains.GLOBAL_STATS, attribute);
     }
 }

@@ -6,7 +6,6 @@ import static io.tally.stream.derive.DerivationCase.event;
 import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Shards;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.Comment;
@@ -27,8 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class CommentDerivationTest {
-    private static final int GLOBAL_SHARDS = 4;
-    private static final CommentDerivation DERIVATION = new CommentDerivation(GLOBAL_SHARDS);
+    private static final CommentDerivation DERIVATION = new CommentDerivation();
 
     private static final Instant POST_CREATED = Instant.parse("2019-01-22T10:28:49.930Z");
     private static final Instant CREATED = Instant.parse("2019-01-22T12:00:00.001Z");
@@ -40,7 +38,7 @@ class CommentDerivationTest {
     private static final CounterRef AUTHOR_COMMENTS =
             new CounterRef(BlogKeys.userStats("u2"), Domains.USER_STATS, Blog.USER_COMMENTS);
     private static final CounterRef GLOBAL_COMMENTS =
-            new CounterRef(Domains.globalStatsKey(Shards.of("c1", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_COMMENTS);
+            new CounterRef(Domains.globalStatsKey(0), Domains.GLOBAL_STATS, Blog.GLOBAL_COMMENTS);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
@@ -87,13 +85,4 @@ class CommentDerivationTest {
         DerivationCase.assertUnreadable(DERIVATION, image);
     }
 
-    @Test
-    void shards_globalCounter_followsTheCommentIdNotThePost() {
-        for (int i = 0; i < 100; i++) {
-            Comment comment = new Comment("c" + i, "p1", "u1", POST_CREATED, "u2", "x", CREATED);
-
-            assertThat(DERIVATION.derive(RECORD_ID, null, comment.toItem()).counterDeltas()).containsKey(new CounterRef(
-                    Domains.globalStatsKey(Shards.of("c" + i, GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_COMMENTS));
-        }
-    }
 }

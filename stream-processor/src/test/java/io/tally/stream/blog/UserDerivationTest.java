@@ -5,7 +5,6 @@ import static io.tally.stream.derive.DerivationCase.deltas;
 import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
@@ -26,8 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class UserDerivationTest {
-    private static final int GLOBAL_SHARDS = 4;
-    private static final UserDerivation DERIVATION = new UserDerivation(GLOBAL_SHARDS);
+    private static final UserDerivation DERIVATION = new UserDerivation();
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:28:49.930Z");
     private static final Instant T2 = Instant.parse("2019-01-23T08:00:00.000Z");
@@ -35,7 +33,7 @@ class UserDerivationTest {
     private static final User RENAMED = new User("8790", "Ada L.", "ada@example.com", T1, T2, 2);
 
     private static final CounterRef GLOBAL_USERS =
-            new CounterRef(Domains.globalStatsKey(Shards.of("8790", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS);
+            new CounterRef(Domains.globalStatsKey(0), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS);
     /** The stats item's document, at twice the user's version. */
     private static Document statsDocument(User user) {
         return new Document(Domains.USER_STATS, Map.of(Domains.USER_STATS_USER_ID, AttributeValue.fromS("8790")),
@@ -86,12 +84,4 @@ class UserDerivationTest {
         DerivationCase.assertUnreadable(DERIVATION, image);
     }
 
-    @Test
-    void shards_anyUser_countsOnTheShardOfItsId() {
-        for (int i = 0; i < 100; i++) {
-            User user = new User("user-" + i, "n", "e@x.io", T1, T1, 1);
-            assertThat(DERIVATION.derive(RECORD_ID, null, user.toItem()).counterDeltas()).containsOnlyKeys(new CounterRef(
-                    Domains.globalStatsKey(Shards.of("user-" + i, GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS));
-        }
-    }
 }

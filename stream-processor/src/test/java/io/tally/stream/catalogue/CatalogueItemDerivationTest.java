@@ -31,8 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class CatalogueItemDerivationTest {
     private static final int SELECTOR_SHARDS = 4;
-    private static final int GLOBAL_SHARDS = 4;
-    private static final CatalogueItemDerivation DERIVATION = new CatalogueItemDerivation(SELECTOR_SHARDS, GLOBAL_SHARDS);
+    private static final CatalogueItemDerivation DERIVATION = new CatalogueItemDerivation(SELECTOR_SHARDS);
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00.000Z");
     private static final Instant T2 = Instant.parse("2019-01-29T10:00:00.000Z");
@@ -42,7 +41,7 @@ class CatalogueItemDerivationTest {
 
     private static final Key ENTRY = CatalogueKeys.selectorEntry("55");
     private static final CounterRef GLOBAL_ITEMS =
-            new CounterRef(Domains.globalStatsKey(Shards.of("55", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Catalogue.GLOBAL_ITEMS);
+            new CounterRef(Domains.globalStatsKey(0), Domains.GLOBAL_STATS, Catalogue.GLOBAL_ITEMS);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(

@@ -7,7 +7,6 @@ import static io.tally.stream.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
-import io.tally.core.Shards;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.ItemState;
@@ -30,8 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class UserItemDerivationTest {
-    private static final int GLOBAL_SHARDS = 4;
-    private static final UserItemDerivation DERIVATION = new UserItemDerivation(GLOBAL_SHARDS);
+    private static final UserItemDerivation DERIVATION = new UserItemDerivation();
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00.000Z");
     private static final Instant T2 = Instant.parse("2019-01-22T11:00:00.000Z");
@@ -47,7 +45,7 @@ class UserItemDerivationTest {
     private static final CounterRef CORRECT = stats(Catalogue.USER_CORRECT_GUESSES);
     private static final CounterRef LIVE = stats(Catalogue.USER_LIVE_COMPLETED);
     private static final CounterRef GLOBAL_COMPLETED = new CounterRef(
-            Domains.globalStatsKey(Shards.of("8790/3", GLOBAL_SHARDS)), Domains.GLOBAL_STATS, Catalogue.GLOBAL_COMPLETED);
+            Domains.globalStatsKey(0), Domains.GLOBAL_STATS, Catalogue.GLOBAL_COMPLETED);
 
     static Stream<DerivationCase> cases() {
         return Stream.of(
@@ -124,17 +122,6 @@ class UserItemDerivationTest {
         assertThat(changes.counterDeltas()).isEmpty();
         assertThat(changes.documents()).isEmpty();
         assertThat(changes.events()).isEmpty();
-    }
-
-    @Test
-    void shards_completedItems_countOnTheShardOfUserAndItem() {
-        for (int i = 0; i < 100; i++) {
-            UserItem completed = new UserItem("u" + i, "item-" + i, ItemState.COMPLETED, 1, null, null, null, T1, T1);
-
-            assertThat(DERIVATION.derive(RECORD_ID, null, completed.toItem()).counterDeltas()).containsKey(new CounterRef(
-                    Domains.globalStatsKey(Shards.of("u" + i + "/item-" + i, GLOBAL_SHARDS)),
-                    Domains.GLOBAL_STATS, Catalogue.GLOBAL_COMPLETED));
-        }
     }
 
     private static UserItem item(ItemState state, Double progress, Boolean correct, Boolean live, Instant enteredAt) {

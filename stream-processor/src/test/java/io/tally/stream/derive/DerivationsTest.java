@@ -2,6 +2,7 @@ package io.tally.stream.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
@@ -21,7 +22,9 @@ import io.tally.stream.blog.PostDerivation;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.stats.UserStatsEvents;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class DerivationsTest {
@@ -47,12 +50,37 @@ class DerivationsTest {
         IntendedChanges postChanges = derivations.derive(Blog.POST, "r1", null, post.toItem());
         IntendedChanges itemChanges = derivations.derive(Catalogue.CATALOGUE_ITEM, "r2", null, item.toItem());
 
-        assertThat(postChanges.counterDeltas()).containsKey(new CounterRef(
-                Domains.globalStatsKey(Shards.of("p1", 11)), Domains.GLOBAL_STATS, Blog.GLOBAL_POSTS_CREATED));
+        CounterRef created = new CounterRef(Domains.globalStatsKey(0), Domains.GLOBAL_STATS, Blog.GLOBAL_POSTS_CREATED);
+        assertThat(postChanges.counterDeltas()).containsKey(created);
+        assertThat(derivations.place(created, "shardId-0007"))
+                .isEqualTo(Domains.globalStatsKey(Shards.of("shardId-0007", 11)));
         assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
                 .isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
         assertThat(itemChanges.documents().get(CatalogueKeys.selectorEntry("item-9")).values().get(TableSchema.SELECTOR).s())
                 .isEqualTo("back-catalogue:" + Shards.of("item-9", 7));
+    }
+
+    @Test
+    void place_slottedCounter_goesToTheSlotOfTheStreamShard_everySlotInUse() {
+        Derivations derivations = StreamDomains.derivations(new ShardSettings(4, 4, 4));
+        CounterRef users = new CounterRef(Domains.globalStatsKey(0), Domains.GLOBAL_STATS, Blog.GLOBAL_USERS);
+        Set<Key> slots = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            String shard = "shardId-00000001-" + i;
+            Key placed = derivations.place(users, shard);
+            assertThat(placed).isEqualTo(derivations.place(users, shard)).isEqualTo(Domains.globalStatsKey(Shards.of(shard, 4)));
+            slots.add(placed);
+        }
+        assertThat(slots).containsExactlyInAnyOrder(Domains.globalStatsKey(0), Domains.globalStatsKey(1),
+                Domains.globalStatsKey(2), Domains.globalStatsKey(3));
+    }
+
+    @Test
+    void place_counterOfAnUnslottedType_staysOnItsItem() {
+        Derivations derivations = StreamDomains.derivations(new ShardSettings(4, 4, 4));
+        CounterRef posts = CounterRef.of(Domains.USER_STATS, "u1", Blog.USER_POSTS);
+
+        assertThat(derivations.place(posts, "shardId-1")).isEqualTo(posts.key());
     }
 
     @Test

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
+import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
@@ -16,9 +18,11 @@ import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
+import io.tally.core.blog.User;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.domains.Domains;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
@@ -33,8 +37,10 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -124,6 +130,34 @@ class EngineTest {
                 .containsEntry("title", AttributeValue.fromS("Hello again"))
                 .containsEntry("status", AttributeValue.fromS("updated"))
                 .containsEntry(TableSchema.ENTITY_TYPE, AttributeValue.fromS("PostProjection"));
+    }
+
+    @Test
+    void globalTotals_manyShards_eachSlotCarriesOnlyTheWatermarksOfItsShards_andTheSlotsSumToTheTotal() {
+        Derivations derivations = StreamDomains.derivations(new ShardSettings(4, 4, 4));
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store, sink, derivations, new StreamMetrics(new SimpleMeterRegistry()));
+        Map<Integer, Set<String>> shardsOfSlot = new HashMap<>();
+        for (int s = 0; s < 12; s++) {
+            String shard = "shardId-0000000171456480000" + s + "-child" + s;
+            TestRecords records = new TestRecords(shard);
+            for (int u = 0; u < 5; u++) {
+                records.put(new User("u" + s + "-" + u, "n", "e@x.io", TestRecords.T0, TestRecords.T0, 1).toItem());
+            }
+            assertThat(engine.process(records.records()).failedSequenceNumber()).isEmpty();
+            shardsOfSlot.computeIfAbsent(Shards.of(shard, 4), k -> new HashSet<>())
+                    .add(Watermarks.attributeName(shard));
+        }
+
+        long users = 0;
+        for (int slot = 0; slot < 4; slot++) {
+            Map<String, AttributeValue> item = store.item(Domains.globalStatsKey(slot)).orElse(Map.of());
+            assertThat(item.keySet().stream().filter(Watermarks::isWatermark).toList())
+                    .containsExactlyInAnyOrderElementsOf(shardsOfSlot.getOrDefault(slot, Set.of()));
+            users += item.containsKey(Blog.GLOBAL_USERS) ? Long.parseLong(item.get(Blog.GLOBAL_USERS).n()) : 0;
+        }
+        assertThat(users).isEqualTo(60);
+        assertThat(shardsOfSlot).hasSizeGreaterThan(1);
     }
 
     @Test

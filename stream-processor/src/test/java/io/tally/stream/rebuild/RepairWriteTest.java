@@ -58,7 +58,7 @@ class RepairWriteTest {
                 6L);
         var have = stored(Map.of("posts", AttributeValue.fromN("9"), "bogus", AttributeValue.fromS("x")), Map.of());
         var check = new ItemChecks.Check(STATS, want, have, touches(Map.of(CLOSED, pad(400)), "posts", "comments"),
-                false, List.of());
+                false, List.of(), List.of());
 
         RepairWrite write = ItemChecks.repair(check, POSITION, Set.of("shard-new"));
 

@@ -2,6 +2,7 @@ package io.tally.stream.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.ShardCursorItem;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.LocalDynamoDb;
 import java.util.HashMap;
@@ -60,7 +61,8 @@ class WatermarkPrunerIT {
 
         assertThat(report.itemsPruned()).isEqualTo(1);
         assertThat(report.watermarksRemoved()).isEqualTo(2);
-        assertThat(report.itemsScanned()).isEqualTo(3);
+        // Two derived items, the base item and the pruner's position.
+        assertThat(report.itemsScanned()).isEqualTo(4);
         assertThat(get("USER#u1")).containsOnlyKeys("pk", "sk", "posts", "entityType",
                 Watermarks.attributeName(liveShard), Watermarks.attributeName(streamArn));
         assertThat(get("USER#u1").get("posts").n()).isEqualTo("3");
@@ -71,6 +73,32 @@ class WatermarkPrunerIT {
     }
 
     @Test
+    void prune_deletesTheCursorsOfGoneShards_keepsTheLiveOnes() {
+        putCursor("shardId-00000004-gone");
+        putCursor(liveShard);
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.cursorsRemoved()).isEqualTo(1);
+        assertThat(report.outcome()).isEqualTo(WatermarkPruner.Outcome.COMPLETE);
+        assertThat(cursor("shardId-00000004-gone")).isEmpty();
+        assertThat(cursor(liveShard)).containsEntry(ShardCursorItem.SHARD_ID, s(liveShard));
+    }
+
+    private void putCursor(String shardId) {
+        Map<String, AttributeValue> item = new HashMap<>(ShardCursorItem.key(Watermarks.token(shardId)).toAttributeMap());
+        item.put("entityType", s(ShardCursorItem.TYPE.attributeValue()));
+        item.put(ShardCursorItem.SHARD_ID, s(shardId));
+        item.put(ShardCursorItem.UPDATED_AT, s("2026-11-23T10:00:00Z"));
+        dynamo.putItem(r -> r.tableName(table).item(item));
+    }
+
+    private Map<String, AttributeValue> cursor(String shardId) {
+        return dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(ShardCursorItem.key(Watermarks.token(shardId)).toAttributeMap())).item();
+    }
+
+    @Test
     void prune_watermarkChangedAfterTheScan_isLeftAlone() {
         putDerived("USER#u3", "shardId-00000003-gone");
         String gone = Watermarks.attributeName("shardId-00000003-gone");
@@ -78,6 +106,9 @@ class WatermarkPrunerIT {
         DynamoDbClient racing = new DelegatingClient(dynamo) {
             @Override
             public UpdateItemResponse updateItem(UpdateItemRequest request) {
+                if (!request.key().get("pk").s().equals("USER#u3")) {
+                    return super.updateItem(request);
+                }
                 dynamo.updateItem(r -> r.tableName(table).key(request.key())
                         .updateExpression("SET #w = :v").expressionAttributeNames(Map.of("#w", gone))
                         .expressionAttributeValues(Map.of(":v", s("0000000000000000000000000000000000000043"))));

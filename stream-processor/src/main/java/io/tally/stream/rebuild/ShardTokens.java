@@ -1,0 +1,71 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.Items;
+import io.tally.core.ShardCursorItem;
+import io.tally.core.TableSchema;
+import io.tally.stream.engine.Watermarks;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The watermark pruner's judgement of shard tokens, live or gone. A token absent from a listing of the stream's
+ * shards made after an item holding it was read is gone for good (a shard is listed from its creation, before it
+ * can write, until its records expire); so the stream is listed again only when a page holds a token not judged
+ * yet, not once per page.
+ */
+final class ShardTokens {
+    private final Set<String> live;
+    private final Set<String> gone = new HashSet<>();
+
+    ShardTokens(Set<String> live) {
+        this.live = new HashSet<>(live);
+    }
+
+    /** The tokens judged live so far (every token not in it that a judged page held is gone). */
+    Set<String> live() {
+        return live;
+    }
+
+    /** Judges the tokens of a page just read, listing the stream again if it holds any not judged yet. */
+    void judge(List<Map<String, AttributeValue>> page, Supplier<Set<String>> listing) {
+        Set<String> unjudged = new HashSet<>();
+        for (Map<String, AttributeValue> item : page) {
+            for (String token : tokensOf(item)) {
+                if (!live.contains(token) && !gone.contains(token)) {
+                    unjudged.add(token);
+                }
+            }
+        }
+        if (!unjudged.isEmpty()) {
+            live.addAll(listing.get());
+            unjudged.removeAll(live);
+            gone.addAll(unjudged);
+        }
+    }
+
+    /** The shard tokens an item names: its watermarks', and a cursor's own. */
+    static Set<String> tokensOf(Map<String, AttributeValue> item) {
+        Set<String> tokens = new HashSet<>();
+        if (isCursor(item)) {
+            tokens.add(cursorToken(item));
+        }
+        item.keySet().stream().filter(Watermarks::isWatermark)
+                .forEach(name -> tokens.add(name.substring(Watermarks.PREFIX.length())));
+        return tokens;
+    }
+
+    static boolean isCursor(Map<String, AttributeValue> item) {
+        AttributeValue pk = item.get(TableSchema.PK);
+        return ShardCursorItem.TYPE.attributeValue().equals(Items.entityTypeName(item))
+                && pk != null && pk.s() != null && pk.s().startsWith(ShardCursorItem.PREFIX);
+    }
+
+    /** The token of a cursor item's shard. */
+    static String cursorToken(Map<String, AttributeValue> cursor) {
+        return cursor.get(TableSchema.PK).s().substring(ShardCursorItem.PREFIX.length());
+    }
+}

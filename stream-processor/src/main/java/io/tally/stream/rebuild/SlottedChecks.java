@@ -1,0 +1,99 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.domains.Domains;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The items of a slotted type ({@link DerivedType#isSlotted}), checked together. Which slot holds how much depends on
+ * which stream shard delivered which record, which the table does not tell; only the sum over the slots is derived
+ * data. So the recomputation holds the whole in slot 0 (where derivations address it), the comparison sums the
+ * stored slots, and the group has caught up with the stream position when every slot has. Its repair writes the whole
+ * into slot 0 and empties every other slot that holds anything, each slot with the watermarks of the shards whose
+ * records change it: one transaction, so that the sum is never half repaired.
+ */
+final class SlottedChecks {
+    private final Map<DerivedType, List<ItemChecks.Check>> groups = new LinkedHashMap<>();
+
+    /** Takes the check if its item is of a slotted type; false when it is not. */
+    boolean add(ItemChecks.Check check) {
+        Optional<DerivedType> type = type(check).filter(DerivedType::isSlotted);
+        type.ifPresent(t -> groups.computeIfAbsent(t, k -> new ArrayList<>()).add(check));
+        return type.isPresent();
+    }
+
+    /** One check per slotted type seen: the sum of its slots against the whole. */
+    List<ItemChecks.Check> checks() {
+        List<ItemChecks.Check> checks = new ArrayList<>();
+        groups.forEach((type, slots) -> checks.add(group(type, slots)));
+        return checks;
+    }
+
+    private static ItemChecks.Check group(DerivedType type, List<ItemChecks.Check> slots) {
+        Key first = type.slotKey(0);
+        DerivedState.Item want = null;
+        List<ItemChecks.Check> members = new ArrayList<>();
+        boolean caughtUp = true;
+        boolean hasFirst = false;
+        for (ItemChecks.Check slot : slots) {
+            caughtUp &= slot.caughtUp();
+            if (slot.key().equals(first)) {
+                hasFirst = true;
+                want = slot.want();
+                members.add(slot);
+            } else if (slot.want() != null) {
+                throw new IllegalStateException("a derivation addressed " + slot.key() + ": slotted items are addressed"
+                        + " at slot 0 and placed by the engine");
+            } else if (!slot.caughtUp() || slot.have() != null && !slot.have().attributes().isEmpty()) {
+                members.add(ItemChecks.check(slot.key(), null, slot.have(), slot.touches()));
+            }
+        }
+        if (!hasFirst) {
+            members.add(0, ItemChecks.check(first, null, null, null));
+        }
+        Key whole = type.key(DerivedType.ALL_SLOTS);
+        Comparison.StoredItem sum = sum(type.entityType(), slots);
+        List<Difference> differences = want == null && sum.attributes().isEmpty() ? List.of()
+                : Comparison.compare(whole, want, sum);
+        return new ItemChecks.Check(whole, want, sum, null, caughtUp, differences, members);
+    }
+
+    /** The stored slots as one item: counters summed, any other attribute (a leftover) as found. */
+    private static Comparison.StoredItem sum(EntityType type, List<ItemChecks.Check> slots) {
+        Map<String, BigDecimal> counters = new HashMap<>();
+        Map<String, AttributeValue> attributes = new HashMap<>();
+        for (ItemChecks.Check slot : slots) {
+            if (slot.have() == null) {
+                continue;
+            }
+            slot.have().attributes().forEach((name, value) -> {
+                if (value.n() != null) {
+                    counters.merge(name, new BigDecimal(value.n()), BigDecimal::add);
+                } else {
+                    attributes.put(name, value);
+                }
+            });
+        }
+        counters.forEach((name, value) -> attributes.put(name, AttributeValue.fromN(value.toPlainString())));
+        return new Comparison.StoredItem(type, attributes);
+    }
+
+    private static Optional<DerivedType> type(ItemChecks.Check check) {
+        if (check.want() != null) {
+            return Optional.of(check.want().type());
+        }
+        if (check.touches() != null) {
+            return Optional.of(check.touches().type());
+        }
+        return Domains.derivedType(check.have().type().attributeValue());
+    }
+}
