@@ -29,9 +29,11 @@ import io.tally.testkit.Workload;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -82,7 +84,10 @@ class ExactlyOnceFaultIT {
         COMMON,
         /** After a reported failure, a delivery that starts after it comes first. */
         PAST_FAILURE,
-        /** Two consumers deliver the same shard at the same time, each on its own. */
+        /**
+         * Two consumers deliver the same shard at the same time, each on its own; now and then one takes the records
+         * after the other's batch while that batch is in flight.
+         */
         TWO_CONSUMERS,
         /**
          * The shard splits: a parent, then two children delivered interleaved in a random order; or, as a replay
@@ -256,16 +261,64 @@ class ExactlyOnceFaultIT {
         };
     }
 
-    /** Two consumers on one shard at the same time, each delivering all of it in its own way (no crashes). */
+    /**
+     * Two consumers (two functions, each with its engine) deliver each shard at the same time, each on its own, in
+     * order and without crashes. Now and then, while a consumer's batch has been admitted and nothing of it is
+     * written yet, another invocation takes the records that follow that batch, as a second mapping started at the tip
+     * or a ParallelizationFactor above 1 would: that batch must be refused (the shard is held), or its writes move
+     * watermarks past records of the batch in flight, which are then refused as applied: lost. (Consumers in order
+     * cannot lose a record even without the cursor: every batch of theirs starts after records that are applied.)
+     */
     private static void twoConsumers(String table, Map<String, List<SourceRecord>> stream, Random random,
                                      RecordingPublisher publisher) throws InterruptedException {
-        try (Engine engine = engine(table, Mode.TWO_CONSUMERS, publisher, new DynamoDbDerivedStore(faulty, table))) {
+        List<InFlightHook> stores = List.of(new InFlightHook(new DynamoDbDerivedStore(faulty, table)),
+                new InFlightHook(new DynamoDbDerivedStore(faulty, table)));
+        List<Delivery.Outcome> overlapping = Collections.synchronizedList(new ArrayList<>());
+        // The overlapping invocations have an engine (a function instance) of their own: they run while a consumer's
+        // batch waits for them.
+        try (Engine first = engine(table, Mode.TWO_CONSUMERS, publisher, stores.get(0));
+             Engine second = engine(table, Mode.TWO_CONSUMERS, publisher, stores.get(1));
+             Engine third = engine(table, Mode.TWO_CONSUMERS, publisher, new DynamoDbDerivedStore(faulty, table))) {
+            List<Engine> engines = List.of(first, second);
             for (List<SourceRecord> records : stream.values()) {
-                runConcurrently(List.of(
-                        delivery(records, engineInvoker(engine, records), random, publisher, e -> false, false, false),
-                        delivery(records, engineInvoker(engine, records), random, publisher, e -> false, false, false)));
+                List<Delivery> consumers = new ArrayList<>();
+                for (int i = 0; i < 2; i++) {
+                    Delivery.Invoker own = engineInvoker(engines.get(i), records);
+                    Delivery.Invoker other = engineInvoker(third, records);
+                    Delivery.Invoker invoker = overlapped(own, stores.get(i), other, records.size(),
+                            new Random(random.nextLong()), overlapping);
+                    consumers.add(delivery(records, invoker, random, publisher, event -> false, false, false));
+                }
+                runConcurrently(consumers);
             }
         }
+        if (GUARDED) {
+            assertThat(overlapping).as("batches taken while the shard's batch before them was in flight")
+                    .allSatisfy(outcome -> assertThat(outcome.refused() || outcome.idle())
+                            .as("refused (the shard is held) or with nothing to do: %s", outcome).isTrue());
+        }
+    }
+
+    /** {@code own}, which in every other invocation has {@code other} take the records after its batch in flight. */
+    private static Delivery.Invoker overlapped(Delivery.Invoker own, InFlightHook store, Delivery.Invoker other,
+                                               int size, Random dice, List<Delivery.Outcome> outcomes) {
+        return (from, to) -> {
+            if (to < size && dice.nextBoolean()) {
+                int end = Math.min(size, to + 1 + dice.nextInt(30));
+                store.arm(() -> {
+                    try {
+                        outcomes.add(other.invoke(to, end));
+                    } catch (RuntimeException e) {
+                        outcomes.add(new Delivery.Outcome(Optional.empty(), false, false));
+                    }
+                });
+            }
+            try {
+                return own.invoke(from, to);
+            } finally {
+                store.disarm();
+            }
+        };
     }
 
     private static void runConcurrently(List<Delivery> consumers) throws InterruptedException {
