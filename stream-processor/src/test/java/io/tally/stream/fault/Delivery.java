@@ -58,6 +58,16 @@ final class Delivery {
         this.faults = faults;
     }
 
+    /**
+     * Resumes at record {@code index}: every record before it counts as acknowledged (a consumer resuming from its
+     * checkpoint).
+     */
+    Delivery startingAt(int index) {
+        position = index;
+        highWater = index;
+        return this;
+    }
+
     boolean done() {
         return position >= records.size();
     }
