@@ -89,8 +89,8 @@ class ExactlyOnceFaultIT {
         /** After a reported failure, a delivery that starts after it comes first. */
         PAST_FAILURE,
         /**
-         * Two consumers deliver the same shard at the same time, each on its own; now and then one takes the records
-         * after the other's batch while that batch is in flight.
+         * Two consumers deliver the same shard at the same time, each on its own; now and then another invocation
+         * takes the records after a consumer's batch while that batch is in flight.
          */
         TWO_CONSUMERS,
         /**
