@@ -18,6 +18,12 @@ import java.util.function.Predicate;
  * entries, and (when asked) deliveries that start after the reported failure point.
  */
 final class Delivery {
+    /**
+     * Invocations (and refusals in a row) after which a shard that is not done counts as stuck:
+     * {@code -Dtally.fault.maxInvocations}, 20,000 by default.
+     */
+    private static final int MAX_INVOCATIONS = Integer.getInteger("tally.fault.maxInvocations", 20_000);
+
     /** Runs one invocation on records {@code from..to-1} of the shard. */
     interface Invoker {
         Outcome invoke(int from, int to);
@@ -58,6 +64,16 @@ final class Delivery {
         this.faults = faults;
     }
 
+    /**
+     * Resumes at record {@code index}: every record before it counts as acknowledged (a consumer resuming from its
+     * checkpoint).
+     */
+    Delivery startingAt(int index) {
+        position = index;
+        highWater = index;
+        return this;
+    }
+
     boolean done() {
         return position >= records.size();
     }
@@ -78,7 +94,7 @@ final class Delivery {
 
     /** One invocation; until every record has been acknowledged. */
     void step() {
-        if (invocations > 20_000 || refusalsInARow > 20_000) {
+        if (invocations > MAX_INVOCATIONS || refusalsInARow > MAX_INVOCATIONS) {
             throw new AssertionError("no progress after " + invocations + " invocations (" + refusalsInARow
                     + " refused in a row) at record " + position + " of " + records.size());
         }

@@ -1,0 +1,183 @@
+package io.tally.stream.fault;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.Items;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.core.domains.Domains;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.derive.IntendedChanges;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.events.DomainEvent;
+import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.VerificationReport;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * What every fault case must end with: no negative counter, zero difference from the {@link Rebuilder} and no
+ * derived item behind the stream, no derived item that nothing derives, and every event the records announce
+ * published or filed as a dead letter.
+ */
+final class FaultOracle {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Derivations derivations;
+    private final String label;
+
+    FaultOracle(DynamoDbClient dynamo, String table, Derivations derivations, String label) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.derivations = derivations;
+        this.label = label;
+    }
+
+    /**
+     * @param streams     the table's stream is read by the verification; null to verify from the scan alone (the
+     *                    records were delivered under shard ids of the test's own)
+     * @param records     every record delivered
+     * @param predating   derived items of base items older than the stream (a backfill wrote them)
+     * @param refusedForGood events the bus refused every time: they must be dead-lettered
+     */
+    void assertExact(DynamoDbStreamsClient streams, List<SourceRecord> records, Set<Key> predating,
+                     Collection<String> published, Predicate<String> refusedForGood) {
+        assertThat(negativeCounters()).as("negative counters for %s", label).isEmpty();
+        VerificationReport report = new Rebuilder(dynamo, streams, table, derivations, 2).verify();
+        assertThat(report.differences()).as("drift for %s", label).isEmpty();
+        assertThat(report.behindItems()).as("derived items behind the stream for %s", label).isZero();
+        assertThat(unexplainedDerivedItems(records, predating)).as("derived items no record derives").isEmpty();
+        Set<String> delivered = new HashSet<>(published);
+        Set<String> deadLettered = deadLetteredEventIds();
+        delivered.addAll(deadLettered);
+        List<String> expected = expectedEventIds(records);
+        assertThat(expected.stream().filter(id -> !delivered.contains(id)).toList())
+                .as("events neither published nor dead-lettered for %s", label).isEmpty();
+        assertThat(deadLettered).as("events refused for good, dead-lettered")
+                .containsAll(expected.stream().filter(refusedForGood).toList());
+    }
+
+    /** The derived items the current base items derive, as if each were inserted now (for a backfilled history). */
+    Set<Key> derivedKeysOfBaseItems() {
+        Set<Key> keys = new HashSet<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item ->
+                derive(Items.entityTypeName(item), null, item).ifPresent(changes -> {
+                    // A backfill writes the whole of a slotted type into the slot derivations address (slot 0).
+                    changes.counterDeltas().keySet().forEach(counter -> keys.add(counter.key()));
+                    keys.addAll(changes.documents().keySet());
+                }));
+        return keys;
+    }
+
+    /** Counters below zero: a record subtracted what nothing added. */
+    List<String> negativeCounters() {
+        List<String> negative = new ArrayList<>();
+        for (Map<String, AttributeValue> item : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true))
+                .items()) {
+            Domains.derivedType(Items.entityTypeName(item)).ifPresent(type -> item.forEach((name, value) -> {
+                if (type.isCounter(name) && value.n() != null && Long.parseLong(value.n()) < 0) {
+                    negative.add(Key.of(item) + " " + name + " = " + value.n());
+                }
+            }));
+        }
+        return negative;
+    }
+
+    /**
+     * Derived items whose key no record's derivation touches: a write that should never have happened. A slot of a
+     * slotted type (the global totals) is explained by any record that changes the type: which slot a record reaches
+     * depends on the shard that delivered it, and SPLIT delivers records under shard ids of its own.
+     */
+    private List<Key> unexplainedDerivedItems(List<SourceRecord> records, Set<Key> predating) {
+        Set<Key> touched = new HashSet<>(predating);
+        Set<String> slottedTypes = new HashSet<>();
+        for (SourceRecord record : records) {
+            changes(record).ifPresent(changes -> touched(changes, touched, slottedTypes));
+        }
+        List<Key> unexplained = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
+            AttributeValue type = item.get(TableSchema.ENTITY_TYPE);
+            if (type != null && Domains.derivedType(type.s()).isPresent() && !touched.contains(Key.of(item))
+                    && !slottedTypes.contains(type.s())) {
+                unexplained.add(Key.of(item));
+            }
+        });
+        return unexplained;
+    }
+
+    private static void touched(IntendedChanges changes, Set<Key> keys, Set<String> slottedTypes) {
+        changes.counterDeltas().keySet().forEach(counter -> {
+            if (counter.type().isSlotted()) {
+                slottedTypes.add(counter.type().name());
+            } else {
+                keys.add(counter.key());
+            }
+        });
+        keys.addAll(changes.documents().keySet());
+    }
+
+    /** The ids of the events filed as dead letters (a letter's {@code events} attribute). */
+    private Set<String> deadLetteredEventIds() {
+        Set<String> ids = new HashSet<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
+            AttributeValue events = item.get("events");
+            if (events != null && "DeadLetter".equals(item.get(TableSchema.ENTITY_TYPE).s())) {
+                try {
+                    for (JsonNode event : JSON.readTree(events.s())) {
+                        ids.add(event.get("id").asText());
+                    }
+                } catch (IOException e) {
+                    throw new AssertionError("unreadable events of a dead letter: " + events.s(), e);
+                }
+            }
+        });
+        return ids;
+    }
+
+    /** The ids of the events each readable record announces. */
+    List<String> expectedEventIds(List<SourceRecord> records) {
+        List<String> ids = new ArrayList<>();
+        for (SourceRecord record : records) {
+            changes(record).ifPresent(changes -> changes.events().stream().map(DomainEvent::id).forEach(ids::add));
+        }
+        return ids;
+    }
+
+    private Optional<IntendedChanges> changes(SourceRecord record) {
+        try {
+            return derive(record.entityType().orElse(null), record.oldImage(), record.newImage(), record.eventId());
+        } catch (RuntimeException poison) {
+            // Dead-lettered: derives what it can, which the test does not require.
+            return Optional.empty();
+        }
+    }
+
+    private Optional<IntendedChanges> derive(String type, Map<String, AttributeValue> oldImage,
+                                             Map<String, AttributeValue> newImage) {
+        try {
+            return derive(type, oldImage, newImage, "backfilled");
+        } catch (RuntimeException poison) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<IntendedChanges> derive(String type, Map<String, AttributeValue> oldImage,
+                                             Map<String, AttributeValue> newImage, String eventId) {
+        return Optional.ofNullable(type).flatMap(Domains::entityType)
+                .map(entityType -> derivations.derive(entityType, eventId, oldImage, newImage));
+    }
+}
