@@ -286,6 +286,9 @@ class TemplateTest {
         // the writer never touches the stream or the bus.
         assertThat(actionsOf("StreamProcessorRole")).contains("dynamodb:GetRecords", "dynamodb:UpdateItem",
                 "dynamodb:PutItem", "events:PutEvents", "sqs:SendMessage");
+        // ... and removes the memberships of deleted teams and employees (the cascade's reads and deletes).
+        assertThat(actionsOf("StreamProcessorRole")).contains("dynamodb:Query", "dynamodb:BatchGetItem",
+                "dynamodb:DeleteItem");
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
