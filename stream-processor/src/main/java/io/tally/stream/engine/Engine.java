@@ -139,7 +139,7 @@ public final class Engine implements AutoCloseable {
         for (KeyContributions contributions : plan.byKey().values()) {
             writes.add(executor.submit(() -> writer.write(contributions)));
         }
-        List<CascadeRun.Pending> removals = cascades.start(plan, executor);
+        List<CascadeRun.Pending> removals = cascades.start(plan, before.acknowledged(), executor);
         List<PendingLetter> letters = new ArrayList<>();
         for (RecordChanges change : plan.poisoned()) {
             letters.add(new PendingLetter(change, executor.submit(

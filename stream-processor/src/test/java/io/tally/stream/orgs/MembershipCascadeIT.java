@@ -95,8 +95,11 @@ class MembershipCascadeIT {
         assertThat(publisher.published()).extracting(DomainEvent::detailType)
                 .contains(TeamDerivation.TEAM_DELETED, MembershipDerivation.EMPLOYEE_LEFT_TEAM);
 
-        // The team's REMOVE delivered again (a retried batch): nothing left to remove, no new record.
+        // The team's REMOVE delivered again (a retried batch): nothing left to remove, no new record; and the runner
+        // itself, run again, finds nothing to remove.
         process(removal);
+        assertThat(newRecords()).isEmpty();
+        assertThat(StreamDomains.cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
         assertThat(newRecords()).isEmpty();
         assertExact();
     }
