@@ -38,6 +38,14 @@ public final class TableSchema {
     public static final String STATUS_POSTED_AT = "statusPostedAt";
 
     /**
+     * Sparse GSI of seed 002, the reverse lookup: hash {@link #LOOKUP_KEY}, a copy of the sort key carried only by
+     * teams, employees and memberships (the seed indexes the sort key itself, which would put every item of the
+     * table in the index); range {@link #PK}. It answers "team by id", "employee by id" and "teams of an employee".
+     */
+    public static final String REVERSE_LOOKUP_INDEX = "ReverseLookup";
+    public static final String LOOKUP_KEY = "lookupKey";
+
+    /**
      * On every derived item: per stream shard, the sequence number (zero-padded) up to which that shard's
      * records have been applied to the item. See {@code docs/exactly-once.md}.
      */

@@ -36,9 +36,11 @@ class TableDefinitionIT {
         client.createTable(TableDefinition.createTableRequest(name));
         TableDescription table = client.describeTable(r -> r.tableName(name)).table();
         assertThat(table.keySchema()).extracting(k -> k.attributeName()).containsExactly("pk", "sk");
-        assertThat(table.globalSecondaryIndexes()).extracting(i -> i.indexName()).containsExactlyInAnyOrder("CycleSelector", "PostsByStatus");
+        assertThat(table.globalSecondaryIndexes()).extracting(i -> i.indexName()).containsExactlyInAnyOrder("CycleSelector", "PostsByStatus", "ReverseLookup");
         assertThat(table.globalSecondaryIndexes().stream().filter(i -> i.indexName().equals("CycleSelector")).findFirst().orElseThrow().keySchema()).extracting(k -> k.attributeName())
                 .containsExactly("selector", "data");
+        assertThat(table.globalSecondaryIndexes().stream().filter(i -> i.indexName().equals("ReverseLookup")).findFirst().orElseThrow().keySchema()).extracting(k -> k.attributeName())
+                .containsExactly("lookupKey", "pk");
         assertThat(table.localSecondaryIndexes()).extracting(i -> i.indexName()).containsExactly("PostsByTime");
         assertThat(table.streamSpecification().streamEnabled()).isTrue();
         assertThat(table.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);

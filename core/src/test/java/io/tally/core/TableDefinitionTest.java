@@ -40,20 +40,23 @@ class TableDefinitionTest {
         assertThat(request.keySchema()).containsExactly(
                 key(TableSchema.PK, KeyType.HASH), key(TableSchema.SK, KeyType.RANGE));
         assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
-                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, TableSchema.POSTS_BY_STATUS_INDEX);
+                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, TableSchema.POSTS_BY_STATUS_INDEX,
+                        TableSchema.REVERSE_LOOKUP_INDEX);
         GlobalSecondaryIndex selector = request.globalSecondaryIndexes().get(0);
         assertThat(selector.keySchema()).containsExactly(
                 key(TableSchema.SELECTOR, KeyType.HASH), key(TableSchema.DATA, KeyType.RANGE));
         assertThat(selector.projection().projectionType()).isEqualTo(ProjectionType.ALL);
         assertThat(request.globalSecondaryIndexes().get(1).keySchema()).containsExactly(
                 key(TableSchema.STATUS_SHARD, KeyType.HASH), key(TableSchema.STATUS_POSTED_AT, KeyType.RANGE));
+        assertThat(request.globalSecondaryIndexes().get(2).keySchema()).containsExactly(
+                key(TableSchema.LOOKUP_KEY, KeyType.HASH), key(TableSchema.PK, KeyType.RANGE));
         assertThat(request.localSecondaryIndexes()).singleElement().satisfies(lsi -> {
             assertThat(lsi.indexName()).isEqualTo(TableSchema.POSTS_BY_TIME_INDEX);
             assertThat(lsi.keySchema()).containsExactly(
                     key(TableSchema.PK, KeyType.HASH), key(TableSchema.POSTED_AT, KeyType.RANGE));
         });
         assertThat(request.attributeDefinitions()).extracting(a -> a.attributeName() + ":" + a.attributeTypeAsString())
-                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S", "statusPostedAt:S");
+                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S", "statusPostedAt:S", "lookupKey:S");
         assertThat(request.streamSpecification().streamEnabled()).isTrue();
         assertThat(request.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
     }
@@ -64,7 +67,7 @@ class TableDefinitionTest {
         String edited = templateText().replace("IndexName: PostsByStatus", "IndexName: PostsByStatusV2");
         CreateTableRequest request = TableDefinition.fromTemplate(template(edited), "t2");
         assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
-                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2");
+                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2", TableSchema.REVERSE_LOOKUP_INDEX);
     }
 
     @Test

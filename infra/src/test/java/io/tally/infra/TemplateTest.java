@@ -75,6 +75,12 @@ class TemplateTest {
         assertThat(cycleSelector.path("KeySchema").toString()).isEqualTo(
                 "[{\"AttributeName\":\"selector\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"data\",\"KeyType\":\"RANGE\"}]");
         assertThat(cycleSelector.path("Projection").path("ProjectionType").asText()).isEqualTo("ALL");
+        JsonNode reverseLookup = StreamSupport.stream(table.path("GlobalSecondaryIndexes").spliterator(), false)
+                .filter(i -> i.path("IndexName").asText().equals(TableSchema.REVERSE_LOOKUP_INDEX))
+                .findFirst().orElseThrow();
+        // Sparse: keyed by lookupKey, which only teams, employees and memberships carry, not by sk itself.
+        assertThat(reverseLookup.path("KeySchema").toString()).isEqualTo("[{\"AttributeName\":\"" + TableSchema.LOOKUP_KEY
+                + "\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"pk\",\"KeyType\":\"RANGE\"}]");
         assertThat(table.path("StreamSpecification").path("StreamViewType").asText()).isEqualTo("NEW_AND_OLD_IMAGES");
         assertThat(table.path("TimeToLiveSpecification").path("AttributeName").asText()).isEqualTo(TableSchema.TTL);
         assertThat(table.path("TimeToLiveSpecification").path("Enabled").asBoolean()).isTrue();
@@ -281,6 +287,9 @@ class TemplateTest {
         // the writer never touches the stream or the bus.
         assertThat(actionsOf("StreamProcessorRole")).contains("dynamodb:GetRecords", "dynamodb:UpdateItem",
                 "dynamodb:PutItem", "events:PutEvents", "sqs:SendMessage");
+        // ... and removes the memberships of deleted teams and employees (the cascade's reads and deletes).
+        assertThat(actionsOf("StreamProcessorRole")).contains("dynamodb:Query", "dynamodb:BatchGetItem",
+                "dynamodb:DeleteItem");
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",

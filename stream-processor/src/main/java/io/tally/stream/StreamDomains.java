@@ -6,14 +6,25 @@ import io.tally.stream.blog.PostDerivation;
 import io.tally.stream.blog.UserDerivation;
 import io.tally.stream.catalogue.CatalogueItemDerivation;
 import io.tally.stream.catalogue.UserItemDerivation;
+import io.tally.stream.derive.CascadeRunner;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.orgs.DynamoDbMembershipCascades;
+import io.tally.stream.orgs.EmployeeDerivation;
+import io.tally.stream.orgs.EmployeeMemberships;
+import io.tally.stream.orgs.MembershipDerivation;
+import io.tally.stream.orgs.OrganisationDerivation;
+import io.tally.stream.orgs.TeamDerivation;
+import io.tally.stream.orgs.TeamMemberships;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * The stream processor's one registration point: each domain's derivations. A new domain adds one line here (and
- * one in core's {@code Domains}); the engine, the rebuilder and the verification pick it up from there.
+ * The stream processor's one registration point: each domain's derivations, and the runners of the cascades some of
+ * them ask for. A new domain adds one line here (and one in core's {@code Domains}); the engine, the rebuilder and
+ * the verification pick it up from there.
  */
 public final class StreamDomains {
     private StreamDomains() {
@@ -24,16 +35,26 @@ public final class StreamDomains {
         List<Derivation> all = new ArrayList<>();
         all.addAll(blog(shards));
         all.addAll(catalogue(shards));
+        all.addAll(orgs());
         return Derivations.of(all, shards.global());
     }
 
+    /** Who carries out each kind of cascade, over the table (the rebuilder needs none: it only reads). */
+    public static CascadeRunner cascades(DynamoDbClient dynamo, String table) {
+        CascadeRunner memberships = new DynamoDbMembershipCascades(dynamo, table);
+        return CascadeRunner.byType(Map.of(TeamMemberships.class, memberships, EmployeeMemberships.class, memberships));
+    }
+
     static List<Derivation> blog(ShardSettings shards) {
-        return List.of(new UserDerivation(), new PostDerivation(shards.status()),
-                new CommentDerivation());
+        return List.of(new UserDerivation(), new PostDerivation(shards.status()), new CommentDerivation());
     }
 
     static List<Derivation> catalogue(ShardSettings shards) {
-        return List.of(new CatalogueItemDerivation(shards.selector()),
-                new UserItemDerivation());
+        return List.of(new CatalogueItemDerivation(shards.selector()), new UserItemDerivation());
+    }
+
+    static List<Derivation> orgs() {
+        return List.of(new OrganisationDerivation(), new TeamDerivation(), new EmployeeDerivation(),
+                new MembershipDerivation());
     }
 }

@@ -101,6 +101,7 @@ public final class StreamWiring {
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))
                 .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))
                 .cursors(new DynamoDbShardCursors(dynamoDb, tableName))
+                .cascades(StreamDomains.cascades(dynamoDb, tableName))
                 .publisher(publisher)
                 .metrics(new StreamMetrics(registry))
                 .build();

@@ -3,10 +3,12 @@ package io.tally.writer;
 import io.tally.core.DomainSchema;
 import io.tally.core.blog.Blog;
 import io.tally.core.catalogue.Catalogue;
+import io.tally.core.orgs.Orgs;
 import io.tally.writer.blog.BlogJson;
 import io.tally.writer.blog.BlogDomain;
 import io.tally.writer.catalogue.CatalogueDomain;
 import io.tally.writer.http.RouteContext;
+import io.tally.writer.orgs.OrgsDomain;
 import io.tally.writer.http.Router;
 import io.tally.writer.stats.GlobalStatsFields;
 import io.tally.writer.stats.StatsDomain;
@@ -30,7 +32,8 @@ final class Domains {
     /** In the order of core's list, which is the order the global totals show the domains' parts in. */
     static final List<Domain> ALL = List.of(
             new Domain(Blog.SCHEMA, BlogDomain::register, BlogJson::globalStats),
-            new Domain(Catalogue.SCHEMA, CatalogueDomain::register, GlobalStatsFields.flat(Catalogue.SCHEMA)));
+            new Domain(Catalogue.SCHEMA, CatalogueDomain::register, GlobalStatsFields.flat(Catalogue.SCHEMA)),
+            new Domain(Orgs.SCHEMA, OrgsDomain::register, GlobalStatsFields.flat(Orgs.SCHEMA)));
 
     static {
         List<DomainSchema> schemas = ALL.stream().map(Domain::schema).toList();

@@ -60,6 +60,7 @@ class PackageDependenciesTest {
         Set<String> shared = Set.of("io.tally.writer.http", "io.tally.writer.store", "io.tally.writer.stats");
         assertThat(graph.get("io.tally.writer.blog")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.catalogue")).isSubsetOf(shared);
+        assertThat(graph.get("io.tally.writer.orgs")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.stats")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.http")).isEmpty();
         assertThat(graph.get("io.tally.writer.store")).isEmpty();

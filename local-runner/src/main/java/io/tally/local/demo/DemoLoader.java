@@ -9,10 +9,12 @@ import java.util.Map;
 /**
  * Loads the seed scenario through the writer API, over HTTP, as a person following the README's walkthrough would:
  * three users (among them the seed's {@code user-8790}), a few posts and comments, the learning catalogue of seed 003
- * (items 3, 34, 45, 55, 65, 84 and 102 with their selectors and scores) and user-8790's items in every state.
+ * (items 3, 34, 45, 55, 65, 84 and 102 with their selectors and scores), user-8790's items in every state, and seed
+ * 002's organisation ABC with its teams mobile_team, web_team and dev_ops and its employees Maureen, Allie and Teri.
  *
  * <p>Once the stream is drained, {@code GET /stats/users/user-8790} reads completed 2, correctGuesses 1,
- * liveCompleted 1, assigned 2, inProgress 1, orphaned 1, posts 2 and comments 1.
+ * liveCompleted 1, assigned 2, inProgress 1, orphaned 1, posts 2 and comments 1; {@code GET /stats/orgs/abc} reads
+ * teams 3, employees 3, memberships 4.
  *
  * <p>Every write names its identifiers, so the scenario is loaded once: on a data directory that already holds it
  * the writes answer 409 (users, posts) or replace what is there (items), and {@link #loadSeed()} fails on the first
@@ -21,6 +23,8 @@ import java.util.Map;
 public final class DemoLoader {
     /** The seed's user. */
     public static final String SEED_USER = "user-8790";
+    /** The seed's organisation. */
+    public static final String SEED_ORG = "abc";
 
     private final ApiClient api;
     private int writes;
@@ -76,6 +80,22 @@ public final class DemoLoader {
         write("PUT", "/users/user-8790/items/102", body("state", "completed", "live", true));
         write("PUT", "/users/user-8790/items/34", body("state", "orphaned"));
         write("PUT", "/users/user-8790/items/3", body("state", "in-progress", "progress", 0.87));
+
+        // Organisations, teams, employees (seed 002)
+        write("POST", "/orgs", body("orgId", SEED_ORG, "name", "ABC", "type", "Retail"));
+        write("POST", "/orgs/abc/teams", body("teamId", "mobile_team", "name", "mobile_team", "details", "mobile app team"));
+        write("POST", "/orgs/abc/teams", body("teamId", "web_team", "name", "web_team", "details", "web development team"));
+        write("POST", "/orgs/abc/teams", body("teamId", "dev_ops", "name", "dev_ops", "details", "devops team"));
+        write("POST", "/orgs/abc/employees", body("employeeId", "maureen", "name", "Maureen",
+                "email", "maureen@test.com", "details", "Excepteur sint occaecat cupidatat non proident"));
+        write("POST", "/orgs/abc/employees", body("employeeId", "allie", "name", "Allie",
+                "email", "allie@test.com", "details", "Lorem ipsum dolor sit amet, consectetur adipiscing elit"));
+        write("POST", "/orgs/abc/employees", body("employeeId", "teri", "name", "Teri",
+                "email", "teri@test.com", "details", "Nemo enim ipsam voluptatem quia voluptas sit"));
+        write("PUT", "/orgs/abc/teams/web_team/members/maureen", body("role", "developer"));
+        write("PUT", "/orgs/abc/teams/dev_ops/members/maureen", body("role", "on call"));
+        write("PUT", "/orgs/abc/teams/mobile_team/members/allie", body("role", "lead"));
+        write("PUT", "/orgs/abc/teams/dev_ops/members/teri", body());
         return writes;
     }
 

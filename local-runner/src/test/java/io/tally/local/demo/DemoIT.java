@@ -38,7 +38,7 @@ class DemoIT {
     @Order(1)
     void seedScenarioGivesUser8790TheSeedsStats() throws Exception {
         int writes = new DemoLoader(runner.baseUri()).loadSeed();
-        assertThat(writes).isEqualTo(26);
+        assertThat(writes).isEqualTo(37);
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
         JsonNode stats = api.get("/stats/users/" + DemoLoader.SEED_USER);
@@ -55,6 +55,9 @@ class DemoIT {
         assertThat(Api.ids(api.get("/selectors/global-cycle:5"), "itemId")).containsExactly("65", "55");
         assertThat(Api.ids(api.get("/selectors/user-cycle:1"), "itemId")).containsExactly("84");
         assertThat(Api.ids(api.get("/posts?status=deleted"), "postId")).containsExactly("draft-1");
+        assertThat(api.get("/stats/orgs/abc").toString())
+                .isEqualTo("{\"orgId\":\"abc\",\"teams\":3,\"employees\":3,\"memberships\":4}");
+        assertThat(api.get("/stats/teams/dev_ops").path("members").asLong()).isEqualTo(2);
         assertThat(Api.verify(runner).isExact()).isTrue();
     }
 

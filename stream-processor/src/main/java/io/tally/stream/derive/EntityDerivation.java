@@ -68,6 +68,17 @@ public abstract class EntityDerivation<T> implements Derivation {
         return List.of();
     }
 
+    /**
+     * The base items a change of this entity removes in turn (e.g. the memberships of a deleted team), when both
+     * sides could be read. Each must be idempotent and guarded: see {@link Cascade}.
+     *
+     * @param before the entity before the change, or null
+     * @param after  the entity after the change, or null
+     */
+    protected List<Cascade> cascades(T before, T after) {
+        return List.of();
+    }
+
     /** Events derived from the counter deltas alone (e.g. {@code UserStatsChanged}); announced after the others. */
     protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
         return List.of();
@@ -83,11 +94,17 @@ public abstract class EntityDerivation<T> implements Derivation {
         IntendedChanges changes = IntendedChanges.between(
                 contribution(before, "old image", problems), contribution(after, "new image", problems));
         List<DomainEvent> events = new ArrayList<>();
+        List<Cascade> cascades = new ArrayList<>();
         if (readable) {
             try {
                 events.addAll(events(eventId, before, after));
             } catch (RuntimeException e) {
                 problems.add("events: " + describe(e));
+            }
+            try {
+                cascades.addAll(cascades(before, after));
+            } catch (RuntimeException e) {
+                problems.add("cascades: " + describe(e));
             }
         }
         try {
@@ -95,7 +112,7 @@ public abstract class EntityDerivation<T> implements Derivation {
         } catch (RuntimeException e) {
             problems.add("counter events: " + describe(e));
         }
-        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events, problems);
+        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events, cascades, problems);
     }
 
     private T read(Map<String, AttributeValue> image, String side, List<String> problems) {

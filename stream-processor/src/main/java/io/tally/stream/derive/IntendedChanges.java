@@ -10,20 +10,28 @@ import java.util.Set;
 
 /**
  * What one change of a base item asks of derived data: counter deltas, document upserts and removals, the domain
- * events it announces, and the problems met while deriving it. Pure data; the engine decides how to write it.
+ * events it announces, the base items its removal removes in turn ({@link Cascade}), and the problems met while
+ * deriving it. Pure data; the engine decides how to write it.
  *
  * @param problems why part of the change could not be derived (an unreadable image, a derivation bug): the record
  *                 still applies what could be derived and goes to the dead-letter route; empty when all went well
  */
 public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Document> documents,
-                              List<DomainEvent> events, List<String> problems) {
+                              List<DomainEvent> events, List<Cascade> cascades, List<String> problems) {
     public static final IntendedChanges NONE = new IntendedChanges(Map.of(), Map.of(), List.of(), List.of());
 
     public IntendedChanges {
         counterDeltas = Map.copyOf(counterDeltas);
         documents = Map.copyOf(documents);
         events = List.copyOf(events);
+        cascades = List.copyOf(cascades);
         problems = List.copyOf(problems);
+    }
+
+    /** A change that removes nothing in turn. */
+    public IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Document> documents, List<DomainEvent> events,
+                           List<String> problems) {
+        this(counterDeltas, documents, events, List.of(), problems);
     }
 
     /**

@@ -14,19 +14,19 @@ record BatchPlan(String shardId, List<RecordChanges> changes, Map<Key, KeyContri
         changes = List.copyOf(changes);
     }
 
-    /** Whether the batch has nothing to write, file or publish: only records that derive nothing. */
+    /** Whether the batch has nothing to write, file, remove or publish: only records that derive nothing. */
     boolean isIdle() {
         return firstWork() == null;
     }
 
     /**
-     * The zero-padded sequence of the first record with something to write, file or publish, or null. The shard's
+     * The zero-padded sequence of the first record with something to write, file, remove or publish, or null. The shard's
      * cursor is claimed from it: a record before it changes nothing, so it can never be the one left pending.
      */
     String firstWork() {
         for (RecordChanges change : changes) {
             if (change.isPoison() || !change.counterDeltas().isEmpty() || !change.documents().isEmpty()
-                    || !change.events().isEmpty()) {
+                    || !change.events().isEmpty() || !change.cascades().isEmpty()) {
                 return change.paddedSequence();
             }
         }

@@ -1,6 +1,7 @@
 package io.tally.stream.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.stream.derive.CascadeRunner;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.events.EventPublisher;
 import java.time.Clock;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * their domain events after the derived writes they describe. See {@code docs/exactly-once.md}. Three parts do
  * the work: the {@link BatchPlanner} (derive, classify, coalesce per derived item), the {@link KeyWriter} (one
  * item's conditional write and its retries) and the {@link EventRelease} (events of the records before the first
- * failure); the engine runs the writes on its pool and reports the batch.
+ * failure); the engine runs the writes, and the {@link CascadeRun cascades} of removals, on its pool and reports the
+ * batch.
  *
  * <p>Every derived item carries, per stream shard, the sequence number of the last record of that shard applied
  * to it (its watermark). A batch becomes one conditional UpdateItem per derived item; the condition on the
@@ -44,6 +45,7 @@ public final class Engine implements AutoCloseable {
     private final BatchPlanner planner;
     private final KeyWriter writer;
     private final EventRelease release;
+    private final CascadeRun cascades;
     private final ShardGuard guard;
     private final Duration defaultLease;
     private final Clock clock;
@@ -56,6 +58,7 @@ public final class Engine implements AutoCloseable {
         this.writer = new KeyWriter(Objects.requireNonNull(builder.store, "store"), metrics);
         this.release = new EventRelease(Objects.requireNonNull(builder.publisher, "publisher"), deadLetters,
                 new EventRelease.GiveUp(builder.eventAttempts, builder.eventGiveUpAfter), metrics);
+        this.cascades = new CascadeRun(builder.cascades, metrics);
         this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics);
         this.defaultLease = builder.lease;
         this.clock = builder.clock != null ? builder.clock : Clock.systemUTC();
@@ -136,6 +139,7 @@ public final class Engine implements AutoCloseable {
         for (KeyContributions contributions : plan.byKey().values()) {
             writes.add(executor.submit(() -> writer.write(contributions)));
         }
+        List<CascadeRun.Pending> removals = cascades.start(plan, before.acknowledged(), executor);
         List<PendingLetter> letters = new ArrayList<>();
         for (RecordChanges change : plan.poisoned()) {
             letters.add(new PendingLetter(change, executor.submit(
@@ -146,28 +150,29 @@ public final class Engine implements AutoCloseable {
         int requests = 0;
         int failedWrites = 0;
         for (Future<KeyWriter.Outcome> future : writes) {
-            KeyWriter.Outcome outcome = await(future);
+            KeyWriter.Outcome outcome = Futures.await(future);
             requests += outcome.requests();
             if (outcome.failed()) {
                 failedWrites++;
                 metrics.failure("derived-write");
                 LOG.warn("derived write of {} failed from sequence {}", outcome.key(), outcome.failedAt(),
                         outcome.error());
-                failed = min(failed, outcome.failedAt());
+                failed = Futures.min(failed, outcome.failedAt());
             }
         }
         for (PendingLetter letter : letters) {
             try {
-                await(letter.future());
+                Futures.await(letter.future());
             } catch (RuntimeException e) {
                 metrics.failure("dead-letter");
                 LOG.warn("dead letter of sequence {} could not be filed", letter.change().record().sequenceNumber(), e);
-                failed = min(failed, letter.change().paddedSequence());
+                failed = Futures.min(failed, letter.change().paddedSequence());
             }
         }
+        failed = Futures.min(failed, cascades.awaitAll(removals));
 
         EventRelease.Outcome events = release.releaseBefore(failed, plan.changes(), before, now);
-        failed = min(failed, events.failedAt());
+        failed = Futures.min(failed, events.failedAt());
         String last = batch.get(batch.size() - 1).paddedSequence();
         if (!guard.release(plan.shardId(), lease, before.after(first, last, failed, now), clock.instant())) {
             // The cursor still names this batch's first record: retrying the whole batch is safe and clears it.
@@ -175,42 +180,6 @@ public final class Engine implements AutoCloseable {
         }
         metrics.coalescing(batch.size(), requests);
         return BatchResult.of(plan, batch.size(), failed, requests, failedWrites, events, null);
-    }
-
-    private static <T> T await(Future<T> future) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return future.get();
-                } catch (InterruptedException e) {
-                    // The write is in flight and may commit: its outcome must be known before the batch reports.
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof Error error) {
-                        throw error;
-                    }
-                    if (e.getCause() instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
-                    throw new IllegalStateException(e.getCause());
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private static String min(String a, String b) {
-        if (a == null) {
-            return b;
-        }
-        if (b == null) {
-            return a;
-        }
-        return a.compareTo(b) <= 0 ? a : b;
     }
 
     /** Waits for writes in flight, then stops the pool. */
@@ -257,6 +226,7 @@ public final class Engine implements AutoCloseable {
         private Clock clock;
         private int writeConcurrency = 8;
         private ShardCursors cursors;
+        private CascadeRunner cascades = CascadeRunner.NONE;
         private Duration lease = Duration.ofMinutes(2);
         private int eventAttempts = 5;
         private Duration eventGiveUpAfter = Duration.ofMinutes(10);
@@ -308,6 +278,12 @@ public final class Engine implements AutoCloseable {
          */
         public Builder cursors(ShardCursors cursors) {
             this.cursors = cursors;
+            return this;
+        }
+
+        /** Runs the cascades the derivations ask for; defaults to one that refuses every cascade. */
+        public Builder cascades(CascadeRunner cascades) {
+            this.cascades = Objects.requireNonNull(cascades, "cascades");
             return this;
         }
 

@@ -1,6 +1,7 @@
 package io.tally.stream.engine;
 
 import io.tally.core.Key;
+import io.tally.stream.derive.Cascade;
 import io.tally.stream.derive.CounterRef;
 import io.tally.stream.derive.Document;
 import io.tally.stream.derive.IntendedChanges;
@@ -9,26 +10,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one record asks of derived data and announces, once its derivation has run.
+ * What one record asks of derived data, announces and removes in turn, once its derivation has run.
  *
  * @param skipReason   why the record derives nothing by design (null when it is processed)
  * @param poisonReason why (part of) the record could not be processed (null when it could); a poisoned record may
  *                     still carry the contribution of its good side
  */
 record RecordChanges(SourceRecord record, String paddedSequence, Map<CounterRef, Long> counterDeltas,
-                     Map<Key, Document> documents, List<DomainEvent> events, String skipReason, String poisonReason) {
+                     Map<Key, Document> documents, List<DomainEvent> events, List<Cascade> cascades,
+                     String skipReason, String poisonReason) {
 
     static RecordChanges derived(SourceRecord record, IntendedChanges changes) {
         return new RecordChanges(record, record.paddedSequence(), changes.counterDeltas(), changes.documents(),
-                changes.events(), null, changes.isClean() ? null : String.join("; ", changes.problems()));
+                changes.events(), changes.cascades(), null,
+                changes.isClean() ? null : String.join("; ", changes.problems()));
     }
 
     static RecordChanges skipped(SourceRecord record, String reason) {
-        return new RecordChanges(record, record.paddedSequence(), Map.of(), Map.of(), List.of(), reason, null);
+        return new RecordChanges(record, record.paddedSequence(), Map.of(), Map.of(), List.of(), List.of(), reason,
+                null);
     }
 
     static RecordChanges poisoned(SourceRecord record, String reason) {
-        return new RecordChanges(record, record.paddedSequence(), Map.of(), Map.of(), List.of(), null, reason);
+        return new RecordChanges(record, record.paddedSequence(), Map.of(), Map.of(), List.of(), List.of(), null,
+                reason);
     }
 
     boolean isPoison() {

@@ -23,6 +23,7 @@ public final class StreamMetrics {
     public static final String COALESCING_RATIO = "tally.stream.coalescing.ratio";
     public static final String BATCH_DURATION = "tally.stream.batch.duration";
     public static final String LAG = "tally.stream.lag";
+    public static final String CASCADE_DELETES = "tally.stream.cascade.deletes";
 
     private final MeterRegistry registry;
     private final DistributionSummary coalescingRatio;
@@ -59,7 +60,12 @@ public final class StreamMetrics {
         registry.counter(DERIVED_WRITES).increment();
     }
 
-    /** A write that failed (kind {@code derived-write}, {@code dead-letter}) and fails its record. */
+    /** Base items a cascade removed (none when an earlier delivery of its record had removed them). */
+    void cascadeDeletes(int count) {
+        registry.counter(CASCADE_DELETES).increment(count);
+    }
+
+    /** A write that failed (kind {@code derived-write}, {@code dead-letter}, {@code cascade}) and fails its record. */
     void failure(String kind) {
         registry.counter(FAILURES, "kind", kind).increment();
     }

@@ -9,6 +9,10 @@ import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.domains.Domains;
+import io.tally.core.orgs.Employee;
+import io.tally.core.orgs.Membership;
+import io.tally.core.orgs.Orgs;
+import io.tally.core.orgs.Team;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.derive.IntendedChanges;
 import io.tally.stream.engine.SourceRecord;
@@ -31,8 +35,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * What every fault case must end with: no negative counter, zero difference from the {@link Rebuilder} and no
- * derived item behind the stream, no derived item that nothing derives, and every event the records announce
- * published or filed as a dead letter.
+ * derived item behind the stream, no membership of a deleted team or employee, no derived item that nothing derives,
+ * and every event the records announce published or filed as a dead letter.
  */
 final class FaultOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -62,6 +66,7 @@ final class FaultOracle {
         VerificationReport report = new Rebuilder(dynamo, streams, table, derivations, 2).verify();
         assertThat(report.differences()).as("drift for %s", label).isEmpty();
         assertThat(report.behindItems()).as("derived items behind the stream for %s", label).isZero();
+        assertThat(orphanedMemberships()).as("memberships of a deleted team or employee, %s", label).isEmpty();
         assertThat(unexplainedDerivedItems(records, predating)).as("derived items no record derives").isEmpty();
         Set<String> delivered = new HashSet<>(published);
         Set<String> deadLettered = deadLetteredEventIds();
@@ -144,6 +149,27 @@ final class FaultOracle {
             }
         });
         keys.addAll(changes.documents().keySet());
+    }
+
+    /** Memberships whose team or employee (that incarnation of it) no longer exists: the cascade missed them. */
+    private List<Membership> orphanedMemberships() {
+        Set<String> parts = new HashSet<>();
+        List<Membership> memberships = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
+            if (Orgs.TEAM.isTypeOf(item)) {
+                Team team = Team.fromItem(item);
+                parts.add("team/" + team.orgId() + "/" + team.teamId() + "/" + team.incarnation());
+            } else if (Orgs.EMPLOYEE.isTypeOf(item)) {
+                Employee employee = Employee.fromItem(item);
+                parts.add("employee/" + employee.orgId() + "/" + employee.employeeId() + "/" + employee.incarnation());
+            } else if (Orgs.MEMBERSHIP.isTypeOf(item)) {
+                memberships.add(Membership.fromItem(item));
+            }
+        });
+        return memberships.stream()
+                .filter(m -> !parts.contains("team/" + m.orgId() + "/" + m.teamId() + "/" + m.teamIncarnation())
+                        || !parts.contains("employee/" + m.orgId() + "/" + m.employeeId() + "/" + m.employeeIncarnation()))
+                .toList();
     }
 
     /** The ids of the events filed as dead letters (a letter's {@code events} attribute). */

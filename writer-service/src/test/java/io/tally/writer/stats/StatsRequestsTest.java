@@ -53,7 +53,8 @@ class StatsRequestsTest {
                 Map.of("pk", s("GLOBAL#STATS#3"), "sk", s("#STATS#")));
         assertThat(keys.consistentRead()).isTrue();
         assertThat(projected(keys.projectionExpression(), keys.expressionAttributeNames())).containsExactly(
-                "entityType", "users", "postsCreated", "postsUpdated", "postsDeleted", "comments", "items", "completed");
+                "entityType", "users", "postsCreated", "postsUpdated", "postsDeleted", "comments", "items", "completed",
+                "orgs", "employees");
     }
 
     @Test

@@ -1,0 +1,228 @@
+package io.tally.stream.orgs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.Items;
+import io.tally.core.Key;
+import io.tally.core.ShardSettings;
+import io.tally.core.TableSchema;
+import io.tally.core.orgs.Employee;
+import io.tally.core.orgs.IdReservation;
+import io.tally.core.orgs.Membership;
+import io.tally.core.orgs.OrgKeys;
+import io.tally.core.orgs.Organisation;
+import io.tally.core.orgs.Orgs;
+import io.tally.core.orgs.Team;
+import io.tally.stream.StreamDomains;
+import io.tally.stream.StreamRecords;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.engine.BatchResult;
+import io.tally.stream.engine.DynamoDbDerivedStore;
+import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.InMemoryDeadLetterSink;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.events.DomainEvent;
+import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.VerificationReport;
+import io.tally.stream.testing.RecordingPublisher;
+import io.tally.testkit.LocalDynamoDb;
+import io.tally.testkit.StreamReader;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The cascade on DynamoDB Local's real stream with the real engine and SDK: a deleted team's or employee's
+ * memberships are removed by the stream processor, their own REMOVE records count the team and the organisation
+ * down, a redelivery removes nothing more, and a membership of a later team reusing the id is left alone.
+ */
+class MembershipCascadeIT {
+    private static final Instant T = Instant.parse("2020-07-05T10:00:00.000Z");
+    private static final Derivations DERIVATIONS = StreamDomains.derivations(ShardSettings.DEFAULTS);
+
+    private final DynamoDbClient dynamo = LocalDynamoDb.client();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final Set<String> processed = new HashSet<>();
+    private String table;
+    private Engine engine;
+
+    @BeforeEach
+    void setUp() {
+        table = LocalDynamoDb.createTable("cascade-it");
+        engine = Engine.builder()
+                .derivations(DERIVATIONS)
+                .store(new DynamoDbDerivedStore(dynamo, table))
+                .deadLetters(new InMemoryDeadLetterSink())
+                .publisher(publisher)
+                .cascades(StreamDomains.cascades(dynamo, table))
+                .build();
+        put(new Organisation("abc", "ABC", "Retail", T, T, 1).toItem());
+    }
+
+    @AfterEach
+    void tearDown() {
+        engine.close();
+    }
+
+    @Test
+    void deletedTeam_membershipsRemovedByTheStream_countsFollow_redeliveryRemovesNothing() {
+        Team web = team("web", "t1");
+        Team ops = team("ops", "t2");
+        Employee maureen = employee("maureen", "e1");
+        Employee allie = employee("allie", "e2");
+        put(member(web, maureen).toItem());
+        put(member(web, allie).toItem());
+        put(member(ops, maureen).toItem());
+        drain();
+        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(2);
+        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(3);
+
+        deletePart(IdReservation.Kind.TEAM, web.key(), "web");
+        List<SourceRecord> removal = drain();
+
+        assertThat(memberships()).extracting(Membership::teamId).containsExactly("ops");
+        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
+        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertThat(publisher.published()).extracting(DomainEvent::detailType)
+                .contains(TeamDerivation.TEAM_DELETED, MembershipDerivation.EMPLOYEE_LEFT_TEAM);
+
+        // The team's REMOVE delivered again (a retried batch): nothing left to remove, no new record; and the runner
+        // itself, run again, finds nothing to remove.
+        process(removal);
+        assertThat(newRecords()).isEmpty();
+        assertThat(StreamDomains.cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
+        assertThat(newRecords()).isEmpty();
+        assertExact();
+    }
+
+    @Test
+    void deletedEmployee_membershipsInEveryTeamRemoved_othersKept() {
+        Team web = team("web", "t1");
+        Team ops = team("ops", "t2");
+        Employee maureen = employee("maureen", "e1");
+        Employee teri = employee("teri", "e3");
+        put(member(web, maureen).toItem());
+        put(member(ops, maureen).toItem());
+        put(member(ops, teri).toItem());
+
+        deletePart(IdReservation.Kind.EMPLOYEE, maureen.key(), "maureen");
+        drain();
+
+        assertThat(memberships()).extracting(Membership::employeeId).containsExactly("teri");
+        assertThat(counter(OrgKeys.teamStats("ops"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
+        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_EMPLOYEES)).isEqualTo(1);
+        assertExact();
+    }
+
+    @Test
+    void teamDeletedAndCreatedAgain_beforeTheCascade_theNewTeamsMembershipStays() {
+        Team first = team("web", "t1");
+        Employee maureen = employee("maureen", "e1");
+        Employee allie = employee("allie", "e2");
+        put(member(first, maureen).toItem());
+        put(member(first, allie).toItem());
+        deletePart(IdReservation.Kind.TEAM, first.key(), "web");
+        // The id is free again; the new team's membership overwrites the old one at the same key before the stream
+        // processor reaches the deletion.
+        Team second = team("web", "t9");
+        put(member(second, maureen).toItem());
+
+        drain();
+
+        assertThat(memberships()).singleElement().satisfies(m -> {
+            assertThat(m.employeeId()).isEqualTo("maureen");
+            assertThat(m.teamIncarnation()).isEqualTo("t9");
+        });
+        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
+        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertExact();
+    }
+
+    private Team team(String teamId, String incarnation) {
+        Team team = new Team(teamId, "abc", teamId + "_team", null, T, incarnation);
+        put(new IdReservation(IdReservation.Kind.TEAM, teamId, "abc").toItem());
+        put(team.toItem());
+        return team;
+    }
+
+    private Employee employee(String employeeId, String incarnation) {
+        Employee employee = new Employee(employeeId, "abc", employeeId, employeeId + "@test.com", null, T, incarnation);
+        put(new IdReservation(IdReservation.Kind.EMPLOYEE, employeeId, "abc").toItem());
+        put(employee.toItem());
+        return employee;
+    }
+
+    private static Membership member(Team team, Employee employee) {
+        return new Membership("abc", team.teamId(), employee.employeeId(), null, T, team.incarnation(),
+                employee.incarnation());
+    }
+
+    private void put(Map<String, AttributeValue> item) {
+        dynamo.putItem(r -> r.tableName(table).item(item));
+    }
+
+    private void deletePart(IdReservation.Kind kind, Key key, String id) {
+        dynamo.deleteItem(r -> r.tableName(table).key(key.toAttributeMap()));
+        dynamo.deleteItem(r -> r.tableName(table).key(kind.key(id).toAttributeMap()));
+    }
+
+    /** Processes the stream until the cascades' own records are processed too; returns what the first round did. */
+    private List<SourceRecord> drain() {
+        List<SourceRecord> first = null;
+        for (List<SourceRecord> next = newRecords(); !next.isEmpty(); next = newRecords()) {
+            process(next);
+            first = first == null ? next : first;
+        }
+        return first == null ? List.of() : first;
+    }
+
+    private List<SourceRecord> newRecords() {
+        List<SourceRecord> fresh = new ArrayList<>();
+        StreamReader.readAll(LocalDynamoDb.streamsClient(), table, StreamRecords::fromSdk).values()
+                .forEach(records -> records.stream().filter(r -> !processed.contains(r.eventId())).forEach(fresh::add));
+        return fresh;
+    }
+
+    private void process(List<SourceRecord> records) {
+        Map<String, List<SourceRecord>> byShard = new java.util.LinkedHashMap<>();
+        records.forEach(r -> byShard.computeIfAbsent(r.shardId(), s -> new ArrayList<>()).add(r));
+        for (List<SourceRecord> shard : byShard.values()) {
+            BatchResult result = engine.process(shard);
+            assertThat(result.failedSequenceNumber()).isEmpty();
+        }
+        records.forEach(r -> processed.add(r.eventId()));
+    }
+
+    private List<Membership> memberships() {
+        return dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().stream()
+                .filter(Orgs.MEMBERSHIP::isTypeOf)
+                .map(Membership::fromItem)
+                .toList();
+    }
+
+    private long counter(Key key, String attribute) {
+        Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName(table).key(key.toAttributeMap())
+                .consistentRead(true)).item();
+        return item == null || !item.containsKey(attribute) ? 0 : Items.number(item, attribute);
+    }
+
+    private void assertExact() {
+        VerificationReport report = new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, DERIVATIONS, 2).verify();
+        assertThat(report.differences()).isEmpty();
+        assertThat(report.behindItems()).isZero();
+        assertThat(dynamo.scanPaginator(r -> r.tableName(table)).items().stream()
+                .filter(item -> item.containsKey(TableSchema.LOOKUP_KEY))
+                .allMatch(item -> Orgs.TEAM.isTypeOf(item) || Orgs.EMPLOYEE.isTypeOf(item)
+                        || Orgs.MEMBERSHIP.isTypeOf(item))).isTrue();
+    }
+}

@@ -1,0 +1,150 @@
+package io.tally.testkit;
+
+import io.tally.core.Key;
+import io.tally.core.orgs.Employee;
+import io.tally.core.orgs.IdReservation;
+import io.tally.core.orgs.Membership;
+import io.tally.core.orgs.Organisation;
+import io.tally.core.orgs.Team;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The organisations part of {@link Workload}: organisations, teams, employees and memberships written as the writer
+ * service writes them, deletes of teams and employees (their memberships left for the stream processor's cascade),
+ * and teams and employees created again under a freed id, so that a membership of the new one may overwrite a stale
+ * one at the same key before the cascade reaches it.
+ */
+final class OrgWorkload {
+    private final Random random;
+    private final Consumer<Map<String, AttributeValue>> put;
+    private final Consumer<Key> delete;
+    private final Supplier<String> ids;
+    private final List<String> orgs = new ArrayList<>();
+    private final Map<String, Team> teams = new LinkedHashMap<>();
+    private final Map<String, Employee> employees = new LinkedHashMap<>();
+    private final Map<Key, Membership> memberships = new LinkedHashMap<>();
+    private final List<String> freedTeams = new ArrayList<>();
+    private final List<String> freedEmployees = new ArrayList<>();
+
+    OrgWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete, Supplier<String> ids) {
+        this.random = random;
+        this.put = put;
+        this.delete = delete;
+        this.ids = ids;
+    }
+
+    void step(Instant now) {
+        int roll = random.nextInt(100);
+        if (orgs.isEmpty() || roll < 5) {
+            String orgId = ids.get();
+            orgs.add(orgId);
+            put.accept(new Organisation(orgId, "Org " + orgId, random.nextBoolean() ? "Retail" : null, now, now, 1).toItem());
+        } else if (roll < 20 || teams.isEmpty()) {
+            createTeam(now);
+        } else if (roll < 38 || employees.isEmpty()) {
+            createEmployee(now);
+        } else if (roll < 78) {
+            putMembership(now);
+        } else if (roll < 86) {
+            removeMembership();
+        } else if (roll < 93) {
+            deleteTeam();
+        } else {
+            deleteEmployee();
+        }
+    }
+
+    private String orgFor() {
+        return orgs.get(random.nextInt(orgs.size()));
+    }
+
+    private String reuseOr(List<String> freed) {
+        return !freed.isEmpty() && random.nextInt(3) == 0 ? freed.remove(random.nextInt(freed.size())) : ids.get();
+    }
+
+    private void createTeam(Instant now) {
+        // A freed id comes back in its old organisation most of the time: its stale memberships share the keys.
+        Team team = new Team(reuseOr(freedTeams), orgFor(), "Team", random.nextBoolean() ? "details" : null, now, ids.get());
+        team = random.nextInt(4) > 0 && !employees.isEmpty() ? inOrgOf(team) : team;
+        teams.put(team.teamId(), team);
+        put.accept(new IdReservation(IdReservation.Kind.TEAM, team.teamId(), team.orgId()).toItem());
+        put.accept(team.toItem());
+    }
+
+    private Team inOrgOf(Team team) {
+        String orgId = pick(new ArrayList<>(employees.values())).orgId();
+        return new Team(team.teamId(), orgId, team.name(), team.details(), team.createdAt(), team.incarnation());
+    }
+
+    private void createEmployee(Instant now) {
+        String orgId = teams.isEmpty() || random.nextInt(4) == 0 ? orgFor() : pick(new ArrayList<>(teams.values())).orgId();
+        Employee employee = new Employee(reuseOr(freedEmployees), orgId, "Employee", "e@example.com", null, now, ids.get());
+        employees.put(employee.employeeId(), employee);
+        put.accept(new IdReservation(IdReservation.Kind.EMPLOYEE, employee.employeeId(), orgId).toItem());
+        put.accept(employee.toItem());
+    }
+
+    private void putMembership(Instant now) {
+        if (teams.isEmpty() || employees.isEmpty()) {
+            return;
+        }
+        Team team = pick(new ArrayList<>(teams.values()));
+        List<Employee> colleagues = employees.values().stream().filter(e -> e.orgId().equals(team.orgId())).toList();
+        if (colleagues.isEmpty()) {
+            return;
+        }
+        Employee employee = pick(colleagues);
+        Key key = new Membership(team.orgId(), team.teamId(), employee.employeeId(), null, now, "", "").key();
+        Membership existing = memberships.get(key);
+        Membership membership = new Membership(team.orgId(), team.teamId(), employee.employeeId(),
+                random.nextBoolean() ? "role" + random.nextInt(3) : null, existing == null ? now : existing.addedAt(),
+                team.incarnation(), employee.incarnation());
+        memberships.put(key, membership);
+        put.accept(membership.toItem());
+    }
+
+    private void removeMembership() {
+        if (memberships.isEmpty()) {
+            return;
+        }
+        Key key = pick(new ArrayList<>(memberships.keySet()));
+        memberships.remove(key);
+        delete.accept(key);
+    }
+
+    private void deleteTeam() {
+        if (teams.isEmpty()) {
+            return;
+        }
+        Team team = pick(new ArrayList<>(teams.values()));
+        teams.remove(team.teamId());
+        freedTeams.add(team.teamId());
+        memberships.values().removeIf(m -> m.teamId().equals(team.teamId()));
+        delete.accept(team.key());
+        delete.accept(IdReservation.Kind.TEAM.key(team.teamId()));
+    }
+
+    private void deleteEmployee() {
+        if (employees.isEmpty()) {
+            return;
+        }
+        Employee employee = pick(new ArrayList<>(employees.values()));
+        employees.remove(employee.employeeId());
+        freedEmployees.add(employee.employeeId());
+        memberships.values().removeIf(m -> m.employeeId().equals(employee.employeeId()));
+        delete.accept(employee.key());
+        delete.accept(IdReservation.Kind.EMPLOYEE.key(employee.employeeId()));
+    }
+
+    private <T> T pick(List<T> values) {
+        return values.get(random.nextInt(values.size()));
+    }
+}
