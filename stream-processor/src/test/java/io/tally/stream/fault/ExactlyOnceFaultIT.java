@@ -164,6 +164,7 @@ class ExactlyOnceFaultIT {
             // A history older than the stream: its records are in no stream.
             workload.run(20 + random.nextInt(30));
             predating = oracle.derivedKeysOfBaseItems();
+            oracle.orphanedBeforeTheStream(oracle.orphanedMemberships());
             dynamo.updateTable(r -> r.tableName(table).streamSpecification(StreamSpecification.builder()
                     .streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build()));
         }
