@@ -2,12 +2,12 @@ package io.tally.writer.blog;
 
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.Timestamps;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import io.tally.writer.http.IfMatch;
+import io.tally.writer.store.VersionedUpdates;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,8 +19,6 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -120,27 +118,10 @@ final class PostRequests {
 
     private static UpdateItemRequest changeStatus(String table, Key postKey, List<String> sets, Map<String, String> names,
                                                   Map<String, AttributeValue> values, Instant now, IfMatch ifMatch) {
-        sets.add(Post.UPDATED_AT + " = :now");
-        sets.add(Post.VERSION + " = " + Post.VERSION + " + :one");
         names.put("#status", Post.STATUS);
         values.put(":deleted", AttributeValue.fromS(PostStatus.DELETED.value()));
-        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
-        values.put(":one", AttributeValue.fromN("1"));
-        String condition = "attribute_exists(pk) AND #status <> :deleted";
-        if (ifMatch.version() != null) {
-            condition += " AND " + Post.VERSION + " = :expected";
-            values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
-        }
-        return UpdateItemRequest.builder()
-                .tableName(table)
-                .key(postKey.toAttributeMap())
-                .updateExpression("SET " + String.join(", ", sets))
-                .conditionExpression(condition)
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .returnValues(ReturnValue.ALL_NEW)
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                .build();
+        return VersionedUpdates.request(table, postKey, sets, names, values,
+                "attribute_exists(pk) AND #status <> :deleted", now, ifMatch.version());
     }
 
     /**

@@ -1,9 +1,9 @@
 package io.tally.writer.blog;
 
-import io.tally.core.Timestamps;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.User;
 import io.tally.writer.http.IfMatch;
+import io.tally.writer.store.VersionedUpdates;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,8 +12,6 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Pure builders of the user requests; tested by comparing the requests they build. */
@@ -56,26 +54,7 @@ final class UserRequests {
             sets.add(User.EMAIL + " = :email");
             values.put(":email", AttributeValue.fromS(email));
         }
-        sets.add(User.UPDATED_AT + " = :now");
-        sets.add(User.VERSION + " = " + User.VERSION + " + :one");
-        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
-        values.put(":one", AttributeValue.fromN("1"));
-        String condition = "attribute_exists(pk)";
-        if (ifMatch.version() != null) {
-            condition += " AND " + User.VERSION + " = :expected";
-            values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
-        }
-        UpdateItemRequest.Builder builder = UpdateItemRequest.builder()
-                .tableName(table)
-                .key(BlogKeys.user(userId).toAttributeMap())
-                .updateExpression("SET " + String.join(", ", sets))
-                .conditionExpression(condition)
-                .expressionAttributeValues(values)
-                .returnValues(ReturnValue.ALL_NEW)
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-        if (!names.isEmpty()) {
-            builder.expressionAttributeNames(names);
-        }
-        return builder.build();
+        return VersionedUpdates.request(table, BlogKeys.user(userId), sets, names, values, "attribute_exists(pk)", now,
+                ifMatch.version());
     }
 }

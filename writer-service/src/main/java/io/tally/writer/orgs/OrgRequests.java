@@ -1,11 +1,11 @@
 package io.tally.writer.orgs;
 
-import io.tally.core.Timestamps;
 import io.tally.core.orgs.OrgKeys;
 import io.tally.core.orgs.Organisation;
 import io.tally.core.orgs.Orgs;
 import io.tally.writer.http.IfMatch;
 import io.tally.writer.stats.DerivedReads;
+import io.tally.writer.store.VersionedUpdates;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,8 +14,6 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Pure builders of the organisation requests (access pattern 1 of seed 002); tested by comparing the requests. */
@@ -59,25 +57,8 @@ final class OrgRequests {
             names.put("#type", Organisation.TYPE);
             values.put(":type", AttributeValue.fromS(type));
         }
-        sets.add(Organisation.UPDATED_AT + " = :now");
-        sets.add(Organisation.VERSION + " = " + Organisation.VERSION + " + :one");
-        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
-        values.put(":one", AttributeValue.fromN("1"));
-        String condition = "attribute_exists(pk)";
-        if (ifMatch.version() != null) {
-            condition += " AND " + Organisation.VERSION + " = :expected";
-            values.put(":expected", AttributeValue.fromN(Long.toString(ifMatch.version())));
-        }
-        return UpdateItemRequest.builder()
-                .tableName(table)
-                .key(OrgKeys.organisation(orgId).toAttributeMap())
-                .updateExpression("SET " + String.join(", ", sets))
-                .conditionExpression(condition)
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .returnValues(ReturnValue.ALL_NEW)
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                .build();
+        return VersionedUpdates.request(table, OrgKeys.organisation(orgId), sets, names, values, "attribute_exists(pk)",
+                now, ifMatch.version());
     }
 
     /** The organisation's stats item (D6 of {@code docs/table-design.md}): its counters only. */
