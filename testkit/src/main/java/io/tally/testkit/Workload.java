@@ -49,6 +49,8 @@ public final class Workload {
     private long writes;
     /** Organisations, teams and employees, when asked for ({@link #withOrganisations}). */
     private OrgWorkload orgs;
+    /** Favourites, tags and their links, when asked for ({@link #withFavourites}). */
+    private FavWorkload favourites;
     /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
     private final List<Double> norms = new ArrayList<>();
 
@@ -91,6 +93,24 @@ public final class Workload {
         }
     }
 
+    /**
+     * Adds seed 004's favourites, tags and links to the mix (about a quarter of the steps), with un-collects and tag
+     * deletes whose links only a stream processor with the link cascades removes, and tag renames. Off by default, as
+     * {@link #withOrganisations}.
+     */
+    public Workload withFavourites() {
+        this.favourites = new FavWorkload(random, this::put, this::delete, () -> nextId("f"));
+        return this;
+    }
+
+    /** {@code count} steps of the favourites part alone (after {@link #withFavourites}). */
+    public void runFavourites(int count) {
+        for (int i = 0; i < count; i++) {
+            now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
+            favourites.step(now);
+        }
+    }
+
     /** Base-item writes done so far (each is one stream record, transactions one per item written). */
     public long writes() {
         return writes;
@@ -124,6 +144,10 @@ public final class Workload {
         now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
         if (orgs != null && random.nextInt(3) == 0) {
             orgs.step(now);
+            return;
+        }
+        if (favourites != null && random.nextInt(4) == 0) {
+            favourites.step(now);
             return;
         }
         int roll = random.nextInt(100);

@@ -159,18 +159,21 @@ class ExactlyOnceFaultIT {
         } else {
             dynamo.createTable(TableDefinition.createTableRequest(table));
         }
-        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations();
+        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations()
+                .withFavourites();
         if (mode == Mode.BACKFILL) {
             // A history older than the stream: its records are in no stream.
             workload.run(20 + random.nextInt(30));
             predating = oracle.derivedKeysOfBaseItems();
-            oracle.orphanedBeforeTheStream(oracle.orphanedMemberships());
+            oracle.orphanedBeforeTheStream(oracle.orphans());
             dynamo.updateTable(r -> r.tableName(table).streamSpecification(StreamSpecification.builder()
                     .streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build()));
         }
         workload.run(10 + random.nextInt(25));
         // Enough organisation steps that most seeds delete a team or an employee with members.
         workload.runOrganisations(8 + random.nextInt(12));
+        // And favourites: most seeds un-collect a tagged favourite or delete a tag with links, or rename one.
+        workload.runFavourites(10 + random.nextInt(12));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));

@@ -10,6 +10,10 @@ import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.domains.Domains;
 import io.tally.core.orgs.Employee;
+import io.tally.core.favs.Favourite;
+import io.tally.core.favs.FavouriteTag;
+import io.tally.core.favs.Favs;
+import io.tally.core.favs.Tag;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.orgs.Team;
@@ -35,7 +39,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * What every fault case must end with: no negative counter, zero difference from the {@link Rebuilder} and no
- * derived item behind the stream, no membership of a deleted team or employee, no derived item that nothing derives,
+ * derived item behind the stream, no membership of a deleted team or employee (nor link of a gone favourite or tag), no derived item that nothing derives,
  * and every event the records announce published or filed as a dead letter.
  */
 final class FaultOracle {
@@ -45,7 +49,7 @@ final class FaultOracle {
     private final String table;
     private final Derivations derivations;
     private final String label;
-    private List<Membership> predatingOrphans = List.of();
+    private List<Object> predatingOrphans = List.of();
 
     FaultOracle(DynamoDbClient dynamo, String table, Derivations derivations, String label) {
         this.dynamo = dynamo;
@@ -67,9 +71,10 @@ final class FaultOracle {
         VerificationReport report = new Rebuilder(dynamo, streams, table, derivations, 2).verify();
         assertThat(report.differences()).as("drift for %s", label).isEmpty();
         assertThat(report.behindItems()).as("derived items behind the stream for %s", label).isZero();
-        List<Membership> orphaned = new ArrayList<>(orphanedMemberships());
+        List<Object> orphaned = new ArrayList<>(orphans());
         orphaned.removeAll(predatingOrphans);
-        assertThat(orphaned).as("memberships of a deleted team or employee, %s", label).isEmpty();
+        assertThat(orphaned).as("memberships of a deleted team or employee, links of an un-collected favourite or a"
+                + " deleted tag, %s", label).isEmpty();
         assertThat(unexplainedDerivedItems(records, predating)).as("derived items no record derives").isEmpty();
         Set<String> delivered = new HashSet<>(published);
         Set<String> deadLettered = deadLetteredEventIds();
@@ -159,8 +164,38 @@ final class FaultOracle {
      * processor ran, so no cascade removed them, and a backfill does not either (a known gap: the backfill computes
      * derived data, it does not run cascades). Every other orphan is a cascade the engine missed.
      */
-    void orphanedBeforeTheStream(List<Membership> memberships) {
-        predatingOrphans = List.copyOf(memberships);
+    void orphanedBeforeTheStream(List<Object> orphans) {
+        predatingOrphans = List.copyOf(orphans);
+    }
+
+    /** Every dependant whose owner is gone: memberships ({@link #orphanedMemberships}) and tag links. */
+    List<Object> orphans() {
+        List<Object> orphans = new ArrayList<>(orphanedMemberships());
+        orphans.addAll(orphanedLinks());
+        return orphans;
+    }
+
+    /** Links whose favourite or tag (that incarnation of it) no longer exists. */
+    List<FavouriteTag> orphanedLinks() {
+        Set<String> owners = new HashSet<>();
+        List<FavouriteTag> links = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
+            if (Favs.FAVOURITE.isTypeOf(item)) {
+                Favourite favourite = Favourite.fromItem(item);
+                owners.add("favourite/" + favourite.userId() + "/" + favourite.favouriteId() + "/"
+                        + favourite.incarnation());
+            } else if (Favs.TAG.isTypeOf(item)) {
+                Tag tag = Tag.fromItem(item);
+                owners.add("tag/" + tag.userId() + "/" + tag.tagId() + "/" + tag.incarnation());
+            } else if (Favs.FAVOURITE_TAG.isTypeOf(item)) {
+                links.add(FavouriteTag.fromItem(item));
+            }
+        });
+        return links.stream()
+                .filter(l -> !owners.contains("favourite/" + l.userId() + "/" + l.favouriteId() + "/"
+                        + l.favourite().incarnation())
+                        || !owners.contains("tag/" + l.userId() + "/" + l.tagId() + "/" + l.tagIncarnation()))
+                .toList();
     }
 
     /** Memberships whose team or employee (that incarnation of it) no longer exists. */
