@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public final class SearchTerms {
     /** The longest prefix with entries: a bound on the entries (and the writes) of one title. */
-    public static final int PREFIX_MAX = 8;
+    public static final int PREFIX_MAX = 4;
 
     private SearchTerms() {
     }

@@ -2,7 +2,6 @@ package io.tally.stream.orgs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
@@ -14,9 +13,7 @@ import io.tally.core.orgs.Organisation;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.orgs.Team;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.StreamRecords;
 import io.tally.stream.derive.Derivations;
-import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
@@ -25,14 +22,11 @@ import io.tally.stream.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import io.tally.stream.testing.RecordingPublisher;
+import io.tally.stream.testing.StreamDrain;
 import io.tally.testkit.LocalDynamoDb;
-import io.tally.testkit.StreamReader;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,9 +44,9 @@ class MembershipCascadeIT {
 
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final RecordingPublisher publisher = new RecordingPublisher();
-    private final Set<String> processed = new HashSet<>();
     private String table;
     private Engine engine;
+    private StreamDrain stream;
 
     @BeforeEach
     void setUp() {
@@ -64,6 +58,7 @@ class MembershipCascadeIT {
                 .publisher(publisher)
                 .cascades(StreamDomains.cascades(dynamo, table))
                 .build();
+        stream = new StreamDrain(dynamo, table, engine);
         put(new Organisation("abc", "ABC", "Retail", T, T, 1).toItem());
     }
 
@@ -81,26 +76,26 @@ class MembershipCascadeIT {
         put(member(web, maureen).toItem());
         put(member(web, allie).toItem());
         put(member(ops, maureen).toItem());
-        drain();
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(2);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(3);
+        stream.drain();
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(2);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(3);
 
         deletePart(IdReservation.Kind.TEAM, web.key(), "web");
-        List<SourceRecord> removal = drain();
+        List<SourceRecord> removal = stream.drain();
 
         assertThat(memberships()).extracting(Membership::teamId).containsExactly("ops");
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
         assertThat(publisher.published()).extracting(DomainEvent::detailType)
                 .contains(TeamDerivation.TEAM_DELETED, MembershipDerivation.EMPLOYEE_LEFT_TEAM);
 
         // The team's REMOVE delivered again (a retried batch): nothing left to remove, no new record; and the runner
         // itself, run again, finds nothing to remove.
-        process(removal);
-        assertThat(newRecords()).isEmpty();
+        stream.process(removal);
+        assertThat(stream.newRecords()).isEmpty();
         assertThat(StreamDomains.cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
-        assertThat(newRecords()).isEmpty();
+        assertThat(stream.newRecords()).isEmpty();
         assertExact();
     }
 
@@ -115,12 +110,12 @@ class MembershipCascadeIT {
         put(member(ops, teri).toItem());
 
         deletePart(IdReservation.Kind.EMPLOYEE, maureen.key(), "maureen");
-        drain();
+        stream.drain();
 
         assertThat(memberships()).extracting(Membership::employeeId).containsExactly("teri");
-        assertThat(counter(OrgKeys.teamStats("ops"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_EMPLOYEES)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("ops"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_EMPLOYEES)).isEqualTo(1);
         assertExact();
     }
 
@@ -137,14 +132,14 @@ class MembershipCascadeIT {
         Team second = team("web", "t9");
         put(member(second, maureen).toItem());
 
-        drain();
+        stream.drain();
 
         assertThat(memberships()).singleElement().satisfies(m -> {
             assertThat(m.employeeId()).isEqualTo("maureen");
             assertThat(m.teamIncarnation()).isEqualTo("t9");
         });
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
         assertExact();
     }
 
@@ -176,44 +171,11 @@ class MembershipCascadeIT {
         dynamo.deleteItem(r -> r.tableName(table).key(kind.key(id).toAttributeMap()));
     }
 
-    /** Processes the stream until the cascades' own records are processed too; returns what the first round did. */
-    private List<SourceRecord> drain() {
-        List<SourceRecord> first = null;
-        for (List<SourceRecord> next = newRecords(); !next.isEmpty(); next = newRecords()) {
-            process(next);
-            first = first == null ? next : first;
-        }
-        return first == null ? List.of() : first;
-    }
-
-    private List<SourceRecord> newRecords() {
-        List<SourceRecord> fresh = new ArrayList<>();
-        StreamReader.readAll(LocalDynamoDb.streamsClient(), table, StreamRecords::fromSdk).values()
-                .forEach(records -> records.stream().filter(r -> !processed.contains(r.eventId())).forEach(fresh::add));
-        return fresh;
-    }
-
-    private void process(List<SourceRecord> records) {
-        Map<String, List<SourceRecord>> byShard = new java.util.LinkedHashMap<>();
-        records.forEach(r -> byShard.computeIfAbsent(r.shardId(), s -> new ArrayList<>()).add(r));
-        for (List<SourceRecord> shard : byShard.values()) {
-            BatchResult result = engine.process(shard);
-            assertThat(result.failedSequenceNumber()).isEmpty();
-        }
-        records.forEach(r -> processed.add(r.eventId()));
-    }
-
     private List<Membership> memberships() {
         return dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().stream()
                 .filter(Orgs.MEMBERSHIP::isTypeOf)
                 .map(Membership::fromItem)
                 .toList();
-    }
-
-    private long counter(Key key, String attribute) {
-        Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName(table).key(key.toAttributeMap())
-                .consistentRead(true)).item();
-        return item == null || !item.containsKey(attribute) ? 0 : Items.number(item, attribute);
     }
 
     private void assertExact() {

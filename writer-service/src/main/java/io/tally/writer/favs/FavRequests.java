@@ -1,6 +1,5 @@
 package io.tally.writer.favs;
 
-import io.tally.core.Ids;
 import io.tally.core.Items;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
@@ -13,6 +12,7 @@ import io.tally.core.favs.FavouriteType;
 import io.tally.core.favs.Favs;
 import io.tally.core.favs.SearchTerms;
 import io.tally.core.favs.Tag;
+import io.tally.writer.stats.DerivedReads;
 import io.tally.writer.stats.ShardMerge;
 import io.tally.writer.stats.ShardMerge.Position;
 import java.util.Comparator;
@@ -140,14 +140,7 @@ final class FavRequests {
 
     /** A position from a cursor must be one {@link #position} could have produced. */
     static boolean isValidPosition(Position position) {
-        if (!Ids.isValid(position.id())) {
-            return false;
-        }
-        try {
-            return Timestamps.format(Timestamps.parse(position.sort())).equals(position.sort());
-        } catch (MalformedItemException e) {
-            return false;
-        }
+        return DerivedReads.isTimeAndId(position);
     }
 
     /**
@@ -250,12 +243,7 @@ final class FavRequests {
 
     /** Whether the user exists (only its key is read). */
     static GetItemRequest user(String table, String userId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(BlogKeys.user(userId).toAttributeMap())
-                .projectionExpression("pk")
-                .consistentRead(true)
-                .build();
+        return DerivedReads.exists(table, BlogKeys.user(userId));
     }
 
     static ConditionCheck userExists(String table, String userId) {

@@ -32,6 +32,8 @@ final class TagRequests {
     /** Positions of the actions of {@link #rename}: the tag, then (for a new name) the old and the new reservation. */
     static final int RENAME_TAG = 0;
     static final int RENAME_NEW_NAME = 2;
+    /** The tag is still the one read: the same incarnation, under the same name (so its reservation is the one read). */
+    static final String AS_READ = "#incarnation = :incarnation AND #name = :read";
 
     /** How a list of tags is sorted: one LSI each; the contract's names. */
     enum Sort {
@@ -86,9 +88,9 @@ final class TagRequests {
     }
 
     /**
-     * Renames the tag that was read (its incarnation). A new name (ignoring case) moves the reservation in the same
-     * transaction: the old one is deleted (it is this tag's), the new one put if free. A change of case alone keeps
-     * the reservation.
+     * Renames the tag that was read (its incarnation and name: a concurrent rename makes this one fail and read again).
+     * A new name (ignoring case) moves the reservation in the same transaction: the old one is deleted (it is this
+     * tag's), the new one put if free. A change of case alone keeps the reservation.
      */
     static TransactWriteItemsRequest rename(String table, Tag tag, String newName) {
         List<TransactWriteItem> actions = new ArrayList<>(3);
@@ -96,12 +98,13 @@ final class TagRequests {
                 .tableName(table)
                 .key(tag.key().toAttributeMap())
                 .updateExpression("SET #name = :name, #nameKey = :nameKey")
-                .conditionExpression("#incarnation = :incarnation")
+                .conditionExpression(AS_READ)
                 .expressionAttributeNames(Map.of("#name", Tag.NAME, "#nameKey", TableSchema.TAG_NAME_KEY,
                         "#incarnation", Tag.INCARNATION))
                 .expressionAttributeValues(Map.of(":name", AttributeValue.fromS(newName),
                         ":nameKey", AttributeValue.fromS(Tag.nameKey(newName)),
-                        ":incarnation", AttributeValue.fromS(tag.incarnation())))
+                        ":incarnation", AttributeValue.fromS(tag.incarnation()),
+                        ":read", AttributeValue.fromS(tag.name())))
                 .build()).build());
         if (!Tag.nameKey(newName).equals(Tag.nameKey(tag.name()))) {
             actions.add(release(table, tag));
@@ -110,15 +113,19 @@ final class TagRequests {
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 
-    /** Deletes the tag that was read (its incarnation) and frees its name; its links are the stream processor's. */
+    /**
+     * Deletes the tag that was read (its incarnation and name) and frees its name; its links are the stream
+     * processor's.
+     */
     static TransactWriteItemsRequest delete(String table, Tag tag) {
         return TransactWriteItemsRequest.builder().transactItems(
                 TransactWriteItem.builder().delete(Delete.builder()
                         .tableName(table)
                         .key(tag.key().toAttributeMap())
-                        .conditionExpression("#incarnation = :incarnation")
-                        .expressionAttributeNames(Map.of("#incarnation", Tag.INCARNATION))
-                        .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(tag.incarnation())))
+                        .conditionExpression(AS_READ)
+                        .expressionAttributeNames(Map.of("#incarnation", Tag.INCARNATION, "#name", Tag.NAME))
+                        .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(tag.incarnation()),
+                                ":read", AttributeValue.fromS(tag.name())))
                         .build()).build(),
                 release(table, tag))
                 .build();

@@ -7,12 +7,15 @@ import io.tally.writer.store.Transactions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** A user's tags and their name reservations: where a cancelled transaction becomes the client's answer. */
@@ -56,34 +59,43 @@ final class TagStore {
         return Tag.fromItem(item);
     }
 
+    /** The tag after the rename; {@code not_found} without one, {@code conflict} when the name is taken. */
     Tag rename(String userId, String tagId, String name) {
-        Tag tag = get(userId, tagId);
-        try {
-            Transactions.write(dynamo, TagRequests.rename(table, tag, name));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, TagRequests.RENAME_TAG)) {
-                throw notFound(userId, tagId);
-            }
+        return asRead(userId, tagId, tag -> TagRequests.rename(table, tag, name), e -> {
             if (Transactions.conditionFailed(e, TagRequests.RENAME_NEW_NAME)) {
                 throw nameTaken(name);
             }
-            throw e;
-        }
-        return tag.renamed(name);
+        }).renamed(name);
     }
 
-    /** Deletes the tag as read and frees its name; {@code not_found} when it is gone or was replaced meanwhile. */
+    /** Deletes the tag and frees its name; the tag as it was, or {@code not_found}. */
     Tag delete(String userId, String tagId) {
-        Tag tag = get(userId, tagId);
-        try {
-            Transactions.write(dynamo, TagRequests.delete(table, tag));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, 0) || Transactions.conditionFailed(e, 1)) {
-                throw notFound(userId, tagId);
+        return asRead(userId, tagId, tag -> TagRequests.delete(table, tag), e -> { });
+    }
+
+    /**
+     * Reads the tag and writes the transaction built from it, whose first two actions hold only while the tag and its
+     * reservation are as read. When they no longer are (a concurrent rename or delete) the tag is read again, and a
+     * tag that is gone is {@code not_found}; {@code refused} maps the transaction's other refusals first.
+     */
+    private Tag asRead(String userId, String tagId, Function<Tag, TransactWriteItemsRequest> write,
+                       Consumer<TransactionCanceledException> refused) {
+        for (int attempt = 1; ; attempt++) {
+            Tag tag = get(userId, tagId);
+            try {
+                Transactions.write(dynamo, write.apply(tag));
+                return tag;
+            } catch (TransactionCanceledException e) {
+                refused.accept(e);
+                boolean changed = Transactions.conditionFailed(e, 0) || Transactions.conditionFailed(e, 1);
+                if (!changed) {
+                    throw e;
+                }
+                if (attempt == Transactions.ATTEMPTS) {
+                    throw ApiException.unavailable("tag '" + tagId + "' keeps changing; retry");
+                }
             }
-            throw e;
         }
-        return tag;
     }
 
     QueryPage list(String userId, TagRequests.Sort sort, int limit, Map<String, AttributeValue> start) {

@@ -141,7 +141,7 @@ class OrgRoutesIT {
         assertThat(team.body().toString()).isEqualTo("{\"teamId\":\"web\",\"orgId\":\"abc\",\"members\":0}");
         assertThat(api.call("GET", "/stats/orgs/nobody").status()).isEqualTo(404);
         assertThat(api.call("GET", "/stats/teams/nobody").status()).isEqualTo(404);
-        assertThat(api.call("GET", "/stats/global").body().fieldNames()).toIterable().endsWith("orgs", "employees");
+        assertThat(api.call("GET", "/stats/global").body().fieldNames()).toIterable().containsSubsequence("orgs", "employees");
     }
 
     @ParameterizedTest
@@ -157,11 +157,6 @@ class OrgRoutesIT {
             "DELETE|/orgs/abc||method_not_allowed|",
     })
     void badInput_isTheErrorEnvelope_never500(String method, String path, String body, String code, String field) {
-        var response = api.call(method, path, body);
-        assertThat(response.status()).isBetween(400, 499);
-        assertThat(response.errorCode()).isEqualTo(code);
-        if (field != null) {
-            assertThat(response.errorField()).isEqualTo(field);
-        }
+        api.call(method, path, body).assertClientError(code, field);
     }
 }
