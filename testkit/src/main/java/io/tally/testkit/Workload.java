@@ -47,9 +47,8 @@ public final class Workload {
     /** Unreadable items written so far, to modify again. */
     private final List<Map<String, AttributeValue>> unreadable = new ArrayList<>();
     private long writes;
-    /** Organisations, teams and employees, when asked for ({@link #withOrganisations}). */
+    /** Organisations and favourites, when asked for ({@link #withOrganisations}, {@link #withFavourites}). */
     private OrgWorkload orgs;
-    /** Favourites, tags and their links, when asked for ({@link #withFavourites}). */
     private FavWorkload favourites;
     /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
     private final List<Double> norms = new ArrayList<>();
@@ -87,27 +86,24 @@ public final class Workload {
 
     /** {@code count} steps of the organisations part alone (after {@link #withOrganisations}). */
     public void runOrganisations(int count) {
-        for (int i = 0; i < count; i++) {
-            now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
-            orgs.step(now);
-        }
+        runPart(orgs, count);
     }
 
-    /**
-     * Adds seed 004's favourites, tags and links to the mix (about a quarter of the steps), with un-collects and tag
-     * deletes whose links only a stream processor with the link cascades removes, and tag renames. Off by default, as
-     * {@link #withOrganisations}.
-     */
+    /** Adds seed 004's favourites, tags and links (about a quarter of the steps; see {@link FavWorkload}). */
     public Workload withFavourites() {
         this.favourites = new FavWorkload(random, this::put, this::delete, () -> nextId("f"));
         return this;
     }
 
-    /** {@code count} steps of the favourites part alone (after {@link #withFavourites}). */
+    /** {@code count} steps of the favourites part alone. */
     public void runFavourites(int count) {
+        runPart(favourites, count);
+    }
+
+    private void runPart(PartWorkload part, int count) {
         for (int i = 0; i < count; i++) {
             now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
-            favourites.step(now);
+            part.step(now);
         }
     }
 
