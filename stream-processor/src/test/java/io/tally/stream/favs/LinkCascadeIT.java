@@ -14,9 +14,6 @@ import io.tally.core.favs.Tag;
 import io.tally.core.favs.TagName;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
-import io.tally.stream.engine.DynamoDbDerivedStore;
-import io.tally.stream.engine.Engine;
-import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
@@ -46,25 +43,17 @@ class LinkCascadeIT {
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final RecordingPublisher publisher = new RecordingPublisher();
     private String table;
-    private Engine engine;
     private StreamDrain stream;
 
     @BeforeEach
     void setUp() {
         table = LocalDynamoDb.createTable("links-it");
-        engine = Engine.builder()
-                .derivations(DERIVATIONS)
-                .store(new DynamoDbDerivedStore(dynamo, table))
-                .deadLetters(new InMemoryDeadLetterSink())
-                .publisher(publisher)
-                .cascades(StreamDomains.cascades(dynamo, table))
-                .build();
-        stream = new StreamDrain(dynamo, table, engine);
+        stream = StreamDrain.withEngine(dynamo, table, DERIVATIONS, publisher);
     }
 
     @AfterEach
     void tearDown() {
-        engine.close();
+        stream.close();
     }
 
     @Test

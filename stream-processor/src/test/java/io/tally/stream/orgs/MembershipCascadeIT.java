@@ -14,9 +14,6 @@ import io.tally.core.orgs.Orgs;
 import io.tally.core.orgs.Team;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
-import io.tally.stream.engine.DynamoDbDerivedStore;
-import io.tally.stream.engine.Engine;
-import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
@@ -45,26 +42,18 @@ class MembershipCascadeIT {
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final RecordingPublisher publisher = new RecordingPublisher();
     private String table;
-    private Engine engine;
     private StreamDrain stream;
 
     @BeforeEach
     void setUp() {
         table = LocalDynamoDb.createTable("cascade-it");
-        engine = Engine.builder()
-                .derivations(DERIVATIONS)
-                .store(new DynamoDbDerivedStore(dynamo, table))
-                .deadLetters(new InMemoryDeadLetterSink())
-                .publisher(publisher)
-                .cascades(StreamDomains.cascades(dynamo, table))
-                .build();
-        stream = new StreamDrain(dynamo, table, engine);
+        stream = StreamDrain.withEngine(dynamo, table, DERIVATIONS, publisher);
         put(new Organisation("abc", "ABC", "Retail", T, T, 1).toItem());
     }
 
     @AfterEach
     void tearDown() {
-        engine.close();
+        stream.close();
     }
 
     @Test

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
+import io.tally.stream.derive.Derivations;
+import io.tally.stream.engine.DynamoDbDerivedStore;
+import io.tally.stream.engine.InMemoryDeadLetterSink;
+import io.tally.stream.events.EventPublisher;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.SourceRecord;
@@ -23,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Feeds a table's real stream (DynamoDB Local) to an engine, shard by shard, each record once unless handed again: for
  * tests of what the engine does on a table, cascades included (whose own records reach the stream in turn).
  */
-public final class StreamDrain {
+public final class StreamDrain implements AutoCloseable {
     private final DynamoDbClient dynamo;
     private final String table;
     private final Engine engine;
@@ -33,6 +38,23 @@ public final class StreamDrain {
         this.dynamo = dynamo;
         this.table = table;
         this.engine = engine;
+    }
+
+    /** An engine of these derivations and the application's cascades over the table, publishing to {@code publisher}. */
+    public static StreamDrain withEngine(DynamoDbClient dynamo, String table, Derivations derivations,
+                                         EventPublisher publisher) {
+        return new StreamDrain(dynamo, table, Engine.builder()
+                .derivations(derivations)
+                .store(new DynamoDbDerivedStore(dynamo, table))
+                .deadLetters(new InMemoryDeadLetterSink())
+                .publisher(publisher)
+                .cascades(StreamDomains.cascades(dynamo, table))
+                .build());
+    }
+
+    @Override
+    public void close() {
+        engine.close();
     }
 
     /** Processes the stream until the cascades' own records are processed too; returns what the first round did. */
