@@ -239,14 +239,15 @@ class TemplateTest {
     }
 
     @Test
-    void alarms_watchIteratorAgeTheFailureDestinationPoisonRecordsTheGuardAndGivenUpEvents() {
+    void alarms_watchIteratorAgeTheFailureDestinationPoisonRecordsTheGuardAndGivenUpEventsAndWrites() {
         Map<String, JsonNode> byMetric = new HashMap<>();
         for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
             JsonNode alarm = properties(id);
             byMetric.put(alarm.path("Namespace").asText() + "/" + alarm.path("MetricName").asText(), alarm);
         }
         assertThat(byMetric).containsKeys("AWS/Lambda/IteratorAge", "AWS/SQS/ApproximateNumberOfMessagesVisible",
-                "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered");
+                "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered",
+                "Tally/tally.stream.derived.deadlettered");
         JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions").get(0);
         assertThat(guard.path("Name").asText() + "=" + guard.path("Value").asText()).isEqualTo("reason=past-failure");
         assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
