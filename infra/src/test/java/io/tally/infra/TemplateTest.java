@@ -34,6 +34,8 @@ class TemplateTest {
     private static final Path TEMPLATE = Path.of("template.yaml");
     private static final Path RULES = Path.of("events", "rules");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Actions the Service Authorization Reference lists with no resource type: grantable only on "*". */
+    private static final List<String> ACTIONS_WITHOUT_RESOURCE_TYPES = List.of("dynamodb:ListStreams");
 
     private final JsonNode template = DeploymentTemplate.read(TEMPLATE).tree();
     private final JsonNode resources = template.path("Resources");
@@ -143,9 +145,11 @@ class TemplateTest {
         assertThat(esm.path("TumblingWindowInSeconds").asInt()).isPositive();
         assertThat(texts(esm.path("FunctionResponseTypes"))).containsExactly("ReportBatchItemFailures");
         assertThat(esm.path("BisectBatchOnFunctionError").asBoolean()).isTrue();
-        // Never drop a record on its own: poison goes to the dead-letter route inside the function.
+        // Never drop a record on its own: poison goes to the dead-letter route inside the function. Only a batch still
+        // failing after 23 hours is given up, and recorded in the on-failure queue before the 24-hour retention
+        // would drop it unrecorded.
         assertThat(esm.path("MaximumRetryAttempts").asInt()).isEqualTo(-1);
-        assertThat(esm.path("MaximumRecordAgeInSeconds").asInt()).isEqualTo(-1);
+        assertThat(esm.path("MaximumRecordAgeInSeconds").asInt()).isBetween(20 * 3600, 24 * 3600 - 1800);
         JsonNode onFailure = esm.path("DestinationConfig").path("OnFailure");
         assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
         assertThat(onFailure.path("Destination").asText()).isEqualTo("StreamFailureQueue.Arn");
@@ -252,8 +256,10 @@ class TemplateTest {
         assertThat(guard.path("Name").asText() + "=" + guard.path("Value").asText()).isEqualTo("reason=past-failure");
         assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("StreamProcessorFunction");
-        assertThat(byMetric.get("AWS/SQS/ApproximateNumberOfMessagesVisible").path("Dimensions").get(0)
-                .path("Value").asText()).isEqualTo("StreamFailureQueue.QueueName");
+        assertThat(properties("StreamFailureAlarm").path("Dimensions").get(0).path("Value").asText())
+                .isEqualTo("StreamFailureQueue.QueueName");
+        assertThat(properties("WatermarkPrunerFailureAlarm").path("Dimensions").get(0).path("Value").asText())
+                .isEqualTo("WatermarkPrunerFailureQueue.QueueName");
     }
 
     @Test
@@ -261,7 +267,8 @@ class TemplateTest {
         // Resource strings as the YAML reader keeps them: !GetAtt X.Arn reads "X.Arn", !Sub keeps its text.
         List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
                 "WatermarkPrunerLogGroup.Arn", "Table.Arn",
-                "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn");
+                "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn",
+                "WatermarkPrunerFailureQueue.Arn");
         List<String> roles = resourcesOfType("AWS::IAM::Role");
         assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole");
         for (String role : roles) {
@@ -272,9 +279,16 @@ class TemplateTest {
                     assertThat(statement.path("Effect").asText()).isEqualTo("Allow");
                     JsonNode resource = statement.path("Resource");
                     List<String> resourceList = resource.isArray() ? texts(resource) : List.of(resource.asText());
-                    assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).isSubsetOf(allowed);
                     List<String> actions = statement.path("Action").isArray()
                             ? texts(statement.path("Action")) : List.of(statement.path("Action").asText());
+                    if (resourceList.contains("*")) {
+                        // Only actions with no resource-level permission may name every resource, each alone.
+                        assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).containsExactly("*");
+                        assertThat(actions).as(role + " " + statement.path("Sid").asText())
+                                .isSubsetOf(ACTIONS_WITHOUT_RESOURCE_TYPES);
+                        continue;
+                    }
+                    assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).isSubsetOf(allowed);
                     assertThat(actions).as(role + " actions").noneMatch(a -> a.contains("*"));
                 }
             }
@@ -294,7 +308,75 @@ class TemplateTest {
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
-                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem");
+                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "sqs:SendMessage");
+    }
+
+    @Test
+    void listStreams_isGrantedOnEveryResource_asItHasNoResourceLevelPermission() {
+        for (String role : List.of("StreamProcessorRole", "WatermarkPrunerRole")) {
+            JsonNode statement = statementWith(role, "dynamodb:ListStreams");
+            assertThat(texts(statement.path("Action").isArray() ? statement.path("Action")
+                    : JSON.createArrayNode().add(statement.path("Action")))).as(role).containsExactly("dynamodb:ListStreams");
+            assertThat(statement.path("Resource").asText()).as(role).isEqualTo("*");
+        }
+    }
+
+    @Test
+    void functions_publishANewVersionOnAnyPropertyChange_parametersIncluded() {
+        JsonNode function = template.path("Globals").path("Function");
+        assertThat(function.path("AutoPublishAlias").asText()).isEqualTo("live");
+        assertThat(function.path("AutoPublishAliasAllProperties").asBoolean()).isTrue();
+    }
+
+    @Test
+    void watermarkPruner_failedRunsAreRecordedNotRetriedBlindly() {
+        JsonNode config = properties("WatermarkPrunerFunction").path("EventInvokeConfig");
+        assertThat(config.path("MaximumRetryAttempts").asInt()).isZero();
+        JsonNode onFailure = config.path("DestinationConfig").path("OnFailure");
+        assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
+        assertThat(onFailure.path("Destination").asText()).isEqualTo("WatermarkPrunerFailureQueue.Arn");
+        assertThat(actionsOf("WatermarkPrunerRole")).contains("sqs:SendMessage");
+    }
+
+    @Test
+    void everyAlarm_notifiesTheAlarmTopic_andEveryFunctionHasErrorAndThrottleAlarms() {
+        assertThat(resources.path("AlarmTopic").path("Type").asText()).isEqualTo("AWS::SNS::Topic");
+        assertThat(resources.path("AlarmEmailSubscription").path("Condition").asText()).isEqualTo("HasAlarmEmail");
+        Map<String, List<String>> metricsByFunction = new HashMap<>();
+        List<String> tableMetrics = new ArrayList<>();
+        List<String> apiMetrics = new ArrayList<>();
+        for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
+            JsonNode alarm = properties(id);
+            assertThat(texts(alarm.path("AlarmActions"))).as(id + " AlarmActions").containsExactly("AlarmTopic");
+            assertThat(texts(alarm.path("OKActions"))).as(id + " OKActions").containsExactly("AlarmTopic");
+            JsonNode dimension = alarm.path("Dimensions").path(0);
+            String namespace = alarm.path("Namespace").asText();
+            if (namespace.equals("AWS/Lambda") && dimension.path("Name").asText().equals("FunctionName")) {
+                metricsByFunction.computeIfAbsent(dimension.path("Value").asText(), f -> new ArrayList<>())
+                        .add(alarm.path("MetricName").asText());
+            } else if (namespace.equals("AWS/DynamoDB")) {
+                tableMetrics.add(alarm.path("MetricName").asText());
+            } else if (namespace.equals("AWS/ApiGateway")) {
+                apiMetrics.add(alarm.path("MetricName").asText());
+            }
+        }
+        for (String function : resourcesOfType("AWS::Serverless::Function")) {
+            assertThat(metricsByFunction.get(function)).as(function).contains("Errors", "Throttles");
+        }
+        assertThat(tableMetrics).contains("ReadThrottleEvents", "WriteThrottleEvents");
+        assertThat(apiMetrics).contains("5xx", "Latency");
+    }
+
+    private JsonNode statementWith(String role, String action) {
+        for (JsonNode policy : properties(role).path("Policies")) {
+            for (JsonNode statement : policy.path("PolicyDocument").path("Statement")) {
+                JsonNode actions = statement.path("Action");
+                if (actions.isArray() ? texts(actions).contains(action) : actions.asText().equals(action)) {
+                    return statement;
+                }
+            }
+        }
+        throw new AssertionError(role + " grants no " + action);
     }
 
     private List<String> actionsOf(String role) {
