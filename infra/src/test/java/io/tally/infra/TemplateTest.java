@@ -35,7 +35,12 @@ class TemplateTest {
     private static final Path RULES = Path.of("events", "rules");
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Actions the Service Authorization Reference lists with no resource type: grantable only on "*". */
-    private static final List<String> ACTIONS_WITHOUT_RESOURCE_TYPES = List.of("dynamodb:ListStreams");
+    private static final List<String> ACTIONS_WITHOUT_RESOURCE_TYPES = List.of("dynamodb:ListStreams",
+            "xray:PutTraceSegments", "xray:PutTelemetryRecords");
+    /** Resource types that take tags in CloudFormation; each must carry the stage's. */
+    private static final List<String> TAGGABLE = List.of("AWS::CloudWatch::Alarm", "AWS::DynamoDB::Table",
+            "AWS::Events::EventBus", "AWS::IAM::Role", "AWS::Logs::LogGroup", "AWS::SNS::Topic", "AWS::SQS::Queue",
+            "AWS::SecretsManager::Secret", "AWS::Serverless::HttpApi");
 
     private final JsonNode template = DeploymentTemplate.read(TEMPLATE).tree();
     private final JsonNode resources = template.path("Resources");
@@ -308,7 +313,8 @@ class TemplateTest {
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
-                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "sqs:SendMessage");
+                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "sqs:SendMessage",
+                "xray:PutTraceSegments", "xray:PutTelemetryRecords");
     }
 
     @Test
@@ -365,6 +371,43 @@ class TemplateTest {
         }
         assertThat(tableMetrics).contains("ReadThrottleEvents", "WriteThrottleEvents");
         assertThat(apiMetrics).contains("5xx", "Latency");
+    }
+
+    @Test
+    void functions_areTracedAndTagged_andEveryTaggableResourceCarriesTheStage() {
+        JsonNode function = template.path("Globals").path("Function");
+        assertThat(function.path("Tracing").asText()).isEqualTo("Active");
+        assertThat(function.path("PropagateTags").asBoolean()).isTrue();
+        assertThat(function.path("Tags").has("tally:stage")).isTrue();
+        for (String role : resourcesOfType("AWS::IAM::Role")) {
+            assertThat(actionsOf(role)).as(role).contains("xray:PutTraceSegments", "xray:PutTelemetryRecords");
+        }
+        for (String type : TAGGABLE) {
+            for (String id : resourcesOfType(type)) {
+                JsonNode tags = properties(id).path("Tags");
+                boolean tagged = tags.isArray()
+                        ? StreamSupport.stream(tags.spliterator(), false)
+                                .anyMatch(tag -> tag.path("Key").asText().equals("tally:stage"))
+                        : tags.has("tally:stage");
+                assertThat(tagged).as(id + " tagged with tally:stage").isTrue();
+            }
+        }
+        for (String id : resourcesOfType("AWS::Logs::LogGroup")) {
+            assertThat(properties(id).path("RetentionInDays").asInt()).as(id + " retention").isPositive();
+        }
+    }
+
+    @Test
+    void api_answersBrowsersPreflights_logsAccess_andTheWriterHasReservedConcurrency() throws IOException {
+        JsonNode api = properties("HttpApi");
+        JsonNode cors = api.path("CorsConfiguration");
+        assertThat(cors.path("AllowOrigins").asText()).isEqualTo("CorsAllowOrigins");
+        assertThat(texts(cors.path("AllowMethods"))).contains("GET", "POST", "PUT", "PATCH", "DELETE");
+        assertThat(texts(cors.path("AllowHeaders"))).contains("content-type", "if-match", "authorization");
+        assertThat(texts(cors.path("ExposeHeaders"))).contains("etag", "location");
+        assertThat(api.path("AccessLogSettings").path("DestinationArn").asText()).isEqualTo("ApiAccessLogGroup.Arn");
+        assertThat(JSON.readTree(api.path("AccessLogSettings").path("Format").asText()).has("status")).isTrue();
+        assertThat(properties("WriterFunction").has("ReservedConcurrentExecutions")).isTrue();
     }
 
     private JsonNode statementWith(String role, String action) {
