@@ -131,7 +131,12 @@ class TemplateTest {
         assertThat(api.path("Properties").has("Path")).isFalse();
         assertThat(resources.path("HttpApi").path("Type").asText()).isEqualTo("AWS::Serverless::HttpApi");
         assertThat(writer.path("CodeUri").asText()).isEqualTo("../writer-service/target/tally-writer.jar");
-        assertThat(writer.path("Environment").path("Variables").has("CURSOR_SECRET")).isTrue();
+        // The secret's ARN, read at start: its value is never in the function's configuration.
+        assertThat(writer.path("Environment").path("Variables").has("CURSOR_SECRET")).isFalse();
+        assertThat(writer.path("Environment").path("Variables").path("CURSOR_SECRET_ARN").asText())
+                .isEqualTo("CursorSecret");
+        assertThat(statementWith("WriterRole", "secretsmanager:GetSecretValue").path("Resource").asText())
+                .isEqualTo("CursorSecret");
     }
 
     @Test
@@ -273,7 +278,7 @@ class TemplateTest {
         List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
                 "WatermarkPrunerLogGroup.Arn", "Table.Arn",
                 "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn",
-                "WatermarkPrunerFailureQueue.Arn");
+                "WatermarkPrunerFailureQueue.Arn", "CursorSecret");
         List<String> roles = resourcesOfType("AWS::IAM::Role");
         assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole");
         for (String role : roles) {

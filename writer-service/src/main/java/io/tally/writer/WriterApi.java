@@ -33,6 +33,7 @@ public final class WriterApi {
     private static final Logger LOG = LoggerFactory.getLogger(WriterApi.class);
 
     private final Router router = new Router();
+    private final Cursors cursors;
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
@@ -41,8 +42,13 @@ public final class WriterApi {
 
     /** {@code shards} must be the stream processor's: the read side reads the shards it writes. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards) {
-        Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock),
-                new Cursors(cursorSecret), shards));
+        this.cursors = new Cursors(cursorSecret);
+        Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards));
+    }
+
+    /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */
+    public void rekeyCursors(byte[] cursorSecret) {
+        cursors.rekey(cursorSecret);
     }
 
     public ApiResponse handle(ApiRequest request) {

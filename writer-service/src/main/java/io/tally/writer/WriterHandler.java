@@ -31,7 +31,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
      */
     public WriterHandler() {
         this(WriterConfig.fromEnvironment(System.getenv()));
-        priming = Priming.register(this);
+        priming = Priming.register(this, this::refreshCursorSecret);
     }
 
     public WriterHandler(WriterConfig config) {
@@ -41,6 +41,23 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     WriterHandler(WriterApi api) {
         this.api = api;
+    }
+
+    /**
+     * Reads the cursor secret again (after a SnapStart restore: the snapshot may predate a rotation); keeps the one it
+     * has when the secret cannot be read.
+     */
+    private void refreshCursorSecret() {
+        Map<String, String> env = System.getenv();
+        if (env.get(CursorSecrets.ARN) == null) {
+            return;
+        }
+        try {
+            api.rekeyCursors(CursorSecrets.read(env, CursorSecrets.secretsManager(WriterConfig.region(env))));
+        } catch (RuntimeException e) {
+            System.err.println("the cursor secret could not be read again after a restore; keeping the one read"
+                    + " before: " + e);
+        }
     }
 
     @Override
