@@ -125,6 +125,19 @@ public final class Workload {
         return List.copyOf(out);
     }
 
+    /**
+     * At least {@code count} writes of the songs part alone (songs, downloads, refunds), without poison: with a skew,
+     * a few hot songs take most downloads.
+     */
+    public static List<Write> songWrites(long seed, double skew, int count) {
+        List<Write> out = new ArrayList<>();
+        Workload workload = new Workload(out::add, seed, skew, false).withSongs();
+        while (out.size() < count) {
+            workload.runSongs(1);
+        }
+        return List.copyOf(out);
+    }
+
     private static void send(DynamoDbClient dynamo, String table, Write write) {
         if (write.isDelete()) {
             dynamo.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
