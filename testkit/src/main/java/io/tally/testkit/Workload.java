@@ -49,6 +49,8 @@ public final class Workload {
     private long writes;
     /** Organisations, teams and employees, when asked for ({@link #withOrganisations}). */
     private OrgWorkload orgs;
+    /** Songs, downloads and refunds, when asked for ({@link #withSongs}). */
+    private SongWorkload songs;
     /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
     private final List<Double> norms = new ArrayList<>();
 
@@ -83,6 +85,23 @@ public final class Workload {
         return this;
     }
 
+    /**
+     * Adds songs, downloads over several months and days, and refunds to the mix (about a quarter of the steps),
+     * songs picked with the workload's skew. Off by default, like {@link #withOrganisations}.
+     */
+    public Workload withSongs() {
+        this.songs = new SongWorkload(random, this::put, () -> nextId("s"), this::index);
+        return this;
+    }
+
+    /** {@code count} steps of the songs part alone (after {@link #withSongs}). */
+    public void runSongs(int count) {
+        for (int i = 0; i < count; i++) {
+            now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
+            songs.step(now);
+        }
+    }
+
     /** {@code count} steps of the organisations part alone (after {@link #withOrganisations}). */
     public void runOrganisations(int count) {
         for (int i = 0; i < count; i++) {
@@ -106,6 +125,19 @@ public final class Workload {
         return List.copyOf(out);
     }
 
+    /**
+     * At least {@code count} writes of the songs part alone (songs, downloads, refunds), without poison: with a skew,
+     * a few hot songs take most downloads.
+     */
+    public static List<Write> songWrites(long seed, double skew, int count) {
+        List<Write> out = new ArrayList<>();
+        Workload workload = new Workload(out::add, seed, skew, false).withSongs();
+        while (out.size() < count) {
+            workload.runSongs(1);
+        }
+        return List.copyOf(out);
+    }
+
     private static void send(DynamoDbClient dynamo, String table, Write write) {
         if (write.isDelete()) {
             dynamo.deleteItem(r -> r.tableName(table).key(write.key().toAttributeMap()));
@@ -124,6 +156,10 @@ public final class Workload {
         now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
         if (orgs != null && random.nextInt(3) == 0) {
             orgs.step(now);
+            return;
+        }
+        if (songs != null && random.nextInt(4) == 0) {
+            songs.step(now);
             return;
         }
         int roll = random.nextInt(100);

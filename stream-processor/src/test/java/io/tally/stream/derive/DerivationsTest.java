@@ -14,6 +14,7 @@ import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.orgs.Orgs;
+import io.tally.core.songs.Songs;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.domains.Domains;
@@ -39,7 +40,8 @@ class DerivationsTest {
         assertThat(derivations.types())
                 .containsExactlyInAnyOrder(Blog.USER, Blog.POST, Blog.COMMENT,
                         Catalogue.CATALOGUE_ITEM, Catalogue.USER_ITEM,
-                        Orgs.ORGANISATION, Orgs.TEAM, Orgs.EMPLOYEE, Orgs.MEMBERSHIP);
+                        Orgs.ORGANISATION, Orgs.TEAM, Orgs.EMPLOYEE, Orgs.MEMBERSHIP,
+                        Songs.SONG, Songs.DOWNLOAD);
     }
 
     @Test

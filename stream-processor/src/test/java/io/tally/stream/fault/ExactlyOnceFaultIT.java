@@ -159,7 +159,7 @@ class ExactlyOnceFaultIT {
         } else {
             dynamo.createTable(TableDefinition.createTableRequest(table));
         }
-        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations();
+        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations().withSongs();
         if (mode == Mode.BACKFILL) {
             // A history older than the stream: its records are in no stream.
             workload.run(20 + random.nextInt(30));
@@ -172,6 +172,8 @@ class ExactlyOnceFaultIT {
         workload.run(10 + random.nextInt(25));
         // Enough organisation steps that most seeds delete a team or an employee with members.
         workload.runOrganisations(8 + random.nextInt(12));
+        // Downloads over several months and days, and refunds.
+        workload.runSongs(15 + random.nextInt(20));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));

@@ -1,14 +1,10 @@
 package io.tally.writer.stats;
 
 import io.tally.writer.http.ApiException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 
 /**
  * The reads of the shared stats items. A stats item is missing both for a subject with nothing counted yet and
@@ -17,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
  */
 final class StatsStore {
     /** Calls of one BatchGetItem until every key is read; each retry asks only for the keys left over. */
-    static final int MAX_BATCH_ATTEMPTS = 5;
+    static final int MAX_BATCH_ATTEMPTS = BatchReads.MAX_ATTEMPTS;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -42,37 +38,6 @@ final class StatsStore {
 
     /** Every shard of the global totals that exists. */
     List<Map<String, AttributeValue>> globalStats(int shards) {
-        return batchGet(StatsRequests.globalStats(table, shards));
-    }
-
-    /**
-     * Every item of a BatchGetItem. DynamoDB may leave keys unprocessed when it runs into throughput limits; they
-     * are asked for again after a short, growing, jittered pause, and a batch that still has some after
-     * {@link #MAX_BATCH_ATTEMPTS} calls is a 503 for the client to retry.
-     */
-    private List<Map<String, AttributeValue>> batchGet(BatchGetItemRequest request) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        BatchGetItemRequest next = request;
-        for (int attempt = 1; ; attempt++) {
-            BatchGetItemResponse response = dynamo.batchGetItem(next);
-            items.addAll(response.responses().getOrDefault(table, List.of()));
-            next = StatsRequests.unprocessed(response);
-            if (next == null) {
-                return items;
-            }
-            if (attempt == MAX_BATCH_ATTEMPTS) {
-                throw ApiException.unavailable("the table is busy; retry");
-            }
-            pause(attempt);
-        }
-    }
-
-    private static void pause(int attempt) {
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << attempt));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted while waiting to retry");
-        }
+        return BatchReads.getAll(dynamo, table, StatsRequests.globalStats(table, shards));
     }
 }

@@ -141,7 +141,7 @@ class OrgRoutesIT {
         assertThat(team.body().toString()).isEqualTo("{\"teamId\":\"web\",\"orgId\":\"abc\",\"members\":0}");
         assertThat(api.call("GET", "/stats/orgs/nobody").status()).isEqualTo(404);
         assertThat(api.call("GET", "/stats/teams/nobody").status()).isEqualTo(404);
-        assertThat(api.call("GET", "/stats/global").body().fieldNames()).toIterable().endsWith("orgs", "employees");
+        assertThat(api.call("GET", "/stats/global").body().fieldNames()).toIterable().containsSubsequence("orgs", "employees");
     }
 
     @ParameterizedTest
