@@ -2,6 +2,7 @@ package io.tally.writer;
 
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
+import io.tally.writer.dashboard.DashboardRoutes;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -43,6 +44,8 @@ public final class WriterApi {
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards) {
         Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock),
                 new Cursors(cursorSecret), shards));
+        // Last: its route list names every route registered before it.
+        DashboardRoutes.register(router);
     }
 
     public ApiResponse handle(ApiRequest request) {
