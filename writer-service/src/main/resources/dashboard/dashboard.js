@@ -106,12 +106,15 @@
   /** Horizontal bars, one row per {label, value, figure}: readable on a phone, labels never rotated. */
   function hbars(container, rows, color) {
     if (rows.length === 0) { replace(container, [el("p", { "class": "none" }, "Nothing yet.")]); return; }
-    var width = 600, row = 28, labelWidth = 170, valueWidth = 80;
+    // Drawn at the container's own width, so that a text is as large as the page's and never scaled down.
+    var width = Math.max(240, container.clientWidth || 360), row = 28;
+    var labelWidth = Math.min(170, Math.round(width * 0.38)), valueWidth = 64;
     var max = Math.max.apply(null, rows.map(function (r) { return r.value; }).concat([1]));
     var chart = svg("svg", { viewBox: "0 0 " + width + " " + (rows.length * row + 4), role: "img" });
     rows.forEach(function (r, i) {
       var y = i * row + 4;
-      var label = r.label.length > 24 ? r.label.slice(0, 23) + "…" : r.label;
+      var chars = Math.floor(labelWidth / 7.5);
+      var label = r.label.length > chars ? r.label.slice(0, chars - 1) + "…" : r.label;
       chart.appendChild(svg("text", { x: 0, y: y + 17 }, label));
       var barWidth = Math.max(2, (width - labelWidth - valueWidth) * r.value / max);
       chart.appendChild(svg("rect", { x: labelWidth, y: y + 3, width: barWidth, height: row - 8, rx: 3,
@@ -126,7 +129,7 @@
 
   /** Vertical bars over days, with a few date labels and the largest value as the scale. */
   function vbars(container, days, color) {
-    var width = 600, height = 180, left = 40, bottom = 22;
+    var width = Math.max(240, container.clientWidth || 360), height = 180, left = 40, bottom = 22;
     var max = Math.max.apply(null, days.map(function (d) { return d.downloads; }).concat([1]));
     var chart = svg("svg", { viewBox: "0 0 " + width + " " + height, role: "img" });
     var step = (width - left) / Math.max(days.length, 1);
@@ -242,7 +245,7 @@
   }
 
   function describe(detail) {
-    return Object.keys(detail || {}).filter(function (key) { return /Id$/.test(key); })
+    return Object.keys(detail || {}).filter(function (key) { return /Id$/.test(key) && key !== "eventId"; })
       .map(function (key) { return key.replace(/Id$/, "") + " " + detail[key]; }).join(", ");
   }
 

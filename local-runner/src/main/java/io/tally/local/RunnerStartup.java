@@ -11,6 +11,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -86,7 +87,9 @@ final class RunnerStartup {
             try {
                 front = HttpFront.start(host, settings.port(), LocalRunner.WRITER_FUNCTION, writer,
                         Map.of(LocalRunner.EVENTS_PATH, events.recentEventsRoute(), LocalRunner.METRICS_PATH,
-                                new MetricsHandler(stream::scrape)));
+                                new MetricsHandler(stream::scrape), LocalDashboardRoutes.PATH,
+                                new LocalDashboardRoutes(writer, List.of("GET " + LocalRunner.EVENTS_PATH,
+                                        "GET " + LocalRunner.METRICS_PATH))));
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.port(), "--port", e);
             } catch (IOException e) {
