@@ -117,12 +117,13 @@
       var label = r.label.length > chars ? r.label.slice(0, chars - 1) + "…" : r.label;
       chart.appendChild(svg("text", { x: 0, y: y + 17 }, label));
       var barWidth = Math.max(2, (width - labelWidth - valueWidth) * r.value / max);
-      chart.appendChild(svg("rect", { x: labelWidth, y: y + 3, width: barWidth, height: row - 8, rx: 3,
-        fill: r.color || color }));
+      var bar = svg("rect", { x: labelWidth, y: y + 3, width: barWidth, height: row - 8, rx: 3,
+        fill: r.color || color });
+      bar.appendChild(svg("title", {}, r.label + ": " + number.format(r.value)));
+      chart.appendChild(bar);
       var attrs = { x: labelWidth + barWidth + 6, y: y + 17 };
       if (r.figure) { attrs["data-figure"] = r.figure; }
       chart.appendChild(svg("text", attrs, number.format(r.value)));
-      chart.lastChild.appendChild(svg("title", {}, r.label + ": " + number.format(r.value)));
     });
     replace(container, [chart]);
   }

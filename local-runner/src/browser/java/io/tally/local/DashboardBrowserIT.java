@@ -103,6 +103,9 @@ class DashboardBrowserIT {
         assertThat(section("totals").isDisplayed()).isTrue();
         assertThat(section("pipeline").isDisplayed()).as("local pipeline health").isTrue();
         assertThat(section("events").isDisplayed()).as("newest events").isTrue();
+        // The subscriber example's feed, filled by the local bus invoking its handler (after PutEvents answered).
+        new WebDriverWait(browser, PAGE_TIMEOUT).until(driver -> section("activity").isDisplayed()
+                && section("activity").getText().contains("EmployeeJoinedTeam"));
         assertThat(section("empty").isDisplayed()).as("empty state with data").isFalse();
         // Song downloads are not built on this branch: their sections stay hidden until their routes exist.
         boolean songs = api.get("/dashboard/routes.json").get("routes").toString().contains("/charts/downloads/");
@@ -159,13 +162,17 @@ class DashboardBrowserIT {
         return browser.findElement(By.id(id));
     }
 
-    /** Every figure the page shows, by its {@code data-figure} name, as displayed. */
+    /**
+     * Every figure the page shows, by its {@code data-figure} name, as displayed. Read in one script, on the page's own
+     * thread, so that a redraw cannot fall between two figures (or replace an element being read).
+     */
+    @SuppressWarnings("unchecked")
     private static Map<String, String> figures() {
-        Map<String, String> figures = new LinkedHashMap<>();
-        for (WebElement element : browser.findElements(By.cssSelector("[data-figure]"))) {
-            figures.put(element.getAttribute("data-figure"), element.getText());
-        }
-        return figures;
+        Object figures = ((JavascriptExecutor) browser).executeScript("var figures = {};"
+                + "document.querySelectorAll('[data-figure]').forEach(function (e) {"
+                + "  figures[e.getAttribute('data-figure')] = e.textContent; });"
+                + "return figures;");
+        return new LinkedHashMap<>((Map<String, String>) figures);
     }
 
     /** What the read side says the page's figures are. */

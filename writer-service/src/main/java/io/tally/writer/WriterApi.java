@@ -2,6 +2,7 @@ package io.tally.writer;
 
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
+import io.tally.writer.dashboard.ActivityRoutes;
 import io.tally.writer.dashboard.DashboardRoutes;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
@@ -42,8 +43,17 @@ public final class WriterApi {
 
     /** {@code shards} must be the stream processor's: the read side reads the shards it writes. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards) {
+        this(dynamo, table, clock, cursorSecret, shards, null);
+    }
+
+    /** {@code activityTable}: the subscriber example's feed, for {@code GET /activity}; null: no such route. */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
+            String activityTable) {
         Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock),
                 new Cursors(cursorSecret), shards));
+        if (activityTable != null) {
+            ActivityRoutes.register(router, dynamo, activityTable);
+        }
         // Last: its route list names every route registered before it.
         DashboardRoutes.register(router);
     }

@@ -35,7 +35,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     public WriterHandler(WriterConfig config) {
         this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret(),
-                config.shards()));
+                config.shards(), config.activityTable()));
     }
 
     WriterHandler(WriterApi api) {
