@@ -3,6 +3,7 @@ package io.tally.writer;
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
 import io.tally.writer.dashboard.ActivityRoutes;
+import io.tally.writer.dashboard.ActivityStore;
 import io.tally.writer.dashboard.DashboardRoutes;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
@@ -52,7 +53,7 @@ public final class WriterApi {
         Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock),
                 new Cursors(cursorSecret), shards));
         if (activityTable != null) {
-            ActivityRoutes.register(router, dynamo, activityTable);
+            ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable));
         }
         // Last: its route list names every route registered before it.
         DashboardRoutes.register(router);
