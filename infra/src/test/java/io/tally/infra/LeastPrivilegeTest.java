@@ -28,7 +28,8 @@ class LeastPrivilegeTest {
     private static final List<Path> RECORDS = List.of(
             Path.of("..", "writer-service", "target", AwsOperationRecorder.DIRECTORY),
             Path.of("..", "stream-processor", "target", AwsOperationRecorder.DIRECTORY));
-    private static final List<String> ROLES = List.of("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole");
+    private static final List<String> ROLES = List.of("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole",
+            "ActivityFeedRole");
 
     /** Grants Lambda uses with the function's role, never the function's code: {@code role action resource}. */
     private static final Set<String> USED_BY_LAMBDA = Set.of(
@@ -83,7 +84,8 @@ class LeastPrivilegeTest {
                     String[] fields = line.split("\t");
                     String role = roleOf(fields[0], fields[1]);
                     if (role != null) {
-                        grants.add(role + " " + fields[2] + " " + resource(role, fields[3]));
+                        grants.add(role + " " + fields[2] + " " + resource(role, fields[3],
+                                fields.length > 4 ? fields[4] : "-"));
                     }
                 }
             }
@@ -99,6 +101,9 @@ class LeastPrivilegeTest {
         if (module.equals("writer-service")) {
             return "WriterRole";
         }
+        if (className.startsWith("io.tally.stream.subscriber.")) {
+            return "ActivityFeedRole";
+        }
         if (className.startsWith("io.tally.stream.rebuild.WatermarkPruner")
                 || className.startsWith("io.tally.stream.rebuild.ShardTokens")
                 || className.startsWith("io.tally.stream.WatermarkPruneHandler")) {
@@ -110,9 +115,14 @@ class LeastPrivilegeTest {
         return "StreamProcessorRole";
     }
 
-    private static String resource(String role, String kind) {
+    /**
+     * The template's resource for a recorded one. The subscriber example's feed has a table of its own, named
+     * {@code activity-*} by its tests and {@code <table>-activity} by the local runner.
+     */
+    private static String resource(String role, String kind, String tables) {
         return switch (AwsOperationRecorder.Resource.valueOf(kind)) {
-            case TABLE -> "Table.Arn";
+            case TABLE -> tables.startsWith("activity-") || tables.endsWith("-activity") ? "ActivityTable.Arn"
+                    : "Table.Arn";
             case INDEX -> "${Table.Arn}/index/*";
             case STREAM -> "${Table.Arn}/stream/*";
             case ANY_STREAM -> "*";

@@ -190,7 +190,7 @@ class TemplateTest {
     void everyHandlerTheTemplateNames_existsWithTheInterfaceItsEventNeeds() throws Exception {
         List<String> functions = resourcesOfType("AWS::Serverless::Function");
         assertThat(functions).containsExactlyInAnyOrder("WriterFunction", "StreamProcessorFunction",
-                "WatermarkPrunerFunction");
+                "WatermarkPrunerFunction", "ActivityFeedFunction");
         for (String id : functions) {
             JsonNode function = properties(id);
             String[] handler = function.path("Handler").asText().split("::");
@@ -198,6 +198,12 @@ class TemplateTest {
             Class<?> type = Class.forName(handler[0]);
             assertThat(Modifier.isPublic(type.getModifiers())).as(id + " handler class is public").isTrue();
             assertThat(type.getConstructor().getParameterCount()).as(id + " has a public no-argument constructor").isZero();
+            if (function.path("Events").isMissingNode()) {
+                // A rule's target (the subscriber example): it takes the EventBridge envelope as JSON.
+                assertThat(com.amazonaws.services.lambda.runtime.RequestStreamHandler.class).as(id)
+                        .isAssignableFrom(type);
+                continue;
+            }
 
             JsonNode event = function.path("Events").elements().next();
             Class<?>[] io = switch (event.path("Type").asText()) {
@@ -223,6 +229,54 @@ class TemplateTest {
             }
         }
         return new Type[0];
+    }
+
+    @Test
+    void subscriberExample_isTheActivityFeedRulesTarget_retriedThenDeadLettered_withItsOwnTableAndLeastPrivilege() {
+        JsonNode target = properties("ActivityFeedRule").path("Targets").get(0);
+        assertThat(target.path("Arn").toString()).contains("ActivityFeedFunction.Alias");
+        assertThat(target.at("/RetryPolicy/MaximumRetryAttempts").asInt()).isPositive();
+        // The duplicate marks must outlive the retries, or a late retry would be recorded twice.
+        assertThat((long) target.at("/RetryPolicy/MaximumEventAgeInSeconds").asInt())
+                .isLessThan(io.tally.core.activity.ActivityFeed.SEEN_FOR.toSeconds());
+        assertThat(target.at("/DeadLetterConfig/Arn").toString()).contains("ActivityFeedDeadLetterQueue");
+        assertThat(resources.at("/ActivityFeedDeadLetterQueue/Type").asText()).isEqualTo("AWS::SQS::Queue");
+        JsonNode queuePolicy = properties("ActivityFeedDeadLetterQueuePolicy").at("/PolicyDocument/Statement/0");
+        assertThat(queuePolicy.at("/Principal/Service").asText()).isEqualTo("events.amazonaws.com");
+        assertThat(queuePolicy.toString()).contains("ActivityFeedRule");
+        JsonNode permission = properties("ActivityFeedInvokePermission");
+        assertThat(permission.path("Principal").asText()).isEqualTo("events.amazonaws.com");
+        assertThat(permission.path("SourceArn").toString()).contains("ActivityFeedRule");
+
+        JsonNode table = properties("ActivityTable");
+        assertThat(table.at("/TimeToLiveSpecification/AttributeName").asText()).isEqualTo("ttl");
+        assertThat(table.at("/TimeToLiveSpecification/Enabled").asBoolean()).isTrue();
+        assertThat(table.has("StreamSpecification")).as("no stream: nothing derives from the feed").isFalse();
+        assertThat(properties("ActivityFeedFunction").at("/Environment/Variables/ACTIVITY_TABLE_NAME").toString())
+                .contains("ActivityTable");
+        assertThat(properties("WriterFunction").at("/Environment/Variables/ACTIVITY_TABLE_NAME").toString())
+                .contains("ActivityTable");
+
+        List<String> actions = new ArrayList<>();
+        properties("ActivityFeedRole").at("/Policies/0/PolicyDocument/Statement").forEach(statement -> {
+            JsonNode action = statement.path("Action");
+            List<String> names = action.isArray() ? texts(action) : List.of(action.asText());
+            actions.addAll(names);
+            if (names.contains("dynamodb:PutItem")) {
+                assertThat(statement.path("Resource").toString()).contains("ActivityTable").doesNotContain("\"Table.");
+            }
+        });
+        assertThat(actions).containsExactlyInAnyOrder("logs:CreateLogStream", "logs:PutLogEvents", "dynamodb:PutItem",
+                "xray:PutTraceSegments", "xray:PutTelemetryRecords");
+    }
+
+    @Test
+    void operationsDashboard_showsTheStreamAndTheApi() {
+        assertThat(resourcesOfType("AWS::CloudWatch::Dashboard")).containsExactly("OperationsDashboard");
+        String body = properties("OperationsDashboard").path("DashboardBody").toString();
+        assertThat(body).contains("IteratorAge", "tally.stream.records", "tally.stream.coalescing.ratio",
+                "tally.stream.poison", "tally.stream.failures", "AWS/ApiGateway", "\\\"Count\\\"", "4xx", "5xx",
+                "Latency");
     }
 
     @Test
@@ -278,9 +332,10 @@ class TemplateTest {
         List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
                 "WatermarkPrunerLogGroup.Arn", "Table.Arn",
                 "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn",
-                "WatermarkPrunerFailureQueue.Arn", "CursorSecret");
+                "WatermarkPrunerFailureQueue.Arn", "CursorSecret", "ActivityFeedLogGroup.Arn", "ActivityTable.Arn");
         List<String> roles = resourcesOfType("AWS::IAM::Role");
-        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole");
+        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole",
+                "ActivityFeedRole");
         for (String role : roles) {
             JsonNode properties = properties(role);
             assertThat(properties.has("ManagedPolicyArns")).as(role + " has no managed policies").isFalse();

@@ -21,6 +21,8 @@ import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactGetItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -34,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
  *
  * <p>A call is attributed to the first Tally class on the stack outside the test kit and core: a call made by the
  * tests themselves (creating tables, reading results) is not recorded; one made by main code is, with that class.
- * Each test JVM writes its records, one per line ({@code module \t class \t action \t resource}), to
+ * Each test JVM writes its records, one per line ({@code module \t class \t action \t resource \t tables}), to
  * {@code target/aws-operations/} of its module when it exits.
  */
 public final class AwsOperationRecorder implements ExecutionInterceptor {
@@ -89,9 +91,11 @@ public final class AwsOperationRecorder implements ExecutionInterceptor {
         if (module.isEmpty()) {
             return;
         }
+        String table = tables(request);
         for (String action : actions(request)) {
             for (Resource resource : resources(request)) {
-                RECORDS.add(module.get() + "\t" + caller.get().getName() + "\t" + action + "\t" + resource);
+                RECORDS.add(module.get() + "\t" + caller.get().getName() + "\t" + action + "\t" + resource + "\t"
+                        + table);
             }
         }
     }
@@ -127,6 +131,27 @@ public final class AwsOperationRecorder implements ExecutionInterceptor {
                 : name.replaceAll(".*\\.services\\.([a-z0-9]+)\\..*", "$1");
         String operation = request.getClass().getSimpleName().replaceAll("Request$", "");
         return prefix + ":" + operation;
+    }
+
+    /** The table names a DynamoDB request names, comma separated, or {@code -}. */
+    static String tables(SdkRequest request) {
+        Set<String> tables = new TreeSet<>();
+        request.getValueForField("TableName", String.class).ifPresent(tables::add);
+        if (request instanceof TransactWriteItemsRequest transaction) {
+            for (TransactWriteItem item : transaction.transactItems()) {
+                tables.add(item.put() != null ? item.put().tableName()
+                        : item.update() != null ? item.update().tableName()
+                        : item.delete() != null ? item.delete().tableName()
+                        : item.conditionCheck().tableName());
+            }
+        }
+        if (request instanceof BatchGetItemRequest batch) {
+            tables.addAll(batch.requestItems().keySet());
+        }
+        if (request instanceof BatchWriteItemRequest batch) {
+            tables.addAll(batch.requestItems().keySet());
+        }
+        return tables.isEmpty() ? "-" : String.join(",", tables);
     }
 
     static List<Resource> resources(SdkRequest request) {

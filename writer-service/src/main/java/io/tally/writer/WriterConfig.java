@@ -20,8 +20,11 @@ import java.util.function.Function;
  *                     how the stream processor spreads the derived data that the read side reads. The stream
  *                     processor reads the same variables, and both must see the same values: give every function
  *                     of a deployment the same settings.
+ * @param activityTable {@code ACTIVITY_TABLE_NAME}, optional: the subscriber example's feed table, which
+ *                     {@code GET /activity} reads; without it that route does not exist
  */
-public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards) {
+public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
+        String activityTable) {
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -30,6 +33,11 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         Objects.requireNonNull(region, "region");
         cursorSecret = cursorSecret == null ? DEVELOPMENT_SECRET : cursorSecret.clone();
         shards = shards == null ? ShardSettings.DEFAULTS : shards;
+    }
+
+    /** Without an activity feed. */
+    public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards) {
+        this(tableName, region, endpoint, cursorSecret, shards, null);
     }
 
     /** With the default shard counts. */
@@ -52,7 +60,14 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         return new WriterConfig(table, region(env),
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
                 CursorSecrets.read(env, secrets),
-                ShardSettings.fromEnvironment(env));
+                ShardSettings.fromEnvironment(env),
+                env.get("ACTIVITY_TABLE_NAME") == null || env.get("ACTIVITY_TABLE_NAME").isBlank() ? null
+                        : env.get("ACTIVITY_TABLE_NAME"));
+    }
+
+    /** The same settings, reading the activity feed from {@code table}. */
+    public WriterConfig withActivityTable(String table) {
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table);
     }
 
     static String region(Map<String, String> env) {

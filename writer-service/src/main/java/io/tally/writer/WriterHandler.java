@@ -7,7 +7,6 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.ErrorCode;
-import io.tally.writer.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
@@ -36,7 +35,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     public WriterHandler(WriterConfig config) {
         this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret(),
-                config.shards()));
+                config.shards(), config.activityTable()));
     }
 
     WriterHandler(WriterApi api) {
@@ -70,12 +69,12 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
             response = ApiResponse.error(ErrorCode.BAD_REQUEST, "request body is not valid base64", null);
         }
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("Content-Type", "application/json");
+        headers.put("Content-Type", ApiResponse.JSON_CONTENT_TYPE);
         headers.putAll(response.headers());
         return APIGatewayV2HTTPResponse.builder()
                 .withStatusCode(response.status())
                 .withHeaders(headers)
-                .withBody(Json.write(response.body()))
+                .withBody(response.bodyText())
                 .withIsBase64Encoded(false)
                 .build();
     }
