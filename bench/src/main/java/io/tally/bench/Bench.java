@@ -47,6 +47,8 @@ public final class Bench {
     /** The deployment's batch size: the stream event's BatchSize in infra/template.yaml. */
     static final int BATCH_SIZE = DeploymentTemplate.bundled().streamEventSourceMapping().integer("BatchSize");
     static final int WRITER_THREADS = 4;
+    /** The hot-song workload's Zipf skew over songs: the first two songs take about half of all downloads. */
+    static final double HOT_SONG_SKEW = 1.3;
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
@@ -78,6 +80,11 @@ public final class Bench {
         }
         try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
             workloads.add(new Bench(server).workload("zipf", 1.1, options));
+        }
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
+            // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
+            workloads.add(new Bench(server).workload("hot-song", HOT_SONG_SKEW,
+                    Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
         }
         Results.Freshness freshness = null;
         if (options.freshnessSeconds > 0) {
@@ -155,7 +162,10 @@ public final class Bench {
     // ---------------------------------------------------------------- replay
 
     private Results.WorkloadResult workload(String name, double skew, BenchOptions options) {
-        List<Write> writes = Workload.writes(options.seed, skew, options.records);
+        return workload(name, skew, Workload.writes(options.seed, skew, options.records));
+    }
+
+    private Results.WorkloadResult workload(String name, double skew, List<Write> writes) {
         String recording = "rec-" + name;
         admin.createTable(TableDefinition.createTableRequest(recording));
         LOG.info("{}: writing {} base writes on {} threads", name, writes.size(), WRITER_THREADS);

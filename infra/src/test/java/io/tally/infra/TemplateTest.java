@@ -34,6 +34,13 @@ class TemplateTest {
     private static final Path TEMPLATE = Path.of("template.yaml");
     private static final Path RULES = Path.of("events", "rules");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Actions the Service Authorization Reference lists with no resource type: grantable only on "*". */
+    private static final List<String> ACTIONS_WITHOUT_RESOURCE_TYPES = List.of("dynamodb:ListStreams",
+            "xray:PutTraceSegments", "xray:PutTelemetryRecords");
+    /** Resource types that take tags in CloudFormation; each must carry the stage's. */
+    private static final List<String> TAGGABLE = List.of("AWS::CloudWatch::Alarm", "AWS::DynamoDB::Table",
+            "AWS::Events::EventBus", "AWS::IAM::Role", "AWS::Logs::LogGroup", "AWS::SNS::Topic", "AWS::SQS::Queue",
+            "AWS::SecretsManager::Secret", "AWS::Serverless::HttpApi");
 
     private final JsonNode template = DeploymentTemplate.read(TEMPLATE).tree();
     private final JsonNode resources = template.path("Resources");
@@ -124,7 +131,12 @@ class TemplateTest {
         assertThat(api.path("Properties").has("Path")).isFalse();
         assertThat(resources.path("HttpApi").path("Type").asText()).isEqualTo("AWS::Serverless::HttpApi");
         assertThat(writer.path("CodeUri").asText()).isEqualTo("../writer-service/target/tally-writer.jar");
-        assertThat(writer.path("Environment").path("Variables").has("CURSOR_SECRET")).isTrue();
+        // The secret's ARN, read at start: its value is never in the function's configuration.
+        assertThat(writer.path("Environment").path("Variables").has("CURSOR_SECRET")).isFalse();
+        assertThat(writer.path("Environment").path("Variables").path("CURSOR_SECRET_ARN").asText())
+                .isEqualTo("CursorSecret");
+        assertThat(statementWith("WriterRole", "secretsmanager:GetSecretValue").path("Resource").asText())
+                .isEqualTo("CursorSecret");
     }
 
     @Test
@@ -143,9 +155,11 @@ class TemplateTest {
         assertThat(esm.path("TumblingWindowInSeconds").asInt()).isPositive();
         assertThat(texts(esm.path("FunctionResponseTypes"))).containsExactly("ReportBatchItemFailures");
         assertThat(esm.path("BisectBatchOnFunctionError").asBoolean()).isTrue();
-        // Never drop a record on its own: poison goes to the dead-letter route inside the function.
+        // Never drop a record on its own: poison goes to the dead-letter route inside the function. Only a batch still
+        // failing after 23 hours is given up, and recorded in the on-failure queue before the 24-hour retention
+        // would drop it unrecorded.
         assertThat(esm.path("MaximumRetryAttempts").asInt()).isEqualTo(-1);
-        assertThat(esm.path("MaximumRecordAgeInSeconds").asInt()).isEqualTo(-1);
+        assertThat(esm.path("MaximumRecordAgeInSeconds").asInt()).isBetween(20 * 3600, 24 * 3600 - 1800);
         JsonNode onFailure = esm.path("DestinationConfig").path("OnFailure");
         assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
         assertThat(onFailure.path("Destination").asText()).isEqualTo("StreamFailureQueue.Arn");
@@ -176,7 +190,7 @@ class TemplateTest {
     void everyHandlerTheTemplateNames_existsWithTheInterfaceItsEventNeeds() throws Exception {
         List<String> functions = resourcesOfType("AWS::Serverless::Function");
         assertThat(functions).containsExactlyInAnyOrder("WriterFunction", "StreamProcessorFunction",
-                "WatermarkPrunerFunction");
+                "WatermarkPrunerFunction", "ActivityFeedFunction");
         for (String id : functions) {
             JsonNode function = properties(id);
             String[] handler = function.path("Handler").asText().split("::");
@@ -184,6 +198,12 @@ class TemplateTest {
             Class<?> type = Class.forName(handler[0]);
             assertThat(Modifier.isPublic(type.getModifiers())).as(id + " handler class is public").isTrue();
             assertThat(type.getConstructor().getParameterCount()).as(id + " has a public no-argument constructor").isZero();
+            if (function.path("Events").isMissingNode()) {
+                // A rule's target (the subscriber example): it takes the EventBridge envelope as JSON.
+                assertThat(com.amazonaws.services.lambda.runtime.RequestStreamHandler.class).as(id)
+                        .isAssignableFrom(type);
+                continue;
+            }
 
             JsonNode event = function.path("Events").elements().next();
             Class<?>[] io = switch (event.path("Type").asText()) {
@@ -209,6 +229,54 @@ class TemplateTest {
             }
         }
         return new Type[0];
+    }
+
+    @Test
+    void subscriberExample_isTheActivityFeedRulesTarget_retriedThenDeadLettered_withItsOwnTableAndLeastPrivilege() {
+        JsonNode target = properties("ActivityFeedRule").path("Targets").get(0);
+        assertThat(target.path("Arn").toString()).contains("ActivityFeedFunction.Alias");
+        assertThat(target.at("/RetryPolicy/MaximumRetryAttempts").asInt()).isPositive();
+        // The duplicate marks must outlive the retries, or a late retry would be recorded twice.
+        assertThat((long) target.at("/RetryPolicy/MaximumEventAgeInSeconds").asInt())
+                .isLessThan(io.tally.core.activity.ActivityFeed.SEEN_FOR.toSeconds());
+        assertThat(target.at("/DeadLetterConfig/Arn").toString()).contains("ActivityFeedDeadLetterQueue");
+        assertThat(resources.at("/ActivityFeedDeadLetterQueue/Type").asText()).isEqualTo("AWS::SQS::Queue");
+        JsonNode queuePolicy = properties("ActivityFeedDeadLetterQueuePolicy").at("/PolicyDocument/Statement/0");
+        assertThat(queuePolicy.at("/Principal/Service").asText()).isEqualTo("events.amazonaws.com");
+        assertThat(queuePolicy.toString()).contains("ActivityFeedRule");
+        JsonNode permission = properties("ActivityFeedInvokePermission");
+        assertThat(permission.path("Principal").asText()).isEqualTo("events.amazonaws.com");
+        assertThat(permission.path("SourceArn").toString()).contains("ActivityFeedRule");
+
+        JsonNode table = properties("ActivityTable");
+        assertThat(table.at("/TimeToLiveSpecification/AttributeName").asText()).isEqualTo("ttl");
+        assertThat(table.at("/TimeToLiveSpecification/Enabled").asBoolean()).isTrue();
+        assertThat(table.has("StreamSpecification")).as("no stream: nothing derives from the feed").isFalse();
+        assertThat(properties("ActivityFeedFunction").at("/Environment/Variables/ACTIVITY_TABLE_NAME").toString())
+                .contains("ActivityTable");
+        assertThat(properties("WriterFunction").at("/Environment/Variables/ACTIVITY_TABLE_NAME").toString())
+                .contains("ActivityTable");
+
+        List<String> actions = new ArrayList<>();
+        properties("ActivityFeedRole").at("/Policies/0/PolicyDocument/Statement").forEach(statement -> {
+            JsonNode action = statement.path("Action");
+            List<String> names = action.isArray() ? texts(action) : List.of(action.asText());
+            actions.addAll(names);
+            if (names.contains("dynamodb:PutItem")) {
+                assertThat(statement.path("Resource").toString()).contains("ActivityTable").doesNotContain("\"Table.");
+            }
+        });
+        assertThat(actions).containsExactlyInAnyOrder("logs:CreateLogStream", "logs:PutLogEvents", "dynamodb:PutItem",
+                "xray:PutTraceSegments", "xray:PutTelemetryRecords");
+    }
+
+    @Test
+    void operationsDashboard_showsTheStreamAndTheApi() {
+        assertThat(resourcesOfType("AWS::CloudWatch::Dashboard")).containsExactly("OperationsDashboard");
+        String body = properties("OperationsDashboard").path("DashboardBody").toString();
+        assertThat(body).contains("IteratorAge", "tally.stream.records", "tally.stream.coalescing.ratio",
+                "tally.stream.poison", "tally.stream.failures", "AWS/ApiGateway", "\\\"Count\\\"", "4xx", "5xx",
+                "Latency");
     }
 
     @Test
@@ -239,20 +307,23 @@ class TemplateTest {
     }
 
     @Test
-    void alarms_watchIteratorAgeTheFailureDestinationPoisonRecordsTheGuardAndGivenUpEvents() {
+    void alarms_watchIteratorAgeTheFailureDestinationPoisonRecordsTheGuardAndGivenUpEventsAndWrites() {
         Map<String, JsonNode> byMetric = new HashMap<>();
         for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
             JsonNode alarm = properties(id);
             byMetric.put(alarm.path("Namespace").asText() + "/" + alarm.path("MetricName").asText(), alarm);
         }
         assertThat(byMetric).containsKeys("AWS/Lambda/IteratorAge", "AWS/SQS/ApproximateNumberOfMessagesVisible",
-                "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered");
+                "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered",
+                "Tally/tally.stream.derived.deadlettered");
         JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions").get(0);
         assertThat(guard.path("Name").asText() + "=" + guard.path("Value").asText()).isEqualTo("reason=past-failure");
         assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("StreamProcessorFunction");
-        assertThat(byMetric.get("AWS/SQS/ApproximateNumberOfMessagesVisible").path("Dimensions").get(0)
-                .path("Value").asText()).isEqualTo("StreamFailureQueue.QueueName");
+        assertThat(properties("StreamFailureAlarm").path("Dimensions").get(0).path("Value").asText())
+                .isEqualTo("StreamFailureQueue.QueueName");
+        assertThat(properties("WatermarkPrunerFailureAlarm").path("Dimensions").get(0).path("Value").asText())
+                .isEqualTo("WatermarkPrunerFailureQueue.QueueName");
     }
 
     @Test
@@ -260,9 +331,11 @@ class TemplateTest {
         // Resource strings as the YAML reader keeps them: !GetAtt X.Arn reads "X.Arn", !Sub keeps its text.
         List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
                 "WatermarkPrunerLogGroup.Arn", "Table.Arn",
-                "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn");
+                "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn",
+                "WatermarkPrunerFailureQueue.Arn", "CursorSecret", "ActivityFeedLogGroup.Arn", "ActivityTable.Arn");
         List<String> roles = resourcesOfType("AWS::IAM::Role");
-        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole");
+        assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole",
+                "ActivityFeedRole");
         for (String role : roles) {
             JsonNode properties = properties(role);
             assertThat(properties.has("ManagedPolicyArns")).as(role + " has no managed policies").isFalse();
@@ -271,9 +344,16 @@ class TemplateTest {
                     assertThat(statement.path("Effect").asText()).isEqualTo("Allow");
                     JsonNode resource = statement.path("Resource");
                     List<String> resourceList = resource.isArray() ? texts(resource) : List.of(resource.asText());
-                    assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).isSubsetOf(allowed);
                     List<String> actions = statement.path("Action").isArray()
                             ? texts(statement.path("Action")) : List.of(statement.path("Action").asText());
+                    if (resourceList.contains("*")) {
+                        // Only actions with no resource-level permission may name every resource, each alone.
+                        assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).containsExactly("*");
+                        assertThat(actions).as(role + " " + statement.path("Sid").asText())
+                                .isSubsetOf(ACTIONS_WITHOUT_RESOURCE_TYPES);
+                        continue;
+                    }
+                    assertThat(resourceList).as(role + " " + statement.path("Sid").asText()).isSubsetOf(allowed);
                     assertThat(actions).as(role + " actions").noneMatch(a -> a.contains("*"));
                 }
             }
@@ -293,7 +373,113 @@ class TemplateTest {
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
-                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem");
+                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "sqs:SendMessage",
+                "xray:PutTraceSegments", "xray:PutTelemetryRecords");
+    }
+
+    @Test
+    void listStreams_isGrantedOnEveryResource_asItHasNoResourceLevelPermission() {
+        for (String role : List.of("StreamProcessorRole", "WatermarkPrunerRole")) {
+            JsonNode statement = statementWith(role, "dynamodb:ListStreams");
+            assertThat(texts(statement.path("Action").isArray() ? statement.path("Action")
+                    : JSON.createArrayNode().add(statement.path("Action")))).as(role).containsExactly("dynamodb:ListStreams");
+            assertThat(statement.path("Resource").asText()).as(role).isEqualTo("*");
+        }
+    }
+
+    @Test
+    void functions_publishANewVersionOnAnyPropertyChange_parametersIncluded() {
+        JsonNode function = template.path("Globals").path("Function");
+        assertThat(function.path("AutoPublishAlias").asText()).isEqualTo("live");
+        assertThat(function.path("AutoPublishAliasAllProperties").asBoolean()).isTrue();
+    }
+
+    @Test
+    void watermarkPruner_failedRunsAreRecordedNotRetriedBlindly() {
+        JsonNode config = properties("WatermarkPrunerFunction").path("EventInvokeConfig");
+        assertThat(config.path("MaximumRetryAttempts").asInt()).isZero();
+        JsonNode onFailure = config.path("DestinationConfig").path("OnFailure");
+        assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
+        assertThat(onFailure.path("Destination").asText()).isEqualTo("WatermarkPrunerFailureQueue.Arn");
+        assertThat(actionsOf("WatermarkPrunerRole")).contains("sqs:SendMessage");
+    }
+
+    @Test
+    void everyAlarm_notifiesTheAlarmTopic_andEveryFunctionHasErrorAndThrottleAlarms() {
+        assertThat(resources.path("AlarmTopic").path("Type").asText()).isEqualTo("AWS::SNS::Topic");
+        assertThat(resources.path("AlarmEmailSubscription").path("Condition").asText()).isEqualTo("HasAlarmEmail");
+        Map<String, List<String>> metricsByFunction = new HashMap<>();
+        List<String> tableMetrics = new ArrayList<>();
+        List<String> apiMetrics = new ArrayList<>();
+        for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
+            JsonNode alarm = properties(id);
+            assertThat(texts(alarm.path("AlarmActions"))).as(id + " AlarmActions").containsExactly("AlarmTopic");
+            assertThat(texts(alarm.path("OKActions"))).as(id + " OKActions").containsExactly("AlarmTopic");
+            JsonNode dimension = alarm.path("Dimensions").path(0);
+            String namespace = alarm.path("Namespace").asText();
+            if (namespace.equals("AWS/Lambda") && dimension.path("Name").asText().equals("FunctionName")) {
+                metricsByFunction.computeIfAbsent(dimension.path("Value").asText(), f -> new ArrayList<>())
+                        .add(alarm.path("MetricName").asText());
+            } else if (namespace.equals("AWS/DynamoDB")) {
+                tableMetrics.add(alarm.path("MetricName").asText());
+            } else if (namespace.equals("AWS/ApiGateway")) {
+                apiMetrics.add(alarm.path("MetricName").asText());
+            }
+        }
+        for (String function : resourcesOfType("AWS::Serverless::Function")) {
+            assertThat(metricsByFunction.get(function)).as(function).contains("Errors", "Throttles");
+        }
+        assertThat(tableMetrics).contains("ReadThrottleEvents", "WriteThrottleEvents");
+        assertThat(apiMetrics).contains("5xx", "Latency");
+    }
+
+    @Test
+    void functions_areTracedAndTagged_andEveryTaggableResourceCarriesTheStage() {
+        JsonNode function = template.path("Globals").path("Function");
+        assertThat(function.path("Tracing").asText()).isEqualTo("Active");
+        assertThat(function.path("PropagateTags").asBoolean()).isTrue();
+        assertThat(function.path("Tags").has("tally:stage")).isTrue();
+        for (String role : resourcesOfType("AWS::IAM::Role")) {
+            assertThat(actionsOf(role)).as(role).contains("xray:PutTraceSegments", "xray:PutTelemetryRecords");
+        }
+        for (String type : TAGGABLE) {
+            for (String id : resourcesOfType(type)) {
+                JsonNode tags = properties(id).path("Tags");
+                boolean tagged = tags.isArray()
+                        ? StreamSupport.stream(tags.spliterator(), false)
+                                .anyMatch(tag -> tag.path("Key").asText().equals("tally:stage"))
+                        : tags.has("tally:stage");
+                assertThat(tagged).as(id + " tagged with tally:stage").isTrue();
+            }
+        }
+        for (String id : resourcesOfType("AWS::Logs::LogGroup")) {
+            assertThat(properties(id).path("RetentionInDays").asInt()).as(id + " retention").isPositive();
+        }
+    }
+
+    @Test
+    void api_answersBrowsersPreflights_logsAccess_andTheWriterHasReservedConcurrency() throws IOException {
+        JsonNode api = properties("HttpApi");
+        JsonNode cors = api.path("CorsConfiguration");
+        assertThat(cors.path("AllowOrigins").asText()).isEqualTo("CorsAllowOrigins");
+        assertThat(texts(cors.path("AllowMethods"))).contains("GET", "POST", "PUT", "PATCH", "DELETE");
+        assertThat(texts(cors.path("AllowHeaders"))).contains("content-type", "if-match", "authorization");
+        assertThat(texts(cors.path("ExposeHeaders"))).contains("etag", "location");
+        assertThat(api.path("AccessLogSettings").path("DestinationArn").asText()).isEqualTo("ApiAccessLogGroup.Arn");
+        assertThat(JSON.readTree(api.path("AccessLogSettings").path("Format").asText()).has("status")).isTrue();
+        assertThat(properties("WriterFunction").has("ReservedConcurrentExecutions")).isTrue();
+    }
+
+    private JsonNode statementWith(String role, String action) {
+        for (JsonNode policy : properties(role).path("Policies")) {
+            for (JsonNode statement : policy.path("PolicyDocument").path("Statement")) {
+                JsonNode actions = statement.path("Action");
+                if (actions.isArray() ? texts(actions).contains(action) : actions.asText().equals(action)) {
+                    return statement;
+                }
+            }
+        }
+        throw new AssertionError(role + " grants no " + action);
     }
 
     private List<String> actionsOf(String role) {

@@ -37,6 +37,10 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     public static final String EVENT_SOURCE = StreamWiring.DEFAULT_EVENT_SOURCE;
     /** Where the HTTP front serves the local event bus's recent events. */
     public static final String EVENTS_PATH = "/events";
+    /** The rule whose events the subscriber example (the activity feed) gets, as on AWS. */
+    public static final String ACTIVITY_FEED_RULE = "activity-feed";
+    /** The subscriber example's function name, as in the deployment. */
+    public static final String ACTIVITY_FEED_FUNCTION = "tally-activity-feed";
     /** Where the HTTP front serves the stream processor's meters in Prometheus's text format. */
     public static final String METRICS_PATH = "/metrics";
 
@@ -187,6 +191,11 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
      */
     public static LocalRunner start(Settings settings) {
         return RunnerStartup.start(settings);
+    }
+
+    /** The subscriber example's own table beside {@code tableName}: {@code tally-activity} for {@code tally}. */
+    public static String activityTableName(String tableName) {
+        return tableName + io.tally.core.activity.ActivityFeed.LOCAL_SUFFIX;
     }
 
     /** The writer API, e.g. {@code http://127.0.0.1:8080}. */

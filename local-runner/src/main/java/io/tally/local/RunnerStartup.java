@@ -1,16 +1,20 @@
 package io.tally.local;
 
 import io.tally.local.events.EventRules;
+import io.tally.local.events.FunctionTarget;
 import io.tally.local.events.InvalidRuleException;
 import io.tally.local.events.LocalEventBus;
 import io.tally.local.http.HttpFront;
 import io.tally.writer.WriterConfig;
+import io.tally.stream.subscriber.ActivityFeedHandler;
 import io.tally.writer.WriterHandler;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -53,6 +57,7 @@ final class RunnerStartup {
             boolean created;
             try (DynamoDbClient admin = join(adminClient)) {
                 created = TableSetup.ensureTable(admin, settings.tableName());
+                TableSetup.ensureActivityTable(admin, LocalRunner.activityTableName(settings.tableName()));
             }
             return startServers(settings, host, dynamoDb, dynamoDbPort, endpoint, created, rules);
         } catch (RuntimeException | Error e) {
@@ -73,7 +78,7 @@ final class RunnerStartup {
         try {
             try {
                 events = LocalEventBus.start(LocalEventBus.Settings.of(host, settings.eventsPort(), eventsDir.path()),
-                        rules);
+                        rules, activityFeedTarget(rules, endpoint, settings.tableName()));
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.eventsPort(), "--events-port", e);
             } catch (IOException e) {
@@ -81,12 +86,15 @@ final class RunnerStartup {
             }
             stream = StreamPipeline.create(endpoint, settings.tableName(), events.endpoint(), events.busName(),
                     settings.dataDir());
-            WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint));
+            WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint)
+                    .withActivityTable(LocalRunner.activityTableName(settings.tableName())));
             HttpFront front;
             try {
                 front = HttpFront.start(host, settings.port(), LocalRunner.WRITER_FUNCTION, writer,
                         Map.of(LocalRunner.EVENTS_PATH, events.recentEventsRoute(), LocalRunner.METRICS_PATH,
-                                new MetricsHandler(stream::scrape)));
+                                new MetricsHandler(stream::scrape), LocalDashboardRoutes.PATH,
+                                new LocalDashboardRoutes(writer, List.of("GET " + LocalRunner.EVENTS_PATH,
+                                        "GET " + LocalRunner.METRICS_PATH))));
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.port(), "--port", e);
             } catch (IOException e) {
@@ -110,6 +118,19 @@ final class RunnerStartup {
             eventsDir.removeIfTemporary();
             throw e;
         }
+    }
+
+    /**
+     * The subscriber example, the same handler as the deployed function, as the target of the rule
+     * {@value LocalRunner#ACTIVITY_FEED_RULE}; none when the rules (e.g. a --rules-dir) have no such rule.
+     */
+    private static List<FunctionTarget> activityFeedTarget(EventRules rules, URI endpoint, String tableName) {
+        if (!rules.names().contains(LocalRunner.ACTIVITY_FEED_RULE)) {
+            return List.of();
+        }
+        DynamoDbClient client = TableSetup.adminClient(endpoint);
+        return List.of(new FunctionTarget(LocalRunner.ACTIVITY_FEED_RULE, LocalRunner.ACTIVITY_FEED_FUNCTION,
+                new ActivityFeedHandler(client, LocalRunner.activityTableName(tableName), Clock.systemUTC()), client));
     }
 
     private static EventRules loadRules(Path rulesDir) {

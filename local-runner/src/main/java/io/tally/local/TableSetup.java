@@ -78,6 +78,23 @@ final class TableSetup {
     }
 
     /**
+     * Creates the subscriber example's feed table ({@link io.tally.core.activity.ActivityFeed}) unless it exists.
+     * DynamoDB Local keeps its TTL setting but never expires an item, so locally the feed only grows.
+     */
+    static void ensureActivityTable(DynamoDbClient dynamo, String table) {
+        try {
+            dynamo.describeTable(r -> r.tableName(table));
+        } catch (ResourceNotFoundException e) {
+            try {
+                dynamo.createTable(io.tally.core.activity.ActivityFeed.createTable(table));
+            } catch (ResourceInUseException raced) {
+                // Created meanwhile: what was wanted.
+            }
+        }
+        awaitActive(dynamo, table);
+    }
+
+    /**
      * The DynamoDB waiter polls every 20 seconds, made for AWS; DynamoDB Local is ready in milliseconds, and a
      * slow start-up would tempt people to skip the runner.
      */

@@ -121,8 +121,8 @@ class LocalRunnerIT {
                 .contains("aws dynamodb scan --table-name tally --endpoint-url " + runner.dynamoDbEndpoint())
                 .contains("events          " + runner.eventsEndpoint() + " (EventBridge PutEvents), GET "
                         + runner.baseUri() + "/events")
-                .contains("rules from classpath:/rules: all-tally-events, correct-completions, item-completed, "
-                        + "post-activity")
+                .contains("rules from classpath:/rules: activity-feed, all-tally-events, correct-completions, "
+                        + "item-completed, post-activity")
                 .contains("removed when stopped")
                 .contains("in memory")
                 .contains("Ctrl-C to stop");
@@ -159,7 +159,7 @@ class LocalRunnerIT {
         }
         assertThat(item).as("event %s in GET /events", eventId).isNotNull();
         assertThat(item.at("/event/detail/eventId").asText()).isEqualTo(marker);
-        assertThat(item.get("rules")).extracting(JsonNode::asText).containsExactly("all-tally-events", "post-activity");
+        assertThat(item.get("rules")).extracting(JsonNode::asText).containsExactly("activity-feed", "all-tally-events", "post-activity");
         assertThat(Files.readString(runner.eventBus().file("post-activity"))).contains(marker);
     }
 

@@ -22,6 +22,8 @@ import io.tally.stream.orgs.MembershipDerivation;
 import io.tally.stream.orgs.OrganisationDerivation;
 import io.tally.stream.orgs.TeamDerivation;
 import io.tally.stream.orgs.TeamMemberships;
+import io.tally.stream.songs.DownloadDerivation;
+import io.tally.stream.songs.SongDerivation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,7 @@ public final class StreamDomains {
         all.addAll(blog(shards));
         all.addAll(catalogue(shards));
         all.addAll(orgs());
+        all.addAll(songs());
         all.addAll(favourites());
         return Derivations.of(all, shards.global());
     }
@@ -65,6 +68,10 @@ public final class StreamDomains {
     static List<Derivation> orgs() {
         return List.of(new OrganisationDerivation(), new TeamDerivation(), new EmployeeDerivation(),
                 new MembershipDerivation());
+    }
+
+    static List<Derivation> songs() {
+        return List.of(new SongDerivation(), new DownloadDerivation());
     }
 
     static List<Derivation> favourites() {

@@ -28,12 +28,14 @@ public final class LocalDynamoDb {
         return instance;
     }
 
+    /** The embedded instance's client; the AWS operations main code makes through it are recorded. */
     public static DynamoDbClient client() {
-        return instance().dynamoDbClient();
+        return AwsOperationRecorder.recording(instance().dynamoDbClient(), DynamoDbClient.class);
     }
 
+    /** The embedded instance's streams client; the AWS operations main code makes through it are recorded. */
     public static DynamoDbStreamsClient streamsClient() {
-        return instance().dynamoDbStreamsClient();
+        return AwsOperationRecorder.recording(instance().dynamoDbStreamsClient(), DynamoDbStreamsClient.class);
     }
 
     /** Creates a new table with Tally's definition and returns its name. */

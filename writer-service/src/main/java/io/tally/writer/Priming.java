@@ -17,17 +17,23 @@ final class Priming implements Resource {
     private static final String JSON = "application/json";
 
     private final WriterHandler handler;
+    private final Runnable afterRestore;
 
     Priming(WriterHandler handler) {
+        this(handler, () -> { });
+    }
+
+    Priming(WriterHandler handler, Runnable afterRestore) {
         this.handler = handler;
+        this.afterRestore = afterRestore;
     }
 
     /**
-     * Registers the priming of {@code handler} with the global CRaC context. The caller keeps the returned object:
-     * a context need not hold its resources strongly.
+     * Registers the priming of {@code handler} with the global CRaC context; {@code afterRestore} runs after each
+     * restore. The caller keeps the returned object: a context need not hold its resources strongly.
      */
-    static Priming register(WriterHandler handler) {
-        Priming priming = new Priming(handler);
+    static Priming register(WriterHandler handler, Runnable afterRestore) {
+        Priming priming = new Priming(handler, afterRestore);
         Core.getGlobalContext().register(priming);
         return priming;
     }
@@ -74,6 +80,7 @@ final class Priming implements Resource {
 
     @Override
     public void afterRestore(org.crac.Context<? extends Resource> context) {
-        // Nothing to refresh: the DynamoDB client reconnects on its own.
+        // The DynamoDB client reconnects on its own; secrets read at init may have rotated since the snapshot.
+        afterRestore.run();
     }
 }

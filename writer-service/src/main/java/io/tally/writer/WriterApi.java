@@ -2,6 +2,9 @@ package io.tally.writer;
 
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
+import io.tally.writer.dashboard.ActivityRoutes;
+import io.tally.writer.dashboard.ActivityStore;
+import io.tally.writer.dashboard.DashboardRoutes;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -33,6 +36,7 @@ public final class WriterApi {
     private static final Logger LOG = LoggerFactory.getLogger(WriterApi.class);
 
     private final Router router = new Router();
+    private final Cursors cursors;
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
@@ -41,8 +45,24 @@ public final class WriterApi {
 
     /** {@code shards} must be the stream processor's: the read side reads the shards it writes. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards) {
-        Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock),
-                new Cursors(cursorSecret), shards));
+        this(dynamo, table, clock, cursorSecret, shards, null);
+    }
+
+    /** {@code activityTable}: the subscriber example's feed, for {@code GET /activity}; null: no such route. */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
+            String activityTable) {
+        this.cursors = new Cursors(cursorSecret);
+        Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards));
+        if (activityTable != null) {
+            ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable));
+        }
+        // Last: its route list names every route registered before it.
+        DashboardRoutes.register(router);
+    }
+
+    /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */
+    public void rekeyCursors(byte[] cursorSecret) {
+        cursors.rekey(cursorSecret);
     }
 
     public ApiResponse handle(ApiRequest request) {

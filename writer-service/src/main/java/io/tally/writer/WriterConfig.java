@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Settings of the writer service, read from the Lambda environment.
@@ -12,13 +13,18 @@ import java.util.Objects;
  * @param tableName    {@code TABLE_NAME} (required)
  * @param region       {@code AWS_REGION}, set by Lambda (defaults to us-east-1 for local use)
  * @param endpoint     {@code DYNAMODB_ENDPOINT}, optional, e.g. {@code http://127.0.0.1:8000} for DynamoDB Local
- * @param cursorSecret {@code CURSOR_SECRET}: signs pagination cursors; all functions of a deployment must share it
+ * @param cursorSecret signs pagination cursors; all functions of a deployment must share it: the value of the Secrets
+ *                     Manager secret {@code CURSOR_SECRET_ARN} names, or {@code CURSOR_SECRET} (local use)
+ *                     ({@link CursorSecrets})
  * @param shards       {@code SELECTOR_SHARDS}, {@code STATUS_SHARDS}, {@code GLOBAL_SHARDS} (each 1..100, default 4):
  *                     how the stream processor spreads the derived data that the read side reads. The stream
  *                     processor reads the same variables, and both must see the same values: give every function
  *                     of a deployment the same settings.
+ * @param activityTable {@code ACTIVITY_TABLE_NAME}, optional: the subscriber example's feed table, which
+ *                     {@code GET /activity} reads; without it that route does not exist
  */
-public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards) {
+public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
+        String activityTable) {
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -29,23 +35,43 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         shards = shards == null ? ShardSettings.DEFAULTS : shards;
     }
 
+    /** Without an activity feed. */
+    public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards) {
+        this(tableName, region, endpoint, cursorSecret, shards, null);
+    }
+
     /** With the default shard counts. */
     public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret) {
         this(tableName, region, endpoint, cursorSecret, ShardSettings.DEFAULTS);
     }
 
+    /** Reads a cursor secret named by {@code CURSOR_SECRET_ARN} from Secrets Manager. */
     public static WriterConfig fromEnvironment(Map<String, String> env) {
+        return fromEnvironment(env, CursorSecrets.secretsManager(region(env)));
+    }
+
+    /** @param secrets reads a Secrets Manager secret's string by ARN */
+    static WriterConfig fromEnvironment(Map<String, String> env, Function<String, String> secrets) {
         String table = env.get("TABLE_NAME");
         if (table == null || table.isBlank()) {
             throw new IllegalStateException("environment variable TABLE_NAME is not set");
         }
-        String region = env.getOrDefault("AWS_REGION", env.getOrDefault("AWS_DEFAULT_REGION", "us-east-1"));
         String endpoint = env.get("DYNAMODB_ENDPOINT");
-        String secret = env.get("CURSOR_SECRET");
-        return new WriterConfig(table, region,
+        return new WriterConfig(table, region(env),
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
-                secret == null || secret.isBlank() ? null : secret.getBytes(StandardCharsets.UTF_8),
-                ShardSettings.fromEnvironment(env));
+                CursorSecrets.read(env, secrets),
+                ShardSettings.fromEnvironment(env),
+                env.get("ACTIVITY_TABLE_NAME") == null || env.get("ACTIVITY_TABLE_NAME").isBlank() ? null
+                        : env.get("ACTIVITY_TABLE_NAME"));
+    }
+
+    /** The same settings, reading the activity feed from {@code table}. */
+    public WriterConfig withActivityTable(String table) {
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table);
+    }
+
+    static String region(Map<String, String> env) {
+        return env.getOrDefault("AWS_REGION", env.getOrDefault("AWS_DEFAULT_REGION", "us-east-1"));
     }
 
     public static WriterConfig local(String tableName, URI endpoint) {

@@ -7,7 +7,6 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.ErrorCode;
-import io.tally.writer.http.Json;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
@@ -31,16 +30,33 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
      */
     public WriterHandler() {
         this(WriterConfig.fromEnvironment(System.getenv()));
-        priming = Priming.register(this);
+        priming = Priming.register(this, this::refreshCursorSecret);
     }
 
     public WriterHandler(WriterConfig config) {
         this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret(),
-                config.shards()));
+                config.shards(), config.activityTable()));
     }
 
     WriterHandler(WriterApi api) {
         this.api = api;
+    }
+
+    /**
+     * Reads the cursor secret again (after a SnapStart restore: the snapshot may predate a rotation); keeps the one it
+     * has when the secret cannot be read.
+     */
+    private void refreshCursorSecret() {
+        Map<String, String> env = System.getenv();
+        if (env.get(CursorSecrets.ARN) == null) {
+            return;
+        }
+        try {
+            api.rekeyCursors(CursorSecrets.read(env, CursorSecrets.secretsManager(WriterConfig.region(env))));
+        } catch (RuntimeException e) {
+            System.err.println("the cursor secret could not be read again after a restore; keeping the one read"
+                    + " before: " + e);
+        }
     }
 
     @Override
@@ -53,12 +69,12 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
             response = ApiResponse.error(ErrorCode.BAD_REQUEST, "request body is not valid base64", null);
         }
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("Content-Type", "application/json");
+        headers.put("Content-Type", ApiResponse.JSON_CONTENT_TYPE);
         headers.putAll(response.headers());
         return APIGatewayV2HTTPResponse.builder()
                 .withStatusCode(response.status())
                 .withHeaders(headers)
-                .withBody(Json.write(response.body()))
+                .withBody(response.bodyText())
                 .withIsBase64Encoded(false)
                 .build();
     }

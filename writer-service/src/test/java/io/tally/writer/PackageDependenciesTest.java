@@ -61,6 +61,7 @@ class PackageDependenciesTest {
         assertThat(graph.get("io.tally.writer.blog")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.catalogue")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.orgs")).isSubsetOf(shared);
+        assertThat(graph.get("io.tally.writer.songs")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.stats")).isSubsetOf(shared);
         assertThat(graph.get("io.tally.writer.http")).isEmpty();
         assertThat(graph.get("io.tally.writer.store")).isEmpty();

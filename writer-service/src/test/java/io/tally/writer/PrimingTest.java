@@ -36,10 +36,13 @@ class PrimingTest {
     @Test
     void beforeCheckpoint_primesWithoutThrowing_andRegistersOnAJvmWithoutCrac() throws Exception {
         WriterHandler handler = handlerRefusingDynamoDb();
-        Priming priming = Priming.register(handler);
+        java.util.concurrent.atomic.AtomicInteger restored = new java.util.concurrent.atomic.AtomicInteger();
+        Priming priming = Priming.register(handler, restored::incrementAndGet);
 
         assertThatCode(() -> priming.beforeCheckpoint(null)).doesNotThrowAnyException();
+        assertThat(restored).hasValue(0);
         priming.afterRestore(null);
+        assertThat(restored).hasValue(1);
         assertThat(calls).isEmpty();
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.ShardSettings;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -50,5 +51,36 @@ class WriterConfigTest {
     void shardSettings_outOfRange_areRefused() {
         assertThatThrownBy(() -> new ShardSettings(0, 4, 4)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ShardSettings(4, 101, 4)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void cursorSecret_namedByArn_isReadFromSecretsManager_notTheEnvironment() {
+        Map<String, String> asked = new HashMap<>();
+        var config = WriterConfig.fromEnvironment(env("CURSOR_SECRET_ARN", "arn:aws:secretsmanager:eu-west-1:1:secret:c",
+                "CURSOR_SECRET", "ignored-when-an-arn-is-given"), arn -> {
+                    asked.put("arn", arn);
+                    return "rotated-secret-value-0123456789";
+                });
+
+        assertThat(asked).containsEntry("arn", "arn:aws:secretsmanager:eu-west-1:1:secret:c");
+        assertThat(new String(config.cursorSecret(), StandardCharsets.UTF_8)).isEqualTo("rotated-secret-value-0123456789");
+    }
+
+    @Test
+    void cursorSecret_unreadable_refusesToStart_ratherThanSignWithAKeyNoOtherFunctionShares() {
+        assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("CURSOR_SECRET_ARN", "arn:x"), arn -> {
+            throw new IllegalStateException("AccessDenied");
+        })).isInstanceOf(IllegalStateException.class).hasMessageContaining("arn:x").hasMessageContaining("AccessDenied");
+        assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("CURSOR_SECRET_ARN", "arn:x"), arn -> ""))
+                .hasMessageContaining("no string value");
+    }
+
+    @Test
+    void cursorSecret_locally_isTheVariablesValue_orTheDevelopmentKey() {
+        assertThat(new String(WriterConfig.fromEnvironment(env("CURSOR_SECRET", "local-secret-0123456789"), arn -> {
+            throw new AssertionError("no Secrets Manager call without an ARN");
+        }).cursorSecret(), StandardCharsets.UTF_8)).isEqualTo("local-secret-0123456789");
+        assertThat(WriterConfig.fromEnvironment(env(), arn -> null).cursorSecret())
+                .isEqualTo(WriterConfig.DEVELOPMENT_SECRET);
     }
 }

@@ -92,8 +92,7 @@ public final class Demo implements AutoCloseable {
         Duration lag = runner.streamLag();
         return String.format(Locale.ROOT, "demo %ds: %d writes (%d failed); stream: %d records processed, lag %.1f s%s; "
                         + "global: %s", seconds, seedWrites + load.writes(), load.failed(), snapshot.recordsProcessed(),
-                lag.toMillis() / 1000.0, lag.isZero() ? " (caught up)"
-                        : " (DynamoDB Local stamps stream records to the minute, so up to 60 s too high)", global);
+                lag.toMillis() / 1000.0, lag.isZero() ? " (caught up)" : "", global);
     }
 
     /** Stops the load and the progress lines. Idempotent. */

@@ -25,6 +25,9 @@ import java.util.Map;
  * conflict rather than counting things twice.
  */
 public final class DemoLoader {
+    /** The demo's songs; the first ones take most of the synthetic load's downloads. */
+    public static final java.util.List<String> SONGS = java.util.List.of("hot-song", "warm-song", "song-3",
+            "song-4", "song-5", "song-6");
     /** The seed's user. */
     public static final String SEED_USER = "user-8790";
     /** The seed's organisation. */
@@ -100,6 +103,11 @@ public final class DemoLoader {
         write("PUT", "/orgs/abc/teams/dev_ops/members/maureen", body("role", "on call"));
         write("PUT", "/orgs/abc/teams/mobile_team/members/allie", body("role", "lead"));
         write("PUT", "/orgs/abc/teams/dev_ops/members/teri", body());
+
+        // Song downloads (seed 002's aggregation example): the songs the synthetic load downloads
+        for (int i = 0; i < SONGS.size(); i++) {
+            write("PUT", "/songs/" + SONGS.get(i), body("title", "Demo song " + (i + 1), "artist", "The Demo Band"));
+        }
 
         // Favourites with tags (seed 004), collected by user-8790
         write("POST", "/users/user-8790/tags", body("tagId", "travel", "name", "Travel"));

@@ -34,6 +34,8 @@ public final class SyntheticLoad implements AutoCloseable {
     private final double writesPerSecond;
     private final List<String> users = new ArrayList<>();
     private final List<PostRef> posts = new ArrayList<>();
+    /** Paths of downloads the load made, for a refund now and then. */
+    private final List<String> downloads = new ArrayList<>();
     private final AtomicLong writes = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private ScheduledExecutorService executor;
@@ -96,6 +98,9 @@ public final class SyntheticLoad implements AutoCloseable {
 
     private ApiClient.Reply randomWrite() throws IOException, InterruptedException {
         ThreadLocalRandom random = ThreadLocalRandom.current();
+        if (random.nextInt(4) == 0) {
+            return download(random);
+        }
         double dice = random.nextDouble();
         if (users.size() < 3 || dice < 0.08) {
             long n = writes.get() + failed.get();
@@ -125,6 +130,27 @@ public final class SyntheticLoad implements AutoCloseable {
         posts.set(index, posts.get(posts.size() - 1));
         posts.remove(posts.size() - 1);
         return api.delete(path);
+    }
+
+    /**
+     * A download of one of the demo's songs, skewed: each song takes about half the downloads of the one before it, so
+     * the first two take three quarters. Now and then a refund of a recent download instead.
+     */
+    private ApiClient.Reply download(ThreadLocalRandom random) throws IOException, InterruptedException {
+        if (!downloads.isEmpty() && random.nextInt(20) == 0) {
+            return api.delete(downloads.remove(downloads.size() - 1));
+        }
+        int song = 0;
+        while (song < DemoLoader.SONGS.size() - 1 && random.nextBoolean()) {
+            song++;
+        }
+        String path = "/songs/" + DemoLoader.SONGS.get(song) + "/downloads";
+        ApiClient.Reply reply = api.post(path, body());
+        JsonNode id = reply.body().path("downloadId");
+        if (reply.ok() && id.isTextual() && downloads.size() < MAX_KNOWN) {
+            downloads.add(path + "/" + id.asText());
+        }
+        return reply;
     }
 
     private static void remember(ApiClient.Reply reply, String field, List<String> into) {

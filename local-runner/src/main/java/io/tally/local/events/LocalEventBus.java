@@ -107,8 +107,10 @@ public final class LocalEventBus implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
 
+    private final List<FunctionTarget> functions;
+
     private LocalEventBus(Settings settings, EventRules rules, HttpServer server, ThreadPoolExecutor executor,
-            JsonLinesTarget files, RecentEvents recent) {
+            JsonLinesTarget files, RecentEvents recent, List<FunctionTarget> functions) {
         this.settings = settings;
         this.rules = rules;
         this.server = server;
@@ -116,7 +118,10 @@ public final class LocalEventBus implements AutoCloseable {
         this.files = files;
         this.recent = recent;
         this.putEvents = new PutEvents(settings.busName(), Clock.systemUTC(), UUID::randomUUID);
-        this.router = new EventRouter(rules, List.of(files, recent));
+        this.functions = List.copyOf(functions);
+        List<EventTarget> targets = new java.util.ArrayList<>(List.of(files, recent));
+        targets.addAll(this.functions);
+        this.router = new EventRouter(rules, targets);
         this.recentEventsRoute = new RecentEventsHandler(recent);
     }
 
@@ -127,6 +132,17 @@ public final class LocalEventBus implements AutoCloseable {
      * @throws IOException            if the server cannot start, or the output directory cannot be prepared
      */
     public static LocalEventBus start(Settings settings, EventRules rules) throws IOException {
+        return start(settings, rules, List.of());
+    }
+
+    /**
+     * As {@link #start(Settings, EventRules)}, with functions as targets of their rules (closed with the bus).
+     *
+     * @throws java.net.BindException if the port is taken
+     * @throws IOException            if the server cannot start, or the output directory cannot be prepared
+     */
+    public static LocalEventBus start(Settings settings, EventRules rules, List<FunctionTarget> functions)
+            throws IOException {
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(rules, "rules");
         JsonLinesTarget files;
@@ -141,7 +157,7 @@ public final class LocalEventBus implements AutoCloseable {
                 new ArrayBlockingQueue<>(QUEUE), daemonThreads(), new ThreadPoolExecutor.AbortPolicy());
         executor.allowCoreThreadTimeOut(true);
         LocalEventBus bus = new LocalEventBus(settings, rules, server, executor, files,
-                new RecentEvents(settings.recentCapacity()));
+                new RecentEvents(settings.recentCapacity()), functions);
         server.createContext("/", bus::exchange);
         server.setExecutor(executor);
         server.start();
@@ -208,6 +224,7 @@ public final class LocalEventBus implements AutoCloseable {
         }
         // stop(0): the wait above covers the calls actually in flight; stop's own delay would be spent in full.
         server.stop(0);
+        functions.forEach(FunctionTarget::close);
         executor.shutdown();
         try {
             if (!executor.awaitTermination(1, TimeUnit.SECONDS)) {

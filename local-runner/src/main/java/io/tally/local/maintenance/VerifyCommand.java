@@ -84,7 +84,8 @@ public final class VerifyCommand implements Callable<Integer> {
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
         try (DynamoDbClient dynamo = table.dynamoDb(); DynamoDbStreamsClient streams = table.streams()) {
             Rebuilder rebuilder = new Rebuilder(dynamo, streams, table.tableName, StreamDomains.derivations(settings),
-                    segments).withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO);
+                    segments).withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
+                    .withCascades(StreamDomains.cascades(dynamo, table.tableName));
             err.println((repair ? "repairing " : "verifying ") + table.describe());
             Progress progress = new Progress(err);
             if (repair) {
@@ -99,10 +100,14 @@ public final class VerifyCommand implements Callable<Integer> {
                 out.println("derived data is exact");
                 return 0;
             }
-            if (report.differences().isEmpty()) {
+            if (report.differences().isEmpty() && report.behindItems() > 0) {
                 out.println("no differences in the derived items caught up with the position; run again when the "
                         + "stream processor has drained");
                 return BEHIND;
+            }
+            if (report.differences().isEmpty()) {
+                out.println("derived items are exact, but cascades are undone: run verify --repair");
+                return DIFFERENCES;
             }
             out.println(report.differences().size() + " differing attributes:");
             list(report.differences(), out);
@@ -115,6 +120,9 @@ public final class VerifyCommand implements Callable<Integer> {
         if (!report.found().differences().isEmpty()) {
             out.println(report.found().differences().size() + " differing attributes found:");
             list(report.found().differences(), out);
+        }
+        if (report.cascaded() > 0) {
+            out.println("ran the undone cascades: removed " + report.cascaded() + " base items");
         }
         out.println("repaired: wrote " + report.written() + " derived items with their content and watermarks at "
                 + "the stream position");
@@ -142,6 +150,11 @@ public final class VerifyCommand implements Callable<Integer> {
         if (report.behindItems() > 0) {
             out.println(report.behindItems() + " derived items behind the stream (records up to the position not "
                     + "applied yet): not compared");
+        }
+        if (!report.undoneCascades().isEmpty()) {
+            out.println(report.undoneCascades().size() + " cascades undone (their owner was removed without them"
+                    + " running, or its removal is not processed yet):");
+            list(report.undoneCascades(), out);
         }
     }
 

@@ -40,10 +40,11 @@ public record PollerSnapshot(
      * @param parentShardId its parent; null if none
      * @param status        where it is
      * @param checkpoint    the sequence number of the last record processed; null if none yet
-     * @param lag           how far behind the shard's worker is: zero once it has read everything the shard holds
-     *                      and processed it; otherwise the time since the last record it read was written (that
-     *                      record's ApproximateCreationDateTime, which DynamoDB Local rounds down to the minute), so
-     *                      it grows while a batch keeps failing
+     * @param lag           how long the oldest record the shard's worker has read but not yet processed has waited
+     *                      since the poller read it (zero when none waits), so it grows while a batch keeps failing.
+     *                      Measured from the poller's own clock, not from the record's ApproximateCreationDateTime,
+     *                      which DynamoDB Local rounds down to the minute; the time from the write to the read (at
+     *                      most one poll interval while the worker is idle) is not in it
      */
     public record ShardProgress(String shardId, String parentShardId, ShardStatus status, String checkpoint,
             Duration lag) {

@@ -57,6 +57,8 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
     private boolean wakeUpRequested;
 
     private final Deque<Record> buffer = new ArrayDeque<>();
+    /** When the poller read each buffered record (parallel to {@link #buffer}): the exact clock of the lag. */
+    private final Deque<Instant> bufferedSeenAt = new ArrayDeque<>();
     private long bufferedSince;
     private String iterator;
     private boolean shardEnd;
@@ -66,8 +68,11 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
     private boolean warnedCheckpointFailure;
 
     private volatile String checkpoint;
-    private volatile Instant lastReadCreatedAt;
-    private volatile boolean caughtUp;
+    /**
+     * When the poller first read the oldest record not yet processed (buffered or in the batch in flight); null when
+     * none waits. Not the record's ApproximateCreationDateTime: DynamoDB Local rounds that down to the minute.
+     */
+    private volatile Instant oldestPendingSeenAt;
     private volatile long caughtUpGeneration = -1;
 
     ShardWorker(String streamArn, String shardId, String checkpoint, DynamoDbStreamsClient streams,
@@ -106,11 +111,11 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
 
     /** See {@link PollerSnapshot.ShardProgress#lag}. */
     Duration lag() {
-        Instant last = lastReadCreatedAt;
-        if (caughtUp || last == null) {
+        Instant oldest = oldestPendingSeenAt;
+        if (oldest == null) {
             return Duration.ZERO;
         }
-        Duration lag = Duration.between(last, clock.instant());
+        Duration lag = Duration.between(oldest, clock.instant());
         return lag.isNegative() ? Duration.ZERO : lag;
     }
 
@@ -129,6 +134,8 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
                 if (!processor.process(takeBatch(), this)) {
                     return;
                 }
+                // Processed or sent to the failure destination: either way it no longer waits.
+                oldestPendingSeenAt = bufferedSeenAt.peekFirst();
                 continue;
             }
             if (shardEnd) {
@@ -162,6 +169,7 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
         List<Record> batch = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             batch.add(buffer.removeFirst());
+            bufferedSeenAt.removeFirst();
         }
         return batch;
     }
@@ -209,14 +217,15 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
         }
         List<Record> records = response.records();
         if (!records.isEmpty()) {
+            Instant seenAt = clock.instant();
             if (buffer.isEmpty()) {
                 bufferedSince = System.nanoTime();
+                // Nothing else waits (a batch in flight is processed on this thread, before the next read).
+                oldestPendingSeenAt = seenAt;
             }
             buffer.addAll(records);
-            Record newest = records.get(records.size() - 1);
-            lastRead = newest.dynamodb().sequenceNumber();
-            lastReadCreatedAt = newest.dynamodb().approximateCreationDateTime();
-            caughtUp = false;
+            records.forEach(record -> bufferedSeenAt.addLast(seenAt));
+            lastRead = records.get(records.size() - 1).dynamodb().sequenceNumber();
         }
         iterator = response.nextShardIterator();
         if (iterator == null) {
@@ -225,7 +234,6 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
         }
         if (records.isEmpty()) {
             if (buffer.isEmpty()) {
-                caughtUp = true;
                 caughtUpGeneration = generation;
                 poller.progressed();
                 pause(pollInterval);
@@ -265,7 +273,7 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
 
     private void markDone() {
         save(new ShardCheckpoint(checkpoint, true));
-        caughtUp = true;
+        oldestPendingSeenAt = null;
         LOG.debug("shard {}: done at {}", shardId, checkpoint);
         poller.shardDone(this);
     }

@@ -38,7 +38,7 @@ class DemoIT {
     @Order(1)
     void seedScenarioGivesUser8790TheSeedsStats() throws Exception {
         int writes = new DemoLoader(runner.baseUri()).loadSeed();
-        assertThat(writes).isEqualTo(49);
+        assertThat(writes).isEqualTo(55);
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
         JsonNode stats = api.get("/stats/users/" + DemoLoader.SEED_USER);

@@ -338,10 +338,10 @@ class LocalEventBusIT {
         assertThat(items.get(0).get("rules")).as("an event no rule matches is listed too").isEmpty();
         assertThat(items.get(1).at("/event/id").asText()).isEqualTo(second.entries().get(0).eventId());
         assertThat(items.get(1).get("rules")).extracting(JsonNode::asText)
-                .containsExactly("all-tally-events", "correct-completions", "item-completed");
+                .containsExactly("activity-feed", "all-tally-events", "correct-completions", "item-completed");
         assertThat(items.get(2).at("/event/id").asText()).isEqualTo(first.entries().get(0).eventId());
         assertThat(items.get(2).get("rules")).extracting(JsonNode::asText)
-                .containsExactly("all-tally-events", "post-activity");
+                .containsExactly("activity-feed", "all-tally-events", "post-activity");
         assertThat(items.get(2).at("/event/detail")).isEqualTo(JSON.readTree("{\"eventId\":\"e1\"}"));
     }
 

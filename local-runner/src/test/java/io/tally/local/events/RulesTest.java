@@ -25,9 +25,12 @@ class RulesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path RULES = Path.of("..", "infra", "events", "rules");
     private static final List<String> ALL = List.of("all-tally-events");
-    private static final List<String> POSTS = List.of("all-tally-events", "post-activity");
-    private static final List<String> COMPLETED = List.of("all-tally-events", "item-completed");
-    private static final List<String> CORRECT = List.of("all-tally-events", "correct-completions", "item-completed");
+    /** Every event but UserStatsChanged also goes to the activity feed (the subscriber example). */
+    private static final List<String> ACTIVITY = List.of("activity-feed", "all-tally-events");
+    private static final List<String> POSTS = List.of("activity-feed", "all-tally-events", "post-activity");
+    private static final List<String> COMPLETED = List.of("activity-feed", "all-tally-events", "item-completed");
+    private static final List<String> CORRECT = List.of("activity-feed", "all-tally-events", "correct-completions",
+            "item-completed");
 
     private static final EventRules REPOSITORY_RULES = EventRules.fromDirectory(RULES);
 
@@ -62,7 +65,7 @@ class RulesTest {
                 // Patterns compare JSON types: the string "true" is not the boolean.
                 Arguments.of("ItemCompleted", "{\"eventId\":\"a\",\"correct\":\"true\"}", COMPLETED),
                 Arguments.of("UserStatsChanged", "{\"eventId\":\"a\",\"userId\":\"u1\"}", ALL),
-                Arguments.of("SomethingNew", "{\"eventId\":\"a\"}", ALL));
+                Arguments.of("SomethingNew", "{\"eventId\":\"a\"}", ACTIVITY));
     }
 
     @ParameterizedTest(name = "{0} {1} -> {2}")
@@ -96,7 +99,7 @@ class RulesTest {
             assertThat(file.getFileName().toString()).isEqualTo(rule.name() + ".json");
         }
         assertThat(REPOSITORY_RULES.names()).containsExactly(
-                "all-tally-events", "correct-completions", "item-completed", "post-activity");
+                "activity-feed", "all-tally-events", "correct-completions", "item-completed", "post-activity");
     }
 
     @Test

@@ -21,7 +21,7 @@ class EsmSettingsTest {
         assertThat(defaults.maximumBatchingWindow()).isEqualTo(Duration.ofSeconds(1));
         assertThat(defaults.maximumRetryAttempts()).isEqualTo(-1);
         assertThat(defaults.bisectBatchOnFunctionError()).isTrue();
-        assertThat(defaults.maximumRecordAgeInSeconds()).isEqualTo(-1);
+        assertThat(defaults.maximumRecordAgeInSeconds()).isEqualTo(82_800);
         assertThat(defaults.parallelizationFactor()).isEqualTo(1);
         assertThat(defaults.startingPosition()).isEqualTo(EsmSettings.StartingPosition.TRIM_HORIZON);
         assertThat(defaults.tumblingWindow()).isEqualTo(Duration.ofSeconds(60));

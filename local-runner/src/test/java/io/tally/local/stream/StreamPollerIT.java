@@ -114,6 +114,39 @@ class StreamPollerIT {
     }
 
     @Test
+    void lag_isTheTimeTheOldestUnprocessedRecordHasWaitedSinceThePollerReadIt_notItsMinuteStamp() throws Exception {
+        // A fixed clock far from the stream records' ApproximateCreationDateTime: a lag measured from that stamp
+        // (which DynamoDB Local rounds down to the minute) would read as years here.
+        Instant readAt = Instant.parse("2030-01-01T00:00:30.250Z");
+        MutableClock clock = new MutableClock(readAt);
+        java.util.concurrent.CountDownLatch invoked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        StreamPoller poller = start(NO_WINDOW, handler(records -> {
+            invoked.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }), new InMemoryCheckpointStore(), clock);
+        put(1, 1);
+        assertThat(invoked.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        clock.set(readAt.plusMillis(7_250));
+        assertThat(StreamPollerIT.maxLag(poller.snapshot())).isEqualTo(Duration.ofMillis(7_250));
+
+        release.countDown();
+        poller.awaitDrained(DRAIN_TIMEOUT);
+        assertThat(StreamPollerIT.maxLag(poller.snapshot())).isZero();
+    }
+
+    private static Duration maxLag(PollerSnapshot snapshot) {
+        return snapshot.shards().stream().map(PollerSnapshot.ShardProgress::lag).max(Duration::compareTo)
+                .orElse(Duration.ZERO);
+    }
+
+    @Test
     void recordsWrittenWhilePolling_eachDeliveredOnceAfterTheEarlierOnes() throws Exception {
         StreamPoller poller = start(NO_WINDOW, handler(records -> null), new InMemoryCheckpointStore());
         put(1, 5);

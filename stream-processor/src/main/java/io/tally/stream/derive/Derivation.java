@@ -22,4 +22,12 @@ public interface Derivation {
      * @param newImage the item after the change, or null (a removal)
      */
     IntendedChanges derive(String eventId, Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage);
+
+    /**
+     * How an item in this state stands to cascades (see {@link CascadeLinks}); {@link CascadeLinks#NONE} for an
+     * entity whose removal removes nothing and that nothing removes, or an image that cannot be read. Never throws.
+     */
+    default CascadeLinks cascadeLinks(Map<String, AttributeValue> image) {
+        return CascadeLinks.NONE;
+    }
 }

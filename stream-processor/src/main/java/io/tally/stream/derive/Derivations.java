@@ -112,4 +112,10 @@ public final class Derivations {
         Derivation derivation = byType.get(type.attributeValue());
         return derivation == null ? IntendedChanges.NONE : derivation.derive(eventId, oldImage, newImage);
     }
+
+    /** How an item of this type in this state stands to cascades; none for a type without a derivation. */
+    public CascadeLinks cascadeLinks(EntityType type, Map<String, AttributeValue> image) {
+        Derivation derivation = byType.get(type.attributeValue());
+        return derivation == null ? CascadeLinks.NONE : derivation.cascadeLinks(image);
+    }
 }

@@ -79,6 +79,29 @@ public abstract class EntityDerivation<T> implements Derivation {
         return List.of();
     }
 
+    /**
+     * The cascades that would remove this entity (e.g. those of a membership's team and employee); for a rebuild that
+     * looks for cascades that never ran. An entity that names cascades in {@link #cascades} is found by them too:
+     * the removal of the entity itself names what it would remove.
+     */
+    protected List<Cascade> removedBy(T entity) {
+        return List.of();
+    }
+
+    @Override
+    public final CascadeLinks cascadeLinks(Map<String, AttributeValue> image) {
+        if (image == null) {
+            return CascadeLinks.NONE;
+        }
+        try {
+            T entity = read(image);
+            return new CascadeLinks(cascades(entity, null), removedBy(entity));
+        } catch (RuntimeException e) {
+            // Unreadable: it contributes nothing, as in the stream.
+            return CascadeLinks.NONE;
+        }
+    }
+
     /** Events derived from the counter deltas alone (e.g. {@code UserStatsChanged}); announced after the others. */
     protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
         return List.of();

@@ -39,9 +39,15 @@ record BatchPlan(String shardId, List<RecordChanges> changes, Map<Key, KeyContri
 
     /** The record of a zero-padded sequence number, as the stream named it. */
     String sequenceNumberOf(String paddedSequence) {
+        SourceRecord record = record(paddedSequence);
+        return record == null ? null : record.sequenceNumber();
+    }
+
+    /** The batch's record at {@code paddedSequence}, or null. */
+    SourceRecord record(String paddedSequence) {
         for (RecordChanges change : changes) {
             if (change.paddedSequence().equals(paddedSequence)) {
-                return change.record().sequenceNumber();
+                return change.record();
             }
         }
         return null;

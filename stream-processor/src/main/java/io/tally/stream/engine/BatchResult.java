@@ -16,10 +16,11 @@ public final class BatchResult {
     private final int eventsPublished;
     private final int eventsFailed;
     private final int eventsDeadLettered;
+    private final int writesDeadLettered;
     private final String refusal;
 
     BatchResult(String failedSequenceNumber, int records, int skipped, int poison, int derivedWrites, int failedWrites,
-                int eventsPublished, int eventsFailed, int eventsDeadLettered, String refusal) {
+                int eventsPublished, int eventsFailed, int eventsDeadLettered, int writesDeadLettered, String refusal) {
         this.failedSequenceNumber = failedSequenceNumber;
         this.records = records;
         this.skipped = skipped;
@@ -29,19 +30,20 @@ public final class BatchResult {
         this.eventsPublished = eventsPublished;
         this.eventsFailed = eventsFailed;
         this.eventsDeadLettered = eventsDeadLettered;
+        this.writesDeadLettered = writesDeadLettered;
         this.refusal = refusal;
     }
 
     static BatchResult empty() {
-        return new BatchResult(null, 0, 0, 0, 0, 0, 0, 0, 0, null);
+        return new BatchResult(null, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
     }
 
     /** @param failedPadded the zero-padded sequence of the first record not fully processed, or null */
     static BatchResult of(BatchPlan plan, int records, String failedPadded, int derivedWrites, int failedWrites,
-                          EventRelease.Outcome events, String refusal) {
+                          int writesDeadLettered, EventRelease.Outcome events, String refusal) {
         return new BatchResult(failedPadded == null ? null : plan.sequenceNumberOf(failedPadded), records,
                 plan.skipped(), plan.poison(), derivedWrites, failedWrites, events.published(), events.failed(),
-                events.deadLettered(), refusal);
+                events.deadLettered(), writesDeadLettered, refusal);
     }
 
     /**
@@ -92,6 +94,14 @@ public final class BatchResult {
     }
 
     /**
+     * Derived writes DynamoDB refused for good, given up on after repeated failures and filed as dead letters: the
+     * item lacks those records' contributions until a repair.
+     */
+    public int writesDeadLettered() {
+        return writesDeadLettered;
+    }
+
+    /**
      * Why the shard's cursor refused the batch before any write (a delivery past the shard's pending failure,
      * another invocation holding the shard, the cursor unavailable); empty when the batch ran.
      */
@@ -104,6 +114,6 @@ public final class BatchResult {
         return "BatchResult[failedSequenceNumber=" + failedSequenceNumber + ", records=" + records + ", skipped="
                 + skipped + ", poison=" + poison + ", derivedWrites=" + derivedWrites + ", failedWrites=" + failedWrites
                 + ", eventsPublished=" + eventsPublished + ", eventsFailed=" + eventsFailed + ", eventsDeadLettered="
-                + eventsDeadLettered + (refusal == null ? "" : ", refusal=" + refusal) + "]";
+                + eventsDeadLettered + ", writesDeadLettered=" + writesDeadLettered + (refusal == null ? "" : ", refusal=" + refusal) + "]";
     }
 }

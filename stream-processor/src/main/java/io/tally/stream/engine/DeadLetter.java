@@ -1,5 +1,6 @@
 package io.tally.stream.engine;
 
+import io.tally.core.Key;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -15,11 +16,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param events         for a record whose derived writes are in but whose domain events could never be published:
  *                       those events as a JSON array of {@code {"id","detailType","detail"}}, to publish by hand;
  *                       null for a record that could not be processed
+ * @param derivedKey     for a record that was processed except for its write to one derived item, which DynamoDB
+ *                       refused for good: that item's key (the reason names the records the write held); null
+ *                       otherwise
  */
 public record DeadLetter(String shardId, String sequenceNumber, String eventId, String eventName,
                          Instant approximateCreationTime, Map<String, AttributeValue> keys,
                          Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
-                         String raw, String reason, String events) {
+                         String raw, String reason, String events, Key derivedKey) {
 
     /** A letter for a record that could not be processed. */
     public DeadLetter(String shardId, String sequenceNumber, String eventId, String eventName,
@@ -27,7 +31,7 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
                       Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
                       String raw, String reason) {
         this(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, oldImage, newImage, raw,
-                reason, null);
+                reason, null, null);
     }
 
     public DeadLetter {
@@ -50,7 +54,17 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
     public static DeadLetter ofEvents(SourceRecord record, String eventsJson, String reason) {
         return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
                 record.approximateCreationTime(), record.keys(), null, null, null, reason,
-                Objects.requireNonNull(eventsJson, "eventsJson"));
+                Objects.requireNonNull(eventsJson, "eventsJson"), null);
+    }
+
+    /**
+     * A letter for the write of a processed record's contributions to {@code derivedKey} that DynamoDB refused for
+     * good; the record's keys identify it, its images are left out ({@code verify --repair} recomputes the item).
+     */
+    public static DeadLetter ofDerivedWrite(SourceRecord record, Key derivedKey, String reason) {
+        return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
+                record.approximateCreationTime(), record.keys(), null, null, null, reason, null,
+                Objects.requireNonNull(derivedKey, "derivedKey"));
     }
 
     /** Whether this letter holds unpublished events rather than an unprocessed record. */
@@ -58,9 +72,14 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
         return events != null;
     }
 
+    /** Whether this letter names a derived item left without the record's contributions. */
+    public boolean isDerivedWrite() {
+        return derivedKey != null;
+    }
+
     /** A copy without the images, for a record too large to be filed whole. */
     public DeadLetter withoutImages(String note) {
         return new DeadLetter(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, null, null,
-                null, reason + "; " + note, events);
+                null, reason + "; " + note, events, derivedKey);
     }
 }

@@ -29,6 +29,12 @@ public final class DeadLetters {
     static final String EVENTS = "events";
     /** Appended to the event id in the key of a letter of unpublished events: a record may have both kinds. */
     static final String EVENTS_SUFFIX = "#events";
+    static final String DERIVED_KEY = "derivedKey";
+    /**
+     * Appended to the event id in the key of a letter of a refused derived write, with a hash of the derived item's
+     * key: one record may have several.
+     */
+    static final String DERIVED_SUFFIX = "#derived-";
 
     private DeadLetters() {
     }
@@ -43,7 +49,11 @@ public final class DeadLetters {
                 : isDigits(letter.sequenceNumber()) ? SourceRecord.pad(letter.sequenceNumber())
                 : letter.sequenceNumber();
         String eventId = letter.eventId() != null ? letter.eventId() : "sha256-" + sha256(String.valueOf(letter.raw()));
-        return DeadLetterItem.key(day, sequence, letter.isEvents() ? eventId + EVENTS_SUFFIX : eventId);
+        String suffix = letter.isEvents() ? EVENTS_SUFFIX
+                : letter.isDerivedWrite()
+                ? DERIVED_SUFFIX + sha256(letter.derivedKey().pk() + "\u0000" + letter.derivedKey().sk())
+                : "";
+        return DeadLetterItem.key(day, sequence, eventId + suffix);
     }
 
     /** A plain PutItem: a redelivered record replaces its own letter, which is what idempotent filing needs. */
@@ -61,6 +71,9 @@ public final class DeadLetters {
         putMap(item, KEYS, letter.keys());
         putMap(item, OLD_IMAGE, letter.oldImage());
         putMap(item, NEW_IMAGE, letter.newImage());
+        if (letter.isDerivedWrite()) {
+            putMap(item, DERIVED_KEY, letter.derivedKey().toAttributeMap());
+        }
         return PutItemRequest.builder().tableName(tableName).item(item).build();
     }
 

@@ -45,6 +45,7 @@ public final class Engine implements AutoCloseable {
     private final BatchPlanner planner;
     private final KeyWriter writer;
     private final EventRelease release;
+    private final WriteGiveUp writeGiveUp;
     private final CascadeRun cascades;
     private final ShardGuard guard;
     private final Duration defaultLease;
@@ -57,7 +58,9 @@ public final class Engine implements AutoCloseable {
         this.planner = new BatchPlanner(Objects.requireNonNull(builder.derivations, "derivations"), metrics);
         this.writer = new KeyWriter(Objects.requireNonNull(builder.store, "store"), metrics);
         this.release = new EventRelease(Objects.requireNonNull(builder.publisher, "publisher"), deadLetters,
-                new EventRelease.GiveUp(builder.eventAttempts, builder.eventGiveUpAfter), metrics);
+                new GiveUp(builder.eventAttempts, builder.eventGiveUpAfter), metrics);
+        this.writeGiveUp = new WriteGiveUp(deadLetters,
+                new GiveUp(builder.writeAttempts, builder.writeGiveUpAfter), metrics);
         this.cascades = new CascadeRun(builder.cascades, metrics);
         this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics);
         this.defaultLease = builder.lease;
@@ -126,18 +129,18 @@ public final class Engine implements AutoCloseable {
         }
         if (plan.isIdle()) {
             // Nothing to write, file or publish (echoes of our own writes): no claim, so an idle stream stays idle.
-            return BatchResult.of(plan, batch.size(), null, 0, 0, new EventRelease.Outcome(0, 0, null, 0), null);
+            return BatchResult.of(plan, batch.size(), null, 0, 0, 0, new EventRelease.Outcome(0, 0, null, 0), null);
         }
         String first = plan.firstWork();
         ShardGuard.Admission admission = guard.admit(plan.shardId(), first, lease, now);
         if (admission.refusal() != null) {
-            return BatchResult.of(plan, batch.size(), batch.get(0).paddedSequence(), 0, 0,
+            return BatchResult.of(plan, batch.size(), batch.get(0).paddedSequence(), 0, 0, 0,
                     new EventRelease.Outcome(0, 0, null, 0), admission.refusal());
         }
         ShardCursors.Progress before = admission.before();
         List<Future<KeyWriter.Outcome>> writes = new ArrayList<>(plan.byKey().size());
         for (KeyContributions contributions : plan.byKey().values()) {
-            writes.add(executor.submit(() -> writer.write(contributions)));
+            writes.add(executor.submit(() -> writer.write(contributions, before.acknowledged())));
         }
         List<CascadeRun.Pending> removals = cascades.start(plan, before.acknowledged(), executor);
         List<PendingLetter> letters = new ArrayList<>();
@@ -146,19 +149,22 @@ public final class Engine implements AutoCloseable {
                     () -> deadLetters.send(DeadLetter.of(change.record(), change.poisonReason())))));
         }
 
-        String failed = null;
         int requests = 0;
-        int failedWrites = 0;
+        List<KeyWriter.Outcome> failedWrites = new ArrayList<>();
         for (Future<KeyWriter.Outcome> future : writes) {
             KeyWriter.Outcome outcome = Futures.await(future);
             requests += outcome.requests();
             if (outcome.failed()) {
-                failedWrites++;
+                failedWrites.add(outcome);
                 metrics.failure("derived-write");
                 LOG.warn("derived write of {} failed from sequence {}", outcome.key(), outcome.failedAt(),
                         outcome.error());
-                failed = Futures.min(failed, outcome.failedAt());
             }
+        }
+        int writesDeadLettered = writeGiveUp.fileRefusedForGood(failedWrites, plan, before.pending(), now);
+        String failed = null;
+        for (KeyWriter.Outcome outcome : failedWrites) {
+            failed = Futures.min(failed, outcome.failedAt());
         }
         for (PendingLetter letter : letters) {
             try {
@@ -179,7 +185,8 @@ public final class Engine implements AutoCloseable {
             failed = first;
         }
         metrics.coalescing(batch.size(), requests);
-        return BatchResult.of(plan, batch.size(), failed, requests, failedWrites, events, null);
+        return BatchResult.of(plan, batch.size(), failed, requests, failedWrites.size() - writesDeadLettered,
+                writesDeadLettered, events, null);
     }
 
     /** Waits for writes in flight, then stops the pool. */
@@ -230,6 +237,8 @@ public final class Engine implements AutoCloseable {
         private Duration lease = Duration.ofMinutes(2);
         private int eventAttempts = 5;
         private Duration eventGiveUpAfter = Duration.ofMinutes(10);
+        private int writeAttempts = 5;
+        private Duration writeGiveUpAfter = Duration.ofMinutes(10);
 
         private Builder() {
         }
@@ -300,6 +309,18 @@ public final class Engine implements AutoCloseable {
         public Builder eventGiveUp(int attempts, Duration after) {
             this.eventAttempts = attempts;
             this.eventGiveUpAfter = Objects.requireNonNull(after, "after");
+            return this;
+        }
+
+        /**
+         * When a derived write that DynamoDB refuses for good (an item over 400 KB, a full item collection) is given
+         * up on and filed as a dead letter, so that the shard moves on: after {@code attempts} failed batches in a
+         * row at its record, at least {@code after} since the first (defaults: 5 attempts, 10 minutes). Throttling
+         * and other errors that clear are retried until they do.
+         */
+        public Builder writeGiveUp(int attempts, Duration after) {
+            this.writeAttempts = attempts;
+            this.writeGiveUpAfter = Objects.requireNonNull(after, "after");
             return this;
         }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.events.EventPublisher;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -28,18 +27,6 @@ import org.slf4j.LoggerFactory;
 final class EventRelease {
     private static final Logger LOG = LoggerFactory.getLogger(EventRelease.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** When the events of one record are given up on: after this many failed batches in a row, this long. */
-    record GiveUp(int attempts, Duration after) {
-        GiveUp {
-            if (attempts < 1) {
-                throw new IllegalArgumentException("event attempts must be at least 1: " + attempts);
-            }
-            if (after.isNegative()) {
-                throw new IllegalArgumentException("event give-up period must not be negative: " + after);
-            }
-        }
-    }
 
     /**
      * {@code failedAt}: the padded sequence of the first record with an unpublished event that was not given up on,
@@ -119,7 +106,7 @@ final class EventRelease {
         }
         List<RecordChanges> failing = new ArrayList<>(byRecord.keySet());
         RecordChanges first = failing.get(0);
-        if (!givesUp(first.paddedSequence(), previous, now) || !fileDeadLetter(first, byRecord.get(first), previous)) {
+        if (!giveUp.reached(previous, first.paddedSequence(), now) || !fileDeadLetter(first, byRecord.get(first), previous)) {
             return new Outcome(published, notPublished.size(), first.paddedSequence(), 0);
         }
         int deadLettered = byRecord.get(first).size();
@@ -134,15 +121,9 @@ final class EventRelease {
                 || before.acknowledged() != null && sequence.compareTo(before.acknowledged()) <= 0;
     }
 
-    private boolean givesUp(String sequence, ShardCursors.Pending previous, Instant now) {
-        int before = ShardCursors.Pending.attemptsAt(previous, sequence);
-        Instant since = before > 0 && previous.since() != null ? previous.since() : now;
-        return before + 1 >= giveUp.attempts() && !now.isBefore(since.plus(giveUp.after()));
-    }
-
     private boolean fileDeadLetter(RecordChanges change, List<DomainEvent> events, ShardCursors.Pending previous) {
         SourceRecord record = change.record();
-        int attempts = ShardCursors.Pending.attemptsAt(previous, change.paddedSequence()) + 1;
+        int attempts = GiveUp.attempt(previous, change.paddedSequence());
         String reason = events.size() + " domain event(s) not published after " + attempts
                 + " attempts; the record's derived data is applied";
         try {

@@ -5,6 +5,7 @@ import io.tally.core.Key;
 import io.tally.stream.derive.Document;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -55,6 +56,11 @@ final class KeyContributions {
     String lowestAfter(String watermark) {
         SortedMap<String, Pending> after = after(watermark);
         return after.isEmpty() ? null : after.firstKey();
+    }
+
+    /** The sequence numbers after {@code watermark} (null: all), in order. */
+    List<String> sequencesAfter(String watermark) {
+        return List.copyOf(after(watermark).keySet());
     }
 
     /**

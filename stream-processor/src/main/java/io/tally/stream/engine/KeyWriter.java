@@ -1,7 +1,10 @@
 package io.tally.stream.engine;
 
 import io.tally.core.Key;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 
 /**
  * Writes the contributions of one batch to one derived item: one conditional write, and when it is refused (the
@@ -17,10 +20,33 @@ final class KeyWriter {
      */
     static final int MAX_ATTEMPTS_PER_KEY = 4;
 
-    /** The result of writing one derived item: {@code failedAt} is the lowest unapplied sequence when it failed. */
-    record Outcome(Key key, int requests, String failedAt, RuntimeException error) {
+    /**
+     * DynamoDB's answers that no retry can change: the request itself is refused (an item over 400 KB, an attribute
+     * value DynamoDB does not take) or the item's partition is full (a local secondary index's 10 GB). Throttling,
+     * server errors, missing tables and missing permissions are not among them: they clear, or an operator clears
+     * them, and the records must then still be applied.
+     */
+    private static final Set<String> PERMANENT_ERRORS =
+            Set.of("ValidationException", "ItemCollectionSizeLimitExceededException");
+
+    /**
+     * The result of writing one derived item: {@code failedAt} is the lowest unapplied sequence when it failed, and
+     * {@code unapplied} every sequence of the batch whose contribution to the item may not be in it (empty when the
+     * write succeeded).
+     */
+    record Outcome(Key key, int requests, String failedAt, RuntimeException error, List<String> unapplied) {
+        static Outcome done(Key key, int requests) {
+            return new Outcome(key, requests, null, null, List.of());
+        }
+
         boolean failed() {
             return failedAt != null;
+        }
+
+        /** Whether the write failed with an error that retrying the same write cannot clear. */
+        boolean permanent() {
+            return error instanceof AwsServiceException service && service.awsErrorDetails() != null
+                    && PERMANENT_ERRORS.contains(service.awsErrorDetails().errorCode());
         }
     }
 
@@ -32,7 +58,16 @@ final class KeyWriter {
         this.metrics = metrics;
     }
 
-    Outcome write(KeyContributions contributions) {
+    /**
+     * Writes the item's contributions.
+     *
+     * @param acknowledged the shard's acknowledged record (null: none): every record up to it is applied to every
+     *                     item, so a failure is reported at the item's first record after it, never before. A
+     *                     redelivery of an old range that fails must name the first record that may really be
+     *                     missing: the shard cursor takes a failure at or before its acknowledged record for an old
+     *                     range replayed, with nothing new pending.
+     */
+    Outcome write(KeyContributions contributions, String acknowledged) {
         DerivedStore.Refused known = null;
         int requests = 0;
         for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_KEY; attempt++) {
@@ -40,10 +75,10 @@ final class KeyWriter {
             try {
                 write = contributions.writeAfter(known);
             } catch (RuntimeException e) {
-                return new Outcome(contributions.key(), requests, contributions.lowestAfter(watermark(known)), e);
+                return failed(contributions, requests, known, acknowledged, e);
             }
             if (write.isEmpty()) {
-                return new Outcome(contributions.key(), requests, null, null);
+                return Outcome.done(contributions.key(), requests);
             }
             DerivedStore.Outcome outcome;
             try {
@@ -51,19 +86,28 @@ final class KeyWriter {
                 metrics.derivedWrite();
                 outcome = store.apply(write.get());
             } catch (RuntimeException e) {
-                return new Outcome(contributions.key(), requests, write.get().firstSequence(), e);
+                return failed(contributions, requests, known, acknowledged, e);
             }
             if (!(outcome instanceof DerivedStore.Refused refused)) {
-                return new Outcome(contributions.key(), requests, null, null);
+                return Outcome.done(contributions.key(), requests);
             }
             known = refused;
         }
-        return new Outcome(contributions.key(), requests, contributions.lowestAfter(watermark(known)),
+        return failed(contributions, requests, known, acknowledged,
                 new IllegalStateException("the watermark of " + contributions.key() + " kept moving during the batch:"
                         + " is the shard processed twice at the same time (ParallelizationFactor > 1)?"));
     }
 
-    private static String watermark(DerivedStore.Refused known) {
-        return known == null ? null : known.watermark();
+    private static Outcome failed(KeyContributions contributions, int requests, DerivedStore.Refused known,
+                                  String acknowledged, RuntimeException error) {
+        String watermark = known == null ? null : known.watermark();
+        String applied = watermark == null || acknowledged != null && acknowledged.compareTo(watermark) > 0
+                ? acknowledged : watermark;
+        List<String> unapplied = contributions.sequencesAfter(applied);
+        if (unapplied.isEmpty()) {
+            // Every record of the write is applied already: the failed write only repeated them.
+            return Outcome.done(contributions.key(), requests);
+        }
+        return new Outcome(contributions.key(), requests, unapplied.get(0), error, unapplied);
     }
 }

@@ -19,6 +19,7 @@ public final class StreamMetrics {
     public static final String EVENTS_PUBLISHED = "tally.stream.events.published";
     public static final String EVENTS_FAILED = "tally.stream.events.failed";
     public static final String EVENTS_DEAD_LETTERED = "tally.stream.events.deadlettered";
+    public static final String WRITES_DEAD_LETTERED = "tally.stream.derived.deadlettered";
     public static final String GUARD = "tally.stream.guard";
     public static final String COALESCING_RATIO = "tally.stream.coalescing.ratio";
     public static final String BATCH_DURATION = "tally.stream.batch.duration";
@@ -80,6 +81,11 @@ public final class StreamMetrics {
 
     void eventsFailed(int count) {
         registry.counter(EVENTS_FAILED).increment(count);
+    }
+
+    /** Derived writes DynamoDB refused for good, given up on and filed as dead letters. */
+    void writesDeadLettered(int count) {
+        registry.counter(WRITES_DEAD_LETTERED).increment(count);
     }
 
     /** Events given up on and filed as a dead letter. */

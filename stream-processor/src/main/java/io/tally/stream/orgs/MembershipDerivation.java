@@ -3,6 +3,7 @@ package io.tally.stream.orgs;
 import io.tally.core.Timestamps;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.Orgs;
+import io.tally.stream.derive.Cascade;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.EntityDerivation;
 import io.tally.stream.events.DomainEvent;
@@ -39,6 +40,14 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
                 .count(Orgs.TEAM_STATS, membership.teamId(), Orgs.TEAM_MEMBERS, 1)
                 .count(Orgs.ORG_STATS, membership.orgId(), Orgs.ORG_MEMBERSHIPS, 1)
                 .build();
+    }
+
+    /** The cascades of its team and of its employee, each of the incarnation it was added to. */
+    @Override
+    protected List<Cascade> removedBy(Membership membership) {
+        return List.of(new TeamMemberships(membership.orgId(), membership.teamId(), membership.teamIncarnation()),
+                new EmployeeMemberships(membership.orgId(), membership.employeeId(),
+                        membership.employeeIncarnation()));
     }
 
     @Override

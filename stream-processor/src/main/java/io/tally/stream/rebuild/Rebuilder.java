@@ -1,6 +1,8 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
+import io.tally.stream.derive.Cascade;
+import io.tally.stream.derive.CascadeRunner;
 import io.tally.stream.derive.Derivations;
 import java.time.Clock;
 import java.time.Duration;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -39,10 +42,12 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * state if it has none; derived data is the sum of those states' contributions. The scan need not be a snapshot: a
  * change made while it ran has a record, which the read finds, and the last record wins.
  *
- * <p>{@link #verify} compares the derived items that have caught up with the position and counts the others.
- * {@link #repair} writes each item that differs or is behind with its content at the position and the position as
- * its watermarks, so that the stream processor skips the records the content already reflects: it is safe while the
- * stream processor runs, and refuses (reports) an item the processor has moved past the position meanwhile.
+ * <p>{@link #verify} compares the derived items that have caught up with the position and counts the others; it also
+ * reports the cascades left undone (memberships of a team removed before the stream began). {@link #repair} first
+ * runs those cascades and recomputes after them, then writes each item that differs or is behind with its content at
+ * the position and the position as its watermarks, so that the stream processor skips the records the content
+ * already reflects: it is safe while the stream processor runs, and refuses (reports) an item the processor has
+ * moved past the position meanwhile.
  */
 public final class Rebuilder {
     private static final Logger LOG = LoggerFactory.getLogger(Rebuilder.class);
@@ -57,6 +62,7 @@ public final class Rebuilder {
     private final StreamHistory history;
     private final Duration settle;
     private final Clock clock;
+    private final CascadeRunner cascades;
 
     /**
      * @param streams  the table's stream is read with it; a table without a stream is recomputed from the scan alone,
@@ -66,11 +72,11 @@ public final class Rebuilder {
      */
     public Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
                      int segments) {
-        this(dynamo, streams, table, derivations, segments, Duration.ZERO, Clock.systemUTC());
+        this(dynamo, streams, table, derivations, segments, Duration.ZERO, Clock.systemUTC(), CascadeRunner.NONE);
     }
 
     private Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
-                      int segments, Duration settle, Clock clock) {
+                      int segments, Duration settle, Clock clock, CascadeRunner cascades) {
         if (segments < 1) {
             throw new IllegalArgumentException("segments must be at least 1");
         }
@@ -82,6 +88,7 @@ public final class Rebuilder {
         this.settle = settle;
         this.clock = clock;
         this.streams = streams;
+        this.cascades = cascades;
     }
 
     /**
@@ -89,7 +96,16 @@ public final class Rebuilder {
      * ended: on AWS a change reaches the stream within about a second; DynamoDB Local's stream is synchronous.
      */
     public Rebuilder withStreamSettle(Duration settle) {
-        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock);
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock, cascades);
+    }
+
+    /**
+     * This rebuilder, running the cascades a repair finds undone with {@code cascades} (the stream processor's
+     * runners, {@code StreamDomains.cascades}); without, a repair that finds one fails before writing anything.
+     */
+    public Rebuilder withCascades(CascadeRunner cascades) {
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock,
+                Objects.requireNonNull(cascades, "cascades"));
     }
 
     /** Compares the stored derived data that has caught up with the stream with the recomputation. */
@@ -109,6 +125,19 @@ public final class Rebuilder {
      */
     public RepairReport repair(LongConsumer progress) {
         Recomputed recomputed = recompute(progress);
+        VerificationReport found = report(recomputed, ItemChecks.checks(recomputed.data.expected.items(),
+                recomputed.data.actual, recomputed.changes.touches()));
+        long cascaded = 0;
+        List<Cascade> undone = recomputed.data.orphans.undone();
+        if (!undone.isEmpty()) {
+            for (Cascade cascade : undone) {
+                int removed = cascades.run(cascade);
+                LOG.info("ran the undone cascade {}: {} items removed", cascade.describe(), removed);
+                cascaded += removed;
+            }
+            // The removals are in the stream now: recompute at a position after them.
+            recomputed = recompute(progress);
+        }
         List<ItemChecks.Check> checks = ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
                 recomputed.changes.touches());
         StreamPosition position = recomputed.position;
@@ -129,7 +158,7 @@ public final class Rebuilder {
         List<Key> uncertain = position.hasStream() ? uncertain(position, unknown, written) : List.of();
         LOG.info("repaired {} derived items at {}; {} refused, {} uncertain", written.size(), position.describe(),
                 refused.size(), uncertain.size());
-        return new RepairReport(report(recomputed, checks), written.size(), refused, uncertain);
+        return new RepairReport(found, cascaded, position, written.size(), refused, uncertain);
     }
 
     /**
@@ -166,7 +195,8 @@ public final class Rebuilder {
             }
         }
         return new VerificationReport(recomputed.data.baseItems, recomputed.data.actual.size(),
-                recomputed.data.unreadable, differences, behind, recomputed.position);
+                recomputed.data.unreadable, differences, behind, recomputed.position,
+                recomputed.data.orphans.undone().stream().map(Cascade::describe).toList());
     }
 
     /** The shards the stream lists now that the position does not hold, and {@code known} does not either. */

@@ -13,8 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * What a rebuild accumulates: the derived state the base items contribute, the stored derived items, the counts of
- * the report, and which state of each base item the scan saw. Base items enter from the scan ({@link #scanned}) and
- * leave or enter again as the stream tells their state at its position ({@link #count}). Not thread-safe.
+ * the report, which state of each base item the scan saw, and the cascades left undone. Base items enter from the
+ * scan ({@link #scanned}) and leave or enter again as the stream tells their state at its position ({@link #count}).
+ * Not thread-safe.
  */
 final class Recomputation {
     /** The event id of a rebuild's derivation: its events are not published. */
@@ -23,6 +24,7 @@ final class Recomputation {
     final DerivedState expected = new DerivedState();
     final Map<Key, Comparison.StoredItem> actual = new HashMap<>();
     final ScannedStates scannedStates = new ScannedStates();
+    final Orphans orphans = new Orphans();
     private final Derivations derivations;
     long baseItems;
     long unreadable;
@@ -69,10 +71,13 @@ final class Recomputation {
         IntendedChanges contribution = derivations.derive(type.get(), REBUILD, null, image);
         if (!contribution.isClean()) {
             unreadable += sign;
-        } else if (sign > 0) {
+            return;
+        }
+        if (sign > 0) {
             expected.add(contribution);
         } else {
             expected.subtract(contribution);
         }
+        orphans.count(derivations.cascadeLinks(type.get(), image), sign);
     }
 }

@@ -2,12 +2,16 @@ package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a repair did.
  *
  * @param found     the verification before the repair: the differences of the items that had caught up with the
- *                  position, and how many had not
+ *                  position, how many had not, and the cascades left undone
+ * @param cascaded  base items the repair's cascades removed (the undone cascades of {@code found}); the derived
+ *                  items were then recomputed at a position after those removals
+ * @param position  the stream position the written items are consistent with
  * @param written   derived items written: set to their content at the position, with the position as their
  *                  watermarks
  * @param refused   derived items not written because a stream processor had meanwhile applied records past the
@@ -16,8 +20,10 @@ import java.util.List;
  *                  that change them, which a stream processor may have applied before the write; repair again with
  *                  the stream processor paused
  */
-public record RepairReport(VerificationReport found, long written, List<Key> refused, List<Key> uncertain) {
+public record RepairReport(VerificationReport found, long cascaded, StreamPosition position, long written,
+                           List<Key> refused, List<Key> uncertain) {
     public RepairReport {
+        Objects.requireNonNull(position, "position");
         refused = List.copyOf(refused);
         uncertain = List.copyOf(uncertain);
     }
@@ -27,7 +33,4 @@ public record RepairReport(VerificationReport found, long written, List<Key> ref
         return refused.isEmpty() && uncertain.isEmpty();
     }
 
-    public StreamPosition position() {
-        return found.position();
-    }
 }

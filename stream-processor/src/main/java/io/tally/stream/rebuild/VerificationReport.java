@@ -14,16 +14,24 @@ import java.util.Objects;
  * @param behindItems      derived items the stream processor has not yet brought up to the position (records up to
  *                         it that change them are not applied yet): not compared
  * @param position         the stream position the recomputation is consistent with
+ * @param undoneCascades    cascades that would remove base items at the position and that no existing item asks for
+ *                          (e.g. {@code memberships of team t1 (org o1, incarnation ...)}): their owner was removed
+ *                          without the cascade running (before the stream began, or with no stream processor), or
+ *                          its removal is still to be processed; a repair runs them
  */
 public record VerificationReport(long baseItems, long derivedItems, long unreadableItems, List<Difference> differences,
-                                 long behindItems, StreamPosition position) {
+                                 long behindItems, StreamPosition position, List<String> undoneCascades) {
     public VerificationReport {
         differences = List.copyOf(differences);
+        undoneCascades = List.copyOf(undoneCascades);
         Objects.requireNonNull(position, "position");
     }
 
-    /** Whether every derived item has caught up with the position and equals the recomputation. */
+    /**
+     * Whether every derived item has caught up with the position and equals the recomputation, and no cascade is
+     * left undone.
+     */
     public boolean isExact() {
-        return differences.isEmpty() && behindItems == 0;
+        return differences.isEmpty() && behindItems == 0 && undoneCascades.isEmpty();
     }
 }

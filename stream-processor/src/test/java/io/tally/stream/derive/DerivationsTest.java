@@ -15,6 +15,7 @@ import io.tally.core.blog.PostStatus;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.favs.Favs;
 import io.tally.core.orgs.Orgs;
+import io.tally.core.songs.Songs;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.domains.Domains;
@@ -41,6 +42,7 @@ class DerivationsTest {
                 .containsExactlyInAnyOrder(Blog.USER, Blog.POST, Blog.COMMENT,
                         Catalogue.CATALOGUE_ITEM, Catalogue.USER_ITEM,
                         Orgs.ORGANISATION, Orgs.TEAM, Orgs.EMPLOYEE, Orgs.MEMBERSHIP,
+                        Songs.SONG, Songs.DOWNLOAD,
                         Favs.TAG, Favs.FAVOURITE, Favs.FAVOURITE_TAG);
     }
 

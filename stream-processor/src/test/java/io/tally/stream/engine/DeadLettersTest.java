@@ -54,4 +54,25 @@ class DeadLettersTest {
         assertThat(DeadLetters.toPutItem("tally", letter, RECORDED).item())
                 .containsEntry("raw", AttributeValue.fromS("{garbage}"));
     }
+
+    @Test
+    void letterOfARefusedDerivedWrite_namesTheItem_andIsKeyedApartFromTheRecordsOtherLetters() {
+        Map<String, AttributeValue> keys = Map.of("pk", AttributeValue.fromS("USER#u1"),
+                "sk", AttributeValue.fromS("#METADATA#u1"));
+        SourceRecord record = new SourceRecord("ev-1", "MODIFY", "shard-1", "4200", WRITTEN, keys, keys, keys);
+        Key stats = new Key("USER#u1", "#STATS#");
+        Key other = new Key("GLOBAL#STATS#0", "#STATS#");
+
+        DeadLetter letter = DeadLetter.ofDerivedWrite(record, stats, "too large");
+        PutItemRequest request = DeadLetters.toPutItem("tally", letter, RECORDED);
+
+        assertThat(request.item()).containsEntry("derivedKey", AttributeValue.fromM(stats.toAttributeMap()))
+                .containsEntry("keys", AttributeValue.fromM(keys))
+                .doesNotContainKeys("oldImage", "newImage", "events");
+        assertThat(DeadLetters.key(letter, RECORDED).sk()).startsWith(SourceRecord.pad("4200") + "#ev-1#derived-");
+        assertThat(DeadLetters.key(letter, RECORDED))
+                .isEqualTo(DeadLetters.key(DeadLetter.ofDerivedWrite(record, stats, "again"), RECORDED))
+                .isNotEqualTo(DeadLetters.key(DeadLetter.ofDerivedWrite(record, other, "too large"), RECORDED))
+                .isNotEqualTo(DeadLetters.key(DeadLetter.of(record, "poison"), RECORDED));
+    }
 }

@@ -2,6 +2,7 @@ package io.tally.stream.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchRuntimeException;
 
 import io.tally.core.Key;
 import io.tally.core.blog.Blog;
@@ -10,17 +11,20 @@ import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueKeys;
 import io.tally.core.domains.Domains;
 import io.tally.testkit.LocalDynamoDb;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /** The in-memory store must behave as the DynamoDB one does, since the engine's unit tests rely on it. */
@@ -253,5 +257,19 @@ class DerivedStoresIT {
         assertThatThrownBy(() -> subject.store().apply(write("g", Map.of("posts", 1L), S10, S10, null)))
                 .isInstanceOf(RuntimeException.class);
         assertThat(subject.read().apply(BlogKeys.userStats("g"))).doesNotContainKey(WM);
+    }
+
+    @Test
+    void writeDynamoDbRefusesForGood_isPermanent_throttlingIsNot() {
+        DynamoDbDerivedStore store = new DynamoDbDerivedStore(LocalDynamoDb.client(),
+                LocalDynamoDb.createTable("derived-refused"));
+        DerivedWrite oversized = entry("i1", "x".repeat(410 * 1024), 1, SHARD, S10);
+
+        RuntimeException refused = catchRuntimeException(() -> store.apply(oversized));
+
+        assertThat(refused).isNotNull();
+        assertThat(new KeyWriter.Outcome(oversized.key(), 1, S10, refused, List.of(S10)).permanent()).isTrue();
+        RuntimeException throttled = ProvisionedThroughputExceededException.builder().message("slow down").build();
+        assertThat(new KeyWriter.Outcome(oversized.key(), 1, S10, throttled, List.of(S10)).permanent()).isFalse();
     }
 }

@@ -7,6 +7,7 @@ import static io.tally.stream.testing.TestRecords.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.domains.Domains;
@@ -61,6 +62,10 @@ class ShardGuardTest {
     }
 
     private Engine engine(DerivedStore store, int eventAttempts) {
+        return engine(store, eventAttempts, 5);
+    }
+
+    private Engine engine(DerivedStore store, int eventAttempts, int writeAttempts) {
         Engine engine = Engine.builder()
                 .derivations(TestDerivations.blog())
                 .store(store)
@@ -70,6 +75,7 @@ class ShardGuardTest {
                 .metrics(new StreamMetrics(registry))
                 .clock(clock)
                 .eventGiveUp(eventAttempts, Duration.ofMinutes(1))
+                .writeGiveUp(writeAttempts, Duration.ofMinutes(1))
                 .build();
         engines.add(engine);
         return engine;
@@ -228,6 +234,85 @@ class ShardGuardTest {
         assertThat(cursors.pending(SHARD).attempts()).isEqualTo(1);
         assertThat(publisher.publishedIds()).noneMatch(id -> id.startsWith(second));
         assertThat(publisher.published()).extracting(DomainEvent::id).noneMatch(id -> id.startsWith(first));
+    }
+
+    @Test
+    void failureInARedeliveredRange_leavesTheFirstUnappliedRecordPending_soALaterBatchCannotPassIt() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store, 5);
+        engine.process(all.subList(0, 4));
+        store.throttle(BlogKeys.userStats("u2"));
+
+        // A redelivery from record 2: u2's records 2 and 3 are acknowledged, 5 and 6 are new and fail.
+        BatchResult failed = engine.process(all.subList(2, 7));
+        store.heal();
+
+        assertThat(failed.failedSequenceNumber()).contains(all.get(5).sequenceNumber());
+        assertThat(cursors.pending(SHARD).sequence()).isEqualTo(all.get(5).paddedSequence());
+        // A delivery of record 6 alone would move u2's watermark past 5, and 5 would then be refused as done.
+        assertThat(engine.process(all.subList(6, 7)).refusal()).isPresent();
+        assertThat(engine.process(all.subList(5, 7)).failedSequenceNumber()).isEmpty();
+        assertThat(comparable(behind.items())).isEqualTo(recompute(TestDerivations.blog(), records.table()));
+    }
+
+    @Test
+    void derivedWriteRefusedForGood_isDeadLetteredAfterTheAttemptsAndPeriod_andTheShardMovesOn() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore behind = new InMemoryDerivedStore();
+        FlakyDerivedStore store = new FlakyDerivedStore(behind);
+        Engine engine = engine(store, 5, 3);
+        Key u2 = BlogKeys.userStats("u2");
+        store.refuseForGood(u2);
+
+        // u2's stats are first touched by record 1.
+        assertThat(engine.process(all).failedSequenceNumber()).contains(all.get(1).sequenceNumber());
+        assertThat(engine.process(all.subList(1, 7)).failedSequenceNumber()).contains(all.get(1).sequenceNumber());
+        // The third attempt comes too early: a period of one minute must also have passed since the first.
+        assertThat(engine.process(all.subList(1, 7)).failedSequenceNumber()).contains(all.get(1).sequenceNumber());
+        assertThat(sink.letters()).isEmpty();
+        assertThat(publisher.publishedIds()).noneMatch(id -> id.startsWith("ev-" + all.get(1).sequenceNumber() + ":"));
+        clock.advance(Duration.ofMinutes(1));
+
+        BatchResult givenUp = engine.process(all.subList(1, 7));
+
+        assertThat(givenUp.failedSequenceNumber()).isEmpty();
+        assertThat(givenUp.writesDeadLettered()).isEqualTo(1);
+        assertThat(registry.counter(StreamMetrics.WRITES_DEAD_LETTERED).count()).isEqualTo(1);
+        assertThat(sink.letters()).singleElement().satisfies(letter -> {
+            assertThat(letter.isDerivedWrite()).isTrue();
+            assertThat(letter.derivedKey()).isEqualTo(u2);
+            assertThat(letter.sequenceNumber()).isEqualTo(all.get(1).sequenceNumber());
+            assertThat(letter.reason()).contains("after 4 attempts", "ValidationException", "verify --repair",
+                    "4 records from " + all.get(1).paddedSequence() + " to " + all.get(6).paddedSequence());
+        });
+        // Every other item holds every record; the records' events, those after record 1 included, went out.
+        Map<Key, Map<String, AttributeValue>> expected = new HashMap<>(recompute(TestDerivations.blog(),
+                records.table()));
+        expected.remove(u2);
+        assertThat(comparable(behind.items())).isEqualTo(expected);
+        assertThat(publisher.publishedIds()).anyMatch(id -> id.startsWith("ev-" + all.get(6).sequenceNumber() + ":"));
+        assertThat(cursors.pending(SHARD)).isNull();
+    }
+
+    @Test
+    void throttling_isNeverGivenUpOn() {
+        List<SourceRecord> all = blog().records();
+        FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
+        Engine engine = engine(store, 1, 1);
+        store.throttle(BlogKeys.userStats("u2"));
+
+        for (int attempt = 0; attempt < 5; attempt++) {
+            clock.advance(Duration.ofMinutes(10));
+            assertThat(engine.process(all.subList(1, 7)).failedSequenceNumber())
+                    .contains(all.get(1).sequenceNumber());
+        }
+
+        assertThat(sink.letters()).isEmpty();
+        assertThat(cursors.pending(SHARD).attempts()).isEqualTo(5);
     }
 
     /** A clock the test moves. */

@@ -6,6 +6,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.domains.Domains;
+import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.SourceRecord;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * unprocessed, then the engine resumes from its checkpoint, with faults, to the end of a stream that has grown since.
  */
 final class RepairMidway {
+
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
     private final String table;
@@ -72,7 +74,8 @@ final class RepairMidway {
             corrupt(random);
         }
         if (repair) {
-            RepairReport report = new Rebuilder(dynamo, streams, table, derivations, 2).repair(count -> { });
+            RepairReport report = new Rebuilder(dynamo, streams, table, derivations, 2)
+                    .withCascades(StreamDomains.cascades(dynamo, table)).repair(count -> { });
             assertThat(report.isComplete()).as("repair complete: %s", report).isTrue();
             assertThat(report.written()).as("derived items the repair wrote").isPositive();
             if (!backfill) {

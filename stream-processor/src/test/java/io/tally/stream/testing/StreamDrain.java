@@ -75,6 +75,11 @@ public final class StreamDrain implements AutoCloseable {
         return fresh;
     }
 
+    /** Marks the records not processed yet as processed without processing them: no stream processor saw them. */
+    public void skip() {
+        newRecords().forEach(r -> processed.add(r.eventId()));
+    }
+
     /** Processes these records (again, if they were), one batch per shard; every batch must succeed. */
     public void process(List<SourceRecord> records) {
         Map<String, List<SourceRecord>> byShard = new LinkedHashMap<>();

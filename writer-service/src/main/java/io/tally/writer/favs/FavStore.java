@@ -5,6 +5,7 @@ import io.tally.core.favs.FavouriteTag;
 import io.tally.core.favs.FavouriteType;
 import io.tally.core.favs.Tag;
 import io.tally.writer.http.ApiException;
+import io.tally.writer.stats.BatchReads;
 import io.tally.writer.stats.DerivedReads;
 import io.tally.writer.stats.ShardMerge.MergedPage;
 import io.tally.writer.stats.ShardMerge.Resume;
@@ -158,7 +159,7 @@ final class FavStore {
         List<String> tagIds = links.items().stream().map(item -> FavouriteTag.fromItem(item).tagId()).toList();
         Map<String, Tag> byId = new HashMap<>();
         if (!tagIds.isEmpty()) {
-            DerivedReads.batchGet(dynamo, table, FavRequests.tags(table, userId, tagIds))
+            BatchReads.getAll(dynamo, table, FavRequests.tags(table, userId, tagIds))
                     .forEach(item -> byId.put(Tag.fromItem(item).tagId(), Tag.fromItem(item)));
         }
         return new TagPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), links.nextKey());

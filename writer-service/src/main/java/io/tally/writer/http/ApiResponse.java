@@ -2,11 +2,16 @@ package io.tally.writer.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A JSON response: status, body and extra headers ({@code Content-Type} is always JSON). */
+/**
+ * A response: status, body and extra headers. The body is JSON, except for a {@link #text} response (the dashboard's
+ * page and its files), whose body is a string sent as it is under its own {@code Content-Type}.
+ */
 public record ApiResponse(int status, JsonNode body, Map<String, String> headers) {
+    public static final String JSON_CONTENT_TYPE = "application/json";
 
     public ApiResponse {
         headers = Map.copyOf(headers);
@@ -18,6 +23,21 @@ public record ApiResponse(int status, JsonNode body, Map<String, String> headers
 
     public static ApiResponse created(JsonNode body, String location) {
         return new ApiResponse(201, body, Map.of("Location", location));
+    }
+
+    /** A 200 whose body is {@code text}, sent as it is with {@code contentType} (not JSON). */
+    public static ApiResponse text(String contentType, String text) {
+        return new ApiResponse(200, TextNode.valueOf(text), Map.of("Content-Type", contentType));
+    }
+
+    /** The {@code Content-Type} of the response: JSON unless a {@link #text} response says otherwise. */
+    public String contentType() {
+        return headers.getOrDefault("Content-Type", JSON_CONTENT_TYPE);
+    }
+
+    /** The body as it goes on the wire: the JSON text, or a {@link #text} response's string. */
+    public String bodyText() {
+        return !JSON_CONTENT_TYPE.equals(contentType()) && body.isTextual() ? body.asText() : Json.write(body);
     }
 
     public ApiResponse withHeader(String name, String value) {

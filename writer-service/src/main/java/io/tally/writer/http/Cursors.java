@@ -35,13 +35,34 @@ public final class Cursors {
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
-    private final SecretKeySpec key;
+    /** The key cursors are signed with, and the one before it (null: none), which still verifies them. */
+    private record Keys(SecretKeySpec current, SecretKeySpec previous) {
+    }
+
+    private volatile Keys keys;
 
     public Cursors(byte[] secret) {
+        this.keys = new Keys(key(secret), null);
+    }
+
+    /**
+     * Signs with {@code secret} from now on (a rotated secret); cursors signed with the key before it still verify,
+     * so a client paging through a list while the secret rotates is not refused. A secret equal to the current one
+     * changes nothing.
+     */
+    public void rekey(byte[] secret) {
+        SecretKeySpec next = key(secret);
+        Keys now = keys;
+        if (!now.current().equals(next)) {
+            keys = new Keys(next, now.current());
+        }
+    }
+
+    private static SecretKeySpec key(byte[] secret) {
         if (secret.length < 16) {
             throw new IllegalArgumentException("cursor secret must have at least 16 bytes");
         }
-        this.key = new SecretKeySpec(secret.clone(), "HmacSHA256");
+        return new SecretKeySpec(secret.clone(), "HmacSHA256");
     }
 
     /** The cursor for the page after {@code lastEvaluatedKey}, or null when there is none. */
@@ -128,7 +149,7 @@ public final class Cursors {
 
     private String signed(String scope, JsonNode json) {
         String payload = ENCODER.encodeToString(Json.write(json).getBytes(StandardCharsets.UTF_8));
-        return payload + "." + ENCODER.encodeToString(tag(scope, payload));
+        return payload + "." + ENCODER.encodeToString(tag(keys.current(), scope, payload));
     }
 
     /** The JSON a cursor carries, after checking its form and its signature over {@code scope}. */
@@ -155,7 +176,9 @@ public final class Cursors {
         if (!ENCODER.encodeToString(tag).equals(tagText) || !ENCODER.encodeToString(json).equals(payload)) {
             throw invalid();
         }
-        if (!MessageDigest.isEqual(tag, tag(scope, payload))) {
+        Keys known = keys;
+        if (!MessageDigest.isEqual(tag, tag(known.current(), scope, payload))
+                && (known.previous() == null || !MessageDigest.isEqual(tag, tag(known.previous(), scope, payload)))) {
             throw invalid();
         }
         JsonNode node;
@@ -170,7 +193,7 @@ public final class Cursors {
         return node;
     }
 
-    private byte[] tag(String scope, String payload) {
+    private static byte[] tag(SecretKeySpec key, String scope, String payload) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(key);

@@ -14,9 +14,14 @@ public final class Page {
     }
 
     public static int limit(ApiRequest request) {
+        return limit(request, DEFAULT_LIMIT);
+    }
+
+    /** The {@code limit} query parameter, 1..100, or {@code defaultLimit} without one. */
+    public static int limit(ApiRequest request, int defaultLimit) {
         String value = request.queryParameter("limit");
         if (value == null) {
-            return DEFAULT_LIMIT;
+            return defaultLimit;
         }
         int limit;
         try {

@@ -56,6 +56,11 @@ public final class Router {
                 method + " is not allowed here; allowed: " + String.join(", ", allowed), null);
     }
 
+    /** Every route as {@code METHOD /template}, in the order they were added: what the dashboard may read. */
+    public List<String> describe() {
+        return routes.stream().map(route -> route.method + " /" + String.join("/", route.segments)).toList();
+    }
+
     /** The methods a path supports, for the {@code Allow} header of a 405. */
     public Set<String> allowedMethods(String rawPath) {
         String[] segments = split(rawPath == null ? "" : rawPath);

@@ -7,7 +7,6 @@ import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.writer.http.ApiException;
 import io.tally.writer.stats.ShardMerge.Position;
 import io.tally.writer.stats.ShardMerge.Resume;
 import io.tally.writer.stats.ShardMerge.ShardRead;
@@ -15,15 +14,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -39,9 +35,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * a watermark per stream shard that wrote them, which the read side has no use for.
  */
 public final class DerivedReads {
-    /** Calls of one BatchGetItem until every key is read; each retry asks only for the keys left over. */
-    public static final int MAX_BATCH_ATTEMPTS = 5;
-
     private DerivedReads() {
     }
 
@@ -164,37 +157,5 @@ public final class DerivedReads {
 
     private static List<String> with(String first, List<String> rest) {
         return Stream.concat(Stream.of(first), rest.stream()).toList();
-    }
-
-    /**
-     * Every item of a BatchGetItem. DynamoDB may leave keys unprocessed when it runs into throughput limits; they
-     * are asked for again after a short, growing, jittered pause, and a batch that still has some after
-     * {@link #MAX_BATCH_ATTEMPTS} calls is a 503 for the client to retry.
-     */
-    public static List<Map<String, AttributeValue>> batchGet(DynamoDbClient dynamo, String table,
-                                                             BatchGetItemRequest request) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        BatchGetItemRequest next = request;
-        for (int attempt = 1; ; attempt++) {
-            BatchGetItemResponse response = dynamo.batchGetItem(next);
-            items.addAll(response.responses().getOrDefault(table, List.of()));
-            next = StatsRequests.unprocessed(response);
-            if (next == null) {
-                return items;
-            }
-            if (attempt == MAX_BATCH_ATTEMPTS) {
-                throw ApiException.unavailable("the table is busy; retry");
-            }
-            pause(attempt);
-        }
-    }
-
-    private static void pause(int attempt) {
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << attempt));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted while waiting to retry");
-        }
     }
 }

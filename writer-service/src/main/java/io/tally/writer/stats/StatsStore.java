@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class StatsStore {
     /** Calls of one BatchGetItem until every key is read; each retry asks only for the keys left over. */
-    static final int MAX_BATCH_ATTEMPTS = DerivedReads.MAX_BATCH_ATTEMPTS;
+    static final int MAX_BATCH_ATTEMPTS = BatchReads.MAX_ATTEMPTS;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -38,6 +38,6 @@ final class StatsStore {
 
     /** Every shard of the global totals that exists. */
     List<Map<String, AttributeValue>> globalStats(int shards) {
-        return DerivedReads.batchGet(dynamo, table, StatsRequests.globalStats(table, shards));
+        return BatchReads.getAll(dynamo, table, StatsRequests.globalStats(table, shards));
     }
 }

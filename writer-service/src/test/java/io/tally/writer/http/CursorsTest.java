@@ -51,6 +51,24 @@ class CursorsTest {
     }
 
     @Test
+    void rotatedSecret_signsNewCursors_theOneBeforeStillVerifies_olderOnesDoNot() {
+        String first = cursors.encode("posts:u1", lastKey);
+        cursors.rekey("second-secret-0123456789".getBytes(StandardCharsets.UTF_8));
+        String second = cursors.encode("posts:u1", lastKey);
+
+        assertThat(second).isNotEqualTo(first);
+        assertThat(cursors.decode("posts:u1", first, KEY)).isEqualTo(lastKey);
+        assertThat(cursors.decode("posts:u1", second, KEY)).isEqualTo(lastKey);
+        // The same secret again changes nothing: the first key still verifies.
+        cursors.rekey("second-secret-0123456789".getBytes(StandardCharsets.UTF_8));
+        assertThat(cursors.decode("posts:u1", first, KEY)).isEqualTo(lastKey);
+        cursors.rekey("third-secret-0123456789".getBytes(StandardCharsets.UTF_8));
+        assertInvalid(() -> cursors.decode("posts:u1", first, KEY));
+        assertThat(cursors.decode("posts:u1", second, KEY)).isEqualTo(lastKey);
+        assertThatThrownBy(() -> cursors.rekey(new byte[8])).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void forgedPayloadWithOldSignature_isBadRequest() {
         String cursor = cursors.encode("posts:u1", lastKey);
         String forged = Base64.getUrlEncoder().withoutPadding().encodeToString(

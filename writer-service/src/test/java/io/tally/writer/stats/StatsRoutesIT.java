@@ -242,7 +242,8 @@ class StatsRoutesIT {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body().toString()).isEqualTo("{\"users\":0,\"posts\":{\"created\":0,\"updated\":0,\"deleted\":0},"
-                + "\"comments\":0,\"items\":0,\"completed\":0,\"orgs\":0,\"employees\":0,\"favourites\":0}");
+                + "\"comments\":0,\"items\":0,\"completed\":0,\"orgs\":0,\"employees\":0,\"downloads\":0,"
+                + "\"favourites\":0}");
     }
 
     @Test
@@ -261,7 +262,7 @@ class StatsRoutesIT {
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body().toString()).isEqualTo("{\"users\":1011,\"posts\":{\"created\":2002,\"updated\":3020,"
                 + "\"deleted\":4100},\"comments\":5003,\"items\":6030,\"completed\":7200,\"orgs\":1,\"employees\":3,"
-                + "\"favourites\":4}");
+                + "\"downloads\":0,\"favourites\":4}");
     }
 
     // --- GET /posts?status= --------------------------------------------------------------------------------

@@ -1,0 +1,85 @@
+package io.tally.core.activity;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeDefinition;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BillingMode;
+import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
+import software.amazon.awssdk.services.dynamodb.model.KeyType;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * The "recent activity" feed that the EventBridge subscriber example keeps and the dashboard shows: its own small
+ * table (keys {@code pk}, {@code sk}, TTL attribute {@code ttl}, no stream), never Tally's table, so that neither the
+ * stream processor nor {@code verify} ever sees a subscriber's items (they are no entity Tally derives anything from).
+ *
+ * <ul>
+ *   <li>seen event: {@code EVENT#<eventId>} / {@code EVENT}, kept {@link #SEEN_FOR}: the conditional write that drops
+ *       a redelivered event (EventBridge delivers at least once, and retries for at most an hour here);</li>
+ *   <li>feed entry: {@code FEED} / {@code <time>#<eventId>}, kept {@link #FEED_FOR}, newest first by a query.</li>
+ * </ul>
+ *
+ * One feed partition takes the whole feed: fine for an example at a few hundred events a second (a partition takes
+ * 1,000 writes a second); a busier feed would shard {@code FEED} by a suffix. DynamoDB deletes expired items within a
+ * few days of their {@code ttl}; DynamoDB Local never does, so locally the table only grows (it is small).
+ */
+public final class ActivityFeed {
+    public static final String FEED_PK = "FEED";
+    public static final String SEEN_SK = "EVENT";
+    /** Longer than the rule's retry window (MaximumEventAgeInSeconds 3600), so a retry always finds its mark. */
+    public static final Duration SEEN_FOR = Duration.ofDays(1);
+    public static final Duration FEED_FOR = Duration.ofDays(7);
+    /** The local table's name: Tally's table name with this suffix. */
+    public static final String LOCAL_SUFFIX = "-activity";
+
+    private ActivityFeed() {
+    }
+
+    /** The key of the mark that an event was recorded. */
+    public static Map<String, AttributeValue> seenKey(String eventId) {
+        return Map.of("pk", s("EVENT#" + eventId), "sk", s(SEEN_SK));
+    }
+
+    /** The mark, expiring {@link #SEEN_FOR} after {@code now}. */
+    public static Map<String, AttributeValue> seenItem(String eventId, Instant now) {
+        return Map.of("pk", s("EVENT#" + eventId), "sk", s(SEEN_SK),
+                "ttl", n(now.plus(SEEN_FOR).getEpochSecond()));
+    }
+
+    /**
+     * A feed entry.
+     *
+     * @param detailJson the event's detail as JSON text, as the dashboard shows it
+     */
+    public static Map<String, AttributeValue> feedItem(String eventId, String detailType, String time,
+            String detailJson, Instant now) {
+        return Map.of("pk", s(FEED_PK), "sk", s(time + "#" + eventId), "eventId", s(eventId),
+                "detailType", s(detailType), "time", s(time), "detail", s(detailJson),
+                "ttl", n(now.plus(FEED_FOR).getEpochSecond()));
+    }
+
+    /** The table, on demand, with TTL on {@code ttl} to be enabled after creation (UpdateTimeToLive). */
+    public static CreateTableRequest createTable(String tableName) {
+        return CreateTableRequest.builder()
+                .tableName(tableName)
+                .billingMode(BillingMode.PAY_PER_REQUEST)
+                .attributeDefinitions(
+                        AttributeDefinition.builder().attributeName("pk").attributeType(ScalarAttributeType.S).build(),
+                        AttributeDefinition.builder().attributeName("sk").attributeType(ScalarAttributeType.S).build())
+                .keySchema(
+                        KeySchemaElement.builder().attributeName("pk").keyType(KeyType.HASH).build(),
+                        KeySchemaElement.builder().attributeName("sk").keyType(KeyType.RANGE).build())
+                .build();
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static AttributeValue n(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+}

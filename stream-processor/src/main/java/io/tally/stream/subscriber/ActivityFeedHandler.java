@@ -1,0 +1,125 @@
+package io.tally.stream.subscriber;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.activity.ActivityFeed;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * The EventBridge subscriber example: a Lambda function a rule targets with Tally's events, which keeps the "recent
+ * activity" feed ({@link ActivityFeed}) that the dashboard shows. Locally the event bus invokes this very class for
+ * the events its rule matches.
+ *
+ * <p>EventBridge delivers at least once (and again on every retry), so the function drops duplicates by the event's
+ * {@code id}, which Tally derives from the stream record and so keeps across redeliveries: one transaction puts a
+ * mark {@code EVENT#<id>} on the condition that it is not there, and the feed entry with it. A duplicate fails the
+ * condition and writes nothing; a crash writes both or neither. The mark expires (TTL) after a day, longer than the
+ * rule retries for.
+ *
+ * <p>A failure is thrown, so that EventBridge retries the event (the rule's retry policy) and then sends it to the
+ * rule target's dead-letter queue.
+ *
+ * <p>Environment: {@code ACTIVITY_TABLE_NAME} (required), {@code AWS_REGION}, {@code DYNAMODB_ENDPOINT} (optional).
+ */
+public final class ActivityFeedHandler implements RequestStreamHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(ActivityFeedHandler.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final DynamoDbClient dynamoDb;
+    private final String table;
+    private final Clock clock;
+
+    /** Used by Lambda: the settings from the environment, the client built once per container. */
+    public ActivityFeedHandler() {
+        this(client(System.getenv()), required(System.getenv(), "ACTIVITY_TABLE_NAME"), Clock.systemUTC());
+    }
+
+    public ActivityFeedHandler(DynamoDbClient dynamoDb, String table, Clock clock) {
+        this.dynamoDb = dynamoDb;
+        this.table = table;
+        this.clock = clock;
+    }
+
+    @Override
+    public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
+        JsonNode event = JSON.readTree(input);
+        boolean recorded = record(event);
+        output.write((recorded ? "{\"recorded\":true}" : "{\"recorded\":false}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Records one EventBridge envelope in the feed.
+     *
+     * @return false when the event was recorded before (a duplicate), true when this call recorded it
+     * @throws IllegalArgumentException for an envelope without {@code id}, {@code detail-type} or {@code time}
+     */
+    public boolean record(JsonNode event) {
+        String id = text(event, "id");
+        String detailType = text(event, "detail-type");
+        String time = text(event, "time");
+        String detail = event.path("detail").isObject() ? event.get("detail").toString() : "{}";
+        var now = clock.instant();
+        try {
+            dynamoDb.transactWriteItems(request -> request.transactItems(
+                    TransactWriteItem.builder().put(Put.builder().tableName(table)
+                            .item(ActivityFeed.seenItem(id, now))
+                            .conditionExpression("attribute_not_exists(pk)").build()).build(),
+                    TransactWriteItem.builder().put(Put.builder().tableName(table)
+                            .item(ActivityFeed.feedItem(id, detailType, time, detail, now)).build()).build()));
+            return true;
+        } catch (TransactionCanceledException e) {
+            if (e.hasCancellationReasons() && !e.cancellationReasons().isEmpty()
+                    && "ConditionalCheckFailed".equals(e.cancellationReasons().get(0).code())
+                    && e.cancellationReasons().stream().skip(1).map(CancellationReason::code)
+                    .allMatch(code -> code == null || "None".equals(code))) {
+                LOG.debug("event {} ({}) recorded before: dropped", id, detailType);
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static String text(JsonNode event, String field) {
+        JsonNode value = event.get(field);
+        if (value == null || !value.isTextual() || value.asText().isEmpty()) {
+            throw new IllegalArgumentException("not an EventBridge event: no '" + field + "'");
+        }
+        return value.asText();
+    }
+
+    private static String required(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            throw new IllegalStateException("environment variable " + name + " is not set");
+        }
+        return value;
+    }
+
+    private static DynamoDbClient client(Map<String, String> env) {
+        var builder = DynamoDbClient.builder()
+                .region(Region.of(env.getOrDefault("AWS_REGION", "us-east-1")))
+                .httpClient(UrlConnectionHttpClient.create());
+        String endpoint = env.get("DYNAMODB_ENDPOINT");
+        if (endpoint != null && !endpoint.isBlank()) {
+            builder.endpointOverride(URI.create(endpoint));
+        }
+        return builder.build();
+    }
+}

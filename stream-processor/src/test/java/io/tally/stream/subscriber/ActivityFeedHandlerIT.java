@@ -1,0 +1,95 @@
+package io.tally.stream.subscriber;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.activity.ActivityFeed;
+import io.tally.testkit.LocalDynamoDb;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The subscriber against DynamoDB Local, through its Lambda entry point: every event delivered twice (as EventBridge
+ * may, and does on a retry) yields one feed entry, and the marks that drop the duplicates expire.
+ */
+class ActivityFeedHandlerIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static DynamoDbClient dynamoDb;
+    private static String table;
+    private static ActivityFeedHandler handler;
+
+    @BeforeAll
+    static void createTable() {
+        dynamoDb = LocalDynamoDb.client();
+        table = "activity-" + System.nanoTime();
+        dynamoDb.createTable(ActivityFeed.createTable(table));
+        handler = new ActivityFeedHandler(dynamoDb, table, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @Test
+    void everyEventDeliveredTwice_yieldsOneFeedEntry() throws Exception {
+        List<ObjectNode> events = IntStream.range(0, 12).mapToObj(ActivityFeedHandlerIT::event).toList();
+        List<ObjectNode> newestFirst = new ArrayList<>(events);
+        java.util.Collections.reverse(newestFirst);
+        List<String> answers = new ArrayList<>();
+        for (ObjectNode event : events) {
+            answers.add(deliver(event));
+        }
+        for (ObjectNode event : newestFirst) {
+            answers.add(deliver(event));
+        }
+
+        assertThat(answers.subList(0, 12)).containsOnly("{\"recorded\":true}");
+        assertThat(answers.subList(12, 24)).containsOnly("{\"recorded\":false}");
+        List<Map<String, AttributeValue>> feed = feed();
+        assertThat(feed).extracting(item -> item.get("eventId").s())
+                .containsExactlyElementsOf(newestFirst.stream().map(e -> e.get("id").asText()).toList());
+        assertThat(feed.get(0).get("detailType").s()).isEqualTo("PostCreated");
+        assertThat(JSON.readTree(feed.get(0).get("detail").s()).get("postId").asText()).isEqualTo("post-11");
+        Map<String, AttributeValue> seen = dynamoDb.getItem(request -> request.tableName(table)
+                .key(ActivityFeed.seenKey(events.get(0).get("id").asText())).consistentRead(true)).item();
+        assertThat(Long.parseLong(seen.get("ttl").n())).isEqualTo(NOW.plus(ActivityFeed.SEEN_FOR).getEpochSecond());
+        assertThat(Long.parseLong(feed.get(0).get("ttl").n())).isEqualTo(NOW.plus(ActivityFeed.FEED_FOR).getEpochSecond());
+    }
+
+    @Test
+    void notAnEvent_isRefusedSoThatEventBridgeRetriesAndDeadLettersIt() {
+        assertThatThrownBy(() -> deliver(JSON.createObjectNode().put("detail-type", "PostCreated")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'id'");
+    }
+
+    private static String deliver(ObjectNode event) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        handler.handleRequest(new ByteArrayInputStream(JSON.writeValueAsBytes(event)), out, null);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static List<Map<String, AttributeValue>> feed() {
+        return dynamoDb.query(request -> request.tableName(table).keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(ActivityFeed.FEED_PK)))
+                .scanIndexForward(false).consistentRead(true)).items();
+    }
+
+    private static ObjectNode event(int n) {
+        ObjectNode event = JSON.createObjectNode();
+        event.put("version", "0").put("id", "event-" + n).put("detail-type", "PostCreated").put("source", "io.tally")
+                .put("time", String.format("2026-03-01T09:%02d:00Z", n));
+        event.putObject("detail").put("postId", "post-" + n).put("userId", "user-1");
+        return event;
+    }
+}

@@ -1,0 +1,78 @@
+package io.tally.writer.dashboard;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.writer.http.ApiException;
+import io.tally.writer.http.ApiRequest;
+import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Json;
+import io.tally.writer.http.Router;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * {@code GET /dashboard}: a page for a person, with its script and style sheet ({@code /dashboard/<file>}) and the
+ * list of the routes it may read ({@code /dashboard/routes.json}). Served by the writer function, so the deployed API
+ * has it too; the page reads only the read side, in the browser, every few seconds.
+ *
+ * <p>The files are read from the class path once, when the routes are registered: the page costs the function no
+ * I/O per request, and a file missing from the jar fails the start instead of a visitor's request. The route list
+ * lets the page show a section only when its routes exist (song downloads, favourites, the local runner's
+ * {@code /metrics} and {@code /events}) without asking for one that would answer 404, which a browser reports as a
+ * console error.
+ */
+public final class DashboardRoutes {
+    /** The files under {@code /dashboard/}, by name, with their content types; nothing else is served. */
+    private static final Map<String, String> FILES = Map.of(
+            "index.html", "text/html; charset=utf-8",
+            "dashboard.js", "text/javascript; charset=utf-8",
+            "dashboard.css", "text/css; charset=utf-8");
+
+    private final Map<String, ApiResponse> files;
+    private final Router router;
+
+    private DashboardRoutes(Map<String, ApiResponse> files, Router router) {
+        this.files = files;
+        this.router = router;
+    }
+
+    /** Adds the dashboard's routes; call it after every other route, so that the route list holds them all. */
+    public static void register(Router router) {
+        Map<String, ApiResponse> files = new java.util.HashMap<>();
+        FILES.forEach((name, type) -> files.put(name, ApiResponse.text(type, read(name))
+                // Revalidated on every load: a deployment's new page is seen at once, and the files are small.
+                .withHeader("Cache-Control", "no-cache")));
+        DashboardRoutes routes = new DashboardRoutes(Map.copyOf(files), router);
+        router.add("GET", "/dashboard", request -> routes.files.get("index.html"))
+                .add("GET", "/dashboard/routes.json", routes::routeList)
+                .add("GET", "/dashboard/{file}", routes::file);
+    }
+
+    ApiResponse file(ApiRequest request) {
+        ApiResponse file = files.get(request.pathParameters().get("file"));
+        if (file == null || "index.html".equals(request.pathParameters().get("file"))) {
+            throw ApiException.notFound("no such dashboard file");
+        }
+        return file;
+    }
+
+    ApiResponse routeList(ApiRequest request) {
+        ObjectNode body = Json.object();
+        router.describe().forEach(body.putArray("routes")::add);
+        return ApiResponse.ok(body).withHeader("Cache-Control", "no-store");
+    }
+
+    private static String read(String name) {
+        String path = "/dashboard/" + name;
+        try (InputStream in = DashboardRoutes.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("the dashboard's " + path + " is not on the class path");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the dashboard's " + path, e);
+        }
+    }
+}
