@@ -3,6 +3,7 @@ package io.tally.stream.favs;
 import io.tally.core.Timestamps;
 import io.tally.core.favs.FavouriteTag;
 import io.tally.core.favs.Favs;
+import io.tally.stream.derive.Cascade;
 import io.tally.stream.derive.Contribution;
 import io.tally.stream.derive.EntityDerivation;
 import io.tally.stream.events.DomainEvent;
@@ -15,7 +16,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * An existing link counts in its user's {@code tag:<tagId>}, whoever removes it: the API, or the stream processor's
  * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears, {@code FavouriteUntagged}
- * when it goes; a link replaced by one of a later favourite or tag of the same ids is both.
+ * when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A link whose favourite or
+ * tag is gone with no cascade having removed it (removed before the stream began) is found by the rebuild through
+ * {@link #removedBy}.
  */
 public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag> {
     public static final String FAVOURITE_TAGGED = "FavouriteTagged";
@@ -35,6 +38,16 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
         return Contribution.builder()
                 .count(Favs.FAVOURITE_STATS, link.userId(), Favs.tagCounter(link.tagId()), 1)
                 .build();
+    }
+
+    /**
+     * The cascades that remove this link: its favourite's un-collect and its tag's deletion, each of the incarnation
+     * the link was made with (what {@link FavouriteDerivation} and {@link TagDerivation} ask for on a removal).
+     */
+    @Override
+    protected List<Cascade> removedBy(FavouriteTag link) {
+        return List.of(new FavouriteLinks(link.userId(), link.favouriteId(), link.favourite().incarnation()),
+                new TagLinks(link.userId(), link.tagId(), link.tagIncarnation()));
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.tally.core.favs.FavouriteTag;
 import io.tally.core.favs.FavouriteType;
 import io.tally.core.favs.Favs;
 import io.tally.core.favs.Tag;
+import io.tally.stream.derive.CascadeLinks;
 import io.tally.stream.derive.CounterRef;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.DerivationCase;
@@ -114,5 +115,18 @@ class FavDerivationsTest {
         DerivationCase.assertUnreadable(new FavouriteDerivation(), TAG.toItem());
         DerivationCase.assertUnreadable(new FavouriteTagDerivation(), FAV.toItem());
         DerivationCase.assertUnreadable(new TagDerivation(), DerivationCase.with(TAG.toItem(), Tag.INCARNATION, null));
+    }
+
+    @Test
+    void cascadeLinks_aLinkIsRemovedByTheCascadesItsFavouriteAndTagAskFor_whenRemoved() {
+        CascadeLinks favourite = new FavouriteDerivation().cascadeLinks(FAV.toItem());
+        CascadeLinks tag = new TagDerivation().cascadeLinks(TAG.toItem());
+        CascadeLinks link = new FavouriteTagDerivation().cascadeLinks(LINK.toItem());
+
+        assertThat(favourite.removes()).containsExactly(new FavouriteLinks("u1", "f1", "fi1"));
+        assertThat(tag.removes()).containsExactly(new TagLinks("u1", "t1", "ti1"));
+        assertThat(link.removes()).isEmpty();
+        assertThat(link.removedBy()).containsExactly(new FavouriteLinks("u1", "f1", "fi1"),
+                new TagLinks("u1", "t1", "ti1"));
     }
 }
