@@ -173,7 +173,7 @@ class ExactlyOnceFaultIT {
         // Enough organisation steps that most seeds delete a team or an employee with members.
         workload.runOrganisations(8 + random.nextInt(12));
         // Downloads over several months and days, and refunds.
-        workload.runSongs(15 + random.nextInt(20));
+        workload.runSongs(10 + random.nextInt(10));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));
