@@ -230,7 +230,7 @@ final class Report {
             use too): users, posts (with their id reservations), status changes and deletions, comments added \
             and deleted, catalogue items, user item states with their list entries. *uniform* picks users and \
             posts uniformly; *zipf* with s = 1.1 (hot users and posts); *hot-song* is song downloads alone \
-            (`Workload.songWrites`: songs, downloads spread over four months, about one refund for every five downloads), \
+            (`Workload.songWrites`: songs, downloads on six days over four months, about one refund for every five downloads), \
             songs picked with s = 1.3, so a few hot songs take most downloads. All use the same seed. The base writes go \
             to a recording table with BatchWriteItem on parallel client threads (one item always on the same \
             thread, so per-item order is kept; single PutItems over HTTP would take minutes), then the whole \

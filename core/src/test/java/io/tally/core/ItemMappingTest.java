@@ -121,7 +121,7 @@ class ItemMappingTest {
 
     @Test
     void entityType_unknownValue_isUnknownToTheRegistry() {
-        assertThat(Domains.entityType("Gizmo")).isEmpty();
+        assertThat(Domains.entityType("Album")).isEmpty();
         assertThat(Domains.entityType("Comment")).contains(Blog.COMMENT);
         assertThat(Domains.entityType("UserStats")).contains(Domains.USER_STATS.entityType());
     }

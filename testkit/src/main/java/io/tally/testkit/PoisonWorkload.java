@@ -48,8 +48,8 @@ final class PoisonWorkload extends PartWorkload {
         Map<String, AttributeValue> item = switch (kind % 3) {
             case 0 -> Map.of("pk", AttributeValue.fromS("USER#" + id), "sk", AttributeValue.fromS("POST#" + id + "#t"),
                     "entityType", AttributeValue.fromS("Post"));
-            case 1 -> Map.of("pk", AttributeValue.fromS("SONG#" + id), "sk", AttributeValue.fromS("#METADATA#"),
-                    "entityType", AttributeValue.fromS("Song"));
+            case 1 -> Map.of("pk", AttributeValue.fromS("ALBUM#" + id), "sk", AttributeValue.fromS("#METADATA#"),
+                    "entityType", AttributeValue.fromS("Album"));
             default -> Map.of("pk", AttributeValue.fromS("MISC#" + id), "sk", AttributeValue.fromS("x"));
         };
         unreadable.add(item);

@@ -21,9 +21,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * few songs take most downloads.
  */
 final class SongWorkload extends PartWorkload {
-    /** The months the downloads fall in: December 2025 to March 2026, across a year's end and a short February. */
-    private static final Instant FIRST = Instant.parse("2025-12-01T00:00:00Z");
-    private static final int DAYS = 120;
+    /**
+     * The days the downloads fall on: a few, on both sides of the ends of December 2025 to February 2026 (a year's
+     * end, a short February), so that four months and several days each take several downloads, and a test's
+     * derived items stay few.
+     */
+    private static final List<Instant> DAYS = List.of(Instant.parse("2025-12-31T00:00:00Z"),
+            Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-01-15T00:00:00Z"),
+            Instant.parse("2026-01-31T00:00:00Z"), Instant.parse("2026-02-28T00:00:00Z"),
+            Instant.parse("2026-03-01T00:00:00Z"));
 
     private final IntUnaryOperator pick;
     private final List<String> songs = new ArrayList<>();
@@ -47,7 +53,7 @@ final class SongWorkload extends PartWorkload {
             String songId = songs.get(random.nextInt(songs.size()));
             put.accept(new Song(songId, "Renamed " + songId, null, now).toItem());
         } else if (roll < 85 || counting.isEmpty()) {
-            Instant at = FIRST.plus(Duration.ofMinutes(random.nextInt(DAYS * 24 * 60)));
+            Instant at = DAYS.get(random.nextInt(DAYS.size())).plus(Duration.ofMinutes(random.nextInt(24 * 60)));
             Download download = new Download(ids.get(), songs.get(pick.applyAsInt(songs.size())),
                     random.nextBoolean() ? "u" + random.nextInt(5) : null, at, null);
             counting.add(download);

@@ -178,7 +178,7 @@ class ExactlyOnceFaultIT {
         // And favourites: most seeds un-collect a tagged favourite or delete a tag with links, or rename one.
         workload.runFavourites(8 + random.nextInt(10));
         // Downloads over several months and days, and refunds.
-        workload.runSongs(15 + random.nextInt(20));
+        workload.runSongs(10 + random.nextInt(10));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));
