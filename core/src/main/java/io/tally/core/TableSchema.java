@@ -46,6 +46,39 @@ public final class TableSchema {
     public static final String LOOKUP_KEY = "lookupKey";
 
     /**
+     * Seed 004's three LSIs over a user's tag partition ({@code TAGS#<userId>}): tags by name ignoring case, by creation
+     * and by last access. Sparse: only tags carry the range keys, so the name reservations in the same partition and the
+     * rest of the table pay nothing.
+     */
+    public static final String TAGS_BY_NAME_INDEX = "TagsByName";
+    public static final String TAG_NAME_KEY = "tagNameKey";
+    public static final String TAGS_BY_CREATION_INDEX = "TagsByCreation";
+    public static final String TAG_CREATED_KEY = "tagCreatedKey";
+    public static final String TAGS_BY_ACCESS_INDEX = "TagsByAccess";
+    public static final String TAG_ACCESSED_KEY = "tagAccessedKey";
+
+    /**
+     * The range key of the favourites indexes: {@code <clippedAt>#<favouriteId>}, so that each lists newest first. It is
+     * carried by favourites, links and live search entries, which each carry the hash key of their own indexes only.
+     */
+    public static final String CLIPPED_KEY = "clippedKey";
+    /** Seed 004's GSI of favourites by user and type: hash {@link #FAV_TYPE_KEY} ({@code <userId>#<type>}). */
+    public static final String FAVOURITES_BY_TYPE_INDEX = "FavouritesByType";
+    public static final String FAV_TYPE_KEY = "favTypeKey";
+    /** Seed 004's GSI of links by tag: hash {@link #LINK_TAG_KEY} ({@code <userId>#<tagId>}). */
+    public static final String LINKS_BY_TAG_INDEX = "LinksByTag";
+    public static final String LINK_TAG_KEY = "linkTagKey";
+    /** Seed 004's GSI of links by tag and type: hash {@link #LINK_TAG_TYPE_KEY} ({@code <userId>#<tagId>#<type>}). */
+    public static final String LINKS_BY_TAG_TYPE_INDEX = "LinksByTagType";
+    public static final String LINK_TAG_TYPE_KEY = "linkTagTypeKey";
+    /**
+     * The search projection's GSI: hash {@link #SEARCH_KEY} ({@code <userId>#<term>}), a document field of the entries
+     * the stream processor writes, removed with the document, so that the index holds exactly the live entries.
+     */
+    public static final String FAVOURITE_SEARCH_INDEX = "FavouriteSearch";
+    public static final String SEARCH_KEY = "searchKey";
+
+    /**
      * On every derived item: per stream shard, the sequence number (zero-padded) up to which that shard's
      * records have been applied to the item. See {@code docs/exactly-once.md}.
      */

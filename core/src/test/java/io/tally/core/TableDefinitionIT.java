@@ -36,12 +36,14 @@ class TableDefinitionIT {
         client.createTable(TableDefinition.createTableRequest(name));
         TableDescription table = client.describeTable(r -> r.tableName(name)).table();
         assertThat(table.keySchema()).extracting(k -> k.attributeName()).containsExactly("pk", "sk");
-        assertThat(table.globalSecondaryIndexes()).extracting(i -> i.indexName()).containsExactlyInAnyOrder("CycleSelector", "PostsByStatus", "ReverseLookup");
+        assertThat(table.globalSecondaryIndexes()).extracting(i -> i.indexName()).containsExactlyInAnyOrder("CycleSelector", "PostsByStatus", "ReverseLookup",
+                "FavouritesByType", "LinksByTag", "LinksByTagType", "FavouriteSearch");
         assertThat(table.globalSecondaryIndexes().stream().filter(i -> i.indexName().equals("CycleSelector")).findFirst().orElseThrow().keySchema()).extracting(k -> k.attributeName())
                 .containsExactly("selector", "data");
         assertThat(table.globalSecondaryIndexes().stream().filter(i -> i.indexName().equals("ReverseLookup")).findFirst().orElseThrow().keySchema()).extracting(k -> k.attributeName())
                 .containsExactly("lookupKey", "pk");
-        assertThat(table.localSecondaryIndexes()).extracting(i -> i.indexName()).containsExactly("PostsByTime");
+        assertThat(table.localSecondaryIndexes()).extracting(i -> i.indexName()).containsExactlyInAnyOrder("PostsByTime", "TagsByName",
+                "TagsByCreation", "TagsByAccess");
         assertThat(table.streamSpecification().streamEnabled()).isTrue();
         assertThat(table.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
         assertThat(table.latestStreamArn()).isNotBlank();

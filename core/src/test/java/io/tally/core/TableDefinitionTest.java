@@ -41,7 +41,9 @@ class TableDefinitionTest {
                 key(TableSchema.PK, KeyType.HASH), key(TableSchema.SK, KeyType.RANGE));
         assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
                 .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, TableSchema.POSTS_BY_STATUS_INDEX,
-                        TableSchema.REVERSE_LOOKUP_INDEX);
+                        TableSchema.REVERSE_LOOKUP_INDEX, TableSchema.FAVOURITES_BY_TYPE_INDEX,
+                        TableSchema.LINKS_BY_TAG_INDEX, TableSchema.LINKS_BY_TAG_TYPE_INDEX,
+                        TableSchema.FAVOURITE_SEARCH_INDEX);
         GlobalSecondaryIndex selector = request.globalSecondaryIndexes().get(0);
         assertThat(selector.keySchema()).containsExactly(
                 key(TableSchema.SELECTOR, KeyType.HASH), key(TableSchema.DATA, KeyType.RANGE));
@@ -50,13 +52,24 @@ class TableDefinitionTest {
                 key(TableSchema.STATUS_SHARD, KeyType.HASH), key(TableSchema.STATUS_POSTED_AT, KeyType.RANGE));
         assertThat(request.globalSecondaryIndexes().get(2).keySchema()).containsExactly(
                 key(TableSchema.LOOKUP_KEY, KeyType.HASH), key(TableSchema.PK, KeyType.RANGE));
-        assertThat(request.localSecondaryIndexes()).singleElement().satisfies(lsi -> {
-            assertThat(lsi.indexName()).isEqualTo(TableSchema.POSTS_BY_TIME_INDEX);
-            assertThat(lsi.keySchema()).containsExactly(
-                    key(TableSchema.PK, KeyType.HASH), key(TableSchema.POSTED_AT, KeyType.RANGE));
-        });
+        for (int i = 3; i < 7; i++) {
+            assertThat(request.globalSecondaryIndexes().get(i).keySchema().get(1))
+                    .isEqualTo(key(TableSchema.CLIPPED_KEY, KeyType.RANGE));
+        }
+        assertThat(request.globalSecondaryIndexes().get(6).keySchema().get(0))
+                .isEqualTo(key(TableSchema.SEARCH_KEY, KeyType.HASH));
+        assertThat(request.globalSecondaryIndexes().get(6).projection().projectionType())
+                .isEqualTo(ProjectionType.INCLUDE);
+        assertThat(request.localSecondaryIndexes()).extracting(lsi -> lsi.indexName() + ":"
+                        + lsi.keySchema().get(0).attributeName() + "," + lsi.keySchema().get(1).attributeName())
+                .containsExactly(TableSchema.POSTS_BY_TIME_INDEX + ":pk," + TableSchema.POSTED_AT,
+                        TableSchema.TAGS_BY_NAME_INDEX + ":pk," + TableSchema.TAG_NAME_KEY,
+                        TableSchema.TAGS_BY_CREATION_INDEX + ":pk," + TableSchema.TAG_CREATED_KEY,
+                        TableSchema.TAGS_BY_ACCESS_INDEX + ":pk," + TableSchema.TAG_ACCESSED_KEY);
         assertThat(request.attributeDefinitions()).extracting(a -> a.attributeName() + ":" + a.attributeTypeAsString())
-                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S", "statusPostedAt:S", "lookupKey:S");
+                .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S",
+                        "statusPostedAt:S", "lookupKey:S", "tagNameKey:S", "tagCreatedKey:S", "tagAccessedKey:S",
+                        "clippedKey:S", "favTypeKey:S", "linkTagKey:S", "linkTagTypeKey:S", "searchKey:S");
         assertThat(request.streamSpecification().streamEnabled()).isTrue();
         assertThat(request.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
     }
@@ -67,7 +80,7 @@ class TableDefinitionTest {
         String edited = templateText().replace("IndexName: PostsByStatus", "IndexName: PostsByStatusV2");
         CreateTableRequest request = TableDefinition.fromTemplate(template(edited), "t2");
         assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
-                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2", TableSchema.REVERSE_LOOKUP_INDEX);
+                .startsWith(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2", TableSchema.REVERSE_LOOKUP_INDEX);
     }
 
     @Test

@@ -16,13 +16,17 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.CreateGlobalSecondaryIndexAction;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndex;
+import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexUpdate;
 import software.amazon.awssdk.services.dynamodb.model.IndexStatus;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.ResourceInUseException;
 import software.amazon.awssdk.services.dynamodb.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.dynamodb.model.TableStatus;
+import software.amazon.awssdk.services.dynamodb.model.UpdateTableRequest;
 
 /**
  * The table in DynamoDB Local: created from Tally's one definition unless it exists, awaited until it is active,
@@ -51,7 +55,15 @@ final class TableSetup {
         boolean created;
         try {
             TableDescription existing = dynamo.describeTable(r -> r.tableName(table)).table();
-            warnIfIndexesDiffer(existing, definition);
+            localIndexDrift(existing, definition).ifPresent(drift -> {
+                throw new StartupException(drift);
+            });
+            for (GlobalSecondaryIndex index : missingGlobalIndexes(existing, definition)) {
+                LOG.info("table {} predates the index {}: adding it", table, index.indexName());
+                dynamo.updateTable(addIndex(definition, index));
+                awaitActive(dynamo, table);
+            }
+            warnIfIndexesDiffer(dynamo.describeTable(r -> r.tableName(table)).table(), definition);
             created = false;
         } catch (ResourceNotFoundException e) {
             try {
@@ -131,6 +143,49 @@ final class TableSetup {
         }
         return Optional.of("table " + existing.tableName() + " has indexes " + have + " but the current definition has "
                 + want + "; to recreate it, stop the runner and delete the data directory");
+    }
+
+    /**
+     * An existing table (a data directory of an earlier version) whose local secondary indexes are not the
+     * definition's: an LSI can only be created with its table, so the runner cannot add one and refuses to start with
+     * what to do, rather than failing at the first request that reads one.
+     */
+    static Optional<String> localIndexDrift(TableDescription existing, CreateTableRequest definition) {
+        Set<String> have = existing.localSecondaryIndexes().stream().map(i -> describe(i.indexName(), i.keySchema()))
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> want = definition.localSecondaryIndexes().stream().map(i -> describe(i.indexName(), i.keySchema()))
+                .collect(Collectors.toCollection(TreeSet::new));
+        if (have.equals(want)) {
+            return Optional.empty();
+        }
+        return Optional.of("table " + existing.tableName() + " has the local secondary indexes " + have
+                + " but the current definition has " + want + "; a local secondary index can only be created with"
+                + " its table: stop the runner and delete the data directory (or start with another --table-name)"
+                + " to recreate it");
+    }
+
+    /** The global secondary indexes of the definition that an existing table lacks (by name): they can be added. */
+    static List<GlobalSecondaryIndex> missingGlobalIndexes(TableDescription existing, CreateTableRequest definition) {
+        Set<String> have = existing.globalSecondaryIndexes().stream().map(i -> i.indexName())
+                .collect(Collectors.toSet());
+        return definition.globalSecondaryIndexes().stream().filter(i -> !have.contains(i.indexName())).toList();
+    }
+
+    /** The UpdateTable that adds one index of the definition, with the definitions of its key attributes. */
+    static UpdateTableRequest addIndex(CreateTableRequest definition, GlobalSecondaryIndex index) {
+        Set<String> keys = index.keySchema().stream().map(KeySchemaElement::attributeName).collect(Collectors.toSet());
+        return UpdateTableRequest.builder()
+                .tableName(definition.tableName())
+                .attributeDefinitions(definition.attributeDefinitions().stream()
+                        .filter(a -> keys.contains(a.attributeName())).toList())
+                .globalSecondaryIndexUpdates(GlobalSecondaryIndexUpdate.builder()
+                        .create(CreateGlobalSecondaryIndexAction.builder()
+                                .indexName(index.indexName())
+                                .keySchema(index.keySchema())
+                                .projection(index.projection())
+                                .build())
+                        .build())
+                .build();
     }
 
     private static String describe(String indexName, List<KeySchemaElement> keys) {

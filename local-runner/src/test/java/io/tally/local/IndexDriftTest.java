@@ -47,4 +47,29 @@ class IndexDriftTest {
                         .contains("PostsByStatus(statusShard HASH, statusPostedAt RANGE)")
                         .contains("delete the data directory"));
     }
+
+    @Test
+    void tableWithoutTheTagLsis_cannotBeMigrated_theMessageSaysWhatToDo() {
+        TableDescription old = existing("none", "x").toBuilder()
+                .localSecondaryIndexes(existing("none", "x").localSecondaryIndexes().subList(0, 1)).build();
+        assertThat(TableSetup.localIndexDrift(existing("none", "x"), DEFINITION)).isEmpty();
+        assertThat(TableSetup.localIndexDrift(old, DEFINITION)).hasValueSatisfying(message ->
+                assertThat(message).contains("TagsByName").contains("can only be created with its table")
+                        .contains("delete the data directory"));
+    }
+
+    @Test
+    void tableWithoutTheFavouritesGsis_getsThemAdded() {
+        TableDescription old = existing("none", "x").toBuilder()
+                .globalSecondaryIndexes(existing("none", "x").globalSecondaryIndexes().subList(0, 3)).build();
+        var missing = TableSetup.missingGlobalIndexes(old, DEFINITION);
+        assertThat(missing).extracting(index -> index.indexName())
+                .containsExactly("FavouritesByType", "LinksByTag", "LinksByTagType", "FavouriteSearch");
+        var update = TableSetup.addIndex(DEFINITION, missing.get(3));
+        assertThat(update.attributeDefinitions()).extracting(a -> a.attributeName())
+                .containsExactlyInAnyOrder("searchKey", "clippedKey");
+        assertThat(update.globalSecondaryIndexUpdates().get(0).create().projection().nonKeyAttributes())
+                .contains("title", "words");
+        assertThat(TableSetup.missingGlobalIndexes(existing("none", "x"), DEFINITION)).isEmpty();
+    }
 }

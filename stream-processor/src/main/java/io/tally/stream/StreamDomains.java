@@ -9,6 +9,12 @@ import io.tally.stream.catalogue.UserItemDerivation;
 import io.tally.stream.derive.CascadeRunner;
 import io.tally.stream.derive.Derivation;
 import io.tally.stream.derive.Derivations;
+import io.tally.stream.favs.DynamoDbLinkCascades;
+import io.tally.stream.favs.FavouriteDerivation;
+import io.tally.stream.favs.FavouriteLinks;
+import io.tally.stream.favs.FavouriteTagDerivation;
+import io.tally.stream.favs.TagDerivation;
+import io.tally.stream.favs.TagLinks;
 import io.tally.stream.orgs.DynamoDbMembershipCascades;
 import io.tally.stream.orgs.EmployeeDerivation;
 import io.tally.stream.orgs.EmployeeMemberships;
@@ -39,13 +45,16 @@ public final class StreamDomains {
         all.addAll(catalogue(shards));
         all.addAll(orgs());
         all.addAll(songs());
+        all.addAll(favourites());
         return Derivations.of(all, shards.global());
     }
 
     /** Who carries out each kind of cascade, over the table (the rebuilder needs none: it only reads). */
     public static CascadeRunner cascades(DynamoDbClient dynamo, String table) {
         CascadeRunner memberships = new DynamoDbMembershipCascades(dynamo, table);
-        return CascadeRunner.byType(Map.of(TeamMemberships.class, memberships, EmployeeMemberships.class, memberships));
+        CascadeRunner links = new DynamoDbLinkCascades(dynamo, table);
+        return CascadeRunner.byType(Map.of(TeamMemberships.class, memberships, EmployeeMemberships.class, memberships,
+                FavouriteLinks.class, links, TagLinks.class, links));
     }
 
     static List<Derivation> blog(ShardSettings shards) {
@@ -63,5 +72,9 @@ public final class StreamDomains {
 
     static List<Derivation> songs() {
         return List.of(new SongDerivation(), new DownloadDerivation());
+    }
+
+    static List<Derivation> favourites() {
+        return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
     }
 }

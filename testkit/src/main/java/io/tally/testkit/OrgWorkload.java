@@ -22,11 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * and teams and employees created again under a freed id, so that a membership of the new one may overwrite a stale
  * one at the same key before the cascade reaches it.
  */
-final class OrgWorkload {
-    private final Random random;
-    private final Consumer<Map<String, AttributeValue>> put;
-    private final Consumer<Key> delete;
-    private final Supplier<String> ids;
+final class OrgWorkload extends PartWorkload {
     private final List<String> orgs = new ArrayList<>();
     private final Map<String, Team> teams = new LinkedHashMap<>();
     private final Map<String, Employee> employees = new LinkedHashMap<>();
@@ -35,12 +31,10 @@ final class OrgWorkload {
     private final List<String> freedEmployees = new ArrayList<>();
 
     OrgWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete, Supplier<String> ids) {
-        this.random = random;
-        this.put = put;
-        this.delete = delete;
-        this.ids = ids;
+        super(random, put, delete, ids);
     }
 
+    @Override
     void step(Instant now) {
         int roll = random.nextInt(100);
         if (orgs.isEmpty() || roll < 5) {
@@ -66,9 +60,6 @@ final class OrgWorkload {
         return orgs.get(random.nextInt(orgs.size()));
     }
 
-    private String reuseOr(List<String> freed) {
-        return !freed.isEmpty() && random.nextInt(3) == 0 ? freed.remove(random.nextInt(freed.size())) : ids.get();
-    }
 
     private void createTeam(Instant now) {
         // A freed id comes back in its old organisation most of the time: its stale memberships share the keys.
@@ -142,9 +133,5 @@ final class OrgWorkload {
         memberships.values().removeIf(m -> m.employeeId().equals(employee.employeeId()));
         delete.accept(employee.key());
         delete.accept(IdReservation.Kind.EMPLOYEE.key(employee.employeeId()));
-    }
-
-    private <T> T pick(List<T> values) {
-        return values.get(random.nextInt(values.size()));
     }
 }

@@ -1,5 +1,6 @@
 package io.tally.testkit;
 
+import io.tally.core.Key;
 import io.tally.core.songs.Download;
 import io.tally.core.songs.Song;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * refunds, which mark a download as the writer's DELETE does. Songs are picked with the workload's skew: with it, a
  * few songs take most downloads.
  */
-final class SongWorkload {
+final class SongWorkload extends PartWorkload {
     /**
      * The days the downloads fall on: a few, on both sides of the ends of December 2025 to February 2026 (a year's
      * end, a short February), so that four months and several days each take several downloads, and a test's
@@ -30,21 +31,18 @@ final class SongWorkload {
             Instant.parse("2026-01-31T00:00:00Z"), Instant.parse("2026-02-28T00:00:00Z"),
             Instant.parse("2026-03-01T00:00:00Z"));
 
-    private final Random random;
-    private final Consumer<Map<String, AttributeValue>> put;
-    private final Supplier<String> ids;
     private final IntUnaryOperator pick;
     private final List<String> songs = new ArrayList<>();
     private final List<Download> counting = new ArrayList<>();
 
     /** @param pick an index below its argument, skewed or not */
-    SongWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Supplier<String> ids, IntUnaryOperator pick) {
-        this.random = random;
-        this.put = put;
-        this.ids = ids;
+    SongWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete, Supplier<String> ids,
+                 IntUnaryOperator pick) {
+        super(random, put, delete, ids);
         this.pick = pick;
     }
 
+    @Override
     void step(Instant now) {
         int roll = random.nextInt(100);
         if (songs.size() < 3 || roll < 5) {

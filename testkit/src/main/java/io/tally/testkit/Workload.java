@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -32,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class Workload {
     private final Consumer<Write> out;
     private final Random random;
-    private final double skew;
+    private final Zipf zipf;
     private final boolean poison;
     private Instant now = Instant.parse("2026-01-01T00:00:00Z");
     private int sequence;
@@ -44,15 +45,12 @@ public final class Workload {
     private final List<String> commentIds = new ArrayList<>();
     private final Map<String, CatalogueItem> items = new LinkedHashMap<>();
     private final Map<String, UserItem> userItems = new HashMap<>();
-    /** Unreadable items written so far, to modify again. */
-    private final List<Map<String, AttributeValue>> unreadable = new ArrayList<>();
+    private final PoisonWorkload poisons;
     private long writes;
-    /** Organisations, teams and employees, when asked for ({@link #withOrganisations}). */
+    /** The parts asked for: {@link #withOrganisations}, {@link #withSongs}, {@link #withFavourites}. */
     private OrgWorkload orgs;
-    /** Songs, downloads and refunds, when asked for ({@link #withSongs}). */
     private SongWorkload songs;
-    /** Cumulative Zipf weights: entry i is the sum of 1/k^skew for k = 1..i+1. */
-    private final List<Double> norms = new ArrayList<>();
+    private FavWorkload favourites;
 
     /**
      * @param skew   0 for uniform picks, about 1.1 for a Zipf skew over users and posts
@@ -70,7 +68,9 @@ public final class Workload {
     public Workload(Consumer<Write> out, long seed, double skew, boolean poison) {
         this.out = out;
         this.random = new Random(seed);
-        this.skew = skew;
+        this.zipf = new Zipf(random, skew);
+        this.poisons = new PoisonWorkload(random, this::put, this::delete, () -> nextId("x"),
+                () -> postIds.isEmpty() ? null : posts.get(pick(postIds)).toItem(), zipf::index);
         this.poison = poison;
     }
 
@@ -90,23 +90,35 @@ public final class Workload {
      * songs picked with the workload's skew. Off by default, like {@link #withOrganisations}.
      */
     public Workload withSongs() {
-        this.songs = new SongWorkload(random, this::put, () -> nextId("s"), this::index);
+        this.songs = new SongWorkload(random, this::put, this::delete, () -> nextId("s"), zipf::index);
         return this;
     }
 
     /** {@code count} steps of the songs part alone (after {@link #withSongs}). */
     public void runSongs(int count) {
-        for (int i = 0; i < count; i++) {
-            now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
-            songs.step(now);
-        }
+        runPart(songs, count);
     }
 
     /** {@code count} steps of the organisations part alone (after {@link #withOrganisations}). */
     public void runOrganisations(int count) {
+        runPart(orgs, count);
+    }
+
+    /** Adds seed 004's favourites, tags and links (about a quarter of the steps; see {@link FavWorkload}). */
+    public Workload withFavourites() {
+        this.favourites = new FavWorkload(random, this::put, this::delete, () -> nextId("f"));
+        return this;
+    }
+
+    /** {@code count} steps of the favourites part alone. */
+    public void runFavourites(int count) {
+        runPart(favourites, count);
+    }
+
+    private void runPart(PartWorkload part, int count) {
         for (int i = 0; i < count; i++) {
             now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
-            orgs.step(now);
+            part.step(now);
         }
     }
 
@@ -117,12 +129,7 @@ public final class Workload {
 
     /** At least {@code count} writes (the last step may add one more), without poison. */
     public static List<Write> writes(long seed, double skew, int count) {
-        List<Write> out = new ArrayList<>();
-        Workload workload = new Workload(out::add, seed, skew, false);
-        while (out.size() < count) {
-            workload.step();
-        }
-        return List.copyOf(out);
+        return collect(count, out -> new Workload(out, seed, skew, false), Workload::step);
     }
 
     /**
@@ -130,10 +137,14 @@ public final class Workload {
      * a few hot songs take most downloads.
      */
     public static List<Write> songWrites(long seed, double skew, int count) {
+        return collect(count, out -> new Workload(out, seed, skew, false).withSongs(), workload -> workload.runSongs(1));
+    }
+
+    private static List<Write> collect(int count, Function<Consumer<Write>, Workload> workloads, Consumer<Workload> step) {
         List<Write> out = new ArrayList<>();
-        Workload workload = new Workload(out::add, seed, skew, false).withSongs();
+        Workload workload = workloads.apply(out::add);
         while (out.size() < count) {
-            workload.runSongs(1);
+            step.accept(workload);
         }
         return List.copyOf(out);
     }
@@ -154,12 +165,7 @@ public final class Workload {
 
     public void step() {
         now = now.plus(Duration.ofMillis(1 + random.nextInt(1000)));
-        if (orgs != null && random.nextInt(3) == 0) {
-            orgs.step(now);
-            return;
-        }
-        if (songs != null && random.nextInt(4) == 0) {
-            songs.step(now);
+        if (partStep(orgs, 3) || partStep(songs, 4) || partStep(favourites, 4)) {
             return;
         }
         int roll = random.nextInt(100);
@@ -182,8 +188,17 @@ public final class Workload {
         } else if (roll < 99 || !poison) {
             changeUserItem();
         } else {
-            writePoison();
+            poisons.step(now);
         }
+    }
+
+    /** A step of the part one time in {@code oneIn}, when it is asked for; no random draw when it is not. */
+    private boolean partStep(PartWorkload part, int oneIn) {
+        if (part == null || random.nextInt(oneIn) != 0) {
+            return false;
+        }
+        part.step(now);
+        return true;
     }
 
     private String nextId(String prefix) {
@@ -301,66 +316,15 @@ public final class Workload {
      * (a later change of the post writes it readable again), an unreadable item modified.
      */
     public void poisonStep() {
-        writePoison();
-    }
-
-    private void writePoison() {
-        String id = nextId("x");
-        int kind = random.nextInt(5);
-        if (kind == 3 && !postIds.isEmpty()) {
-            Map<String, AttributeValue> post = posts.get(pick(postIds)).toItem();
-            put(Map.of("pk", post.get("pk"), "sk", post.get("sk"), "entityType", AttributeValue.fromS("Post"),
-                    "title", AttributeValue.fromS("garbled " + id)));
-            return;
-        }
-        if (kind == 4 && !unreadable.isEmpty()) {
-            Map<String, AttributeValue> item = new HashMap<>(pick(unreadable));
-            item.put("n", AttributeValue.fromS(id));
-            put(item);
-            return;
-        }
-        Map<String, AttributeValue> item = switch (kind % 3) {
-            case 0 -> Map.of("pk", AttributeValue.fromS("USER#" + id), "sk", AttributeValue.fromS("POST#" + id + "#t"),
-                    "entityType", AttributeValue.fromS("Post"));
-            case 1 -> Map.of("pk", AttributeValue.fromS("ALBUM#" + id), "sk", AttributeValue.fromS("#METADATA#"),
-                    "entityType", AttributeValue.fromS("Album"));
-            default -> Map.of("pk", AttributeValue.fromS("MISC#" + id), "sk", AttributeValue.fromS("x"));
-        };
-        unreadable.add(item);
-        put(item);
+        poisons.step(now);
     }
 
     private <T> T pick(List<T> values) {
-        return values.get(index(values.size()));
+        return values.get(zipf.index(values.size()));
     }
 
     private <K> K pickKey(Map<K, ?> map) {
         int index = random.nextInt(map.size());
         return map.keySet().stream().skip(index).findFirst().orElseThrow();
-    }
-
-    /** Uniform, or Zipf-distributed over the list's order (early entries hot) by inverse transform. */
-    private int index(int size) {
-        if (skew <= 0 || size == 1) {
-            return random.nextInt(size);
-        }
-        while (norms.size() < size) {
-            int i = norms.size() + 1;
-            norms.add((norms.isEmpty() ? 0 : norms.get(norms.size() - 1)) + 1 / Math.pow(i, skew));
-        }
-        double norm = norms.get(size - 1);
-        double target = random.nextDouble() * norm;
-        // The cumulative sums grow with the list, so a binary search finds the first at or above the target.
-        int low = 0;
-        int high = size - 1;
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            if (norms.get(mid) >= target) {
-                high = mid;
-            } else {
-                low = mid + 1;
-            }
-        }
-        return low;
     }
 }

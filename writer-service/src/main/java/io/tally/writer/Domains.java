@@ -3,11 +3,13 @@ package io.tally.writer;
 import io.tally.core.DomainSchema;
 import io.tally.core.blog.Blog;
 import io.tally.core.catalogue.Catalogue;
+import io.tally.core.favs.Favs;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.songs.Songs;
 import io.tally.writer.blog.BlogJson;
 import io.tally.writer.blog.BlogDomain;
 import io.tally.writer.catalogue.CatalogueDomain;
+import io.tally.writer.favs.FavsDomain;
 import io.tally.writer.http.RouteContext;
 import io.tally.writer.orgs.OrgsDomain;
 import io.tally.writer.songs.SongsDomain;
@@ -36,7 +38,8 @@ final class Domains {
             new Domain(Blog.SCHEMA, BlogDomain::register, BlogJson::globalStats),
             new Domain(Catalogue.SCHEMA, CatalogueDomain::register, GlobalStatsFields.flat(Catalogue.SCHEMA)),
             new Domain(Orgs.SCHEMA, OrgsDomain::register, GlobalStatsFields.flat(Orgs.SCHEMA)),
-            new Domain(Songs.SCHEMA, SongsDomain::register, GlobalStatsFields.flat(Songs.SCHEMA)));
+            new Domain(Songs.SCHEMA, SongsDomain::register, GlobalStatsFields.flat(Songs.SCHEMA)),
+            new Domain(Favs.SCHEMA, FavsDomain::register, GlobalStatsFields.flat(Favs.SCHEMA)));
 
     static {
         List<DomainSchema> schemas = ALL.stream().map(Domain::schema).toList();

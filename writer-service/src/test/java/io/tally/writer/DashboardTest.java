@@ -77,7 +77,9 @@ class DashboardTest {
         List<String> routes = new ArrayList<>();
         body.get("routes").forEach(route -> routes.add(route.asText()));
         assertThat(routes).contains("GET /stats/global", "GET /stats/orgs/{orgId}", "GET /selectors/{selector}",
-                "GET /dashboard", "POST /users");
+                "GET /dashboard", "POST /users", "GET /charts/downloads/{month}",
+                "GET /stats/users/{userId}/favourites", "GET /users/{userId}/favourites",
+                "GET /users/{userId}/favourites/search", "POST /users/{userId}/tags");
         assertThat(dynamoDbCalls).hasValue(0);
     }
 }

@@ -19,7 +19,8 @@ class DomainsTest {
         var json = Json.object();
         Domains.ALL.forEach(domain -> domain.globalStats().render(json, counter -> counter.length()));
         assertThat(json.toString()).isEqualTo("{\"users\":5,\"posts\":{\"created\":12,\"updated\":12,\"deleted\":12},"
-                + "\"comments\":8,\"items\":5,\"completed\":9,\"orgs\":4,\"employees\":9,\"downloads\":9}");
+                + "\"comments\":8,\"items\":5,\"completed\":9,\"orgs\":4,\"employees\":9,\"downloads\":9,"
+                + "\"favourites\":10}");
     }
 
     @Test

@@ -105,5 +105,14 @@ public final class TestApi {
         public String text(String field) {
             return body.path(field).asText(null);
         }
+
+        /** A client error in the error envelope with this code, naming {@code field} (when not null). */
+        public void assertClientError(String code, String field) {
+            org.assertj.core.api.Assertions.assertThat(status).as("status of %s", body).isBetween(400, 499);
+            org.assertj.core.api.Assertions.assertThat(errorCode()).isEqualTo(code);
+            if (field != null) {
+                org.assertj.core.api.Assertions.assertThat(errorField()).isEqualTo(field);
+            }
+        }
     }
 }

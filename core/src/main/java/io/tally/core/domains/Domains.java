@@ -10,6 +10,7 @@ import io.tally.core.ShardCursorItem;
 import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.catalogue.Catalogue;
+import io.tally.core.favs.Favs;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.songs.Songs;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import java.util.function.Function;
 public final class Domains {
     /** Every domain, in the order the shared read side shows their figures. */
     public static final List<DomainSchema> ALL = List.of(Blog.SCHEMA, Catalogue.SCHEMA, Orgs.SCHEMA,
-            Songs.SCHEMA);
+            Songs.SCHEMA, Favs.SCHEMA);
 
     public static final String GLOBAL_STATS_PREFIX = "GLOBAL#STATS#";
     /** The owner's part of a user's stats item: present as soon as the user exists. */

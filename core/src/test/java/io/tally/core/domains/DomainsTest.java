@@ -18,7 +18,7 @@ class DomainsTest {
         assertThat(Domains.USER_STATS.counters()).containsExactly("posts", "comments", "completed", "correctGuesses",
                 "liveCompleted", "assigned", "inProgress", "orphaned");
         assertThat(Domains.GLOBAL_STATS.counters()).containsExactly("users", "postsCreated", "postsUpdated",
-                "postsDeleted", "comments", "items", "completed", "orgs", "employees", "downloads");
+                "postsDeleted", "comments", "items", "completed", "orgs", "employees", "downloads", "favourites");
         assertThat(Domains.USER_STATS.document()).containsExactly(Domains.USER_STATS_USER_ID);
     }
 

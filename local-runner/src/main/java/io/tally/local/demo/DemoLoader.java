@@ -10,11 +10,15 @@ import java.util.Map;
  * Loads the seed scenario through the writer API, over HTTP, as a person following the README's walkthrough would:
  * three users (among them the seed's {@code user-8790}), a few posts and comments, the learning catalogue of seed 003
  * (items 3, 34, 45, 55, 65, 84 and 102 with their selectors and scores), user-8790's items in every state, and seed
- * 002's organisation ABC with its teams mobile_team, web_team and dev_ops and its employees Maureen, Allie and Teri.
+ * 002's organisation ABC with its teams mobile_team, web_team and dev_ops and its employees Maureen, Allie and Teri,
+ * and seed 004's favourites of user-8790 (an image, a link, a file and a location) under the tags Travel, Recipes and
+ * Work.
  *
  * <p>Once the stream is drained, {@code GET /stats/users/user-8790} reads completed 2, correctGuesses 1,
  * liveCompleted 1, assigned 2, inProgress 1, orphaned 1, posts 2 and comments 1; {@code GET /stats/orgs/abc} reads
- * teams 3, employees 3, memberships 4.
+ * teams 3, employees 3, memberships 4; {@code GET /stats/users/user-8790/favourites} reads 4 favourites, one of each
+ * type, travel 2, recipes 2 and work 1; {@code GET /users/user-8790/favourites/search?q=naples} finds pizzeria and
+ * naples-harbour.
  *
  * <p>Every write names its identifiers, so the scenario is loaded once: on a data directory that already holds it
  * the writes answer 409 (users, posts) or replace what is there (items), and {@link #loadSeed()} fails on the first
@@ -99,10 +103,31 @@ public final class DemoLoader {
         write("PUT", "/orgs/abc/teams/dev_ops/members/maureen", body("role", "on call"));
         write("PUT", "/orgs/abc/teams/mobile_team/members/allie", body("role", "lead"));
         write("PUT", "/orgs/abc/teams/dev_ops/members/teri", body());
+
         // Song downloads (seed 002's aggregation example): the songs the synthetic load downloads
         for (int i = 0; i < SONGS.size(); i++) {
             write("PUT", "/songs/" + SONGS.get(i), body("title", "Demo song " + (i + 1), "artist", "The Demo Band"));
         }
+
+        // Favourites with tags (seed 004), collected by user-8790
+        write("POST", "/users/user-8790/tags", body("tagId", "travel", "name", "Travel"));
+        write("POST", "/users/user-8790/tags", body("tagId", "recipes", "name", "Recipes"));
+        write("POST", "/users/user-8790/tags", body("tagId", "work", "name", "Work"));
+        write("POST", "/users/user-8790/favourites", body("favouriteId", "naples-harbour", "type", "image",
+                "title", "Naples harbour at sunset", "contentUrl", "https://example.com/naples.jpg",
+                "thumbnailUrl", "https://example.com/naples-thumb.jpg"));
+        write("POST", "/users/user-8790/favourites", body("favouriteId", "pizza-dough", "type", "link",
+                "title", "Neapolitan pizza dough", "contentUrl", "https://example.com/pizza-dough"));
+        write("POST", "/users/user-8790/favourites", body("favouriteId", "streams-paper", "type", "file",
+                "title", "DynamoDB Streams notes", "contentUrl", "https://example.com/streams.pdf", "creatorId",
+                "user-1001"));
+        write("POST", "/users/user-8790/favourites", body("favouriteId", "pizzeria", "type", "location",
+                "title", "Pizzeria da Michele, Naples"));
+        write("PUT", "/users/user-8790/favourites/naples-harbour/tags/travel", null);
+        write("PUT", "/users/user-8790/favourites/pizzeria/tags/travel", null);
+        write("PUT", "/users/user-8790/favourites/pizzeria/tags/recipes", null);
+        write("PUT", "/users/user-8790/favourites/pizza-dough/tags/recipes", null);
+        write("PUT", "/users/user-8790/favourites/streams-paper/tags/work", null);
         return writes;
     }
 

@@ -38,7 +38,7 @@ class DemoIT {
     @Order(1)
     void seedScenarioGivesUser8790TheSeedsStats() throws Exception {
         int writes = new DemoLoader(runner.baseUri()).loadSeed();
-        assertThat(writes).isEqualTo(43);
+        assertThat(writes).isEqualTo(55);
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
         JsonNode stats = api.get("/stats/users/" + DemoLoader.SEED_USER);
@@ -58,6 +58,15 @@ class DemoIT {
         assertThat(api.get("/stats/orgs/abc").toString())
                 .isEqualTo("{\"orgId\":\"abc\",\"teams\":3,\"employees\":3,\"memberships\":4}");
         assertThat(api.get("/stats/teams/dev_ops").path("members").asLong()).isEqualTo(2);
+        assertThat(api.get("/stats/users/user-8790/favourites").toString()).isEqualTo("{\"userId\":\"user-8790\","
+                + "\"favourites\":4,\"byType\":{\"image\":1,\"link\":1,\"file\":1,\"location\":1},"
+                + "\"byTag\":{\"recipes\":2,\"travel\":2,\"work\":1}}");
+        assertThat(Api.ids(api.get("/users/user-8790/favourites/search?q=naples"), "favouriteId"))
+                .containsExactly("pizzeria", "naples-harbour");
+        assertThat(Api.ids(api.get("/users/user-8790/favourites/search?q=pizz"), "favouriteId"))
+                .containsExactly("pizzeria", "pizza-dough");
+        assertThat(Api.ids(api.get("/users/user-8790/favourites?tag=travel"), "favouriteId"))
+                .containsExactly("pizzeria", "naples-harbour");
         assertThat(Api.verify(runner).isExact()).isTrue();
     }
 

@@ -64,6 +64,10 @@ class RulesTest {
                 Arguments.of("ItemCompleted", "{\"eventId\":\"a\"}", COMPLETED),
                 // Patterns compare JSON types: the string "true" is not the boolean.
                 Arguments.of("ItemCompleted", "{\"eventId\":\"a\",\"correct\":\"true\"}", COMPLETED),
+                Arguments.of("SongAdded", "{\"eventId\":\"a\",\"songId\":\"s1\"}", ACTIVITY),
+                Arguments.of("TagDeleted", "{\"eventId\":\"a\",\"tagId\":\"t1\"}", ACTIVITY),
+                Arguments.of("FavouriteCollected", "{\"eventId\":\"a\",\"favouriteId\":\"f1\"}", ACTIVITY),
+                Arguments.of("FavouriteUntagged", "{\"eventId\":\"a\",\"tagId\":\"t1\"}", ACTIVITY),
                 Arguments.of("UserStatsChanged", "{\"eventId\":\"a\",\"userId\":\"u1\"}", ALL),
                 Arguments.of("SomethingNew", "{\"eventId\":\"a\"}", ACTIVITY));
     }

@@ -1,10 +1,10 @@
 package io.tally.stream.orgs;
 
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.OrgKeys;
 import io.tally.core.orgs.Team;
+import io.tally.stream.derive.ConditionalRemovals;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -18,9 +18,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
  * consistent: a membership that a read missed would outlive its team or employee for good.
  */
 final class MembershipCascadeRequests {
-    /** BatchGetItem takes at most 100 keys. */
-    static final int BATCH_KEYS = 100;
-
     private MembershipCascadeRequests() {
     }
 
@@ -56,7 +53,7 @@ final class MembershipCascadeRequests {
                 .build();
     }
 
-    /** The employee's possible memberships in these teams (at most {@value #BATCH_KEYS}). */
+    /** The employee's possible memberships in these teams (at most {@value ConditionalRemovals#BATCH_KEYS}). */
     static BatchGetItemRequest employeeMemberships(String table, EmployeeMemberships cascade, List<String> teamIds) {
         List<Map<String, AttributeValue>> keys = teamIds.stream()
                 .map(teamId -> OrgKeys.membership(cascade.orgId(), teamId, cascade.employeeId()).toAttributeMap())
@@ -70,22 +67,8 @@ final class MembershipCascadeRequests {
                 .build();
     }
 
-    /**
-     * Removes one membership if it still belongs to the removed incarnation: a later team or employee of the same id
-     * may have a membership at the same key by now, which must stay. The condition also makes a second removal (a
-     * redelivery) a refusal rather than a second REMOVE record.
-     */
+    /** Removes one membership if it still belongs to the removed incarnation ({@link ConditionalRemovals#delete}). */
     static DeleteItemRequest delete(String table, Key membership, String incarnationAttribute, String incarnation) {
-        return DeleteItemRequest.builder()
-                .tableName(table)
-                .key(membership.toAttributeMap())
-                .conditionExpression("#incarnation = :incarnation")
-                .expressionAttributeNames(Map.of("#incarnation", incarnationAttribute))
-                .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(incarnation)))
-                .build();
-    }
-
-    static Key keyOf(Map<String, AttributeValue> item) {
-        return new Key(item.get(TableSchema.PK).s(), item.get(TableSchema.SK).s());
+        return ConditionalRemovals.delete(table, membership, incarnationAttribute, incarnation);
     }
 }

@@ -30,6 +30,12 @@ public record DerivationCase(String name, Map<String, AttributeValue> oldImage, 
         return derivation.derive(RECORD_ID, oldImage, newImage);
     }
 
+    /** As {@link #assertDerivedBy(Derivation)}, and the change asks for exactly these cascades. */
+    public void assertDerivedBy(Derivation derivation, List<?> cascades) {
+        assertDerivedBy(derivation);
+        assertThat(derive(derivation).cascades()).as("cascades").isEqualTo(cascades);
+    }
+
     public void assertDerivedBy(Derivation derivation) {
         IntendedChanges changes = derive(derivation);
         assertThat(changes.counterDeltas()).as("counter deltas").isEqualTo(deltas);

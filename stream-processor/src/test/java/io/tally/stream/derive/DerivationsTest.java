@@ -13,6 +13,7 @@ import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.catalogue.Catalogue;
+import io.tally.core.favs.Favs;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.songs.Songs;
 import io.tally.core.catalogue.CatalogueItem;
@@ -34,14 +35,15 @@ class DerivationsTest {
     private static final Instant T2 = Instant.parse("2019-01-23T08:00:00.000Z");
 
     @Test
-    void standard_defaults_deriveTheNineBaseTypesOnly() {
+    void standard_defaults_deriveTheTwelveBaseTypesOnly() {
         Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
 
         assertThat(derivations.types())
                 .containsExactlyInAnyOrder(Blog.USER, Blog.POST, Blog.COMMENT,
                         Catalogue.CATALOGUE_ITEM, Catalogue.USER_ITEM,
                         Orgs.ORGANISATION, Orgs.TEAM, Orgs.EMPLOYEE, Orgs.MEMBERSHIP,
-                        Songs.SONG, Songs.DOWNLOAD);
+                        Songs.SONG, Songs.DOWNLOAD,
+                        Favs.TAG, Favs.FAVOURITE, Favs.FAVOURITE_TAG);
     }
 
     @Test

@@ -159,12 +159,15 @@ class ExactlyOnceFaultIT {
         } else {
             dynamo.createTable(TableDefinition.createTableRequest(table));
         }
-        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations().withSongs();
+        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations()
+                .withSongs().withFavourites();
         if (mode == Mode.BACKFILL) {
             // A history older than the stream: its records are in no stream.
             workload.run(20 + random.nextInt(30));
             // Teams and employees deleted with their members before the stream: cascades the repair must run.
             workload.runOrganisations(8 + random.nextInt(12));
+            // Favourites un-collected and tags deleted with their links before the stream: link cascades likewise.
+            workload.runFavourites(8 + random.nextInt(10));
             predating = oracle.derivedKeysOfBaseItems();
             dynamo.updateTable(r -> r.tableName(table).streamSpecification(StreamSpecification.builder()
                     .streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build()));
@@ -172,6 +175,8 @@ class ExactlyOnceFaultIT {
         workload.run(10 + random.nextInt(25));
         // Enough organisation steps that most seeds delete a team or an employee with members.
         workload.runOrganisations(8 + random.nextInt(12));
+        // And favourites: most seeds un-collect a tagged favourite or delete a tag with links, or rename one.
+        workload.runFavourites(8 + random.nextInt(10));
         // Downloads over several months and days, and refunds.
         workload.runSongs(10 + random.nextInt(10));
         if (mode == Mode.SPLIT) {

@@ -10,6 +10,10 @@ import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.domains.Domains;
 import io.tally.core.orgs.Employee;
+import io.tally.core.favs.Favourite;
+import io.tally.core.favs.FavouriteTag;
+import io.tally.core.favs.Favs;
+import io.tally.core.favs.Tag;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.orgs.Team;
@@ -35,7 +39,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * What every fault case must end with: no negative counter, zero difference from the {@link Rebuilder} and no
- * derived item behind the stream, no membership of a deleted team or employee, no derived item that nothing derives,
+ * derived item behind the stream, no cascade left undone, no membership of a deleted team or employee nor link of a
+ * gone favourite or tag, no derived item that nothing derives,
  * and every event the records announce published or filed as a dead letter.
  */
 final class FaultOracle {
@@ -68,6 +73,7 @@ final class FaultOracle {
         assertThat(report.behindItems()).as("derived items behind the stream for %s", label).isZero();
         assertThat(report.undoneCascades()).as("cascades the rebuild finds undone for %s", label).isEmpty();
         assertThat(orphanedMemberships()).as("memberships of a deleted team or employee, %s", label).isEmpty();
+        assertThat(orphanedLinks()).as("links of an un-collected favourite or a deleted tag, %s", label).isEmpty();
         assertThat(unexplainedDerivedItems(records, predating)).as("derived items no record derives").isEmpty();
         Set<String> delivered = new HashSet<>(published);
         Set<String> deadLettered = deadLetteredEventIds();
@@ -150,6 +156,29 @@ final class FaultOracle {
             }
         });
         keys.addAll(changes.documents().keySet());
+    }
+
+    /** Links whose favourite or tag (that incarnation of it) no longer exists. */
+    List<FavouriteTag> orphanedLinks() {
+        Set<String> owners = new HashSet<>();
+        List<FavouriteTag> links = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
+            if (Favs.FAVOURITE.isTypeOf(item)) {
+                Favourite favourite = Favourite.fromItem(item);
+                owners.add("favourite/" + favourite.userId() + "/" + favourite.favouriteId() + "/"
+                        + favourite.incarnation());
+            } else if (Favs.TAG.isTypeOf(item)) {
+                Tag tag = Tag.fromItem(item);
+                owners.add("tag/" + tag.userId() + "/" + tag.tagId() + "/" + tag.incarnation());
+            } else if (Favs.FAVOURITE_TAG.isTypeOf(item)) {
+                links.add(FavouriteTag.fromItem(item));
+            }
+        });
+        return links.stream()
+                .filter(l -> !owners.contains("favourite/" + l.userId() + "/" + l.favouriteId() + "/"
+                        + l.favourite().incarnation())
+                        || !owners.contains("tag/" + l.userId() + "/" + l.tagId() + "/" + l.tagIncarnation()))
+                .toList();
     }
 
     /** Memberships whose team or employee (that incarnation of it) no longer exists. */

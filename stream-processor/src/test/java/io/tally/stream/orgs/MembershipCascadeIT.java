@@ -3,7 +3,6 @@ package io.tally.stream.orgs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
@@ -15,26 +14,18 @@ import io.tally.core.orgs.Organisation;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.orgs.Team;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.StreamRecords;
 import io.tally.stream.derive.Derivations;
-import io.tally.stream.engine.BatchResult;
-import io.tally.stream.engine.DynamoDbDerivedStore;
-import io.tally.stream.engine.Engine;
-import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
 import io.tally.stream.rebuild.VerificationReport;
 import io.tally.stream.testing.RecordingPublisher;
+import io.tally.stream.testing.StreamDrain;
 import io.tally.testkit.LocalDynamoDb;
-import io.tally.testkit.StreamReader;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,26 +43,19 @@ class MembershipCascadeIT {
 
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final RecordingPublisher publisher = new RecordingPublisher();
-    private final Set<String> processed = new HashSet<>();
     private String table;
-    private Engine engine;
+    private StreamDrain stream;
 
     @BeforeEach
     void setUp() {
         table = LocalDynamoDb.createTable("cascade-it");
-        engine = Engine.builder()
-                .derivations(DERIVATIONS)
-                .store(new DynamoDbDerivedStore(dynamo, table))
-                .deadLetters(new InMemoryDeadLetterSink())
-                .publisher(publisher)
-                .cascades(StreamDomains.cascades(dynamo, table))
-                .build();
+        stream = StreamDrain.withEngine(dynamo, table, DERIVATIONS, publisher);
         put(new Organisation("abc", "ABC", "Retail", T, T, 1).toItem());
     }
 
     @AfterEach
     void tearDown() {
-        engine.close();
+        stream.close();
     }
 
     @Test
@@ -83,26 +67,26 @@ class MembershipCascadeIT {
         put(member(web, maureen).toItem());
         put(member(web, allie).toItem());
         put(member(ops, maureen).toItem());
-        drain();
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(2);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(3);
+        stream.drain();
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(2);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(3);
 
         deletePart(IdReservation.Kind.TEAM, web.key(), "web");
-        List<SourceRecord> removal = drain();
+        List<SourceRecord> removal = stream.drain();
 
         assertThat(memberships()).extracting(Membership::teamId).containsExactly("ops");
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
         assertThat(publisher.published()).extracting(DomainEvent::detailType)
                 .contains(TeamDerivation.TEAM_DELETED, MembershipDerivation.EMPLOYEE_LEFT_TEAM);
 
         // The team's REMOVE delivered again (a retried batch): nothing left to remove, no new record; and the runner
         // itself, run again, finds nothing to remove.
-        process(removal);
-        assertThat(newRecords()).isEmpty();
+        stream.process(removal);
+        assertThat(stream.newRecords()).isEmpty();
         assertThat(StreamDomains.cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
-        assertThat(newRecords()).isEmpty();
+        assertThat(stream.newRecords()).isEmpty();
         assertExact();
     }
 
@@ -117,12 +101,12 @@ class MembershipCascadeIT {
         put(member(ops, teri).toItem());
 
         deletePart(IdReservation.Kind.EMPLOYEE, maureen.key(), "maureen");
-        drain();
+        stream.drain();
 
         assertThat(memberships()).extracting(Membership::employeeId).containsExactly("teri");
-        assertThat(counter(OrgKeys.teamStats("ops"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_EMPLOYEES)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("ops"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_EMPLOYEES)).isEqualTo(1);
         assertExact();
     }
 
@@ -139,14 +123,14 @@ class MembershipCascadeIT {
         Team second = team("web", "t9");
         put(member(second, maureen).toItem());
 
-        drain();
+        stream.drain();
 
         assertThat(memberships()).singleElement().satisfies(m -> {
             assertThat(m.employeeId()).isEqualTo("maureen");
             assertThat(m.teamIncarnation()).isEqualTo("t9");
         });
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
         assertExact();
     }
 
@@ -159,10 +143,10 @@ class MembershipCascadeIT {
         put(member(web, maureen).toItem());
         put(member(web, allie).toItem());
         put(member(ops, maureen).toItem());
-        drain();
+        stream.drain();
         deletePart(IdReservation.Kind.TEAM, web.key(), "web");
         // No stream processor sees the deletion (it was down until the records expired, or predates the stream).
-        newRecords().forEach(record -> processed.add(record.eventId()));
+        stream.skip();
         Rebuilder rebuilder = new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, DERIVATIONS, 2);
 
         VerificationReport found = rebuilder.verify();
@@ -171,19 +155,19 @@ class MembershipCascadeIT {
         assertThat(found.isExact()).isFalse();
         // A repair without the cascade runners fails before writing anything.
         assertThatThrownBy(() -> rebuilder.repair(count -> { })).hasMessageContaining("no cascade runner");
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(2);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(2);
 
         RepairReport repair = rebuilder.withCascades(StreamDomains.cascades(dynamo, table)).repair(count -> { });
 
         assertThat(repair.cascaded()).isEqualTo(2);
         assertThat(repair.isComplete()).isTrue();
         assertThat(memberships()).extracting(Membership::teamId).containsExactly("ops");
-        assertThat(counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.teamStats("web"), Orgs.TEAM_MEMBERS)).isZero();
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
         // The removals' own records reach the stream processor later: the repaired items already reflect them.
-        drain();
-        assertThat(counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
+        stream.drain();
+        assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
         assertExact();
     }
 
@@ -215,44 +199,11 @@ class MembershipCascadeIT {
         dynamo.deleteItem(r -> r.tableName(table).key(kind.key(id).toAttributeMap()));
     }
 
-    /** Processes the stream until the cascades' own records are processed too; returns what the first round did. */
-    private List<SourceRecord> drain() {
-        List<SourceRecord> first = null;
-        for (List<SourceRecord> next = newRecords(); !next.isEmpty(); next = newRecords()) {
-            process(next);
-            first = first == null ? next : first;
-        }
-        return first == null ? List.of() : first;
-    }
-
-    private List<SourceRecord> newRecords() {
-        List<SourceRecord> fresh = new ArrayList<>();
-        StreamReader.readAll(LocalDynamoDb.streamsClient(), table, StreamRecords::fromSdk).values()
-                .forEach(records -> records.stream().filter(r -> !processed.contains(r.eventId())).forEach(fresh::add));
-        return fresh;
-    }
-
-    private void process(List<SourceRecord> records) {
-        Map<String, List<SourceRecord>> byShard = new java.util.LinkedHashMap<>();
-        records.forEach(r -> byShard.computeIfAbsent(r.shardId(), s -> new ArrayList<>()).add(r));
-        for (List<SourceRecord> shard : byShard.values()) {
-            BatchResult result = engine.process(shard);
-            assertThat(result.failedSequenceNumber()).isEmpty();
-        }
-        records.forEach(r -> processed.add(r.eventId()));
-    }
-
     private List<Membership> memberships() {
         return dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().stream()
                 .filter(Orgs.MEMBERSHIP::isTypeOf)
                 .map(Membership::fromItem)
                 .toList();
-    }
-
-    private long counter(Key key, String attribute) {
-        Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName(table).key(key.toAttributeMap())
-                .consistentRead(true)).item();
-        return item == null || !item.containsKey(attribute) ? 0 : Items.number(item, attribute);
     }
 
     private void assertExact() {

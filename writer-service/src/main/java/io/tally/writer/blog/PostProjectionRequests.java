@@ -1,6 +1,5 @@
 package io.tally.writer.blog;
 
-import io.tally.core.Ids;
 import io.tally.core.Items;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
@@ -86,14 +85,7 @@ final class PostProjectionRequests {
      * spelling that sorts as its time.
      */
     static boolean isValidPostPosition(Position position) {
-        if (!Ids.isValid(position.id())) {
-            return false;
-        }
-        try {
-            return Timestamps.format(Timestamps.parse(position.sort())).equals(position.sort());
-        } catch (MalformedItemException e) {
-            return false;
-        }
+        return DerivedReads.isTimeAndId(position);
     }
 
     /**

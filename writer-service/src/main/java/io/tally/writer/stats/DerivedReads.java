@@ -1,10 +1,12 @@
 package io.tally.writer.stats;
 
 import io.tally.core.DerivedType;
+import io.tally.core.Ids;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
 import io.tally.writer.stats.ShardMerge.Position;
 import io.tally.writer.stats.ShardMerge.Resume;
 import io.tally.writer.stats.ShardMerge.ShardRead;
@@ -88,6 +90,21 @@ public final class DerivedReads {
                 .limit(limit + 1)
                 .exclusiveStartKey(startKey)
                 .build();
+    }
+
+    /**
+     * Whether a position read from a cursor is one a list ranged by {@code <timestamp>#<id>} could have produced: an
+     * identifier, and a timestamp in the one spelling that sorts as its time.
+     */
+    public static boolean isTimeAndId(Position position) {
+        if (!Ids.isValid(position.id())) {
+            return false;
+        }
+        try {
+            return Timestamps.format(Timestamps.parse(position.sort())).equals(position.sort());
+        } catch (MalformedItemException e) {
+            return false;
+        }
     }
 
     /** The item a GetItem found, or null: the SDK answers a miss with an empty map. */

@@ -29,7 +29,8 @@ public record QueryPage(List<Map<String, AttributeValue>> items, Map<String, Att
         return new QueryPage(items, next);
     }
 
-    private static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, Set<String> keyAttributes) {
+    /** The key attributes of an item: where a page that ends at it continues. */
+    public static Map<String, AttributeValue> keyOf(Map<String, AttributeValue> item, Set<String> keyAttributes) {
         Map<String, AttributeValue> key = new HashMap<>();
         for (String attribute : keyAttributes) {
             AttributeValue value = item.get(attribute);

@@ -157,11 +157,6 @@ class OrgRoutesIT {
             "DELETE|/orgs/abc||method_not_allowed|",
     })
     void badInput_isTheErrorEnvelope_never500(String method, String path, String body, String code, String field) {
-        var response = api.call(method, path, body);
-        assertThat(response.status()).isBetween(400, 499);
-        assertThat(response.errorCode()).isEqualTo(code);
-        if (field != null) {
-            assertThat(response.errorField()).isEqualTo(field);
-        }
+        api.call(method, path, body).assertClientError(code, field);
     }
 }

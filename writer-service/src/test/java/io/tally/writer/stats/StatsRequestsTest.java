@@ -54,7 +54,7 @@ class StatsRequestsTest {
         assertThat(keys.consistentRead()).isTrue();
         assertThat(projected(keys.projectionExpression(), keys.expressionAttributeNames())).containsExactly(
                 "entityType", "users", "postsCreated", "postsUpdated", "postsDeleted", "comments", "items", "completed",
-                "orgs", "employees", "downloads");
+                "orgs", "employees", "downloads", "favourites");
     }
 
     @Test

@@ -242,7 +242,8 @@ class StatsRoutesIT {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body().toString()).isEqualTo("{\"users\":0,\"posts\":{\"created\":0,\"updated\":0,\"deleted\":0},"
-                + "\"comments\":0,\"items\":0,\"completed\":0,\"orgs\":0,\"employees\":0,\"downloads\":0}");
+                + "\"comments\":0,\"items\":0,\"completed\":0,\"orgs\":0,\"employees\":0,\"downloads\":0,"
+                + "\"favourites\":0}");
     }
 
     @Test
@@ -250,7 +251,7 @@ class StatsRoutesIT {
         put(Domains.globalStatsKey(0), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(1), "postsCreated", n(2), "comments", n(3)));
         put(Domains.globalStatsKey(1), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(10), "postsUpdated", n(20), "items", n(30)));
         put(Domains.globalStatsKey(2), Domains.GLOBAL_STATS.entityType(), Map.of("postsDeleted", n(100), "completed", n(200),
-                "orgs", n(1), "employees", n(3)));
+                "orgs", n(1), "employees", n(3), "favourites", n(4)));
         put(Domains.globalStatsKey(3), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(1000), "postsCreated", n(2000),
                 "postsUpdated", n(3000), "postsDeleted", n(4000), "comments", n(5000), "items", n(6000), "completed", n(7000)));
         // Beyond the configured shard count: not a shard, not counted.
@@ -260,7 +261,8 @@ class StatsRoutesIT {
 
         assertThat(response.status()).isEqualTo(200);
         assertThat(response.body().toString()).isEqualTo("{\"users\":1011,\"posts\":{\"created\":2002,\"updated\":3020,"
-                + "\"deleted\":4100},\"comments\":5003,\"items\":6030,\"completed\":7200,\"orgs\":1,\"employees\":3,\"downloads\":0}");
+                + "\"deleted\":4100},\"comments\":5003,\"items\":6030,\"completed\":7200,\"orgs\":1,\"employees\":3,"
+                + "\"downloads\":0,\"favourites\":4}");
     }
 
     // --- GET /posts?status= --------------------------------------------------------------------------------

@@ -1,0 +1,145 @@
+package io.tally.testkit;
+
+import io.tally.core.Key;
+import io.tally.core.favs.Favourite;
+import io.tally.core.favs.FavouriteTag;
+import io.tally.core.favs.FavouriteType;
+import io.tally.core.favs.Tag;
+import io.tally.core.favs.TagName;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The favourites part of {@link Workload} (seed 004): tags (with their name reservations) created, renamed and deleted,
+ * favourites collected and un-collected, links added and removed, written as the writer service writes them. Deletes
+ * of tags and favourites leave their links for the stream processor's cascades, and freed ids come back, so that a
+ * link of the new favourite or tag may overwrite a stale one at the same key before the cascade reaches it. Titles
+ * come from a small vocabulary, so that search terms are shared.
+ */
+final class FavWorkload extends PartWorkload {
+    private static final List<String> USERS = List.of("fu1", "fu2");
+    private static final List<String> WORDS = List.of("go", "pie", "sun", "trip", "map", "pizza");
+
+    private final Map<Key, Tag> tags = new LinkedHashMap<>();
+    private final Map<Key, Favourite> favourites = new LinkedHashMap<>();
+    private final Map<Key, FavouriteTag> links = new LinkedHashMap<>();
+    private final List<String> freedTags = new ArrayList<>();
+    private final List<String> freedFavourites = new ArrayList<>();
+
+    FavWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete, Supplier<String> ids) {
+        super(random, put, delete, ids);
+    }
+
+    @Override
+    void step(Instant now) {
+        int roll = random.nextInt(100);
+        if (tags.isEmpty() || roll < 12) {
+            createTag(now);
+        } else if (favourites.isEmpty() || roll < 35) {
+            collect(now);
+        } else if (roll < 65) {
+            link(now);
+        } else if (roll < 73) {
+            unlink();
+        } else if (roll < 80) {
+            renameTag();
+        } else if (roll < 90) {
+            uncollect();
+        } else {
+            deleteTag();
+        }
+    }
+
+
+    private String title() {
+        // Mostly one short word: every term is a derived write of the collect's record, and the fault test retries a
+        // record until all of its writes succeed in one delivery.
+        StringBuilder title = new StringBuilder(pick(WORDS));
+        if (random.nextInt(4) == 0) {
+            title.append(random.nextBoolean() ? " " : ", ").append(pick(WORDS));
+        }
+        return random.nextBoolean() ? title.toString() : title.substring(0, 1).toUpperCase() + title.substring(1);
+    }
+
+    private void createTag(Instant now) {
+        String userId = pick(USERS);
+        String name = "Tag " + ids.get();
+        Tag tag = new Tag(userId, reuseOr(freedTags), name, now, now, ids.get());
+        if (tags.containsKey(tag.key())) {
+            return;
+        }
+        tags.put(tag.key(), tag);
+        put.accept(new TagName(userId, name, tag.tagId()).toItem());
+        put.accept(tag.toItem());
+    }
+
+    private void renameTag() {
+        Tag tag = pick(new ArrayList<>(tags.values()));
+        Tag renamed = tag.renamed("Renamed " + ids.get());
+        tags.put(tag.key(), renamed);
+        put.accept(renamed.toItem());
+        delete.accept(new TagName(tag.userId(), tag.name(), tag.tagId()).key());
+        put.accept(new TagName(tag.userId(), renamed.name(), tag.tagId()).toItem());
+    }
+
+    private void deleteTag() {
+        Tag tag = pick(new ArrayList<>(tags.values()));
+        tags.remove(tag.key());
+        freedTags.add(tag.tagId());
+        links.values().removeIf(link -> link.userId().equals(tag.userId()) && link.tagId().equals(tag.tagId()));
+        delete.accept(tag.key());
+        delete.accept(new TagName(tag.userId(), tag.name(), tag.tagId()).key());
+    }
+
+    private void collect(Instant now) {
+        FavouriteType type = FavouriteType.values()[random.nextInt(FavouriteType.values().length)];
+        Favourite favourite = new Favourite(pick(USERS), reuseOr(freedFavourites), type, title(),
+                random.nextBoolean() ? "https://example.com/" + ids.get() : null, null,
+                random.nextBoolean() ? "c1" : null, now, ids.get());
+        if (favourites.containsKey(favourite.key())) {
+            return;
+        }
+        favourites.put(favourite.key(), favourite);
+        put.accept(favourite.toItem());
+    }
+
+    private void uncollect() {
+        Favourite favourite = pick(new ArrayList<>(favourites.values()));
+        favourites.remove(favourite.key());
+        freedFavourites.add(favourite.favouriteId());
+        links.values().removeIf(link -> link.userId().equals(favourite.userId())
+                && link.favouriteId().equals(favourite.favouriteId()));
+        delete.accept(favourite.key());
+    }
+
+    private void link(Instant now) {
+        Favourite favourite = pick(new ArrayList<>(favourites.values()));
+        List<Tag> own = tags.values().stream().filter(tag -> tag.userId().equals(favourite.userId())).toList();
+        if (own.isEmpty()) {
+            return;
+        }
+        Tag tag = pick(own);
+        FavouriteTag link = new FavouriteTag(favourite, tag.tagId(), now, tag.incarnation());
+        if (link.sameAs(links.get(link.key()))) {
+            return;
+        }
+        links.put(link.key(), link);
+        put.accept(link.toItem());
+    }
+
+    private void unlink() {
+        if (links.isEmpty()) {
+            return;
+        }
+        Key key = pick(new ArrayList<>(links.keySet()));
+        links.remove(key);
+        delete.accept(key);
+    }
+}
