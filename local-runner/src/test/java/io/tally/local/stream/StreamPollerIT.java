@@ -121,7 +121,9 @@ class StreamPollerIT {
         MutableClock clock = new MutableClock(readAt);
         java.util.concurrent.CountDownLatch invoked = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        StreamPoller poller = start(NO_WINDOW, handler(records -> {
+        // No record age limit: on this clock the records are years old, and the deployment's 23 hours would give
+        // them up unprocessed.
+        StreamPoller poller = start(NO_WINDOW.withMaximumRecordAgeInSeconds(-1), handler(records -> {
             invoked.countDown();
             try {
                 release.await();
