@@ -1,6 +1,8 @@
 package io.tally.stream.engine;
 
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +17,16 @@ final class ShardGuard {
     record Admission(ShardCursors.Progress before, String refusal) {
     }
 
-    /** Releases tried before the batch is reported failed (the SDK client retries each one on its own too). */
-    static final int RELEASE_ATTEMPTS = 3;
+    /**
+     * Releases tried before the batch is reported failed (the SDK client retries each one on its own too). An attempt
+     * that committed but whose answer was lost is recognised by the next attempt that is answered (the cursor then
+     * holds this batch's progress), so the guard keeps asking: reporting the batch failed while its release had in
+     * fact committed would leave the cursor without the pending record that refuses a delivery past the batch.
+     */
+    static final int RELEASE_ATTEMPTS = 8;
+    /** The pause before the second attempt, doubled before each further one up to {@link #MAX_BACKOFF_MILLIS}. */
+    static final long FIRST_BACKOFF_MILLIS = 10;
+    static final long MAX_BACKOFF_MILLIS = 400;
 
     private final ShardCursors cursors;
     private final StreamMetrics metrics;
@@ -60,7 +70,8 @@ final class ShardGuard {
 
     /**
      * Records how the batch ended. A release that fails keeps the shard held until the lease lapses (the invocation's
-     * deadline), so it is tried a few times before giving up.
+     * deadline), and one that committed unseen must be recognised, so it is tried several times, backing off, before
+     * giving up.
      *
      * @return false when the end could not be recorded: the caller must have the whole batch retried
      */
@@ -81,6 +92,10 @@ final class ShardGuard {
             } catch (RuntimeException e) {
                 LOG.warn("the cursor of shard {} could not be released (attempt {} of {})", shardId, attempt,
                         RELEASE_ATTEMPTS, e);
+                if (attempt < RELEASE_ATTEMPTS) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(
+                            Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << (attempt - 1))));
+                }
             }
         }
         metrics.failure("cursor");

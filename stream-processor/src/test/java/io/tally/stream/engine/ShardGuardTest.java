@@ -315,6 +315,67 @@ class ShardGuardTest {
         assertThat(cursors.pending(SHARD).attempts()).isEqualTo(5);
     }
 
+    @Test
+    void releaseThatCommittedButWasNotAnswered_isRecognisedByALaterAttempt_soTheBatchIsNotReportedFailed() {
+        List<SourceRecord> all = blog().records();
+        // The first release commits and its answer is lost; the next four attempts fail before reaching the table.
+        UnansweredReleases unanswered = new UnansweredReleases(cursors, 5);
+        Engine engine = Engine.builder().derivations(TestDerivations.blog()).store(new InMemoryDerivedStore())
+                .deadLetters(sink).publisher(publisher).cursors(unanswered).clock(clock).build();
+        engines.add(engine);
+
+        BatchResult result = engine.process(all.subList(0, 4));
+
+        // Reported failed, the mapping would retry from record 0 while the cursor says records 0-3 are done and
+        // nothing is pending: a delivery that skipped records 4 and 5 would then be admitted.
+        assertThat(result.failedSequenceNumber()).isEmpty();
+        assertThat(unanswered.attempts).isEqualTo(6);
+        assertThat(engine.process(all.subList(4, 7)).failedSequenceNumber()).isEmpty();
+    }
+
+    @Test
+    void releaseNeverAnswered_reportsTheBatchFailedFromItsFirstRecord() {
+        List<SourceRecord> all = blog().records();
+        UnansweredReleases unanswered = new UnansweredReleases(cursors, Integer.MAX_VALUE);
+        Engine engine = Engine.builder().derivations(TestDerivations.blog()).store(new InMemoryDerivedStore())
+                .deadLetters(sink).publisher(publisher).cursors(unanswered).clock(clock).build();
+        engines.add(engine);
+
+        BatchResult result = engine.process(all.subList(0, 4));
+
+        assertThat(result.failedSequenceNumber()).contains(all.get(0).sequenceNumber());
+        assertThat(unanswered.attempts).isEqualTo(ShardGuard.RELEASE_ATTEMPTS);
+    }
+
+    /** Cursors whose releases throw for the first {@code unanswered} attempts; the first of them commits. */
+    private static final class UnansweredReleases implements ShardCursors {
+        private final ShardCursors cursors;
+        private final int unanswered;
+        private int attempts;
+
+        UnansweredReleases(ShardCursors cursors, int unanswered) {
+            this.cursors = cursors;
+            this.unanswered = unanswered;
+        }
+
+        @Override
+        public Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
+            return cursors.claim(shardId, firstSequence, lease, now);
+        }
+
+        @Override
+        public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
+            attempts++;
+            if (attempts == 1) {
+                cursors.release(shardId, lease, progress, now);
+            }
+            if (attempts <= unanswered) {
+                throw new IllegalStateException("no answer from the table (attempt " + attempts + ")");
+            }
+            return cursors.release(shardId, lease, progress, now);
+        }
+    }
+
     /** A clock the test moves. */
     static final class MutableClock extends Clock {
         private volatile Instant now;
