@@ -62,7 +62,8 @@ public final class Engine implements AutoCloseable {
         this.writeGiveUp = new WriteGiveUp(deadLetters,
                 new GiveUp(builder.writeAttempts, builder.writeGiveUpAfter), metrics);
         this.cascades = new CascadeRun(builder.cascades, metrics);
-        this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics);
+        this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics,
+                builder.releaseBackoff);
         this.defaultLease = builder.lease;
         this.clock = builder.clock != null ? builder.clock : Clock.systemUTC();
         if (builder.writeConcurrency < 1) {
@@ -239,6 +240,7 @@ public final class Engine implements AutoCloseable {
         private Duration eventGiveUpAfter = Duration.ofMinutes(10);
         private int writeAttempts = 5;
         private Duration writeGiveUpAfter = Duration.ofMinutes(10);
+        private Duration releaseBackoff = ShardGuard.FIRST_BACKOFF;
 
         private Builder() {
         }
@@ -321,6 +323,16 @@ public final class Engine implements AutoCloseable {
         public Builder writeGiveUp(int attempts, Duration after) {
             this.writeAttempts = attempts;
             this.writeGiveUpAfter = Objects.requireNonNull(after, "after");
+            return this;
+        }
+
+        /**
+         * The pause before the second attempt at releasing a shard's cursor, doubled before each further attempt
+         * (default 10 ms; at most {@value ShardGuard#RELEASE_ATTEMPTS} attempts, pauses up to 400 ms). The fault test
+         * sets zero: its crashed invocations fail every call, where a real one is gone.
+         */
+        public Builder releaseBackoff(Duration first) {
+            this.releaseBackoff = Objects.requireNonNull(first, "first");
             return this;
         }
 

@@ -1,7 +1,7 @@
 package io.tally.stream.engine;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,16 +24,18 @@ final class ShardGuard {
      * fact committed would leave the cursor without the pending record that refuses a delivery past the batch.
      */
     static final int RELEASE_ATTEMPTS = 8;
-    /** The pause before the second attempt, doubled before each further one up to {@link #MAX_BACKOFF_MILLIS}. */
-    static final long FIRST_BACKOFF_MILLIS = 10;
-    static final long MAX_BACKOFF_MILLIS = 400;
+    /** The default pause before the second attempt, doubled before each further one up to {@link #MAX_BACKOFF}. */
+    static final Duration FIRST_BACKOFF = Duration.ofMillis(10);
+    static final Duration MAX_BACKOFF = Duration.ofMillis(400);
 
     private final ShardCursors cursors;
     private final StreamMetrics metrics;
+    private final Duration firstBackoff;
 
-    ShardGuard(ShardCursors cursors, StreamMetrics metrics) {
+    ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBackoff) {
         this.cursors = cursors;
         this.metrics = metrics;
+        this.firstBackoff = firstBackoff;
     }
 
     /** @param first the zero-padded sequence the batch claims the shard from */
@@ -92,9 +94,9 @@ final class ShardGuard {
             } catch (RuntimeException e) {
                 LOG.warn("the cursor of shard {} could not be released (attempt {} of {})", shardId, attempt,
                         RELEASE_ATTEMPTS, e);
-                if (attempt < RELEASE_ATTEMPTS) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(
-                            Math.min(MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << (attempt - 1))));
+                if (attempt < RELEASE_ATTEMPTS && !firstBackoff.isZero()) {
+                    Duration pause = firstBackoff.multipliedBy(1L << (attempt - 1));
+                    LockSupport.parkNanos((pause.compareTo(MAX_BACKOFF) < 0 ? pause : MAX_BACKOFF).toNanos());
                 }
             }
         }

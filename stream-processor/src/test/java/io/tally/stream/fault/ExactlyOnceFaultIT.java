@@ -69,14 +69,14 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * base items (the {@link Rebuilder}) with no derived item behind the stream, no derived item may exist that no record
  * derives, and every event the records announce must have been published or filed as a dead letter.
  *
- * <p>Cases: {@code -Dtally.fault.cases=N} (default 54, 6 per mode), {@code -Dtally.fault.mode=NAME} for one mode;
+ * <p>Cases: {@code -Dtally.fault.cases=N} (default 27, 3 per mode), {@code -Dtally.fault.mode=NAME} for one mode;
  * {@code -Dtally.fault.unguarded=true} runs without the shard cursor's guard, without giving up on events and without
  * the backfill, to show what the modes catch (docs/exactly-once.md, "How it is checked"). A failing seed reproduces
  * alone, though not always: the injected faults meet the engine's concurrent calls in an order of their own;
  * {@code -Dtally.fault.seed=S} runs seed S {@code tally.fault.cases} times.
  */
 class ExactlyOnceFaultIT {
-    private static final int CASES = Integer.getInteger("tally.fault.cases", 54);
+    private static final int CASES = Integer.getInteger("tally.fault.cases", 27);
     private static final String ONLY = System.getProperty("tally.fault.mode", "");
     private static final Long SEED = Long.getLong("tally.fault.seed");
     private static final boolean GUARDED = !Boolean.getBoolean("tally.fault.unguarded");
@@ -257,7 +257,9 @@ class ExactlyOnceFaultIT {
                 // Long enough to outlive a batch on a busy machine where two consumers compete; short elsewhere, so
                 // that a crashed invocation's lease lapses quickly.
                 .lease(mode == Mode.TWO_CONSUMERS ? Duration.ofSeconds(10) : Duration.ofMillis(50))
-                .eventGiveUp(GUARDED ? 3 : Integer.MAX_VALUE, Duration.ZERO);
+                .eventGiveUp(GUARDED ? 3 : Integer.MAX_VALUE, Duration.ZERO)
+                // A crashed invocation here fails each further call instead of being gone: no pause between them.
+                .releaseBackoff(Duration.ZERO);
         builder.cursors(GUARDED ? new DynamoDbShardCursors(faulty, table) : new Unguarded());
         builder.cascades(StreamDomains.cascades(faulty, table));
         return builder.build();
