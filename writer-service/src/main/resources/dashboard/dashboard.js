@@ -142,8 +142,11 @@
         height: h, fill: color });
       bar.appendChild(svg("title", {}, d.day + ": " + number.format(d.downloads)));
       chart.appendChild(bar);
-      if (i % 7 === 0 || i === days.length - 1) {
-        chart.appendChild(svg("text", { x: left + i * step, y: height - 6, "class": "axis" }, d.day.slice(5)));
+      // Weekly labels counted back from the last day, which is always labelled (anchored at its bar's right edge).
+      var last = i === days.length - 1;
+      if ((days.length - 1 - i) % 7 === 0) {
+        chart.appendChild(svg("text", { x: last ? left + (i + 1) * step : left + i * step, y: height - 6,
+          "class": "axis", "text-anchor": last ? "end" : "start" }, d.day.slice(5)));
       }
     });
     replace(container, [chart]);

@@ -3,6 +3,9 @@ package io.tally.local.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -107,6 +110,15 @@ public final class DemoLoader {
         // Song downloads (seed 002's aggregation example): the songs the synthetic load downloads
         for (int i = 0; i < SONGS.size(); i++) {
             write("PUT", "/songs/" + SONGS.get(i), body("title", "Demo song " + (i + 1), "artist", "The Demo Band"));
+        }
+        // A fortnight of downloads before today, so the charts have a history: each song about half the one before.
+        Instant today = Instant.now().truncatedTo(ChronoUnit.DAYS);
+        for (int i = 0; i < SONGS.size(); i++) {
+            for (int n = 0; n < 16 >> i; n++) {
+                String at = today.minus(Duration.ofDays(1 + (n * 5L + i) % 14)).plusSeconds(3600L * (n % 20)).toString();
+                write("POST", "/songs/" + SONGS.get(i) + "/downloads", body("downloadId", "seed-" + n, "userId",
+                        n % 2 == 0 ? SEED_USER : "user-1001", "at", at));
+            }
         }
 
         // Favourites with tags (seed 004), collected by user-8790

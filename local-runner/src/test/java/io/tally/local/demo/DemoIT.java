@@ -38,7 +38,7 @@ class DemoIT {
     @Order(1)
     void seedScenarioGivesUser8790TheSeedsStats() throws Exception {
         int writes = new DemoLoader(runner.baseUri()).loadSeed();
-        assertThat(writes).isEqualTo(55);
+        assertThat(writes).isEqualTo(86);
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
         JsonNode stats = api.get("/stats/users/" + DemoLoader.SEED_USER);
@@ -58,6 +58,10 @@ class DemoIT {
         assertThat(api.get("/stats/orgs/abc").toString())
                 .isEqualTo("{\"orgId\":\"abc\",\"teams\":3,\"employees\":3,\"memberships\":4}");
         assertThat(api.get("/stats/teams/dev_ops").path("members").asLong()).isEqualTo(2);
+        // A fortnight of downloads: 16 of the first song, each next one half as many (song-6 none).
+        assertThat(api.get("/stats/songs/hot-song").path("downloads").asLong()).isEqualTo(16);
+        assertThat(api.get("/stats/songs/song-5").path("downloads").asLong()).isEqualTo(1);
+        assertThat(api.get("/stats/global").path("downloads").asLong()).isEqualTo(31);
         assertThat(api.get("/stats/users/user-8790/favourites").toString()).isEqualTo("{\"userId\":\"user-8790\","
                 + "\"favourites\":4,\"byType\":{\"image\":1,\"link\":1,\"file\":1,\"location\":1},"
                 + "\"byTag\":{\"recipes\":2,\"travel\":2,\"work\":1}}");
