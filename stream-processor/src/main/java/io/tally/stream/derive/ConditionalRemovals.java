@@ -12,6 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
@@ -55,6 +56,47 @@ public final class ConditionalRemovals {
         } catch (ConditionalCheckFailedException e) {
             return 0;
         }
+    }
+
+    /**
+     * One consistent page of a partition, every item of it: the dependants of a removed item that live in a partition
+     * of their own, whatever incarnation they were added to.
+     */
+    public static QueryRequest partitionPage(String table, String pk, String projection,
+                                             Map<String, AttributeValue> start) {
+        return QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk)))
+                .projectionExpression(projection)
+                .consistentRead(true)
+                .exclusiveStartKey(start)
+                .build();
+    }
+
+    /** One consistent page of the items of a partition whose sort keys begin with {@code prefix}. */
+    public static QueryRequest prefixPage(String table, String pk, String prefix, String projection,
+                                          Map<String, AttributeValue> start) {
+        return QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(pk), ":prefix",
+                        AttributeValue.fromS(prefix)))
+                .projectionExpression(projection)
+                .consistentRead(true)
+                .exclusiveStartKey(start)
+                .build();
+    }
+
+    /** A consistent read of up to {@value #BATCH_KEYS} possible dependants. */
+    public static BatchGetItemRequest batchGet(String table, List<Key> keys, String projection) {
+        return BatchGetItemRequest.builder()
+                .requestItems(Map.of(table, KeysAndAttributes.builder()
+                        .keys(keys.stream().map(Key::toAttributeMap).toList())
+                        .projectionExpression(projection)
+                        .consistentRead(true)
+                        .build()))
+                .build();
     }
 
     /**

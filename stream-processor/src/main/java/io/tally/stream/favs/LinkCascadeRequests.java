@@ -3,11 +3,11 @@ package io.tally.stream.favs;
 import io.tally.core.favs.FavKeys;
 import io.tally.core.favs.Favourite;
 import io.tally.core.favs.FavouriteTag;
+import io.tally.stream.derive.ConditionalRemovals;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
@@ -20,15 +20,8 @@ final class LinkCascadeRequests {
 
     /** One page of a favourite's link partition, whatever incarnation the links were added to. */
     static QueryRequest favouriteLinks(String table, FavouriteLinks cascade, Map<String, AttributeValue> start) {
-        return QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk",
-                        AttributeValue.fromS(FavKeys.linksPk(cascade.userId(), cascade.favouriteId()))))
-                .projectionExpression("pk, sk, " + FavouriteTag.FAVOURITE_INCARNATION)
-                .consistentRead(true)
-                .exclusiveStartKey(start)
-                .build();
+        return ConditionalRemovals.partitionPage(table, FavKeys.linksPk(cascade.userId(), cascade.favouriteId()),
+                "pk, sk, " + FavouriteTag.FAVOURITE_INCARNATION, start);
     }
 
     /**
@@ -38,27 +31,14 @@ final class LinkCascadeRequests {
      * removes it.
      */
     static QueryRequest favourites(String table, TagLinks cascade, Map<String, AttributeValue> start) {
-        return QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("pk = :pk AND begins_with(sk, :favs)")
-                .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(FavKeys.favouritesPk(cascade.userId())),
-                        ":favs", AttributeValue.fromS(FavKeys.FAV_PREFIX)))
-                .projectionExpression(Favourite.FAVOURITE_ID)
-                .consistentRead(true)
-                .exclusiveStartKey(start)
-                .build();
+        return ConditionalRemovals.prefixPage(table, FavKeys.favouritesPk(cascade.userId()), FavKeys.FAV_PREFIX,
+                Favourite.FAVOURITE_ID, start);
     }
 
-    /** The tag's possible links on these favourites (at most 100). */
+    /** The tag's possible links on these favourites (at most {@value ConditionalRemovals#BATCH_KEYS}). */
     static BatchGetItemRequest tagLinks(String table, TagLinks cascade, List<String> favouriteIds) {
-        return BatchGetItemRequest.builder()
-                .requestItems(Map.of(table, KeysAndAttributes.builder()
-                        .keys(favouriteIds.stream().map(favouriteId ->
-                                FavKeys.link(cascade.userId(), favouriteId, cascade.tagId()).toAttributeMap()).toList())
-                        .projectionExpression("pk, sk, " + FavouriteTag.TAG_INCARNATION)
-                        .consistentRead(true)
-                        .build()))
-                .build();
+        return ConditionalRemovals.batchGet(table, favouriteIds.stream()
+                .map(favouriteId -> FavKeys.link(cascade.userId(), favouriteId, cascade.tagId())).toList(),
+                "pk, sk, " + FavouriteTag.TAG_INCARNATION);
     }
 }

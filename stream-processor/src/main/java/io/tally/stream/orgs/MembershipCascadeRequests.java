@@ -10,7 +10,6 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
@@ -23,15 +22,8 @@ final class MembershipCascadeRequests {
 
     /** One page of a team's partition: its memberships, whatever incarnation they were added to. */
     static QueryRequest teamMemberships(String table, TeamMemberships cascade, Map<String, AttributeValue> start) {
-        return QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk",
-                        AttributeValue.fromS(OrgKeys.membershipsPk(cascade.orgId(), cascade.teamId()))))
-                .projectionExpression("pk, sk, " + Membership.TEAM_INCARNATION)
-                .consistentRead(true)
-                .exclusiveStartKey(start)
-                .build();
+        return ConditionalRemovals.partitionPage(table, OrgKeys.membershipsPk(cascade.orgId(), cascade.teamId()),
+                "pk, sk, " + Membership.TEAM_INCARNATION, start);
     }
 
     /**
@@ -41,30 +33,15 @@ final class MembershipCascadeRequests {
      * that exists, or of one that was deleted, whose own cascade removes it.
      */
     static QueryRequest orgTeams(String table, EmployeeMemberships cascade, Map<String, AttributeValue> start) {
-        return QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("pk = :pk AND begins_with(sk, :teams)")
-                .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(OrgKeys.orgPk(cascade.orgId())),
-                        ":teams", AttributeValue.fromS(OrgKeys.TEAM_PREFIX)))
-                .projectionExpression(Team.TEAM_ID)
-                .consistentRead(true)
-                .exclusiveStartKey(start)
-                .build();
+        return ConditionalRemovals.prefixPage(table, OrgKeys.orgPk(cascade.orgId()), OrgKeys.TEAM_PREFIX, Team.TEAM_ID,
+                start);
     }
 
     /** The employee's possible memberships in these teams (at most {@value ConditionalRemovals#BATCH_KEYS}). */
     static BatchGetItemRequest employeeMemberships(String table, EmployeeMemberships cascade, List<String> teamIds) {
-        List<Map<String, AttributeValue>> keys = teamIds.stream()
-                .map(teamId -> OrgKeys.membership(cascade.orgId(), teamId, cascade.employeeId()).toAttributeMap())
-                .toList();
-        return BatchGetItemRequest.builder()
-                .requestItems(Map.of(table, KeysAndAttributes.builder()
-                        .keys(keys)
-                        .projectionExpression("pk, sk, " + Membership.EMPLOYEE_INCARNATION)
-                        .consistentRead(true)
-                        .build()))
-                .build();
+        return ConditionalRemovals.batchGet(table, teamIds.stream()
+                .map(teamId -> OrgKeys.membership(cascade.orgId(), teamId, cascade.employeeId())).toList(),
+                "pk, sk, " + Membership.EMPLOYEE_INCARNATION);
     }
 
     /** Removes one membership if it still belongs to the removed incarnation ({@link ConditionalRemovals#delete}). */

@@ -19,7 +19,7 @@ class LinkCascadeRequestsTest {
         assertThat(favourites.consistentRead()).isTrue();
         assertThat(favourites.indexName()).isNull();
         assertThat(favourites.expressionAttributeValues()).containsEntry(":pk", AttributeValue.fromS("FAVS#u1"))
-                .containsEntry(":favs", AttributeValue.fromS("FAV#"));
+                .containsEntry(":prefix", AttributeValue.fromS("FAV#"));
         KeysAndAttributes keys = LinkCascadeRequests.tagLinks("t", new TagLinks("u1", "t1", "i2"), List.of("f1", "f2"))
                 .requestItems().get("t");
         assertThat(keys.consistentRead()).isTrue();

@@ -34,7 +34,7 @@ class MembershipCascadeRequestsTest {
         QueryRequest teams = MembershipCascadeRequests.orgTeams("t", new EmployeeMemberships("o", "e1", "i2"), null);
         assertThat(teams.consistentRead()).isTrue();
         assertThat(teams.indexName()).isNull();
-        assertThat(teams.expressionAttributeValues()).containsEntry(":teams", AttributeValue.fromS("#TEAM#"));
+        assertThat(teams.expressionAttributeValues()).containsEntry(":prefix", AttributeValue.fromS("#TEAM#"));
         KeysAndAttributes keys = MembershipCascadeRequests.employeeMemberships("t",
                 new EmployeeMemberships("o", "e1", "i2"), List.of("web", "ops")).requestItems().get("t");
         assertThat(keys.consistentRead()).isTrue();
