@@ -49,9 +49,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.retry.RetryPolicy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.DefaultRetryStrategy;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
@@ -130,7 +130,7 @@ class ExactlyOnceFaultIT {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 // Injected faults must reach the engine, not be absorbed by the SDK's own retries.
-                .overrideConfiguration(c -> c.retryPolicy(RetryPolicy.none()).addExecutionInterceptor(FAULTS))
+                .overrideConfiguration(c -> c.retryStrategy(DefaultRetryStrategy.doNotRetry()).addExecutionInterceptor(FAULTS))
                 .build();
     }
 
