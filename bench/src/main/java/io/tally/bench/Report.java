@@ -34,12 +34,13 @@ final class Report {
             if (workload.skew() <= 0) {
                 continue;
             }
-            targets.add(new Target("Skewed workload: Tally records/s at least " + fmt(MIN_THROUGHPUT_RATIO, 0)
+            String label = "Skewed workload (" + workload.name() + "): ";
+            targets.add(new Target(label + "Tally records/s at least " + fmt(MIN_THROUGHPUT_RATIO, 0)
                     + "x the naive processor's", fmt(workload.throughputRatio(), 2) + "x",
                     workload.throughputRatio() >= MIN_THROUGHPUT_RATIO));
-            targets.add(new Target("Skewed workload: Tally write units per record at most half the naive processor's",
+            targets.add(new Target(label + "Tally write units per record at most half the naive processor's",
                     fmt(workload.writeUnitRatio(), 3) + "x", workload.writeUnitRatio() <= MAX_WRITE_UNIT_RATIO));
-            targets.add(new Target("Skewed workload: exactly-once kept (oracle exact after the run and after a "
+            targets.add(new Target(label + "exactly-once kept (oracle exact after the run and after a "
                     + "duplicated batch)", workload.tally().exactAfterRun() && workload.tally().differencesAfterDuplicate() == 0
                     ? "exact" : "not exact", workload.tally().exactAfterRun() && workload.tally().differencesAfterDuplicate() == 0));
         }
