@@ -14,6 +14,8 @@ final class BenchOptions {
     int runs = 5;
     Path coldStartJson = Path.of("bench/results/cold-start.json");
     Path repo = Path.of(".");
+    /** The replay workloads to run (all by default); fewer for a quick look while iterating. */
+    java.util.Set<String> workloads = java.util.Set.of("uniform", "zipf", "hot-song");
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -33,9 +35,11 @@ final class BenchOptions {
                 case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
                 case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
                 case "--repo" -> options.repo = Path.of(require(args[i], value));
+                case "--workloads" -> options.workloads = java.util.Set.of(require(args[i], value).split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
-                        + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR)");
+                        + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR,"
+                        + " --workloads uniform,zipf,hot-song)");
             }
             i++;
         }
