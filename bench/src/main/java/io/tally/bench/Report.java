@@ -335,8 +335,9 @@ final class Report {
             not the processor's own footprint.
             - **Freshness.** One client thread first writes as fast as it can (PutItem/DeleteItem of the workload) \
             to measure its maximum rate; then it writes a new workload at half that rate to a fresh table while a \
-            poller thread reads the stream (GetRecords, up to {batch} records, again at once after a full page, after \
-            250 ms after a partial or empty one, as the local runner's poll interval) and hands each page to the \
+            poller thread reads the stream (GetRecords, up to {batch} records, again as soon as the engine is done \
+            with a page that had records, after 250 ms after an empty one: the best the Lambda event source mapping \
+            does, four polls a second of an idle shard, and the local runner's poller) and hands each page to the \
             engine. Every put carries a write number; a write's lag is from its PutItem acknowledgement to the \
             return of the `Engine.process` call that applied it, after which its derived items are readable \
             (every derived write is a synchronous UpdateItem). Deletes are written but not measured.
