@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.core.ShardCursorItem;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -117,6 +118,10 @@ final class RequestCounter implements ExecutionInterceptor {
         AttributeValue pk = key == null ? null : key.get("pk");
         if (pk == null || pk.s() == null) {
             return "other";
+        }
+        if (pk.s().startsWith(ShardCursorItem.PREFIX)) {
+            // The cursor's release names no type (its claim does).
+            return ShardCursorItem.TYPE.attributeValue();
         }
         int hash = pk.s().indexOf('#');
         return (hash < 0 ? pk.s() : pk.s().substring(0, hash)) + "#…";

@@ -73,6 +73,21 @@ class BenchLogicTest {
     }
 
     @Test
+    void requestCounter_filesEachWriteUnderItsItemType() {
+        assertThat(RequestCounter.itemType(UpdateItemRequest.builder()
+                .key(Map.of("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("USER#u1")))
+                .expressionAttributeValues(Map.of(":type",
+                        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("UserStats")))
+                .build())).isEqualTo("UserStats");
+        assertThat(RequestCounter.itemType(UpdateItemRequest.builder()
+                .key(Map.of("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("SHARD#abc")))
+                .build())).isEqualTo("ShardCursor");
+        assertThat(RequestCounter.itemType(UpdateItemRequest.builder()
+                .key(Map.of("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("X#1")))
+                .build())).isEqualTo("X#…");
+    }
+
+    @Test
     void marked_numbersPutsOnly() {
         List<Write> writes = FreshnessRun.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
                 .toItem()), Write.delete(new Key("a", "b"))));
