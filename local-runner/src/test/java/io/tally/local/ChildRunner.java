@@ -47,7 +47,7 @@ final class ChildRunner implements AutoCloseable {
         Path err = logDir.resolve(name + ".err");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m",
+                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", classPath(),
                 LocalRunner.class.getName(),
                 "--port", "0", "--dynamodb-port", "0", "--events-port", "0",
