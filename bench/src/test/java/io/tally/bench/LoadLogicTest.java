@@ -1,0 +1,46 @@
+package io.tally.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.bench.LoadRun.Outcome;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The load mode's bookkeeping: what an answer counts as, and how the connections' figures add up. */
+class LoadLogicTest {
+    @Test
+    void classify_onlyA503WithRetryAfterIsShed_everyOtherNon2xxIsUnexpected() {
+        assertThat(LoadRun.classify(200, false)).isEqualTo(Outcome.OK);
+        assertThat(LoadRun.classify(201, false)).isEqualTo(Outcome.OK);
+        assertThat(LoadRun.classify(503, true)).isEqualTo(Outcome.SHED);
+        assertThat(LoadRun.classify(503, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadRun.classify(500, true)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadRun.classify(502, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadRun.classify(404, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadRun.classify(409, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadRun.classify(0, false)).isEqualTo(Outcome.UNEXPECTED);
+    }
+
+    @Test
+    void merge_addsUpTheConnections() {
+        LoadRun.Tally a = new LoadRun.Tally();
+        a.record(true, 10, Outcome.OK, "POST a");
+        a.record(false, 2, Outcome.OK, "GET a");
+        a.record(true, 30, Outcome.SHED, "POST b");
+        LoadRun.Tally b = new LoadRun.Tally();
+        b.record(false, 4, Outcome.UNEXPECTED, "GET b: 500");
+        b.record(true, 20, Outcome.OK, "PUT c");
+
+        LoadRun.Tally all = LoadRun.Tally.merge(List.of(a, b));
+
+        assertThat(all.requests).isEqualTo(5);
+        assertThat(all.writesAcknowledged).isEqualTo(2);
+        assertThat(all.readsOk).isEqualTo(1);
+        assertThat(all.shed).isEqualTo(1);
+        assertThat(all.unexpected).containsExactly("GET b: 500");
+        assertThat(all.latenciesMs).containsExactlyInAnyOrder(10.0, 2.0, 30.0, 4.0, 20.0);
+        assertThat(all.writeLatenciesMs).containsExactlyInAnyOrder(10.0, 30.0, 20.0);
+        assertThat(all.readLatenciesMs).containsExactlyInAnyOrder(2.0, 4.0);
+        assertThat(Report.percentile(all.latenciesMs, 50)).isEqualTo(10.0);
+    }
+}
