@@ -97,6 +97,11 @@ final class ChildRunner implements AutoCloseable {
         return process.pid();
     }
 
+    /** Sends SIGKILL (what {@link Process#destroyForcibly()} sends on Linux and macOS) without waiting. */
+    void signalKill() {
+        process.destroyForcibly();
+    }
+
     /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux and macOS), then waits until it is gone. */
     void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -28,10 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Acknowledged writes survive {@code kill -9}: {@code tally-local --data-dir} runs in a child JVM while several
  * threads write posts (a transaction), comments (a transaction) and catalogue items (a single put) over HTTP; the
- * child is killed with SIGKILL in the middle of the burst and started again on the same directory. Every write that
- * was answered with a 2xx must be there, and once the stream processor has caught up, the derived data must equal
- * the recomputation from the base items ({@code tally-local verify}): nothing counted twice, nothing lost, whatever
- * the stream's checkpoint file held at the kill. Three rounds, each on the data the previous ones left.
+ * child is killed with SIGKILL in the middle of the burst, right after a transaction was acknowledged, and started
+ * again on the same directory. Every write that was answered with a 2xx must be there, and once the stream processor
+ * has caught up, the derived data must equal the recomputation from the base items ({@code tally-local verify}):
+ * nothing counted twice, nothing lost, whatever the stream's checkpoint file held at the kill. Three rounds, each on
+ * the data the previous ones left.
  */
 class KillNineIT {
     private static final int ROUNDS = 3;
@@ -85,6 +86,18 @@ class KillNineIT {
     private int burstThenKill(ChildRunner runner, int round) throws InterruptedException {
         Api api = new Api(runner.baseUri());
         AtomicBoolean killed = new AtomicBoolean();
+        // After the burst, the next acknowledged transaction (a post or a comment) kills the child at once, from the
+        // thread that received the answer: the kill lands right after an acknowledgement, where a transaction
+        // answered before its COMMIT had run would be lost.
+        AtomicBoolean armed = new AtomicBoolean();
+        CountDownLatch kill = new CountDownLatch(1);
+        Runnable afterTransaction = () -> {
+            if (armed.compareAndSet(true, false)) {
+                killed.set(true);
+                runner.signalKill();
+                kill.countDown();
+            }
+        };
         AtomicInteger acknowledged = new AtomicInteger();
         ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
         CountDownLatch done = new CountDownLatch(WRITERS);
@@ -100,13 +113,17 @@ class KillNineIT {
                         if (!write(api, "POST", "/users/" + user + "/posts", "{\"postId\":\"" + postId
                                 + "\",\"title\":\"T\",\"body\":\"B\"}", unexpected, acknowledged, killed, reply -> {
                                     posts.put(post, ConcurrentHashMap.newKeySet());
+                                    afterTransaction.run();
                                 })) {
                             continue;
                         }
                         for (int c = 0; c < COMMENTS_PER_POST && !killed.get(); c++) {
                             write(api, "POST", post + "/comments", "{\"authorId\":\"u" + ((writer + c + 1) % WRITERS)
                                     + "\",\"text\":\"c" + c + "\"}", unexpected, acknowledged, killed,
-                                    reply -> posts.get(post).add(reply.path("commentId").asText()));
+                                    reply -> {
+                                        posts.get(post).add(reply.path("commentId").asText());
+                                        afterTransaction.run();
+                                    });
                         }
                         if (n % 3 == 0) {
                             String item = "i" + round + "-" + writer + "-" + n;
@@ -126,6 +143,10 @@ class KillNineIT {
             Thread.sleep(100);
         }
         // Mid-burst: the writers still have requests in flight.
+        armed.set(true);
+        if (!kill.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            fail("no transaction was acknowledged after the burst; " + runner.describe());
+        }
         killed.set(true);
         runner.kill();
         for (Thread thread : threads) {
