@@ -43,4 +43,24 @@ class LoadLogicTest {
         assertThat(all.readLatenciesMs).containsExactlyInAnyOrder(2.0, 4.0);
         assertThat(Report.percentile(all.latenciesMs, 50)).isEqualTo(10.0);
     }
+
+    @Test
+    void report_aRunWithALoad_hasTheLoadSectionAndItsTarget() {
+        Results.Load load = new Results.Load(64, 60.2, 6000, 99.7, 2700, 3300, 5, 0, List.of(), 40, 400, 900, 50, 450,
+                30, 300, 512, 2.5, 900, 1200, 600, 0, List.of(), true, 0);
+        Results results = new Results(new Results.Environment("2026-01-01T00:00:00Z", "cmd", 2, "jvm", "os", 1024,
+                "DynamoDB Local", 20000, 42, 1000), List.of(), null, load);
+
+        String markdown = Report.markdown(results);
+
+        assertThat(markdown).contains("## Load", "| 64 | 60.2 | 6000 | 100 | 2700 | 3300 | 5 | 0 | 40 | 400 | 900 |");
+        assertThat(Report.targets(results)).anySatisfy(target -> {
+            assertThat(target.description()).startsWith("Load (64 connections)");
+            assertThat(target.met()).isTrue();
+        });
+        Results.Load lost = new Results.Load(64, 60.2, 6000, 99.7, 2700, 3300, 5, 0, List.of(), 40, 400, 900, 50, 450,
+                30, 300, 512, 2.5, 900, 1200, 600, 1, List.of("/items/x (404)"), true, 0);
+        assertThat(lost.passed()).isFalse();
+        assertThat(Report.loadSection(lost)).contains("Missing acknowledged writes (first 1)", "/items/x (404)");
+    }
 }
