@@ -79,6 +79,11 @@ public final class LocalAuth {
         this.processor = jwtProcessor;
     }
 
+    /** With a given key pair (tests: another key under the same key id forges a signature). */
+    static LocalAuth of(RSAKey key) {
+        return new LocalAuth(key);
+    }
+
     /** A new key pair, in memory only. */
     public static LocalAuth inMemory() {
         return new LocalAuth(generate());
