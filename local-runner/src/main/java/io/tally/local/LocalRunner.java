@@ -172,13 +172,10 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    /** What {@link RunnerStartup} started, to be stopped in {@link #close}. */
-    LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
-            boolean tableCreated, EventsDir eventsDir, LocalEventBus events, StreamPipeline stream, HttpFront front) {
-        this(settings, dynamoDb, dynamoDbPort, dynamoDbEndpoint, tableCreated, eventsDir, events, stream, front, null);
-    }
-
-    /** @param auth the local token key with {@code --auth}; null when open */
+    /**
+     * What {@link RunnerStartup} started, to be stopped in {@link #close}; {@code auth}: the local token key with
+     * {@code --auth}, null when open.
+     */
     LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
             boolean tableCreated, EventsDir eventsDir, LocalEventBus events, StreamPipeline stream, HttpFront front,
             io.tally.local.auth.LocalAuth auth) {
