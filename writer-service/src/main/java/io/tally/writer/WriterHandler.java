@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Caller;
 import io.tally.writer.http.ErrorCode;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -35,7 +36,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     public WriterHandler(WriterConfig config) {
         this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret(),
-                config.shards(), config.activityTable()));
+                config.shards(), config.activityTable(), config.authorization()));
     }
 
     WriterHandler(WriterApi api) {
@@ -97,6 +98,20 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 Map.of(),
                 event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters(),
                 headers,
-                body);
+                body,
+                caller(event));
+    }
+
+    /**
+     * The caller of the claims API Gateway's JWT authorizer verified ({@code requestContext.authorizer.jwt}); nothing
+     * else of the event (headers, body) names a caller. No authorizer on the route: anonymous.
+     */
+    static Caller caller(APIGatewayV2HTTPEvent event) {
+        APIGatewayV2HTTPEvent.RequestContext context = event.getRequestContext();
+        if (context == null || context.getAuthorizer() == null || context.getAuthorizer().getJwt() == null) {
+            return Caller.ANONYMOUS;
+        }
+        APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT jwt = context.getAuthorizer().getJwt();
+        return Caller.fromClaims(jwt.getClaims(), jwt.getScopes());
     }
 }
