@@ -50,70 +50,6 @@ final class LoadRun {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
 
-    /** What one answer means for the run. */
-    enum Outcome {
-        /** 2xx: acknowledged. */
-        OK,
-        /** 503 with Retry-After: shed, allowed, not acknowledged. */
-        SHED,
-        /** Anything else: a failure of the run. */
-        UNEXPECTED
-    }
-
-    static Outcome classify(int status, boolean hasRetryAfter) {
-        if (status >= 200 && status < 300) {
-            return Outcome.OK;
-        }
-        if (status == 503 && hasRetryAfter) {
-            return Outcome.SHED;
-        }
-        return Outcome.UNEXPECTED;
-    }
-
-    /** One connection's figures; merged by {@link #merge}. */
-    static final class Tally {
-        final List<Double> latenciesMs = new ArrayList<>();
-        final List<Double> writeLatenciesMs = new ArrayList<>();
-        final List<Double> readLatenciesMs = new ArrayList<>();
-        long requests;
-        long writesAcknowledged;
-        long readsOk;
-        long shed;
-        final List<String> unexpected = new ArrayList<>();
-
-        void record(boolean write, double ms, Outcome outcome, String what) {
-            requests++;
-            latenciesMs.add(ms);
-            (write ? writeLatenciesMs : readLatenciesMs).add(ms);
-            switch (outcome) {
-                case OK -> {
-                    if (write) {
-                        writesAcknowledged++;
-                    } else {
-                        readsOk++;
-                    }
-                }
-                case SHED -> shed++;
-                case UNEXPECTED -> unexpected.add(what);
-            }
-        }
-
-        static Tally merge(List<Tally> tallies) {
-            Tally all = new Tally();
-            for (Tally t : tallies) {
-                all.latenciesMs.addAll(t.latenciesMs);
-                all.writeLatenciesMs.addAll(t.writeLatenciesMs);
-                all.readLatenciesMs.addAll(t.readLatenciesMs);
-                all.requests += t.requests;
-                all.writesAcknowledged += t.writesAcknowledged;
-                all.readsOk += t.readsOk;
-                all.shed += t.shed;
-                all.unexpected.addAll(t.unexpected);
-            }
-            return all;
-        }
-    }
-
     private final int connections;
     private final Duration duration;
     private final long seed;
@@ -152,16 +88,16 @@ final class LoadRun {
             for (int c = 0; c < connections; c++) {
                 Reply user = send("POST", "/users", "{\"userId\":\"load-u" + c + "\",\"name\":\"Load " + c
                         + "\",\"email\":\"load" + c + "@example.com\"}");
-                if (user.outcome != Outcome.OK) {
+                if (user.outcome != LoadTally.Outcome.OK) {
                     setupFailures.add("POST /users (load-u" + c + "): " + user.status + " " + abbreviate(user.text));
                 }
             }
             LOG.info("load: {} connections for {}s against {}", connections, duration.toSeconds(), base);
             ExecutorService drivers = Executors.newFixedThreadPool(connections);
-            List<Future<Tally>> futures = new ArrayList<>();
+            List<Future<LoadTally>> futures = new ArrayList<>();
             long started = System.nanoTime();
             long end = started + duration.toNanos();
-            Tally all;
+            LoadTally all;
             long peak;
             double elapsed;
             try (HeapSampler heap = HeapSampler.start()) {
@@ -169,8 +105,8 @@ final class LoadRun {
                     int connection = c;
                     futures.add(drivers.submit(() -> drive(connection, end)));
                 }
-                List<Tally> tallies = new ArrayList<>();
-                for (Future<Tally> future : futures) {
+                List<LoadTally> tallies = new ArrayList<>();
+                for (Future<LoadTally> future : futures) {
                     try {
                         tallies.add(future.get());
                     } catch (java.util.concurrent.ExecutionException e) {
@@ -180,7 +116,7 @@ final class LoadRun {
                 elapsed = Timing.seconds(started);
                 heap.close();
                 peak = heap.peakBytes();
-                all = Tally.merge(tallies);
+                all = LoadTally.merge(tallies);
             } finally {
                 drivers.shutdownNow();
             }
@@ -214,8 +150,8 @@ final class LoadRun {
     }
 
     /** One connection: a random mix until {@code end}; its own user, its own current post. */
-    private Tally drive(int connection, long end) {
-        Tally tally = new Tally();
+    private LoadTally drive(int connection, long end) {
+        LoadTally tally = new LoadTally();
         Random random = new Random(seed * 1_000_003L + connection);
         String user = "load-u" + connection;
         String post = null;
@@ -229,7 +165,7 @@ final class LoadRun {
                 String path = "/users/" + user + "/posts/" + postId;
                 Reply reply = timed(tally, true, "POST", "/users/" + user + "/posts",
                         "{\"postId\":\"" + postId + "\",\"title\":\"Load\",\"body\":\"Post " + n + "\"}");
-                if (reply.outcome == Outcome.OK) {
+                if (reply.outcome == LoadTally.Outcome.OK) {
                     posts.put(path, ConcurrentHashMap.newKeySet());
                     post = path;
                     comments = 0;
@@ -238,7 +174,7 @@ final class LoadRun {
                 String author = "load-u" + random.nextInt(connections);
                 Reply reply = timed(tally, true, "POST", post + "/comments",
                         "{\"authorId\":\"" + author + "\",\"text\":\"Comment " + n + "\"}");
-                if (reply.outcome == Outcome.OK) {
+                if (reply.outcome == LoadTally.Outcome.OK) {
                     posts.get(post).add(reply.json.path("commentId").asText());
                     comments++;
                 }
@@ -246,7 +182,7 @@ final class LoadRun {
                 String item = "load-c" + connection + "-i" + n;
                 Reply reply = timed(tally, true, "PUT", "/items/" + item,
                         "{\"score\":" + random.nextInt(1000) + ",\"selector\":\"back-catalogue\"}");
-                if (reply.outcome == Outcome.OK) {
+                if (reply.outcome == LoadTally.Outcome.OK) {
                     items.add(item);
                 }
             } else if (dice < 70) {
@@ -262,10 +198,10 @@ final class LoadRun {
         return tally;
     }
 
-    private record Reply(int status, Outcome outcome, JsonNode json, String text) {
+    private record Reply(int status, LoadTally.Outcome outcome, JsonNode json, String text) {
     }
 
-    private Reply timed(Tally tally, boolean write, String method, String path, String body) {
+    private Reply timed(LoadTally tally, boolean write, String method, String path, String body) {
         long started = System.nanoTime();
         Reply reply = send(method, path, body);
         double ms = (System.nanoTime() - started) / 1e6;
@@ -283,10 +219,10 @@ final class LoadRun {
         }
         try {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            Outcome outcome = classify(response.statusCode(),
+            LoadTally.Outcome outcome = LoadTally.classify(response.statusCode(),
                     response.headers().firstValue("Retry-After").isPresent());
             JsonNode json = null;
-            if (outcome == Outcome.OK) {
+            if (outcome == LoadTally.Outcome.OK) {
                 try {
                     json = JSON.readTree(response.body());
                 } catch (IOException notJson) {
@@ -295,7 +231,7 @@ final class LoadRun {
             }
             return new Reply(response.statusCode(), outcome, json, response.body());
         } catch (IOException e) {
-            return new Reply(0, Outcome.UNEXPECTED, null, e.toString());
+            return new Reply(0, LoadTally.Outcome.UNEXPECTED, null, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
@@ -314,7 +250,7 @@ final class LoadRun {
             for (Map.Entry<String, Set<String>> post : posts.entrySet()) {
                 checkers.execute(() -> {
                     Reply reply = send("GET", post.getKey() + "/comments?limit=100", null);
-                    if (reply.outcome != Outcome.OK) {
+                    if (reply.outcome != LoadTally.Outcome.OK) {
                         missing.add(post.getKey() + " (" + reply.status + ")");
                         return;
                     }
@@ -330,7 +266,7 @@ final class LoadRun {
             for (String item : items) {
                 checkers.execute(() -> {
                     Reply reply = send("GET", "/items/" + item, null);
-                    if (reply.outcome != Outcome.OK) {
+                    if (reply.outcome != LoadTally.Outcome.OK) {
                         missing.add("/items/" + item + " (" + reply.status + ")");
                     }
                 });

@@ -2,7 +2,7 @@ package io.tally.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.bench.LoadRun.Outcome;
+import io.tally.bench.LoadTally.Outcome;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -10,28 +10,28 @@ import org.junit.jupiter.api.Test;
 class LoadLogicTest {
     @Test
     void classify_onlyA503WithRetryAfterIsShed_everyOtherNon2xxIsUnexpected() {
-        assertThat(LoadRun.classify(200, false)).isEqualTo(Outcome.OK);
-        assertThat(LoadRun.classify(201, false)).isEqualTo(Outcome.OK);
-        assertThat(LoadRun.classify(503, true)).isEqualTo(Outcome.SHED);
-        assertThat(LoadRun.classify(503, false)).isEqualTo(Outcome.UNEXPECTED);
-        assertThat(LoadRun.classify(500, true)).isEqualTo(Outcome.UNEXPECTED);
-        assertThat(LoadRun.classify(502, false)).isEqualTo(Outcome.UNEXPECTED);
-        assertThat(LoadRun.classify(404, false)).isEqualTo(Outcome.UNEXPECTED);
-        assertThat(LoadRun.classify(409, false)).isEqualTo(Outcome.UNEXPECTED);
-        assertThat(LoadRun.classify(0, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadTally.classify(200, false)).isEqualTo(Outcome.OK);
+        assertThat(LoadTally.classify(201, false)).isEqualTo(Outcome.OK);
+        assertThat(LoadTally.classify(503, true)).isEqualTo(Outcome.SHED);
+        assertThat(LoadTally.classify(503, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadTally.classify(500, true)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadTally.classify(502, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadTally.classify(404, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadTally.classify(409, false)).isEqualTo(Outcome.UNEXPECTED);
+        assertThat(LoadTally.classify(0, false)).isEqualTo(Outcome.UNEXPECTED);
     }
 
     @Test
     void merge_addsUpTheConnections() {
-        LoadRun.Tally a = new LoadRun.Tally();
+        LoadTally a = new LoadTally();
         a.record(true, 10, Outcome.OK, "POST a");
         a.record(false, 2, Outcome.OK, "GET a");
         a.record(true, 30, Outcome.SHED, "POST b");
-        LoadRun.Tally b = new LoadRun.Tally();
+        LoadTally b = new LoadTally();
         b.record(false, 4, Outcome.UNEXPECTED, "GET b: 500");
         b.record(true, 20, Outcome.OK, "PUT c");
 
-        LoadRun.Tally all = LoadRun.Tally.merge(List.of(a, b));
+        LoadTally all = LoadTally.merge(List.of(a, b));
 
         assertThat(all.requests).isEqualTo(5);
         assertThat(all.writesAcknowledged).isEqualTo(2);
