@@ -60,7 +60,8 @@ final class LocalRunnerCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "keep DynamoDB Local's data in DIR across restarts (default: in memory, gone when stopped)")
+            description = "keep DynamoDB Local's data and the stream's checkpoints in DIR across restarts; every "
+                    + "acknowledged write survives kill -9 (default: in memory, gone when stopped)")
     Path dataDir;
 
     @Option(names = "--table-name", paramLabel = "NAME", defaultValue = LocalRunner.Settings.DEFAULT_TABLE_NAME,
