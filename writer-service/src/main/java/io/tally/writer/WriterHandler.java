@@ -85,7 +85,21 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 : null;
         Map<String, String> headers = new LinkedHashMap<>();
         if (event.getHeaders() != null) {
-            event.getHeaders().forEach((name, value) -> headers.put(name.toLowerCase(Locale.ROOT), value));
+            // A header without a name or value (possible in a hand-made event) is no header: ApiRequest's copies
+            // would throw on it, which must not turn into a 500.
+            event.getHeaders().forEach((name, value) -> {
+                if (name != null && value != null) {
+                    headers.put(name.toLowerCase(Locale.ROOT), value);
+                }
+            });
+        }
+        Map<String, String> query = new LinkedHashMap<>();
+        if (event.getQueryStringParameters() != null) {
+            event.getQueryStringParameters().forEach((name, value) -> {
+                if (name != null) {
+                    query.put(name, value == null ? "" : value);
+                }
+            });
         }
         String body = event.getBody();
         if (body != null && event.getIsBase64Encoded()) {
@@ -95,7 +109,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 method == null ? "" : method.toUpperCase(Locale.ROOT),
                 event.getRawPath() == null ? "/" : event.getRawPath(),
                 Map.of(),
-                event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters(),
+                query,
                 headers,
                 body);
     }

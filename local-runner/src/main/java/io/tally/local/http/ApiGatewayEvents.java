@@ -3,7 +3,6 @@ package io.tally.local.http;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.tally.local.lambda.LocalLambdaContext;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -33,8 +32,8 @@ final class ApiGatewayEvents {
     }
 
     /** The request as the front received it: everything an event is built from. */
-    record Request(String method, URI uri, String protocol, Map<String, List<String>> headers, byte[] body,
-            InetSocketAddress remote, InetSocketAddress local) {
+    record Request(String method, String rawPath, String rawQuery, String protocol, Map<String, List<String>> headers,
+            byte[] body, InetSocketAddress remote, InetSocketAddress local) {
     }
 
     /** Builds the event API Gateway would send for {@code request}: pure, for a given request id and time. */
@@ -48,16 +47,16 @@ final class ApiGatewayEvents {
                 values.forEach(value -> splitCookies(value, cookies));
                 return;
             }
-            headers.merge(key, String.join(",", values), (first, more) -> first + "," + more);
+            headers.merge(key, String.join(",", values.stream().map(v -> v == null ? "" : v).toList()),
+                    (first, more) -> first + "," + more);
         });
         String sourceIp = request.remote().getAddress().getHostAddress();
         headers.merge("x-forwarded-for", sourceIp, (forwarded, client) -> forwarded + ", " + client);
         headers.putIfAbsent("x-forwarded-port", Integer.toString(request.local().getPort()));
         headers.putIfAbsent("x-forwarded-proto", "http");
 
-        String rawPath = request.uri().getRawPath() == null || request.uri().getRawPath().isEmpty()
-                ? "/" : request.uri().getRawPath();
-        String rawQuery = request.uri().getRawQuery() == null ? "" : request.uri().getRawQuery();
+        String rawPath = request.rawPath() == null || request.rawPath().isEmpty() ? "/" : request.rawPath();
+        String rawQuery = request.rawQuery() == null ? "" : request.rawQuery();
         String domainName = domainName(headers.get("host"), request.local());
 
         APIGatewayV2HTTPEvent.APIGatewayV2HTTPEventBuilder event = APIGatewayV2HTTPEvent.builder()

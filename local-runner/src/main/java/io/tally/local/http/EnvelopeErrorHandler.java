@@ -1,0 +1,48 @@
+package io.tally.local.http;
+
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Jetty's answers to requests that never reach the front's handler (an unreadable request line, a bad escape in the
+ * path, headers or a request line above the limit, an unknown protocol version, a missing Host, ...), written as the
+ * contract's error envelope instead of Jetty's HTML page. Jetty's own message (which may quote the request) stays in
+ * the log.
+ */
+final class EnvelopeErrorHandler extends ErrorHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(EnvelopeErrorHandler.class);
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        Object attribute = request.getAttribute(ERROR_STATUS);
+        int status = attribute instanceof Integer code ? code : response.getStatus();
+        FrontErrors.FrontError error = FrontErrors.of(status);
+        LOG.info("{} {} refused by the server: {} {}", request.getMethod(), request.getHttpURI().getPath(), status,
+                request.getAttribute(ERROR_MESSAGE));
+        response.setStatus(error.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, Responses.JSON);
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        if (error.status() == 503) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, HttpFront.RETRY_AFTER_SECONDS);
+        }
+        response.write(true, ByteBuffer.wrap(error.body()), callback);
+        return true;
+    }
+
+    /** A request Jetty refuses before it has one to dispatch (e.g. while parsing the request line). */
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        FrontErrors.FrontError error = FrontErrors.of(status);
+        LOG.info("request refused by the server: {} {}", status, reason);
+        fields.put(HttpHeader.CONTENT_TYPE, Responses.JSON);
+        fields.put(HttpHeader.CACHE_CONTROL, "no-store");
+        return ByteBuffer.wrap(error.body());
+    }
+}
