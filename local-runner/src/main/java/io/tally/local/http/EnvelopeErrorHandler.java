@@ -3,6 +3,7 @@ package io.tally.local.http;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EofException;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -23,6 +24,10 @@ final class EnvelopeErrorHandler extends ErrorHandler {
     public boolean handle(Request request, Response response, Callback callback) {
         Object attribute = request.getAttribute(ERROR_STATUS);
         int status = attribute instanceof Integer code ? code : response.getStatus();
+        if (isTimeout(request.getAttribute(ERROR_EXCEPTION))) {
+            // A connection that timed out (or closed) mid-request: the client's doing, never a 500.
+            status = 408;
+        }
         FrontErrors.FrontError error = FrontErrors.of(status);
         LOG.info("{} {} refused by the server: {} {}", request.getMethod(), request.getHttpURI().getPath(), status,
                 request.getAttribute(ERROR_MESSAGE));
@@ -34,6 +39,15 @@ final class EnvelopeErrorHandler extends ErrorHandler {
         }
         response.write(true, ByteBuffer.wrap(error.body()), callback);
         return true;
+    }
+
+    private static boolean isTimeout(Object failure) {
+        for (Throwable cause = failure instanceof Throwable t ? t : null; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.util.concurrent.TimeoutException || cause instanceof EofException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A request Jetty refuses before it has one to dispatch (e.g. while parsing the request line). */

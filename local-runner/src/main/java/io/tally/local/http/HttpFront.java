@@ -5,12 +5,13 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.local.lambda.LocalLambdaContext;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.ByteArrayOutputStream;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -86,8 +89,8 @@ public final class HttpFront implements AutoCloseable {
      *
      * @param workers        requests handed to a function at once
      * @param queue          admitted requests waiting for a worker; one more is refused with 503 at once
-     * @param idleTimeout    how long a connection may send (or take) nothing: a stalled client is answered 408 or
-     *                       dropped, an idle keep-alive connection closed
+     * @param idleTimeout    how long a request's body may take to arrive (then 408); a connection silent for twice
+     *                       as long is closed (a client stalled in its headers, an idle keep-alive connection)
      * @param maxHeaderBytes the request line and headers together; above that 414 (in the request line) or 431
      */
     public record Limits(int workers, int queue, Duration idleTimeout, int maxHeaderBytes) {
@@ -118,6 +121,8 @@ public final class HttpFront implements AutoCloseable {
     private final Semaphore admitted;
     private final Semaphore workers;
     private final int capacity;
+    /** How long a request's body may take to arrive, from the end of its headers. */
+    private final Duration bodyTimeout;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
@@ -134,6 +139,7 @@ public final class HttpFront implements AutoCloseable {
         this.capacity = limits.workers() + limits.queue();
         this.admitted = new Semaphore(capacity);
         this.workers = new Semaphore(limits.workers(), true);
+        this.bodyTimeout = limits.idleTimeout();
 
         int maxThreads = capacity + SPARE_THREADS;
         // Bounded both ways: admitted requests hold at most `capacity` threads, so the spare ones are left for the
@@ -148,13 +154,16 @@ public final class HttpFront implements AutoCloseable {
         http.setRequestHeaderSize(limits.maxHeaderBytes());
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
-        http.setIdleTimeout(limits.idleTimeout().toMillis());
+        // Twice the body's deadline: a stalled body is answered 408 by the front before the server gives up on
+        // the connection (which then closes it without an answer, as it does to a client stalled in its headers).
+        long idleMillis = 2 * limits.idleTimeout().toMillis();
+        http.setIdleTimeout(idleMillis);
         // The raw path goes to the function as sent (API Gateway does not normalise either); the router decodes.
         http.setUriCompliance(UriCompliance.UNSAFE);
         this.connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
         connector.setHost(host);
         connector.setPort(port);
-        connector.setIdleTimeout(limits.idleTimeout().toMillis());
+        connector.setIdleTimeout(idleMillis);
         connector.setReuseAddress(true);
         server.addConnector(connector);
         server.setHandler(new FrontHandler());
@@ -286,8 +295,8 @@ public final class HttpFront implements AutoCloseable {
             admittedHere = true;
             byte[] body;
             try {
-                body = readBody(request);
-            } catch (IOException e) {
+                body = readBody(request).get(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
                 if (isTimeout(e)) {
                     response.getHeaders().put(HttpHeader.CONNECTION, "close");
                     status = Responses.sendError(response, callback, FrontErrors.of(408));
@@ -383,25 +392,62 @@ public final class HttpFront implements AutoCloseable {
 
     /**
      * The body, or null when it exceeds {@link #MAX_BODY_BYTES}: the rest is then drained (up to a limit) so that the
-     * client, still sending, reads the 413 rather than a reset connection.
+     * client, still sending, reads the 413 rather than a reset connection. Reads without holding a thread; the
+     * caller bounds the wait.
      */
-    private static byte[] readBody(Request request) throws IOException {
-        long declared = request.getLength();
-        if (declared > DRAIN_LIMIT) {
-            return null;
+    private static CompletableFuture<byte[]> readBody(Request request) {
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        if (request.getLength() > DRAIN_LIMIT) {
+            result.complete(null);
+            return result;
         }
-        InputStream in = Content.Source.asInputStream(request);
-        byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-        if (body.length <= MAX_BODY_BYTES) {
-            return body;
+        new BodyReader(request, result).run();
+        return result;
+    }
+
+    /** Reads the request's content chunk by chunk as it arrives, asking to be called again when there is more. */
+    private static final class BodyReader implements Runnable {
+        private final Request request;
+        private final CompletableFuture<byte[]> result;
+        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+        private long seen;
+
+        BodyReader(Request request, CompletableFuture<byte[]> result) {
+            this.request = request;
+            this.result = result;
         }
-        long skipped = 0;
-        byte[] buffer = new byte[64 * 1024];
-        int read;
-        while (skipped < DRAIN_LIMIT && (read = in.read(buffer)) >= 0) {
-            skipped += read;
+
+        @Override
+        public void run() {
+            try {
+                while (!result.isDone()) {
+                    Content.Chunk chunk = request.read();
+                    if (chunk == null) {
+                        request.demand(this);
+                        return;
+                    }
+                    if (Content.Chunk.isFailure(chunk)) {
+                        result.completeExceptionally(chunk.getFailure());
+                        return;
+                    }
+                    ByteBuffer buffer = chunk.getByteBuffer();
+                    int length = buffer.remaining();
+                    seen += length;
+                    if (seen <= MAX_BODY_BYTES) {
+                        byte[] bytes = new byte[length];
+                        buffer.get(bytes);
+                        body.write(bytes, 0, length);
+                    }
+                    boolean last = chunk.isLast();
+                    chunk.release();
+                    if (last || seen > DRAIN_LIMIT) {
+                        result.complete(seen > MAX_BODY_BYTES ? null : body.toByteArray());
+                    }
+                }
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
         }
-        return null;
     }
 
     private static boolean isTimeout(Throwable failure) {
