@@ -138,7 +138,8 @@ final class ApiGatewayEvents {
         if (contentType == null || contentType.isBlank()) {
             return true;
         }
-        String[] parts = contentType.toLowerCase(Locale.ROOT).split(";");
+        // -1: a type of separators only (";;;") still has a first, empty part: not text, never an exception.
+        String[] parts = contentType.toLowerCase(Locale.ROOT).split(";", -1);
         for (int i = 1; i < parts.length; i++) {
             String parameter = parts[i].trim();
             if (parameter.startsWith("charset=")) {

@@ -109,6 +109,15 @@ class HttpFrontRawTest {
     }
 
     @Test
+    void contentTypeOfSeparatorsOnly_reachesTheFunction_not500() throws IOException {
+        RawHttp.Answer answer = send("POST /users HTTP/1.1\r\nHost: localhost\r\nContent-Type: ;;;\r\n"
+                + "Content-Length: 3\r\nConnection: close\r\n\r\nabc");
+
+        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+        assertThat(answer.json().get("bodyLength").asInt()).isEqualTo(4); // "abc", base64-encoded as not text
+    }
+
+    @Test
     void garbageRequestLine_is400Envelope() throws IOException {
         assertRefused(send("HELLO\r\n\r\n"), 400, "bad_request");
     }

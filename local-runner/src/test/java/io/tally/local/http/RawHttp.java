@@ -104,10 +104,18 @@ public final class RawHttp {
     }
 
     public static Answer send(int port, byte[] request) throws IOException {
+        return send(port, request, false);
+    }
+
+    /** {@code halfClose}: shut the output after the request, as a client with nothing more to send may. */
+    public static Answer send(int port, byte[] request, boolean halfClose) throws IOException {
         try (Socket socket = open(port)) {
             try {
                 socket.getOutputStream().write(request);
                 socket.getOutputStream().flush();
+                if (halfClose) {
+                    socket.shutdownOutput();
+                }
             } catch (SocketException e) {
                 // The server may refuse and close before it has read everything we had to send: read its answer.
             }
@@ -122,8 +130,19 @@ public final class RawHttp {
         return socket;
     }
 
-    /** Reads one response (Content-Length, chunked, or up to the end of the stream); status 0 for none. */
+    /**
+     * Reads one final response (Content-Length, chunked, or up to the end of the stream), after any interim
+     * {@code 100 Continue}; status 0 for none.
+     */
     public static Answer read(InputStream in) throws IOException {
+        Answer answer = readOne(in);
+        while (answer.status() >= 100 && answer.status() < 200) {
+            answer = readOne(in);
+        }
+        return answer;
+    }
+
+    private static Answer readOne(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         try {
             int matched = 0;
@@ -163,9 +182,12 @@ public final class RawHttp {
                         (a, b) -> a + ", " + b);
             }
         }
+        int status = Integer.parseInt(parts[1]);
         byte[] body;
         try {
-            if (headers.containsKey("content-length")) {
+            if (status < 200 || status == 204 || status == 304) {
+                body = new byte[0];
+            } else if (headers.containsKey("content-length")) {
                 body = in.readNBytes(Integer.parseInt(headers.get("content-length")));
             } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
                 body = chunked(in);
@@ -175,7 +197,7 @@ public final class RawHttp {
         } catch (SocketTimeoutException e) {
             throw new AssertionError("the front hung in the body of " + statusLine, e);
         }
-        return new Answer(Integer.parseInt(parts[1]), statusLine, headers, new String(body, StandardCharsets.UTF_8));
+        return new Answer(status, statusLine, headers, new String(body, StandardCharsets.UTF_8));
     }
 
     private static byte[] chunked(InputStream in) throws IOException {
