@@ -86,8 +86,9 @@ final class RunnerStartup {
             }
             stream = StreamPipeline.create(endpoint, settings.tableName(), events.endpoint(), events.busName(),
                     settings.dataDir());
+            // The writer's meters (tally.api.*) go to the stream processor's registry: one GET /metrics for both.
             WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint)
-                    .withActivityTable(LocalRunner.activityTableName(settings.tableName())));
+                    .withActivityTable(LocalRunner.activityTableName(settings.tableName())), stream.registry());
             HttpFront front;
             try {
                 front = HttpFront.start(host, settings.port(), LocalRunner.WRITER_FUNCTION, writer,

@@ -1,5 +1,7 @@
 package io.tally.writer;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
 import io.tally.writer.dashboard.ActivityRoutes;
@@ -14,6 +16,7 @@ import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -37,6 +40,7 @@ public final class WriterApi {
 
     private final Router router = new Router();
     private final Cursors cursors;
+    private final ApiMetrics metrics;
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
@@ -51,6 +55,13 @@ public final class WriterApi {
     /** {@code activityTable}: the subscriber example's feed, for {@code GET /activity}; null: no such route. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
             String activityTable) {
+        this(dynamo, table, clock, cursorSecret, shards, activityTable, new SimpleMeterRegistry());
+    }
+
+    /** {@code registry}: where the {@link ApiMetrics} meters go. */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
+            String activityTable, MeterRegistry registry) {
+        this.metrics = new ApiMetrics(registry);
         this.cursors = new Cursors(cursorSecret);
         Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards));
         if (activityTable != null) {
@@ -66,12 +77,22 @@ public final class WriterApi {
     }
 
     public ApiResponse handle(ApiRequest request) {
+        long started = System.nanoTime();
+        String[] route = {null};
+        ApiResponse response = route(request, route);
+        metrics.record(route[0], response, Duration.ofNanos(System.nanoTime() - started));
+        return response;
+    }
+
+    /** The response; {@code route[0]} is set to the template of the matched route, if one matched. */
+    private ApiResponse route(ApiRequest request, String[] route) {
         try {
             if (request.body() != null && request.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY_BYTES) {
                 throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE,
                         "request body exceeds " + MAX_BODY_BYTES + " bytes", null);
             }
             Router.Match match = router.match(request.method(), request.path());
+            route[0] = match.template();
             return match.handler().handle(request.withPathParameters(match.pathParameters()));
         } catch (ApiException e) {
             ApiResponse response = ApiResponse.error(e);

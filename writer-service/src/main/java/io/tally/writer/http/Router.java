@@ -22,10 +22,16 @@ public final class Router {
     }
 
     private record Route(String method, String[] segments, Handler handler) {
+        String template() {
+            return "/" + String.join("/", segments);
+        }
     }
 
-    /** A matched route with the path parameters filled in. */
-    public record Match(Handler handler, Map<String, String> pathParameters) {
+    /**
+     * A matched route with the path parameters filled in; {@code template} is the route's path as registered, e.g.
+     * {@code /users/{userId}/posts} (what metrics name a route by: one series per route, not per path).
+     */
+    public record Match(Handler handler, Map<String, String> pathParameters, String template) {
     }
 
     private final List<Route> routes = new ArrayList<>();
@@ -45,7 +51,7 @@ public final class Router {
                 continue;
             }
             if (route.method.equalsIgnoreCase(method)) {
-                return new Match(route.handler, parameters);
+                return new Match(route.handler, parameters, route.template());
             }
             allowed.add(route.method);
         }
@@ -58,7 +64,7 @@ public final class Router {
 
     /** Every route as {@code METHOD /template}, in the order they were added: what the dashboard may read. */
     public List<String> describe() {
-        return routes.stream().map(route -> route.method + " /" + String.join("/", route.segments)).toList();
+        return routes.stream().map(route -> route.method + " " + route.template()).toList();
     }
 
     /** The methods a path supports, for the {@code Allow} header of a 405. */
