@@ -1,6 +1,7 @@
 package io.tally.local;
 
 import io.tally.local.demo.Demo;
+import io.tally.local.maintenance.DeadLettersCommand;
 import io.tally.local.maintenance.PruneWatermarksCommand;
 import io.tally.local.maintenance.VerifyCommand;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 /** The {@code tally-local} command: options, start-up summary, Ctrl-C. */
 @Command(name = "tally-local",
         mixinStandardHelpOptions = true,
-        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class},
+        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class, DeadLettersCommand.class},
         versionProvider = LocalRunnerCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
