@@ -50,7 +50,11 @@ final class EnvelopeErrorHandler extends ErrorHandler {
         return false;
     }
 
-    /** A request Jetty refuses before it has one to dispatch (e.g. while parsing the request line). */
+    /**
+     * The error body of the older API for a refusal without a request. Jetty 12.1's HTTP/1.1 connection does not call
+     * it (its refusals go through {@link #handle}, tested); overridden so that a server path that does never falls
+     * back to the HTML page.
+     */
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         FrontErrors.FrontError error = FrontErrors.of(status);
