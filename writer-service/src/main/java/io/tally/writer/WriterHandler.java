@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Caller;
 import io.tally.writer.http.ErrorCode;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +70,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     private static WriterApi api(WriterConfig config, MeterRegistry registry) {
         return new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(),
-                config.cursorSecret(), config.shards(), config.activityTable(), registry);
+                config.cursorSecret(), config.shards(), config.activityTable(), config.authorization(), registry);
     }
 
     /** Runs {@code work} (SnapStart priming) without its requests counting: nothing flushed, the meters dropped after. */
@@ -162,6 +163,20 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 Map.of(),
                 query,
                 headers,
-                body);
+                body,
+                caller(event));
+    }
+
+    /**
+     * The caller of the claims API Gateway's JWT authorizer verified ({@code requestContext.authorizer.jwt}); nothing
+     * else of the event (headers, body) names a caller. No authorizer on the route: anonymous.
+     */
+    static Caller caller(APIGatewayV2HTTPEvent event) {
+        APIGatewayV2HTTPEvent.RequestContext context = event.getRequestContext();
+        if (context == null || context.getAuthorizer() == null || context.getAuthorizer().getJwt() == null) {
+            return Caller.ANONYMOUS;
+        }
+        APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT jwt = context.getAuthorizer().getJwt();
+        return Caller.fromClaims(jwt.getClaims(), jwt.getScopes());
     }
 }

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
 import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.testkit.LocalDynamoDb;
+import io.tally.writer.http.Authorization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,7 @@ class ApiMetricsIT {
     void setUp() {
         String table = LocalDynamoDb.createTable("metrics");
         WriterApi api = new WriterApi(LocalDynamoDb.client(), table, Clock.systemUTC(), WriterConfig.DEVELOPMENT_SECRET,
-                ShardSettings.DEFAULTS, null, registry);
+                ShardSettings.DEFAULTS, null, Authorization.OPEN, registry);
         handler = new WriterHandler(api, registry,
                 new EmfMetricsFlusher(registry, new PrintStream(emf, true, StandardCharsets.UTF_8))::flush);
     }
