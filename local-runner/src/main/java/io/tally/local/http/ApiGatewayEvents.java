@@ -2,7 +2,9 @@ package io.tally.local.http;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.tally.local.lambda.LocalLambdaContext;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -17,6 +19,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import org.eclipse.jetty.http.HttpField;
 import java.util.Map;
 
 /**
@@ -34,6 +37,31 @@ final class ApiGatewayEvents {
     /** The request as the front received it: everything an event is built from. */
     record Request(String method, String rawPath, String rawQuery, String protocol, Map<String, List<String>> headers,
             byte[] body, InetSocketAddress remote, InetSocketAddress local) {
+
+        /** What Jetty read of a request, with its body. */
+        static Request of(org.eclipse.jetty.server.Request request, byte[] body) {
+            return new Request(request.getMethod(), request.getHttpURI().getPath(), request.getHttpURI().getQuery(),
+                    request.getConnectionMetaData().getHttpVersion().asString(), headers(request), body,
+                    inet(request.getConnectionMetaData().getRemoteSocketAddress()),
+                    inet(request.getConnectionMetaData().getLocalSocketAddress()));
+        }
+
+        /** The headers in arrival order, repeated names together. */
+        private static Map<String, List<String>> headers(org.eclipse.jetty.server.Request request) {
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            for (HttpField field : request.getHeaders()) {
+                if (field.getName() == null) {
+                    continue;
+                }
+                headers.computeIfAbsent(field.getName(), name -> new ArrayList<>())
+                        .add(field.getValue() == null ? "" : field.getValue());
+            }
+            return headers;
+        }
+
+        private static InetSocketAddress inet(SocketAddress address) {
+            return address instanceof InetSocketAddress inet ? inet : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        }
     }
 
     /** Builds the event API Gateway would send for {@code request}: pure, for a given request id and time. */

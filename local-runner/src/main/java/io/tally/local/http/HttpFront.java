@@ -5,33 +5,25 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.local.lambda.LocalLambdaContext;
 import java.io.IOException;
-import java.io.ByteArrayOutputStream;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.SocketAddress;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.UriCompliance;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -52,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Like API Gateway, the front itself answers only what never reaches the function, and always with the contract's
  * JSON error envelope (never an HTML page, whatever bytes arrive): a request the server cannot read (400, also for
- * an unknown protocol version or transfer coding), a request line or headers above {@link Limits#maxHeaderBytes}
+ * an unknown protocol version or transfer coding), a request line or headers above {@link FrontLimits#maxHeaderBytes}
  * (414, 431), a request that does not arrive within the idle timeout (408, or the connection is closed when not even
  * its request line arrived), a body above {@link #MAX_BODY_BYTES} (413), a front that is saturated or shutting down
  * (503 with {@code Retry-After}), and a function that fails instead of answering (500, never with a stack trace).
@@ -77,39 +69,10 @@ public final class HttpFront implements AutoCloseable {
     static final Duration GRACE = Duration.ofSeconds(5);
     /** The {@code Retry-After} of a 503, in seconds. */
     static final String RETRY_AFTER_SECONDS = "1";
-    /** Beyond this much of an oversized body the connection is dropped rather than read to the end. */
-    private static final long DRAIN_LIMIT = 16L * 1024 * 1024;
     /** Server threads beyond the admitted requests: the acceptor, the selector and the quick refusals. */
     private static final int SPARE_THREADS = 8;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
-
-    /**
-     * How much the front takes on.
-     *
-     * @param workers        requests handed to a function at once
-     * @param queue          admitted requests waiting for a worker; one more is refused with 503 at once
-     * @param idleTimeout    how long a request's body may take to arrive (then 408); a connection silent for twice
-     *                       as long is closed (a client stalled in its headers, an idle keep-alive connection)
-     * @param maxHeaderBytes the request line and headers together; above that 414 (in the request line) or 431
-     */
-    public record Limits(int workers, int queue, Duration idleTimeout, int maxHeaderBytes) {
-        public static final Limits DEFAULTS = new Limits(8, 64, Duration.ofSeconds(30), 16 * 1024);
-
-        public Limits {
-            if (workers < 1 || queue < 0 || maxHeaderBytes < 1024 || idleTimeout.isNegative() || idleTimeout.isZero()) {
-                throw new IllegalArgumentException("invalid front limits");
-            }
-        }
-
-        public Limits withIdleTimeout(Duration value) {
-            return new Limits(workers, queue, value, maxHeaderBytes);
-        }
-
-        public Limits withWorkers(int workersValue, int queueValue) {
-            return new Limits(workersValue, queueValue, idleTimeout, maxHeaderBytes);
-        }
-    }
 
     private final Server server;
     private final ServerConnector connector;
@@ -130,7 +93,7 @@ public final class HttpFront implements AutoCloseable {
     private volatile int port;
     private volatile InetAddress address;
 
-    private HttpFront(Limits limits, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+    private HttpFront(FrontLimits limits, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
             LocalRoutes localRoutes, String functionName, Clock clock, String host, int port) {
         this.handler = handler;
         this.localRoutes = localRoutes;
@@ -193,13 +156,13 @@ public final class HttpFront implements AutoCloseable {
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
             Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes)
             throws IOException {
-        return start(host, port, functionName, handler, localRoutes, Limits.DEFAULTS);
+        return start(host, port, functionName, handler, localRoutes, FrontLimits.DEFAULTS);
     }
 
-    /** As above, with other {@link Limits} than the defaults. */
+    /** As above, with other {@link FrontLimits} than the defaults. */
     public static HttpFront start(String host, int port, String functionName,
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
-            Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes, Limits limits)
+            Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes, FrontLimits limits)
             throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(functionName, "functionName");
@@ -247,7 +210,7 @@ public final class HttpFront implements AutoCloseable {
         closing = true;
         long deadline = System.nanoTime() + GRACE.toNanos();
         while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            sleep(10);
+            LockSupport.parkNanos(10_000_000L);
         }
         if (inFlight.get() > 0) {
             LOG.warn("{} request(s) still running after {} s; closing anyway", inFlight.get(), GRACE.toSeconds());
@@ -295,9 +258,9 @@ public final class HttpFront implements AutoCloseable {
             admittedHere = true;
             byte[] body;
             try {
-                body = readBody(request).get(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                body = RequestBodies.read(request).get(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException | ExecutionException e) {
-                if (isTimeout(e)) {
+                if (RequestBodies.isTimeout(e)) {
                     response.getHeaders().put(HttpHeader.CONNECTION, "close");
                     status = Responses.sendError(response, callback, FrontErrors.of(408));
                 } else {
@@ -350,11 +313,8 @@ public final class HttpFront implements AutoCloseable {
         String method = request.getMethod();
         try {
             Instant now = clock.instant();
-            APIGatewayV2HTTPEvent event = ApiGatewayEvents.toEvent(new ApiGatewayEvents.Request(
-                    method, request.getHttpURI().getPath(), request.getHttpURI().getQuery(),
-                    request.getConnectionMetaData().getHttpVersion().asString(), headers(request), body,
-                    inet(request.getConnectionMetaData().getRemoteSocketAddress()),
-                    inet(request.getConnectionMetaData().getLocalSocketAddress())), requestId, now);
+            APIGatewayV2HTTPEvent event = ApiGatewayEvents.toEvent(ApiGatewayEvents.Request.of(request, body),
+                    requestId, now);
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> route = localRoutes.find(event.getRawPath());
             if (route != null) {
                 target = LocalRoutes.LOCAL_ROUTE_FUNCTION;
@@ -373,92 +333,6 @@ public final class HttpFront implements AutoCloseable {
         return Responses.send(response, callback, reply);
     }
 
-    /** The headers in arrival order, repeated names together. */
-    private static Map<String, List<String>> headers(Request request) {
-        Map<String, List<String>> headers = new LinkedHashMap<>();
-        for (HttpField field : request.getHeaders()) {
-            if (field.getName() == null) {
-                continue;
-            }
-            headers.computeIfAbsent(field.getName(), name -> new ArrayList<>())
-                    .add(field.getValue() == null ? "" : field.getValue());
-        }
-        return headers;
-    }
-
-    private static InetSocketAddress inet(SocketAddress address) {
-        return address instanceof InetSocketAddress inet ? inet : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
-    }
-
-    /**
-     * The body, or null when it exceeds {@link #MAX_BODY_BYTES}: the rest is then drained (up to a limit) so that the
-     * client, still sending, reads the 413 rather than a reset connection. Reads without holding a thread; the
-     * caller bounds the wait.
-     */
-    private static CompletableFuture<byte[]> readBody(Request request) {
-        CompletableFuture<byte[]> result = new CompletableFuture<>();
-        if (request.getLength() > DRAIN_LIMIT) {
-            result.complete(null);
-            return result;
-        }
-        new BodyReader(request, result).run();
-        return result;
-    }
-
-    /** Reads the request's content chunk by chunk as it arrives, asking to be called again when there is more. */
-    private static final class BodyReader implements Runnable {
-        private final Request request;
-        private final CompletableFuture<byte[]> result;
-        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-        private long seen;
-
-        BodyReader(Request request, CompletableFuture<byte[]> result) {
-            this.request = request;
-            this.result = result;
-        }
-
-        @Override
-        public void run() {
-            try {
-                while (!result.isDone()) {
-                    Content.Chunk chunk = request.read();
-                    if (chunk == null) {
-                        request.demand(this);
-                        return;
-                    }
-                    if (Content.Chunk.isFailure(chunk)) {
-                        result.completeExceptionally(chunk.getFailure());
-                        return;
-                    }
-                    ByteBuffer buffer = chunk.getByteBuffer();
-                    int length = buffer.remaining();
-                    seen += length;
-                    if (seen <= MAX_BODY_BYTES) {
-                        byte[] bytes = new byte[length];
-                        buffer.get(bytes);
-                        body.write(bytes, 0, length);
-                    }
-                    boolean last = chunk.isLast();
-                    chunk.release();
-                    if (last || seen > DRAIN_LIMIT) {
-                        result.complete(seen > MAX_BODY_BYTES ? null : body.toByteArray());
-                    }
-                }
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        }
-    }
-
-    private static boolean isTimeout(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof TimeoutException || cause instanceof java.net.SocketTimeoutException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** An address a client can connect to: the loopback one when listening on all interfaces. */
     public static String clientHost(InetAddress address) {
         if (address.isAnyLocalAddress()) {
@@ -466,13 +340,5 @@ public final class HttpFront implements AutoCloseable {
         }
         String literal = address.getHostAddress();
         return literal.contains(":") ? "[" + literal + "]" : literal;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

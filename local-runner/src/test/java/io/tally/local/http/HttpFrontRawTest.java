@@ -47,7 +47,7 @@ class HttpFrontRawTest {
             body.put("bodyLength", event.getBody() == null ? 0 : event.getBody().length());
             return APIGatewayV2HTTPResponse.builder().withStatusCode(200)
                     .withHeaders(Map.of("Content-Type", "application/json")).withBody(body.toString()).build();
-        }, Map.of(), HttpFront.Limits.DEFAULTS.withIdleTimeout(IDLE));
+        }, Map.of(), FrontLimits.DEFAULTS.withIdleTimeout(IDLE));
     }
 
     @AfterEach
@@ -262,7 +262,7 @@ class HttpFrontRawTest {
                 Thread.currentThread().interrupt();
             }
             return APIGatewayV2HTTPResponse.builder().withStatusCode(200).withBody("{}").build();
-        }, Map.of(), HttpFront.Limits.DEFAULTS.withWorkers(1, 1))) {
+        }, Map.of(), FrontLimits.DEFAULTS.withWorkers(1, 1))) {
             List<Future<RawHttp.Answer>> admitted = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 admitted.add(clients.submit(() -> RawHttp.send(small.port(), get("/slow"))));
