@@ -2,6 +2,7 @@ package io.tally.local;
 
 import io.tally.local.auth.TokenCommand;
 import io.tally.local.demo.Demo;
+import io.tally.local.maintenance.DeadLettersCommand;
 import io.tally.local.maintenance.PruneWatermarksCommand;
 import io.tally.local.maintenance.VerifyCommand;
 import java.io.IOException;
@@ -20,7 +21,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 /** The {@code tally-local} command: options, start-up summary, Ctrl-C. */
 @Command(name = "tally-local",
         mixinStandardHelpOptions = true,
-        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class, TokenCommand.class},
+        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class, TokenCommand.class,
+            DeadLettersCommand.class},
         versionProvider = LocalRunnerCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,

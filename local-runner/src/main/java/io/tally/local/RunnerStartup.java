@@ -99,7 +99,9 @@ final class RunnerStartup {
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> writer = new WriterHandler(
                     WriterConfig.local(settings.tableName(), endpoint)
                             .withActivityTable(LocalRunner.activityTableName(settings.tableName()))
-                            .withAuthorization(auth == null ? Authorization.OPEN : Authorization.required(true)));
+                            .withAuthorization(auth == null ? Authorization.OPEN : Authorization.required(true)),
+                    // The writer's meters (tally.api.*) go to the stream processor's registry: one GET /metrics.
+                    stream.registry());
             Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes = new HashMap<>();
             if (auth != null) {
                 // API Gateway's JWT authorizer, locally: verified claims into the event, then the same function.

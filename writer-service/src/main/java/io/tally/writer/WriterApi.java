@@ -1,5 +1,7 @@
 package io.tally.writer;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
 import io.tally.writer.dashboard.ActivityRoutes;
@@ -16,6 +18,7 @@ import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +43,7 @@ public final class WriterApi {
 
     private final Router router;
     private final Cursors cursors;
+    private final ApiMetrics metrics;
     private final Authorization authorization;
 
     /** With the default shard counts of the derived data. */
@@ -64,6 +68,13 @@ public final class WriterApi {
      */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
             String activityTable, Authorization authorization) {
+        this(dynamo, table, clock, cursorSecret, shards, activityTable, authorization, new SimpleMeterRegistry());
+    }
+
+    /** {@code registry}: where the {@link ApiMetrics} meters go. */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
+            String activityTable, Authorization authorization, MeterRegistry registry) {
+        this.metrics = new ApiMetrics(registry);
         this.authorization = authorization;
         this.router = new Router(authorization);
         this.cursors = new Cursors(cursorSecret);
@@ -86,6 +97,15 @@ public final class WriterApi {
     }
 
     public ApiResponse handle(ApiRequest request) {
+        long started = System.nanoTime();
+        String[] route = {null};
+        ApiResponse response = route(request, route);
+        metrics.record(route[0], response, Duration.ofNanos(System.nanoTime() - started));
+        return response;
+    }
+
+    /** The response; {@code route[0]} is set to the template of the matched route, if one matched. */
+    private ApiResponse route(ApiRequest request, String[] route) {
         if (!authorization.enabled() && !request.caller().isAnonymous()) {
             // Open: as before access control, whatever claims arrive (no default user id from a token either).
             request = request.withCaller(Caller.ANONYMOUS);
@@ -96,6 +116,7 @@ public final class WriterApi {
                         "request body exceeds " + MAX_BODY_BYTES + " bytes", null);
             }
             Router.Match match = router.match(request.method(), request.path());
+            route[0] = match.template();
             return match.handler().handle(request.withPathParameters(match.pathParameters()));
         } catch (ApiException e) {
             ApiResponse response = ApiResponse.error(e);

@@ -35,8 +35,11 @@ public final class Router {
         }
     }
 
-    /** A matched route with the path parameters filled in. */
-    public record Match(Handler handler, Map<String, String> pathParameters) {
+    /**
+     * A matched route with the path parameters filled in; {@code template} is the route's path as registered, e.g.
+     * {@code /users/{userId}/posts} (what metrics name a route by: one series per route, not per path).
+     */
+    public record Match(Handler handler, Map<String, String> pathParameters, String template) {
     }
 
     private final List<Route> routes = new ArrayList<>();
@@ -78,7 +81,7 @@ public final class Router {
                 continue;
             }
             if (route.method.equalsIgnoreCase(method)) {
-                return new Match(guarded(route), parameters);
+                return new Match(guarded(route), parameters, route.template());
             }
             allowed.add(route.method);
         }
@@ -91,7 +94,7 @@ public final class Router {
 
     /** Every route as {@code METHOD /template}, in the order they were added: what the dashboard may read. */
     public List<String> describe() {
-        return routes.stream().map(route -> route.method + " /" + String.join("/", route.segments)).toList();
+        return routes.stream().map(route -> route.method + " " + route.template()).toList();
     }
 
     /** Every route with its access rule, in the order they were added. */
