@@ -23,6 +23,7 @@ import io.tally.testkit.Write;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -71,6 +72,10 @@ public final class Bench {
             coldStart(options);
             return;
         }
+        if (options.load) {
+            load(options);
+            return;
+        }
         // A fresh server per phase: DynamoDB Local looks up the stream on every write to a stream-enabled table
         // at a cost that grows with the stream records already in the database, so a phase run after another
         // would inherit the earlier phases' streams and slow down for that reason alone.
@@ -98,8 +103,13 @@ public final class Bench {
                 freshness = new Bench(server).freshness(options);
             }
         }
+        Results.Load load = null;
+        if (options.loadSeconds > 0) {
+            // Last: the runner starts its own DynamoDB Local, in memory, with nothing of the phases before.
+            load = new LoadRun(options.loadConnections, Duration.ofSeconds(options.loadSeconds), options.seed).run();
+        }
         {
-            Results results = new Results(environment(options), workloads, freshness);
+            Results results = new Results(environment(options), workloads, freshness, load);
 
             // The cold-start section comes from its own run (--cold-start) and stays on the page.
             String markdown = Report.markdown(results, readColdStart(options.coldStartJson));
@@ -134,6 +144,21 @@ public final class Bench {
         LOG.info("wrote {} and {}", options.markdown, options.coldStartJson);
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(0);
+    }
+
+    /**
+     * The load mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is; exits 1 if a check
+     * failed (an unexpected answer, a missing acknowledged write, derived data not exact).
+     */
+    private static void load(BenchOptions options) throws IOException {
+        Results.Load load = new LoadRun(options.loadConnections, Duration.ofSeconds(options.loadSeconds), options.seed)
+                .run();
+        Files.createDirectories(options.loadJson.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.loadJson.toFile(), load);
+        System.out.println(Report.loadSection(load));
+        LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(load.passed() ? 0 : 1);
     }
 
     private static ColdStartResults readColdStart(Path json) throws IOException {

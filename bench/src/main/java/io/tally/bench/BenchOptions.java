@@ -16,6 +16,12 @@ final class BenchOptions {
     Path repo = Path.of(".");
     /** The replay workloads to run (all by default); fewer for a quick look while iterating. */
     java.util.Set<String> workloads = java.util.Set.of("uniform", "zipf", "hot-song");
+    /** Only the load mode: its section on stdout and its JSON, BENCHMARKS.md untouched. */
+    boolean load;
+    /** The load mode's duration in the full run and alone; 0 leaves it out of the full run. */
+    int loadSeconds = 60;
+    int loadConnections = 64;
+    Path loadJson = Path.of("bench/results/load.json");
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -32,19 +38,33 @@ final class BenchOptions {
                     options.coldStart = true;
                     continue;
                 }
+                case "--load" -> {
+                    options.load = true;
+                    continue;
+                }
+                case "--load-seconds" -> options.loadSeconds = Integer.parseInt(require(args[i], value));
+                case "--load-connections" -> options.loadConnections = Integer.parseInt(require(args[i], value));
+                case "--load-json" -> options.loadJson = Path.of(require(args[i], value));
                 case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
                 case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
                 case "--repo" -> options.repo = Path.of(require(args[i], value));
                 case "--workloads" -> options.workloads = java.util.Set.of(require(args[i], value).split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
-                        + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR,"
+                        + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
+                        + " --load-seconds S, --load-connections N, --load-json FILE,"
                         + " --workloads uniform,zipf,hot-song)");
             }
             i++;
         }
         if (options.runs < 1) {
             throw new IllegalArgumentException("--runs must be positive");
+        }
+        if (options.loadSeconds < 0 || (options.load && options.loadSeconds < 1)) {
+            throw new IllegalArgumentException("--load-seconds must be positive (0 leaves the load out of a full run)");
+        }
+        if (options.loadConnections < 1) {
+            throw new IllegalArgumentException("--load-connections must be positive");
         }
         if (options.records < 1) {
             throw new IllegalArgumentException("--records must be positive");

@@ -3,7 +3,12 @@ package io.tally.bench;
 import java.util.List;
 
 /** Everything one run measured; serialized as-is to JSON and rendered to markdown by {@link Report}. */
-record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness) {
+record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness, Load load) {
+
+    /** A run without the load section (and a run's JSON written before there was one). */
+    Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness) {
+        this(environment, workloads, freshness, null);
+    }
 
     record Environment(String date, String command, int cores, String jvm, String os, long maxHeapMb,
                        String dynamoDbLocal, int recordsRequested, long seed, int batchSize) {
@@ -64,5 +69,23 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
     record Freshness(double writerMaxPerSec, double targetPerSec, double achievedPerSec, double seconds,
                      int writes, int measured, int missing, double p50Ms, double p99Ms, double maxMs,
                      boolean exactAfterRun) {
+    }
+
+    /**
+     * The load mode ({@link LoadRun}): the local runner's HTTP front under many concurrent connections.
+     *
+     * @param shed             503 answers with Retry-After (allowed; the write is not acknowledged)
+     * @param unexpected       answers that are neither 2xx nor a 503 with Retry-After, broken connections included
+     * @param missing          acknowledged writes not readable after the run
+     * @param exactAfterDrain  the rebuild oracle found no difference once the stream had drained
+     */
+    record Load(int connections, double seconds, long requests, double requestsPerSec, long writesAcknowledged,
+                long readsOk, long shed, int unexpected, List<String> unexpectedSamples, double p50Ms, double p99Ms,
+                double maxMs, double writeP50Ms, double writeP99Ms, double readP50Ms, double readP99Ms,
+                long peakHeapMb, double drainSeconds, int posts, int comments, int items, int missing,
+                List<String> missingSamples, boolean exactAfterDrain, int differences) {
+        boolean passed() {
+            return unexpected == 0 && missing == 0 && exactAfterDrain;
+        }
     }
 }

@@ -471,6 +471,81 @@ class TemplateTest {
         assertThat(properties("WriterFunction").has("ReservedConcurrentExecutions")).isTrue();
     }
 
+    @Test
+    void api_needsAJwtOnEveryRoute_fromTheStacksUserPoolOrAnExternalIssuer() {
+        JsonNode auth = properties("HttpApi").path("Auth");
+        assertThat(auth.path("DefaultAuthorizer").asText()).isEqualTo("TallyJwt");
+        JsonNode authorizer = auth.path("Authorizers").path("TallyJwt");
+        assertThat(authorizer.path("IdentitySource").asText()).isEqualTo("$request.header.Authorization");
+        // !If [UseCognito, the pool's issuer, AuthIssuer]; the YAML reader keeps the condition and both branches.
+        assertThat(texts(authorizer.path("JwtConfiguration").path("issuer")))
+                .containsExactly("UseCognito", "https://${UserPool.ProviderURL}", "AuthIssuer");
+        assertThat(texts(authorizer.path("JwtConfiguration").path("audience").path(0)))
+                .containsExactly("UseCognito", "UserPoolClient", "AuthAudience");
+        assertThat(texts(template.path("Conditions").path("UseCognito")).toString()).contains("AuthIssuer");
+        assertThat(template.path("Parameters").path("AuthIssuer").path("Default").asText()).isEmpty();
+        assertThat(template.path("Rules").path("ExternalIssuerNeedsAudience").isObject()).isTrue();
+
+        for (String cognito : List.of("UserPool", "UserPoolClient", "AdminGroup")) {
+            assertThat(resources.path(cognito).path("Condition").asText()).as(cognito).isEqualTo("UseCognito");
+        }
+        assertThat(resources.path("UserPool").path("Type").asText()).isEqualTo("AWS::Cognito::UserPool");
+        assertThat(properties("UserPool").path("AdminCreateUserConfig").path("AllowAdminCreateUserOnly").asBoolean())
+                .isTrue();
+        assertThat(properties("UserPool").path("UserPoolTags").has("tally:stage")).isTrue();
+        assertThat(properties("UserPoolClient").path("GenerateSecret").asBoolean()).isFalse();
+        assertThat(texts(properties("UserPoolClient").path("ExplicitAuthFlows")))
+                .contains("ALLOW_USER_PASSWORD_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
+        // The group the writer reads from cognito:groups.
+        assertThat(properties("AdminGroup").path("GroupName").asText()).isEqualTo(io.tally.writer.http.Caller.ADMIN);
+        JsonNode outputs = template.path("Outputs");
+        assertThat(outputs.path("UserPoolId").path("Condition").asText()).isEqualTo("UseCognito");
+        assertThat(outputs.path("UserPoolClientId").path("Condition").asText()).isEqualTo("UseCognito");
+        assertThat(outputs.has("AuthIssuerUrl")).isTrue();
+
+        // The writer checks the routes' rules against the verified claims; the read side is public or not.
+        JsonNode environment = properties("WriterFunction").path("Environment").path("Variables");
+        assertThat(environment.path("AUTH_ENABLED").asText()).isEqualTo("true");
+        assertThat(environment.path("PUBLIC_READ_SIDE").asText()).isEqualTo("PublicReadSide");
+        assertThat(texts(template.path("Parameters").path("PublicReadSide").path("AllowedValues")))
+                .containsExactly("true", "false");
+        // No function calls Cognito: the claims arrive verified in the event.
+        for (String role : resourcesOfType("AWS::IAM::Role")) {
+            assertThat(actionsOf(role)).as(role).noneMatch(action -> action.startsWith("cognito"));
+        }
+    }
+
+    @Test
+    void publicReadSidePaths_areExactlyTheWritersReadSideRoutes_withoutAnAuthorizerOnlyWhenPublic() {
+        io.tally.writer.WriterApi writer = new io.tally.writer.WriterApi(
+                io.tally.testkit.UnreachableDynamoDb.client(request -> {
+                    throw new IllegalStateException("listing the routes must not touch the table");
+                }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
+                "tally-activity", io.tally.writer.http.Authorization.required(true));
+        List<String> readSide = writer.routeRules().stream()
+                .filter(rule -> rule.access().kind() == io.tally.writer.http.Access.Kind.READ_SIDE)
+                .map(rule -> rule.method() + " " + rule.template()).toList();
+        assertThat(readSide).as("the writer's read-side routes").contains("GET /stats/global", "GET /dashboard");
+
+        JsonNode paths = properties("HttpApi").path("DefinitionBody").path("paths");
+        List<String> declared = new ArrayList<>();
+        paths.fields().forEachRemaining(path -> path.getValue().fields().forEachRemaining(method -> {
+            declared.add(method.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey());
+            JsonNode branches = method.getValue().path("Fn::If");
+            assertThat(branches.path(0).asText()).as(path.getKey()).isEqualTo("PublicReads");
+            // Public: no authorizer (SAM's NONE); otherwise no security here, so SAM adds the default authorizer.
+            assertThat(branches.path(1).path("security").toString()).as(path.getKey()).isEqualTo("[{\"NONE\":[]}]");
+            assertThat(branches.path(2).has("security")).as(path.getKey()).isFalse();
+            for (int branch = 1; branch <= 2; branch++) {
+                JsonNode integration = branches.path(branch).path("x-amazon-apigateway-integration");
+                assertThat(integration.path("type").asText()).isEqualTo("aws_proxy");
+                assertThat(integration.path("payloadFormatVersion").asText()).isEqualTo("2.0");
+                assertThat(integration.path("uri").asText()).contains("${WriterFunction.Alias}");
+            }
+        }));
+        assertThat(declared).containsExactlyInAnyOrderElementsOf(readSide);
+    }
+
     private JsonNode statementWith(String role, String action) {
         for (JsonNode policy : properties(role).path("Policies")) {
             for (JsonNode statement : policy.path("PolicyDocument").path("Statement")) {

@@ -1,10 +1,13 @@
 package io.tally.local;
 
+import java.io.File;
 import java.lang.reflect.Field;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -12,18 +15,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.dynamodb.services.local.main.CommandLineInput;
 import software.amazon.dynamodb.services.local.main.ServerRunner;
+import software.amazon.dynamodb.services.local.server.AbstractLocalDynamoDBServerHandler;
 import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
+import software.amazon.dynamodb.services.local.server.LocalDynamoDBRequestHandler;
+import software.amazon.dynamodb.services.local.shared.access.AmazonDynamoDBLocal;
+import software.amazon.dynamodb.services.local.shared.access.LocalDBClient;
+import software.amazon.dynamodb.services.local.shared.jobs.JobsRegister;
 
-/** Amazon DynamoDB Local's HTTP server, started in this JVM. */
+/**
+ * Amazon DynamoDB Local's HTTP server, started in this JVM. With a data directory, its database is a
+ * {@link DurableSQLiteDBAccess}, so that a transaction is committed before it is acknowledged.
+ */
 final class DynamoDbLocalServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DynamoDbLocalServer.class);
+    /** The database name DynamoDB Local uses with {@code -sharedDb} ({@code LocalDynamoDBRequestHandler}). */
+    static final String SHARED_DB = "shared-local-instance";
+    /** The size of the pool DynamoDB Local gives each database's background jobs (index builds, TTL). */
+    private static final int JOB_THREADS = 10;
 
     private final DynamoDBProxyServer server;
     private final boolean boundToHost;
+    private final boolean durableTransactions;
 
-    private DynamoDbLocalServer(DynamoDBProxyServer server, boolean boundToHost) {
+    private DynamoDbLocalServer(DynamoDBProxyServer server, boolean boundToHost, boolean durableTransactions) {
         this.server = server;
         this.boundToHost = boundToHost;
+        this.durableTransactions = durableTransactions;
     }
 
     /**
@@ -45,6 +62,7 @@ final class DynamoDbLocalServer implements AutoCloseable {
             throw new StartupException("DynamoDB Local rejected its settings: " + e.getMessage(), e);
         }
         boolean bound = listenOnlyOn(server, host);
+        boolean durable = dataDir != null && commitBeforeAnswering(server, dataDir);
         try {
             // Not start(): it reports a port in use on stderr and returns as if it had started.
             server.safeStart();
@@ -55,7 +73,7 @@ final class DynamoDbLocalServer implements AutoCloseable {
             }
             throw new StartupException("DynamoDB Local did not start: " + e.getMessage(), e);
         }
-        return new DynamoDbLocalServer(server, bound);
+        return new DynamoDbLocalServer(server, bound, durable);
     }
 
     static List<String> arguments(int port, Path dataDir) {
@@ -74,6 +92,14 @@ final class DynamoDbLocalServer implements AutoCloseable {
     /** False when DynamoDB Local listens on all interfaces, because it could not be narrowed to the host. */
     boolean boundToHost() {
         return boundToHost;
+    }
+
+    /**
+     * Whether a transaction is committed before DynamoDB Local answers it ({@link DurableSQLiteDBAccess}); false in
+     * memory, where nothing survives the process anyway, and if this DynamoDB Local is built differently.
+     */
+    boolean durableTransactions() {
+        return durableTransactions;
     }
 
     @Override
@@ -111,6 +137,40 @@ final class DynamoDbLocalServer implements AutoCloseable {
             LOG.debug("cannot reach DynamoDB Local's connector", e);
         }
         LOG.warn("DynamoDB Local listens on all network interfaces, not only on {}", host);
+        return false;
+    }
+
+    /**
+     * DynamoDB Local opens its database on the first request ({@code LocalDynamoDBRequestHandler.getHandler}), as a
+     * plain {@code SQLiteDBAccess}, which acknowledges a transaction before its {@code COMMIT} has run (see
+     * {@link DurableSQLiteDBAccess}). Before any request, the runner puts a client on a {@link DurableSQLiteDBAccess}
+     * of the same file where DynamoDB Local looks for it first, so it never opens its own. If a future DynamoDB Local
+     * is built differently, the runner still works, with transactions that a killed process may lose, and says so.
+     */
+    private static boolean commitBeforeAnswering(DynamoDBProxyServer proxy, Path dataDir) {
+        try {
+            Field serverHandler = DynamoDBProxyServer.class.getDeclaredField("serverHandler");
+            serverHandler.setAccessible(true);
+            Field primaryHandler = AbstractLocalDynamoDBServerHandler.class.getDeclaredField("primaryHandler");
+            primaryHandler.setAccessible(true);
+            Object requests = primaryHandler.get(serverHandler.get(proxy));
+            if (requests instanceof LocalDynamoDBRequestHandler local) {
+                Field handlers = LocalDynamoDBRequestHandler.class.getDeclaredField("dbRequestHandlers");
+                handlers.setAccessible(true);
+                @SuppressWarnings("unchecked")
+                Map<String, AmazonDynamoDBLocal> databases = (Map<String, AmazonDynamoDBLocal>) handlers.get(local);
+                if (databases.isEmpty()) {
+                    File file = dataDir.resolve(SHARED_DB + ".db").toFile();
+                    databases.put(SHARED_DB, new LocalDBClient(new DurableSQLiteDBAccess(file),
+                            new JobsRegister(Executors.newFixedThreadPool(JOB_THREADS), false)));
+                    return true;
+                }
+            }
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            LOG.debug("cannot reach DynamoDB Local's database", e);
+        }
+        LOG.warn("DynamoDB Local may acknowledge a transaction before committing it: a process killed right after "
+                + "may lose the transactions it acknowledged last");
         return false;
     }
 

@@ -56,9 +56,11 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
      * @param rulesDir     the event rule files; null takes the ones packaged with the runner
      * @param eventsDir    where each rule's matched events are appended ({@code <rule>.jsonl}); null means
      *                     {@code <dataDir>/events}, or without a data directory a temporary one removed on close
+     * @param auth         {@code --auth}: the front verifies bearer tokens signed by the local key (kept in the data
+     *                     directory, or in memory) and the writer checks every route's access rule, as deployed
      */
     public record Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
-            Path rulesDir, Path eventsDir) {
+            Path rulesDir, Path eventsDir, boolean auth) {
         public static final String DEFAULT_HOST = "127.0.0.1";
         public static final int DEFAULT_PORT = 8080;
         public static final int DEFAULT_DYNAMODB_PORT = 8000;
@@ -88,6 +90,12 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
             eventsDir = eventsDir == null ? null : eventsDir.toAbsolutePath().normalize();
         }
 
+        /** Open, without access control (the default). */
+        public Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
+                Path rulesDir, Path eventsDir) {
+            this(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, false);
+        }
+
         /**
          * The defaults of the command: the usual ports on the loopback interface, in memory, table {@code tally},
          * the packaged event rules.
@@ -103,35 +111,39 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
         }
 
         public Settings withHost(String value) {
-            return new Settings(value, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir);
+            return new Settings(value, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth);
         }
 
         public Settings withPort(int value) {
-            return new Settings(host, value, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir);
+            return new Settings(host, value, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth);
         }
 
         public Settings withDynamoDbPort(int value) {
-            return new Settings(host, port, value, dataDir, tableName, eventsPort, rulesDir, eventsDir);
+            return new Settings(host, port, value, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth);
         }
 
         public Settings withDataDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, value, tableName, eventsPort, rulesDir, eventsDir);
+            return new Settings(host, port, dynamoDbPort, value, tableName, eventsPort, rulesDir, eventsDir, auth);
         }
 
         public Settings withTableName(String value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, value, eventsPort, rulesDir, eventsDir);
+            return new Settings(host, port, dynamoDbPort, dataDir, value, eventsPort, rulesDir, eventsDir, auth);
         }
 
         public Settings withEventsPort(int value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, value, rulesDir, eventsDir);
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, value, rulesDir, eventsDir, auth);
         }
 
         public Settings withRulesDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, value, eventsDir);
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, value, eventsDir, auth);
+        }
+
+        public Settings withAuth(boolean value) {
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, value);
         }
 
         public Settings withEventsDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, value);
+            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, value, auth);
         }
 
         private static void checkPort(int port, String option) {
@@ -156,12 +168,18 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     private final LocalEventBus events;
     private final StreamPipeline stream;
     private final HttpFront front;
+    private final io.tally.local.auth.LocalAuth auth;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    /** What {@link RunnerStartup} started, to be stopped in {@link #close}. */
+    /**
+     * What {@link RunnerStartup} started, to be stopped in {@link #close}; {@code auth}: the local token key with
+     * {@code --auth}, null when open.
+     */
     LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
-            boolean tableCreated, EventsDir eventsDir, LocalEventBus events, StreamPipeline stream, HttpFront front) {
+            boolean tableCreated, EventsDir eventsDir, LocalEventBus events, StreamPipeline stream, HttpFront front,
+            io.tally.local.auth.LocalAuth auth) {
+        this.auth = auth;
         this.settings = settings;
         this.dynamoDb = dynamoDb;
         this.dynamoDbPort = dynamoDbPort;
@@ -274,6 +292,11 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     }
 
     /** Where the data lives across restarts; empty when it lives in memory. */
+    /** With {@code --auth}: the key that signs and verifies local tokens; empty when the runner is open. */
+    public Optional<io.tally.local.auth.LocalAuth> auth() {
+        return Optional.ofNullable(auth);
+    }
+
     public Optional<Path> dataDir() {
         return Optional.ofNullable(settings.dataDir());
     }

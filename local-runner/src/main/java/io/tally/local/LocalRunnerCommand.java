@@ -1,6 +1,8 @@
 package io.tally.local;
 
+import io.tally.local.auth.TokenCommand;
 import io.tally.local.demo.Demo;
+import io.tally.local.maintenance.DeadLettersCommand;
 import io.tally.local.maintenance.PruneWatermarksCommand;
 import io.tally.local.maintenance.VerifyCommand;
 import java.io.IOException;
@@ -19,7 +21,8 @@ import software.amazon.awssdk.core.exception.SdkException;
 /** The {@code tally-local} command: options, start-up summary, Ctrl-C. */
 @Command(name = "tally-local",
         mixinStandardHelpOptions = true,
-        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class},
+        subcommands = {VerifyCommand.class, PruneWatermarksCommand.class, TokenCommand.class,
+            DeadLettersCommand.class},
         versionProvider = LocalRunnerCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
@@ -59,7 +62,8 @@ final class LocalRunnerCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = "keep DynamoDB Local's data in DIR across restarts (default: in memory, gone when stopped)")
+            description = "keep DynamoDB Local's data and the stream's checkpoints in DIR across restarts; every "
+                    + "acknowledged write survives kill -9 (default: in memory, gone when stopped)")
     Path dataDir;
 
     @Option(names = "--table-name", paramLabel = "NAME", defaultValue = LocalRunner.Settings.DEFAULT_TABLE_NAME,
@@ -81,6 +85,14 @@ final class LocalRunnerCommand implements Callable<Integer> {
                     + "learning catalogue and user-8790's items), then write random users, posts and comments at "
                     + "about 20 a second until Ctrl-C, printing progress every 5 seconds")
     boolean demo;
+
+    @Option(names = "--auth",
+            description = "access control as deployed: the writer checks every route's rule (a user's own data, "
+                    + "admin for the catalogue, songs and organisations; the read side stays public) against bearer "
+                    + "tokens signed by a local key, which the front verifies as API Gateway's JWT authorizer does; "
+                    + "the key is kept in --data-dir (else in memory); mint tokens with: tally-local token "
+                    + "--data-dir DIR --user ID [--admin]; public key at GET /.well-known/jwks.json")
+    boolean auth;
 
     @Spec
     CommandSpec spec;
@@ -117,9 +129,13 @@ final class LocalRunnerCommand implements Callable<Integer> {
         LocalRunner.Settings settings;
         try {
             settings = new LocalRunner.Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
-                    eventsDir);
+                    eventsDir, auth);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (auth && demo) {
+            throw new ParameterException(spec.commandLine(), "--demo writes through the open API: run it without "
+                    + "--auth");
         }
         PrintWriter out = spec.commandLine().getOut();
         LocalRunner runner = LocalRunner.start(settings);

@@ -1,19 +1,27 @@
 package io.tally.local;
 
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.tally.local.auth.JwksRoute;
+import io.tally.local.auth.JwtAuthorizer;
+import io.tally.local.auth.LocalAuth;
 import io.tally.local.events.EventRules;
 import io.tally.local.events.FunctionTarget;
 import io.tally.local.events.InvalidRuleException;
 import io.tally.local.events.LocalEventBus;
 import io.tally.local.http.HttpFront;
-import io.tally.writer.WriterConfig;
 import io.tally.stream.subscriber.ActivityFeedHandler;
+import io.tally.writer.WriterConfig;
 import io.tally.writer.WriterHandler;
+import io.tally.writer.http.Authorization;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -86,15 +94,27 @@ final class RunnerStartup {
             }
             stream = StreamPipeline.create(endpoint, settings.tableName(), events.endpoint(), events.busName(),
                     settings.dataDir());
-            WriterHandler writer = new WriterHandler(WriterConfig.local(settings.tableName(), endpoint)
-                    .withActivityTable(LocalRunner.activityTableName(settings.tableName())));
+            LocalAuth auth = !settings.auth() ? null
+                    : settings.dataDir() == null ? LocalAuth.inMemory() : LocalAuth.inDataDir(settings.dataDir());
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> writer = new WriterHandler(
+                    WriterConfig.local(settings.tableName(), endpoint)
+                            .withActivityTable(LocalRunner.activityTableName(settings.tableName()))
+                            .withAuthorization(auth == null ? Authorization.OPEN : Authorization.required(true)),
+                    // The writer's meters (tally.api.*) go to the stream processor's registry: one GET /metrics.
+                    stream.registry());
+            Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes = new HashMap<>();
+            if (auth != null) {
+                // API Gateway's JWT authorizer, locally: verified claims into the event, then the same function.
+                writer = new JwtAuthorizer(auth, writer);
+                localRoutes.put(JwksRoute.PATH, new JwksRoute(auth));
+            }
+            localRoutes.put(LocalRunner.EVENTS_PATH, events.recentEventsRoute());
+            localRoutes.put(LocalRunner.METRICS_PATH, new MetricsHandler(stream::scrape));
+            localRoutes.put(LocalDashboardRoutes.PATH, new LocalDashboardRoutes(writer, List.of(
+                    "GET " + LocalRunner.EVENTS_PATH, "GET " + LocalRunner.METRICS_PATH)));
             HttpFront front;
             try {
-                front = HttpFront.start(host, settings.port(), LocalRunner.WRITER_FUNCTION, writer,
-                        Map.of(LocalRunner.EVENTS_PATH, events.recentEventsRoute(), LocalRunner.METRICS_PATH,
-                                new MetricsHandler(stream::scrape), LocalDashboardRoutes.PATH,
-                                new LocalDashboardRoutes(writer, List.of("GET " + LocalRunner.EVENTS_PATH,
-                                        "GET " + LocalRunner.METRICS_PATH))));
+                front = HttpFront.start(host, settings.port(), LocalRunner.WRITER_FUNCTION, writer, localRoutes);
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.port(), "--port", e);
             } catch (IOException e) {
@@ -107,7 +127,7 @@ final class RunnerStartup {
                 throw e;
             }
             return new LocalRunner(settings, dynamoDb, dynamoDbPort, endpoint, created, eventsDir, events, stream,
-                    front);
+                    front, auth);
         } catch (RuntimeException | Error e) {
             if (stream != null) {
                 stream.close();

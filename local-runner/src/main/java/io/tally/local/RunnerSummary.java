@@ -8,6 +8,19 @@ final class RunnerSummary {
     private RunnerSummary() {
     }
 
+    /** Open, or --auth with where its tokens come from. */
+    private static String access(LocalRunner runner, String baseUri) {
+        if (runner.auth().isEmpty()) {
+            return "open (no tokens needed; --auth checks them as deployed)";
+        }
+        String keys = "bearer tokens checked (issuer " + io.tally.local.auth.LocalAuth.ISSUER + ", audience "
+                + io.tally.local.auth.LocalAuth.AUDIENCE + "), public key at GET " + baseUri
+                + io.tally.local.auth.JwksRoute.PATH + System.lineSeparator() + "                  ";
+        return keys + runner.dataDir()
+                .map(dir -> "token: tally-local token --data-dir " + dir + " --user ID [--admin]")
+                .orElse("the key is in memory: start with --data-dir DIR to mint tokens with tally-local token");
+    }
+
     static String of(LocalRunner runner, EventsDir eventsDir, StreamPipeline stream) {
         String endpoint = runner.dynamoDbEndpoint().toString();
         String data = runner.dataDir().map(dir -> dir + (runner.tableCreated() ? " (new table)" : " (table reused)"))
@@ -35,6 +48,7 @@ final class RunnerSummary {
                 "                  failed batches appended to " + stream.failureFile()
                         + (stream.failuresTemporary() ? " (removed when stopped unless there are any)" : ""),
                 "  metrics         GET " + baseUri + LocalRunner.METRICS_PATH + " (Prometheus text format)",
+                "  access          " + access(runner, baseUri),
                 "  data            " + data,
                 "Ctrl-C to stop");
     }

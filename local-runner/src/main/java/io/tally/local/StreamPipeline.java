@@ -2,6 +2,7 @@ package io.tally.local;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.tally.local.maintenance.DeadLetterQueries;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tally.core.ShardSettings;
@@ -21,6 +22,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
 import java.util.function.ToDoubleFunction;
@@ -132,6 +134,7 @@ final class StreamPipeline implements AutoCloseable {
                     .functionName(FUNCTION)
                     .build();
             registerPollerGauges(registry, poller);
+            DeadLetterGauge.register(registry, new DeadLetterQueries(dynamoDb, tableName, Clock.systemUTC()));
             return new StreamPipeline(dynamoDb, streams, eventBridge, registry, poller, checkpoints, failures,
                     temporaryDir);
         } catch (IOException e) {

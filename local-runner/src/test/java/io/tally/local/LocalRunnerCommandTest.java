@@ -29,8 +29,25 @@ class LocalRunnerCommandTest {
         assertThat(out.toString().replaceAll("\\s+", " "))
                 .startsWith("Usage: tally-local")
                 .contains("--port=PORT", "--dynamodb-port=PORT", "--events-port=PORT", "--host=ADDRESS",
-                        "--data-dir=DIR", "--table-name=NAME", "--rules-dir=DIR", "--events-dir=DIR", "default: 8080",
+                        "--data-dir=DIR", "--table-name=NAME", "--rules-dir=DIR", "--events-dir=DIR", "--auth", "default: 8080",
                         "default: 8000", "default: 8001", "default: 127.0.0.1", "default: tally");
+    }
+
+    @Test
+    void authWithDemo_isAUsageError() {
+        assertThat(run("--auth", "--demo", "--port", "0", "--dynamodb-port", "0", "--events-port", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--demo writes through the open API");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void token_refusesAnInvalidUserOrLifetime(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        assertThat(run("token", "--data-dir", dir.toString(), "--user", "no#hash")).isEqualTo(2);
+        assertThat(err.toString()).contains("--user must be a user id");
+        assertThat(run("token", "--data-dir", dir.toString(), "--user", "u1", "--ttl", "31d")).isEqualTo(2);
+        assertThat(run("token", "--data-dir", dir.toString(), "--user", "u1", "--ttl", "soon")).isEqualTo(2);
+        assertThat(err.toString()).contains("--ttl must be a duration");
+        assertThat(out.toString()).isEmpty();
     }
 
     @Test

@@ -125,6 +125,7 @@ class LocalRunnerIT {
                         + "item-completed, post-activity")
                 .contains("removed when stopped")
                 .contains("in memory")
+                .contains("access          open")
                 .contains("Ctrl-C to stop");
     }
 

@@ -171,4 +171,30 @@ class PipelineIT {
         assertThat(runner.streamSnapshot().recordsProcessed()).isPositive();
         assertThat(api.call("POST", LocalRunner.METRICS_PATH, "{}").status()).isEqualTo(405);
     }
+
+    @Test
+    void metricsShowTheWritersRequestsLatencyAndErrors_byRouteTemplate_andTheDeadLetters() {
+        assertThat(api.call("GET", "/no/such/route", null).status()).isEqualTo(404);
+
+        String metrics = api.call("GET", LocalRunner.METRICS_PATH, null).text();
+
+        // The three users of the setup, and more if other tests created some.
+        assertThat(value(metrics, "tally_api_requests_total{route=\"/users\",status=\"201\"}")).isGreaterThanOrEqualTo(3);
+        assertThat(value(metrics, "tally_api_requests_total{route=\"/users/{userId}/posts\",status=\"201\"}"))
+                .isGreaterThanOrEqualTo(4);
+        assertThat(value(metrics, "tally_api_latency_seconds_count{route=\"/users/{userId}/posts/{postId}/comments\"}"))
+                .isGreaterThanOrEqualTo(4);
+        assertThat(value(metrics, "tally_api_errors_total{code=\"not_found\",route=\"unmatched\"}"))
+                .isGreaterThanOrEqualTo(1);
+        // One series per template: no path with an id in it names a series.
+        assertThat(metrics).doesNotContain("route=\"/users/alice");
+        assertThat(value(metrics, "tally_deadletters")).isZero();
+    }
+
+    /** The value of the sample named exactly {@code series} (name and labels) in Prometheus's text format. */
+    private static double value(String metrics, String series) {
+        return metrics.lines().filter(line -> line.startsWith(series + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(series.length() + 1).trim()))
+                .orElseThrow(() -> new AssertionError("no sample " + series + " in\n" + metrics));
+    }
 }

@@ -10,7 +10,7 @@ import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.events.EventBridgePublisher;
 import io.tally.stream.events.EventPublisher;
-import io.tally.stream.metrics.EmfMetricsFlusher;
+import io.tally.core.metrics.EmfMetricsFlusher;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;

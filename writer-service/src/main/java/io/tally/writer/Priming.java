@@ -71,7 +71,7 @@ final class Priming implements Resource {
     @Override
     public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
         try {
-            prime();
+            handler.unmetered(this::prime);
         } catch (RuntimeException e) {
             // Priming only saves time after a restore; a failure must not fail publishing the version.
             System.err.println("SnapStart priming of the writer function failed: " + e);

@@ -1,5 +1,7 @@
 package io.tally.writer;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
 import io.tally.writer.dashboard.ActivityRoutes;
@@ -8,12 +10,16 @@ import io.tally.writer.dashboard.DashboardRoutes;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Authorization;
+import io.tally.writer.http.Caller;
 import io.tally.writer.http.Cursors;
 import io.tally.writer.http.ErrorCode;
 import io.tally.writer.http.RouteContext;
 import io.tally.writer.http.Router;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -35,8 +41,10 @@ public final class WriterApi {
     public static final int MAX_BODY_BYTES = 64 * 1024;
     private static final Logger LOG = LoggerFactory.getLogger(WriterApi.class);
 
-    private final Router router = new Router();
+    private final Router router;
     private final Cursors cursors;
+    private final ApiMetrics metrics;
+    private final Authorization authorization;
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
@@ -51,6 +59,24 @@ public final class WriterApi {
     /** {@code activityTable}: the subscriber example's feed, for {@code GET /activity}; null: no such route. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
             String activityTable) {
+        this(dynamo, table, clock, cursorSecret, shards, activityTable, Authorization.OPEN);
+    }
+
+    /**
+     * {@code authorization}: whether each route's declared {@link io.tally.writer.http.Access} rule is checked against
+     * the caller of the request's verified token claims ({@link Authorization#OPEN}: no checks).
+     */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
+            String activityTable, Authorization authorization) {
+        this(dynamo, table, clock, cursorSecret, shards, activityTable, authorization, new SimpleMeterRegistry());
+    }
+
+    /** {@code registry}: where the {@link ApiMetrics} meters go. */
+    public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
+            String activityTable, Authorization authorization, MeterRegistry registry) {
+        this.metrics = new ApiMetrics(registry);
+        this.authorization = authorization;
+        this.router = new Router(authorization);
         this.cursors = new Cursors(cursorSecret);
         Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards));
         if (activityTable != null) {
@@ -65,18 +91,39 @@ public final class WriterApi {
         cursors.rekey(cursorSecret);
     }
 
+    /** Every route with its declared access rule, in registration order (the route table's test reads it). */
+    public List<Router.Rule> routeRules() {
+        return router.rules();
+    }
+
     public ApiResponse handle(ApiRequest request) {
+        long started = System.nanoTime();
+        String[] route = {null};
+        ApiResponse response = route(request, route);
+        metrics.record(route[0], response, Duration.ofNanos(System.nanoTime() - started));
+        return response;
+    }
+
+    /** The response; {@code route[0]} is set to the template of the matched route, if one matched. */
+    private ApiResponse route(ApiRequest request, String[] route) {
+        if (!authorization.enabled() && !request.caller().isAnonymous()) {
+            // Open: as before access control, whatever claims arrive (no default user id from a token either).
+            request = request.withCaller(Caller.ANONYMOUS);
+        }
         try {
             if (request.body() != null && request.body().getBytes(StandardCharsets.UTF_8).length > MAX_BODY_BYTES) {
                 throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE,
                         "request body exceeds " + MAX_BODY_BYTES + " bytes", null);
             }
             Router.Match match = router.match(request.method(), request.path());
+            route[0] = match.template();
             return match.handler().handle(request.withPathParameters(match.pathParameters()));
         } catch (ApiException e) {
             ApiResponse response = ApiResponse.error(e);
             if (e.code() == ErrorCode.METHOD_NOT_ALLOWED) {
                 response = response.withHeader("Allow", String.join(", ", router.allowedMethods(request.path())));
+            } else if (e.code() == ErrorCode.UNAUTHORIZED) {
+                response = response.withHeader("WWW-Authenticate", "Bearer");
             }
             return response;
         } catch (SdkException e) {

@@ -1,6 +1,7 @@
 package io.tally.writer;
 
 import io.tally.core.ShardSettings;
+import io.tally.writer.http.Authorization;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -22,9 +23,13 @@ import java.util.function.Function;
  *                     of a deployment the same settings.
  * @param activityTable {@code ACTIVITY_TABLE_NAME}, optional: the subscriber example's feed table, which
  *                     {@code GET /activity} reads; without it that route does not exist
+ * @param authorization {@code AUTH_ENABLED} ({@code true} or {@code false}, default false: open, as locally) and
+ *                     {@code PUBLIC_READ_SIDE} ({@code true}, the default, or {@code false}): whether each route's
+ *                     access rule is checked against the caller of the verified token claims, and whether the
+ *                     aggregate read side and the dashboard need a token
  */
 public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
-        String activityTable) {
+        String activityTable, Authorization authorization) {
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -33,6 +38,13 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         Objects.requireNonNull(region, "region");
         cursorSecret = cursorSecret == null ? DEVELOPMENT_SECRET : cursorSecret.clone();
         shards = shards == null ? ShardSettings.DEFAULTS : shards;
+        authorization = authorization == null ? Authorization.OPEN : authorization;
+    }
+
+    /** Open (no access checks). */
+    public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
+            String activityTable) {
+        this(tableName, region, endpoint, cursorSecret, shards, activityTable, Authorization.OPEN);
     }
 
     /** Without an activity feed. */
@@ -62,12 +74,38 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
                 CursorSecrets.read(env, secrets),
                 ShardSettings.fromEnvironment(env),
                 env.get("ACTIVITY_TABLE_NAME") == null || env.get("ACTIVITY_TABLE_NAME").isBlank() ? null
-                        : env.get("ACTIVITY_TABLE_NAME"));
+                        : env.get("ACTIVITY_TABLE_NAME"),
+                authorization(env));
+    }
+
+    /** {@code AUTH_ENABLED} and {@code PUBLIC_READ_SIDE}; anything but {@code true}, {@code false} or unset fails. */
+    static Authorization authorization(Map<String, String> env) {
+        boolean enabled = flag(env, "AUTH_ENABLED", false);
+        boolean publicReadSide = flag(env, "PUBLIC_READ_SIDE", true);
+        return enabled ? Authorization.required(publicReadSide) : Authorization.OPEN;
+    }
+
+    private static boolean flag(Map<String, String> env, String name, boolean otherwise) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return otherwise;
+        }
+        return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalStateException("environment variable " + name + " must be true or false, not '"
+                    + value + "'");
+        };
     }
 
     /** The same settings, reading the activity feed from {@code table}. */
     public WriterConfig withActivityTable(String table) {
-        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table);
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table, authorization);
+    }
+
+    /** The same settings with access control as given. */
+    public WriterConfig withAuthorization(Authorization checks) {
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, checks);
     }
 
     static String region(Map<String, String> env) {

@@ -4,9 +4,14 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
+import io.tally.writer.http.Caller;
 import io.tally.writer.http.ErrorCode;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
@@ -20,26 +25,63 @@ import java.util.Map;
  */
 public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> {
     private final WriterApi api;
+    /** Where the {@link ApiMetrics} meters go; in Lambda flushed after every invocation. */
+    private final MeterRegistry registry;
+    private final Runnable flushMetrics;
+    /** While priming: the synthetic requests are not the function's traffic, so they are neither flushed nor kept. */
+    private volatile boolean unmetered;
     /** SnapStart priming, held here because a CRaC context need not keep its resources reachable. */
     @SuppressWarnings("unused")
     private Priming priming;
 
     /**
      * Used by Lambda: the client is built once per container, outside the handler method, and the handler primes
-     * itself before a SnapStart snapshot ({@link Priming}).
+     * itself before a SnapStart snapshot ({@link Priming}). The meters are flushed to stdout as CloudWatch embedded
+     * metric format after every invocation, as the stream processor's are.
      */
     public WriterHandler() {
-        this(WriterConfig.fromEnvironment(System.getenv()));
+        this(WriterConfig.fromEnvironment(System.getenv()), new SimpleMeterRegistry(), System.out);
         priming = Priming.register(this, this::refreshCursorSecret);
     }
 
     public WriterHandler(WriterConfig config) {
-        this(new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(), config.cursorSecret(),
-                config.shards(), config.activityTable()));
+        this(config, new SimpleMeterRegistry());
+    }
+
+    /** Meters into {@code registry} and nothing flushed: the local runner serves that registry at /metrics. */
+    public WriterHandler(WriterConfig config, MeterRegistry registry) {
+        this(api(config, registry), registry, () -> { });
+    }
+
+    /** As in Lambda: the meters of {@code registry} flushed to {@code emf} after every invocation. */
+    WriterHandler(WriterConfig config, MeterRegistry registry, PrintStream emf) {
+        this(api(config, registry), registry, new EmfMetricsFlusher(registry, emf)::flush);
     }
 
     WriterHandler(WriterApi api) {
+        this(api, new SimpleMeterRegistry(), () -> { });
+    }
+
+    WriterHandler(WriterApi api, MeterRegistry registry, Runnable flushMetrics) {
         this.api = api;
+        this.registry = registry;
+        this.flushMetrics = flushMetrics;
+    }
+
+    private static WriterApi api(WriterConfig config, MeterRegistry registry) {
+        return new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(),
+                config.cursorSecret(), config.shards(), config.activityTable(), config.authorization(), registry);
+    }
+
+    /** Runs {@code work} (SnapStart priming) without its requests counting: nothing flushed, the meters dropped after. */
+    void unmetered(Runnable work) {
+        unmetered = true;
+        try {
+            work.run();
+        } finally {
+            registry.clear();
+            unmetered = false;
+        }
     }
 
     /**
@@ -61,6 +103,16 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
+        try {
+            return respond(event);
+        } finally {
+            if (!unmetered) {
+                flushMetrics.run();
+            }
+        }
+    }
+
+    private APIGatewayV2HTTPResponse respond(APIGatewayV2HTTPEvent event) {
         ApiResponse response;
         try {
             response = api.handle(toRequest(event));
@@ -85,7 +137,21 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 : null;
         Map<String, String> headers = new LinkedHashMap<>();
         if (event.getHeaders() != null) {
-            event.getHeaders().forEach((name, value) -> headers.put(name.toLowerCase(Locale.ROOT), value));
+            // A header without a name or value (possible in a hand-made event) is no header: ApiRequest's copies
+            // would throw on it, which must not turn into a 500.
+            event.getHeaders().forEach((name, value) -> {
+                if (name != null && value != null) {
+                    headers.put(name.toLowerCase(Locale.ROOT), value);
+                }
+            });
+        }
+        Map<String, String> query = new LinkedHashMap<>();
+        if (event.getQueryStringParameters() != null) {
+            event.getQueryStringParameters().forEach((name, value) -> {
+                if (name != null) {
+                    query.put(name, value == null ? "" : value);
+                }
+            });
         }
         String body = event.getBody();
         if (body != null && event.getIsBase64Encoded()) {
@@ -95,8 +161,22 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 method == null ? "" : method.toUpperCase(Locale.ROOT),
                 event.getRawPath() == null ? "/" : event.getRawPath(),
                 Map.of(),
-                event.getQueryStringParameters() == null ? Map.of() : event.getQueryStringParameters(),
+                query,
                 headers,
-                body);
+                body,
+                caller(event));
+    }
+
+    /**
+     * The caller of the claims API Gateway's JWT authorizer verified ({@code requestContext.authorizer.jwt}); nothing
+     * else of the event (headers, body) names a caller. No authorizer on the route: anonymous.
+     */
+    static Caller caller(APIGatewayV2HTTPEvent event) {
+        APIGatewayV2HTTPEvent.RequestContext context = event.getRequestContext();
+        if (context == null || context.getAuthorizer() == null || context.getAuthorizer().getJwt() == null) {
+            return Caller.ANONYMOUS;
+        }
+        APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT jwt = context.getAuthorizer().getJwt();
+        return Caller.fromClaims(jwt.getClaims(), jwt.getScopes());
     }
 }

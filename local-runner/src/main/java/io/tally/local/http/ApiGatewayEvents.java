@@ -2,8 +2,9 @@ package io.tally.local.http;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import io.tally.local.lambda.LocalLambdaContext;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
+import java.net.SocketAddress;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -18,6 +19,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import org.eclipse.jetty.http.HttpField;
 import java.util.Map;
 
 /**
@@ -33,8 +35,33 @@ final class ApiGatewayEvents {
     }
 
     /** The request as the front received it: everything an event is built from. */
-    record Request(String method, URI uri, String protocol, Map<String, List<String>> headers, byte[] body,
-            InetSocketAddress remote, InetSocketAddress local) {
+    record Request(String method, String rawPath, String rawQuery, String protocol, Map<String, List<String>> headers,
+            byte[] body, InetSocketAddress remote, InetSocketAddress local) {
+
+        /** What Jetty read of a request, with its body. */
+        static Request of(org.eclipse.jetty.server.Request request, byte[] body) {
+            return new Request(request.getMethod(), request.getHttpURI().getPath(), request.getHttpURI().getQuery(),
+                    request.getConnectionMetaData().getHttpVersion().asString(), headers(request), body,
+                    inet(request.getConnectionMetaData().getRemoteSocketAddress()),
+                    inet(request.getConnectionMetaData().getLocalSocketAddress()));
+        }
+
+        /** The headers in arrival order, repeated names together. */
+        private static Map<String, List<String>> headers(org.eclipse.jetty.server.Request request) {
+            Map<String, List<String>> headers = new LinkedHashMap<>();
+            for (HttpField field : request.getHeaders()) {
+                if (field.getName() == null) {
+                    continue;
+                }
+                headers.computeIfAbsent(field.getName(), name -> new ArrayList<>())
+                        .add(field.getValue() == null ? "" : field.getValue());
+            }
+            return headers;
+        }
+
+        private static InetSocketAddress inet(SocketAddress address) {
+            return address instanceof InetSocketAddress inet ? inet : new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        }
     }
 
     /** Builds the event API Gateway would send for {@code request}: pure, for a given request id and time. */
@@ -48,16 +75,16 @@ final class ApiGatewayEvents {
                 values.forEach(value -> splitCookies(value, cookies));
                 return;
             }
-            headers.merge(key, String.join(",", values), (first, more) -> first + "," + more);
+            headers.merge(key, String.join(",", values.stream().map(v -> v == null ? "" : v).toList()),
+                    (first, more) -> first + "," + more);
         });
         String sourceIp = request.remote().getAddress().getHostAddress();
         headers.merge("x-forwarded-for", sourceIp, (forwarded, client) -> forwarded + ", " + client);
         headers.putIfAbsent("x-forwarded-port", Integer.toString(request.local().getPort()));
         headers.putIfAbsent("x-forwarded-proto", "http");
 
-        String rawPath = request.uri().getRawPath() == null || request.uri().getRawPath().isEmpty()
-                ? "/" : request.uri().getRawPath();
-        String rawQuery = request.uri().getRawQuery() == null ? "" : request.uri().getRawQuery();
+        String rawPath = request.rawPath() == null || request.rawPath().isEmpty() ? "/" : request.rawPath();
+        String rawQuery = request.rawQuery() == null ? "" : request.rawQuery();
         String domainName = domainName(headers.get("host"), request.local());
 
         APIGatewayV2HTTPEvent.APIGatewayV2HTTPEventBuilder event = APIGatewayV2HTTPEvent.builder()
@@ -139,7 +166,8 @@ final class ApiGatewayEvents {
         if (contentType == null || contentType.isBlank()) {
             return true;
         }
-        String[] parts = contentType.toLowerCase(Locale.ROOT).split(";");
+        // -1: a type of separators only (";;;") still has a first, empty part: not text, never an exception.
+        String[] parts = contentType.toLowerCase(Locale.ROOT).split(";", -1);
         for (int i = 1; i < parts.length; i++) {
             String parameter = parts[i].trim();
             if (parameter.startsWith("charset=")) {

@@ -3,11 +3,9 @@ package io.tally.local.http;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.tally.local.lambda.LocalLambdaContext;
 import java.io.IOException;
-import java.io.InputStream;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -17,12 +15,25 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.BlockingArrayQueue;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,15 +42,20 @@ import org.slf4j.LoggerFactory;
  * {@code $default} route: each HTTP request becomes the {@link APIGatewayV2HTTPEvent} API Gateway would send, and
  * the handler's {@link APIGatewayV2HTTPResponse} becomes the HTTP response.
  *
- * <p>Like API Gateway, the front itself answers only what never reaches the function: a body above its hard cap
- * (413) and a function that fails instead of answering (500, never with a stack trace).
+ * <p>Like API Gateway, the front itself answers only what never reaches the function, and always with the contract's
+ * JSON error envelope (never an HTML page, whatever bytes arrive): a request the server cannot read (400, also for
+ * an unknown protocol version or transfer coding), a request line or headers above {@link FrontLimits#maxHeaderBytes}
+ * (414, 431), a request that does not arrive within the idle timeout (408, or the connection is closed when not even
+ * its request line arrived), a body above {@link #MAX_BODY_BYTES} (413), a front that is saturated or shutting down
+ * (503 with {@code Retry-After}), and a function that fails instead of answering (500, never with a stack trace).
  *
  * <p>The runner may also mount <em>local routes</em>: paths that exist only on this machine (such as
  * {@code GET /events}, the local event bus's recent events) and are answered by their own handler, built and
  * answered exactly like the function's requests.
  *
- * <p>The front runs the server and hands each exchange over; {@link ApiGatewayEvents} builds the event,
- * {@link LocalRoutes} picks the handler and {@link Responses} writes the answer.
+ * <p>The server is Jetty (the one DynamoDB Local brings); {@link ApiGatewayEvents} builds the event,
+ * {@link LocalRoutes} picks the handler, {@link Responses} writes the answer and {@link EnvelopeErrorHandler} the
+ * server's own refusals.
  */
 public final class HttpFront implements AutoCloseable {
     /**
@@ -51,32 +67,71 @@ public final class HttpFront implements AutoCloseable {
     static final Duration FUNCTION_TIMEOUT = Duration.ofSeconds(30);
     /** How long close() lets requests in flight finish. */
     static final Duration GRACE = Duration.ofSeconds(5);
-    /** Beyond this much of an oversized body the connection is dropped rather than read to the end. */
-    private static final long DRAIN_LIMIT = 16L * 1024 * 1024;
-    private static final int THREADS = 8;
-    private static final int QUEUE = 64;
+    /** The {@code Retry-After} of a 503, in seconds. */
+    static final String RETRY_AFTER_SECONDS = "1";
+    /** Server threads beyond the admitted requests: the acceptor, the selector and the quick refusals. */
+    private static final int SPARE_THREADS = 8;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpFront.class);
 
-    private final HttpServer server;
-    private final ThreadPoolExecutor executor;
+    private final Server server;
+    private final ServerConnector connector;
     private final RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler;
     private final LocalRoutes localRoutes;
     private final String functionName;
     private final Clock clock;
+    /** Admitted requests (running or waiting for a worker); beyond workers + queue a request is a 503. */
+    private final Semaphore admitted;
+    private final Semaphore workers;
+    private final int capacity;
+    /** How long a request's body may take to arrive, from the end of its headers. */
+    private final Duration bodyTimeout;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean closing;
+    /** Where the front listens, once started (the connector forgets its port when stopped). */
+    private volatile int port;
+    private volatile InetAddress address;
 
-    private HttpFront(HttpServer server, ThreadPoolExecutor executor,
-            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
-            LocalRoutes localRoutes, String functionName, Clock clock) {
-        this.server = server;
-        this.executor = executor;
+    private HttpFront(FrontLimits limits, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+            LocalRoutes localRoutes, String functionName, Clock clock, String host, int port) {
         this.handler = handler;
         this.localRoutes = localRoutes;
         this.functionName = functionName;
         this.clock = clock;
+        this.capacity = limits.workers() + limits.queue();
+        this.admitted = new Semaphore(capacity);
+        this.workers = new Semaphore(limits.workers(), true);
+        this.bodyTimeout = limits.idleTimeout();
+
+        int maxThreads = capacity + SPARE_THREADS;
+        // Bounded both ways: admitted requests hold at most `capacity` threads, so the spare ones are left for the
+        // refusals; past the pool's queue Jetty drops the connection instead of piling up work.
+        QueuedThreadPool threads = new QueuedThreadPool(maxThreads, Math.min(4, maxThreads),
+                (int) Duration.ofSeconds(30).toMillis(), 0, new BlockingArrayQueue<>(4 * maxThreads), null);
+        threads.setName("tally-http");
+        threads.setDaemon(true);
+        this.server = new Server(threads);
+
+        HttpConfiguration http = new HttpConfiguration();
+        http.setRequestHeaderSize(limits.maxHeaderBytes());
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        // Twice the body's deadline: a stalled body is answered 408 by the front before the server gives up on
+        // the connection (which then closes it without an answer, as it does to a client stalled in its headers).
+        long idleMillis = 2 * limits.idleTimeout().toMillis();
+        http.setIdleTimeout(idleMillis);
+        // The raw path goes to the function as sent (API Gateway does not normalise either); the router decodes.
+        http.setUriCompliance(UriCompliance.UNSAFE);
+        this.connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(idleMillis);
+        connector.setReuseAddress(true);
+        server.addConnector(connector);
+        server.setHandler(new FrontHandler());
+        server.setErrorHandler(new EnvelopeErrorHandler());
+        server.setStopTimeout(0);
     }
 
     /**
@@ -101,29 +156,49 @@ public final class HttpFront implements AutoCloseable {
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
             Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes)
             throws IOException {
+        return start(host, port, functionName, handler, localRoutes, FrontLimits.DEFAULTS);
+    }
+
+    /** As above, with other {@link FrontLimits} than the defaults. */
+    public static HttpFront start(String host, int port, String functionName,
+            RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> handler,
+            Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes, FrontLimits limits)
+            throws IOException {
         Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(functionName, "functionName");
+        Objects.requireNonNull(limits, "limits");
         LocalRoutes routes = LocalRoutes.of(localRoutes);
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-        // Bounded both ways: past the queue the dispatcher drops the connection instead of piling up work.
-        ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), threadFactory(), new ThreadPoolExecutor.AbortPolicy());
-        executor.allowCoreThreadTimeOut(true);
-        HttpFront front = new HttpFront(server, executor, handler, routes, functionName, Clock.systemUTC());
-        server.createContext("/", front::exchange);
-        server.setExecutor(executor);
-        server.start();
+        HttpFront front = new HttpFront(limits, handler, routes, functionName, Clock.systemUTC(), host, port);
+        try {
+            front.server.start();
+        } catch (IOException e) {
+            front.stopQuietly();
+            throw e;
+        } catch (Exception e) {
+            front.stopQuietly();
+            if (e.getCause() instanceof BindException bind) {
+                throw bind;
+            }
+            throw new IOException("the HTTP front did not start: " + e.getMessage(), e);
+        }
+        front.port = front.connector.getLocalPort();
+        front.address = new InetSocketAddress(front.connector.getHost(), front.port).getAddress();
         return front;
     }
 
     /** The port the front listens on (the chosen one when started with port 0). */
     public int port() {
-        return server.getAddress().getPort();
+        return port;
     }
 
     /** Where a client on this machine reaches the front, e.g. {@code http://127.0.0.1:8080}. */
     public URI baseUri() {
-        return URI.create("http://" + clientHost(server.getAddress().getAddress()) + ":" + port());
+        return URI.create("http://" + clientHost(address) + ":" + port());
+    }
+
+    /** Requests admitted now (running or waiting for a worker): for tests that fill the front up. */
+    int admittedRequests() {
+        return capacity - admitted.availablePermits();
     }
 
     /** Stops accepting work, lets requests in flight finish for a short grace period, then closes. */
@@ -135,62 +210,110 @@ public final class HttpFront implements AutoCloseable {
         closing = true;
         long deadline = System.nanoTime() + GRACE.toNanos();
         while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            sleep(10);
+            LockSupport.parkNanos(10_000_000L);
         }
         if (inFlight.get() > 0) {
             LOG.warn("{} request(s) still running after {} s; closing anyway", inFlight.get(), GRACE.toSeconds());
         }
-        // stop(0): the grace period above already waited, and only for requests actually in flight.
-        server.stop(0);
-        executor.shutdown();
+        stopQuietly();
+    }
+
+    private void stopQuietly() {
         try {
-            if (!executor.awaitTermination(1, TimeUnit.SECONDS)) {
-                executor.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            executor.shutdownNow();
-            Thread.currentThread().interrupt();
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("the HTTP front did not stop cleanly: {}", e.toString());
         }
     }
 
-    private void exchange(HttpExchange exchange) {
+    /** Every request that Jetty could read. */
+    private final class FrontHandler extends Handler.Abstract {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            exchange(request, response, callback);
+            return true;
+        }
+    }
+
+    private void exchange(Request request, Response response, Callback callback) {
         inFlight.incrementAndGet();
         long started = System.nanoTime();
         String requestId = ApiGatewayEvents.requestId();
+        String method = request.getMethod();
+        String rawPath = request.getHttpURI().getPath();
         int status = 0;
+        boolean admittedHere = false;
         try {
-            exchange.getResponseHeaders().set("Apigw-Requestid", requestId);
+            response.getHeaders().put("Apigw-Requestid", requestId);
             if (closing) {
-                status = Responses.sendError(exchange, 503, "unavailable", "the local runner is shutting down; retry");
+                status = Responses.sendError(response, callback, 503, "unavailable",
+                        "the local runner is shutting down; retry");
                 return;
             }
-            byte[] body = readBody(exchange.getRequestBody());
+            if (!admitted.tryAcquire()) {
+                status = Responses.sendError(response, callback, 503, "unavailable",
+                        "the local runner is busy (" + capacity + " requests in progress); retry");
+                return;
+            }
+            admittedHere = true;
+            byte[] body;
+            try {
+                body = RequestBodies.read(request).get(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                if (RequestBodies.isTimeout(e)) {
+                    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                    status = Responses.sendError(response, callback, FrontErrors.of(408));
+                } else {
+                    // The client went away (or sent a body the server cannot decode); nobody may be left to answer.
+                    LOG.debug("{} {}: reading the body failed: {}", method, rawPath, e.toString());
+                    response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                    status = Responses.sendError(response, callback, 400, "bad_request",
+                            "the request body could not be read");
+                }
+                return;
+            }
             if (body == null) {
-                exchange.getResponseHeaders().set("Connection", "close");
-                status = Responses.sendError(exchange, 413, "payload_too_large",
-                        "request body exceeds " + MAX_BODY_BYTES + " bytes");
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                status = Responses.sendError(response, callback, FrontErrors.of(413));
                 return;
             }
-            status = invoke(exchange, body, requestId);
-        } catch (IOException e) {
-            // The client went away; there is nobody left to answer.
-            LOG.debug("{} {}: connection failed: {}", exchange.getRequestMethod(), exchange.getRequestURI(), e.toString());
+            if (!workers.tryAcquire(FUNCTION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                status = Responses.sendError(response, callback, 503, "unavailable",
+                        "the local runner is busy; retry");
+                return;
+            }
+            try {
+                status = invoke(request, response, callback, body, requestId);
+            } finally {
+                workers.release();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            status = Responses.sendError(response, callback, 503, "unavailable", "the local runner is stopping; retry");
+        } catch (RuntimeException e) { // never a stack trace to the client
+            LOG.error("{} {}: the front failed (request {})", method, rawPath, requestId, e);
+            if (!response.isCommitted()) {
+                status = Responses.sendError(response, callback, 500, "internal", "internal error");
+            } else {
+                callback.failed(e);
+            }
         } finally {
-            exchange.close();
+            if (admittedHere) {
+                admitted.release();
+            }
             inFlight.decrementAndGet();
-            LOG.info("{} {} -> {} ({} ms, request {})", exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-                    status == 0 ? "no response" : status, (System.nanoTime() - started) / 1_000_000, requestId);
+            LOG.info("{} {} -> {} ({} ms, request {})", method, rawPath, status == 0 ? "no response" : status,
+                    (System.nanoTime() - started) / 1_000_000, requestId);
         }
     }
 
-    private int invoke(HttpExchange exchange, byte[] body, String requestId) throws IOException {
+    private int invoke(Request request, Response response, Callback callback, byte[] body, String requestId) {
         Responses.Reply reply;
         String target = functionName;
+        String method = request.getMethod();
         try {
             Instant now = clock.instant();
-            APIGatewayV2HTTPEvent event = ApiGatewayEvents.toEvent(new ApiGatewayEvents.Request(
-                    exchange.getRequestMethod(), exchange.getRequestURI(), exchange.getProtocol(),
-                    exchange.getRequestHeaders(), body, exchange.getRemoteAddress(), exchange.getLocalAddress()),
+            APIGatewayV2HTTPEvent event = ApiGatewayEvents.toEvent(ApiGatewayEvents.Request.of(request, body),
                     requestId, now);
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> route = localRoutes.find(event.getRawPath());
             if (route != null) {
@@ -198,32 +321,16 @@ public final class HttpFront implements AutoCloseable {
             }
             LocalLambdaContext context = new LocalLambdaContext(target, UUID.randomUUID().toString(),
                     FUNCTION_TIMEOUT, clock);
-            APIGatewayV2HTTPResponse response = (route == null ? handler : route).handleRequest(event, context);
-            if (response == null) {
+            APIGatewayV2HTTPResponse result = (route == null ? handler : route).handleRequest(event, context);
+            if (result == null) {
                 throw new IllegalStateException("the handler returned no response");
             }
-            reply = Responses.Reply.of(response, exchange.getRequestMethod());
+            reply = Responses.Reply.of(result, method);
         } catch (Throwable e) { // whatever fails, the client gets the contract's 500, never a stack trace
-            LOG.error("{} {}: {} failed (request {})", exchange.getRequestMethod(),
-                    exchange.getRequestURI().getRawPath(), target, requestId, e);
-            return Responses.sendError(exchange, 500, "internal", "internal error");
+            LOG.error("{} {}: {} failed (request {})", method, request.getHttpURI().getPath(), target, requestId, e);
+            return Responses.sendError(response, callback, 500, "internal", "internal error");
         }
-        return Responses.send(exchange, reply);
-    }
-
-    /** The body, or null when it exceeds {@link #MAX_BODY_BYTES} (the rest is drained so the client reads the 413). */
-    private static byte[] readBody(InputStream in) throws IOException {
-        byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-        if (body.length <= MAX_BODY_BYTES) {
-            return body;
-        }
-        long skipped = 0;
-        byte[] buffer = new byte[64 * 1024];
-        int read;
-        while (skipped < DRAIN_LIMIT && (read = in.read(buffer)) >= 0) {
-            skipped += read;
-        }
-        return null;
+        return Responses.send(response, callback, reply);
     }
 
     /** An address a client can connect to: the loopback one when listening on all interfaces. */
@@ -233,22 +340,5 @@ public final class HttpFront implements AutoCloseable {
         }
         String literal = address.getHostAddress();
         return literal.contains(":") ? "[" + literal + "]" : literal;
-    }
-
-    private static ThreadFactory threadFactory() {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "tally-http-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

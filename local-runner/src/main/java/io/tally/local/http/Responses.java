@@ -1,74 +1,79 @@
 package io.tally.local.http;
 
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /** The HTTP responses of the front: a handler's {@link APIGatewayV2HTTPResponse} or the front's own errors. */
 final class Responses {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    static final String JSON = "application/json";
 
     private Responses() {
     }
 
     /** Sends the front's own error as {@code {"error":{"code":...,"message":...}}}; returns the status. */
-    static int sendError(HttpExchange exchange, int status, String code, String message) throws IOException {
-        ObjectNode error = JSON.createObjectNode();
-        error.put("code", code);
-        error.put("message", message);
-        ObjectNode body = JSON.createObjectNode();
-        body.set("error", error);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        return send(exchange, status, JSON.writeValueAsBytes(body), true);
+    static int sendError(Response response, Callback callback, int status, String code, String message) {
+        return sendError(response, callback, new FrontErrors.FrontError(status, code, message));
+    }
+
+    static int sendError(Response response, Callback callback, FrontErrors.FrontError error) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, JSON);
+        if (error.status() == 503) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, HttpFront.RETRY_AFTER_SECONDS);
+        }
+        return send(response, callback, error.status(), error.body(), true);
     }
 
     /** Sends a checked reply, its headers included; returns the status. */
-    static int send(HttpExchange exchange, Reply reply) throws IOException {
-        reply.headers().forEach((name, values) -> exchange.getResponseHeaders().put(name, values));
-        return send(exchange, reply.status(), reply.body(), reply.bodyAllowed());
+    static int send(Response response, Callback callback, Reply reply) {
+        reply.headers().forEach(header -> response.getHeaders().add(header.getKey(), header.getValue()));
+        return send(response, callback, reply.status(), reply.body(), reply.bodyAllowed());
     }
 
-    private static int send(HttpExchange exchange, int status, byte[] body, boolean bodyAllowed) throws IOException {
+    private static int send(Response response, Callback callback, int status, byte[] body, boolean bodyAllowed) {
+        response.setStatus(status);
         if (!bodyAllowed || body.length == 0) {
-            // -1: no body at all; 0 would announce a chunked one.
-            exchange.sendResponseHeaders(status, -1);
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, 0L);
+            response.write(true, null, callback);
         } else {
-            exchange.sendResponseHeaders(status, body.length);
-            exchange.getResponseBody().write(body);
+            response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+            response.write(true, ByteBuffer.wrap(body), callback);
         }
         return status;
     }
 
     /** A handler's response, checked and decoded before anything is sent, so a bad one can still become a 500. */
-    record Reply(int status, Headers headers, byte[] body, boolean bodyAllowed) {
+    record Reply(int status, List<Map.Entry<String, String>> headers, byte[] body, boolean bodyAllowed) {
         static Reply of(APIGatewayV2HTTPResponse response, String method) {
             // API Gateway, too, takes a response without a status code as 200.
             int status = response.getStatusCode() == 0 ? 200 : response.getStatusCode();
             if (status < 100 || status > 599) {
                 throw new IllegalStateException("the handler returned status code " + status);
             }
-            Headers headers = new Headers();
+            List<Map.Entry<String, String>> headers = new ArrayList<>();
             if (response.getHeaders() != null) {
                 response.getHeaders().forEach((name, value) -> {
-                    if (!isFraming(name)) {
-                        headers.set(name, value);
+                    if (name != null && value != null && !isFraming(name)) {
+                        headers.add(Map.entry(name, value));
                     }
                 });
             }
             if (response.getMultiValueHeaders() != null) {
                 response.getMultiValueHeaders().forEach((name, values) -> {
-                    if (!isFraming(name)) {
-                        values.forEach(value -> headers.add(name, value));
+                    if (name != null && values != null && !isFraming(name)) {
+                        values.stream().filter(v -> v != null).forEach(value -> headers.add(Map.entry(name, value)));
                     }
                 });
             }
             if (response.getCookies() != null) {
-                response.getCookies().forEach(cookie -> headers.add("Set-Cookie", cookie));
+                response.getCookies().forEach(cookie -> headers.add(Map.entry("Set-Cookie", cookie)));
             }
             String text = response.getBody();
             byte[] body = text == null ? new byte[0]

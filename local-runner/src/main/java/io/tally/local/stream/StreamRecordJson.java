@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamRecord;
  * {@code payload} of an on-failure record sent to S3, so that a discarded batch can be read back with the Lambda
  * runtime's own serializer and replayed.
  */
-final class StreamRecordJson {
+public final class StreamRecordJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private StreamRecordJson() {
@@ -80,7 +80,8 @@ final class StreamRecordJson {
         return json;
     }
 
-    static ObjectNode item(Map<String, AttributeValue> item) {
+    /** An item in DynamoDB JSON ({"S": ...}, {"M": {...}}), as the Lambda event carries images. */
+    public static ObjectNode item(Map<String, AttributeValue> item) {
         ObjectNode json = NODES.objectNode();
         item.forEach((name, value) -> json.set(name, attributeValue(value)));
         return json;

@@ -63,6 +63,8 @@ public final class DeadLetters {
         item.put(REASON, AttributeValue.fromS(letter.reason()));
         item.put(SHARD_ID, AttributeValue.fromS(letter.shardId()));
         item.put(RECORDED_AT, AttributeValue.fromS(Timestamps.format(recordedAt)));
+        // Expires RETENTION after filing (TTL on AWS): a letter nobody handled in a month is no longer actionable.
+        item.put(TableSchema.TTL, AttributeValue.fromN(Long.toString(DeadLetterItem.expiresAt(recordedAt))));
         putString(item, EVENT_NAME, letter.eventName());
         putString(item, SEQUENCE_NUMBER, letter.sequenceNumber());
         putString(item, EVENT_ID, letter.eventId());

@@ -36,7 +36,9 @@ class DeadLettersTest {
                 Map.entry("eventId", AttributeValue.fromS("ev-1")),
                 Map.entry("keys", AttributeValue.fromM(keys)),
                 Map.entry("newImage", AttributeValue.fromM(newImage)),
-                Map.entry("recordedAt", AttributeValue.fromS("2024-05-02T00:00:03.250Z"))));
+                Map.entry("recordedAt", AttributeValue.fromS("2024-05-02T00:00:03.250Z")),
+                // TTL: 30 days after filing, 2024-06-01T00:00:03Z in epoch seconds.
+                Map.entry("ttl", AttributeValue.fromN("1717200003"))));
     }
 
     @Test

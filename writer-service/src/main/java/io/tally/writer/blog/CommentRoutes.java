@@ -3,6 +3,7 @@ package io.tally.writer.blog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.PostRef;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
@@ -33,9 +34,9 @@ final class CommentRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/users/{userId}/posts/{postId}/comments", this::create)
-                .add("GET", "/users/{userId}/posts/{postId}/comments", this::list)
-                .add("DELETE", "/users/{userId}/posts/{postId}/comments/{commentId}", this::delete);
+        router.add("POST", "/users/{userId}/posts/{postId}/comments", Access.owner("userId"), this::create)
+                .add("GET", "/users/{userId}/posts/{postId}/comments", Access.ownerOrAdmin("userId"), this::list)
+                .add("DELETE", "/users/{userId}/posts/{postId}/comments/{commentId}", Access.owner("userId"), this::delete);
     }
 
     ApiResponse create(ApiRequest request) {

@@ -2,6 +2,7 @@ package io.tally.writer.blog;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.blog.PostStatus;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -35,8 +36,8 @@ final class PostProjectionRoutes {
     }
 
     void register(Router router) {
-        router.add("GET", "/stats/posts/{postId}", this::postStats)
-                .add("GET", "/posts", this::postsByStatus);
+        router.add("GET", "/stats/posts/{postId}", Access.READ_SIDE, this::postStats)
+                .add("GET", "/posts", Access.READ_SIDE, this::postsByStatus);
     }
 
     ApiResponse postStats(ApiRequest request) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -38,11 +39,11 @@ final class PostRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/users/{userId}/posts", this::create)
-                .add("GET", "/users/{userId}/posts", this::list)
-                .add("GET", "/users/{userId}/posts/{postId}", this::get)
-                .add("PATCH", "/users/{userId}/posts/{postId}", this::update)
-                .add("DELETE", "/users/{userId}/posts/{postId}", this::delete);
+        router.add("POST", "/users/{userId}/posts", Access.owner("userId"), this::create)
+                .add("GET", "/users/{userId}/posts", Access.ownerOrAdmin("userId"), this::list)
+                .add("GET", "/users/{userId}/posts/{postId}", Access.ownerOrAdmin("userId"), this::get)
+                .add("PATCH", "/users/{userId}/posts/{postId}", Access.owner("userId"), this::update)
+                .add("DELETE", "/users/{userId}/posts/{postId}", Access.owner("userId"), this::delete);
     }
 
     ApiResponse create(ApiRequest request) {

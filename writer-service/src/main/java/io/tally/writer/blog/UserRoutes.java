@@ -1,6 +1,7 @@
 package io.tally.writer.blog;
 
 import io.tally.core.blog.User;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -28,9 +29,9 @@ final class UserRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/users", this::create)
-                .add("GET", "/users/{userId}", this::get)
-                .add("PATCH", "/users/{userId}", this::update);
+        router.add("POST", "/users", Access.newUser("userId"), this::create)
+                .add("GET", "/users/{userId}", Access.ownerOrAdmin("userId"), this::get)
+                .add("PATCH", "/users/{userId}", Access.owner("userId"), this::update);
     }
 
     ApiResponse create(ApiRequest request) {
@@ -39,9 +40,24 @@ final class UserRoutes {
         String name = body.requiredString("name", 1, NAME_MAX);
         String email = email(body, true);
         Instant now = context.now();
-        User user = new User(userId == null ? context.ids().next() : userId, name, email, now, now, 1);
+        User user = new User(userId == null ? defaultId(request) : userId, name, email, now, now, 1);
         users.create(user);
         return ApiResponse.created(BlogJson.user(user), "/users/" + user.userId()).withETag(user.version());
+    }
+
+    /**
+     * A signed-in caller's new user is the token's subject (access control is on); otherwise a new time-ordered id.
+     */
+    private String defaultId(ApiRequest request) {
+        String subject = request.caller().subject();
+        if (subject == null) {
+            return context.ids().next();
+        }
+        if (!io.tally.core.Ids.isValid(subject)) {
+            throw ApiException.validation("userId", "the token's subject cannot be a user id (it must match "
+                    + io.tally.core.Ids.PATTERN.pattern() + ")");
+        }
+        return subject;
     }
 
     ApiResponse get(ApiRequest request) {

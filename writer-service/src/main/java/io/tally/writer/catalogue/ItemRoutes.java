@@ -3,6 +3,7 @@ package io.tally.writer.catalogue;
 import io.tally.core.Timestamps;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.Selectors;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -27,9 +28,9 @@ final class ItemRoutes {
     }
 
     void register(Router router) {
-        router.add("PUT", "/items/{itemId}", this::put)
-                .add("GET", "/items/{itemId}", this::get)
-                .add("DELETE", "/items/{itemId}", this::delete);
+        router.add("PUT", "/items/{itemId}", Access.ADMIN, this::put)
+                .add("GET", "/items/{itemId}", Access.SIGNED_IN, this::get)
+                .add("DELETE", "/items/{itemId}", Access.ADMIN, this::delete);
     }
 
     ApiResponse put(ApiRequest request) {

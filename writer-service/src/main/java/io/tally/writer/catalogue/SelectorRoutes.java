@@ -2,6 +2,7 @@ package io.tally.writer.catalogue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.catalogue.Selectors;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -29,7 +30,7 @@ final class SelectorRoutes {
     }
 
     void register(Router router) {
-        router.add("GET", "/selectors/{selector}", this::selector);
+        router.add("GET", "/selectors/{selector}", Access.READ_SIDE, this::selector);
     }
 
     ApiResponse selector(ApiRequest request) {

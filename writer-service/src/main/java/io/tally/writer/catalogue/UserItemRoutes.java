@@ -2,6 +2,7 @@ package io.tally.writer.catalogue;
 
 import io.tally.core.catalogue.ItemState;
 import io.tally.core.catalogue.UserItem;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -36,8 +37,8 @@ final class UserItemRoutes {
     }
 
     void register(Router router) {
-        router.add("PUT", "/users/{userId}/items/{itemId}", this::put)
-                .add("GET", "/users/{userId}/items", this::list);
+        router.add("PUT", "/users/{userId}/items/{itemId}", Access.owner("userId"), this::put)
+                .add("GET", "/users/{userId}/items", Access.ownerOrAdmin("userId"), this::list);
     }
 
     ApiResponse put(ApiRequest request) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Json;
@@ -26,7 +27,7 @@ public final class ActivityRoutes {
 
     /** Adds {@code GET /activity}, reading the feed through {@code store}. */
     public static void register(Router router, ActivityStore store) {
-        router.add("GET", "/activity", new ActivityRoutes(store)::feed);
+        router.add("GET", "/activity", Access.READ_SIDE, new ActivityRoutes(store)::feed);
     }
 
     ApiResponse feed(ApiRequest request) {

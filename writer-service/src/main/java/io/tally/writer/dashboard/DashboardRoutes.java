@@ -1,6 +1,7 @@
 package io.tally.writer.dashboard;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -45,9 +46,9 @@ public final class DashboardRoutes {
                 // Revalidated on every load: a deployment's new page is seen at once, and the files are small.
                 .withHeader("Cache-Control", "no-cache")));
         DashboardRoutes routes = new DashboardRoutes(Map.copyOf(files), router);
-        router.add("GET", "/dashboard", request -> routes.files.get("index.html"))
-                .add("GET", "/dashboard/routes.json", routes::routeList)
-                .add("GET", "/dashboard/{file}", routes::file);
+        router.add("GET", "/dashboard", Access.READ_SIDE, request -> routes.files.get("index.html"))
+                .add("GET", "/dashboard/routes.json", Access.READ_SIDE, routes::routeList)
+                .add("GET", "/dashboard/{file}", Access.READ_SIDE, routes::file);
     }
 
     ApiResponse file(ApiRequest request) {

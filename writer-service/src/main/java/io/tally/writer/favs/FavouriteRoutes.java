@@ -6,6 +6,7 @@ import io.tally.core.favs.Favourite;
 import io.tally.core.favs.FavouriteType;
 import io.tally.core.favs.SearchTerms;
 import io.tally.core.favs.Tag;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -47,12 +48,12 @@ final class FavouriteRoutes {
 
     /** The search route first: the literal segment wins over {@code {favouriteId}}. */
     void register(Router router) {
-        router.add("GET", "/users/{userId}/favourites/" + SEARCH, this::search)
-                .add("POST", "/users/{userId}/favourites", this::create)
-                .add("GET", "/users/{userId}/favourites", this::list)
-                .add("GET", "/users/{userId}/favourites/{favouriteId}", this::get)
-                .add("DELETE", "/users/{userId}/favourites/{favouriteId}", this::delete)
-                .add("GET", "/stats/users/{userId}/favourites", this::stats);
+        router.add("GET", "/users/{userId}/favourites/" + SEARCH, Access.ownerOrAdmin("userId"), this::search)
+                .add("POST", "/users/{userId}/favourites", Access.owner("userId"), this::create)
+                .add("GET", "/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::list)
+                .add("GET", "/users/{userId}/favourites/{favouriteId}", Access.ownerOrAdmin("userId"), this::get)
+                .add("DELETE", "/users/{userId}/favourites/{favouriteId}", Access.owner("userId"), this::delete)
+                .add("GET", "/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::stats);
     }
 
     ApiResponse create(ApiRequest request) {

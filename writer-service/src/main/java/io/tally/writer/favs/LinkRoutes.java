@@ -1,6 +1,7 @@
 package io.tally.writer.favs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Page;
@@ -23,9 +24,9 @@ final class LinkRoutes {
     }
 
     void register(Router router) {
-        router.add("PUT", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", this::link)
-                .add("DELETE", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", this::unlink)
-                .add("GET", "/users/{userId}/favourites/{favouriteId}/tags", this::list);
+        router.add("PUT", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", Access.owner("userId"), this::link)
+                .add("DELETE", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", Access.owner("userId"), this::unlink)
+                .add("GET", "/users/{userId}/favourites/{favouriteId}/tags", Access.ownerOrAdmin("userId"), this::list);
     }
 
     /** 201 when linked now, 200 when the favourite had the tag already: {@code {"favouriteId","tagId","linkedAt"}}. */

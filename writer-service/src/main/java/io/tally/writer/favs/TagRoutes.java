@@ -2,6 +2,7 @@ package io.tally.writer.favs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.favs.Tag;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -35,10 +36,10 @@ final class TagRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/users/{userId}/tags", this::create)
-                .add("GET", "/users/{userId}/tags", this::list)
-                .add("PATCH", "/users/{userId}/tags/{tagId}", this::rename)
-                .add("DELETE", "/users/{userId}/tags/{tagId}", this::delete);
+        router.add("POST", "/users/{userId}/tags", Access.owner("userId"), this::create)
+                .add("GET", "/users/{userId}/tags", Access.ownerOrAdmin("userId"), this::list)
+                .add("PATCH", "/users/{userId}/tags/{tagId}", Access.owner("userId"), this::rename)
+                .add("DELETE", "/users/{userId}/tags/{tagId}", Access.owner("userId"), this::delete);
     }
 
     ApiResponse create(ApiRequest request) {

@@ -47,6 +47,16 @@ public final class ApiException extends RuntimeException {
         return new ApiException(ErrorCode.PRECONDITION_FAILED, message, "If-Match");
     }
 
+    /** No valid token where the route needs one (401). */
+    public static ApiException unauthorized(String message) {
+        return new ApiException(ErrorCode.UNAUTHORIZED, message, null);
+    }
+
+    /** A valid token that does not grant the route (403). */
+    public static ApiException forbidden(String message) {
+        return new ApiException(ErrorCode.FORBIDDEN, message, null);
+    }
+
     public static ApiException unavailable(String message) {
         return new ApiException(ErrorCode.UNAVAILABLE, message, null);
     }

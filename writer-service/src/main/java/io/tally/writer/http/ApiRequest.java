@@ -5,19 +5,31 @@ import java.util.Map;
 
 /**
  * One HTTP request as the routes see it: header names in lower case (as API Gateway HTTP APIs deliver them),
- * path parameters already percent-decoded, the body as text.
+ * path parameters already percent-decoded, the body as text, and the caller of the verified token claims
+ * ({@link Caller#ANONYMOUS} without).
  */
 public record ApiRequest(String method, String path, Map<String, String> pathParameters,
-                         Map<String, String> query, Map<String, String> headers, String body) {
+                         Map<String, String> query, Map<String, String> headers, String body, Caller caller) {
 
     public ApiRequest {
         pathParameters = Map.copyOf(pathParameters);
         query = Map.copyOf(query);
         headers = Map.copyOf(headers);
+        caller = caller == null ? Caller.ANONYMOUS : caller;
+    }
+
+    /** An anonymous request. */
+    public ApiRequest(String method, String path, Map<String, String> pathParameters,
+                      Map<String, String> query, Map<String, String> headers, String body) {
+        this(method, path, pathParameters, query, headers, body, Caller.ANONYMOUS);
     }
 
     public ApiRequest withPathParameters(Map<String, String> parameters) {
-        return new ApiRequest(method, path, parameters, query, headers, body);
+        return new ApiRequest(method, path, parameters, query, headers, body, caller);
+    }
+
+    public ApiRequest withCaller(Caller newCaller) {
+        return new ApiRequest(method, path, pathParameters, query, headers, body, newCaller);
     }
 
     /** A path parameter that must be an identifier; a malformed one is a {@code validation_failed}. */

@@ -4,6 +4,8 @@ package io.tally.writer.http;
 public enum ErrorCode {
     BAD_REQUEST(400, "bad_request"),
     VALIDATION_FAILED(400, "validation_failed"),
+    UNAUTHORIZED(401, "unauthorized"),
+    FORBIDDEN(403, "forbidden"),
     NOT_FOUND(404, "not_found"),
     METHOD_NOT_ALLOWED(405, "method_not_allowed"),
     CONFLICT(409, "conflict"),

@@ -21,18 +21,54 @@ public final class Router {
         ApiResponse handle(ApiRequest request);
     }
 
-    private record Route(String method, String[] segments, Handler handler) {
+    private record Route(String method, String[] segments, Access access, Handler handler) {
+        String template() {
+            return "/" + String.join("/", segments);
+        }
     }
 
-    /** A matched route with the path parameters filled in. */
-    public record Match(Handler handler, Map<String, String> pathParameters) {
+    /** A route's declared access rule, for the route table and its test. */
+    public record Rule(String method, String template, Access access) {
+        @Override
+        public String toString() {
+            return method + " " + template + " -> " + access;
+        }
+    }
+
+    /**
+     * A matched route with the path parameters filled in; {@code template} is the route's path as registered, e.g.
+     * {@code /users/{userId}/posts} (what metrics name a route by: one series per route, not per path).
+     */
+    public record Match(Handler handler, Map<String, String> pathParameters, String template) {
     }
 
     private final List<Route> routes = new ArrayList<>();
+    private final Authorization authorization;
 
-    public Router add(String method, String template, Handler handler) {
-        routes.add(new Route(method, split(template), handler));
+    /** Without access checks: every route's rule lets every request through. */
+    public Router() {
+        this(Authorization.OPEN);
+    }
+
+    /** Every matched request passes {@link Authorization#check} with its route's rule before its handler runs. */
+    public Router(Authorization authorization) {
+        this.authorization = java.util.Objects.requireNonNull(authorization, "authorization");
+    }
+
+    /** Adds a route with who may call it; {@code access} is checked before {@code handler} runs. */
+    public Router add(String method, String template, Access access, Handler handler) {
+        routes.add(new Route(method, split(template), java.util.Objects.requireNonNull(access, "access"), handler));
         return this;
+    }
+
+    /**
+     * A route without an access rule: refused whenever authorization is on, and named by the route table's test.
+     *
+     * @deprecated declare the rule: {@link #add(String, String, Access, Handler)}
+     */
+    @Deprecated
+    public Router add(String method, String template, Handler handler) {
+        return add(method, template, Access.UNDECLARED, handler);
     }
 
     /** The route for a request; {@code not_found} for an unknown path, {@code method_not_allowed} otherwise. */
@@ -45,7 +81,7 @@ public final class Router {
                 continue;
             }
             if (route.method.equalsIgnoreCase(method)) {
-                return new Match(route.handler, parameters);
+                return new Match(guarded(route), parameters, route.template());
             }
             allowed.add(route.method);
         }
@@ -58,7 +94,23 @@ public final class Router {
 
     /** Every route as {@code METHOD /template}, in the order they were added: what the dashboard may read. */
     public List<String> describe() {
-        return routes.stream().map(route -> route.method + " /" + String.join("/", route.segments)).toList();
+        return routes.stream().map(route -> route.method + " " + route.template()).toList();
+    }
+
+    /** Every route with its access rule, in the order they were added. */
+    public List<Rule> rules() {
+        return routes.stream().map(route -> new Rule(route.method, route.template(), route.access)).toList();
+    }
+
+    /** The route's handler behind the one access check (the handler itself when authorization is off). */
+    private Handler guarded(Route route) {
+        if (!authorization.enabled()) {
+            return route.handler;
+        }
+        return request -> {
+            authorization.check(route.access, request);
+            return route.handler.handle(request);
+        };
     }
 
     /** The methods a path supports, for the {@code Allow} header of a 405. */

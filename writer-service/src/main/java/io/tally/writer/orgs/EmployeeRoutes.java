@@ -2,6 +2,7 @@ package io.tally.writer.orgs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.orgs.Employee;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -38,10 +39,10 @@ final class EmployeeRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/orgs/{orgId}/employees", this::create)
-                .add("GET", "/orgs/{orgId}/employees", this::list)
-                .add("DELETE", "/orgs/{orgId}/employees/{employeeId}", this::delete)
-                .add("GET", "/employees/{employeeId}", this::get);
+        router.add("POST", "/orgs/{orgId}/employees", Access.ADMIN, this::create)
+                .add("GET", "/orgs/{orgId}/employees", Access.ADMIN, this::list)
+                .add("DELETE", "/orgs/{orgId}/employees/{employeeId}", Access.ADMIN, this::delete)
+                .add("GET", "/employees/{employeeId}", Access.ADMIN, this::get);
     }
 
     ApiResponse create(ApiRequest request) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.orgs.Employee;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.Team;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
@@ -36,10 +37,10 @@ final class MembershipRoutes {
     }
 
     void register(Router router) {
-        router.add("PUT", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", this::put)
-                .add("DELETE", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", this::delete)
-                .add("GET", "/orgs/{orgId}/teams/{teamId}/members", this::ofTeam)
-                .add("GET", "/employees/{employeeId}/teams", this::ofEmployee);
+        router.add("PUT", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", Access.ADMIN, this::put)
+                .add("DELETE", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", Access.ADMIN, this::delete)
+                .add("GET", "/orgs/{orgId}/teams/{teamId}/members", Access.ADMIN, this::ofTeam)
+                .add("GET", "/employees/{employeeId}/teams", Access.ADMIN, this::ofEmployee);
     }
 
     /** 201 when the employee joins the team, 200 when their role changes (the role is replaced, absent is null). */

@@ -1,6 +1,7 @@
 package io.tally.writer.orgs;
 
 import io.tally.core.orgs.Organisation;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -28,11 +29,11 @@ final class OrgRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/orgs", this::create)
-                .add("GET", "/orgs/{orgId}", this::get)
-                .add("PATCH", "/orgs/{orgId}", this::update)
-                .add("GET", "/stats/orgs/{orgId}", this::orgStats)
-                .add("GET", "/stats/teams/{teamId}", this::teamStats);
+        router.add("POST", "/orgs", Access.ADMIN, this::create)
+                .add("GET", "/orgs/{orgId}", Access.ADMIN, this::get)
+                .add("PATCH", "/orgs/{orgId}", Access.ADMIN, this::update)
+                .add("GET", "/stats/orgs/{orgId}", Access.READ_SIDE, this::orgStats)
+                .add("GET", "/stats/teams/{teamId}", Access.READ_SIDE, this::teamStats);
     }
 
     ApiResponse create(ApiRequest request) {

@@ -2,6 +2,7 @@ package io.tally.writer.orgs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.orgs.Team;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Body;
@@ -33,10 +34,10 @@ final class TeamRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/orgs/{orgId}/teams", this::create)
-                .add("GET", "/orgs/{orgId}/teams", this::list)
-                .add("DELETE", "/orgs/{orgId}/teams/{teamId}", this::delete)
-                .add("GET", "/teams/{teamId}", this::get);
+        router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, this::create)
+                .add("GET", "/orgs/{orgId}/teams", Access.ADMIN, this::list)
+                .add("DELETE", "/orgs/{orgId}/teams/{teamId}", Access.ADMIN, this::delete)
+                .add("GET", "/teams/{teamId}", Access.ADMIN, this::get);
     }
 
     ApiResponse create(ApiRequest request) {

@@ -3,6 +3,7 @@ package io.tally.writer.songs;
 import io.tally.core.Timestamps;
 import io.tally.core.songs.Download;
 import io.tally.core.songs.Song;
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiException;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
@@ -40,14 +41,14 @@ final class SongRoutes {
     }
 
     void register(Router router) {
-        router.add("PUT", "/songs/{songId}", this::put)
-                .add("GET", "/songs/{songId}", this::get)
-                .add("POST", "/songs/{songId}/downloads", this::download)
-                .add("DELETE", "/songs/{songId}/downloads/{downloadId}", this::refund)
-                .add("GET", "/stats/songs/{songId}", this::songStats)
-                .add("GET", "/stats/songs/{songId}/days", this::songDays)
-                .add("GET", "/stats/downloads/days", this::allDays)
-                .add("GET", "/charts/downloads/{month}", this::chart);
+        router.add("PUT", "/songs/{songId}", Access.ADMIN, this::put)
+                .add("GET", "/songs/{songId}", Access.SIGNED_IN, this::get)
+                .add("POST", "/songs/{songId}/downloads", Access.ADMIN, this::download)
+                .add("DELETE", "/songs/{songId}/downloads/{downloadId}", Access.ADMIN, this::refund)
+                .add("GET", "/stats/songs/{songId}", Access.READ_SIDE, this::songStats)
+                .add("GET", "/stats/songs/{songId}/days", Access.READ_SIDE, this::songDays)
+                .add("GET", "/stats/downloads/days", Access.READ_SIDE, this::allDays)
+                .add("GET", "/charts/downloads/{month}", Access.READ_SIDE, this::chart);
     }
 
     ApiResponse put(ApiRequest request) {

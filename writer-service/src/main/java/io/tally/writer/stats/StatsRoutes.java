@@ -1,5 +1,6 @@
 package io.tally.writer.stats;
 
+import io.tally.writer.http.Access;
 import io.tally.writer.http.ApiRequest;
 import io.tally.writer.http.ApiResponse;
 import io.tally.writer.http.Router;
@@ -22,8 +23,8 @@ final class StatsRoutes {
     }
 
     void register(Router router) {
-        router.add("GET", "/stats/users/{userId}", this::userStats)
-                .add("GET", "/stats/global", this::globalStats);
+        router.add("GET", "/stats/users/{userId}", Access.ownerOrAdmin("userId"), this::userStats)
+                .add("GET", "/stats/global", Access.READ_SIDE, this::globalStats);
     }
 
     ApiResponse userStats(ApiRequest request) {

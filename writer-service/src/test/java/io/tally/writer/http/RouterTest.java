@@ -21,6 +21,12 @@ class RouterTest {
     }
 
     @Test
+    void match_namesTheRouteTemplate_notThePath() {
+        assertThat(router.match("DELETE", "/users/a/posts/b").template()).isEqualTo("/users/{userId}/posts/{postId}");
+        assertThat(router.match("POST", "//users/").template()).isEqualTo("/users");
+    }
+
+    @Test
     void trailingSlash_matchesToo() {
         assertThat(router.match("POST", "/users/").handler()).isSameAs(users);
     }

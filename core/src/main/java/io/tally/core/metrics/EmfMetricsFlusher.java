@@ -1,4 +1,4 @@
-package io.tally.stream.metrics;
+package io.tally.core.metrics;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.micrometer.core.instrument.Meter;

@@ -1,4 +1,4 @@
-package io.tally.stream.metrics;
+package io.tally.core.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

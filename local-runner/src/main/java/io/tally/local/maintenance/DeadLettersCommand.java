@@ -1,0 +1,188 @@
+package io.tally.local.maintenance;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.local.stream.StreamRecordJson;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * {@code tally-local dead-letters list|show|delete}: the records the stream processor filed as dead letters
+ * ({@code DEADLETTER#<day>} items), to find, inspect and, once handled, delete them (docs/exactly-once.md,
+ * "Repairing after a dead letter").
+ */
+@Command(name = "dead-letters", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        subcommands = {DeadLettersCommand.ListCommand.class, DeadLettersCommand.ShowCommand.class,
+            DeadLettersCommand.DeleteCommand.class},
+        description = {
+            "The stream records the stream processor could not process (poison records, events it gave up "
+                    + "publishing, derived writes DynamoDB refused for good), kept in the table for 30 days (TTL). "
+                    + "See docs/exactly-once.md, \"Repairing after a dead letter\".",
+            ""})
+public final class DeadLettersCommand implements Callable<Integer> {
+    /** Exit status of show and delete when a letter does not exist. */
+    static final int NOT_FOUND = 3;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    /** {@code list}: one line per letter, newest day first. */
+    @Command(name = "list", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = {"Lists the dead letters, newest day first: id, when it was filed, the record's event and "
+                    + "keys, the reason. The id is what show and delete take.", ""})
+    static final class ListCommand implements Callable<Integer> {
+        @Mixin
+        TableConnection table;
+
+        @Option(names = "--days", paramLabel = "N", description = "the letters of the last N days (default: "
+                + "${DEFAULT-VALUE}: they expire after 30 days); one query per day")
+        int days = DeadLetterQueries.DEFAULT_DAYS;
+
+        @Option(names = "--all", description = "every letter, however old (a scan of the whole table: DynamoDB "
+                + "Local never expires items; on AWS it reads the whole table)")
+        boolean all;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (days < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--days must be at least 1");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            try (DynamoDbClient dynamo = table.dynamoDb()) {
+                DeadLetterQueries letters = new DeadLetterQueries(dynamo, table.tableName, Clock.systemUTC());
+                List<Map<String, AttributeValue>> found = all ? letters.all() : letters.recent(days);
+                for (Map<String, AttributeValue> letter : found) {
+                    out.println(line(letter));
+                }
+                spec.commandLine().getErr().println(found.size() + " dead letter(s) in " + table.describe()
+                        + (all ? "" : " filed on the last " + days + " days"));
+                return 0;
+            }
+        }
+
+        private static String line(Map<String, AttributeValue> letter) {
+            return String.join("  ", DeadLetterQueries.id(letter), text(letter, "recordedAt"),
+                    text(letter, "eventName").isEmpty() ? "-" : text(letter, "eventName"), keys(letter),
+                    oneLine(text(letter, "reason"), 160));
+        }
+
+        private static String keys(Map<String, AttributeValue> letter) {
+            AttributeValue keys = letter.containsKey("derivedKey") ? letter.get("derivedKey") : letter.get("keys");
+            if (keys == null || !keys.hasM()) {
+                return "-";
+            }
+            AttributeValue pk = keys.m().get("pk");
+            AttributeValue sk = keys.m().get("sk");
+            return (pk == null ? "?" : pk.s()) + " / " + (sk == null ? "?" : sk.s());
+        }
+    }
+
+    /** {@code show ID}: the whole letter as JSON. */
+    @Command(name = "show", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = {"Prints one dead letter as JSON: the id and the item's attributes in DynamoDB JSON (the "
+                    + "images as the stream carried them, usable with aws dynamodb put-item). Exit 3 if there is "
+                    + "no such letter.", ""})
+    static final class ShowCommand implements Callable<Integer> {
+        @Mixin
+        TableConnection table;
+
+        @Parameters(paramLabel = "ID", description = "the letter's id, as list prints it (<day>/<sort key>)")
+        String id;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws JsonProcessingException {
+            Map<String, AttributeValue> key = parse(spec, id);
+            try (DynamoDbClient dynamo = table.dynamoDb()) {
+                Optional<Map<String, AttributeValue>> letter =
+                        new DeadLetterQueries(dynamo, table.tableName, Clock.systemUTC()).get(id);
+                if (letter.isEmpty()) {
+                    spec.commandLine().getErr().println("no dead letter " + id + " (" + key.get("pk").s() + " / "
+                            + key.get("sk").s() + ") in " + table.describe());
+                    return NOT_FOUND;
+                }
+                ObjectNode json = JSON.createObjectNode();
+                json.put("id", DeadLetterQueries.id(letter.get()));
+                json.set("item", StreamRecordJson.item(new java.util.TreeMap<>(letter.get())));
+                spec.commandLine().getOut().println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+                return 0;
+            }
+        }
+    }
+
+    /** {@code delete ID...}: removes letters that have been handled. */
+    @Command(name = "delete", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+            description = {"Deletes dead letters once handled (never an item that is not a dead letter). Exit 3 if "
+                    + "one of them did not exist.", ""})
+    static final class DeleteCommand implements Callable<Integer> {
+        @Mixin
+        TableConnection table;
+
+        @Parameters(paramLabel = "ID", arity = "1..*", description = "the letters' ids, as list prints them")
+        List<String> ids;
+
+        @Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            ids.forEach(id -> parse(spec, id));
+            int missing = 0;
+            try (DynamoDbClient dynamo = table.dynamoDb()) {
+                DeadLetterQueries letters = new DeadLetterQueries(dynamo, table.tableName, Clock.systemUTC());
+                for (String id : ids) {
+                    if (letters.delete(id)) {
+                        spec.commandLine().getOut().println("deleted " + id);
+                    } else {
+                        missing++;
+                        spec.commandLine().getErr().println("no dead letter " + id + " in " + table.describe());
+                    }
+                }
+            }
+            return missing == 0 ? 0 : NOT_FOUND;
+        }
+    }
+
+    private static Map<String, AttributeValue> parse(CommandLine.Model.CommandSpec spec, String id) {
+        try {
+            return DeadLetterQueries.key(id);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private static String text(Map<String, AttributeValue> item, String name) {
+        AttributeValue value = item.get(name);
+        return value == null || value.s() == null ? "" : value.s();
+    }
+
+    private static String oneLine(String text, int max) {
+        String line = text.replaceAll("\\s+", " ").trim();
+        return line.length() <= max ? line : line.substring(0, max - 3) + "...";
+    }
+}

@@ -1,0 +1,138 @@
+package io.tally.local.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
+import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The local key, its tokens, and the claims the front hands the function, as API Gateway writes them. */
+class LocalAuthTest {
+    private final LocalAuth auth = LocalAuth.inMemory();
+
+    @Test
+    void aMintedToken_verifies_andItsClaimsAreWrittenAsApiGatewayWritesThem() {
+        Instant now = Instant.now();
+        String token = auth.mint("u1", true, Duration.ofHours(1), now);
+        Map<String, String> claims = auth.verify("Bearer " + token).orElseThrow();
+        assertThat(claims).containsEntry("sub", "u1").containsEntry("iss", LocalAuth.ISSUER)
+                .containsEntry("aud", LocalAuth.AUDIENCE).containsEntry("cognito:groups", "[admin]")
+                .containsEntry("exp", Long.toString(now.plus(Duration.ofHours(1)).getEpochSecond()))
+                .containsEntry("iat", Long.toString(now.getEpochSecond()));
+        assertThat(auth.verify("bearer " + token)).as("the scheme is case-insensitive").isPresent();
+        assertThat(auth.mint("u2", false, Duration.ofMinutes(5), now)).satisfies(plain ->
+                assertThat(auth.verify("Bearer " + plain).orElseThrow()).doesNotContainKey("cognito:groups"));
+    }
+
+    @Test
+    void badTokens_doNotVerify() throws Exception {
+        Instant now = Instant.now();
+        String good = auth.mint("u1", false, Duration.ofHours(1), now);
+        assertThat(auth.verify(null)).isEmpty();
+        assertThat(auth.verify(good)).as("no Bearer scheme").isEmpty();
+        assertThat(auth.verify("Basic " + good)).isEmpty();
+        assertThat(auth.verify("Bearer not-a-jwt")).isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now.minus(Duration.ofHours(2)),
+                now.minus(Duration.ofHours(1))).build()))).as("expired").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, now.plus(Duration.ofHours(1)))
+                .issuer("https://elsewhere.example").build()))).as("another issuer").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, now.plus(Duration.ofHours(1)))
+                .audience("another-api").build()))).as("another audience").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims(null, now, now.plus(Duration.ofHours(1))).build())))
+                .as("no subject").isEmpty();
+        // The same key id, another key: a forged signature.
+        RSAKey forger = new RSAKeyGenerator(2048).keyID(auth.keyId()).algorithm(JWSAlgorithm.RS256).generate();
+        LocalAuth forged = LocalAuth.of(forger);
+        assertThat(auth.verify("Bearer " + forged.mint("u1", true, Duration.ofHours(1), now))).as("forged").isEmpty();
+        // A token with its payload changed after signing.
+        String[] parts = good.split("\\.");
+        String tampered = parts[0] + "." + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                "{\"sub\":\"u2\",\"iss\":\"tally-local\",\"aud\":\"tally-api\",\"exp\":4102444800,\"iat\":1700000000}"
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "." + parts[2];
+        assertThat(auth.verify("Bearer " + tampered)).as("tampered").isEmpty();
+        // alg "none": unsigned.
+        String unsigned = new com.nimbusds.jwt.PlainJWT(claims("u1", now, now.plus(Duration.ofHours(1))).build())
+                .serialize();
+        assertThat(auth.verify("Bearer " + unsigned)).as("unsigned").isEmpty();
+    }
+
+    @Test
+    void theJwks_holdsThePublicKeyOnly_andVerifiesTheTokens() throws Exception {
+        JWKSet set = JWKSet.parse(auth.jwksJson());
+        assertThat(set.getKeys()).singleElement().satisfies(key -> {
+            assertThat(key.isPrivate()).isFalse();
+            assertThat(key.getKeyID()).isEqualTo(auth.keyId());
+        });
+        assertThat(auth.jwksJson()).doesNotContain("\"d\"", "\"p\"", "\"q\"");
+        com.nimbusds.jwt.SignedJWT jwt = com.nimbusds.jwt.SignedJWT.parse(
+                auth.mint("u1", false, Duration.ofMinutes(5), Instant.now()));
+        assertThat(jwt.verify(new com.nimbusds.jose.crypto.RSASSAVerifier(set.getKeys().get(0).toRSAKey()))).isTrue();
+    }
+
+    @Test
+    void theKey_isKeptInTheDataDir_soTokensOutliveARestart(@TempDir Path dataDir) throws Exception {
+        assertThat(LocalAuth.existing(dataDir)).isEmpty();
+        LocalAuth first = LocalAuth.inDataDir(dataDir);
+        String token = first.mint("u1", false, Duration.ofHours(1), Instant.now());
+        LocalAuth second = LocalAuth.inDataDir(dataDir);
+        assertThat(second.keyId()).isEqualTo(first.keyId());
+        assertThat(second.verify("Bearer " + token)).isPresent();
+        assertThat(LocalAuth.existing(dataDir).orElseThrow().verify("Bearer " + token)).isPresent();
+        Path file = LocalAuth.keyFile(dataDir);
+        if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                    .isEqualTo("rw-------");
+        }
+        assertThat(LocalAuth.inMemory().verify("Bearer " + token)).as("another key").isEmpty();
+    }
+
+    @Test
+    void theAuthorizer_putsVerifiedClaimsIntoTheEvent_andDropsAnyOthers() {
+        AtomicReference<APIGatewayV2HTTPEvent> seen = new AtomicReference<>();
+        JwtAuthorizer authorizer = new JwtAuthorizer(auth, (event, context) -> {
+            seen.set(event);
+            return APIGatewayV2HTTPResponse.builder().withStatusCode(200).build();
+        });
+        String token = auth.mint("u1", true, Duration.ofHours(1), Instant.now());
+        authorizer.handleRequest(event(Map.of("authorization", "Bearer " + token), null), null);
+        Map<String, String> claims = seen.get().getRequestContext().getAuthorizer().getJwt().getClaims();
+        assertThat(claims).containsEntry("sub", "u1").containsEntry("cognito:groups", "[admin]");
+
+        // Claims a client smuggled into the event (it cannot over HTTP; the front builds the event) are dropped.
+        APIGatewayV2HTTPEvent.RequestContext.Authorizer smuggled = APIGatewayV2HTTPEvent.RequestContext.Authorizer
+                .builder().withJwt(APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT.builder()
+                        .withClaims(Map.of("sub", "u1")).build()).build();
+        authorizer.handleRequest(event(Map.of("authorization", "Bearer forged"), smuggled), null);
+        assertThat(seen.get().getRequestContext().getAuthorizer()).isNull();
+        authorizer.handleRequest(event(Map.of(), smuggled), null);
+        assertThat(seen.get().getRequestContext().getAuthorizer()).isNull();
+    }
+
+    private static APIGatewayV2HTTPEvent event(Map<String, String> headers,
+            APIGatewayV2HTTPEvent.RequestContext.Authorizer authorizer) {
+        return APIGatewayV2HTTPEvent.builder().withRawPath("/users/u1").withHeaders(headers)
+                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder().withAuthorizer(authorizer)
+                        .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod("GET").build())
+                        .build())
+                .build();
+    }
+
+    static JWTClaimsSet.Builder claims(String subject, Instant issued, Instant expires) {
+        return new JWTClaimsSet.Builder().issuer(LocalAuth.ISSUER).audience(List.of(LocalAuth.AUDIENCE))
+                .subject(subject).issueTime(Date.from(issued)).expirationTime(Date.from(expires));
+    }
+}
