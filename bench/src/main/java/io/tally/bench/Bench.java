@@ -80,16 +80,22 @@ public final class Bench {
         // at a cost that grows with the stream records already in the database, so a phase run after another
         // would inherit the earlier phases' streams and slow down for that reason alone.
         List<Results.WorkloadResult> workloads = new ArrayList<>();
-        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-            workloads.add(new Bench(server).workload("uniform", 0.0, options));
+        if (options.workloads.contains("uniform")) {
+            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
+                workloads.add(new Bench(server).workload("uniform", 0.0, options));
+            }
         }
-        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-            workloads.add(new Bench(server).workload("zipf", 1.1, options));
+        if (options.workloads.contains("zipf")) {
+            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
+                workloads.add(new Bench(server).workload("zipf", 1.1, options));
+            }
         }
-        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-            // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
-            workloads.add(new Bench(server).workload("hot-song", HOT_SONG_SKEW,
-                    Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
+        if (options.workloads.contains("hot-song")) {
+            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
+                // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
+                workloads.add(new Bench(server).workload("hot-song", HOT_SONG_SKEW,
+                        Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
+            }
         }
         Results.Freshness freshness = null;
         if (options.freshnessSeconds > 0) {
@@ -279,7 +285,7 @@ public final class Bench {
                     used.failedRequests(), (double) used.requests() / records, used.writeUnits(),
                     used.writeUnits() / records, used.writesWithoutCapacity() == 0, peak / (1024 * 1024),
                     afterRun.isExact(), afterRun.differences().size(), duplicate.size(),
-                    afterDuplicate.differences().size(), driftedItems(afterDuplicate));
+                    afterDuplicate.differences().size(), driftedItems(afterDuplicate), breakdown(used));
         } finally {
             processor.close().run();
             client.close();
@@ -288,6 +294,14 @@ public final class Bench {
 
     private Results.Freshness freshness(BenchOptions options) {
         return new FreshnessRun(server, admin, derivations).run(options);
+    }
+
+    static List<Results.WriteUnitShare> breakdown(RequestCounter.Snapshot used) {
+        List<Results.WriteUnitShare> shares = new ArrayList<>();
+        used.unitsByType().forEach((type, byDestination) -> shares.add(new Results.WriteUnitShare(type,
+                used.writesByType().getOrDefault(type, 0L),
+                byDestination.values().stream().mapToDouble(Double::doubleValue).sum(), byDestination)));
+        return shares;
     }
 
     private static int driftedItems(VerificationReport report) {

@@ -14,6 +14,8 @@ final class BenchOptions {
     int runs = 5;
     Path coldStartJson = Path.of("bench/results/cold-start.json");
     Path repo = Path.of(".");
+    /** The replay workloads to run (all by default); fewer for a quick look while iterating. */
+    java.util.Set<String> workloads = java.util.Set.of("uniform", "zipf", "hot-song");
     /** Only the load mode: its section on stdout and its JSON, BENCHMARKS.md untouched. */
     boolean load;
     /** The load mode's duration in the full run and alone; 0 leaves it out of the full run. */
@@ -46,10 +48,12 @@ final class BenchOptions {
                 case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
                 case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
                 case "--repo" -> options.repo = Path.of(require(args[i], value));
+                case "--workloads" -> options.workloads = java.util.Set.of(require(args[i], value).split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                         + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
-                        + " --load-seconds S, --load-connections N, --load-json FILE)");
+                        + " --load-seconds S, --load-connections N, --load-json FILE,"
+                        + " --workloads uniform,zipf,hot-song)");
             }
             i++;
         }

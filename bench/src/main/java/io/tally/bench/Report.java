@@ -6,10 +6,15 @@ import java.util.Locale;
 
 /** Renders {@link Results} as the BENCHMARKS.md page, and the percentile and target arithmetic behind it. */
 final class Report {
-    /** Targets of the benchmark: the skewed workload against the naive processor, and the freshness lag. */
-    static final double MIN_THROUGHPUT_RATIO = 5.0;
-    static final double MAX_WRITE_UNIT_RATIO = 0.5;
-    static final double MAX_P99_MS = 1000.0;
+    /**
+     * Targets of the benchmark (issue 16): a skewed workload against the naive processor, the uniform one, and the
+     * freshness lag.
+     */
+    static final double MIN_THROUGHPUT_RATIO = 10.0;
+    static final double MAX_WRITE_UNIT_RATIO = 0.35;
+    static final double MIN_UNIFORM_THROUGHPUT_RATIO = 5.0;
+    static final double MAX_UNIFORM_WRITE_UNIT_RATIO = 0.45;
+    static final double MAX_P99_MS = 300.0;
 
     private Report() {
     }
@@ -31,18 +36,19 @@ final class Report {
     static List<Target> targets(Results results) {
         List<Target> targets = new ArrayList<>();
         for (Results.WorkloadResult workload : results.workloads()) {
-            if (workload.skew() <= 0) {
-                continue;
-            }
-            String label = "Skewed workload (" + workload.name() + "): ";
-            targets.add(new Target(label + "Tally records/s at least " + fmt(MIN_THROUGHPUT_RATIO, 0)
+            boolean skewed = workload.skew() > 0;
+            double minThroughput = skewed ? MIN_THROUGHPUT_RATIO : MIN_UNIFORM_THROUGHPUT_RATIO;
+            double maxUnits = skewed ? MAX_WRITE_UNIT_RATIO : MAX_UNIFORM_WRITE_UNIT_RATIO;
+            String label = (skewed ? "Skewed" : "Uniform") + " workload (" + workload.name() + "): ";
+            targets.add(new Target(label + "Tally records/s at least " + fmt(minThroughput, 0)
                     + "x the naive processor's", fmt(workload.throughputRatio(), 2) + "x",
-                    workload.throughputRatio() >= MIN_THROUGHPUT_RATIO));
-            targets.add(new Target(label + "Tally write units per record at most half the naive processor's",
-                    fmt(workload.writeUnitRatio(), 3) + "x", workload.writeUnitRatio() <= MAX_WRITE_UNIT_RATIO));
+                    workload.throughputRatio() >= minThroughput));
+            targets.add(new Target(label + "Tally write units per record at most " + fmt(maxUnits, 2)
+                    + "x the naive processor's", fmt(workload.writeUnitRatio(), 3) + "x",
+                    workload.writeUnitRatio() <= maxUnits));
+            boolean exact = workload.tally().exactAfterRun() && workload.tally().differencesAfterDuplicate() == 0;
             targets.add(new Target(label + "exactly-once kept (oracle exact after the run and after a "
-                    + "duplicated batch)", workload.tally().exactAfterRun() && workload.tally().differencesAfterDuplicate() == 0
-                    ? "exact" : "not exact", workload.tally().exactAfterRun() && workload.tally().differencesAfterDuplicate() == 0));
+                    + "duplicated batch)", exact ? "exact" : "not exact", exact));
         }
         Results.Load load = results.load();
         if (load != null) {
@@ -53,8 +59,8 @@ final class Report {
         }
         Results.Freshness freshness = results.freshness();
         if (freshness != null) {
-            targets.add(new Target("Freshness p99 under 1 s at half the writer's maximum rate",
-                    fmt(freshness.p99Ms(), 0) + " ms", freshness.p99Ms() < MAX_P99_MS && freshness.missing() == 0));
+            targets.add(new Target("Freshness p99 at most " + fmt(MAX_P99_MS, 0) + " ms at half the writer's maximum rate",
+                    fmt(freshness.p99Ms(), 0) + " ms", freshness.p99Ms() <= MAX_P99_MS && freshness.missing() == 0));
         }
         return targets;
     }
@@ -134,6 +140,8 @@ final class Report {
         }
         md.append('\n');
 
+        md.append(writeUnitSection(results));
+
         md.append("## Recording the workloads\n\n");
         md.append("| Workload | Zipf s | base writes | writer threads | base writes/s | stream records | shards "
                 + "| GetRecords records/s | base items at the end |\n");
@@ -165,6 +173,78 @@ final class Report {
         }
         md.append(METHOD.replace("{batch}", Integer.toString(env.batchSize())));
         return md.toString();
+    }
+
+    /**
+     * Where the write units go: per workload, per item type written and per destination (the table, or an index),
+     * write units per replayed record of each processor. Empty when the run has no breakdown (an older JSON).
+     */
+    static String writeUnitSection(Results results) {
+        StringBuilder md = new StringBuilder();
+        for (Results.WorkloadResult w : results.workloads()) {
+            if (w.tally().writeUnitBreakdown() == null || w.naive().writeUnitBreakdown() == null) {
+                continue;
+            }
+            if (md.length() == 0) {
+                md.append("## Where the write units go\n\n");
+                md.append("Per item type written (its `entityType`; the shard cursors by key) and per destination: "
+                        + "the table itself or an index, as DynamoDB Local reports them with "
+                        + "`ReturnConsumedCapacity=INDEXES`. Figures are per replayed record; *writes* counts the "
+                        + "successful single-item writes of the type.\n\n");
+            }
+            md.append("**").append(w.name()).append("** (").append(w.records()).append(" records)\n\n");
+            md.append("| Item type | Written to | Tally writes/record | Tally write units/record "
+                    + "| Naive writes/record | Naive write units/record |\n");
+            md.append("|---|---|---:|---:|---:|---:|\n");
+            java.util.Map<String, Results.WriteUnitShare> tally = byType(w.tally().writeUnitBreakdown());
+            java.util.Map<String, Results.WriteUnitShare> naive = byType(w.naive().writeUnitBreakdown());
+            java.util.Set<String> types = new java.util.TreeSet<>(tally.keySet());
+            types.addAll(naive.keySet());
+            double tallyRecords = w.tally().records();
+            double naiveRecords = w.naive().records();
+            for (String type : types) {
+                Results.WriteUnitShare t = tally.get(type);
+                Results.WriteUnitShare n = naive.get(type);
+                java.util.Set<String> destinations = new java.util.TreeSet<>((a, b) ->
+                        a.equals(b) ? 0 : a.equals(RequestCounter.TABLE) ? -1 : b.equals(RequestCounter.TABLE) ? 1
+                                : a.compareTo(b));
+                if (t != null) {
+                    destinations.addAll(t.byDestination().keySet());
+                }
+                if (n != null) {
+                    destinations.addAll(n.byDestination().keySet());
+                }
+                md.append("| ").append(type).append(" | all | ")
+                        .append(t == null ? "0" : fmt(t.writes() / tallyRecords, 3)).append(" | ")
+                        .append(t == null ? "0" : fmt(t.units() / tallyRecords, 3)).append(" | ")
+                        .append(n == null ? "0" : fmt(n.writes() / naiveRecords, 3)).append(" | ")
+                        .append(n == null ? "0" : fmt(n.units() / naiveRecords, 3)).append(" |\n");
+                if (destinations.size() > 1) {
+                    for (String destination : destinations) {
+                        double tu = t == null ? 0 : t.byDestination().getOrDefault(destination, 0.0);
+                        double nu = n == null ? 0 : n.byDestination().getOrDefault(destination, 0.0);
+                        md.append("| | ").append(destination).append(" | | ").append(fmt(tu / tallyRecords, 3))
+                                .append(" | | ").append(fmt(nu / naiveRecords, 3)).append(" |\n");
+                    }
+                }
+            }
+            md.append("| **all** | | ").append(fmt(total(w.tally(), false) / tallyRecords, 3)).append(" | ")
+                    .append(fmt(w.tally().writeUnitsPerRecord(), 3)).append(" | ")
+                    .append(fmt(total(w.naive(), false) / naiveRecords, 3)).append(" | ")
+                    .append(fmt(w.naive().writeUnitsPerRecord(), 3)).append(" |\n\n");
+        }
+        return md.toString();
+    }
+
+    private static java.util.Map<String, Results.WriteUnitShare> byType(List<Results.WriteUnitShare> shares) {
+        java.util.Map<String, Results.WriteUnitShare> byType = new java.util.TreeMap<>();
+        shares.forEach(share -> byType.put(share.itemType(), share));
+        return byType;
+    }
+
+    private static double total(Results.ProcessorResult processor, boolean units) {
+        return processor.writeUnitBreakdown().stream()
+                .mapToDouble(share -> units ? share.units() : share.writes()).sum();
     }
 
     /** The "Load" section: the local runner's HTTP front under many concurrent connections ({@link LoadRun}). */
@@ -280,9 +360,11 @@ final class Report {
             server for each workload and for the freshness run (DynamoDB Local's cost per write to a stream-enabled \
             table grows with the stream records already stored, so later phases would otherwise be slower), reached over \
             HTTP by real SDK clients (URL connection client). Each processor has its own client with an \
-            `ExecutionInterceptor` that counts its requests and asks for `ReturnConsumedCapacity=TOTAL` on every \
+            `ExecutionInterceptor` that counts its requests and asks for `ReturnConsumedCapacity=INDEXES` on every \
             UpdateItem/PutItem; the write units are those DynamoDB Local reports in `ConsumedCapacity` (it does \
-            report them; a figure would be marked "incomplete" if some write came back without one).
+            report them, per table and per index; a figure would be marked "incomplete" if some write came back \
+            without one). The interceptor files each write under the item type it addresses (the `:type` both \
+            processors set, else the key's prefix) for "Where the write units go".
             - **Workloads.** The test kit's `Workload` (tally-testkit, the generator the stream processor's tests \
             use too): users, posts (with their id reservations), status changes and deletions, comments added \
             and deleted, catalogue items, user item states with their list entries. *uniform* picks users and \
@@ -301,6 +383,15 @@ final class Report {
             `SET`/`REMOVE` per document), decided by the same `Derivations`, on one thread, without coalescing or \
             watermarks. Records/s is records over the wall time of the replay; requests and write units count \
             only the processor's own client (failed conditional writes included as requests).
+            - **One table definition for both.** Both processors write to a table created from `infra/template.yaml`, \
+            the same definition, so a change of an index moves both processors' costs. The indexes over derived \
+            items project only what their lists render (`docs/table-design.md`, "Index costs"): the status index \
+            leaves out the post's `comments` counter, so a comment costs the naive processor one write unit instead \
+            of two, as it saves Tally's coalesced writes theirs; and neither index projects Tally's bookkeeping \
+            (watermarks, `srcRev`), which the naive processor does not write. That is the fair comparison: the naive \
+            processor is a per-record consumer of the same table, and what the table's design saves it, such a \
+            consumer would save too; the ratio is what Tally's way of writing (coalescing, documents a change \
+            restates left out, concurrency) saves on top.
             - **Exactly-once.** After the replay, the final base items are copied into the processor's table \
             (untimed, with BatchWriteItem: processing needs only the stream, the oracle needs the base items) and \
             `Rebuilder.verify()` recomputes all derived data from them and compares. Then one batch of {batch} records \
@@ -311,8 +402,9 @@ final class Report {
             not the processor's own footprint.
             - **Freshness.** One client thread first writes as fast as it can (PutItem/DeleteItem of the workload) \
             to measure its maximum rate; then it writes a new workload at half that rate to a fresh table while a \
-            poller thread reads the stream (GetRecords, up to {batch} records, again at once after a full page, after \
-            250 ms after a partial or empty one, as the local runner's poll interval) and hands each page to the \
+            poller thread reads the stream (GetRecords, up to {batch} records, again as soon as the engine is done \
+            with a page that had records, after 250 ms after an empty one: the best the Lambda event source mapping \
+            does, four polls a second of an idle shard, and the local runner's poller) and hands each page to the \
             engine. Every put carries a write number; a write's lag is from its PutItem acknowledgement to the \
             return of the `Engine.process` call that applied it, after which its derived items are readable \
             (every derived write is a synchronous UpdateItem). Deletes are written but not measured.

@@ -48,7 +48,15 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
                            long failedRequests, double requestsPerRecord, double writeUnits,
                            double writeUnitsPerRecord, boolean writeUnitsReported, long peakHeapMb,
                            boolean exactAfterRun, int differencesAfterRun, int duplicatedBatchRecords,
-                           int differencesAfterDuplicate, int driftedItemsAfterDuplicate) {
+                           int differencesAfterDuplicate, int driftedItemsAfterDuplicate,
+                           List<WriteUnitShare> writeUnitBreakdown) {
+    }
+
+    /**
+     * Where one processor's write units went, per item type written: its successful writes and the units each
+     * destination charged ({@code table}, or an index by name; DynamoDB Local's {@code ReturnConsumedCapacity=INDEXES}).
+     */
+    record WriteUnitShare(String itemType, long writes, double units, java.util.Map<String, Double> byDestination) {
     }
 
     /**

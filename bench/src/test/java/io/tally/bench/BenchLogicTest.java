@@ -73,6 +73,21 @@ class BenchLogicTest {
     }
 
     @Test
+    void requestCounter_filesEachWriteUnderItsItemType() {
+        assertThat(RequestCounter.itemType(UpdateItemRequest.builder()
+                .key(Map.of("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("USER#u1")))
+                .expressionAttributeValues(Map.of(":type",
+                        software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("UserStats")))
+                .build())).isEqualTo("UserStats");
+        assertThat(RequestCounter.itemType(UpdateItemRequest.builder()
+                .key(Map.of("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("SHARD#abc")))
+                .build())).isEqualTo("ShardCursor");
+        assertThat(RequestCounter.itemType(UpdateItemRequest.builder()
+                .key(Map.of("pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("X#1")))
+                .build())).isEqualTo("X#…");
+    }
+
+    @Test
     void marked_numbersPutsOnly() {
         List<Write> writes = FreshnessRun.marked(List.of(Write.put(new Post("p1", "u1", "T", "B", PostStatus.CREATED, T, T, 1)
                 .toItem()), Write.delete(new Key("a", "b"))));
@@ -100,8 +115,12 @@ class BenchLogicTest {
 
         List<Report.Target> targets = Report.targets(results);
 
-        assertThat(targets).extracting(Report.Target::met).containsExactly(true, true, true, false);
-        assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**");
+        // uniform: 10x (at least 5x), 0.25x (at most 0.45x), exact; zipf: 10x (at least 10x), 0.25x, exact;
+        // freshness: 1,200 ms (at most 300 ms).
+        assertThat(targets).extracting(Report.Target::met)
+                .containsExactly(true, true, true, true, true, true, false);
+        assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**")
+                .contains("## Where the write units go").contains("| | PostsByStatus | | 0.250 | | 1.000 |");
 
         // The cold-start section renders after the replay's page, which keeps every table.
         String both = Report.markdown(results, ColdStartLogicTest.sample());
@@ -112,7 +131,9 @@ class BenchLogicTest {
     }
 
     private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {
-        return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift);
+        return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift,
+                List.of(new Results.WriteUnitShare("PostProjection", 1, units,
+                        Map.of(RequestCounter.TABLE, units / 2, "PostsByStatus", units / 2))));
     }
 
     private static SourceRecord record(String sequence, Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oldImage,

@@ -135,7 +135,8 @@ public abstract class EntityDerivation<T> implements Derivation {
         } catch (RuntimeException e) {
             problems.add("counter events: " + describe(e));
         }
-        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events, cascades, problems);
+        return new IntendedChanges(changes.counterDeltas(), changes.documents(), events, cascades, problems,
+                changes.restated());
     }
 
     private T read(Map<String, AttributeValue> image, String side, List<String> problems) {

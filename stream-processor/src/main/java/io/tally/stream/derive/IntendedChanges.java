@@ -15,9 +15,13 @@ import java.util.Set;
  *
  * @param problems why part of the change could not be derived (an unreadable image, a derivation bug): the record
  *                 still applies what could be derived and goes to the dead-letter route; empty when all went well
+ * @param restated the keys of {@code documents} that both sides of the change hold with the same type and values
+ *                 (a user renamed: its stats item's document is its id either way). Writing one only moves the item's
+ *                 revision; the engine leaves it out (see {@code docs/exactly-once.md}, "Documents a change restates")
  */
 public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Document> documents,
-                              List<DomainEvent> events, List<Cascade> cascades, List<String> problems) {
+                              List<DomainEvent> events, List<Cascade> cascades, List<String> problems,
+                              Set<Key> restated) {
     public static final IntendedChanges NONE = new IntendedChanges(Map.of(), Map.of(), List.of(), List.of());
 
     public IntendedChanges {
@@ -26,6 +30,16 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
         events = List.copyOf(events);
         cascades = List.copyOf(cascades);
         problems = List.copyOf(problems);
+        restated = Set.copyOf(restated);
+        if (!documents.keySet().containsAll(restated)) {
+            throw new IllegalArgumentException("a restated document is one of the change's documents: " + restated);
+        }
+    }
+
+    /** A change that restates no document. */
+    public IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Document> documents, List<DomainEvent> events,
+                           List<Cascade> cascades, List<String> problems) {
+        this(counterDeltas, documents, events, cascades, problems, Set.of());
     }
 
     /** A change that removes nothing in turn. */
@@ -50,7 +64,14 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
             Document old = before.documents().get(key);
             documents.put(key, Document.removed(old.type(), old.revision() + 1));
         }
-        return new IntendedChanges(deltas, documents, List.of(), List.of());
+        Set<Key> restated = new HashSet<>();
+        after.documents().forEach((key, document) -> {
+            Document old = before.documents().get(key);
+            if (old != null && old.type() == document.type() && old.values().equals(document.values())) {
+                restated.add(key);
+            }
+        });
+        return new IntendedChanges(deltas, documents, List.of(), List.of(), List.of(), restated);
     }
 
     /** Whether the whole change could be derived. */

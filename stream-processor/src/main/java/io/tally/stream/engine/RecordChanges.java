@@ -20,8 +20,19 @@ record RecordChanges(SourceRecord record, String paddedSequence, Map<CounterRef,
                      Map<Key, Document> documents, List<DomainEvent> events, List<Cascade> cascades,
                      String skipReason, String poisonReason) {
 
+    /**
+     * The record's changes as the engine writes them: without the documents the change restates unchanged. Such a
+     * write would only move the item's revision; the document the item holds (or an earlier record of the batch
+     * writes) already has these values, and a document of an older state delivered later through another shard is
+     * always followed by the record that wrote these values (see {@code docs/exactly-once.md}).
+     */
     static RecordChanges derived(SourceRecord record, IntendedChanges changes) {
-        return new RecordChanges(record, record.paddedSequence(), changes.counterDeltas(), changes.documents(),
+        Map<Key, Document> documents = changes.documents();
+        if (!changes.restated().isEmpty()) {
+            documents = new java.util.HashMap<>(documents);
+            documents.keySet().removeAll(changes.restated());
+        }
+        return new RecordChanges(record, record.paddedSequence(), changes.counterDeltas(), documents,
                 changes.events(), changes.cascades(), null,
                 changes.isClean() ? null : String.join("; ", changes.problems()));
     }

@@ -151,8 +151,13 @@ final class StreamChanges implements Consumer<SourceRecord> {
     private void touch(SourceRecord record, IntendedChanges changes) {
         changes.counterDeltas().forEach((counter, delta) -> touches(derivations.place(counter, record.shardId()),
                 counter.type(), record).attributes().add(counter.attribute()));
-        changes.documents().forEach((key, document) ->
-                touches(key, document.type(), record).attributes().addAll(document.owned()));
+        // A document the change restates unchanged is not written by the engine (RecordChanges.derived): the record
+        // does not touch the item, and its watermark does not move for it.
+        changes.documents().forEach((key, document) -> {
+            if (!changes.restated().contains(key)) {
+                touches(key, document.type(), record).attributes().addAll(document.owned());
+            }
+        });
     }
 
     private Touches touches(Key key, DerivedType type, SourceRecord record) {

@@ -54,6 +54,20 @@ class StreamChangesTest {
     }
 
     @Test
+    void documentRestatedUnchanged_doesNotTouchTheItem_asTheEngineDoesNotWriteIt() {
+        SourceRecord created = shard.put(post("p1", PostStatus.CREATED));
+        // Only the body and the version change: the projection's document is restated, not changed.
+        io.tally.core.blog.Post edited = new io.tally.core.blog.Post("p1", "u1", "Title p1", "another body",
+                PostStatus.CREATED, TestRecords.T0, TestRecords.T0, 2);
+        shard.put(edited.toItem());
+        shard.records().forEach(changes);
+
+        // The projection's watermark stays at the creation: the item is not behind the stream.
+        assertThat(changes.touches().get(BlogKeys.postProjection("p1")).lastChange())
+                .containsExactly(Map.entry("shard-a", created.paddedSequence()));
+    }
+
+    @Test
     void itemRemovedAfterTheScanSawIt_isGone_andOneCreatedAfterItsPageCounts() {
         recomputation.scanned(post("p1", PostStatus.CREATED));
         shard.put(post("p1", PostStatus.CREATED));

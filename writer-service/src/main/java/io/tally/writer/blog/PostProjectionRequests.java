@@ -14,8 +14,11 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
@@ -31,9 +34,18 @@ final class PostProjectionRequests {
             Comparator.comparing(Position::sort).thenComparing(Position::id).reversed();
     static final ShardMerge<Map<String, AttributeValue>> POSTS =
             new ShardMerge<>(PostProjectionRequests::postPosition, POSTS_ORDER);
-    /** The projection's fields, and the key parts a position is read from. */
+    /**
+     * The projection's fields but its counters, and the key parts a position is read from: what the status index
+     * projects. The counters ({@code comments}) are not in the index, so that a comment does not rewrite the index
+     * entry; a page reads them from the table ({@link #counts}).
+     */
     static final List<String> POST_ATTRIBUTES =
-            DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, TableSchema.STATUS_POSTED_AT);
+            DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, TableSchema.STATUS_POSTED_AT).stream()
+                    .filter(attribute -> !Blog.POST_PROJECTION.counters().contains(attribute))
+                    .toList();
+    /** What {@link #counts} reads of each projection: its key, to match it up, and its counters. */
+    static final List<String> COUNT_ATTRIBUTES =
+            Stream.concat(Stream.of(TableSchema.PK), Blog.POST_PROJECTION.counters().stream()).toList();
 
     private PostProjectionRequests() {
     }
@@ -41,6 +53,50 @@ final class PostProjectionRequests {
     /** D2: a post's projection, for its counters. */
     static GetItemRequest postStats(String table, String postId) {
         return DerivedReads.get(table, Blog.POST_PROJECTION.key(postId), DerivedReads.counters(Blog.POST_PROJECTION));
+    }
+
+    /**
+     * D4's counters: the projections of one page (at most {@link io.tally.writer.http.Page#MAX_LIMIT}), by key from
+     * the table, in one BatchGetItem; null for an empty page. Eventually consistent, as the index the page came from.
+     */
+    static BatchGetItemRequest counts(String table, List<Map<String, AttributeValue>> projections) {
+        if (projections.isEmpty()) {
+            return null;
+        }
+        Map<String, String> names = new HashMap<>();
+        String projection = DerivedReads.projection(COUNT_ATTRIBUTES, names);
+        return BatchGetItemRequest.builder()
+                .requestItems(Map.of(table, KeysAndAttributes.builder()
+                        .keys(projections.stream().map(item -> Blog.POST_PROJECTION.key(
+                                DerivedReads.idAfter(item, BlogKeys.POST_REF_PREFIX)).toAttributeMap()).toList())
+                        .projectionExpression(projection)
+                        .expressionAttributeNames(names)
+                        .build()))
+                .build();
+    }
+
+    /**
+     * The page's projections with their counters from {@code counted} (the items {@link #counts} read, by
+     * {@code pk}); a projection the read did not return (removed since the query) keeps none, which reads as zero.
+     */
+    static List<Map<String, AttributeValue>> withCounts(List<Map<String, AttributeValue>> projections,
+                                                        List<Map<String, AttributeValue>> counted) {
+        Map<String, Map<String, AttributeValue>> byPk = new HashMap<>();
+        counted.forEach(item -> byPk.put(item.get(TableSchema.PK).s(), item));
+        return projections.stream().map(item -> {
+            Map<String, AttributeValue> counts = byPk.get(item.get(TableSchema.PK).s());
+            if (counts == null) {
+                return item;
+            }
+            Map<String, AttributeValue> merged = new HashMap<>(item);
+            Blog.POST_PROJECTION.counters().forEach(counter -> {
+                AttributeValue value = counts.get(counter);
+                if (value != null) {
+                    merged.put(counter, value);
+                }
+            });
+            return merged;
+        }).toList();
     }
 
     /** Whether the post was ever written: its {@code PostRef} stays, also when the post is soft-deleted. */

@@ -2,6 +2,7 @@ package io.tally.writer.blog;
 
 import io.tally.core.blog.PostStatus;
 import io.tally.writer.http.ApiException;
+import io.tally.writer.stats.BatchReads;
 import io.tally.writer.stats.DerivedReads;
 import io.tally.writer.stats.ShardMerge.MergedPage;
 import io.tally.writer.stats.ShardMerge.Resume;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 
 /**
  * The reads of the post projections the stream processor maintains. A projection is missing both for a post
@@ -36,11 +38,21 @@ final class PostProjectionStore {
         return projection;
     }
 
-    /** One page of the posts of a status, merged from every shard that is not exhausted. */
+    /**
+     * One page of the posts of a status, merged from every shard that is not exhausted, with their comment counts:
+     * the index does not project them, one BatchGetItem reads them from the table.
+     */
     MergedPage<Map<String, AttributeValue>> byStatus(PostStatus status, List<Resume> from, int limit) {
-        return PostProjectionRequests.POSTS.merge(from, DerivedReads.readShards(dynamo, from,
+        MergedPage<Map<String, AttributeValue>> page = PostProjectionRequests.POSTS.merge(from,
+                DerivedReads.readShards(dynamo, from,
                         (shard, after) -> PostProjectionRequests.postsByStatus(table, status, shard, limit, after),
                         PostProjectionRequests::postPosition),
                 limit);
+        BatchGetItemRequest counts = PostProjectionRequests.counts(table, page.items());
+        if (counts == null) {
+            return page;
+        }
+        return new MergedPage<>(PostProjectionRequests.withCounts(page.items(),
+                BatchReads.getAll(dynamo, table, counts)), page.next());
     }
 }

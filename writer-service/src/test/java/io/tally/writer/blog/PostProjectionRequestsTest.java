@@ -51,7 +51,35 @@ class PostProjectionRequestsTest {
         assertThat(request.consistentRead()).isNull();
         assertThat(request.hasExclusiveStartKey()).isFalse();
         assertThat(projected(request.projectionExpression(), request.expressionAttributeNames())).containsExactly(
-                "entityType", "postId", "userId", "title", "status", "createdAt", "updatedAt", "comments", "pk", "statusPostedAt");
+                "entityType", "postId", "userId", "title", "status", "createdAt", "updatedAt", "pk", "statusPostedAt");
+    }
+
+    @Test
+    void postsByStatus_asksOnlyForWhatTheIndexProjects() {
+        var index = io.tally.core.TableDefinition.createTableRequest("t").globalSecondaryIndexes().stream()
+                .filter(i -> i.indexName().equals("PostsByStatus")).findFirst().orElseThrow();
+        List<String> available = Stream.concat(Stream.of("pk", "sk", "statusShard", "statusPostedAt"),
+                index.projection().nonKeyAttributes().stream()).toList();
+        assertThat(PostProjectionRequests.POST_ATTRIBUTES).isSubsetOf(available).doesNotContain("comments");
+    }
+
+    @Test
+    void counts_readThePagesCommentCountsFromTheTable_andMergeThemByKey() {
+        Map<String, AttributeValue> p1 = Map.of("pk", s("POSTREF#p1"), "postId", s("p1"));
+        Map<String, AttributeValue> p2 = Map.of("pk", s("POSTREF#p2"), "postId", s("p2"));
+        var request = PostProjectionRequests.counts("t", List.of(p1, p2));
+        var keys = request.requestItems().get("t");
+        assertThat(keys.keys()).containsExactly(
+                Map.of("pk", s("POSTREF#p1"), "sk", s("#PROJECTION#")), Map.of("pk", s("POSTREF#p2"), "sk", s("#PROJECTION#")));
+        assertThat(keys.consistentRead()).isNull();
+        assertThat(projected(keys.projectionExpression(), keys.expressionAttributeNames())).containsExactly("pk", "comments");
+        assertThat(PostProjectionRequests.counts("t", List.of())).isNull();
+
+        // p2 was not returned (removed since the query): it keeps no counter, which the route renders as zero.
+        var merged = PostProjectionRequests.withCounts(List.of(p1, p2),
+                List.of(Map.of("pk", s("POSTREF#p1"), "comments", AttributeValue.fromN("3"))));
+        assertThat(merged.get(0)).containsEntry("comments", AttributeValue.fromN("3")).containsEntry("postId", s("p1"));
+        assertThat(merged.get(1)).isEqualTo(p2);
     }
 
     @Test
