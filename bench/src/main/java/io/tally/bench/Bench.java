@@ -155,7 +155,7 @@ public final class Bench {
                 .run();
         Files.createDirectories(options.loadJson.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.loadJson.toFile(), load);
-        System.out.println(Report.loadSection(load));
+        System.out.println(LoadReport.loadSection(load));
         LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(load.passed() ? 0 : 1);

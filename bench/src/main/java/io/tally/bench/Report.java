@@ -140,7 +140,7 @@ final class Report {
         }
         md.append('\n');
 
-        md.append(writeUnitSection(results));
+        md.append(WriteUnitReport.writeUnitSection(results));
 
         md.append("## Recording the workloads\n\n");
         md.append("| Workload | Zipf s | base writes | writer threads | base writes/s | stream records | shards "
@@ -169,127 +169,9 @@ final class Report {
                     .append(f.exactAfterRun() ? "yes" : "no").append(" |\n\n");
         }
         if (results.load() != null) {
-            md.append(loadSection(results.load()));
+            md.append(LoadReport.loadSection(results.load()));
         }
         md.append(METHOD.replace("{batch}", Integer.toString(env.batchSize())));
-        return md.toString();
-    }
-
-    /**
-     * Where the write units go: per workload, per item type written and per destination (the table, or an index),
-     * write units per replayed record of each processor. Empty when the run has no breakdown (an older JSON).
-     */
-    static String writeUnitSection(Results results) {
-        StringBuilder md = new StringBuilder();
-        for (Results.WorkloadResult w : results.workloads()) {
-            if (w.tally().writeUnitBreakdown() == null || w.naive().writeUnitBreakdown() == null) {
-                continue;
-            }
-            if (md.length() == 0) {
-                md.append("## Where the write units go\n\n");
-                md.append("Per item type written (its `entityType`; the shard cursors by key) and per destination: "
-                        + "the table itself or an index, as DynamoDB Local reports them with "
-                        + "`ReturnConsumedCapacity=INDEXES`. Figures are per replayed record; *writes* counts the "
-                        + "successful single-item writes of the type.\n\n");
-            }
-            md.append("**").append(w.name()).append("** (").append(w.records()).append(" records)\n\n");
-            md.append("| Item type | Written to | Tally writes/record | Tally write units/record "
-                    + "| Naive writes/record | Naive write units/record |\n");
-            md.append("|---|---|---:|---:|---:|---:|\n");
-            java.util.Map<String, Results.WriteUnitShare> tally = byType(w.tally().writeUnitBreakdown());
-            java.util.Map<String, Results.WriteUnitShare> naive = byType(w.naive().writeUnitBreakdown());
-            java.util.Set<String> types = new java.util.TreeSet<>(tally.keySet());
-            types.addAll(naive.keySet());
-            double tallyRecords = w.tally().records();
-            double naiveRecords = w.naive().records();
-            for (String type : types) {
-                Results.WriteUnitShare t = tally.get(type);
-                Results.WriteUnitShare n = naive.get(type);
-                java.util.Set<String> destinations = new java.util.TreeSet<>((a, b) ->
-                        a.equals(b) ? 0 : a.equals(RequestCounter.TABLE) ? -1 : b.equals(RequestCounter.TABLE) ? 1
-                                : a.compareTo(b));
-                if (t != null) {
-                    destinations.addAll(t.byDestination().keySet());
-                }
-                if (n != null) {
-                    destinations.addAll(n.byDestination().keySet());
-                }
-                md.append("| ").append(type).append(" | all | ")
-                        .append(t == null ? "0" : fmt(t.writes() / tallyRecords, 3)).append(" | ")
-                        .append(t == null ? "0" : fmt(t.units() / tallyRecords, 3)).append(" | ")
-                        .append(n == null ? "0" : fmt(n.writes() / naiveRecords, 3)).append(" | ")
-                        .append(n == null ? "0" : fmt(n.units() / naiveRecords, 3)).append(" |\n");
-                if (destinations.size() > 1) {
-                    for (String destination : destinations) {
-                        double tu = t == null ? 0 : t.byDestination().getOrDefault(destination, 0.0);
-                        double nu = n == null ? 0 : n.byDestination().getOrDefault(destination, 0.0);
-                        md.append("| | ").append(destination).append(" | | ").append(fmt(tu / tallyRecords, 3))
-                                .append(" | | ").append(fmt(nu / naiveRecords, 3)).append(" |\n");
-                    }
-                }
-            }
-            md.append("| **all** | | ").append(fmt(total(w.tally(), false) / tallyRecords, 3)).append(" | ")
-                    .append(fmt(w.tally().writeUnitsPerRecord(), 3)).append(" | ")
-                    .append(fmt(total(w.naive(), false) / naiveRecords, 3)).append(" | ")
-                    .append(fmt(w.naive().writeUnitsPerRecord(), 3)).append(" |\n\n");
-        }
-        return md.toString();
-    }
-
-    private static java.util.Map<String, Results.WriteUnitShare> byType(List<Results.WriteUnitShare> shares) {
-        java.util.Map<String, Results.WriteUnitShare> byType = new java.util.TreeMap<>();
-        shares.forEach(share -> byType.put(share.itemType(), share));
-        return byType;
-    }
-
-    private static double total(Results.ProcessorResult processor, boolean units) {
-        return processor.writeUnitBreakdown().stream()
-                .mapToDouble(share -> units ? share.units() : share.writes()).sum();
-    }
-
-    /** The "Load" section: the local runner's HTTP front under many concurrent connections ({@link LoadRun}). */
-    static String loadSection(Results.Load l) {
-        StringBuilder md = new StringBuilder("## Load\n\n");
-        md.append("The local runner (`tally-local`, in memory, in the benchmark's JVM) driven over HTTP by ")
-                .append(l.connections()).append(" connections for ").append(fmt(l.seconds(), 0))
-                .append(" s, each with one request in flight: 45% writes (posts and comments, which are "
-                        + "transactions; catalogue items, a single put), 55% reads (a post, a user's posts, a user's "
-                        + "stats, the global stats). Latency is from sending a request to reading its whole answer. "
-                        + "Checked: no 5xx but 503 with `Retry-After` (shed, not acknowledged), no other unexpected "
-                        + "answer, every acknowledged write read back, the derived data equal to the recomputation "
-                        + "once the stream has drained. Alone: `java -jar bench/target/tally-bench.jar --load` "
-                        + "(`--load-seconds S`, `--load-connections N`).\n\n");
-        md.append("| Connections | Seconds | Requests | Requests/s | Writes acknowledged | Reads | 503 shed "
-                + "| Unexpected | p50 (ms) | p99 (ms) | max (ms) | write p50 / p99 (ms) | read p50 / p99 (ms) "
-                + "| peak heap (MB) |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        md.append("| ").append(l.connections()).append(" | ").append(fmt(l.seconds(), 1)).append(" | ")
-                .append(l.requests()).append(" | ").append(fmt(l.requestsPerSec(), 0)).append(" | ")
-                .append(l.writesAcknowledged()).append(" | ").append(l.readsOk()).append(" | ").append(l.shed())
-                .append(" | ").append(l.unexpected()).append(" | ").append(fmt(l.p50Ms(), 0)).append(" | ")
-                .append(fmt(l.p99Ms(), 0)).append(" | ").append(fmt(l.maxMs(), 0)).append(" | ")
-                .append(fmt(l.writeP50Ms(), 0)).append(" / ").append(fmt(l.writeP99Ms(), 0)).append(" | ")
-                .append(fmt(l.readP50Ms(), 0)).append(" / ").append(fmt(l.readP99Ms(), 0)).append(" | ")
-                .append(l.peakHeapMb()).append(" |\n\n");
-        md.append("| Acknowledged posts | comments | items | missing afterwards | drain after the run (s) "
-                + "| exact after the drain |\n");
-        md.append("|---:|---:|---:|---:|---:|---|\n");
-        md.append("| ").append(l.posts()).append(" | ").append(l.comments()).append(" | ").append(l.items())
-                .append(" | ").append(l.missing()).append(" | ").append(fmt(l.drainSeconds(), 1)).append(" | ")
-                .append(l.exactAfterDrain() ? "yes" : "no (" + l.differences() + " attributes)").append(" |\n\n");
-        if (!l.unexpectedSamples().isEmpty()) {
-            md.append("Unexpected answers (first ").append(l.unexpectedSamples().size()).append("):\n\n");
-            l.unexpectedSamples().forEach(sample -> md.append("- `").append(sample.replace('`', '\'')).append("`\n"));
-            md.append('\n');
-        }
-        if (!l.missingSamples().isEmpty()) {
-            md.append("Missing acknowledged writes (first ").append(l.missingSamples().size()).append("):\n\n");
-            l.missingSamples().forEach(sample -> md.append("- `").append(sample).append("`\n"));
-            md.append('\n');
-        }
-        md.append("Peak heap is the benchmark process's, which hosts DynamoDB Local, the runner and the clients. "
-                + "The figures are DynamoDB Local's on a shared machine: its writes go through one SQLite connection, "
-                + "so they measure the front and the pipeline under contention, not DynamoDB.\n\n");
         return md.toString();
     }
 

@@ -61,6 +61,6 @@ class LoadLogicTest {
         Results.Load lost = new Results.Load(64, 60.2, 6000, 99.7, 2700, 3300, 5, 0, List.of(), 40, 400, 900, 50, 450,
                 30, 300, 512, 2.5, 900, 1200, 600, 1, List.of("/items/x (404)"), true, 0);
         assertThat(lost.passed()).isFalse();
-        assertThat(Report.loadSection(lost)).contains("Missing acknowledged writes (first 1)", "/items/x (404)");
+        assertThat(LoadReport.loadSection(lost)).contains("Missing acknowledged writes (first 1)", "/items/x (404)");
     }
 }

@@ -27,6 +27,6 @@ class LoadRunIT {
         assertThat(load.p50Ms()).isLessThanOrEqualTo(load.p99Ms());
         assertThat(load.p99Ms()).isLessThanOrEqualTo(load.maxMs());
         assertThat(load.peakHeapMb()).isPositive();
-        assertThat(Report.loadSection(load)).contains("## Load", "| 4 |");
+        assertThat(LoadReport.loadSection(load)).contains("## Load", "| 4 |");
     }
 }
