@@ -76,6 +76,10 @@ public final class Bench {
             load(options);
             return;
         }
+        if (options.writer) {
+            writer(options);
+            return;
+        }
         // A fresh server per phase: DynamoDB Local looks up the stream on every write to a stream-enabled table
         // at a cost that grows with the stream records already in the database, so a phase run after another
         // would inherit the earlier phases' streams and slow down for that reason alone.
@@ -108,8 +112,12 @@ public final class Bench {
             // Last: the runner starts its own DynamoDB Local, in memory, with nothing of the phases before.
             load = new LoadRun(options.loadConnections, Duration.ofSeconds(options.loadSeconds), options.seed).run();
         }
+        Results.Writer writer = null;
+        if (options.writerRequests > 0) {
+            writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
+        }
         {
-            Results results = new Results(environment(options), workloads, freshness, load);
+            Results results = new Results(environment(options), workloads, freshness, load, writer);
 
             // The cold-start section comes from its own run (--cold-start) and stays on the page.
             String markdown = Report.markdown(results, readColdStart(options.coldStartJson));
@@ -159,6 +167,18 @@ public final class Bench {
         LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(load.passed() ? 0 : 1);
+    }
+
+    /** The writer mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is. */
+    private static void writer(BenchOptions options) throws IOException {
+        Results.Writer writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
+        Files.createDirectories(options.writerJson.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.writerJson.toFile(), writer);
+        System.out.println(WriterReport.section(writer));
+        System.out.println(WriterReport.target(writer));
+        LOG.info("wrote {}", options.writerJson);
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(0);
     }
 
     private static ColdStartResults readColdStart(Path json) throws IOException {
@@ -253,7 +273,9 @@ public final class Bench {
             long started;
             double elapsed;
             long peak;
+            Results.Cpu cpu;
             try (HeapSampler heap = HeapSampler.start()) {
+                CpuUse cpuAtStart = CpuUse.now();
                 started = System.nanoTime();
                 for (List<SourceRecord> shard : stream.values()) {
                     for (int from = 0; from < shard.size(); from += BATCH_SIZE) {
@@ -261,6 +283,7 @@ public final class Bench {
                     }
                 }
                 elapsed = Timing.seconds(started);
+                cpu = CpuUse.since(cpuAtStart);
                 heap.close();
                 peak = heap.peakBytes();
             }
@@ -285,7 +308,7 @@ public final class Bench {
                     used.failedRequests(), (double) used.requests() / records, used.writeUnits(),
                     used.writeUnits() / records, used.writesWithoutCapacity() == 0, peak / (1024 * 1024),
                     afterRun.isExact(), afterRun.differences().size(), duplicate.size(),
-                    afterDuplicate.differences().size(), driftedItems(afterDuplicate), breakdown(used));
+                    afterDuplicate.differences().size(), driftedItems(afterDuplicate), breakdown(used), cpu);
         } finally {
             processor.close().run();
             client.close();

@@ -22,6 +22,13 @@ final class BenchOptions {
     int loadSeconds = 60;
     int loadConnections = 64;
     Path loadJson = Path.of("bench/results/load.json");
+    /** Only the writer mode: its section on stdout and its JSON, BENCHMARKS.md untouched. */
+    boolean writer;
+    /** The writer mode's requests per client thread and round; 0 leaves it out of the full run. */
+    int writerRequests = 150;
+    int writerRounds = 3;
+    int writerThreads = 8;
+    Path writerJson = Path.of("bench/results/writer.json");
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -42,6 +49,14 @@ final class BenchOptions {
                     options.load = true;
                     continue;
                 }
+                case "--writer" -> {
+                    options.writer = true;
+                    continue;
+                }
+                case "--writer-requests" -> options.writerRequests = Integer.parseInt(require(args[i], value));
+                case "--writer-rounds" -> options.writerRounds = Integer.parseInt(require(args[i], value));
+                case "--writer-json" -> options.writerJson = Path.of(require(args[i], value));
+                case "--writer-threads" -> options.writerThreads = Integer.parseInt(require(args[i], value));
                 case "--load-seconds" -> options.loadSeconds = Integer.parseInt(require(args[i], value));
                 case "--load-connections" -> options.loadConnections = Integer.parseInt(require(args[i], value));
                 case "--load-json" -> options.loadJson = Path.of(require(args[i], value));
@@ -52,7 +67,8 @@ final class BenchOptions {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                         + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
-                        + " --load-seconds S, --load-connections N, --load-json FILE,"
+                        + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
+                        + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
                         + " --workloads uniform,zipf,hot-song)");
             }
             i++;
@@ -62,6 +78,14 @@ final class BenchOptions {
         }
         if (options.loadSeconds < 0 || (options.load && options.loadSeconds < 1)) {
             throw new IllegalArgumentException("--load-seconds must be positive (0 leaves the load out of a full run)");
+        }
+        if (options.writerRequests < 0 || (options.writerRequests > 0 && options.writerRequests < 2)
+                || (options.writer && options.writerRequests < 2)) {
+            throw new IllegalArgumentException("--writer-requests must be at least 2 (0 leaves the writer mode out of"
+                    + " a full run)");
+        }
+        if (options.writerRounds < 1 || options.writerThreads < 1) {
+            throw new IllegalArgumentException("--writer-rounds and --writer-threads must be positive");
         }
         if (options.loadConnections < 1) {
             throw new IllegalArgumentException("--load-connections must be positive");

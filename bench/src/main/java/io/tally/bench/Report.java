@@ -57,6 +57,9 @@ final class Report {
                     : load.unexpected() + " unexpected answers, " + load.missing() + " missing writes, "
                     + (load.exactAfterDrain() ? "exact" : "not exact"), load.passed()));
         }
+        if (results.writer() != null) {
+            targets.add(WriterReport.target(results.writer()));
+        }
         Results.Freshness freshness = results.freshness();
         if (freshness != null) {
             targets.add(new Target("Freshness p99 at most " + fmt(MAX_P99_MS, 0) + " ms at half the writer's maximum rate",
@@ -124,15 +127,18 @@ final class Report {
 
         md.append("## Replay, per processor\n\n");
         md.append("| Workload | Processor | records/s | seconds | DynamoDB requests/record | write units/record "
-                + "| peak heap (MB) | exact after run | differing attributes after one duplicated batch |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---|---:|\n");
+                + "| cores busy | DynamoDB Local's share of the CPU | peak heap (MB) | exact after run "
+                + "| differing attributes after one duplicated batch |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
         for (Results.WorkloadResult w : results.workloads()) {
             for (Results.ProcessorResult p : List.of(w.tally(), w.naive())) {
                 md.append("| ").append(w.name()).append(" | ").append(p.processor()).append(" | ")
                         .append(fmt(p.recordsPerSec(), 0)).append(" | ").append(fmt(p.seconds(), 1)).append(" | ")
                         .append(fmt(p.requestsPerRecord(), 3)).append(" | ").append(fmt(p.writeUnitsPerRecord(), 3))
                         .append(p.writeUnitsReported() ? "" : " (incomplete)").append(" | ")
-                        .append(p.peakHeapMb()).append(" | ").append(p.exactAfterRun() ? "yes" : "no ("
+                        .append(p.cpu() == null ? "n/a" : fmt(p.cpu().coresBusy(), 2)).append(" | ")
+                        .append(p.cpu() == null ? "n/a" : fmt(100 * p.cpu().dynamoDbLocalShare(), 0) + "%")
+                        .append(" | ").append(p.peakHeapMb()).append(" | ").append(p.exactAfterRun() ? "yes" : "no ("
                                 + p.differencesAfterRun() + " attributes)").append(" | ")
                         .append(p.differencesAfterDuplicate()).append(" (").append(p.driftedItemsAfterDuplicate())
                         .append(" items, batch of ").append(p.duplicatedBatchRecords()).append(") |\n");
@@ -141,6 +147,7 @@ final class Report {
         md.append('\n');
 
         md.append(WriteUnitReport.writeUnitSection(results));
+        md.append(ShortfallReport.section(results));
 
         md.append("## Recording the workloads\n\n");
         md.append("| Workload | Zipf s | base writes | writer threads | base writes/s | stream records | shards "
@@ -170,6 +177,9 @@ final class Report {
         }
         if (results.load() != null) {
             md.append(LoadReport.loadSection(results.load()));
+        }
+        if (results.writer() != null) {
+            md.append(WriterReport.section(results.writer()));
         }
         md.append(METHOD.replace("{batch}", Integer.toString(env.batchSize())));
         return md.toString();

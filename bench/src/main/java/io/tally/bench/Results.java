@@ -3,11 +3,12 @@ package io.tally.bench;
 import java.util.List;
 
 /** Everything one run measured; serialized as-is to JSON and rendered to markdown by {@link Report}. */
-record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness, Load load) {
+record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness, Load load,
+               Writer writer) {
 
-    /** A run without the load section (and a run's JSON written before there was one). */
+    /** A run without the load and writer sections (and a run's JSON written before there were some). */
     Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness) {
-        this(environment, workloads, freshness, null);
+        this(environment, workloads, freshness, null, null);
     }
 
     record Environment(String date, String command, int cores, String jvm, String os, long maxHeapMb,
@@ -49,7 +50,25 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
                            double writeUnitsPerRecord, boolean writeUnitsReported, long peakHeapMb,
                            boolean exactAfterRun, int differencesAfterRun, int duplicatedBatchRecords,
                            int differencesAfterDuplicate, int driftedItemsAfterDuplicate,
-                           List<WriteUnitShare> writeUnitBreakdown) {
+                           List<WriteUnitShare> writeUnitBreakdown, Cpu cpu) {
+    }
+
+    /**
+     * CPU time during a phase ({@link CpuUse}).
+     *
+     * @param processSeconds        CPU seconds of the whole process (DynamoDB Local runs in it)
+     * @param wallSeconds           the phase's wall time
+     * @param dynamoDbLocalSeconds  CPU seconds on DynamoDB Local's own threads (HTTP server and SQLite)
+     */
+    record Cpu(double processSeconds, double wallSeconds, double dynamoDbLocalSeconds) {
+        /** Cores kept busy on average: 2 on this machine means the phase was bound by the CPU. */
+        double coresBusy() {
+            return processSeconds / wallSeconds;
+        }
+
+        double dynamoDbLocalShare() {
+            return dynamoDbLocalSeconds / processSeconds;
+        }
     }
 
     /**
@@ -86,6 +105,42 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
                 List<String> missingSamples, boolean exactAfterDrain, int differences) {
         boolean passed() {
             return unexpected == 0 && missing == 0 && exactAfterDrain;
+        }
+    }
+
+    /**
+     * The writer mode ({@link WriterRun}): API requests through the local front and handler against the same
+     * DynamoDB calls sent raw, at the same concurrency.
+     *
+     * @param frontPerSec   API requests per second through the front, over all rounds
+     * @param rawPerSec     the same requests' DynamoDB calls, sent raw: requests' worth per second, over all rounds
+     * @param ratio         frontPerSec over rawPerSec
+     */
+    record Writer(int threads, int requestsPerThread, List<WriterRound> rounds, double frontPerSec, double rawPerSec,
+                  double ratio) {
+        static Writer of(int threads, int requestsPerThread, List<WriterRound> rounds) {
+            double requests = rounds.stream().mapToDouble(WriterRound::requests).sum();
+            double front = requests / rounds.stream().mapToDouble(WriterRound::frontSeconds).sum();
+            double raw = requests / rounds.stream().mapToDouble(WriterRound::rawSeconds).sum();
+            return new Writer(threads, requestsPerThread, rounds, front, raw, front / raw);
+        }
+    }
+
+    /**
+     * One round of the writer mode.
+     *
+     * @param requests          API requests sent through the front (all answered 2xx)
+     * @param calls             the DynamoDB calls the writer made for them, sent again raw
+     * @param callsByOperation  those calls by operation
+     * @param frontDrainSeconds after the front half, until the stream pipeline had processed its records
+     * @param rawDrainSeconds   the same after the raw half
+     * @param frontP50Ms        an API request's latency through the front, as its client saw it
+     */
+    record WriterRound(int round, int requests, int calls, java.util.Map<String, Integer> callsByOperation,
+                       double frontSeconds, double rawSeconds, double frontDrainSeconds, double rawDrainSeconds,
+                       double frontP50Ms, double frontP99Ms) {
+        double ratio() {
+            return rawSeconds / frontSeconds;
         }
     }
 }

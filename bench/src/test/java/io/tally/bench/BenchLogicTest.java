@@ -133,7 +133,8 @@ class BenchLogicTest {
     private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {
         return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift,
                 List.of(new Results.WriteUnitShare("PostProjection", 1, units,
-                        Map.of(RequestCounter.TABLE, units / 2, "PostsByStatus", units / 2))));
+                        Map.of(RequestCounter.TABLE, units / 2, "PostsByStatus", units / 2))),
+                new Results.Cpu(2, 1, 1.2));
     }
 
     private static SourceRecord record(String sequence, Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oldImage,

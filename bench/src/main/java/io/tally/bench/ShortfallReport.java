@@ -1,0 +1,84 @@
+package io.tally.bench;
+
+import java.util.Comparator;
+import java.util.stream.Collectors;
+
+/**
+ * The "Targets not met" section: for each replay target the run missed, the figures of the same run that say why.
+ * Throughput: the CPU each record may use at the target rate on this machine's cores, against what DynamoDB Local
+ * alone used per record of Tally's replay. Write units: how many units per record the target allows, and where
+ * Tally's went.
+ */
+final class ShortfallReport {
+    private ShortfallReport() {
+    }
+
+    static String section(Results results) {
+        int cores = results.environment().cores();
+        StringBuilder throughput = new StringBuilder();
+        StringBuilder units = new StringBuilder();
+        for (Results.WorkloadResult w : results.workloads()) {
+            boolean skewed = w.skew() > 0;
+            double minThroughput = skewed ? Report.MIN_THROUGHPUT_RATIO : Report.MIN_UNIFORM_THROUGHPUT_RATIO;
+            double maxUnits = skewed ? Report.MAX_WRITE_UNIT_RATIO : Report.MAX_UNIFORM_WRITE_UNIT_RATIO;
+            Results.Cpu cpu = w.tally().cpu();
+            if (w.throughputRatio() < minThroughput && cpu != null) {
+                double targetRate = minThroughput * w.naive().recordsPerSec();
+                double budgetMs = 1000.0 * cores / targetRate;
+                double tallyMs = 1000.0 * cpu.processSeconds() / w.tally().records();
+                double dynamoMs = 1000.0 * cpu.dynamoDbLocalSeconds() / w.tally().records();
+                throughput.append("| ").append(w.name()).append(" | ").append(Report.fmt(minThroughput, 0))
+                        .append("x | ").append(Report.fmt(targetRate, 0)).append(" | ")
+                        .append(Report.fmt(budgetMs, 2)).append(" | ").append(Report.fmt(cpu.coresBusy(), 2))
+                        .append(" | ").append(Report.fmt(tallyMs, 2)).append(" | ").append(Report.fmt(dynamoMs, 2))
+                        .append(" | ").append(dynamoMs > budgetMs ? "yes" : "no").append(" |\n");
+            }
+            if (w.writeUnitRatio() > maxUnits) {
+                double allowed = maxUnits * w.naive().writeUnitsPerRecord();
+                double tally = w.tally().writeUnitsPerRecord();
+                int records = w.tally().records();
+                String largest = w.tally().writeUnitBreakdown().stream()
+                        .sorted(Comparator.comparingDouble(Results.WriteUnitShare::units).reversed()).limit(3)
+                        .map(share -> share.itemType() + " " + Report.fmt(share.units() / records, 3))
+                        .collect(Collectors.joining(", "));
+                units.append("| ").append(w.name()).append(" | ").append(Report.fmt(maxUnits, 2)).append("x | ")
+                        .append(Report.fmt(allowed, 3)).append(" | ").append(Report.fmt(tally, 3)).append(" | ")
+                        .append(Report.fmt(tally - allowed, 3)).append(" (")
+                        .append(Report.fmt(100 * (tally - allowed) / tally, 0)).append("%) | ").append(largest)
+                        .append(" |\n");
+            }
+        }
+        if (throughput.isEmpty() && units.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("## Targets not met: why\n\n");
+        if (!throughput.isEmpty()) {
+            md.append("**Records/s.** Tally's replay keeps the machine's cores busy, so its rate is the cores' CPU time "
+                    + "over the CPU a record takes, and most of that is DynamoDB Local's (its HTTP server and the one "
+                    + "thread that runs every SQLite statement, measured per thread in the same replay). At the target "
+                    + "rate, each record may take at most the budget below; where DynamoDB Local alone used more per "
+                    + "record of Tally's replay, no engine could reach the target against this emulator on ")
+                    .append(cores).append(" cores. The naive processor is sequential: its rate is bound by the "
+                            + "latency of one request at a time, not by the CPU, and does not fall with the cores "
+                            + "as Tally's does.\n\n");
+            md.append("| Workload | target | target records/s | CPU budget per record (ms) | Tally: cores busy "
+                    + "| Tally: CPU per record (ms) | of which DynamoDB Local (ms) | DynamoDB Local alone over the budget "
+                    + "|\n|---|---:|---:|---:|---:|---:|---:|---|\n");
+            md.append(throughput).append('\n');
+        }
+        if (!units.isEmpty()) {
+            md.append("**Write units.** The write units per record the target allows, Tally's, and the largest item "
+                    + "types of Tally's writes (units per record; \"Where the write units go\" has them all). Tally "
+                    + "writes a derived item at most once per batch it changes in; documents (post projections, "
+                    + "selector entries) cost both processors about one unit per change of their source, and each "
+                    + "user's stats item one unit per batch that touches the user. What is left above the target is "
+                    + "therefore about one write per user per batch: cutting it means writing counters less often than "
+                    + "once per batch (summing them across batches, e.g. over a tumbling window), which holds derived "
+                    + "data back for as long as the window and so works against the freshness target.\n\n");
+            md.append("| Workload | target | allowed write units/record | Tally's | over by | Tally's largest item types "
+                    + "|\n|---|---:|---:|---:|---:|---|\n");
+            md.append(units).append('\n');
+        }
+        return md.toString();
+    }
+}
