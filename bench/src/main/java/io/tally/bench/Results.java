@@ -134,11 +134,14 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      * @param callsByOperation  those calls by operation
      * @param frontDrainSeconds after the front half, until the stream pipeline had processed its records
      * @param rawDrainSeconds   the same after the raw half
+     * @param frontCpu          CPU during the front half (the clients, the front, the writer, the pipeline and
+     *                          DynamoDB Local all run in the benchmark's JVM)
+     * @param rawCpu            CPU during the raw half
      * @param frontP50Ms        an API request's latency through the front, as its client saw it
      */
     record WriterRound(int round, int requests, int calls, java.util.Map<String, Integer> callsByOperation,
                        double frontSeconds, double rawSeconds, double frontDrainSeconds, double rawDrainSeconds,
-                       double frontP50Ms, double frontP99Ms) {
+                       Cpu frontCpu, Cpu rawCpu, double frontP50Ms, double frontP99Ms) {
         double ratio() {
             return rawSeconds / frontSeconds;
         }

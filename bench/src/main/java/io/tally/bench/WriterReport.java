@@ -51,6 +51,26 @@ final class WriterReport {
         md.append("| **all** | | | | | ").append(Report.fmt(w.frontPerSec(), 0)).append(" | | ")
                 .append(Report.fmt(w.rawPerSec(), 0)).append(" | **").append(Report.fmt(w.ratio(), 2))
                 .append("x** | | |\n\n");
+        md.append("CPU per API request in each half (milliseconds; the whole process, which hosts the clients, the "
+                + "front and the writer, the stream pipeline and DynamoDB Local; and DynamoDB Local's own threads). The "
+                + "difference between the halves is what the front, the handler and the HTTP client add.\n\n");
+        md.append("| Round | front: CPU per request | of which DynamoDB Local | cores busy | raw: CPU per request "
+                + "| of which DynamoDB Local | cores busy | added by the front |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Results.WriterRound r : w.rounds()) {
+            if (r.frontCpu() == null || r.rawCpu() == null) {
+                continue;
+            }
+            double front = 1000 * r.frontCpu().processSeconds() / r.requests();
+            double raw = 1000 * r.rawCpu().processSeconds() / r.requests();
+            md.append("| ").append(r.round()).append(" | ").append(Report.fmt(front, 2)).append(" | ")
+                    .append(Report.fmt(1000 * r.frontCpu().dynamoDbLocalSeconds() / r.requests(), 2)).append(" | ")
+                    .append(Report.fmt(r.frontCpu().coresBusy(), 2)).append(" | ").append(Report.fmt(raw, 2))
+                    .append(" | ").append(Report.fmt(1000 * r.rawCpu().dynamoDbLocalSeconds() / r.requests(), 2))
+                    .append(" | ").append(Report.fmt(r.rawCpu().coresBusy(), 2)).append(" | ")
+                    .append(Report.fmt(front - raw, 2)).append(" |\n");
+        }
+        md.append('\n');
         return md.toString();
     }
 }

@@ -138,13 +138,16 @@ final class WriterRun {
         java.util.concurrent.ConcurrentLinkedQueue<SdkRequest> calls = new java.util.concurrent.ConcurrentLinkedQueue<>();
         double frontSeconds;
         double frontDrain;
+        Results.Cpu frontCpu;
         List<Double> latencies = new ArrayList<>();
         try (LocalRunner runner = LocalRunner.start(LocalRunner.Settings.ephemeral())) {
             URI base = runner.baseUri();
             try (AutoCloseable recording = SdkCallRecorder.recording(calls::add)) {
+                CpuUse cpuAtStart = CpuUse.now();
                 long started = System.nanoTime();
                 List<List<Double>> perThread = inParallel(thread -> front(base, thread));
                 frontSeconds = Timing.seconds(started);
+                frontCpu = CpuUse.since(cpuAtStart);
                 perThread.forEach(latencies::addAll);
             }
             frontDrain = drain(runner);
@@ -170,8 +173,10 @@ final class WriterRun {
 
         double rawSeconds;
         double rawDrain;
+        Results.Cpu rawCpu;
         try (LocalRunner runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
              DynamoDbClient dynamo = writerLikeClient(runner.dynamoDbEndpoint())) {
+            CpuUse cpuAtStart = CpuUse.now();
             long started = System.nanoTime();
             inParallel(thread -> {
                 for (SdkRequest call : recorded.getOrDefault(thread, List.of())) {
@@ -180,6 +185,7 @@ final class WriterRun {
                 return List.of();
             });
             rawSeconds = Timing.seconds(started);
+            rawCpu = CpuUse.since(cpuAtStart);
             rawDrain = drain(runner);
         } catch (Exception e) {
             throw new IllegalStateException("writer round " + number + " (raw) failed: " + e.getMessage(), e);
@@ -190,7 +196,7 @@ final class WriterRun {
                 Report.fmt(requests / frontSeconds, 0), calls.size(), Report.fmt(rawSeconds, 1),
                 Report.fmt(requests / rawSeconds, 0), Report.fmt(rawSeconds / frontSeconds, 2));
         return new Results.WriterRound(number, requests, calls.size(), callsByOperation, frontSeconds, rawSeconds,
-                frontDrain, rawDrain, Report.percentile(latencies, 50), Report.percentile(latencies, 99));
+                frontDrain, rawDrain, frontCpu, rawCpu, Report.percentile(latencies, 50), Report.percentile(latencies, 99));
     }
 
     /**

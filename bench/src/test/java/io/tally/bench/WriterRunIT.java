@@ -26,5 +26,10 @@ class WriterRunIT {
         assertThat(round.rawSeconds()).isPositive();
         assertThat(writer.ratio()).isPositive();
         assertThat(round.frontP50Ms()).isLessThanOrEqualTo(round.frontP99Ms());
+        // DynamoDB Local runs in this JVM: its threads' CPU is part of the process's, in both halves.
+        assertThat(round.frontCpu().dynamoDbLocalSeconds()).isPositive()
+                .isLessThanOrEqualTo(round.frontCpu().processSeconds());
+        assertThat(round.rawCpu().dynamoDbLocalSeconds()).isPositive()
+                .isLessThanOrEqualTo(round.rawCpu().processSeconds());
     }
 }
