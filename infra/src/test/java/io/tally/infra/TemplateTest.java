@@ -281,6 +281,25 @@ class TemplateTest {
     }
 
     @Test
+    void operationsDashboard_isJson_andSearchesTheWritersMetricsByTheDimensionsTheyCarry() throws IOException {
+        String body = properties("OperationsDashboard").path("DashboardBody").get(0).asText();
+        // !Sub's variables become strings; what is left must be the JSON CloudWatch takes.
+        JsonNode dashboard = JSON.readTree(body.replaceAll("\\$\\{[A-Za-z0-9:.]+}", "x"));
+        List<String> expressions = new ArrayList<>();
+        dashboard.path("widgets").forEach(widget -> widget.path("properties").path("metrics").forEach(metric ->
+                metric.forEach(part -> {
+                    if (part.has("expression")) {
+                        expressions.add(part.path("expression").asText());
+                    }
+                })));
+        // The writer's meters (ApiMetrics) flushed as EMF: one dimension per tag, in the Tally namespace.
+        assertThat(expressions).containsExactlyInAnyOrder(
+                "SEARCH('{Tally,route,status} MetricName=\"tally.api.requests\"', 'Sum', 60)",
+                "SEARCH('{Tally,code,route} MetricName=\"tally.api.errors\"', 'Sum', 60)",
+                "SEARCH('{Tally,route} MetricName=\"tally.api.latency\"', 'p99', 60)");
+    }
+
+    @Test
     void eventRules_areTheLocalBusRulesFiles() throws IOException {
         // The local runner matches infra/events/rules/*.json; the deployment must declare the very same patterns.
         Map<String, JsonNode> declared = new HashMap<>();
