@@ -14,15 +14,20 @@ import java.util.Map;
  */
 final class CpuUse {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CpuUse.class);
 
     private final long processNanos;
     private final long wallNanos;
     private final Map<Long, Long> dynamoDbLocalThreads;
+    /** Every live thread's CPU by its name with digits dropped (a pool's threads together): for the log. */
+    private final Map<Long, Map.Entry<String, Long>> allThreads;
 
-    private CpuUse(long processNanos, long wallNanos, Map<Long, Long> dynamoDbLocalThreads) {
+    private CpuUse(long processNanos, long wallNanos, Map<Long, Long> dynamoDbLocalThreads,
+            Map<Long, Map.Entry<String, Long>> allThreads) {
         this.processNanos = processNanos;
         this.wallNanos = wallNanos;
         this.dynamoDbLocalThreads = dynamoDbLocalThreads;
+        this.allThreads = allThreads;
     }
 
     /** DynamoDB Local 3.x's threads: its Jetty pool ({@code qtp...}) and its SQLite job queue ({@code SQLiteQueue...}). */
@@ -32,15 +37,21 @@ final class CpuUse {
 
     static CpuUse now() {
         Map<Long, Long> dynamo = new HashMap<>();
+        Map<Long, Map.Entry<String, Long>> all = new HashMap<>();
         for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
-            if (info != null && isDynamoDbLocal(info.getThreadName())) {
-                long cpu = THREADS.getThreadCpuTime(info.getThreadId());
-                if (cpu >= 0) {
-                    dynamo.put(info.getThreadId(), cpu);
-                }
+            if (info == null) {
+                continue;
             }
+            long cpu = THREADS.getThreadCpuTime(info.getThreadId());
+            if (cpu < 0) {
+                continue;
+            }
+            if (isDynamoDbLocal(info.getThreadName())) {
+                dynamo.put(info.getThreadId(), cpu);
+            }
+            all.put(info.getThreadId(), Map.entry(info.getThreadName().replaceAll("[0-9]+", "N"), cpu));
         }
-        return new CpuUse(processCpuNanos(), System.nanoTime(), dynamo);
+        return new CpuUse(processCpuNanos(), System.nanoTime(), dynamo, all);
     }
 
     /** The CPU used from {@code start} to now. */
@@ -49,6 +60,16 @@ final class CpuUse {
         long dynamo = 0;
         for (Map.Entry<Long, Long> thread : end.dynamoDbLocalThreads.entrySet()) {
             dynamo += thread.getValue() - start.dynamoDbLocalThreads.getOrDefault(thread.getKey(), 0L);
+        }
+        if (LOG.isDebugEnabled()) {
+            Map<String, Long> byGroup = new java.util.TreeMap<>();
+            end.allThreads.forEach((id, thread) -> byGroup.merge(thread.getKey(), thread.getValue()
+                    - (start.allThreads.containsKey(id) ? start.allThreads.get(id).getValue() : 0L), Long::sum));
+            LOG.debug("CPU seconds by thread group: {}", byGroup.entrySet().stream()
+                    .filter(e -> e.getValue() > 10_000_000L)
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .map(e -> e.getKey() + "=" + Report.fmt(e.getValue() / 1e9, 2))
+                    .collect(java.util.stream.Collectors.joining(", ")));
         }
         double wall = (end.wallNanos - start.wallNanos) / 1e9;
         double process = (end.processNanos - start.processNanos) / 1e9;
