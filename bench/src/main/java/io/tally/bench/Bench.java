@@ -73,11 +73,11 @@ public final class Bench {
             return;
         }
         if (options.load) {
-            load(options);
+            AloneModes.load(options);
             return;
         }
         if (options.writer) {
-            writer(options);
+            AloneModes.writer(options);
             return;
         }
         // A fresh server per phase: DynamoDB Local looks up the stream on every write to a stream-enabled table
@@ -150,33 +150,6 @@ public final class Bench {
         Files.writeString(options.markdown, Report.markdown(replay, results));
         System.out.println(Report.coldStartSection(results));
         LOG.info("wrote {} and {}", options.markdown, options.coldStartJson);
-        // DynamoDB Local leaves non-daemon threads behind.
-        System.exit(0);
-    }
-
-    /**
-     * The load mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is; exits 1 if a check
-     * failed (an unexpected answer, a missing acknowledged write, derived data not exact).
-     */
-    private static void load(BenchOptions options) throws IOException {
-        Results.Load load = new LoadRun(options.loadConnections, Duration.ofSeconds(options.loadSeconds), options.seed)
-                .run();
-        Files.createDirectories(options.loadJson.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.loadJson.toFile(), load);
-        System.out.println(LoadReport.loadSection(load));
-        LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
-        // DynamoDB Local leaves non-daemon threads behind.
-        System.exit(load.passed() ? 0 : 1);
-    }
-
-    /** The writer mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is. */
-    private static void writer(BenchOptions options) throws IOException {
-        Results.Writer writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
-        Files.createDirectories(options.writerJson.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.writerJson.toFile(), writer);
-        System.out.println(WriterReport.section(writer));
-        System.out.println(WriterReport.target(writer));
-        LOG.info("wrote {}", options.writerJson);
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(0);
     }

@@ -1,0 +1,45 @@
+package io.tally.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The modes that also run alone ({@code --load}, {@code --writer}): their section on stdout, their own JSON. */
+final class AloneModes {
+    private static final Logger LOG = LoggerFactory.getLogger(AloneModes.class);
+
+    private AloneModes() {
+    }
+
+    /**
+     * The load mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is; exits 1 if a check
+     * failed (an unexpected answer, a missing acknowledged write, derived data not exact).
+     */
+    static void load(BenchOptions options) throws IOException {
+        Results.Load load = new LoadRun(options.loadConnections, Duration.ofSeconds(options.loadSeconds), options.seed)
+                .run();
+        Files.createDirectories(options.loadJson.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.loadJson.toFile(), load);
+        System.out.println(LoadReport.loadSection(load));
+        LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(load.passed() ? 0 : 1);
+    }
+
+    /** The writer mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is. */
+    static void writer(BenchOptions options) throws IOException {
+        Results.Writer writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
+        Files.createDirectories(options.writerJson.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.writerJson.toFile(), writer);
+        System.out.println(WriterReport.section(writer));
+        Report.Target target = WriterReport.target(writer);
+        System.out.println(target.description() + ": " + target.measured() + (target.met() ? " (met)" : " (not met)"));
+        LOG.info("wrote {}", options.writerJson);
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(0);
+    }
+}
