@@ -60,9 +60,13 @@ final class ShortfallReport {
                             + "per thread in the same replay). Where DynamoDB Local alone used more CPU per record of "
                             + "Tally's replay than the budget, the target cannot be reached on this machine by making "
                             + "the engine cheaper: only by sending DynamoDB Local fewer requests per record, and Tally "
-                            + "already sends about one write per derived item per batch (see the write units below). The naive processor is sequential: its rate "
-                            + "is bound by the latency of one request at a time, not by the cores, so more cores would "
-                            + "raise Tally's rate and not the naive one's.\n\n");
+                            + "already sends about one write per derived item per batch (see the write units below). Where it did not, the target is not ruled out "
+                            + "here, and what stands in the way is the rest: with the cores nearly all busy, the CPU per "
+                            + "record outside DynamoDB Local (the engine, its SDK client, the JVM), which would have to "
+                            + "fit in what the budget leaves; with cores idle, the time a batch waits on its own steps "
+                            + "one after another (claiming the shard, planning, the derived writes, releasing). The naive "
+                            + "processor is sequential: its rate is bound by the latency of one request at a time, not "
+                            + "by the cores, so more cores would raise Tally's rate and not the naive one's.\n\n");
             md.append("| Workload | target | target records/s | CPU budget per record (ms) | Tally: cores busy "
                     + "| Tally: CPU per record (ms) | of which DynamoDB Local (ms) | DynamoDB Local alone over the budget "
                     + "|\n|---|---:|---:|---:|---:|---:|---:|---|\n");
