@@ -1,9 +1,6 @@
 package io.tally.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +19,7 @@ final class AloneModes {
     static void load(BenchOptions options) throws IOException {
         Results.Load load = new LoadRun(options.loadConnections, Duration.ofSeconds(options.loadSeconds), options.seed)
                 .run();
-        Files.createDirectories(options.loadJson.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.loadJson.toFile(), load);
+        Bench.writeJson(options.loadJson, load);
         System.out.println(LoadReport.loadSection(load));
         LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
         // DynamoDB Local leaves non-daemon threads behind.
@@ -33,8 +29,7 @@ final class AloneModes {
     /** The writer mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is. */
     static void writer(BenchOptions options) throws IOException {
         Results.Writer writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
-        Files.createDirectories(options.writerJson.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.writerJson.toFile(), writer);
+        Bench.writeJson(options.writerJson, writer);
         System.out.println(WriterReport.section(writer));
         Report.Target target = WriterReport.target(writer);
         System.out.println(target.description() + ": " + target.measured() + (target.met() ? " (met)" : " (not met)"));

@@ -122,8 +122,7 @@ public final class Bench {
             // The cold-start section comes from its own run (--cold-start) and stays on the page.
             String markdown = Report.markdown(results, readColdStart(options.coldStartJson));
             Files.writeString(options.markdown, markdown);
-            Files.createDirectories(options.json.toAbsolutePath().getParent());
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.json.toFile(), results);
+            writeJson(options.json, results);
             System.out.println(markdown);
             LOG.info("wrote {} and {}", options.markdown, options.json);
         }
@@ -143,8 +142,7 @@ public final class Bench {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         }
-        Files.createDirectories(options.coldStartJson.toAbsolutePath().getParent());
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(options.coldStartJson.toFile(), results);
+        writeJson(options.coldStartJson, results);
         Results replay = Files.isRegularFile(options.json)
                 ? new ObjectMapper().readValue(options.json.toFile(), Results.class) : null;
         Files.writeString(options.markdown, Report.markdown(replay, results));
@@ -152,6 +150,12 @@ public final class Bench {
         LOG.info("wrote {} and {}", options.markdown, options.coldStartJson);
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(0);
+    }
+
+    /** Writes a run's figures as indented JSON, creating the directory. */
+    static void writeJson(Path file, Object figures) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), figures);
     }
 
     private static ColdStartResults readColdStart(Path json) throws IOException {

@@ -79,8 +79,7 @@ final class BenchOptions {
         if (options.loadSeconds < 0 || (options.load && options.loadSeconds < 1)) {
             throw new IllegalArgumentException("--load-seconds must be positive (0 leaves the load out of a full run)");
         }
-        if (options.writerRequests < 0 || (options.writerRequests > 0 && options.writerRequests < 2)
-                || (options.writer && options.writerRequests < 2)) {
+        if (options.writerRequests < 0 || options.writerRequests == 1 || (options.writer && options.writerRequests == 0)) {
             throw new IllegalArgumentException("--writer-requests must be at least 2 (0 leaves the writer mode out of"
                     + " a full run)");
         }

@@ -5,6 +5,10 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a phase's CPU time went: the whole process's, and the part of it spent on DynamoDB Local's own threads (its
@@ -14,20 +18,17 @@ import java.util.Map;
  */
 final class CpuUse {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CpuUse.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CpuUse.class);
 
     private final long processNanos;
     private final long wallNanos;
-    private final Map<Long, Long> dynamoDbLocalThreads;
-    /** Every live thread's CPU by its name with digits dropped (a pool's threads together): for the log. */
-    private final Map<Long, Map.Entry<String, Long>> allThreads;
+    /** Every live thread's CPU, by id, with its name's digits dropped (a pool's threads share a group name). */
+    private final Map<Long, Map.Entry<String, Long>> threads;
 
-    private CpuUse(long processNanos, long wallNanos, Map<Long, Long> dynamoDbLocalThreads,
-            Map<Long, Map.Entry<String, Long>> allThreads) {
+    private CpuUse(long processNanos, long wallNanos, Map<Long, Map.Entry<String, Long>> threads) {
         this.processNanos = processNanos;
         this.wallNanos = wallNanos;
-        this.dynamoDbLocalThreads = dynamoDbLocalThreads;
-        this.allThreads = allThreads;
+        this.threads = threads;
     }
 
     /** DynamoDB Local 3.x's threads: its Jetty pool ({@code qtp...}) and its SQLite job queue ({@code SQLiteQueue...}). */
@@ -36,7 +37,6 @@ final class CpuUse {
     }
 
     static CpuUse now() {
-        Map<Long, Long> dynamo = new HashMap<>();
         Map<Long, Map.Entry<String, Long>> all = new HashMap<>();
         for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
             if (info == null) {
@@ -46,30 +46,27 @@ final class CpuUse {
             if (cpu < 0) {
                 continue;
             }
-            if (isDynamoDbLocal(info.getThreadName())) {
-                dynamo.put(info.getThreadId(), cpu);
-            }
             all.put(info.getThreadId(), Map.entry(info.getThreadName().replaceAll("[0-9]+", "N"), cpu));
         }
-        return new CpuUse(processCpuNanos(), System.nanoTime(), dynamo, all);
+        return new CpuUse(processCpuNanos(), System.nanoTime(), all);
     }
 
     /** The CPU used from {@code start} to now. */
     static Results.Cpu since(CpuUse start) {
         CpuUse end = now();
-        long dynamo = 0;
-        for (Map.Entry<Long, Long> thread : end.dynamoDbLocalThreads.entrySet()) {
-            dynamo += thread.getValue() - start.dynamoDbLocalThreads.getOrDefault(thread.getKey(), 0L);
-        }
+        Map<String, Long> byGroup = new TreeMap<>();
+        end.threads.forEach((id, thread) -> {
+            Map.Entry<String, Long> before = start.threads.get(id);
+            byGroup.merge(thread.getKey(), thread.getValue() - (before == null ? 0L : before.getValue()), Long::sum);
+        });
+        long dynamo = byGroup.entrySet().stream().filter(group -> isDynamoDbLocal(group.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
         if (LOG.isDebugEnabled()) {
-            Map<String, Long> byGroup = new java.util.TreeMap<>();
-            end.allThreads.forEach((id, thread) -> byGroup.merge(thread.getKey(), thread.getValue()
-                    - (start.allThreads.containsKey(id) ? start.allThreads.get(id).getValue() : 0L), Long::sum));
             LOG.debug("CPU seconds by thread group: {}", byGroup.entrySet().stream()
                     .filter(e -> e.getValue() > 10_000_000L)
                     .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                     .map(e -> e.getKey() + "=" + Report.fmt(e.getValue() / 1e9, 2))
-                    .collect(java.util.stream.Collectors.joining(", ")));
+                    .collect(Collectors.joining(", ")));
         }
         double wall = (end.wallNanos - start.wallNanos) / 1e9;
         double process = (end.processNanos - start.processNanos) / 1e9;

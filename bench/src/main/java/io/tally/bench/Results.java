@@ -111,18 +111,24 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
     /**
      * The writer mode ({@link WriterRun}): API requests through the local front and handler against the same
      * DynamoDB calls sent raw, at the same concurrency.
-     *
-     * @param frontPerSec   API requests per second through the front, over all rounds
-     * @param rawPerSec     the same requests' DynamoDB calls, sent raw: requests' worth per second, over all rounds
-     * @param ratio         frontPerSec over rawPerSec
      */
-    record Writer(int threads, int requestsPerThread, List<WriterRound> rounds, double frontPerSec, double rawPerSec,
-                  double ratio) {
-        static Writer of(int threads, int requestsPerThread, List<WriterRound> rounds) {
-            double requests = rounds.stream().mapToDouble(WriterRound::requests).sum();
-            double front = requests / rounds.stream().mapToDouble(WriterRound::frontSeconds).sum();
-            double raw = requests / rounds.stream().mapToDouble(WriterRound::rawSeconds).sum();
-            return new Writer(threads, requestsPerThread, rounds, front, raw, front / raw);
+    record Writer(int threads, int requestsPerThread, List<WriterRound> rounds) {
+        /** API requests per second through the front, over all rounds. */
+        double frontPerSec() {
+            return requests() / rounds.stream().mapToDouble(WriterRound::frontSeconds).sum();
+        }
+
+        /** The same requests' DynamoDB calls sent raw: requests' worth per second, over all rounds. */
+        double rawPerSec() {
+            return requests() / rounds.stream().mapToDouble(WriterRound::rawSeconds).sum();
+        }
+
+        double ratio() {
+            return frontPerSec() / rawPerSec();
+        }
+
+        private double requests() {
+            return rounds.stream().mapToDouble(WriterRound::requests).sum();
         }
     }
 

@@ -60,9 +60,9 @@ final class WriteUnitReport {
                     }
                 }
             }
-            md.append("| **all** | | ").append(Report.fmt(total(w.tally(), false) / tallyRecords, 3)).append(" | ")
+            md.append("| **all** | | ").append(Report.fmt(writes(w.tally()) / tallyRecords, 3)).append(" | ")
                     .append(Report.fmt(w.tally().writeUnitsPerRecord(), 3)).append(" | ")
-                    .append(Report.fmt(total(w.naive(), false) / naiveRecords, 3)).append(" | ")
+                    .append(Report.fmt(writes(w.naive()) / naiveRecords, 3)).append(" | ")
                     .append(Report.fmt(w.naive().writeUnitsPerRecord(), 3)).append(" |\n\n");
         }
         return md.toString();
@@ -74,8 +74,7 @@ final class WriteUnitReport {
         return byType;
     }
 
-    private static double total(Results.ProcessorResult processor, boolean units) {
-        return processor.writeUnitBreakdown().stream()
-                .mapToDouble(share -> units ? share.units() : share.writes()).sum();
+    private static double writes(Results.ProcessorResult processor) {
+        return processor.writeUnitBreakdown().stream().mapToDouble(Results.WriteUnitShare::writes).sum();
     }
 }

@@ -1,29 +1,32 @@
 package io.tally.bench;
 
 import io.tally.local.LocalRunner;
+import io.tally.writer.DynamoDbClients;
+import io.tally.writer.WriterConfig;
 import java.io.IOException;
-import java.net.URI;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkRequest;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -130,12 +133,12 @@ final class WriterRun {
         for (int r = 1; r <= rounds; r++) {
             measured.add(round(r));
         }
-        return Results.Writer.of(threads, requestsPerThread, measured);
+        return new Results.Writer(threads, requestsPerThread, measured);
     }
 
     private Results.WriterRound round(int number) {
         // Recorded as they come, attributed afterwards: reading a request's ids costs time the front must not be charged.
-        java.util.concurrent.ConcurrentLinkedQueue<SdkRequest> calls = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Queue<SdkRequest> calls = new ConcurrentLinkedQueue<>();
         double frontSeconds;
         double frontDrain;
         Results.Cpu frontCpu;
@@ -154,7 +157,7 @@ final class WriterRun {
         } catch (Exception e) {
             throw new IllegalStateException("writer round " + number + " (front) failed: " + e.getMessage(), e);
         }
-        Map<Integer, List<SdkRequest>> recorded = new java.util.HashMap<>();
+        Map<Integer, List<SdkRequest>> recorded = new HashMap<>();
         Map<String, Integer> callsByOperation = new TreeMap<>();
         int unattributed = 0;
         for (SdkRequest call : calls) {
@@ -175,7 +178,9 @@ final class WriterRun {
         double rawDrain;
         Results.Cpu rawCpu;
         try (LocalRunner runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
-             DynamoDbClient dynamo = writerLikeClient(runner.dynamoDbEndpoint())) {
+             // The client the runner's writer builds for itself.
+             DynamoDbClient dynamo = DynamoDbClients.create(WriterConfig.local(runner.tableName(),
+                     runner.dynamoDbEndpoint()))) {
             CpuUse cpuAtStart = CpuUse.now();
             long started = System.nanoTime();
             inParallel(thread -> {
@@ -203,7 +208,7 @@ final class WriterRun {
      * Seconds until the runner's stream pipeline has processed every record of the half: both halves' requests are
      * timed without it, but the pipeline shares the cores, and it keeps up with a slower half better.
      */
-    private static double drain(LocalRunner runner) throws InterruptedException, java.util.concurrent.TimeoutException {
+    private static double drain(LocalRunner runner) throws InterruptedException, TimeoutException {
         long started = System.nanoTime();
         runner.awaitDrained(Duration.ofMinutes(5));
         return Timing.seconds(started);
@@ -258,7 +263,7 @@ final class WriterRun {
             for (Future<T> future : futures) {
                 try {
                     results.add(future.get());
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw e.getCause() instanceof Exception cause ? cause : e;
                 }
             }
@@ -266,16 +271,6 @@ final class WriterRun {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    /** As the writer builds its client ({@code DynamoDbClients}): URL connection client, the same timeouts. */
-    private static DynamoDbClient writerLikeClient(URI endpoint) {
-        return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .httpClient(UrlConnectionHttpClient.builder().connectionTimeout(Duration.ofSeconds(2))
-                        .socketTimeout(Duration.ofSeconds(5)).build())
-                .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(10)))
-                .build();
     }
 
     static String operation(SdkRequest request) {

@@ -50,7 +50,7 @@ class WriterLogicTest {
     @Test
     void writerTarget_isTheRatioOfAllRounds_notTheirAverage() {
         // 100 requests each: front 10 s and 5 s (150 s total... 200 requests in 15 s), raw 5 s and 5 s.
-        Results.Writer writer = Results.Writer.of(8, 50, List.of(
+        Results.Writer writer = new Results.Writer(8, 50, List.of(
                 new Results.WriterRound(1, 100, 150, Map.of("PutItem", 150), 10, 5, 1, 1,
                         new Results.Cpu(20, 10, 12), new Results.Cpu(9, 5, 7), 50, 90),
                 new Results.WriterRound(2, 100, 150, Map.of("PutItem", 150), 5, 5, 1, 1, null, null, 40, 80)));
@@ -63,7 +63,7 @@ class WriterLogicTest {
                 .contains("**0.67x**")
                 // Round 1: 20 CPU s for 100 requests (200 ms each), 9 s raw (90 ms): the front adds 110 ms.
                 .contains("| 1 | 200.00 | 120.00 | 2.00 | 90.00 | 70.00 | 1.80 | 110.00 |");
-        Results.Writer fast = Results.Writer.of(8, 50, List.of(
+        Results.Writer fast = new Results.Writer(8, 50, List.of(
                 new Results.WriterRound(1, 100, 150, Map.of("PutItem", 150), 5, 4.5, 1, 1, null, null, 50, 90)));
         assertThat(WriterReport.target(fast).met()).isTrue();
     }

@@ -9,15 +9,15 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 
-/** Builds the DynamoDB client of a container, once. */
-final class DynamoDbClients {
+/** Builds the DynamoDB client of a container, once (also the benchmark's writer mode, to call as the writer does). */
+public final class DynamoDbClients {
     /** Below API Gateway's 30 s integration timeout, so a slow call becomes our 503, not a gateway 504. */
     private static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(10);
 
     private DynamoDbClients() {
     }
 
-    static DynamoDbClient create(WriterConfig config) {
+    public static DynamoDbClient create(WriterConfig config) {
         DynamoDbClientBuilder builder = DynamoDbClient.builder()
                 .region(Region.of(config.region()))
                 .httpClient(UrlConnectionHttpClient.builder()
