@@ -50,6 +50,8 @@ public final class Bench {
     static final int WRITER_THREADS = 4;
     /** The hot-song workload's Zipf skew over songs: the first two songs take about half of all downloads. */
     static final double HOT_SONG_SKEW = 1.3;
+    /** The tag-heavy workload's Zipf skew over each user's tags, as the zipf workload's over users and posts. */
+    static final double TAG_SKEW = 1.1;
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
@@ -99,6 +101,13 @@ public final class Bench {
                 // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
                 workloads.add(new Bench(server).workload("hot-song", HOT_SONG_SKEW,
                         Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
+            }
+        }
+        if (options.workloads.contains("tag-heavy")) {
+            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
+                // Favourites alone, half the steps links to a few hot tags of two users: per-tag counters of one item.
+                workloads.add(new Bench(server).workload("tag-heavy", TAG_SKEW,
+                        Workload.favouriteWrites(options.seed, TAG_SKEW, options.records)));
             }
         }
         Results.Freshness freshness = null;

@@ -15,7 +15,8 @@ final class BenchOptions {
     Path coldStartJson = Path.of("bench/results/cold-start.json");
     Path repo = Path.of(".");
     /** The replay workloads to run (all by default); fewer for a quick look while iterating. */
-    java.util.Set<String> workloads = java.util.Set.of("uniform", "zipf", "hot-song");
+    static final java.util.Set<String> WORKLOADS = java.util.Set.of("uniform", "zipf", "hot-song", "tag-heavy");
+    java.util.Set<String> workloads = WORKLOADS;
     /** Only the load mode: its section on stdout and its JSON, BENCHMARKS.md untouched. */
     boolean load;
     /** The load mode's duration in the full run and alone; 0 leaves it out of the full run. */
@@ -69,7 +70,7 @@ final class BenchOptions {
                         + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                         + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
                         + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
-                        + " --workloads uniform,zipf,hot-song)");
+                        + " --workloads uniform,zipf,hot-song,tag-heavy)");
             }
             i++;
         }
@@ -88,6 +89,10 @@ final class BenchOptions {
         }
         if (options.loadConnections < 1) {
             throw new IllegalArgumentException("--load-connections must be positive");
+        }
+        if (!WORKLOADS.containsAll(options.workloads)) {
+            throw new IllegalArgumentException("--workloads takes a comma-separated list of uniform, zipf, hot-song"
+                    + " and tag-heavy, not " + String.join(",", options.workloads));
         }
         if (options.records < 1) {
             throw new IllegalArgumentException("--records must be positive");

@@ -262,7 +262,12 @@ final class Report {
             and deleted, catalogue items, user item states with their list entries. *uniform* picks users and \
             posts uniformly; *zipf* with s = 1.1 (hot users and posts); *hot-song* is song downloads alone \
             (`Workload.songWrites`: songs, downloads on six days over four months, about one refund for every five downloads), \
-            songs picked with s = 1.3, so a few hot songs take most downloads. All use the same seed. The base writes go \
+            songs picked with s = 1.3, so a few hot songs take most downloads; *tag-heavy* is favourites alone \
+            (`Workload.favouriteWrites`: two users' tags, favourites and tag links, half the steps a new link (about a third \
+            of the writes), its tag picked with s = 1.1, so that a few tags take most links; every link counts in its user's favourite stats \
+            item, so two items take every counter change; a favourite's or tag's links are deleted by the writes \
+            before it, as the processor's cascade would, since the recording runs with no processor). All use the \
+            same seed. The base writes go \
             to a recording table with BatchWriteItem on parallel client threads (one item always on the same \
             thread, so per-item order is kept; single PutItems over HTTP would take minutes), then the whole \
             stream is read with GetRecords into memory.

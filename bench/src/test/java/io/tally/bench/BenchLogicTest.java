@@ -1,23 +1,32 @@
 package io.tally.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
+import io.tally.core.favs.Favourite;
+import io.tally.core.favs.FavouriteTag;
+import io.tally.core.favs.Favs;
+import io.tally.core.favs.Tag;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.testkit.Workload;
 import io.tally.testkit.Write;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** The benchmark's non-timed logic; the benchmark itself runs only from its jar, never in the build. */
@@ -31,6 +40,67 @@ class BenchLogicTest {
         assertThat(uniform).hasSizeGreaterThanOrEqualTo(3_000).isEqualTo(Workload.writes(7, 0, 3_000));
         List<Write> zipf = Workload.writes(7, 1.1, 3_000);
         assertThat(distinctCommentPks(zipf)).isLessThan(distinctCommentPks(uniform));
+    }
+
+    @Test
+    void tagHeavyWorkload_linksMostly_toFewTags_andLeavesNoLinkOfARemovedFavouriteOrTag() {
+        List<Write> writes = Workload.favouriteWrites(7, Bench.TAG_SKEW, 5_000);
+        assertThat(writes).hasSizeGreaterThanOrEqualTo(5_000)
+                .isEqualTo(Workload.favouriteWrites(7, Bench.TAG_SKEW, 5_000));
+
+        Map<Key, Map<String, AttributeValue>> table = new HashMap<>();
+        Map<String, Integer> linksByTag = new HashMap<>();
+        int linkPuts = 0;
+        for (Write write : writes) {
+            if (write.isDelete()) {
+                table.remove(write.key());
+                continue;
+            }
+            table.put(write.key(), write.item());
+            if (Items.entityTypeName(write.item()).equals(Favs.FAVOURITE_TAG.attributeValue())) {
+                linkPuts++;
+                FavouriteTag link = FavouriteTag.fromItem(write.item());
+                linksByTag.merge(link.userId() + "/" + link.tagIncarnation(), 1, Integer::sum);
+            }
+        }
+        // Tag-heavy: about a third of the writes are new links (the most common write), and a few tags take most.
+        assertThat(linkPuts).isGreaterThan(writes.size() * 3 / 10);
+        List<Integer> busiest = linksByTag.values().stream().sorted(Comparator.reverseOrder()).toList();
+        assertThat(busiest.stream().limit(Math.max(1, busiest.size() / 10)).mapToInt(Integer::intValue).sum())
+                .as("links of the busiest tenth of the tags").isGreaterThan(linkPuts / 3);
+
+        // The writes removed the links a cascade would have: every link left joins a favourite and a tag still there.
+        Set<String> favourites = new HashSet<>();
+        Set<String> tags = new HashSet<>();
+        List<FavouriteTag> links = new java.util.ArrayList<>();
+        for (Map<String, AttributeValue> item : table.values()) {
+            String type = Items.entityTypeName(item);
+            if (type.equals(Favs.FAVOURITE.attributeValue())) {
+                Favourite favourite = Favourite.fromItem(item);
+                favourites.add(favourite.userId() + "/" + favourite.favouriteId() + "/" + favourite.incarnation());
+            } else if (type.equals(Favs.TAG.attributeValue())) {
+                Tag tag = Tag.fromItem(item);
+                tags.add(tag.userId() + "/" + tag.tagId() + "/" + tag.incarnation());
+            } else if (type.equals(Favs.FAVOURITE_TAG.attributeValue())) {
+                links.add(FavouriteTag.fromItem(item));
+            }
+        }
+        assertThat(links).isNotEmpty().allSatisfy(link -> {
+            assertThat(favourites).contains(link.userId() + "/" + link.favouriteId() + "/"
+                    + link.favourite().incarnation());
+            assertThat(tags).contains(link.userId() + "/" + link.tagId() + "/" + link.tagIncarnation());
+        });
+    }
+
+    @Test
+    void options_runEveryWorkloadByDefault_andRefuseAnUnknownOne() {
+        assertThat(BenchOptions.parse(new String[0]).workloads)
+                .containsExactlyInAnyOrder("uniform", "zipf", "hot-song", "tag-heavy");
+        assertThat(BenchOptions.parse(new String[]{"--workloads", "tag-heavy,zipf"}).workloads)
+                .containsExactlyInAnyOrder("tag-heavy", "zipf");
+        assertThatThrownBy(
+                        () -> BenchOptions.parse(new String[]{"--workloads", "zipf,favourites"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not zipf,favourites");
     }
 
     @Test

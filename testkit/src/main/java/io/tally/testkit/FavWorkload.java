@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
+import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -22,6 +23,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * of tags and favourites leave their links for the stream processor's cascades, and freed ids come back, so that a
  * link of the new favourite or tag may overwrite a stale one at the same key before the cascade reaches it. Titles
  * come from a small vocabulary, so that search terms are shared.
+ *
+ * <p>The benchmark's shape ({@link #unlinkingFirst}) differs in two ways: the writes remove a favourite's or a tag's
+ * links themselves before removing it, as the stream processor's cascade would have (the benchmark records its stream
+ * with no processor running, so the link removals the cascades would add to the stream are written instead), and the
+ * tag of a new link is picked with the workload's skew, so that a few tags take most links; and it is tag-heavy: half
+ * the steps link a favourite to a tag.
  */
 final class FavWorkload extends PartWorkload {
     private static final List<String> USERS = List.of("fu1", "fu2");
@@ -32,13 +39,36 @@ final class FavWorkload extends PartWorkload {
     private final Map<Key, FavouriteTag> links = new LinkedHashMap<>();
     private final List<String> freedTags = new ArrayList<>();
     private final List<String> freedFavourites = new ArrayList<>();
+    /** Picks the tag of a new link (an index below its argument), or null for a uniform pick. */
+    private final IntUnaryOperator tagPick;
+    private final boolean unlinkFirst;
 
     FavWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete, Supplier<String> ids) {
+        this(random, put, delete, ids, null, false);
+    }
+
+    private FavWorkload(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete,
+                        Supplier<String> ids, IntUnaryOperator tagPick, boolean unlinkFirst) {
         super(random, put, delete, ids);
+        this.tagPick = tagPick;
+        this.unlinkFirst = unlinkFirst;
+    }
+
+    /**
+     * The benchmark's shape: links removed by the writes before their favourite or tag, and link tags picked with
+     * {@code tagPick} (an index below its argument, skewed towards the oldest tags).
+     */
+    static FavWorkload unlinkingFirst(Random random, Consumer<Map<String, AttributeValue>> put, Consumer<Key> delete,
+                                      Supplier<String> ids, IntUnaryOperator tagPick) {
+        return new FavWorkload(random, put, delete, ids, tagPick, true);
     }
 
     @Override
     void step(Instant now) {
+        if (unlinkFirst && !tags.isEmpty() && !favourites.isEmpty() && random.nextBoolean()) {
+            link(now); // tag-heavy: half the steps link a favourite to a tag, besides the usual mix
+            return;
+        }
         int roll = random.nextInt(100);
         if (tags.isEmpty() || roll < 12) {
             createTag(now);
@@ -93,7 +123,7 @@ final class FavWorkload extends PartWorkload {
         Tag tag = pick(new ArrayList<>(tags.values()));
         tags.remove(tag.key());
         freedTags.add(tag.tagId());
-        links.values().removeIf(link -> link.userId().equals(tag.userId()) && link.tagId().equals(tag.tagId()));
+        removeLinks(link -> link.userId().equals(tag.userId()) && link.tagId().equals(tag.tagId()));
         delete.accept(tag.key());
         delete.accept(new TagName(tag.userId(), tag.name(), tag.tagId()).key());
     }
@@ -114,9 +144,18 @@ final class FavWorkload extends PartWorkload {
         Favourite favourite = pick(new ArrayList<>(favourites.values()));
         favourites.remove(favourite.key());
         freedFavourites.add(favourite.favouriteId());
-        links.values().removeIf(link -> link.userId().equals(favourite.userId())
+        removeLinks(link -> link.userId().equals(favourite.userId())
                 && link.favouriteId().equals(favourite.favouriteId()));
         delete.accept(favourite.key());
+    }
+
+    /** Forgets the links a removal takes with it; in the benchmark's shape, deletes them first. */
+    private void removeLinks(java.util.function.Predicate<FavouriteTag> removed) {
+        List<Key> gone = links.values().stream().filter(removed).map(FavouriteTag::key).toList();
+        gone.forEach(links::remove);
+        if (unlinkFirst) {
+            gone.forEach(delete);
+        }
     }
 
     private void link(Instant now) {
@@ -125,7 +164,7 @@ final class FavWorkload extends PartWorkload {
         if (own.isEmpty()) {
             return;
         }
-        Tag tag = pick(own);
+        Tag tag = tagPick == null ? pick(own) : own.get(tagPick.applyAsInt(own.size()));
         FavouriteTag link = new FavouriteTag(favourite, tag.tagId(), now, tag.incarnation());
         if (link.sameAs(links.get(link.key()))) {
             return;

@@ -140,6 +140,21 @@ public final class Workload {
         return collect(count, out -> new Workload(out, seed, skew, false).withSongs(), workload -> workload.runSongs(1));
     }
 
+    /**
+     * At least {@code count} writes of the favourites part alone, tag-heavy (tags, favourites, and links, most of
+     * them to a few hot tags picked with {@code skew}), without poison. A favourite's or tag's links are deleted by
+     * the writes before it, as the stream processor's cascade would have: the benchmark records a stream without a
+     * processor running.
+     */
+    public static List<Write> favouriteWrites(long seed, double skew, int count) {
+        return collect(count, out -> {
+            Workload workload = new Workload(out, seed, skew, false);
+            workload.favourites = FavWorkload.unlinkingFirst(workload.random, workload::put, workload::delete,
+                    () -> workload.nextId("f"), workload.zipf::index);
+            return workload;
+        }, workload -> workload.runFavourites(1));
+    }
+
     private static List<Write> collect(int count, Function<Consumer<Write>, Workload> workloads, Consumer<Workload> step) {
         List<Write> out = new ArrayList<>();
         Workload workload = workloads.apply(out::add);
