@@ -6,6 +6,8 @@ import java.nio.file.Path;
 final class BenchOptions {
     int records = 20_000;
     int freshnessSeconds = 25;
+    /** Records replayed by both processors before the measured workloads, not reported (0: none). */
+    int warmUpRecords = 6_000;
     long seed = 42;
     Path markdown = Path.of("BENCHMARKS.md");
     Path json = Path.of("bench/results/latest.json");
@@ -38,6 +40,7 @@ final class BenchOptions {
             switch (args[i]) {
                 case "--records" -> options.records = Integer.parseInt(require(args[i], value));
                 case "--freshness-seconds" -> options.freshnessSeconds = Integer.parseInt(require(args[i], value));
+                case "--warm-up" -> options.warmUpRecords = Integer.parseInt(require(args[i], value));
                 case "--seed" -> options.seed = Long.parseLong(require(args[i], value));
                 case "--markdown" -> options.markdown = Path.of(require(args[i], value));
                 case "--json" -> options.json = Path.of(require(args[i], value));
@@ -66,7 +69,7 @@ final class BenchOptions {
                 case "--repo" -> options.repo = Path.of(require(args[i], value));
                 case "--workloads" -> options.workloads = java.util.Set.of(require(args[i], value).split(","));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (known: --records N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
+                        + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                         + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                         + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
                         + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
@@ -90,9 +93,14 @@ final class BenchOptions {
         if (options.loadConnections < 1) {
             throw new IllegalArgumentException("--load-connections must be positive");
         }
-        if (!WORKLOADS.containsAll(options.workloads)) {
+        java.util.Set<String> unknown = new java.util.TreeSet<>(options.workloads);
+        unknown.removeAll(WORKLOADS);
+        if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("--workloads takes a comma-separated list of uniform, zipf, hot-song"
-                    + " and tag-heavy, not " + String.join(",", options.workloads));
+                    + " and tag-heavy; unknown: " + String.join(",", unknown));
+        }
+        if (options.warmUpRecords < 0) {
+            throw new IllegalArgumentException("--warm-up must not be negative (0 leaves the warm-up out)");
         }
         if (options.records < 1) {
             throw new IllegalArgumentException("--records must be positive");

@@ -1,8 +1,12 @@
 package io.tally.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,27 +17,44 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a phase's CPU time went: the whole process's, and the part of it spent on DynamoDB Local's own threads (its
  * HTTP server's request threads and the single thread that runs every SQLite statement). The benchmark's JVM hosts
- * DynamoDB Local, so the rest is the processor, its SDK client and the JVM. A thread that ends during the phase is
- * left out of the split (not of the total); DynamoDB Local's threads live as long as the server.
+ * DynamoDB Local, so the rest is the processor, its SDK client and the JVM; of it, the part on the processor's own Java
+ * threads (every thread but DynamoDB Local's and the benchmark's samplers) is measured too, and so, on Linux, are the
+ * JVM's own garbage-collector and JIT-compiler threads (from /proc: {@link ThreadMXBean} does not list them). A thread that ends during the phase is left out
+ * of the split (not of the total); DynamoDB Local's threads live as long as the server.
  */
 final class CpuUse {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final Logger LOG = LoggerFactory.getLogger(CpuUse.class);
 
+    /** Linux's clock ticks per second in /proc (USER_HZ, 100 on every architecture the JDK runs on). */
+    private static final double TICKS_PER_SECOND = 100;
+    private static final Path TASKS = Path.of("/proc/self/task");
+
     private final long processNanos;
     private final long wallNanos;
+    /** The JVM's garbage-collector and JIT-compiler threads' CPU in clock ticks (Linux only; else zero). */
+    private final long gcTicks;
+    private final long jitTicks;
     /** Every live thread's CPU, by id, with its name's digits dropped (a pool's threads share a group name). */
     private final Map<Long, Map.Entry<String, Long>> threads;
 
-    private CpuUse(long processNanos, long wallNanos, Map<Long, Map.Entry<String, Long>> threads) {
+    private CpuUse(long processNanos, long wallNanos, Map<Long, Map.Entry<String, Long>> threads, long gcTicks,
+                   long jitTicks) {
         this.processNanos = processNanos;
         this.wallNanos = wallNanos;
         this.threads = threads;
+        this.gcTicks = gcTicks;
+        this.jitTicks = jitTicks;
     }
 
     /** DynamoDB Local 3.x's threads: its Jetty pool ({@code qtp...}) and its SQLite job queue ({@code SQLiteQueue...}). */
     static boolean isDynamoDbLocal(String threadName) {
         return threadName != null && (threadName.startsWith("qtp") || threadName.startsWith("SQLiteQueue"));
+    }
+
+    /** The benchmark's own sampling threads (heap, flight recorder), neither the processor's nor DynamoDB Local's. */
+    static boolean isTooling(String threadName) {
+        return threadName != null && (threadName.startsWith("heap-sampler") || threadName.startsWith("JFR"));
     }
 
     static CpuUse now() {
@@ -48,7 +69,59 @@ final class CpuUse {
             }
             all.put(info.getThreadId(), Map.entry(info.getThreadName().replaceAll("[0-9]+", "N"), cpu));
         }
-        return new CpuUse(processCpuNanos(), System.nanoTime(), all);
+        Map<String, Long> jvm = jvmThreadTicks();
+        return new CpuUse(processCpuNanos(), System.nanoTime(), all, jvm.getOrDefault(GC, 0L),
+                jvm.getOrDefault(JIT, 0L));
+    }
+
+    private static final String GC = "gc";
+    private static final String JIT = "jit";
+
+    /**
+     * The CPU of the JVM's own threads, which {@link ThreadMXBean} does not list: the garbage collector's and the JIT
+     * compiler's, by their names in /proc (HotSpot's: {@code GC Thread#0}, {@code G1 Conc#0}, {@code G1 Refine#0},
+     * {@code C2 CompilerThread0}, ...). Empty where there is no /proc.
+     */
+    static Map<String, Long> jvmThreadTicks() {
+        Map<String, Long> ticks = new HashMap<>();
+        if (!Files.isDirectory(TASKS)) {
+            return ticks;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                try {
+                    String group = jvmGroup(Files.readString(task.resolve("comm")).strip());
+                    if (group != null) {
+                        ticks.merge(group, cpuTicks(Files.readString(task.resolve("stat"))), Long::sum);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // The thread ended while being read: its CPU is left out, as for a Java thread that ends.
+                }
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot list {}", TASKS, e);
+        }
+        return ticks;
+    }
+
+    /** {@code gc}, {@code jit} or null, by a thread's name as Linux keeps it (its first 15 characters). */
+    static String jvmGroup(String osName) {
+        if (osName.startsWith("GC Thread") || osName.startsWith("G1 ") || osName.startsWith("ZGC")
+                || osName.startsWith("Shenandoah")) {
+            return GC;
+        }
+        if (osName.startsWith("C1 CompilerThre") || osName.startsWith("C2 CompilerThre")
+                || osName.startsWith("Sweeper thread")) {
+            return JIT;
+        }
+        return null;
+    }
+
+    /** User plus system time from a /proc task's stat line (fields 14 and 15, after the parenthesised name). */
+    static long cpuTicks(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // fields[0] is the state (field 3 of the line), so utime (field 14) is fields[11] and stime fields[12].
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
     }
 
     /** The CPU used from {@code start} to now. */
@@ -61,6 +134,9 @@ final class CpuUse {
         });
         long dynamo = byGroup.entrySet().stream().filter(group -> isDynamoDbLocal(group.getKey()))
                 .mapToLong(Map.Entry::getValue).sum();
+        long processor = byGroup.entrySet().stream()
+                .filter(group -> !isDynamoDbLocal(group.getKey()) && !isTooling(group.getKey()))
+                .mapToLong(Map.Entry::getValue).sum();
         if (LOG.isDebugEnabled()) {
             LOG.debug("CPU seconds by thread group: {}", byGroup.entrySet().stream()
                     .filter(e -> e.getValue() > 10_000_000L)
@@ -70,7 +146,8 @@ final class CpuUse {
         }
         double wall = (end.wallNanos - start.wallNanos) / 1e9;
         double process = (end.processNanos - start.processNanos) / 1e9;
-        return new Results.Cpu(process, wall, dynamo / 1e9);
+        return new Results.Cpu(process, wall, dynamo / 1e9, processor / 1e9,
+                (end.gcTicks - start.gcTicks) / TICKS_PER_SECOND, (end.jitTicks - start.jitTicks) / TICKS_PER_SECOND);
     }
 
     private static long processCpuNanos() {

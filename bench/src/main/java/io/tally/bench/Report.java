@@ -106,7 +106,9 @@ final class Report {
         md.append("| Records per workload | at least ").append(env.recordsRequested()).append(" (seed ")
                 .append(env.seed()).append(") |\n");
         md.append("| Batch size | ").append(env.batchSize())
-                .append(" records (the stream event's `BatchSize` in `infra/template.yaml`) |\n\n");
+                .append(" records (the stream event's `BatchSize` in `infra/template.yaml`) |\n");
+        md.append("| Warm-up | ").append(env.warmUpRecords() > 0 ? "about " + env.warmUpRecords() + " records of "
+                + "every domain replayed by both processors first, not reported (`--warm-up N`)" : "none").append(" |\n\n");
 
         md.append("## Targets\n\n| Target | Measured | Met |\n|---|---|---|\n");
         for (Target target : targets(results)) {
@@ -147,6 +149,7 @@ final class Report {
         md.append('\n');
 
         md.append(WriteUnitReport.writeUnitSection(results));
+        md.append(CpuReport.section(results));
         md.append(ShortfallReport.section(results));
 
         md.append("## Recording the workloads\n\n");

@@ -12,7 +12,7 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
     }
 
     record Environment(String date, String command, int cores, String jvm, String os, long maxHeapMb,
-                       String dynamoDbLocal, int recordsRequested, long seed, int batchSize) {
+                       String dynamoDbLocal, int recordsRequested, long seed, int batchSize, int warmUpRecords) {
     }
 
     /**
@@ -50,7 +50,22 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
                            double writeUnitsPerRecord, boolean writeUnitsReported, long peakHeapMb,
                            boolean exactAfterRun, int differencesAfterRun, int duplicatedBatchRecords,
                            int differencesAfterDuplicate, int driftedItemsAfterDuplicate,
-                           List<WriteUnitShare> writeUnitBreakdown, Cpu cpu) {
+                           List<WriteUnitShare> writeUnitBreakdown, Cpu cpu, Profile profile) {
+    }
+
+    /**
+     * Where the processor's own threads spent their CPU ({@link Profiler}): execution samples by part of the code, and
+     * the hottest methods (the innermost frame outside the JDK).
+     *
+     * @param samples all samples of the processor's threads
+     * @param parts   samples per part, in {@link Profiler#PARTS} order
+     * @param methods the hottest methods, most samples first
+     */
+    record Profile(int samples, List<Share> parts, List<Share> methods) {
+    }
+
+    /** Samples filed under one name. */
+    record Share(String name, int samples) {
     }
 
     /**
@@ -59,8 +74,18 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      * @param processSeconds        CPU seconds of the whole process (DynamoDB Local runs in it)
      * @param wallSeconds           the phase's wall time
      * @param dynamoDbLocalSeconds  CPU seconds on DynamoDB Local's own threads (HTTP server and SQLite)
+     * @param processorSeconds      CPU seconds on the processor's own Java threads (all but DynamoDB Local's and the
+     *                              benchmark's samplers); 0 when not measured
+     * @param gcSeconds             CPU seconds on the JVM's garbage-collector threads (Linux; else 0)
+     * @param jitSeconds            CPU seconds on the JVM's JIT-compiler threads (Linux; else 0)
      */
-    record Cpu(double processSeconds, double wallSeconds, double dynamoDbLocalSeconds) {
+    record Cpu(double processSeconds, double wallSeconds, double dynamoDbLocalSeconds, double processorSeconds,
+               double gcSeconds, double jitSeconds) {
+        /** Without the processor's and the JVM's threads measured (0: unknown, as in a run before they were). */
+        Cpu(double processSeconds, double wallSeconds, double dynamoDbLocalSeconds) {
+            this(processSeconds, wallSeconds, dynamoDbLocalSeconds, 0, 0, 0);
+        }
+
         /** Cores kept busy on average: 2 on this machine means the phase was bound by the CPU. */
         double coresBusy() {
             return processSeconds / wallSeconds;

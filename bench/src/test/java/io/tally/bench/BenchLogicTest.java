@@ -2,6 +2,7 @@ package io.tally.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.offset;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
@@ -100,7 +101,74 @@ class BenchLogicTest {
                 .containsExactlyInAnyOrder("tag-heavy", "zipf");
         assertThatThrownBy(
                         () -> BenchOptions.parse(new String[]{"--workloads", "zipf,favourites"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not zipf,favourites");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageEndingWith("unknown: favourites");
+    }
+
+    @Test
+    void profiler_filesASampleUnderItsInnermostFrameOutsideTheJdk() {
+        assertThat(Profiler.part(Profiler.owner(List.of("sun.security.provider.SHA2.implCompress0",
+                "java.security.MessageDigest.digest",
+                "software.amazon.awssdk.http.auth.aws.internal.signer.DefaultV4RequestSigner.sign",
+                "io.tally.stream.engine.KeyWriter.write")))).isEqualTo(Profiler.SIGNING);
+        assertThat(Profiler.part(Profiler.owner(List.of("java.util.HashMap.getNode")))).isEqualTo(Profiler.JDK);
+        assertThat(Profiler.part("io.tally.stream.engine.KeyWriter.write")).isEqualTo(Profiler.PROCESSOR);
+        assertThat(Profiler.part("io.tally.bench.NaiveProcessor.process")).isEqualTo(Profiler.PROCESSOR);
+        assertThat(Profiler.part("io.tally.bench.RequestCounter.modifyRequest")).isEqualTo(Profiler.INSTRUMENTATION);
+        assertThat(Profiler.part("software.amazon.awssdk.protocols.json.internal.unmarshall.JsonUnmarshallingParser.parse"))
+                .isEqualTo(Profiler.MARSHALLING);
+        assertThat(Profiler.part("software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient$RequestCallable.call"))
+                .isEqualTo(Profiler.HTTP);
+        assertThat(Profiler.part("software.amazon.awssdk.core.internal.http.pipeline.stages.RetryableStage.execute"))
+                .isEqualTo(Profiler.SDK_OTHER);
+        assertThat(Profiler.part("io.micrometer.core.instrument.Counter.increment")).isEqualTo(Profiler.OTHER);
+
+        Profiler.Tally tally = new Profiler.Tally();
+        tally.add(List.of("java.util.HashMap.getNode", "io.tally.stream.engine.KeyWriter.write"));
+        tally.add(List.of("io.tally.stream.engine.KeyWriter.write"));
+        tally.add(List.of("java.lang.Object.wait"));
+        Results.Profile profile = tally.profile();
+        assertThat(profile.samples()).isEqualTo(3);
+        assertThat(profile.parts()).extracting(Results.Share::name).containsExactlyElementsOf(Profiler.PARTS);
+        assertThat(profile.parts()).filteredOn(share -> share.name().equals(Profiler.PROCESSOR))
+                .extracting(Results.Share::samples).containsExactly(2);
+        assertThat(profile.methods()).containsExactly(new Results.Share("io.tally.stream.engine.KeyWriter.write", 2),
+                new Results.Share("(the JDK: java.lang.Object.wait)", 1));
+    }
+
+    @Test
+    void cpuUse_readsTheJvmsOwnThreadsFromProc() {
+        assertThat(CpuUse.jvmGroup("GC Thread#1")).isEqualTo("gc");
+        assertThat(CpuUse.jvmGroup("G1 Conc#0")).isEqualTo("gc");
+        assertThat(CpuUse.jvmGroup("C2 CompilerThre")).isEqualTo("jit");
+        assertThat(CpuUse.jvmGroup("tally-derived-w")).isNull();
+        assertThat(CpuUse.cpuTicks("4242 (C2 CompilerThre) S 1 4242 1 0 -1 4194368 70 0 0 0 6200 347 0 0 20 0 35 0 "
+                + "120 9010128 180354 18446744073709551615")).isEqualTo(6547);
+        if (java.nio.file.Files.isDirectory(java.nio.file.Path.of("/proc/self/task"))) {
+            // This JVM compiles and collects too: its JIT threads have used some CPU by now.
+            assertThat(CpuUse.jvmThreadTicks()).containsKey("jit");
+        }
+    }
+
+    @Test
+    void cpuReport_splitsTheProcessCpuPerRecord_andItsPartsAddUp() {
+        Results.ProcessorResult tally = processor("tally", 500, 1, true, 0);
+        Results.ProcessorResult naive = processor("naive", 100, 2, true, 0);
+        Results.WorkloadResult workload = new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive);
+        List<CpuReport.Row> rows = CpuReport.rows(workload);
+        // process 2 s, DynamoDB Local 1.2 s, the processor's threads 0.6 s (4 of 10 samples its own code), GC 0.1 s,
+        // JIT 0.04 s, 1 record.
+        assertThat(rows).first().isEqualTo(new CpuReport.Row(CpuReport.DYNAMODB_LOCAL, 1200, 1200));
+        assertThat(rows).filteredOn(row -> row.part().equals(Profiler.PROCESSOR)).singleElement()
+                .satisfies(row -> assertThat(row.tallyMs()).isCloseTo(240, offset(1e-9)));
+        assertThat(rows).filteredOn(row -> row.part().equals(CpuReport.GC)).singleElement()
+                .satisfies(row -> assertThat(row.tallyMs()).isCloseTo(100, offset(1e-9)));
+        assertThat(rows).last().satisfies(row -> assertThat(row.part()).isEqualTo(CpuReport.REST))
+                .satisfies(row -> assertThat(row.tallyMs()).isCloseTo(60, offset(1e-9)));
+        assertThat(rows.stream().mapToDouble(CpuReport.Row::tallyMs).sum())
+                .isCloseTo(2000, offset(1e-6));
+        assertThat(CpuReport.section(new Results(null, List.of(workload), null, null, null)))
+                .contains("## Where the CPU goes").contains("| " + Profiler.SIGNING + " | 360.000 | 18% |")
+                .contains("`io.tally.stream.engine.KeyWriter.write` 40.0%");
     }
 
     @Test
@@ -178,7 +246,7 @@ class BenchLogicTest {
     void targets_judgeTheSkewedWorkloadAndTheFreshness() {
         Results.ProcessorResult tally = processor("tally", 1000, 0.5, true, 0);
         Results.ProcessorResult naive = processor("naive", 100, 2.0, true, 40);
-        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000),
+        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000, 6000),
                 List.of(new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1, tally, naive),
                         new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive)),
                 new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 300, 1200, 1500, true));
@@ -190,7 +258,8 @@ class BenchLogicTest {
         assertThat(targets).extracting(Report.Target::met)
                 .containsExactly(true, true, true, true, true, true, false);
         assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**")
-                .contains("## Where the write units go").contains("| | PostsByStatus | | 0.250 | | 1.000 |");
+                .contains("## Where the write units go").contains("| | PostsByStatus | | 0.250 | | 1.000 |")
+                .contains("| Warm-up | about 6000 records of every domain").contains("## Where the CPU goes");
 
         // The cold-start section renders after the replay's page, which keeps every table.
         String both = Report.markdown(results, ColdStartLogicTest.sample());
@@ -204,7 +273,9 @@ class BenchLogicTest {
         return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift,
                 List.of(new Results.WriteUnitShare("PostProjection", 1, units,
                         Map.of(RequestCounter.TABLE, units / 2, "PostsByStatus", units / 2))),
-                new Results.Cpu(2, 1, 1.2));
+                new Results.Cpu(2, 1, 1.2, 0.6, 0.1, 0.04), new Results.Profile(10,
+                        List.of(new Results.Share(Profiler.PROCESSOR, 4), new Results.Share(Profiler.SIGNING, 6)),
+                        List.of(new Results.Share("io.tally.stream.engine.KeyWriter.write", 4))));
     }
 
     private static SourceRecord record(String sequence, Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> oldImage,

@@ -49,7 +49,7 @@ class LoadLogicTest {
         Results.Load load = new Results.Load(64, 60.2, 6000, 99.7, 2700, 3300, 5, 0, List.of(), 40, 400, 900, 50, 450,
                 30, 300, 512, 2.5, 900, 1200, 600, 0, List.of(), true, 0);
         Results results = new Results(new Results.Environment("2026-01-01T00:00:00Z", "cmd", 2, "jvm", "os", 1024,
-                "DynamoDB Local", 20000, 42, 1000), List.of(), null, load, null);
+                "DynamoDB Local", 20000, 42, 1000, 0), List.of(), null, load, null);
 
         String markdown = Report.markdown(results);
 

@@ -74,7 +74,7 @@ class WriterLogicTest {
         // records (5 ms each), 12 s of them on DynamoDB Local's threads (3 ms per record): over the budget alone.
         Results.ProcessorResult tally = processor("tally", 400, 4000, 1.0, new Results.Cpu(20, 10, 12));
         Results.ProcessorResult naive = processor("naive", 100, 4000, 2.0, new Results.Cpu(10, 40, 6));
-        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 4000, 1, 1000),
+        Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 4000, 1, 1000, 0),
                 List.of(new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 4000, 1, 1, 1, tally, naive)), null);
 
         String section = ShortfallReport.section(results);
@@ -97,6 +97,6 @@ class WriterLogicTest {
                 true, 10, true, 0, 100, 0, 0, List.of(
                         new Results.WriteUnitShare("PostProjection", records, units * 0.4, Map.of("table", units * 0.4)),
                         new Results.WriteUnitShare("UserStats", records, units * 0.6, Map.of("table", units * 0.6))),
-                cpu);
+                cpu, null);
     }
 }
