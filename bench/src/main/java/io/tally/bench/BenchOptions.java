@@ -7,7 +7,7 @@ final class BenchOptions {
     int records = 20_000;
     int freshnessSeconds = 25;
     /** Records replayed by both processors before the measured workloads, not reported (0: none). */
-    int warmUpRecords = 6_000;
+    int warmUpRecords = 10_000;
     long seed = 42;
     Path markdown = Path.of("BENCHMARKS.md");
     Path json = Path.of("bench/results/latest.json");

@@ -282,7 +282,11 @@ final class Report {
             sends, for each record in order, one UpdateItem per derived change (an `ADD` per counter delta, a \
             `SET`/`REMOVE` per document), decided by the same `Derivations`, on one thread, without coalescing or \
             watermarks. Records/s is records over the wall time of the replay; requests and write units count \
-            only the processor's own client (failed conditional writes included as requests).
+            only the processor's own client (failed conditional writes included as requests). Tally replays each \
+            workload first, so before the workloads a warm-up replays a mix of every domain to both processors \
+            on a server of its own and is not reported: the JIT compiler's work on DynamoDB Local's, the SDK's and \
+            the processors' code (up to half of the process's CPU in the first few thousand records of a cold JVM) \
+            would otherwise fall on the first workload's Tally replay; "Where the CPU goes" shows what is left of it.
             - **One table definition for both.** Both processors write to a table created from `infra/template.yaml`, \
             the same definition, so a change of an index moves both processors' costs. The indexes over derived \
             items project only what their lists render (`docs/table-design.md`, "Index costs"): the status index \
