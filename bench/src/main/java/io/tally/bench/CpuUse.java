@@ -29,6 +29,8 @@ final class CpuUse {
     /** Linux's clock ticks per second in /proc (USER_HZ, 100 on every architecture the JDK runs on). */
     private static final double TICKS_PER_SECOND = 100;
     private static final Path TASKS = Path.of("/proc/self/task");
+    /** DynamoDB Local's one thread that runs every SQLite statement. */
+    private static final String SQLITE = "SQLiteQueue";
 
     private final long processNanos;
     private final long wallNanos;
@@ -49,7 +51,7 @@ final class CpuUse {
 
     /** DynamoDB Local 3.x's threads: its Jetty pool ({@code qtp...}) and its SQLite job queue ({@code SQLiteQueue...}). */
     static boolean isDynamoDbLocal(String threadName) {
-        return threadName != null && (threadName.startsWith("qtp") || threadName.startsWith("SQLiteQueue"));
+        return threadName != null && (threadName.startsWith("qtp") || threadName.startsWith(SQLITE));
     }
 
     /** The benchmark's own sampling threads (heap, flight recorder), neither the processor's nor DynamoDB Local's. */
@@ -134,6 +136,8 @@ final class CpuUse {
         });
         long dynamo = byGroup.entrySet().stream().filter(group -> isDynamoDbLocal(group.getKey()))
                 .mapToLong(Map.Entry::getValue).sum();
+        long sqlite = byGroup.entrySet().stream().filter(group -> group.getKey().startsWith(SQLITE))
+                .mapToLong(Map.Entry::getValue).sum();
         long processor = byGroup.entrySet().stream()
                 .filter(group -> !isDynamoDbLocal(group.getKey()) && !isTooling(group.getKey()))
                 .mapToLong(Map.Entry::getValue).sum();
@@ -147,7 +151,8 @@ final class CpuUse {
         double wall = (end.wallNanos - start.wallNanos) / 1e9;
         double process = (end.processNanos - start.processNanos) / 1e9;
         return new Results.Cpu(process, wall, dynamo / 1e9, processor / 1e9,
-                (end.gcTicks - start.gcTicks) / TICKS_PER_SECOND, (end.jitTicks - start.jitTicks) / TICKS_PER_SECOND);
+                (end.gcTicks - start.gcTicks) / TICKS_PER_SECOND, (end.jitTicks - start.jitTicks) / TICKS_PER_SECOND,
+                sqlite / 1e9);
     }
 
     private static long processCpuNanos() {

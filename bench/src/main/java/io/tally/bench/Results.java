@@ -78,12 +78,13 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      *                              benchmark's samplers); 0 when not measured
      * @param gcSeconds             CPU seconds on the JVM's garbage-collector threads (Linux; else 0)
      * @param jitSeconds            CPU seconds on the JVM's JIT-compiler threads (Linux; else 0)
+     * @param sqliteSeconds         of DynamoDB Local's, CPU seconds on the one thread that runs every SQLite statement
      */
     record Cpu(double processSeconds, double wallSeconds, double dynamoDbLocalSeconds, double processorSeconds,
-               double gcSeconds, double jitSeconds) {
+               double gcSeconds, double jitSeconds, double sqliteSeconds) {
         /** Without the processor's and the JVM's threads measured (0: unknown, as in a run before they were). */
         Cpu(double processSeconds, double wallSeconds, double dynamoDbLocalSeconds) {
-            this(processSeconds, wallSeconds, dynamoDbLocalSeconds, 0, 0, 0);
+            this(processSeconds, wallSeconds, dynamoDbLocalSeconds, 0, 0, 0, 0);
         }
 
         /** Cores kept busy on average: 2 on this machine means the phase was bound by the CPU. */

@@ -273,7 +273,7 @@ class BenchLogicTest {
         return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift,
                 List.of(new Results.WriteUnitShare("PostProjection", 1, units,
                         Map.of(RequestCounter.TABLE, units / 2, "PostsByStatus", units / 2))),
-                new Results.Cpu(2, 1, 1.2, 0.6, 0.1, 0.04), new Results.Profile(10,
+                new Results.Cpu(2, 1, 1.2, 0.6, 0.1, 0.04, 0.9), new Results.Profile(10,
                         List.of(new Results.Share(Profiler.PROCESSOR, 4), new Results.Share(Profiler.SIGNING, 6)),
                         List.of(new Results.Share("io.tally.stream.engine.KeyWriter.write", 4))));
     }
