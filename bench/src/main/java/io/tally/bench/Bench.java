@@ -110,7 +110,7 @@ public final class Bench {
         }
         if (options.workloads.contains("tag-heavy")) {
             try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                // Favourites alone, half the steps links to a few hot tags of two users: per-tag counters of one item.
+                // Favourites alone, mostly links to a few hot tags of two users: per-tag counters in two stats items.
                 workloads.add(new Bench(server).workload("tag-heavy", TAG_SKEW,
                         Workload.favouriteWrites(options.seed, TAG_SKEW, options.records)));
             }
@@ -204,7 +204,7 @@ public final class Bench {
     // ---------------------------------------------------------------- replay
 
     /**
-     * Replays a small mix of every domain's writes to both processors, without reporting it: the JVM compiles the
+     * Replays a small mix of the blog's, the catalogue's, songs' and favourites' writes to both processors, without reporting it: the JVM compiles the
      * code the replays run (DynamoDB Local's, the SDK's, the processors') while it is hot, and that compilation costs
      * more CPU than the replay itself for the first few thousand records. Without a warm-up, the first workload's
      * first processor would pay for it alone, and the faster processor, with the shorter phase, pays the larger share.
@@ -284,8 +284,8 @@ public final class Bench {
             long peak;
             Results.Cpu cpu;
             Results.Profile profile;
+            Profiler profiler = Profiler.start();
             try (HeapSampler heap = HeapSampler.start()) {
-                Profiler profiler = Profiler.start();
                 CpuUse cpuAtStart = CpuUse.now();
                 started = System.nanoTime();
                 for (List<SourceRecord> shard : stream.values()) {
@@ -295,9 +295,14 @@ public final class Bench {
                 }
                 elapsed = Timing.seconds(started);
                 cpu = CpuUse.since(cpuAtStart);
-                profile = profiler == null ? null : profiler.stop();
                 heap.close();
                 peak = heap.peakBytes();
+                // Read after the heap's peak: reading the recording back takes heap of its own.
+                profile = profiler == null ? null : profiler.stop();
+            } finally {
+                if (profiler != null) {
+                    profiler.close();
+                }
             }
             RequestCounter.Snapshot used = counter.snapshot().minus(before);
             LOG.info("{}: {} took {}s, {} requests", workload, processorName, Report.fmt(elapsed, 1), used.requests());

@@ -34,19 +34,20 @@ final class CpuUse {
 
     private final long processNanos;
     private final long wallNanos;
-    /** The JVM's garbage-collector and JIT-compiler threads' CPU in clock ticks (Linux only; else zero). */
-    private final long gcTicks;
-    private final long jitTicks;
+    /**
+     * The JVM's garbage-collector and JIT-compiler threads' CPU in clock ticks, by Linux thread id (Linux only; else
+     * empty): per thread, as the Java threads, since HotSpot starts and stops compiler threads as it needs them.
+     */
+    private final Map<Long, Map.Entry<String, Long>> jvmThreads;
     /** Every live thread's CPU, by id, with its name's digits dropped (a pool's threads share a group name). */
     private final Map<Long, Map.Entry<String, Long>> threads;
 
-    private CpuUse(long processNanos, long wallNanos, Map<Long, Map.Entry<String, Long>> threads, long gcTicks,
-                   long jitTicks) {
+    private CpuUse(long processNanos, long wallNanos, Map<Long, Map.Entry<String, Long>> threads,
+                   Map<Long, Map.Entry<String, Long>> jvmThreads) {
         this.processNanos = processNanos;
         this.wallNanos = wallNanos;
         this.threads = threads;
-        this.gcTicks = gcTicks;
-        this.jitTicks = jitTicks;
+        this.jvmThreads = jvmThreads;
     }
 
     /** DynamoDB Local 3.x's threads: its Jetty pool ({@code qtp...}) and its SQLite job queue ({@code SQLiteQueue...}). */
@@ -57,6 +58,11 @@ final class CpuUse {
     /** The benchmark's own sampling threads (heap, flight recorder), neither the processor's nor DynamoDB Local's. */
     static boolean isTooling(String threadName) {
         return threadName != null && (threadName.startsWith("heap-sampler") || threadName.startsWith("JFR"));
+    }
+
+    /** The processor's threads: every Java thread but DynamoDB Local's and the benchmark's samplers. */
+    static boolean isProcessor(String threadName) {
+        return !isDynamoDbLocal(threadName) && !isTooling(threadName);
     }
 
     static CpuUse now() {
@@ -71,9 +77,7 @@ final class CpuUse {
             }
             all.put(info.getThreadId(), Map.entry(info.getThreadName().replaceAll("[0-9]+", "N"), cpu));
         }
-        Map<String, Long> jvm = jvmThreadTicks();
-        return new CpuUse(processCpuNanos(), System.nanoTime(), all, jvm.getOrDefault(GC, 0L),
-                jvm.getOrDefault(JIT, 0L));
+        return new CpuUse(processCpuNanos(), System.nanoTime(), all, jvmThreadTicks());
     }
 
     private static final String GC = "gc";
@@ -82,10 +86,11 @@ final class CpuUse {
     /**
      * The CPU of the JVM's own threads, which {@link ThreadMXBean} does not list: the garbage collector's and the JIT
      * compiler's, by their names in /proc (HotSpot's: {@code GC Thread#0}, {@code G1 Conc#0}, {@code G1 Refine#0},
-     * {@code C2 CompilerThread0}, ...). Empty where there is no /proc.
+     * {@code C2 CompilerThread0}, ...), each as its group ({@code gc} or {@code jit}) and its ticks, by thread id.
+     * Empty where there is no /proc.
      */
-    static Map<String, Long> jvmThreadTicks() {
-        Map<String, Long> ticks = new HashMap<>();
+    static Map<Long, Map.Entry<String, Long>> jvmThreadTicks() {
+        Map<Long, Map.Entry<String, Long>> ticks = new HashMap<>();
         if (!Files.isDirectory(TASKS)) {
             return ticks;
         }
@@ -94,7 +99,8 @@ final class CpuUse {
                 try {
                     String group = jvmGroup(Files.readString(task.resolve("comm")).strip());
                     if (group != null) {
-                        ticks.merge(group, cpuTicks(Files.readString(task.resolve("stat"))), Long::sum);
+                        ticks.put(Long.parseLong(task.getFileName().toString()),
+                                Map.entry(group, cpuTicks(Files.readString(task.resolve("stat")))));
                     }
                 } catch (IOException | RuntimeException e) {
                     // The thread ended while being read: its CPU is left out, as for a Java thread that ends.
@@ -108,8 +114,8 @@ final class CpuUse {
 
     /** {@code gc}, {@code jit} or null, by a thread's name as Linux keeps it (its first 15 characters). */
     static String jvmGroup(String osName) {
-        if (osName.startsWith("GC Thread") || osName.startsWith("G1 ") || osName.startsWith("ZGC")
-                || osName.startsWith("Shenandoah")) {
+        // G1 (the default) and the parallel collector; other collectors' threads fall under "the rest".
+        if (osName.startsWith("GC Thread") || osName.startsWith("G1 ")) {
             return GC;
         }
         if (osName.startsWith("C1 CompilerThre") || osName.startsWith("C2 CompilerThre")
@@ -138,9 +144,13 @@ final class CpuUse {
                 .mapToLong(Map.Entry::getValue).sum();
         long sqlite = byGroup.entrySet().stream().filter(group -> group.getKey().startsWith(SQLITE))
                 .mapToLong(Map.Entry::getValue).sum();
-        long processor = byGroup.entrySet().stream()
-                .filter(group -> !isDynamoDbLocal(group.getKey()) && !isTooling(group.getKey()))
+        long processor = byGroup.entrySet().stream().filter(group -> isProcessor(group.getKey()))
                 .mapToLong(Map.Entry::getValue).sum();
+        Map<String, Long> jvm = new HashMap<>();
+        end.jvmThreads.forEach((id, thread) -> {
+            Map.Entry<String, Long> before = start.jvmThreads.get(id);
+            jvm.merge(thread.getKey(), thread.getValue() - (before == null ? 0L : before.getValue()), Long::sum);
+        });
         if (LOG.isDebugEnabled()) {
             LOG.debug("CPU seconds by thread group: {}", byGroup.entrySet().stream()
                     .filter(e -> e.getValue() > 10_000_000L)
@@ -151,7 +161,7 @@ final class CpuUse {
         double wall = (end.wallNanos - start.wallNanos) / 1e9;
         double process = (end.processNanos - start.processNanos) / 1e9;
         return new Results.Cpu(process, wall, dynamo / 1e9, processor / 1e9,
-                (end.gcTicks - start.gcTicks) / TICKS_PER_SECOND, (end.jitTicks - start.jitTicks) / TICKS_PER_SECOND,
+                jvm.getOrDefault(GC, 0L) / TICKS_PER_SECOND, jvm.getOrDefault(JIT, 0L) / TICKS_PER_SECOND,
                 sqlite / 1e9);
     }
 

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 final class Profiler implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Profiler.class);
     static final Duration PERIOD = Duration.ofMillis(10);
+    private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     /** The hottest methods kept per profile. */
     static final int METHODS = 8;
 
@@ -53,7 +54,7 @@ final class Profiler implements AutoCloseable {
     static Profiler start() {
         try {
             Recording recording = new Recording();
-            recording.enable("jdk.ExecutionSample").withPeriod(PERIOD);
+            recording.enable(EXECUTION_SAMPLE).withPeriod(PERIOD);
             recording.setToDisk(true);
             recording.start();
             return new Profiler(recording);
@@ -65,18 +66,21 @@ final class Profiler implements AutoCloseable {
 
     /** Stops sampling and files the samples of the threads outside DynamoDB Local. */
     Results.Profile stop() {
-        recording.stop();
         Path file = null;
         try {
+            recording.stop();
             file = Files.createTempFile("tally-bench-", ".jfr");
             recording.dump(file);
             Tally tally = new Tally();
             try (RecordingFile events = new RecordingFile(file)) {
                 while (events.hasMoreEvents()) {
                     RecordedEvent event = events.readEvent();
+                    // Only this recording's samples of running Java code (a dump may hold other recordings' events).
+                    if (!event.getEventType().getName().equals(EXECUTION_SAMPLE)) {
+                        continue;
+                    }
                     RecordedThread thread = event.getThread("sampledThread");
-                    if (event.getStackTrace() == null || thread == null || CpuUse.isDynamoDbLocal(thread.getJavaName())
-                            || CpuUse.isTooling(thread.getJavaName())) {
+                    if (event.getStackTrace() == null || thread == null || !CpuUse.isProcessor(thread.getJavaName())) {
                         continue;
                     }
                     List<String> frames = new ArrayList<>();
@@ -87,7 +91,7 @@ final class Profiler implements AutoCloseable {
                 }
             }
             return tally.profile();
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.warn("no profile: the recording could not be read back ({})", e.toString());
             return null;
         } finally {
@@ -102,6 +106,7 @@ final class Profiler implements AutoCloseable {
         }
     }
 
+    /** Stops sampling without reading anything (a replay that failed); harmless after {@link #stop}. */
     @Override
     public void close() {
         recording.close();

@@ -107,8 +107,9 @@ final class Report {
                 .append(env.seed()).append(") |\n");
         md.append("| Batch size | ").append(env.batchSize())
                 .append(" records (the stream event's `BatchSize` in `infra/template.yaml`) |\n");
-        md.append("| Warm-up | ").append(env.warmUpRecords() > 0 ? "about " + env.warmUpRecords() + " records of "
-                + "every domain replayed by both processors first, not reported (`--warm-up N`)" : "none").append(" |\n\n");
+        md.append("| Warm-up | ").append(env.warmUpRecords() > 0 ? "about " + env.warmUpRecords() + " records (blog, "
+                + "catalogue, songs, favourites) replayed by both processors first, not reported (`--warm-up N`)"
+                : "none").append(" |\n\n");
 
         md.append("## Targets\n\n| Target | Measured | Met |\n|---|---|---|\n");
         for (Target target : targets(results)) {
@@ -184,7 +185,14 @@ final class Report {
         if (results.writer() != null) {
             md.append(WriterReport.section(results.writer()));
         }
-        md.append(METHOD.replace("{batch}", Integer.toString(env.batchSize())));
+        md.append(METHOD.replace("{batch}", Integer.toString(env.batchSize()))
+                .replace("{warmUp}", env.warmUpRecords() <= 0 ? "" : " Tally replays each workload first, so before "
+                        + "the workloads a warm-up replays a mix of the domains' writes to both processors on a server "
+                        + "of its own and is not reported: the JIT compiler's work on DynamoDB Local's, the SDK's and "
+                        + "the processors' code (up to half of the process's CPU in the first few thousand records of "
+                        + "a cold JVM) would otherwise fall on the first workload's Tally replay."
+                        + (results.workloads().stream().anyMatch(w -> !CpuReport.rows(w).isEmpty())
+                        ? " \"Where the CPU goes\" shows what is left of it." : "")));
         return md.toString();
     }
 
@@ -266,8 +274,8 @@ final class Report {
             posts uniformly; *zipf* with s = 1.1 (hot users and posts); *hot-song* is song downloads alone \
             (`Workload.songWrites`: songs, downloads on six days over four months, about one refund for every five downloads), \
             songs picked with s = 1.3, so a few hot songs take most downloads; *tag-heavy* is favourites alone \
-            (`Workload.favouriteWrites`: two users' tags, favourites and tag links, half the steps a new link (about a third \
-            of the writes), its tag picked with s = 1.1, so that a few tags take most links; every link counts in its user's favourite stats \
+            (`Workload.favouriteWrites`: two users' tags, favourites and tag links, about two steps in three a new \
+            link (about a third of the writes, after the repeats skipped), its tag picked with s = 1.1, so that a few tags take most links; every link counts in its user's favourite stats \
             item, so two items take every counter change; a favourite's or tag's links are deleted by the writes \
             before it, as the processor's cascade would, since the recording runs with no processor). All use the \
             same seed. The base writes go \
@@ -282,11 +290,7 @@ final class Report {
             sends, for each record in order, one UpdateItem per derived change (an `ADD` per counter delta, a \
             `SET`/`REMOVE` per document), decided by the same `Derivations`, on one thread, without coalescing or \
             watermarks. Records/s is records over the wall time of the replay; requests and write units count \
-            only the processor's own client (failed conditional writes included as requests). Tally replays each \
-            workload first, so before the workloads a warm-up replays a mix of every domain to both processors \
-            on a server of its own and is not reported: the JIT compiler's work on DynamoDB Local's, the SDK's and \
-            the processors' code (up to half of the process's CPU in the first few thousand records of a cold JVM) \
-            would otherwise fall on the first workload's Tally replay; "Where the CPU goes" shows what is left of it.
+            only the processor's own client (failed conditional writes included as requests).{warmUp}
             - **One table definition for both.** Both processors write to a table created from `infra/template.yaml`, \
             the same definition, so a change of an index moves both processors' costs. The indexes over derived \
             items project only what their lists render (`docs/table-design.md`, "Index costs"): the status index \

@@ -56,6 +56,7 @@ final class ShortfallReport {
         if (throughput.isEmpty() && units.isEmpty()) {
             return "";
         }
+        boolean profiled = results.workloads().stream().anyMatch(w -> !CpuReport.rows(w).isEmpty());
         StringBuilder md = new StringBuilder("## Targets not met: why\n\n");
         if (!throughput.isEmpty()) {
             md.append("**Records/s.** A machine with ").append(cores).append(" cores has ").append(cores)
@@ -68,14 +69,16 @@ final class ShortfallReport {
                             + "already sends about one write per derived item per batch (see the write units below). Where it "
                             + "did not, the target is not ruled out "
                             + "here, and what stands in the way is the rest: with the cores nearly all busy, the CPU per "
-                            + "record outside DynamoDB Local (the engine, its SDK client, the JVM: \"Where the CPU "
-                            + "goes\" splits it), which would have to fit in what the budget leaves; with cores idle, the time a batch waits on its own steps "
+                            + "record outside DynamoDB Local (the engine, its SDK client, the JVM"
+                            + (profiled ? ": \"Where the CPU goes\" splits it" : "") + "), which would have to fit "
+                            + "in what the budget leaves; with cores idle, the time a batch waits on its own steps "
                             + "one after another (claiming the shard, planning, the derived writes, releasing). The naive "
                             + "processor is sequential: its rate is bound by the latency of one request at a time, not "
                             + "by the cores, so more cores would raise Tally's rate and not the naive one's. Whatever "
                             + "the cores, DynamoDB Local runs every SQLite statement on one thread: that thread's CPU "
-                            + "per record of Tally's replay caps the rate at its ceiling below; where the ceiling is "
-                            + "under the target rate, no processor can reach the target against DynamoDB Local.\n\n");
+                            + "per record of Tally's replay caps Tally's rate at the ceiling below; where the ceiling "
+                            + "is under the target rate, Tally cannot reach the target against DynamoDB Local with the "
+                            + "requests it sends per record.\n\n");
             md.append("| Workload | target | target records/s | CPU budget per record (ms) | Tally: cores busy "
                     + "| Tally: CPU per record (ms) | of which DynamoDB Local (ms) | DynamoDB Local alone over the budget "
                     + "| its SQLite thread (ms/record) | that thread's ceiling (records/s) | ceiling below the target "

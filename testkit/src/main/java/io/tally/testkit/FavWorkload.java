@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * links themselves before removing it, as the stream processor's cascade would have (the benchmark records its stream
  * with no processor running, so the link removals the cascades would add to the stream are written instead), and the
  * tag of a new link is picked with the workload's skew, so that a few tags take most links; and it is tag-heavy: half
- * the steps link a favourite to a tag.
+ * the steps link a favourite to a tag, besides the links of the usual mix.
  */
 final class FavWorkload extends PartWorkload {
     private static final List<String> USERS = List.of("fu1", "fu2");

@@ -141,8 +141,8 @@ public final class Workload {
     }
 
     /**
-     * At least {@code count} writes of the favourites part alone, tag-heavy (tags, favourites, and links, most of
-     * them to a few hot tags picked with {@code skew}), without poison. A favourite's or tag's links are deleted by
+     * At least {@code count} writes of the favourites part alone, tag-heavy (tags, favourites, and links: about two
+     * steps in three add one, mostly to a few hot tags picked with {@code skew}), without poison. A favourite's or tag's links are deleted by
      * the writes before it, as the stream processor's cascade would have: the benchmark records a stream without a
      * processor running.
      */
