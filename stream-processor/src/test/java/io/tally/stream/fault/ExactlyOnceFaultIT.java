@@ -47,6 +47,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -73,10 +75,15 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * {@code -Dtally.fault.unguarded=true} runs without the shard cursor's guard, without giving up on events and without
  * the backfill, to show what the modes catch (docs/exactly-once.md, "How it is checked"). A failing seed reproduces
  * alone, though not always: the injected faults meet the engine's concurrent calls in an order of their own;
- * {@code -Dtally.fault.seed=S} runs seed S {@code tally.fault.cases} times.
+ * {@code -Dtally.fault.seed=S} runs seed S {@code tally.fault.cases} times. {@code -Dtally.fault.from=S} starts at seed
+ * S instead of 1 (seeds S to {@code tally.fault.cases}), so that a long run can be split in parts or go on from where
+ * it stopped; each case logs a line when it passes.
  */
 class ExactlyOnceFaultIT {
+    private static final Logger LOG = LoggerFactory.getLogger(ExactlyOnceFaultIT.class);
     private static final int CASES = Integer.getInteger("tally.fault.cases", 27);
+    /** The first seed run (default 1): a long run can go on from where one stopped, or be split in parts. */
+    private static final long FROM = Long.getLong("tally.fault.from", 1L);
     private static final String ONLY = System.getProperty("tally.fault.mode", "");
     private static final Long SEED = Long.getLong("tally.fault.seed");
     private static final boolean GUARDED = !Boolean.getBoolean("tally.fault.unguarded");
@@ -147,7 +154,7 @@ class ExactlyOnceFaultIT {
             // One seed again and again: the faults hit the engine's concurrent calls in an order of their own each run.
             return Stream.generate(() -> Arguments.of(SEED, modes[(int) ((SEED - 1) % modes.length)])).limit(CASES);
         }
-        return LongStream.rangeClosed(1, CASES).boxed()
+        return LongStream.rangeClosed(FROM, CASES).boxed()
                 .map(seed -> Arguments.of(seed, modes[(int) ((seed - 1) % modes.length)]))
                 .filter(arguments -> ONLY.isEmpty() || ((Mode) arguments.get()[1]).name().equalsIgnoreCase(ONLY));
     }
@@ -246,6 +253,8 @@ class ExactlyOnceFaultIT {
         oracle.assertExact(mode == Mode.SPLIT ? null : server.streamsClient(), all, predating,
                 publisher.publishedIds(), refusedForGood);
         dynamo.deleteTable(r -> r.tableName(table));
+        // Progress of a long run (the report is written only at its end).
+        LOG.info("fault case passed: seed {} ({})", seed, mode);
     }
 
     private static Engine engine(String table, Mode mode, RecordingPublisher publisher, DerivedStore store) {
