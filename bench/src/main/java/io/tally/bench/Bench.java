@@ -2,24 +2,11 @@ package io.tally.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
-import io.tally.core.TableDefinition;
 import io.tally.core.template.DeploymentTemplate;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.StreamRecords;
-import io.tally.stream.StreamWiring;
-import io.tally.stream.derive.Derivations;
-import io.tally.stream.engine.BatchResult;
-import io.tally.stream.engine.Engine;
-import io.tally.stream.engine.SourceRecord;
-import io.tally.stream.rebuild.Difference;
-import io.tally.stream.rebuild.Rebuilder;
-import io.tally.stream.rebuild.VerificationReport;
 import io.tally.testkit.LocalDynamoDbServer;
-import io.tally.testkit.StreamReader;
 import io.tally.testkit.Workload;
-import io.tally.testkit.Write;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,14 +16,8 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 /**
  * The benchmark: Tally's engine against a naive per-record processor on the same recorded stream, then the
@@ -53,13 +34,7 @@ public final class Bench {
     /** The tag-heavy workload's Zipf skew over each user's tags, as the zipf workload's over users and posts. */
     static final double TAG_SKEW = 1.1;
 
-    private final LocalDynamoDbServer server;
-    private final DynamoDbClient admin;
-    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
-
-    private Bench(LocalDynamoDbServer server) {
-        this.server = server;
-        this.admin = server.client();
+    private Bench() {
     }
 
     public static void main(String[] args) throws IOException {
@@ -82,43 +57,32 @@ public final class Bench {
             AloneModes.writer(options);
             return;
         }
-        // A fresh server per phase: DynamoDB Local looks up the stream on every write to a stream-enabled table
-        // at a cost that grows with the stream records already in the database, so a phase run after another
-        // would inherit the earlier phases' streams and slow down for that reason alone.
+        // A fresh server per phase (ReplayRun.onFreshServer).
         if (options.warmUpRecords > 0) {
-            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                new Bench(server).warmUp(options);
-            }
+            ReplayRun.warmUp(options);
         }
         List<Results.WorkloadResult> workloads = new ArrayList<>();
         if (options.workloads.contains("uniform")) {
-            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                workloads.add(new Bench(server).workload("uniform", 0.0, options));
-            }
+            workloads.add(ReplayRun.onFreshServer("uniform", 0.0, Workload.writes(options.seed, 0.0, options.records)));
         }
         if (options.workloads.contains("zipf")) {
-            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                workloads.add(new Bench(server).workload("zipf", 1.1, options));
-            }
+            workloads.add(ReplayRun.onFreshServer("zipf", 1.1, Workload.writes(options.seed, 1.1, options.records)));
         }
         if (options.workloads.contains("hot-song")) {
-            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
-                workloads.add(new Bench(server).workload("hot-song", HOT_SONG_SKEW,
-                        Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
-            }
+            // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
+            workloads.add(ReplayRun.onFreshServer("hot-song", HOT_SONG_SKEW,
+                    Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
         }
         if (options.workloads.contains("tag-heavy")) {
-            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                // Favourites alone, mostly links to a few hot tags of two users: per-tag counters in two stats items.
-                workloads.add(new Bench(server).workload("tag-heavy", TAG_SKEW,
-                        Workload.favouriteWrites(options.seed, TAG_SKEW, options.records)));
-            }
+            // Favourites alone, mostly links to a few hot tags of two users: per-tag counters in two stats items.
+            workloads.add(ReplayRun.onFreshServer("tag-heavy", TAG_SKEW,
+                    Workload.favouriteWrites(options.seed, TAG_SKEW, options.records)));
         }
         Results.Freshness freshness = null;
         if (options.freshnessSeconds > 0) {
             try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                freshness = new Bench(server).freshness(options);
+                freshness = new FreshnessRun(server, server.client(), StreamDomains.derivations(ShardSettings.DEFAULTS))
+                        .run(options);
             }
         }
         Results.Load load = null;
@@ -200,173 +164,4 @@ public final class Bench {
             return "unknown";
         }
     }
-
-    // ---------------------------------------------------------------- replay
-
-    /**
-     * Replays a small mix of the blog's, the catalogue's, songs' and favourites' writes to both processors, without reporting it: the JVM compiles the
-     * code the replays run (DynamoDB Local's, the SDK's, the processors') while it is hot, and that compilation costs
-     * more CPU than the replay itself for the first few thousand records. Without a warm-up, the first workload's
-     * first processor would pay for it alone, and the faster processor, with the shorter phase, pays the larger share.
-     */
-    private void warmUp(BenchOptions options) {
-        long seed = options.seed + 1;
-        int records = options.warmUpRecords;
-        List<Write> writes = new ArrayList<>(Workload.writes(seed, 1.1, records / 2));
-        writes.addAll(Workload.songWrites(seed, HOT_SONG_SKEW, records / 4));
-        writes.addAll(Workload.favouriteWrites(seed, TAG_SKEW, records / 4));
-        Results.WorkloadResult warmUp = workload("warm-up", 1.1, writes);
-        LOG.info("warm-up (not reported): {} records, tally {} records/s, naive {} records/s, exact {}",
-                warmUp.records(), Report.fmt(warmUp.tally().recordsPerSec(), 0),
-                Report.fmt(warmUp.naive().recordsPerSec(), 0), warmUp.tally().exactAfterRun());
-    }
-
-    private Results.WorkloadResult workload(String name, double skew, BenchOptions options) {
-        return workload(name, skew, Workload.writes(options.seed, skew, options.records));
-    }
-
-    private Results.WorkloadResult workload(String name, double skew, List<Write> writes) {
-        String recording = "rec-" + name;
-        admin.createTable(TableDefinition.createTableRequest(recording));
-        LOG.info("{}: writing {} base writes on {} threads", name, writes.size(), WRITER_THREADS);
-        long started = System.nanoTime();
-        TableWriter.write(admin, recording, writes, WRITER_THREADS);
-        double writeSeconds = Timing.seconds(started);
-
-        started = System.nanoTime();
-        Map<String, List<SourceRecord>> stream = StreamReader.readAll(server.streamsClient(), recording,
-                StreamRecords::fromSdk);
-        double readSeconds = Timing.seconds(started);
-        int records = stream.values().stream().mapToInt(List::size).sum();
-        LOG.info("{}: {} base writes in {}s, {} stream records in {} shards read in {}s", name, writes.size(),
-                Report.fmt(writeSeconds, 1), records, stream.size(), Report.fmt(readSeconds, 1));
-
-        List<Map<String, AttributeValue>> baseItems = new ArrayList<>();
-        admin.scanPaginator(r -> r.tableName(recording).consistentRead(true)).items().forEach(baseItems::add);
-
-        Results.ProcessorResult tally = replay(name, "tally", stream, baseItems, records, (client, table) -> {
-            Engine engine = StreamWiring.engine(client, table, events -> List.of(), new SimpleMeterRegistry(),
-                    ShardSettings.DEFAULTS);
-            return new Processor(batch -> processWithRetries(engine, batch), engine::close);
-        });
-        Results.ProcessorResult naive = replay(name, "naive", stream, baseItems, records, (client, table) -> {
-            NaiveProcessor processor = new NaiveProcessor(client, table, derivations);
-            return new Processor(processor::process, () -> { });
-        });
-        return new Results.WorkloadResult(name, skew, writes.size(), WRITER_THREADS, writes.size() / writeSeconds,
-                records, stream.size(), records / readSeconds, baseItems.size(), tally, naive);
-    }
-
-    record Processor(Consumer<List<SourceRecord>> process, Runnable close) {
-    }
-
-    interface ProcessorFactory {
-        Processor create(DynamoDbClient client, String table);
-    }
-
-    private Results.ProcessorResult replay(String workload, String processorName, Map<String, List<SourceRecord>> stream,
-                                           List<Map<String, AttributeValue>> baseItems, int records,
-                                           ProcessorFactory factory) {
-        String table = processorName + "-" + workload;
-        // No stream on the replay tables: nothing reads their echoes, and DynamoDB Local looks the stream up on
-        // every write to a stream-enabled table (SQLiteDBAccessJob.getStreamDescription) at a cost that grows with
-        // the stream, which would tax every extra request of the naive processor more than the one before.
-        admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
-                .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
-        RequestCounter counter = new RequestCounter();
-        DynamoDbClient client = server.client(counter);
-        Processor processor = factory.create(client, table);
-        try {
-            LOG.info("{}: replaying {} records to {}", workload, records, processorName);
-            RequestCounter.Snapshot before = counter.snapshot();
-            long started;
-            double elapsed;
-            long peak;
-            Results.Cpu cpu;
-            Results.Profile profile;
-            Profiler profiler = Profiler.start();
-            try (HeapSampler heap = HeapSampler.start()) {
-                CpuUse cpuAtStart = CpuUse.now();
-                started = System.nanoTime();
-                for (List<SourceRecord> shard : stream.values()) {
-                    for (int from = 0; from < shard.size(); from += BATCH_SIZE) {
-                        processor.process().accept(shard.subList(from, Math.min(shard.size(), from + BATCH_SIZE)));
-                    }
-                }
-                elapsed = Timing.seconds(started);
-                cpu = CpuUse.since(cpuAtStart);
-                heap.close();
-                peak = heap.peakBytes();
-                // Read after the heap's peak: reading the recording back takes heap of its own.
-                profile = profiler == null ? null : profiler.stop();
-            } finally {
-                if (profiler != null) {
-                    profiler.close();
-                }
-            }
-            RequestCounter.Snapshot used = counter.snapshot().minus(before);
-            LOG.info("{}: {} took {}s, {} requests", workload, processorName, Report.fmt(elapsed, 1), used.requests());
-
-            // The oracle recomputes from base items; the replay wrote only derived ones.
-            TableWriter.write(admin, table, baseItems.stream().map(Write::put).toList(), WRITER_THREADS);
-            Rebuilder rebuilder = new Rebuilder(admin, server.streamsClient(), table, derivations, 2);
-            VerificationReport afterRun = rebuilder.verify();
-
-            List<SourceRecord> longest = stream.values().stream().max((a, b) -> Integer.compare(a.size(), b.size()))
-                    .orElseThrow();
-            int from = Math.max(0, (longest.size() / 2 / BATCH_SIZE) * BATCH_SIZE);
-            List<SourceRecord> duplicate = longest.subList(from, Math.min(longest.size(), from + BATCH_SIZE));
-            processor.process().accept(duplicate);
-            VerificationReport afterDuplicate = rebuilder.verify();
-            LOG.info("{}: {} exact after run: {}, differences after a duplicated batch: {}", workload, processorName,
-                    afterRun.isExact(), afterDuplicate.differences().size());
-
-            return new Results.ProcessorResult(processorName, records, elapsed, records / elapsed, used.requests(),
-                    used.failedRequests(), (double) used.requests() / records, used.writeUnits(),
-                    used.writeUnits() / records, used.writesWithoutCapacity() == 0, peak / (1024 * 1024),
-                    afterRun.isExact(), afterRun.differences().size(), duplicate.size(),
-                    afterDuplicate.differences().size(), driftedItems(afterDuplicate), breakdown(used), cpu,
-                    profile);
-        } finally {
-            processor.close().run();
-            client.close();
-        }
-    }
-
-    private Results.Freshness freshness(BenchOptions options) {
-        return new FreshnessRun(server, admin, derivations).run(options);
-    }
-
-    static List<Results.WriteUnitShare> breakdown(RequestCounter.Snapshot used) {
-        List<Results.WriteUnitShare> shares = new ArrayList<>();
-        used.unitsByType().forEach((type, byDestination) -> shares.add(new Results.WriteUnitShare(type,
-                used.writesByType().getOrDefault(type, 0L),
-                byDestination.values().stream().mapToDouble(Double::doubleValue).sum(), byDestination)));
-        return shares;
-    }
-
-    private static int driftedItems(VerificationReport report) {
-        return (int) report.differences().stream().map(Difference::key).distinct().count();
-    }
-
-    /** As the event source mapping: a reported failure makes the batch start again at that record. */
-    static void processWithRetries(Engine engine, List<SourceRecord> batch) {
-        List<SourceRecord> remaining = batch;
-        for (int attempt = 1; !remaining.isEmpty(); attempt++) {
-            BatchResult result = engine.process(remaining);
-            Optional<String> failed = result.failedSequenceNumber();
-            if (failed.isEmpty()) {
-                return;
-            }
-            if (attempt >= 10) {
-                throw new IllegalStateException("batch keeps failing at " + failed.get() + ": " + result);
-            }
-            int index = 0;
-            while (index < remaining.size() && !remaining.get(index).sequenceNumber().equals(failed.get())) {
-                index++;
-            }
-            remaining = remaining.subList(Math.min(index, remaining.size() - 1), remaining.size());
-        }
-    }
-
 }

@@ -213,7 +213,7 @@ final class FreshnessRun {
                 List<SourceRecord> batch = response.records().stream()
                         .map(record -> StreamRecords.fromSdk(shard.shardId(), record)).toList();
                 if (!batch.isEmpty()) {
-                    Bench.processWithRetries(engine, batch);
+                    ReplayRun.processWithRetries(engine, batch);
                     long now = System.nanoTime();
                     for (SourceRecord record : batch) {
                         AttributeValue marker = record.newImage() == null ? null : record.newImage().get(WRITE_MARKER);
