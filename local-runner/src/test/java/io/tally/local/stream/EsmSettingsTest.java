@@ -18,7 +18,7 @@ class EsmSettingsTest {
         EsmSettings defaults = EsmSettings.defaults();
 
         assertThat(defaults.batchSize()).isEqualTo(1000);
-        assertThat(defaults.maximumBatchingWindow()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(defaults.maximumBatchingWindow()).isEqualTo(Duration.ZERO);
         assertThat(defaults.maximumRetryAttempts()).isEqualTo(-1);
         assertThat(defaults.bisectBatchOnFunctionError()).isTrue();
         assertThat(defaults.maximumRecordAgeInSeconds()).isEqualTo(82_800);
