@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tally.core.ShardSettings;
 import io.tally.core.template.DeploymentTemplate;
+import io.tally.local.stream.EsmSettings;
 import io.tally.stream.StreamDomains;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.Workload;
@@ -79,11 +80,10 @@ public final class Bench {
                     Workload.favouriteWrites(options.seed, TAG_SKEW, options.records)));
         }
         Results.Freshness freshness = null;
+        Results.Freshness largeBatchFreshness = null;
         if (options.freshnessSeconds > 0) {
-            try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-                freshness = new FreshnessRun(server, server.client(), StreamDomains.derivations(ShardSettings.DEFAULTS))
-                        .run(options);
-            }
+            freshness = freshness(options, EsmSettings.defaults());
+            largeBatchFreshness = freshness(options, LargeBatchReport.SETTINGS);
         }
         Results.Load load = null;
         if (options.loadSeconds > 0) {
@@ -95,7 +95,8 @@ public final class Bench {
             writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
         }
         {
-            Results results = new Results(environment(options), workloads, freshness, load, writer);
+            Results results = new Results(environment(options), workloads, freshness, load, writer,
+                    largeBatchFreshness);
 
             // The cold-start section comes from its own run (--cold-start) and stays on the page.
             String markdown = Report.markdown(results, readColdStart(options.coldStartJson));
@@ -162,6 +163,14 @@ public final class Bench {
             return properties.getProperty("dynamodbLocal", "unknown");
         } catch (IOException e) {
             return "unknown";
+        }
+    }
+
+    /** On a server of its own, for the reason {@link ReplayRun#onFreshServer} gives. */
+    private static Results.Freshness freshness(BenchOptions options, EsmSettings settings) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
+            return new FreshnessRun(server, server.client(), StreamDomains.derivations(ShardSettings.DEFAULTS))
+                    .run(options, settings);
         }
     }
 }

@@ -3,41 +3,39 @@ package io.tally.bench;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.stream.StreamRecords;
+import io.tally.local.stream.BatchInvoker;
+import io.tally.local.stream.EsmSettings;
+import io.tally.local.stream.InvocationResult;
+import io.tally.local.stream.StreamPoller;
+import io.tally.local.stream.TumblingWindowBatchInvoker;
 import io.tally.stream.StreamWiring;
+import io.tally.stream.WindowedStreamHandler;
 import io.tally.stream.derive.Derivations;
 import io.tally.stream.engine.Engine;
-import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.testkit.LocalDynamoDbServer;
-import io.tally.testkit.StreamReader;
 import io.tally.testkit.Workload;
 import io.tally.testkit.Write;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
-import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
  * The freshness run: how long after its write is acknowledged a write shows in derived data, with the writer at
- * half its single-thread maximum and a poller feeding the engine as the local runner does.
+ * half its single-thread maximum and the local runner's stream poller, with the deployment's event source mapping
+ * settings, invoking the deployed stream handler.
  */
 final class FreshnessRun {
     private static final Logger LOG = LoggerFactory.getLogger(FreshnessRun.class);
     /** Marks each put of the freshness run, so the poller can tell which write a stream record carries. */
     static final String WRITE_MARKER = "benchWrite";
-    private static final long POLL_INTERVAL_MS = 250;
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
@@ -49,7 +47,11 @@ final class FreshnessRun {
         this.derivations = derivations;
     }
 
-    Results.Freshness run(BenchOptions options) {
+    /**
+     * @param settings the event source mapping's settings the poller runs with: the deployment's
+     *                 ({@code EsmSettings.defaults()}), or the large-batch alternative ({@link LargeBatchReport})
+     */
+    Results.Freshness run(BenchOptions options, EsmSettings settings) {
         // The writer's ceiling: one thread, single-item writes, nothing else running.
         admin.createTable(TableDefinition.createTableRequest("fresh-max"));
         List<Write> probe = Workload.writes(options.seed + 1, 1.1, 100_000);
@@ -61,8 +63,9 @@ final class FreshnessRun {
         }
         double maxRate = sent / Timing.seconds(started);
         double rate = maxRate / 2;
-        LOG.info("freshness: writer maximum {} writes/s with one thread, measuring at {}/s for {}s",
-                Report.fmt(maxRate, 0), Report.fmt(rate, 0), options.freshnessSeconds);
+        LOG.info("freshness: writer maximum {} writes/s with one thread, measuring at {}/s for {}s (BatchSize {},"
+                + " MaximumBatchingWindowInSeconds {})", Report.fmt(maxRate, 0), Report.fmt(rate, 0),
+                options.freshnessSeconds, settings.batchSize(), settings.maximumBatchingWindow().toSeconds());
 
         String table = "fresh";
         admin.createTable(TableDefinition.createTableRequest(table));
@@ -74,9 +77,8 @@ final class FreshnessRun {
         DynamoDbClient processorClient = server.client();
         Engine engine = StreamWiring.engine(processorClient, table, events -> List.of(), new SimpleMeterRegistry(),
                 ShardSettings.DEFAULTS);
-        Poller poller = new Poller(server.streamsClient(), table, engine, visible);
-        Thread pollerThread = new Thread(poller, "poller");
-        pollerThread.start();
+        StreamPoller poller = poller(table, engine, visible, settings);
+        poller.start();
 
         DynamoDbClient writer = server.client();
         long start = System.nanoTime();
@@ -103,13 +105,10 @@ final class FreshnessRun {
         while (System.nanoTime() < giveUp && measured.stream().anyMatch(i -> visible.get(i) == 0)) {
             Timing.sleepNanos(50_000_000L);
         }
-        poller.stop();
-        try {
-            pollerThread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        poller.close();
         engine.close();
+        LOG.info("freshness: {} invocations of the stream function for {} records",
+                poller.snapshot().invocations(), poller.snapshot().recordsProcessed());
 
         List<Double> lags = new ArrayList<>();
         int missing = 0;
@@ -126,7 +125,8 @@ final class FreshnessRun {
                 Report.fmt(Report.percentile(lags, 50), 0), Report.fmt(Report.percentile(lags, 99), 0));
         return new Results.Freshness(maxRate, rate, writes.size() / writeSeconds, writeSeconds, writes.size(),
                 measured.size(), missing, Report.percentile(lags, 50), Report.percentile(lags, 99),
-                Report.percentile(lags, 100), exact);
+                Report.percentile(lags, 100), exact, (int) poller.settings().maximumBatchingWindow().toSeconds(),
+                poller.snapshot().invocations());
     }
 
     /** Each put carries its position in the run; derivations ignore attributes they do not know. */
@@ -154,81 +154,38 @@ final class FreshnessRun {
     }
 
     /**
-     * GetRecords into the engine, shard by shard, as the local runner's poller: one worker, pages of up to a batch,
-     * the next GetRecords at once after a page with records and 250 ms after an empty one.
+     * The local runner's stream poller ({@code StreamPoller} with the deployment's event source mapping settings,
+     * {@code EsmSettings.defaults()}), invoking the deployed handler ({@code WindowedStreamHandler}) through the
+     * tumbling-window adapter, exactly as {@code tally-local} wires it; each invocation that succeeds marks the writes
+     * its records carry as visible.
      */
-    private static final class Poller implements Runnable {
-        private final DynamoDbStreamsClient streams;
-        private final String table;
-        private final Engine engine;
-        private final AtomicLongArray visible;
-        private volatile boolean running = true;
-
-        Poller(DynamoDbStreamsClient streams, String table, Engine engine, AtomicLongArray visible) {
-            this.streams = streams;
-            this.table = table;
-            this.engine = engine;
-            this.visible = visible;
-        }
-
-        void stop() {
-            running = false;
-        }
-
-        @Override
-        public void run() {
-            try {
-                String streamArn = StreamReader.streamArn(streams, table);
-                java.util.Set<String> done = new HashSet<>();
-                while (running) {
-                    Optional<Shard> next = StreamReader.shards(streams, streamArn).stream()
-                            .filter(shard -> !done.contains(shard.shardId()))
-                            // A parent that has expired from the stream is no longer listed: do not wait for it.
-                            .filter(shard -> shard.parentShardId() == null || done.contains(shard.parentShardId())
-                                    || !listed(streamArn, shard.parentShardId()))
-                            .findFirst();
-                    if (next.isEmpty()) {
-                        Timing.sleepNanos(POLL_INTERVAL_MS * 1_000_000L);
-                        continue;
-                    }
-                    Shard shard = next.get();
-                    drain(streamArn, shard);
-                    done.add(shard.shardId());
-                }
-            } catch (RuntimeException e) {
-                LOG.error("poller failed", e);
-            }
-        }
-
-        private boolean listed(String streamArn, String shardId) {
-            return StreamReader.shards(streams, streamArn).stream().anyMatch(s -> s.shardId().equals(shardId));
-        }
-
-        private void drain(String streamArn, Shard shard) {
-            String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shard.shardId())
-                    .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-            while (running && iterator != null) {
-                String current = iterator;
-                GetRecordsResponse response = streams.getRecords(r -> r.shardIterator(current).limit(Bench.BATCH_SIZE));
-                List<SourceRecord> batch = response.records().stream()
-                        .map(record -> StreamRecords.fromSdk(shard.shardId(), record)).toList();
-                if (!batch.isEmpty()) {
-                    ReplayRun.processWithRetries(engine, batch);
-                    long now = System.nanoTime();
-                    for (SourceRecord record : batch) {
-                        AttributeValue marker = record.newImage() == null ? null : record.newImage().get(WRITE_MARKER);
-                        if (marker != null) {
-                            visible.set(Integer.parseInt(marker.n()), now);
-                        }
+    private StreamPoller poller(String table, Engine engine, AtomicLongArray visible, EsmSettings settings) {
+        String streamArn = StreamPoller.latestStreamArn(admin, table);
+        BatchInvoker handler = new TumblingWindowBatchInvoker("freshness", streamArn, settings.tumblingWindow(),
+                new WindowedStreamHandler(engine, () -> { }));
+        BatchInvoker marking = (shardId, records) -> {
+            InvocationResult result = handler.invoke(shardId, records);
+            if (result.isSuccess()) {
+                long now = System.nanoTime();
+                for (Record record : records) {
+                    AttributeValue marker = record.dynamodb().hasNewImage()
+                            ? record.dynamodb().newImage().get(WRITE_MARKER) : null;
+                    if (marker != null) {
+                        visible.compareAndSet(Integer.parseInt(marker.n()), 0, now);
                     }
                 }
-                iterator = response.nextShardIterator();
-                // As Lambda's event source mapping at its best: four polls a second of an idle shard, and the next
-                // poll as soon as an invocation with records ends (the local runner's ShardWorker does the same).
-                if (batch.isEmpty()) {
-                    Timing.sleepNanos(POLL_INTERVAL_MS * 1_000_000L);
-                }
             }
-        }
+            return result;
+        };
+        return StreamPoller.builder()
+                .streamsClient(server.streamsClient())
+                .streamArn(streamArn)
+                .settings(settings)
+                .invoker(marking)
+                .failureDestination(batch -> {
+                    throw new IllegalStateException("the freshness run gave up a batch: " + batch);
+                })
+                .functionName("freshness")
+                .build();
     }
 }

@@ -30,7 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 /**
  * One replay workload: its base writes recorded into a table, its stream read back, and the same records replayed to
- * Tally's engine and to the naive processor, each on a table of its own, with their requests, write units, CPU and
+ * Tally's engine and to the naive processor, and to Tally's engine again in large batches ({@link LargeBatchReport}),
+ * each on a table of its own, with their requests, write units, CPU and
  * profile counted and the oracle run after the replay and after a duplicated batch.
  */
 final class ReplayRun {
@@ -94,17 +95,22 @@ final class ReplayRun {
         List<Map<String, AttributeValue>> baseItems = new ArrayList<>();
         admin.scanPaginator(r -> r.tableName(recording).consistentRead(true)).items().forEach(baseItems::add);
 
-        Results.ProcessorResult tally = replay(name, "tally", stream, baseItems, records, (client, table) -> {
-            Engine engine = StreamWiring.engine(client, table, events -> List.of(), new SimpleMeterRegistry(),
+        ProcessorFactory engine = (client, table) -> {
+            Engine tally = StreamWiring.engine(client, table, events -> List.of(), new SimpleMeterRegistry(),
                     ShardSettings.DEFAULTS);
-            return new Processor(batch -> processWithRetries(engine, batch), engine::close);
-        });
-        Results.ProcessorResult naive = replay(name, "naive", stream, baseItems, records, (client, table) -> {
-            NaiveProcessor processor = new NaiveProcessor(client, table, derivations);
-            return new Processor(processor::process, () -> { });
-        });
+            return new Processor(batch -> processWithRetries(tally, batch), tally::close);
+        };
+        Results.ProcessorResult tally = replay(name, "tally", stream, baseItems, records, Bench.BATCH_SIZE, engine);
+        Results.ProcessorResult naive = replay(name, "naive", stream, baseItems, records, Bench.BATCH_SIZE,
+                (client, table) -> {
+                    NaiveProcessor processor = new NaiveProcessor(client, table, derivations);
+                    return new Processor(processor::process, () -> { });
+                });
+        // The naive processor takes a record at a time: the batch size changes nothing of its work.
+        Results.ProcessorResult largeBatch = replay(name, LargeBatchReport.PROCESSOR, stream, baseItems, records,
+                LargeBatchReport.BATCH_SIZE, engine);
         return new Results.WorkloadResult(name, skew, writes.size(), Bench.WRITER_THREADS, writes.size() / writeSeconds,
-                records, stream.size(), records / readSeconds, baseItems.size(), tally, naive);
+                records, stream.size(), records / readSeconds, baseItems.size(), tally, naive, largeBatch);
     }
 
     record Processor(Consumer<List<SourceRecord>> process, Runnable close) {
@@ -115,7 +121,7 @@ final class ReplayRun {
     }
 
     private Results.ProcessorResult replay(String workload, String processorName, Map<String, List<SourceRecord>> stream,
-                                           List<Map<String, AttributeValue>> baseItems, int records,
+                                           List<Map<String, AttributeValue>> baseItems, int records, int batchSize,
                                            ProcessorFactory factory) {
         String table = processorName + "-" + workload;
         // No stream on the replay tables: nothing reads their echoes, and DynamoDB Local looks the stream up on
@@ -139,8 +145,8 @@ final class ReplayRun {
                 CpuUse cpuAtStart = CpuUse.now();
                 started = System.nanoTime();
                 for (List<SourceRecord> shard : stream.values()) {
-                    for (int from = 0; from < shard.size(); from += Bench.BATCH_SIZE) {
-                        processor.process().accept(shard.subList(from, Math.min(shard.size(), from + Bench.BATCH_SIZE)));
+                    for (int from = 0; from < shard.size(); from += batchSize) {
+                        processor.process().accept(shard.subList(from, Math.min(shard.size(), from + batchSize)));
                     }
                 }
                 elapsed = Timing.seconds(started);
@@ -164,8 +170,8 @@ final class ReplayRun {
 
             List<SourceRecord> longest = stream.values().stream().max((a, b) -> Integer.compare(a.size(), b.size()))
                     .orElseThrow();
-            int from = Math.max(0, (longest.size() / 2 / Bench.BATCH_SIZE) * Bench.BATCH_SIZE);
-            List<SourceRecord> duplicate = longest.subList(from, Math.min(longest.size(), from + Bench.BATCH_SIZE));
+            int from = Math.max(0, (longest.size() / 2 / batchSize) * batchSize);
+            List<SourceRecord> duplicate = longest.subList(from, Math.min(longest.size(), from + batchSize));
             processor.process().accept(duplicate);
             VerificationReport afterDuplicate = rebuilder.verify();
             LOG.info("{}: {} exact after run: {}, differences after a duplicated batch: {}", workload, processorName,

@@ -152,6 +152,7 @@ final class Report {
         md.append(WriteUnitReport.writeUnitSection(results));
         md.append(CpuReport.section(results));
         md.append(ShortfallReport.section(results));
+        md.append(LargeBatchReport.section(results));
 
         md.append("## Recording the workloads\n\n");
         md.append("| Workload | Zipf s | base writes | writer threads | base writes/s | stream records | shards "
@@ -170,12 +171,14 @@ final class Report {
         if (f != null) {
             md.append("## End-to-end freshness\n\n");
             md.append("| Writer max (PutItem/s, 1 thread) | Target rate | Achieved rate | Duration (s) | Writes "
-                    + "| Measured | Missing | p50 (ms) | p99 (ms) | max (ms) | exact after run |\n");
-            md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                    + "| Measured | Missing | batching window (s) | invocations | p50 (ms) | p99 (ms) | max (ms) "
+                    + "| exact after run |\n");
+            md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
             md.append("| ").append(fmt(f.writerMaxPerSec(), 0)).append(" | ").append(fmt(f.targetPerSec(), 0))
                     .append(" | ").append(fmt(f.achievedPerSec(), 0)).append(" | ").append(fmt(f.seconds(), 1))
                     .append(" | ").append(f.writes()).append(" | ").append(f.measured()).append(" | ")
-                    .append(f.missing()).append(" | ").append(fmt(f.p50Ms(), 0)).append(" | ")
+                    .append(f.missing()).append(" | ").append(f.batchingWindowSeconds()).append(" | ")
+                    .append(f.invocations()).append(" | ").append(fmt(f.p50Ms(), 0)).append(" | ")
                     .append(fmt(f.p99Ms(), 0)).append(" | ").append(fmt(f.maxMs(), 0)).append(" | ")
                     .append(f.exactAfterRun() ? "yes" : "no").append(" |\n\n");
         }
@@ -309,12 +312,14 @@ final class Report {
             The JVM also runs DynamoDB Local, so it is the process's heap, comparable between the processors but \
             not the processor's own footprint.
             - **Freshness.** One client thread first writes as fast as it can (PutItem/DeleteItem of the workload) \
-            to measure its maximum rate; then it writes a new workload at half that rate to a fresh table while a \
-            poller thread reads the stream (GetRecords, up to {batch} records, again as soon as the engine is done \
-            with a page that had records, after 250 ms after an empty one: the best the Lambda event source mapping \
-            does, four polls a second of an idle shard, and the local runner's poller) and hands each page to the \
-            engine. Every put carries a write number; a write's lag is from its PutItem acknowledgement to the \
-            return of the `Engine.process` call that applied it, after which its derived items are readable \
+            to measure its maximum rate; then it writes a new workload at half that rate to a fresh table while the \
+            local runner's stream poller (`StreamPoller`, as `tally-local` wires it) reads the stream with the \
+            deployment's event source mapping settings from `infra/template.yaml` (batches of up to {batch} records, \
+            its batching window, shown in the table: with none, the next read as soon as an invocation with records returns, 250 ms after an empty \
+            one, the four polls a second of an idle shard that the Lambda event source mapping makes) and invokes the \
+            deployed handler (`WindowedStreamHandler`, through the same tumbling-window adapter). Every put carries \
+            a write number; a write's lag is from its PutItem acknowledgement to the return of the invocation that \
+            applied it, after which its derived items are readable \
             (every derived write is a synchronous UpdateItem). Deletes are written but not measured.
 
             ## Caveats

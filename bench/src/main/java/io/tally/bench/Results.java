@@ -4,11 +4,16 @@ import java.util.List;
 
 /** Everything one run measured; serialized as-is to JSON and rendered to markdown by {@link Report}. */
 record Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness, Load load,
-               Writer writer) {
+               Writer writer, Freshness largeBatchFreshness) {
 
     /** A run without the load and writer sections (and a run's JSON written before there were some). */
     Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness) {
-        this(environment, workloads, freshness, null, null);
+        this(environment, workloads, freshness, null, null, null);
+    }
+
+    /** A run without the freshness of large batches ({@link LargeBatchReport}). */
+    Results(Environment environment, List<WorkloadResult> workloads, Freshness freshness, Load load, Writer writer) {
+        this(environment, workloads, freshness, load, writer, null);
     }
 
     record Environment(String date, String command, int cores, String jvm, String os, long maxHeapMb,
@@ -22,10 +27,20 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      * @param records           stream records read back, the input of both processors
      * @param getRecordsPerSec  how fast GetRecords drained them
      * @param baseItems         base items in the table at the end (what the oracle recomputes from)
+     * @param tallyLargeBatch   Tally's replay of the same records in batches of {@link LargeBatchReport#BATCH_SIZE}
+     *                          (null in a run's JSON written before there was one)
      */
     record WorkloadResult(String name, double skew, int baseWrites, int baseWriteThreads, double baseWritesPerSec,
                           int records, int shards, double getRecordsPerSec, long baseItems,
-                          ProcessorResult tally, ProcessorResult naive) {
+                          ProcessorResult tally, ProcessorResult naive, ProcessorResult tallyLargeBatch) {
+        /** Without Tally's replay in large batches ({@link LargeBatchReport}). */
+        WorkloadResult(String name, double skew, int baseWrites, int baseWriteThreads, double baseWritesPerSec,
+                       int records, int shards, double getRecordsPerSec, long baseItems,
+                       ProcessorResult tally, ProcessorResult naive) {
+            this(name, skew, baseWrites, baseWriteThreads, baseWritesPerSec, records, shards, getRecordsPerSec,
+                    baseItems, tally, naive, null);
+        }
+
         double throughputRatio() {
             return tally.recordsPerSec() / naive.recordsPerSec();
         }
@@ -113,7 +128,7 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      */
     record Freshness(double writerMaxPerSec, double targetPerSec, double achievedPerSec, double seconds,
                      int writes, int measured, int missing, double p50Ms, double p99Ms, double maxMs,
-                     boolean exactAfterRun) {
+                     boolean exactAfterRun, int batchingWindowSeconds, long invocations) {
     }
 
     /**

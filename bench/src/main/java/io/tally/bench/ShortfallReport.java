@@ -92,8 +92,10 @@ final class ShortfallReport {
                     + "selector entries) cost both processors about one unit per change of their source, and each "
                     + "user's stats item one unit per batch that touches the user. What is left above the target is "
                     + "therefore about one write per user per batch: cutting it means writing counters less often than "
-                    + "once per batch (summing them across batches, e.g. over a tumbling window), which holds derived "
-                    + "data back for as long as the window and so works against the freshness target.\n\n");
+                    + "once per batch, that is larger batches (or summing counters across batches), which hold derived "
+                    + "data back and so work against the freshness target"
+                    + (results.workloads().stream().anyMatch(w -> w.tallyLargeBatch() != null)
+                        ? ": \"Larger batches\" below measures both sides in this run" : "") + ".\n\n");
             md.append("| Workload | target | allowed write units/record | Tally's | over by | Tally's largest item types "
                     + "|\n|---|---:|---:|---:|---:|---|\n");
             md.append(units).append('\n');

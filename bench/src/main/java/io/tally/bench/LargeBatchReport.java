@@ -1,0 +1,92 @@
+package io.tally.bench;
+
+import io.tally.local.stream.EsmSettings;
+
+/**
+ * The section "Larger batches: fewer write units, later reads": Tally's replay of each workload again, in batches of
+ * the largest size the event source mapping takes, and the freshness run again with the settings that make AWS form
+ * such batches. Tally coalesces within a batch, so larger batches cost fewer write units; but the event source mapping
+ * hands the function more than one read of the shard (a page of up to 1,000 records) only when it has a batching
+ * window, of at least a second. The deployment keeps the window at 0 for freshness; this section measures what the
+ * other choice would buy and cost, side by side in the same run.
+ */
+final class LargeBatchReport {
+    /** The event source mapping's largest {@code BatchSize} for DynamoDB Streams. */
+    static final int BATCH_SIZE = 10_000;
+    /** The smallest batching window AWS takes, the one that lets a batch gather more than one read. */
+    static final int WINDOW_SECONDS = 1;
+    static final String PROCESSOR = "tally-large-batches";
+    /** The deployment's settings with the large batch and its window. */
+    static final EsmSettings SETTINGS = EsmSettings.defaults().withBatchSize(BATCH_SIZE)
+            .withMaximumBatchingWindowInSeconds(WINDOW_SECONDS);
+
+    private LargeBatchReport() {
+    }
+
+    static String section(Results results) {
+        boolean any = results.workloads().stream().anyMatch(w -> w.tallyLargeBatch() != null);
+        if (!any && results.largeBatchFreshness() == null) {
+            return "";
+        }
+        long deployedWindow = results.freshness() != null ? results.freshness().batchingWindowSeconds()
+                : EsmSettings.defaults().maximumBatchingWindow().toSeconds();
+        StringBuilder md = new StringBuilder("## Larger batches: fewer write units, later reads\n\n");
+        md.append("Tally writes a derived item at most once per batch, so the larger the batch, the fewer write units "
+                + "per record. The event source mapping reads a shard a page at a time (up to 1,000 records) and, "
+                + "without a batching window, invokes the function with each page as soon as it has read it: a batch "
+                + "is never larger than one page, whatever `BatchSize` says. It gathers several pages into one batch "
+                + "only with `MaximumBatchingWindowInSeconds` of 1 or more, and then every batch that is not full waits "
+                + "for the window. The deployment's choice (`BatchSize` ").append(results.environment().batchSize())
+                .append(", ").append(deployedWindow == 0 ? "no window" : "a window of " + deployedWindow + " s")
+                .append(") is the first row of each table; the other rows are the same run's replay of the "
+                + "same records by Tally in batches of ").append(BATCH_SIZE).append(" (the largest `BatchSize`), with "
+                + "the naive processor's figures from above (it takes a record at a time, so the batch size changes "
+                + "nothing of its work), and the freshness run again with `BatchSize` ").append(BATCH_SIZE)
+                .append(" and a window of ").append(WINDOW_SECONDS).append(" s.\n\n");
+        if (any) {
+            md.append("| Workload | batch | Tally records/s | records/s ratio | Tally write units/record "
+                    + "| write units/record ratio | target | met | exact after run and a duplicated batch |\n");
+            md.append("|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+            for (Results.WorkloadResult w : results.workloads()) {
+                if (w.tallyLargeBatch() == null) {
+                    continue;
+                }
+                double target = w.skew() > 0 ? Report.MAX_WRITE_UNIT_RATIO : Report.MAX_UNIFORM_WRITE_UNIT_RATIO;
+                row(md, w, w.tally(), results.environment().batchSize(), target);
+                row(md, w, w.tallyLargeBatch(), BATCH_SIZE, target);
+            }
+            md.append('\n');
+        }
+        Results.Freshness small = results.freshness();
+        Results.Freshness large = results.largeBatchFreshness();
+        if (small != null && large != null) {
+            md.append("| BatchSize | batching window (s) | target rate | invocations | p50 (ms) | p99 (ms) | max (ms) "
+                    + "| p99 at most ").append(Report.fmt(Report.MAX_P99_MS, 0)).append(" ms |\n");
+            md.append("|---:|---:|---:|---:|---:|---:|---:|---|\n");
+            freshnessRow(md, results.environment().batchSize(), small);
+            freshnessRow(md, BATCH_SIZE, large);
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, Results.WorkloadResult w, Results.ProcessorResult p, int batch,
+                            double target) {
+        double unitRatio = p.writeUnitsPerRecord() / w.naive().writeUnitsPerRecord();
+        boolean exact = p.exactAfterRun() && p.differencesAfterDuplicate() == 0;
+        md.append("| ").append(w.name()).append(" | ").append(batch).append(" | ")
+                .append(Report.fmt(p.recordsPerSec(), 0)).append(" | ")
+                .append(Report.fmt(p.recordsPerSec() / w.naive().recordsPerSec(), 2)).append("x | ")
+                .append(Report.fmt(p.writeUnitsPerRecord(), 3)).append(" | ").append(Report.fmt(unitRatio, 3))
+                .append("x | ").append(Report.fmt(target, 2)).append("x | ").append(unitRatio <= target ? "yes" : "no")
+                .append(" | ").append(exact ? "yes" : "no").append(" |\n");
+    }
+
+    private static void freshnessRow(StringBuilder md, int batch, Results.Freshness f) {
+        md.append("| ").append(batch).append(" | ").append(f.batchingWindowSeconds()).append(" | ")
+                .append(Report.fmt(f.targetPerSec(), 0)).append(" | ").append(f.invocations()).append(" | ")
+                .append(Report.fmt(f.p50Ms(), 0)).append(" | ").append(Report.fmt(f.p99Ms(), 0)).append(" | ")
+                .append(Report.fmt(f.maxMs(), 0)).append(" | ")
+                .append(f.p99Ms() <= Report.MAX_P99_MS && f.missing() == 0 ? "yes" : "no").append(" |\n");
+    }
+}
