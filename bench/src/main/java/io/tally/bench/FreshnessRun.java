@@ -4,8 +4,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.local.stream.BatchInvoker;
+import io.tally.local.stream.DiscardedBatch;
 import io.tally.local.stream.EsmSettings;
+import io.tally.local.stream.FailureDestination;
 import io.tally.local.stream.InvocationResult;
+import io.tally.local.stream.PollerSnapshot;
 import io.tally.local.stream.StreamPoller;
 import io.tally.local.stream.TumblingWindowBatchInvoker;
 import io.tally.stream.StreamWiring;
@@ -20,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,41 +78,58 @@ final class FreshnessRun {
         AtomicLongArray acked = new AtomicLongArray(writes.size());
         AtomicLongArray visible = new AtomicLongArray(writes.size());
 
-        DynamoDbClient processorClient = server.client();
-        Engine engine = StreamWiring.engine(processorClient, table, events -> List.of(), new SimpleMeterRegistry(),
-                ShardSettings.DEFAULTS);
-        StreamPoller poller = poller(table, engine, visible, settings);
-        poller.start();
-
-        DynamoDbClient writer = server.client();
-        long start = System.nanoTime();
-        long intervalNanos = (long) (1e9 / rate);
-        for (int i = 0; i < writes.size(); i++) {
-            long due = start + i * intervalNanos;
-            long wait = due - System.nanoTime();
-            if (wait > 0) {
-                Timing.sleepNanos(wait);
-            }
-            send(writer, table, writes.get(i));
-            acked.set(i, System.nanoTime());
-        }
-        double writeSeconds = Timing.seconds(start);
-
-        // Let the poller catch up, then stop it.
-        long giveUp = System.nanoTime() + 15_000_000_000L;
+        RequestCounter counter = new RequestCounter();
+        List<DiscardedBatch> discarded = new CopyOnWriteArrayList<>();
         List<Integer> measured = new ArrayList<>();
-        for (int i = 0; i < writes.size(); i++) {
-            if (!writes.get(i).isDelete()) {
-                measured.add(i);
+        double writeSeconds;
+        PollerSnapshot pollerFigures;
+        RequestCounter.Snapshot used;
+        try (DynamoDbClient processorClient = server.client(counter);
+             DynamoDbClient writer = server.client();
+             Engine engine = StreamWiring.engine(processorClient, table, events -> List.of(), new SimpleMeterRegistry(),
+                     ShardSettings.DEFAULTS);
+             StreamPoller poller = poller(table, engine, visible, settings, discarded::add)) {
+            poller.start();
+            // The first write is not measured: it waits until the poller has found the stream's shard.
+            send(writer, table, writes.get(0));
+            acked.set(0, System.nanoTime());
+            long firstDeadline = System.nanoTime() + 10_000_000_000L;
+            while (visible.get(0) == 0 && System.nanoTime() < firstDeadline) {
+                Timing.sleepNanos(10_000_000L);
             }
+            RequestCounter.Snapshot before = counter.snapshot();
+            long start = System.nanoTime();
+            long intervalNanos = (long) (1e9 / rate);
+            for (int i = 1; i < writes.size(); i++) {
+                long due = start + (i - 1) * intervalNanos;
+                long wait = due - System.nanoTime();
+                if (wait > 0) {
+                    Timing.sleepNanos(wait);
+                }
+                send(writer, table, writes.get(i));
+                acked.set(i, System.nanoTime());
+            }
+            writeSeconds = Timing.seconds(start);
+
+            // Let the poller catch up, then stop it.
+            long giveUp = System.nanoTime() + 15_000_000_000L;
+            for (int i = 1; i < writes.size(); i++) {
+                if (!writes.get(i).isDelete()) {
+                    measured.add(i);
+                }
+            }
+            while (System.nanoTime() < giveUp && measured.stream().anyMatch(i -> visible.get(i) == 0)) {
+                Timing.sleepNanos(50_000_000L);
+            }
+            used = counter.snapshot().minus(before);
+            pollerFigures = poller.snapshot();
         }
-        while (System.nanoTime() < giveUp && measured.stream().anyMatch(i -> visible.get(i) == 0)) {
-            Timing.sleepNanos(50_000_000L);
+        if (!discarded.isEmpty()) {
+            throw new IllegalStateException("the freshness run's poller gave up " + discarded.size() + " batches: "
+                    + discarded);
         }
-        poller.close();
-        engine.close();
-        LOG.info("freshness: {} invocations of the stream function for {} records",
-                poller.snapshot().invocations(), poller.snapshot().recordsProcessed());
+        LOG.info("freshness: {} invocations of the stream function for {} records, {} retries",
+                pollerFigures.invocations(), pollerFigures.recordsProcessed(), pollerFigures.retries());
 
         List<Double> lags = new ArrayList<>();
         int missing = 0;
@@ -123,10 +144,11 @@ final class FreshnessRun {
         boolean exact = new Rebuilder(admin, server.streamsClient(), table, derivations, 2).verify().isExact();
         LOG.info("freshness: {} measured, {} missing, p50 {} ms, p99 {} ms", lags.size(), missing,
                 Report.fmt(Report.percentile(lags, 50), 0), Report.fmt(Report.percentile(lags, 99), 0));
-        return new Results.Freshness(maxRate, rate, writes.size() / writeSeconds, writeSeconds, writes.size(),
+        int timed = writes.size() - 1;
+        return new Results.Freshness(maxRate, rate, timed / writeSeconds, writeSeconds, timed,
                 measured.size(), missing, Report.percentile(lags, 50), Report.percentile(lags, 99),
-                Report.percentile(lags, 100), exact, (int) poller.settings().maximumBatchingWindow().toSeconds(),
-                poller.snapshot().invocations());
+                Report.percentile(lags, 100), exact, (int) settings.maximumBatchingWindow().toSeconds(),
+                pollerFigures.invocations(), pollerFigures.retries(), used.writeUnits() / timed);
     }
 
     /** Each put carries its position in the run; derivations ignore attributes they do not know. */
@@ -154,25 +176,26 @@ final class FreshnessRun {
     }
 
     /**
-     * The local runner's stream poller ({@code StreamPoller} with the deployment's event source mapping settings,
-     * {@code EsmSettings.defaults()}), invoking the deployed handler ({@code WindowedStreamHandler}) through the
-     * tumbling-window adapter, exactly as {@code tally-local} wires it; each invocation that succeeds marks the writes
-     * its records carry as visible.
+     * The local runner's stream poller ({@code StreamPoller}) with the given event source mapping settings, invoking
+     * the deployed handler ({@code WindowedStreamHandler}) through the tumbling-window adapter, as {@code tally-local}
+     * wires them (but with no event publisher). An invocation marks the writes its records carry as visible when it
+     * returns: all of them when it succeeded, those before the lowest failed record when it reported
+     * {@code batchItemFailures} (the poller checkpoints those and retries from the failed one).
      */
-    private StreamPoller poller(String table, Engine engine, AtomicLongArray visible, EsmSettings settings) {
+    private StreamPoller poller(String table, Engine engine, AtomicLongArray visible, EsmSettings settings,
+                                FailureDestination discarded) {
         String streamArn = StreamPoller.latestStreamArn(admin, table);
         BatchInvoker handler = new TumblingWindowBatchInvoker("freshness", streamArn, settings.tumblingWindow(),
                 new WindowedStreamHandler(engine, () -> { }));
         BatchInvoker marking = (shardId, records) -> {
             InvocationResult result = handler.invoke(shardId, records);
-            if (result.isSuccess()) {
-                long now = System.nanoTime();
-                for (Record record : records) {
-                    AttributeValue marker = record.dynamodb().hasNewImage()
-                            ? record.dynamodb().newImage().get(WRITE_MARKER) : null;
-                    if (marker != null) {
-                        visible.compareAndSet(Integer.parseInt(marker.n()), 0, now);
-                    }
+            int applied = result.isSuccess() ? records.size() : appliedBefore(result, records);
+            long now = System.nanoTime();
+            for (Record record : records.subList(0, applied)) {
+                AttributeValue marker = record.dynamodb().hasNewImage()
+                        ? record.dynamodb().newImage().get(WRITE_MARKER) : null;
+                if (marker != null) {
+                    visible.compareAndSet(Integer.parseInt(marker.n()), 0, now);
                 }
             }
             return result;
@@ -182,10 +205,30 @@ final class FreshnessRun {
                 .streamArn(streamArn)
                 .settings(settings)
                 .invoker(marking)
-                .failureDestination(batch -> {
-                    throw new IllegalStateException("the freshness run gave up a batch: " + batch);
-                })
+                .failureDestination(discarded)
                 .functionName("freshness")
                 .build();
+    }
+
+    /** How many records of a batch come before the lowest one the function reported as failed (0 if none). */
+    static int appliedBefore(InvocationResult result, List<Record> records) {
+        if (result.functionError().isPresent() || result.batchItemFailures().isEmpty()) {
+            return 0;
+        }
+        int lowest = records.size();
+        for (String failed : result.batchItemFailures()) {
+            int index = -1;
+            for (int i = 0; i < records.size(); i++) {
+                if (records.get(i).dynamodb().sequenceNumber().equals(failed)) {
+                    index = i;
+                    break;
+                }
+            }
+            if (index < 0) {
+                return 0; // the poller retries the whole batch
+            }
+            lowest = Math.min(lowest, index);
+        }
+        return lowest;
     }
 }

@@ -174,11 +174,13 @@ final class Report {
                     + "| Measured | Missing | batching window (s) | invocations | p50 (ms) | p99 (ms) | max (ms) "
                     + "| exact after run |\n");
             md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+            // A run's JSON from before the invocations were counted has 0 for them.
             md.append("| ").append(fmt(f.writerMaxPerSec(), 0)).append(" | ").append(fmt(f.targetPerSec(), 0))
                     .append(" | ").append(fmt(f.achievedPerSec(), 0)).append(" | ").append(fmt(f.seconds(), 1))
                     .append(" | ").append(f.writes()).append(" | ").append(f.measured()).append(" | ")
                     .append(f.missing()).append(" | ").append(f.batchingWindowSeconds()).append(" | ")
-                    .append(f.invocations()).append(" | ").append(fmt(f.p50Ms(), 0)).append(" | ")
+                    .append(f.invocations() > 0 ? Long.toString(f.invocations()) : "n/a").append(" | ")
+                    .append(fmt(f.p50Ms(), 0)).append(" | ")
                     .append(fmt(f.p99Ms(), 0)).append(" | ").append(fmt(f.maxMs(), 0)).append(" | ")
                     .append(f.exactAfterRun() ? "yes" : "no").append(" |\n\n");
         }
@@ -288,8 +290,8 @@ final class Report {
             - **Replay.** The same recorded records go to each processor, on a fresh table per processor (same \
             definition, but without a stream: nothing reads it, and DynamoDB Local looks the stream up on every \
             write at a cost growing with the stream, which would penalize each extra request more), shard by \
-            shard in batches of {batch} (the deployment's `BatchSize`). *Tally* is the production `Engine` \
-            (`StreamWiring.engine`, 8 concurrent derived writes per batch, events to a no-op publisher). *Naive* \
+            shard in batches of {batch} (the deployment's `BatchSize`, which batches reach under a backlog). \
+            *Tally* is the production `Engine` (`StreamWiring.engine`, 8 concurrent derived writes per batch, events to a no-op publisher). *Naive* \
             sends, for each record in order, one UpdateItem per derived change (an `ADD` per counter delta, a \
             `SET`/`REMOVE` per document), decided by the same `Derivations`, on one thread, without coalescing or \
             watermarks. Records/s is records over the wall time of the replay; requests and write units count \
@@ -313,13 +315,14 @@ final class Report {
             not the processor's own footprint.
             - **Freshness.** One client thread first writes as fast as it can (PutItem/DeleteItem of the workload) \
             to measure its maximum rate; then it writes a new workload at half that rate to a fresh table while the \
-            local runner's stream poller (`StreamPoller`, as `tally-local` wires it) reads the stream with the \
-            deployment's event source mapping settings from `infra/template.yaml` (batches of up to {batch} records, \
-            its batching window, shown in the table: with none, the next read as soon as an invocation with records returns, 250 ms after an empty \
-            one, the four polls a second of an idle shard that the Lambda event source mapping makes) and invokes the \
-            deployed handler (`WindowedStreamHandler`, through the same tumbling-window adapter). Every put carries \
-            a write number; a write's lag is from its PutItem acknowledgement to the return of the invocation that \
-            applied it, after which its derived items are readable \
+            local runner's stream poller (`StreamPoller`, as `tally-local` wires it, events left out) reads the \
+            stream with the deployment's event source mapping settings from `infra/template.yaml` (batches of up to \
+            {batch} records and the batching window shown in the table; with none, the next read follows at once an \
+            invocation that had records, and 250 ms an empty read, the four polls a second of an idle shard that the \
+            Lambda event source mapping makes) and invokes the deployed handler (`WindowedStreamHandler`, through the \
+            same tumbling-window adapter). The first write waits until the poller has found the shard and is not \
+            measured. Every put carries a write number; a write's lag is from its PutItem acknowledgement to the \
+            return of the invocation that applied it, after which its derived items are readable \
             (every derived write is a synchronous UpdateItem). Deletes are written but not measured.
 
             ## Caveats

@@ -125,10 +125,15 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      * @param achievedPerSec   the rate the paced writer kept
      * @param measured         writes whose derived data was seen (puts; deletes carry no marker)
      * @param missing          measured writes never seen processed before the deadline
+     * @param batchingWindowSeconds the poller's {@code MaximumBatchingWindowInSeconds}
+     * @param invocations      invocations of the stream function (0 in a run's JSON from before they were counted)
+     * @param retries          invocations that retried records after a failure
+     * @param writeUnitsPerWrite the processor's write units per timed base write (the write units at this rate)
      */
     record Freshness(double writerMaxPerSec, double targetPerSec, double achievedPerSec, double seconds,
                      int writes, int measured, int missing, double p50Ms, double p99Ms, double maxMs,
-                     boolean exactAfterRun, int batchingWindowSeconds, long invocations) {
+                     boolean exactAfterRun, int batchingWindowSeconds, long invocations, long retries,
+                     double writeUnitsPerWrite) {
     }
 
     /**

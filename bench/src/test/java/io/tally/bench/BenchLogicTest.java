@@ -258,7 +258,7 @@ class BenchLogicTest {
         Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000, 6000),
                 List.of(new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1, tally, naive),
                         new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive)),
-                new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 300, 1200, 1500, true, 0, 400));
+                new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 300, 1200, 1500, true, 0, 400, 0, 1.2));
 
         List<Report.Target> targets = Report.targets(results);
 
@@ -287,20 +287,38 @@ class BenchLogicTest {
         Results.WorkloadResult uniform = new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1,
                 processor("tally", 400, 1.0, true, 0), naive, processor(LargeBatchReport.PROCESSOR, 600, 0.8, true, 3));
         Results results = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000, 0),
-                List.of(uniform), new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 90, 250, 280, true, 0, 600),
-                null, null, new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 900, 1400, 1500, true, 1, 25));
+                List.of(uniform), new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 90, 250, 280, true, 0, 600, 0, 1.25),
+                null, null, new Results.Freshness(100, 50, 50, 25, 1250, 1000, 0, 900, 1400, 1500, true, 1, 25, 2, 0.5));
 
         String section = LargeBatchReport.section(results);
 
         assertThat(section).startsWith("## Larger batches")
                 .contains("| uniform | 1000 | 400 | 4.00x | 1.000 | 0.500x | 0.45x | no | yes |")
                 .contains("| uniform | " + LargeBatchReport.BATCH_SIZE + " | 600 | 6.00x | 0.800 | 0.400x | 0.45x | yes | no |")
-                .contains("| 1000 | 0 | 50 | 600 | 90 | 250 | 280 | yes |")
-                .contains("| " + LargeBatchReport.BATCH_SIZE + " | 1 | 50 | 25 | 900 | 1,400 | 1,500 | no |");
+                .contains("| 1000 | 0 | 50 | 600 | 0 | 1.250 | 90 | 250 | 280 | yes | yes |")
+                .contains("| " + LargeBatchReport.BATCH_SIZE + " | 1 | 50 | 25 | 2 | 0.500 | 900 | 1,400 | 1,500 | no | yes |")
+                .contains("6 MB");
         assertThat(Report.markdown(results)).contains(section).contains("\"Larger batches\" below measures both sides");
         // A run's JSON from before the large batches renders without the section.
         assertThat(LargeBatchReport.section(new Results(results.environment(), List.of(new Results.WorkloadResult(
                 "uniform", 0, 1, 1, 1, 1, 1, 1, 1, uniform.tally(), naive)), results.freshness()))).isEmpty();
+    }
+
+    @Test
+    void freshnessRun_marksTheRecordsBeforeTheLowestFailure_asApplied() {
+        List<software.amazon.awssdk.services.dynamodb.model.Record> records = java.util.stream.IntStream.range(0, 5)
+                .mapToObj(i -> software.amazon.awssdk.services.dynamodb.model.Record.builder()
+                        .dynamodb(d -> d.sequenceNumber("10" + i)).build())
+                .toList();
+        assertThat(FreshnessRun.appliedBefore(io.tally.local.stream.InvocationResult.batchItemFailures(
+                List.of("103", "101")), records)).isEqualTo(1);
+        assertThat(FreshnessRun.appliedBefore(io.tally.local.stream.InvocationResult.batchItemFailures(
+                List.of("100")), records)).isZero();
+        // An identifier not in the batch makes the poller retry all of it; a function error applies nothing.
+        assertThat(FreshnessRun.appliedBefore(io.tally.local.stream.InvocationResult.batchItemFailures(
+                List.of("999")), records)).isZero();
+        assertThat(FreshnessRun.appliedBefore(io.tally.local.stream.InvocationResult.functionError(
+                new IllegalStateException("down")), records)).isZero();
     }
 
     private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {

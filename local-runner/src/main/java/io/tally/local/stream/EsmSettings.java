@@ -12,8 +12,8 @@ import java.util.Objects;
  * <p>{@link #defaults()} are the values the AWS deployment uses, read from the deployment template
  * ({@code infra/template.yaml}, the stream processor's {@code DynamoDB} event), which is their single source: the
  * local poller retries, bisects and discards like the event source mapping on AWS because it runs with the very
- * same settings. Some differ from AWS's own defaults on purpose (AWS: no batching window, no bisect, no tumbling
- * window, no ReportBatchItemFailures); {@code docs/exactly-once.md} says why each value is what it is.
+ * same settings. Some differ from AWS's own defaults on purpose (AWS: no bisect, no tumbling window, no
+ * ReportBatchItemFailures); {@code docs/exactly-once.md} says why each value is what it is.
  *
  * @param batchSize                      records per invocation at most (AWS: 1..10000)
  * @param maximumBatchingWindowInSeconds how long to gather records before invoking with less than a full batch
