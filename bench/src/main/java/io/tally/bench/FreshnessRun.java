@@ -215,20 +215,7 @@ final class FreshnessRun {
         if (result.functionError().isPresent() || result.batchItemFailures().isEmpty()) {
             return 0;
         }
-        int lowest = records.size();
-        for (String failed : result.batchItemFailures()) {
-            int index = -1;
-            for (int i = 0; i < records.size(); i++) {
-                if (records.get(i).dynamodb().sequenceNumber().equals(failed)) {
-                    index = i;
-                    break;
-                }
-            }
-            if (index < 0) {
-                return 0; // the poller retries the whole batch
-            }
-            lowest = Math.min(lowest, index);
-        }
-        return lowest;
+        // -1: an identifier not in the batch, so the poller retries all of it.
+        return Math.max(0, result.lowestFailedIndex(records));
     }
 }

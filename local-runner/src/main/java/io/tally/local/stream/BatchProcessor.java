@@ -141,7 +141,7 @@ final class BatchProcessor {
                 processed(records, records.size(), shard);
                 return true;
             }
-            int failedAt = lowestFailed(result.batchItemFailures(), records);
+            int failedAt = result.lowestFailedIndex(records);
             if (failedAt >= 0) {
                 if (failedAt > 0) {
                     processed(records, failedAt, shard);
@@ -229,23 +229,6 @@ final class BatchProcessor {
         shard.checkpoint(records.get(records.size() - 1));
         metrics.discarded(records.size());
         return true;
-    }
-
-    /**
-     * The index of the failed record with the lowest sequence number, or -1 if an identifier is empty or not in the
-     * batch: AWS then treats the whole batch as failed.
-     */
-    private static int lowestFailed(List<String> identifiers, List<Record> records) {
-        Map<String, Integer> indexes = indexes(records);
-        int lowest = Integer.MAX_VALUE;
-        for (String identifier : identifiers) {
-            Integer index = identifier == null ? null : indexes.get(identifier);
-            if (index == null) {
-                return -1;
-            }
-            lowest = Math.min(lowest, index);
-        }
-        return lowest;
     }
 
     private static String describeInvalid(List<String> identifiers, List<Record> records) {

@@ -2,9 +2,12 @@ package io.tally.local.stream;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
  * How an invocation ended: success, a function error (the function threw), or a response naming failed records
@@ -55,6 +58,27 @@ public final class InvocationResult {
     /** The {@code itemIdentifier}s of the response; empty unless the function reported failed records. */
     public List<String> batchItemFailures() {
         return batchItemFailures;
+    }
+
+    /**
+     * For a response naming failed records: the index in {@code records} of the failed record with the lowest sequence
+     * number, or -1 if an identifier is empty or not in the batch (AWS then treats the whole batch as failed). The
+     * records before it are processed.
+     */
+    public int lowestFailedIndex(List<Record> records) {
+        Map<String, Integer> indexes = new HashMap<>();
+        for (int i = 0; i < records.size(); i++) {
+            indexes.put(records.get(i).dynamodb().sequenceNumber(), i);
+        }
+        int lowest = Integer.MAX_VALUE;
+        for (String identifier : batchItemFailures) {
+            Integer index = identifier == null ? null : indexes.get(identifier);
+            if (index == null) {
+                return -1;
+            }
+            lowest = Math.min(lowest, index);
+        }
+        return lowest;
     }
 
     @Override
