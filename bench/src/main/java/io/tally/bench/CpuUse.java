@@ -55,9 +55,10 @@ final class CpuUse {
         return threadName != null && (threadName.startsWith("qtp") || threadName.startsWith(SQLITE));
     }
 
-    /** The benchmark's own sampling threads (heap, flight recorder), neither the processor's nor DynamoDB Local's. */
+    /** The benchmark's own sampling threads (heap, table lock, flight recorder), neither the processor's nor DynamoDB Local's. */
     static boolean isTooling(String threadName) {
-        return threadName != null && (threadName.startsWith("heap-sampler") || threadName.startsWith("JFR"));
+        return threadName != null && (threadName.startsWith("heap-sampler") || threadName.startsWith("lock-sampler")
+                || threadName.startsWith("JFR"));
     }
 
     /** The processor's threads: every Java thread but DynamoDB Local's and the benchmark's samplers. */

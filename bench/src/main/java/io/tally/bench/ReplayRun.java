@@ -140,8 +140,9 @@ final class ReplayRun {
             long peak;
             Results.Cpu cpu;
             Results.Profile profile;
+            Results.TableLock lock;
             Profiler profiler = Profiler.start();
-            try (HeapSampler heap = HeapSampler.start()) {
+            try (HeapSampler heap = HeapSampler.start(); TableLockSampler lockSampler = TableLockSampler.start()) {
                 CpuUse cpuAtStart = CpuUse.now();
                 started = System.nanoTime();
                 for (List<SourceRecord> shard : stream.values()) {
@@ -151,6 +152,7 @@ final class ReplayRun {
                 }
                 elapsed = Timing.seconds(started);
                 cpu = CpuUse.since(cpuAtStart);
+                lock = lockSampler.stop();
                 heap.close();
                 peak = heap.peakBytes();
                 // Read after the heap's peak: reading the recording back takes heap of its own.
@@ -161,7 +163,9 @@ final class ReplayRun {
                 }
             }
             RequestCounter.Snapshot used = counter.snapshot().minus(before);
-            LOG.info("{}: {} took {}s, {} requests", workload, processorName, Report.fmt(elapsed, 1), used.requests());
+            LOG.info("{}: {} took {}s, {} requests, DynamoDB Local's table write lock occupied {}% of the time",
+                    workload, processorName, Report.fmt(elapsed, 1), used.requests(),
+                    lock == null ? "n/a" : Report.fmt(100 * lock.occupied(), 0));
 
             // The oracle recomputes from base items; the replay wrote only derived ones.
             TableWriter.write(admin, table, baseItems.stream().map(Write::put).toList(), Bench.WRITER_THREADS);
@@ -182,7 +186,7 @@ final class ReplayRun {
                     used.writeUnits() / records, used.writesWithoutCapacity() == 0, peak / (1024 * 1024),
                     afterRun.isExact(), afterRun.differences().size(), duplicate.size(),
                     afterDuplicate.differences().size(), driftedItems(afterDuplicate), breakdown(used), cpu,
-                    profile);
+                    profile, lock);
         } finally {
             processor.close().run();
             client.close();

@@ -333,10 +333,13 @@ final class Report {
             whose partitions throttle hot keys at 1,000 write units per second, which this emulator does not.
             - Tally writes a batch's derived items concurrently (8 threads) while the naive processor is \
             sequential, as the samples are. The throughput ratio is therefore fewer requests (the inverse of the \
-            requests-per-record ratio) times what that concurrency buys: DynamoDB Local serializes the storage \
-            step of writes under one global lock (`LocalDBAccess$WriteLockWithTimeout`), but HTTP, parsing and \
-            request handling overlap. On DynamoDB, writes to different partitions also run in parallel. The \
-            requests and write units per record do not depend on concurrency.
+            requests-per-record ratio) times what that concurrency buys. DynamoDB Local runs each write to a \
+            table under that table's write lock (`LocalDBAccess$WriteLockWithTimeout`), for the whole write; only \
+            the HTTP exchange and the parsing of the request overlap. With every derived item in one table, \
+            Tally's replay keeps that lock occupied nearly all the time (the sampler's figures are in "Targets not \
+            met: why" when a records/s target is missed), so more concurrent writes would only queue behind it. On \
+            DynamoDB, writes to different partitions run in parallel. The requests and write units per record do \
+            not depend on concurrency.
             - Coalescing merges counter updates, which are small; documents (post projections, selector entries, \
             whose index keys make them cost more write units) merge only when one source item changes twice within \
             a batch. So write units per record fall less than requests per record.

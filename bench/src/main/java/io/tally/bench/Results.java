@@ -65,7 +65,31 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
                            double writeUnitsPerRecord, boolean writeUnitsReported, long peakHeapMb,
                            boolean exactAfterRun, int differencesAfterRun, int duplicatedBatchRecords,
                            int differencesAfterDuplicate, int driftedItemsAfterDuplicate,
-                           List<WriteUnitShare> writeUnitBreakdown, Cpu cpu, Profile profile) {
+                           List<WriteUnitShare> writeUnitBreakdown, Cpu cpu, Profile profile,
+                           TableLock tableLock) {
+        /** Without the table lock's use (a run's JSON written before it was sampled). */
+        ProcessorResult(String processor, int records, double seconds, double recordsPerSec, long requests,
+                        long failedRequests, double requestsPerRecord, double writeUnits,
+                        double writeUnitsPerRecord, boolean writeUnitsReported, long peakHeapMb,
+                        boolean exactAfterRun, int differencesAfterRun, int duplicatedBatchRecords,
+                        int differencesAfterDuplicate, int driftedItemsAfterDuplicate,
+                        List<WriteUnitShare> writeUnitBreakdown, Cpu cpu, Profile profile) {
+            this(processor, records, seconds, recordsPerSec, requests, failedRequests, requestsPerRecord, writeUnits,
+                    writeUnitsPerRecord, writeUnitsReported, peakHeapMb, exactAfterRun, differencesAfterRun,
+                    duplicatedBatchRecords, differencesAfterDuplicate, driftedItemsAfterDuplicate, writeUnitBreakdown,
+                    cpu, profile, null);
+        }
+    }
+
+    /**
+     * DynamoDB Local's table write lock during a replay ({@link TableLockSampler}): the share of samples in which a
+     * write held it, in which a write held or waited for it, and the mean number of writes waiting.
+     */
+    record TableLock(long samples, double held, double occupied, double meanWaiting) {
+        /** The rate the replay would have had with the lock occupied all the time: the most DynamoDB Local allows. */
+        double ceiling(double recordsPerSec) {
+            return occupied > 0 ? recordsPerSec / occupied : 0;
+        }
     }
 
     /**

@@ -6,8 +6,9 @@ import java.util.stream.Collectors;
 /**
  * The "Targets not met" section: for each replay target the run missed, the figures of the same run that say why.
  * Throughput: the CPU each record may use at the target rate on this machine's cores, against what DynamoDB Local
- * alone used per record of Tally's replay. Write units: how many units per record the target allows, and where
- * Tally's went.
+ * alone used per record of Tally's replay; and the ceilings of what DynamoDB Local does one at a time (its SQLite
+ * thread, its table write lock: {@link TableLockSampler}) against the target rate. Write units: how many units per
+ * record the target allows, and where Tally's went.
  */
 final class ShortfallReport {
     private ShortfallReport() {
@@ -16,6 +17,7 @@ final class ShortfallReport {
     static String section(Results results) {
         int cores = results.environment().cores();
         StringBuilder throughput = new StringBuilder();
+        StringBuilder serial = new StringBuilder();
         StringBuilder units = new StringBuilder();
         for (Results.WorkloadResult w : results.workloads()) {
             boolean skewed = w.skew() > 0;
@@ -28,15 +30,12 @@ final class ShortfallReport {
                 double tallyMs = 1000.0 * cpu.processSeconds() / w.tally().records();
                 double dynamoMs = 1000.0 * cpu.dynamoDbLocalSeconds() / w.tally().records();
                 double sqliteMs = 1000.0 * cpu.sqliteSeconds() / w.tally().records();
-                String ceiling = sqliteMs > 0 ? Report.fmt(1000.0 / sqliteMs, 0) : "n/a";
                 throughput.append("| ").append(w.name()).append(" | ").append(Report.fmt(minThroughput, 0))
                         .append("x | ").append(Report.fmt(targetRate, 0)).append(" | ")
                         .append(Report.fmt(budgetMs, 2)).append(" | ").append(Report.fmt(cpu.coresBusy(), 2))
                         .append(" | ").append(Report.fmt(tallyMs, 2)).append(" | ").append(Report.fmt(dynamoMs, 2))
-                        .append(" | ").append(dynamoMs > budgetMs ? "yes" : "no").append(" | ")
-                        .append(sqliteMs > 0 ? Report.fmt(sqliteMs, 2) : "n/a").append(" | ").append(ceiling)
-                        .append(" | ").append(sqliteMs <= 0 ? "n/a" : 1000.0 / sqliteMs < targetRate ? "yes" : "no")
-                        .append(" |\n");
+                        .append(" | ").append(dynamoMs > budgetMs ? "yes" : "no").append(" |\n");
+                serial.append(serialRow(w, targetRate, sqliteMs));
             }
             if (w.writeUnitRatio() > maxUnits) {
                 double allowed = maxUnits * w.naive().writeUnitsPerRecord();
@@ -59,31 +58,39 @@ final class ShortfallReport {
         boolean profiled = results.workloads().stream().anyMatch(w -> !CpuReport.rows(w).isEmpty());
         StringBuilder md = new StringBuilder("## Targets not met: why\n\n");
         if (!throughput.isEmpty()) {
-            md.append("**Records/s.** A machine with ").append(cores).append(" cores has ").append(cores)
+            md.append("**Records/s: the CPU.** A machine with ").append(cores).append(" cores has ").append(cores)
                     .append(" CPU seconds a second, so at the target rate each record may take at most the budget "
                             + "below, for DynamoDB Local and the processor together (they share the process: the "
-                            + "emulator's HTTP server and the one thread that runs every SQLite statement are measured "
-                            + "per thread in the same replay). Where DynamoDB Local alone used more CPU per record of "
-                            + "Tally's replay than the budget, the target cannot be reached on this machine by making "
-                            + "the engine cheaper: only by sending DynamoDB Local fewer requests per record, and Tally "
-                            + "already sends about one write per derived item per batch (see the write units below). Where it "
-                            + "did not, the target is not ruled out "
-                            + "here, and what stands in the way is the rest: with the cores nearly all busy, the CPU per "
-                            + "record outside DynamoDB Local (the engine, its SDK client, the JVM"
-                            + (profiled ? ": \"Where the CPU goes\" splits it" : "") + "), which would have to fit "
-                            + "in what the budget leaves; with cores idle, the time a batch waits on its own steps "
-                            + "one after another (claiming the shard, planning, the derived writes, releasing). The naive "
-                            + "processor is sequential: its rate is bound by the latency of one request at a time, not "
-                            + "by the cores, so more cores would raise Tally's rate and not the naive one's. Whatever "
-                            + "the cores, DynamoDB Local runs every SQLite statement on one thread: that thread's CPU "
-                            + "per record of Tally's replay caps Tally's rate at the ceiling below; where the ceiling "
-                            + "is under the target rate, Tally cannot reach the target against DynamoDB Local with the "
-                            + "requests it sends per record.\n\n");
+                            + "emulator's threads are measured per thread in the same replay). Where DynamoDB Local "
+                            + "alone used more CPU per record of Tally's replay than the budget, the target cannot be "
+                            + "reached on this machine by making the engine cheaper, only by sending fewer requests "
+                            + "per record. Where it did not, the CPU does not rule the target out; with cores idle, "
+                            + "something else sets the pace. The naive processor is sequential: its rate is bound by "
+                            + "the latency of one request at a time, not by the cores.\n\n");
             md.append("| Workload | target | target records/s | CPU budget per record (ms) | Tally: cores busy "
                     + "| Tally: CPU per record (ms) | of which DynamoDB Local (ms) | DynamoDB Local alone over the budget "
-                    + "| its SQLite thread (ms/record) | that thread's ceiling (records/s) | ceiling below the target "
-                    + "|\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|\n");
+                    + "|\n|---|---:|---:|---:|---:|---:|---:|---|\n");
             md.append(throughput).append('\n');
+            md.append("**Records/s: what DynamoDB Local does one at a time.** DynamoDB Local runs every SQLite "
+                    + "statement on one thread, and it runs each write to a table under that table's write lock "
+                    + "(`LocalDBAccess$WriteLockWithTimeout`), held on its HTTP thread for the whole write, the SQLite "
+                    + "statements it waits for included: writes to one table run one at a time, whatever the "
+                    + "client's concurrency, and a single-table design sends every derived write to one table. "
+                    + "DynamoDB has neither: it spreads a table's items over partitions that write in parallel. "
+                    + "The SQLite thread's CPU per record caps the rate at its ceiling; the lock caps it lower, as it "
+                    + "is also held while the HTTP thread works and while the SQLite thread hands results back. A "
+                    + "sampler read DynamoDB Local's HTTP threads' stacks every 5 ms during Tally's replay: *held* is "
+                    + "the share of samples in which a write held the lock, *occupied* the share in which one held or "
+                    + "waited for it (occupied but not held: the lock was passing from one write to the next). The "
+                    + "lock's ceiling is Tally's rate divided by the occupied share, the rate with the lock never "
+                    + "left idle; where it is under the target rate, Tally cannot reach the target against DynamoDB "
+                    + "Local with the requests it sends per record, and more concurrent writes only lengthen the "
+                    + "queue. Sending fewer requests per record raises it: \"Larger batches\" below.\n\n");
+            md.append("| Workload | target records/s | Tally records/s | SQLite thread (ms/record) "
+                    + "| SQLite thread's ceiling (records/s) | table write lock held | held or awaited (occupied) "
+                    + "| writes waiting (mean) | the lock's ceiling (records/s) | ceiling below the target "
+                    + "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+            md.append(serial).append('\n');
         }
         if (!units.isEmpty()) {
             md.append("**Write units.** The write units per record the target allows, Tally's, and the largest item "
@@ -101,5 +108,21 @@ final class ShortfallReport {
             md.append(units).append('\n');
         }
         return md.toString();
+    }
+
+    private static String serialRow(Results.WorkloadResult w, double targetRate, double sqliteMs) {
+        Results.TableLock lock = w.tally().tableLock();
+        double rate = w.tally().recordsPerSec();
+        double lockCeiling = lock == null ? 0 : lock.ceiling(rate);
+        double sqliteCeiling = sqliteMs > 0 ? 1000.0 / sqliteMs : 0;
+        double ceiling = lockCeiling > 0 ? lockCeiling : sqliteCeiling;
+        return "| " + w.name() + " | " + Report.fmt(targetRate, 0) + " | " + Report.fmt(rate, 0) + " | "
+                + (sqliteMs > 0 ? Report.fmt(sqliteMs, 2) : "n/a") + " | "
+                + (sqliteCeiling > 0 ? Report.fmt(sqliteCeiling, 0) : "n/a") + " | "
+                + (lock == null ? "n/a" : Report.fmt(100 * lock.held(), 0) + "%") + " | "
+                + (lock == null ? "n/a" : Report.fmt(100 * lock.occupied(), 0) + "%") + " | "
+                + (lock == null ? "n/a" : Report.fmt(lock.meanWaiting(), 1)) + " | "
+                + (lockCeiling > 0 ? Report.fmt(lockCeiling, 0) : "n/a") + " | "
+                + (ceiling <= 0 ? "n/a" : ceiling < targetRate ? "yes" : "no") + " |\n";
     }
 }
