@@ -9,13 +9,11 @@ import java.lang.management.MemoryMXBean;
  */
 final class HeapSampler implements AutoCloseable {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-    private final Thread thread;
-    private volatile boolean running = true;
     private volatile long peak;
+    private final SamplingThread thread = new SamplingThread("heap-sampler", 5,
+            () -> peak = Math.max(peak, memory.getHeapMemoryUsage().getUsed()));
 
     private HeapSampler() {
-        thread = new Thread(this::sample, "heap-sampler");
-        thread.setDaemon(true);
     }
 
     static HeapSampler start() {
@@ -26,30 +24,13 @@ final class HeapSampler implements AutoCloseable {
         return sampler;
     }
 
-    private void sample() {
-        while (running) {
-            peak = Math.max(peak, memory.getHeapMemoryUsage().getUsed());
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
     long peakBytes() {
         return peak;
     }
 
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.stop();
         peak = Math.max(peak, memory.getHeapMemoryUsage().getUsed());
     }
 }

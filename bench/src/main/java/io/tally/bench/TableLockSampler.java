@@ -27,16 +27,15 @@ final class TableLockSampler implements AutoCloseable {
     private static final long INTERVAL_MILLIS = 5;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final SamplingThread thread = new SamplingThread("lock-sampler", INTERVAL_MILLIS, this::sample);
+    private long[] ids = new long[0];
+    private long rounds;
     private long samples;
     private long held;
     private long occupied;
     private long waiting;
 
     private TableLockSampler() {
-        thread = new Thread(this::sample, "lock-sampler");
-        thread.setDaemon(true);
     }
 
     static TableLockSampler start() {
@@ -60,30 +59,22 @@ final class TableLockSampler implements AutoCloseable {
     }
 
     private void sample() {
-        long[] ids = new long[0];
-        for (int round = 0; running; round++) {
-            if (round % 200 == 0) {
-                ids = dynamoDbLocalThreads();
+        if (rounds++ % 200 == 0) {
+            ids = dynamoDbLocalThreads();
+        }
+        int holders = 0;
+        int waiters = 0;
+        for (ThreadInfo info : threads.getThreadInfo(ids, DEPTH)) {
+            if (info == null) {
+                continue;
             }
-            int holders = 0;
-            int waiters = 0;
-            for (ThreadInfo info : threads.getThreadInfo(ids, DEPTH)) {
-                if (info == null) {
-                    continue;
-                }
-                switch (state(info.getStackTrace())) {
-                    case HOLDING -> holders++;
-                    case WAITING -> waiters++;
-                    default -> { }
-                }
-            }
-            record(holders, waiters);
-            try {
-                Thread.sleep(INTERVAL_MILLIS);
-            } catch (InterruptedException e) {
-                return;
+            switch (state(info.getStackTrace())) {
+                case HOLDING -> holders++;
+                case WAITING -> waiters++;
+                default -> { }
             }
         }
+        record(holders, waiters);
     }
 
     synchronized void record(int holders, int waiters) {
@@ -113,15 +104,6 @@ final class TableLockSampler implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!running) {
-            return;
-        }
-        running = false;
-        thread.interrupt();
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        thread.stop();
     }
 }

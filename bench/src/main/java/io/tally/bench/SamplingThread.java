@@ -1,0 +1,42 @@
+package io.tally.bench;
+
+/**
+ * A daemon thread that takes a sample every few milliseconds until stopped: what the benchmark's samplers (heap, table
+ * lock) share. Its name starts with the sampler's, which {@link CpuUse#isTooling} leaves out of the processor's CPU.
+ */
+final class SamplingThread {
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    SamplingThread(String name, long intervalMillis, Runnable sample) {
+        thread = new Thread(() -> {
+            while (running) {
+                sample.run();
+                try {
+                    Thread.sleep(intervalMillis);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, name);
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Stops sampling and waits for the last sample to finish; once stopped, does nothing. */
+    void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        thread.interrupt();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
