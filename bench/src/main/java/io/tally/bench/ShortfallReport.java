@@ -65,7 +65,8 @@ final class ShortfallReport {
                             + "alone used more CPU per record of Tally's replay than the budget, the target cannot be "
                             + "reached on this machine by making the engine cheaper, only by sending fewer requests "
                             + "per record. Where it did not, the CPU does not rule the target out; with cores idle, "
-                            + "something else sets the pace. The naive processor is sequential: its rate is bound by "
+                            + "something else sets the pace" + (profiled ? " (\"Where the CPU goes\" splits the CPU "
+                            + "Tally did use)" : "") + ". The naive processor is sequential: its rate is bound by "
                             + "the latency of one request at a time, not by the cores.\n\n");
             md.append("| Workload | target | target records/s | CPU budget per record (ms) | Tally: cores busy "
                     + "| Tally: CPU per record (ms) | of which DynamoDB Local (ms) | DynamoDB Local alone over the budget "
