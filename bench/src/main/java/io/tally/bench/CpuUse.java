@@ -57,8 +57,7 @@ final class CpuUse {
 
     /** The benchmark's own sampling threads (heap, table lock, flight recorder), neither the processor's nor DynamoDB Local's. */
     static boolean isTooling(String threadName) {
-        return threadName != null && (threadName.startsWith("heap-sampler") || threadName.startsWith("lock-sampler")
-                || threadName.startsWith("JFR"));
+        return threadName != null && (SamplingThread.isSampler(threadName) || threadName.startsWith("JFR"));
     }
 
     /** The processor's threads: every Java thread but DynamoDB Local's and the benchmark's samplers. */

@@ -10,7 +10,7 @@ import java.lang.management.MemoryMXBean;
 final class HeapSampler implements AutoCloseable {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private volatile long peak;
-    private final SamplingThread thread = new SamplingThread("heap-sampler", 5,
+    private final SamplingThread thread = new SamplingThread("heap", 5,
             () -> peak = Math.max(peak, memory.getHeapMemoryUsage().getUsed()));
 
     private HeapSampler() {

@@ -84,9 +84,8 @@ final class LargeBatchReport {
     }
 
     private static void row(StringBuilder md, Results.WorkloadResult w, Results.ProcessorResult p, int batch) {
-        boolean skewed = w.skew() > 0;
-        double minRate = skewed ? Report.MIN_THROUGHPUT_RATIO : Report.MIN_UNIFORM_THROUGHPUT_RATIO;
-        double maxUnits = skewed ? Report.MAX_WRITE_UNIT_RATIO : Report.MAX_UNIFORM_WRITE_UNIT_RATIO;
+        double minRate = w.minThroughputRatio();
+        double maxUnits = w.maxWriteUnitRatio();
         double rateRatio = p.recordsPerSec() / w.naive().recordsPerSec();
         double unitRatio = p.writeUnitsPerRecord() / w.naive().writeUnitsPerRecord();
         boolean exact = p.exactAfterRun() && p.differencesAfterDuplicate() == 0;

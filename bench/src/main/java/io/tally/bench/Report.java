@@ -37,8 +37,8 @@ final class Report {
         List<Target> targets = new ArrayList<>();
         for (Results.WorkloadResult workload : results.workloads()) {
             boolean skewed = workload.skew() > 0;
-            double minThroughput = skewed ? MIN_THROUGHPUT_RATIO : MIN_UNIFORM_THROUGHPUT_RATIO;
-            double maxUnits = skewed ? MAX_WRITE_UNIT_RATIO : MAX_UNIFORM_WRITE_UNIT_RATIO;
+            double minThroughput = workload.minThroughputRatio();
+            double maxUnits = workload.maxWriteUnitRatio();
             String label = (skewed ? "Skewed" : "Uniform") + " workload (" + workload.name() + "): ";
             targets.add(new Target(label + "Tally records/s at least " + fmt(minThroughput, 0)
                     + "x the naive processor's", fmt(workload.throughputRatio(), 2) + "x",

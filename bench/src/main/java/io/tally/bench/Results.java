@@ -41,6 +41,16 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
                     baseItems, tally, naive, null);
         }
 
+        /** The records/s ratio this workload's target asks for: skewed workloads ask more than uniform ones. */
+        double minThroughputRatio() {
+            return skew > 0 ? Report.MIN_THROUGHPUT_RATIO : Report.MIN_UNIFORM_THROUGHPUT_RATIO;
+        }
+
+        /** The write-unit ratio this workload's target allows. */
+        double maxWriteUnitRatio() {
+            return skew > 0 ? Report.MAX_WRITE_UNIT_RATIO : Report.MAX_UNIFORM_WRITE_UNIT_RATIO;
+        }
+
         double throughputRatio() {
             return tally.recordsPerSec() / naive.recordsPerSec();
         }

@@ -2,13 +2,16 @@ package io.tally.bench;
 
 /**
  * A daemon thread that takes a sample every few milliseconds until stopped: what the benchmark's samplers (heap, table
- * lock) share. Its name starts with the sampler's, which {@link CpuUse#isTooling} leaves out of the processor's CPU.
+ * lock) share. Its name ends with {@value #SUFFIX}, which {@link CpuUse#isTooling} leaves out of the processor's CPU.
  */
 final class SamplingThread {
+    static final String SUFFIX = "-sampler";
+
     private final Thread thread;
     private volatile boolean running = true;
 
-    SamplingThread(String name, long intervalMillis, Runnable sample) {
+    /** @param sampler what is sampled; the thread is named {@code <sampler>-sampler} */
+    SamplingThread(String sampler, long intervalMillis, Runnable sample) {
         thread = new Thread(() -> {
             while (running) {
                 sample.run();
@@ -18,8 +21,12 @@ final class SamplingThread {
                     return;
                 }
             }
-        }, name);
+        }, sampler + SUFFIX);
         thread.setDaemon(true);
+    }
+
+    static boolean isSampler(String threadName) {
+        return threadName.endsWith(SUFFIX);
     }
 
     void start() {

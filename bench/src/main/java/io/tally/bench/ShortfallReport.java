@@ -20,9 +20,8 @@ final class ShortfallReport {
         StringBuilder serial = new StringBuilder();
         StringBuilder units = new StringBuilder();
         for (Results.WorkloadResult w : results.workloads()) {
-            boolean skewed = w.skew() > 0;
-            double minThroughput = skewed ? Report.MIN_THROUGHPUT_RATIO : Report.MIN_UNIFORM_THROUGHPUT_RATIO;
-            double maxUnits = skewed ? Report.MAX_WRITE_UNIT_RATIO : Report.MAX_UNIFORM_WRITE_UNIT_RATIO;
+            double minThroughput = w.minThroughputRatio();
+            double maxUnits = w.maxWriteUnitRatio();
             Results.Cpu cpu = w.tally().cpu();
             if (w.throughputRatio() < minThroughput && cpu != null) {
                 double targetRate = minThroughput * w.naive().recordsPerSec();

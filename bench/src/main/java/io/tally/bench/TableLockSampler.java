@@ -27,7 +27,7 @@ final class TableLockSampler implements AutoCloseable {
     private static final long INTERVAL_MILLIS = 5;
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final SamplingThread thread = new SamplingThread("lock-sampler", INTERVAL_MILLIS, this::sample);
+    private final SamplingThread thread = new SamplingThread("lock", INTERVAL_MILLIS, this::sample);
     private long[] ids = new long[0];
     private long rounds;
     private long samples;
@@ -86,7 +86,7 @@ final class TableLockSampler implements AutoCloseable {
 
     private long[] dynamoDbLocalThreads() {
         return Arrays.stream(threads.getThreadInfo(threads.getAllThreadIds()))
-                .filter(info -> info != null && info.getThreadName().startsWith("qtp"))
+                .filter(info -> info != null && CpuUse.isDynamoDbLocal(info.getThreadName()))
                 .mapToLong(ThreadInfo::getThreadId).toArray();
     }
 
