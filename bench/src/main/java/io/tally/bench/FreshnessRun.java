@@ -13,7 +13,7 @@ import io.tally.local.stream.StreamPoller;
 import io.tally.local.stream.TumblingWindowBatchInvoker;
 import io.tally.stream.StreamWiring;
 import io.tally.stream.WindowedStreamHandler;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.testkit.LocalDynamoDbServer;

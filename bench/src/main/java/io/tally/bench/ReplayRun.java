@@ -6,7 +6,7 @@ import io.tally.core.TableDefinition;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.StreamWiring;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.SourceRecord;

@@ -15,7 +15,7 @@ import io.tally.core.favs.FavouriteTag;
 import io.tally.core.favs.Favs;
 import io.tally.core.favs.Tag;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.testkit.Workload;
 import io.tally.testkit.Write;

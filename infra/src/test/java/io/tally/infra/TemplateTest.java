@@ -516,7 +516,7 @@ class TemplateTest {
         assertThat(texts(properties("UserPoolClient").path("ExplicitAuthFlows")))
                 .contains("ALLOW_USER_PASSWORD_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
         // The group the writer reads from cognito:groups.
-        assertThat(properties("AdminGroup").path("GroupName").asText()).isEqualTo(io.tally.writer.http.Caller.ADMIN);
+        assertThat(properties("AdminGroup").path("GroupName").asText()).isEqualTo(io.tally.core.http.Caller.ADMIN);
         JsonNode outputs = template.path("Outputs");
         assertThat(outputs.path("UserPoolId").path("Condition").asText()).isEqualTo("UseCognito");
         assertThat(outputs.path("UserPoolClientId").path("Condition").asText()).isEqualTo("UseCognito");
@@ -540,9 +540,9 @@ class TemplateTest {
                 io.tally.testkit.UnreachableDynamoDb.client(request -> {
                     throw new IllegalStateException("listing the routes must not touch the table");
                 }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
-                "tally-activity", io.tally.writer.http.Authorization.required(true));
+                "tally-activity", io.tally.core.http.Authorization.required(true));
         List<String> readSide = writer.routeRules().stream()
-                .filter(rule -> rule.access().kind() == io.tally.writer.http.Access.Kind.READ_SIDE)
+                .filter(rule -> rule.access().kind() == io.tally.core.http.Access.Kind.READ_SIDE)
                 .map(rule -> rule.method() + " " + rule.template()).toList();
         assertThat(readSide).as("the writer's read-side routes").contains("GET /stats/global", "GET /dashboard");
 

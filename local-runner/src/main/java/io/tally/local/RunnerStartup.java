@@ -14,7 +14,7 @@ import io.tally.local.http.HttpFront;
 import io.tally.stream.subscriber.ActivityFeedHandler;
 import io.tally.writer.WriterConfig;
 import io.tally.writer.WriterHandler;
-import io.tally.writer.http.Authorization;
+import io.tally.core.http.Authorization;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;

@@ -13,7 +13,7 @@ import io.tally.core.blog.PostStatus;
 import io.tally.core.blog.User;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;

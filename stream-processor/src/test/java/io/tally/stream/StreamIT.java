@@ -14,7 +14,7 @@ import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.blog.User;
 import io.tally.core.domains.Domains;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;

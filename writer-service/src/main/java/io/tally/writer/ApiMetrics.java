@@ -3,7 +3,7 @@ package io.tally.writer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.tally.writer.http.ApiResponse;
+import io.tally.core.http.ApiResponse;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -7,15 +7,15 @@ import io.tally.core.ShardSettings;
 import io.tally.writer.dashboard.ActivityRoutes;
 import io.tally.writer.dashboard.ActivityStore;
 import io.tally.writer.dashboard.DashboardRoutes;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Authorization;
-import io.tally.writer.http.Caller;
-import io.tally.writer.http.Cursors;
-import io.tally.writer.http.ErrorCode;
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Authorization;
+import io.tally.core.http.Caller;
+import io.tally.core.http.Cursors;
+import io.tally.core.http.ErrorCode;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -63,7 +63,7 @@ public final class WriterApi {
     }
 
     /**
-     * {@code authorization}: whether each route's declared {@link io.tally.writer.http.Access} rule is checked against
+     * {@code authorization}: whether each route's declared {@link io.tally.core.http.Access} rule is checked against
      * the caller of the request's verified token claims ({@link Authorization#OPEN}: no checks).
      */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,

@@ -1,7 +1,7 @@
 package io.tally.writer;
 
 import io.tally.core.ShardSettings;
-import io.tally.writer.http.Authorization;
+import io.tally.core.http.Authorization;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;

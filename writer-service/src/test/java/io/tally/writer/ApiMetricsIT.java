@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
 import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.testkit.LocalDynamoDb;
-import io.tally.writer.http.Authorization;
+import io.tally.core.http.Authorization;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

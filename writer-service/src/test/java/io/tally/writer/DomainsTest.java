@@ -2,7 +2,7 @@ package io.tally.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
 import io.tally.testkit.UnreachableDynamoDb;
-import io.tally.writer.http.Access;
-import io.tally.writer.http.Authorization;
-import io.tally.writer.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.http.Authorization;
+import io.tally.core.http.Router;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -141,21 +141,21 @@ class RouteAccessTest {
     void aRouteAddedWithoutARule_isUndeclared_andRefusedWhenAuthorizationIsOn() {
         @SuppressWarnings("deprecation")
         Router router = new Router(Authorization.required(true))
-                .add("GET", "/forgotten", request -> io.tally.writer.http.ApiResponse.ok(
-                        io.tally.writer.http.Json.object()));
+                .add("GET", "/forgotten", request -> io.tally.core.http.ApiResponse.ok(
+                        io.tally.core.http.Json.object()));
         assertThat(router.rules()).singleElement().satisfies(rule ->
                 assertThat(rule.access()).isEqualTo(Access.UNDECLARED));
-        io.tally.writer.http.ApiRequest request = new io.tally.writer.http.ApiRequest("GET", "/forgotten", Map.of(),
-                Map.of(), Map.of(), null, new io.tally.writer.http.Caller("u1", java.util.Set.of("admin"),
+        io.tally.core.http.ApiRequest request = new io.tally.core.http.ApiRequest("GET", "/forgotten", Map.of(),
+                Map.of(), Map.of(), null, new io.tally.core.http.Caller("u1", java.util.Set.of("admin"),
                         java.util.Set.of()));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> router.match("GET", "/forgotten").handler()
-                .handle(request)).isInstanceOfSatisfying(io.tally.writer.http.ApiException.class,
-                        e -> assertThat(e.code()).isEqualTo(io.tally.writer.http.ErrorCode.FORBIDDEN));
+                .handle(request)).isInstanceOfSatisfying(io.tally.core.http.ApiException.class,
+                        e -> assertThat(e.code()).isEqualTo(io.tally.core.http.ErrorCode.FORBIDDEN));
     }
 
     /** The routes as {@code GET /dashboard/routes.json} lists them ({@link Router#describe()}). */
     private List<String> describedRoutes() {
-        io.tally.writer.http.ApiResponse response = api.handle(new io.tally.writer.http.ApiRequest("GET",
+        io.tally.core.http.ApiResponse response = api.handle(new io.tally.core.http.ApiRequest("GET",
                 "/dashboard/routes.json", Map.of(), Map.of(), Map.of(), null));
         assertThat(response.status()).isEqualTo(200);
         List<String> routes = new java.util.ArrayList<>();

@@ -4,7 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tally.testkit.LocalDynamoDb;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;

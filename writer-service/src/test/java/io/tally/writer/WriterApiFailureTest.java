@@ -3,9 +3,9 @@ package io.tally.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.testkit.UnreachableDynamoDb;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Json;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Json;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;

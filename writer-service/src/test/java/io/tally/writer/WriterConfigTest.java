@@ -87,13 +87,13 @@ class WriterConfigTest {
     @Test
     void authorization_isOffByDefault_andReadFromAuthEnabledAndPublicReadSide() {
         assertThat(WriterConfig.fromEnvironment(env()).authorization())
-                .isEqualTo(io.tally.writer.http.Authorization.OPEN);
+                .isEqualTo(io.tally.core.http.Authorization.OPEN);
         assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", "false", "PUBLIC_READ_SIDE", "false"))
                 .authorization().enabled()).isFalse();
         assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", "true")).authorization())
-                .isEqualTo(io.tally.writer.http.Authorization.required(true));
+                .isEqualTo(io.tally.core.http.Authorization.required(true));
         assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", "TRUE", "PUBLIC_READ_SIDE", "false"))
-                .authorization()).isEqualTo(io.tally.writer.http.Authorization.required(false));
+                .authorization()).isEqualTo(io.tally.core.http.Authorization.required(false));
         assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("AUTH_ENABLED", "yes")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("AUTH_ENABLED");
         assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("AUTH_ENABLED", "true", "PUBLIC_READ_SIDE", "1")))

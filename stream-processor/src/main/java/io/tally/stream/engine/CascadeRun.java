@@ -1,7 +1,7 @@
 package io.tally.stream.engine;
 
-import io.tally.stream.derive.Cascade;
-import io.tally.stream.derive.CascadeRunner;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;

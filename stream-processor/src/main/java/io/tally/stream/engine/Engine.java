@@ -1,8 +1,8 @@
 package io.tally.stream.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.stream.derive.CascadeRunner;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.events.EventPublisher;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.tally.stream.engine;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.events.EventPublisher;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.tally.stream.engine;
 
 import io.tally.core.DerivedType;
 import io.tally.core.Key;
-import io.tally.stream.derive.Document;
+import io.tally.core.derive.Document;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

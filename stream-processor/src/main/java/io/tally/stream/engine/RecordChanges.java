@@ -1,11 +1,11 @@
 package io.tally.stream.engine;
 
 import io.tally.core.Key;
-import io.tally.stream.derive.Cascade;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.Document;
-import io.tally.stream.derive.IntendedChanges;
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Document;
+import io.tally.core.derive.IntendedChanges;
+import io.tally.core.events.DomainEvent;
 import java.util.List;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package io.tally.stream.events;
 
+import io.tally.core.events.DomainEvent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

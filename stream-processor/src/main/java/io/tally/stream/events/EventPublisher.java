@@ -1,5 +1,6 @@
 package io.tally.stream.events;
 
+import io.tally.core.events.DomainEvent;
 import java.util.List;
 
 /** Publishes domain events; a port with an EventBridge adapter. */

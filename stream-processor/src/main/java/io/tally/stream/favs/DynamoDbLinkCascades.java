@@ -2,9 +2,9 @@ package io.tally.stream.favs;
 
 import io.tally.core.favs.Favourite;
 import io.tally.core.favs.FavouriteTag;
-import io.tally.stream.derive.Cascade;
-import io.tally.stream.derive.CascadeRunner;
-import io.tally.stream.derive.ConditionalRemovals;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.ConditionalRemovals;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -1,6 +1,6 @@
 package io.tally.stream.favs;
 
-import io.tally.stream.derive.Cascade;
+import io.tally.core.derive.Cascade;
 
 /** The tag links of an un-collected favourite: those in its link partition that were added to this incarnation of it. */
 public record FavouriteLinks(String userId, String favouriteId, String incarnation) implements Cascade {

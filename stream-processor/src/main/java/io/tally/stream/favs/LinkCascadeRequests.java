@@ -3,7 +3,7 @@ package io.tally.stream.favs;
 import io.tally.core.favs.FavKeys;
 import io.tally.core.favs.Favourite;
 import io.tally.core.favs.FavouriteTag;
-import io.tally.stream.derive.ConditionalRemovals;
+import io.tally.core.derive.ConditionalRemovals;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

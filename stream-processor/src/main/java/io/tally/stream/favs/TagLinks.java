@@ -1,6 +1,6 @@
 package io.tally.stream.favs;
 
-import io.tally.stream.derive.Cascade;
+import io.tally.core.derive.Cascade;
 
 /** The links of a deleted tag: those, on any favourite of its user, of this incarnation of it. */
 public record TagLinks(String userId, String tagId, String incarnation) implements Cascade {

@@ -1,9 +1,9 @@
 package io.tally.stream.orgs;
 
 import io.tally.core.orgs.Membership;
-import io.tally.stream.derive.Cascade;
-import io.tally.stream.derive.CascadeRunner;
-import io.tally.stream.derive.ConditionalRemovals;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.ConditionalRemovals;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

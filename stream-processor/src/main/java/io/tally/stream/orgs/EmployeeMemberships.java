@@ -1,6 +1,6 @@
 package io.tally.stream.orgs;
 
-import io.tally.stream.derive.Cascade;
+import io.tally.core.derive.Cascade;
 
 /** The memberships of a deleted employee: those, in any team of its organisation, of this incarnation of it. */
 public record EmployeeMemberships(String orgId, String employeeId, String incarnation) implements Cascade {

@@ -4,7 +4,7 @@ import io.tally.core.Key;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.OrgKeys;
 import io.tally.core.orgs.Team;
-import io.tally.stream.derive.ConditionalRemovals;
+import io.tally.core.derive.ConditionalRemovals;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

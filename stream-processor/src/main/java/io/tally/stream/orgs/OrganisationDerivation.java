@@ -2,9 +2,9 @@ package io.tally.stream.orgs;
 
 import io.tally.core.orgs.Organisation;
 import io.tally.core.orgs.Orgs;
-import io.tally.stream.derive.Contribution;
-import io.tally.stream.derive.EntityDerivation;
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.stats.SharedStats;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.tally.stream.orgs;
 
-import io.tally.stream.derive.Cascade;
+import io.tally.core.derive.Cascade;
 
 /** The memberships of a deleted team: those in its partition that were added to this incarnation of it. */
 public record TeamMemberships(String orgId, String teamId, String incarnation) implements Cascade {

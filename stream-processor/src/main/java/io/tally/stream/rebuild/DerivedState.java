@@ -2,8 +2,8 @@ package io.tally.stream.rebuild;
 
 import io.tally.core.DerivedType;
 import io.tally.core.Key;
-import io.tally.stream.derive.Document;
-import io.tally.stream.derive.IntendedChanges;
+import io.tally.core.derive.Document;
+import io.tally.core.derive.IntendedChanges;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;

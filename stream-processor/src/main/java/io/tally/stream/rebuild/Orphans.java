@@ -1,7 +1,7 @@
 package io.tally.stream.rebuild;
 
-import io.tally.stream.derive.Cascade;
-import io.tally.stream.derive.CascadeLinks;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeLinks;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;

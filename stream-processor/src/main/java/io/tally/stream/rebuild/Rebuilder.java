@@ -1,9 +1,9 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
-import io.tally.stream.derive.Cascade;
-import io.tally.stream.derive.CascadeRunner;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.Derivations;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,9 +2,9 @@ package io.tally.stream.songs;
 
 import io.tally.core.songs.Song;
 import io.tally.core.songs.Songs;
-import io.tally.stream.derive.Contribution;
-import io.tally.stream.derive.EntityDerivation;
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.tally.stream.stats;
 
 import io.tally.core.domains.Domains;
-import io.tally.stream.derive.CounterRef;
+import io.tally.core.derive.CounterRef;
 
 /** The counters of the two derived items every domain shares, addressed the same way by every derivation. */
 public final class SharedStats {
@@ -15,7 +15,7 @@ public final class SharedStats {
 
     /**
      * A counter of the global totals. They are slotted: the engine adds the change to the slot of the stream shard
-     * the record came from ({@link io.tally.stream.derive.Derivations#place}); the derivation names slot 0.
+     * the record came from ({@link io.tally.core.derive.Derivations#place}); the derivation names slot 0.
      */
     public static CounterRef global(String attribute) {
         return new CounterRef(Domains.GLOBAL_STATS.slotKey(0), Domains.GLOBAL_STATS, attribute);

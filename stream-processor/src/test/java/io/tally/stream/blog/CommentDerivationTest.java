@@ -1,9 +1,9 @@
 package io.tally.stream.blog;
 
-import static io.tally.stream.derive.DerivationCase.RECORD_ID;
-import static io.tally.stream.derive.DerivationCase.deltas;
-import static io.tally.stream.derive.DerivationCase.event;
-import static io.tally.stream.derive.DerivationCase.with;
+import static io.tally.core.derive.DerivationCase.RECORD_ID;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.event;
+import static io.tally.core.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.blog.Blog;
@@ -12,8 +12,8 @@ import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
 import io.tally.core.domains.Domains;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.DerivationCase;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.DerivationCase;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.tally.stream.blog;
 
-import static io.tally.stream.derive.DerivationCase.RECORD_ID;
-import static io.tally.stream.derive.DerivationCase.deltas;
-import static io.tally.stream.derive.DerivationCase.with;
+import static io.tally.core.derive.DerivationCase.RECORD_ID;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.TableSchema;
@@ -10,9 +10,9 @@ import io.tally.core.blog.Blog;
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.User;
 import io.tally.core.domains.Domains;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.DerivationCase;
-import io.tally.stream.derive.Document;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.DerivationCase;
+import io.tally.core.derive.Document;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.tally.stream.catalogue;
 
-import static io.tally.stream.derive.DerivationCase.RECORD_ID;
-import static io.tally.stream.derive.DerivationCase.deltas;
-import static io.tally.stream.derive.DerivationCase.event;
-import static io.tally.stream.derive.DerivationCase.with;
+import static io.tally.core.derive.DerivationCase.RECORD_ID;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.event;
+import static io.tally.core.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
@@ -13,10 +13,10 @@ import io.tally.core.catalogue.ItemState;
 import io.tally.core.catalogue.UserItem;
 import io.tally.core.domains.Domains;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.DerivationCase;
-import io.tally.stream.derive.Derivations;
-import io.tally.stream.derive.IntendedChanges;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.DerivationCase;
+import io.tally.core.derive.Derivations;
+import io.tally.core.derive.IntendedChanges;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -13,7 +13,7 @@ import io.tally.core.blog.BlogKeys;
 import io.tally.core.domains.Domains;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;

@@ -1,5 +1,6 @@
 package io.tally.stream.events;
 
+import io.tally.core.events.DomainEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

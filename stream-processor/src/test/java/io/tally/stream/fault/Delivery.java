@@ -3,7 +3,7 @@ package io.tally.stream.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.stream.engine.SourceRecord;
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.RecordingPublisher;
 import java.util.List;
 import java.util.Optional;

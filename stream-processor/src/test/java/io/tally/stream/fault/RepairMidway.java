@@ -8,7 +8,7 @@ import io.tally.core.Key;
 import io.tally.core.domains.Domains;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;

@@ -1,7 +1,7 @@
 package io.tally.stream.favs;
 
-import static io.tally.stream.derive.DerivationCase.deltas;
-import static io.tally.stream.derive.DerivationCase.event;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
@@ -12,11 +12,11 @@ import io.tally.core.favs.FavouriteTag;
 import io.tally.core.favs.FavouriteType;
 import io.tally.core.favs.Favs;
 import io.tally.core.favs.Tag;
-import io.tally.stream.derive.CascadeLinks;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.Derivation;
-import io.tally.stream.derive.DerivationCase;
-import io.tally.stream.derive.Document;
+import io.tally.core.derive.CascadeLinks;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
+import io.tally.core.derive.DerivationCase;
+import io.tally.core.derive.Document;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.tally.stream.orgs;
 
-import static io.tally.stream.derive.DerivationCase.deltas;
-import static io.tally.stream.derive.DerivationCase.event;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.domains.Domains;
@@ -11,10 +11,10 @@ import io.tally.core.orgs.OrgKeys;
 import io.tally.core.orgs.Organisation;
 import io.tally.core.orgs.Orgs;
 import io.tally.core.orgs.Team;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.Derivation;
-import io.tally.stream.derive.DerivationCase;
-import io.tally.stream.derive.IntendedChanges;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
+import io.tally.core.derive.DerivationCase;
+import io.tally.core.derive.IntendedChanges;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -98,7 +98,7 @@ class OrgDerivationsTest {
         return Arguments.of(change, derivation, cascades);
     }
 
-    private static io.tally.stream.events.DomainEvent joinedOrLeft(String type, Membership m) {
+    private static io.tally.core.events.DomainEvent joinedOrLeft(String type, Membership m) {
         return event(type, m.teamId() + "/" + m.employeeId(), "orgId", m.orgId(), "teamId", m.teamId(),
                 "employeeId", m.employeeId(), "role", m.role(), "addedAt", io.tally.core.Timestamps.format(m.addedAt()));
     }

@@ -12,7 +12,7 @@ import io.tally.core.blog.PostStatus;
 import io.tally.core.domains.Domains;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;

@@ -112,9 +112,9 @@ class RepairWriteTest {
 
     @Test
     void derivedState_subtract_takesBackWhatAddCounted() {
-        var contribution = new io.tally.stream.derive.IntendedChanges(
-                Map.of(io.tally.stream.derive.CounterRef.of(Domains.USER_STATS, "u1", "posts"), 1L),
-                Map.of(STATS, new io.tally.stream.derive.Document(Domains.USER_STATS,
+        var contribution = new io.tally.core.derive.IntendedChanges(
+                Map.of(io.tally.core.derive.CounterRef.of(Domains.USER_STATS, "u1", "posts"), 1L),
+                Map.of(STATS, new io.tally.core.derive.Document(Domains.USER_STATS,
                         Map.of("userId", AttributeValue.fromS("u1")), 2L)), List.of(), List.of());
         DerivedState state = new DerivedState();
         state.add(contribution);

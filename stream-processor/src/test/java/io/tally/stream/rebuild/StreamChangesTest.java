@@ -9,7 +9,7 @@ import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostStatus;
 import io.tally.stream.StreamDomains;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.TestRecords;

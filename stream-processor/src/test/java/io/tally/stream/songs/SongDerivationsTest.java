@@ -1,8 +1,8 @@
 package io.tally.stream.songs;
 
 import static io.tally.core.Items.s;
-import static io.tally.stream.derive.DerivationCase.deltas;
-import static io.tally.stream.derive.DerivationCase.event;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
@@ -12,10 +12,10 @@ import io.tally.core.songs.Download;
 import io.tally.core.songs.Song;
 import io.tally.core.songs.SongKeys;
 import io.tally.core.songs.Songs;
-import io.tally.stream.derive.CounterRef;
-import io.tally.stream.derive.Derivation;
-import io.tally.stream.derive.DerivationCase;
-import io.tally.stream.derive.Document;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
+import io.tally.core.derive.DerivationCase;
+import io.tally.core.derive.Document;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.tally.stream.testing;
 
-import io.tally.stream.events.DomainEvent;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.events.EventPublisher;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.stream.StreamDomains;
 import io.tally.stream.StreamRecords;
-import io.tally.stream.derive.Derivations;
+import io.tally.core.derive.Derivations;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.events.EventPublisher;

@@ -1,7 +1,7 @@
 package io.tally.writer.blog;
 
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 
 /**
  * The blog's wiring: its stores over the table, and the routes that use them. The one place of the blog that

@@ -7,7 +7,7 @@ import io.tally.core.blog.Blog;
 import io.tally.core.blog.Comment;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.User;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import io.tally.writer.stats.StatsJson;
 import java.util.Map;
 import java.util.function.ToLongFunction;

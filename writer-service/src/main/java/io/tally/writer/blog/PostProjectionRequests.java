@@ -56,7 +56,7 @@ final class PostProjectionRequests {
     }
 
     /**
-     * D4's counters: the projections of one page (at most {@link io.tally.writer.http.Page#MAX_LIMIT}), by key from
+     * D4's counters: the projections of one page (at most {@link io.tally.core.http.Page#MAX_LIMIT}), by key from
      * the table, in one BatchGetItem; null for an empty page. Eventually consistent, as the index the page came from.
      */
     static BatchGetItemRequest counts(String table, List<Map<String, AttributeValue>> projections) {

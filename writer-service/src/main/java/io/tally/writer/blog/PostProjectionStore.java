@@ -1,7 +1,7 @@
 package io.tally.writer.blog;
 
 import io.tally.core.blog.PostStatus;
-import io.tally.writer.http.ApiException;
+import io.tally.core.http.ApiException;
 import io.tally.writer.stats.BatchReads;
 import io.tally.writer.stats.DerivedReads;
 import io.tally.writer.stats.ShardMerge.MergedPage;

@@ -2,8 +2,8 @@ package io.tally.writer.blog;
 
 import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.User;
-import io.tally.writer.http.IfMatch;
-import io.tally.writer.store.VersionedUpdates;
+import io.tally.core.http.IfMatch;
+import io.tally.core.store.VersionedUpdates;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package io.tally.writer.blog;
 
 import io.tally.core.blog.User;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.IfMatch;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.IfMatch;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

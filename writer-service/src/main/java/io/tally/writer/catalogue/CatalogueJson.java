@@ -6,7 +6,7 @@ import io.tally.core.Timestamps;
 import io.tally.core.catalogue.Catalogue;
 import io.tally.core.catalogue.CatalogueItem;
 import io.tally.core.catalogue.UserItem;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 

@@ -2,7 +2,7 @@ package io.tally.writer.catalogue;
 
 import io.tally.core.Items;
 import io.tally.core.catalogue.CatalogueItem;
-import io.tally.writer.http.ApiException;
+import io.tally.core.http.ApiException;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.writer.http.Access;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Json;
-import io.tally.writer.http.Page;
-import io.tally.writer.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Json;
+import io.tally.core.http.Page;
+import io.tally.core.http.Router;
 
 /**
  * {@code GET /activity?limit=N}: the newest entries of the recent-activity feed that the EventBridge subscriber example

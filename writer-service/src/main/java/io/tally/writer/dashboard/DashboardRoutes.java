@@ -1,12 +1,12 @@
 package io.tally.writer.dashboard;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.writer.http.Access;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Json;
-import io.tally.writer.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Json;
+import io.tally.core.http.Router;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.tally.writer.favs;
 
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 
 /**
  * The wiring of favourites with tags (seed 004): its stores over the table and the routes that use them. The one

@@ -8,7 +8,7 @@ import io.tally.core.favs.FavouriteTag;
 import io.tally.core.favs.FavouriteType;
 import io.tally.core.favs.Favs;
 import io.tally.core.favs.Tag;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import io.tally.writer.stats.StatsJson;
 import java.util.Map;
 import java.util.TreeMap;

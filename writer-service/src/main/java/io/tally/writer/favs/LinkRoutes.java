@@ -1,12 +1,12 @@
 package io.tally.writer.favs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.writer.http.Access;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Page;
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Page;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

@@ -1,9 +1,9 @@
 package io.tally.writer.favs;
 
 import io.tally.core.favs.Tag;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.store.QueryPage;
-import io.tally.writer.store.Transactions;
+import io.tally.core.http.ApiException;
+import io.tally.core.store.QueryPage;
+import io.tally.core.store.Transactions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

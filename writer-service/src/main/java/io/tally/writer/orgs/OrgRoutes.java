@@ -1,14 +1,14 @@
 package io.tally.writer.orgs;
 
 import io.tally.core.orgs.Organisation;
-import io.tally.writer.http.Access;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Body;
-import io.tally.writer.http.IfMatch;
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Body;
+import io.tally.core.http.IfMatch;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 import java.time.Instant;
 import java.util.Set;
 

@@ -2,8 +2,8 @@ package io.tally.writer.orgs;
 
 import io.tally.core.orgs.IdReservation;
 import io.tally.core.orgs.Organisation;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.IfMatch;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.IfMatch;
 import io.tally.writer.stats.DerivedReads;
 import java.time.Instant;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.tally.writer.orgs;
 
 import io.tally.core.orgs.IdReservation.Kind;
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 
 /**
  * The wiring of organisations, teams and employees (seed 002): its stores over the table and the routes that use

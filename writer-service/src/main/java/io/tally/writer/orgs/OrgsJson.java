@@ -6,7 +6,7 @@ import io.tally.core.orgs.Employee;
 import io.tally.core.orgs.Membership;
 import io.tally.core.orgs.Organisation;
 import io.tally.core.orgs.Orgs;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import io.tally.writer.stats.StatsJson;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

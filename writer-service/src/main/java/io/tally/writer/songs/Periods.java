@@ -1,7 +1,7 @@
 package io.tally.writer.songs;
 
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ApiRequest;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.format.DateTimeFormatter;

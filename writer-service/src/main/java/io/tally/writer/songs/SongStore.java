@@ -6,7 +6,7 @@ import io.tally.core.songs.Download;
 import io.tally.core.songs.Song;
 import io.tally.core.songs.SongKeys;
 import io.tally.core.songs.Songs;
-import io.tally.writer.http.ApiException;
+import io.tally.core.http.ApiException;
 import io.tally.writer.stats.BatchReads;
 import io.tally.writer.stats.DerivedReads;
 import io.tally.writer.stats.StatsJson;

@@ -1,7 +1,7 @@
 package io.tally.writer.songs;
 
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 
 /**
  * The wiring of songs and downloads (seed 002's aggregation example): its store over the table and the routes that

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.Timestamps;
 import io.tally.core.songs.Download;
 import io.tally.core.songs.Song;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import java.util.List;
 import java.util.Map;
 

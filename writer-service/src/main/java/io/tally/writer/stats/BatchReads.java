@@ -1,6 +1,6 @@
 package io.tally.writer.stats;
 
-import io.tally.writer.http.ApiException;
+import io.tally.core.http.ApiException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,8 @@ package io.tally.writer.stats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.tally.writer.http.Cursors;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Cursors;
+import io.tally.core.http.Json;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

@@ -1,7 +1,7 @@
 package io.tally.writer.stats;
 
-import io.tally.writer.http.RouteContext;
-import io.tally.writer.http.Router;
+import io.tally.core.http.RouteContext;
+import io.tally.core.http.Router;
 import java.util.List;
 
 /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.domains.Domains;
-import io.tally.writer.http.Json;
+import io.tally.core.http.Json;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

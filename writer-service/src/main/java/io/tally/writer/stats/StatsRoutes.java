@@ -1,9 +1,9 @@
 package io.tally.writer.stats;
 
-import io.tally.writer.http.Access;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Router;
 import java.util.List;
 
 /**

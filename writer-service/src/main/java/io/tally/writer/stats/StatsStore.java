@@ -1,6 +1,6 @@
 package io.tally.writer.stats;
 
-import io.tally.writer.http.ApiException;
+import io.tally.core.http.ApiException;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -8,7 +8,7 @@ import io.tally.core.blog.BlogKeys;
 import io.tally.core.blog.Post;
 import io.tally.core.blog.PostRef;
 import io.tally.core.blog.PostStatus;
-import io.tally.writer.http.IfMatch;
+import io.tally.core.http.IfMatch;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

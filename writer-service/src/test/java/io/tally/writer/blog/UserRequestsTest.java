@@ -3,7 +3,7 @@ package io.tally.writer.blog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.blog.User;
-import io.tally.writer.http.IfMatch;
+import io.tally.core.http.IfMatch;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ErrorCode;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ErrorCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.activity.ActivityFeed;
 import io.tally.testkit.LocalDynamoDb;
-import io.tally.writer.http.ApiRequest;
-import io.tally.writer.http.ApiResponse;
-import io.tally.writer.http.Router;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Router;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

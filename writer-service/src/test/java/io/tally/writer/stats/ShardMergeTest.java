@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.Cursors;
-import io.tally.writer.http.ErrorCode;
-import io.tally.writer.http.Json;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.Cursors;
+import io.tally.core.http.ErrorCode;
+import io.tally.core.http.Json;
 import io.tally.writer.stats.ShardMerge.MergedPage;
 import io.tally.writer.stats.ShardMerge.Position;
 import io.tally.writer.stats.ShardMerge.Resume;

@@ -3,8 +3,8 @@ package io.tally.writer.stats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tally.writer.http.ApiException;
-import io.tally.writer.http.ErrorCode;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ErrorCode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

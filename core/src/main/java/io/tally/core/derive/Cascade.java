@@ -1,0 +1,14 @@
+package io.tally.core.derive;
+
+/**
+ * A removal of base items that the removal of another base item asks for, e.g. the memberships of a deleted team.
+ * A derivation names it as a value (pure, like the rest of its answer); the engine has it carried out by a
+ * {@link CascadeRunner} before the stream moves past the record, and again on every redelivery of the record. So a
+ * runner must be idempotent and must only remove what belongs to the removed item (not to a later item that reuses
+ * its id); the removed items' own stream records then change derived data through their derivations, as any
+ * removal does. See {@code docs/exactly-once.md}, "Cascades".
+ */
+public interface Cascade {
+    /** What is removed, for logs and errors, e.g. {@code memberships of team t1 (org o1)}. */
+    String describe();
+}

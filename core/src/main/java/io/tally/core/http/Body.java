@@ -1,0 +1,133 @@
+package io.tally.core.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.Ids;
+import java.math.BigDecimal;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * Typed, validated access to the fields of a JSON request body. Every rule broken is a
+ * {@code validation_failed} naming the field; a field the route does not know is one too.
+ */
+public final class Body {
+    private final ObjectNode node;
+
+    private Body(ObjectNode node) {
+        this.node = node;
+    }
+
+    /** Parses the body and rejects fields outside {@code allowed}. */
+    public static Body parse(String body, Set<String> allowed) {
+        ObjectNode node = Json.parseObject(body);
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                throw ApiException.validation(name, "unknown field '" + name + "'");
+            }
+        }
+        return new Body(node);
+    }
+
+    public boolean has(String field) {
+        JsonNode value = node.get(field);
+        return value != null && !value.isNull();
+    }
+
+    public String requiredString(String field, int minLength, int maxLength) {
+        String value = optionalString(field, minLength, maxLength);
+        if (value == null) {
+            throw ApiException.validation(field, "'" + field + "' is required");
+        }
+        return value;
+    }
+
+    /** A string of {@code minLength..maxLength} characters (code points) that is not blank, or null if absent. */
+    public String optionalString(String field, int minLength, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiException.validation(field, "'" + field + "' must be a string");
+        }
+        String text = value.textValue();
+        int length = text.codePointCount(0, text.length());
+        if (length < minLength || length > maxLength) {
+            throw ApiException.validation(field,
+                    "'" + field + "' must be " + minLength + ".." + maxLength + " characters long");
+        }
+        if (text.isBlank()) {
+            throw ApiException.validation(field, "'" + field + "' must not be blank");
+        }
+        return text;
+    }
+
+    /** An identifier matching {@link Ids#PATTERN}, or null if absent. */
+    public String optionalId(String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual() || !Ids.isValid(value.textValue())) {
+            throw ApiException.validation(field, "'" + field + "' must match " + Ids.PATTERN.pattern());
+        }
+        return value.textValue();
+    }
+
+    public String requiredId(String field) {
+        String value = optionalId(field);
+        if (value == null) {
+            throw ApiException.validation(field, "'" + field + "' is required");
+        }
+        return value;
+    }
+
+    /** A whole number in {@code min..max}; {@code 5.0} counts as whole, {@code "5"} and {@code 5.5} do not. */
+    public long requiredLong(String field, long min, long max) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            throw ApiException.validation(field, "'" + field + "' is required");
+        }
+        String rule = "'" + field + "' must be a whole number " + min + ".." + max;
+        if (!value.isNumber()) {
+            throw ApiException.validation(field, rule);
+        }
+        BigDecimal decimal = value.decimalValue();
+        if (decimal.signum() != 0 && decimal.stripTrailingZeros().scale() > 0) {
+            throw ApiException.validation(field, rule);
+        }
+        if (decimal.compareTo(BigDecimal.valueOf(min)) < 0 || decimal.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw ApiException.validation(field, rule);
+        }
+        return decimal.longValueExact();
+    }
+
+    /** A number in {@code min..max}, or null if absent. */
+    public BigDecimal optionalDecimal(String field, BigDecimal min, BigDecimal max) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isNumber()) {
+            throw ApiException.validation(field, "'" + field + "' must be a number " + min + ".." + max);
+        }
+        BigDecimal decimal = value.decimalValue();
+        if (decimal.compareTo(min) < 0 || decimal.compareTo(max) > 0) {
+            throw ApiException.validation(field, "'" + field + "' must be a number " + min + ".." + max);
+        }
+        return decimal;
+    }
+
+    public Boolean optionalBoolean(String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isBoolean()) {
+            throw ApiException.validation(field, "'" + field + "' must be true or false");
+        }
+        return value.booleanValue();
+    }
+}

@@ -1,0 +1,32 @@
+package io.tally.core.http;
+
+/** The error codes of the HTTP contract, each with its status. */
+public enum ErrorCode {
+    BAD_REQUEST(400, "bad_request"),
+    VALIDATION_FAILED(400, "validation_failed"),
+    UNAUTHORIZED(401, "unauthorized"),
+    FORBIDDEN(403, "forbidden"),
+    NOT_FOUND(404, "not_found"),
+    METHOD_NOT_ALLOWED(405, "method_not_allowed"),
+    CONFLICT(409, "conflict"),
+    PRECONDITION_FAILED(412, "precondition_failed"),
+    PAYLOAD_TOO_LARGE(413, "payload_too_large"),
+    INTERNAL(500, "internal"),
+    UNAVAILABLE(503, "unavailable");
+
+    private final int status;
+    private final String code;
+
+    ErrorCode(int status, String code) {
+        this.status = status;
+        this.code = code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+}

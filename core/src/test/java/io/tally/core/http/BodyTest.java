@@ -1,0 +1,89 @@
+package io.tally.core.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class BodyTest {
+    private static final Set<String> FIELDS = Set.of("name", "score", "id", "flag", "progress");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "   ", "{", "{\"name\":}", "[]", "42", "\"text\"", "null", "{\"name\":\"a\",\"name\":\"b\"}", "{} {}"})
+    void unreadableOrNonObjectBody_isBadRequest(String body) {
+        assertError(() -> Body.parse(body, FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    @Test
+    void nullBody_isBadRequest() {
+        assertError(() -> Body.parse(null, FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    @Test
+    void unknownField_isValidationFailedNamingIt() {
+        assertError(() -> Body.parse("{\"name\":\"a\",\"nickname\":\"b\"}", FIELDS), ErrorCode.VALIDATION_FAILED, "nickname");
+    }
+
+    @Test
+    void strings_areCheckedForTypeLengthAndBlankness() {
+        assertThat(Body.parse("{\"name\":\"Ada\"}", FIELDS).requiredString("name", 1, 3)).isEqualTo("Ada");
+        assertError(() -> Body.parse("{\"name\":\"Adam\"}", FIELDS).requiredString("name", 1, 3), ErrorCode.VALIDATION_FAILED, "name");
+        assertError(() -> Body.parse("{\"name\":\"\"}", FIELDS).requiredString("name", 1, 3), ErrorCode.VALIDATION_FAILED, "name");
+        assertError(() -> Body.parse("{\"name\":\"  \"}", FIELDS).requiredString("name", 1, 3), ErrorCode.VALIDATION_FAILED, "name");
+        assertError(() -> Body.parse("{\"name\":5}", FIELDS).requiredString("name", 1, 3), ErrorCode.VALIDATION_FAILED, "name");
+        assertError(() -> Body.parse("{}", FIELDS).requiredString("name", 1, 3), ErrorCode.VALIDATION_FAILED, "name");
+        assertThat(Body.parse("{\"name\":null}", FIELDS).optionalString("name", 1, 3)).isNull();
+    }
+
+    @Test
+    void length_countsCharactersNotUtf16Units() {
+        String twoEmoji = "\uD83D\uDE00\uD83D\uDE00";
+        assertThat(Body.parse("{\"name\":\"" + twoEmoji + "\"}", FIELDS).requiredString("name", 1, 2)).isEqualTo(twoEmoji);
+    }
+
+    @Test
+    void wholeNumbers_areCheckedForTypeFractionAndRange() {
+        assertThat(Body.parse("{\"score\":70}", FIELDS).requiredLong("score", 0, 1_000_000_000)).isEqualTo(70);
+        assertThat(Body.parse("{\"score\":70.0}", FIELDS).requiredLong("score", 0, 1_000_000_000)).isEqualTo(70);
+        assertThat(Body.parse("{\"score\":1000000000}", FIELDS).requiredLong("score", 0, 1_000_000_000)).isEqualTo(1_000_000_000);
+        for (String bad : new String[] {"70.5", "-1", "1000000001", "\"70\"", "true", "1e400", "99999999999999999999999"}) {
+            assertError(() -> Body.parse("{\"score\":" + bad + "}", FIELDS).requiredLong("score", 0, 1_000_000_000),
+                    ErrorCode.VALIDATION_FAILED, "score");
+        }
+    }
+
+    @Test
+    void decimalsAndBooleans_areChecked() {
+        assertThat(Body.parse("{\"progress\":0.87}", FIELDS).optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE))
+                .isEqualByComparingTo("0.87");
+        assertError(() -> Body.parse("{\"progress\":1.5}", FIELDS).optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE),
+                ErrorCode.VALIDATION_FAILED, "progress");
+        assertThat(Body.parse("{\"flag\":true}", FIELDS).optionalBoolean("flag")).isTrue();
+        assertError(() -> Body.parse("{\"flag\":\"yes\"}", FIELDS).optionalBoolean("flag"), ErrorCode.VALIDATION_FAILED, "flag");
+    }
+
+    @Test
+    void ids_mustMatchTheIdentifierRule() {
+        assertThat(Body.parse("{\"id\":\"user-8790\"}", FIELDS).optionalId("id")).isEqualTo("user-8790");
+        assertError(() -> Body.parse("{\"id\":\"a#b\"}", FIELDS).optionalId("id"), ErrorCode.VALIDATION_FAILED, "id");
+        assertError(() -> Body.parse("{\"id\":12}", FIELDS).optionalId("id"), ErrorCode.VALIDATION_FAILED, "id");
+        assertError(() -> Body.parse("{}", FIELDS).requiredId("id"), ErrorCode.VALIDATION_FAILED, "id");
+    }
+
+    @Test
+    void deeplyNestedJson_isBadRequestNotAStackOverflow() {
+        String deep = "{\"name\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+        assertError(() -> Body.parse(deep, FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    private static void assertError(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, ErrorCode code, String field) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.code()).isEqualTo(code);
+            assertThat(e.field()).isEqualTo(field);
+        });
+    }
+}
