@@ -1,11 +1,12 @@
 package io.tally.bench;
 
+import io.tally.domains.favs.FavWorkload;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tally.core.ShardSettings;
 import io.tally.core.template.DeploymentTemplate;
 import io.tally.local.stream.EsmSettings;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.Workload;
 import java.io.IOException;
@@ -72,12 +73,12 @@ public final class Bench {
         if (options.workloads.contains("hot-song")) {
             // Song downloads alone, most of them on a few hot songs: the hot keys coalescing is for.
             workloads.add(ReplayRun.onFreshServer("hot-song", HOT_SONG_SKEW,
-                    Workload.songWrites(options.seed, HOT_SONG_SKEW, options.records)));
+                    Workload.writes(options.seed, HOT_SONG_SKEW, options.records, "songs")));
         }
         if (options.workloads.contains("tag-heavy")) {
             // Favourites alone, mostly links to a few hot tags of two users: per-tag counters in two stats items.
             workloads.add(ReplayRun.onFreshServer("tag-heavy", TAG_SKEW,
-                    Workload.favouriteWrites(options.seed, TAG_SKEW, options.records)));
+                    Workload.writes(options.seed, TAG_SKEW, options.records, FavWorkload::unlinkingFirst)));
         }
         Results.Freshness freshness = null;
         Results.Freshness largeBatchFreshness = null;
@@ -169,7 +170,7 @@ public final class Bench {
     /** On a server of its own, for the reason {@link ReplayRun#onFreshServer} gives. */
     private static Results.Freshness freshness(BenchOptions options, EsmSettings settings) {
         try (LocalDynamoDbServer server = LocalDynamoDbServer.start()) {
-            return new FreshnessRun(server, server.client(), StreamDomains.derivations(ShardSettings.DEFAULTS))
+            return new FreshnessRun(server, server.client(), DomainRegistry.load().derivations(ShardSettings.DEFAULTS))
                     .run(options, settings);
         }
     }

@@ -1,10 +1,11 @@
 package io.tally.bench;
 
+import io.tally.local.RunnerSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.ShardSettings;
 import io.tally.local.LocalRunner;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import java.io.IOException;
@@ -70,7 +71,7 @@ final class LoadRun {
     }
 
     Results.Load run() {
-        try (LocalRunner runner = LocalRunner.start(LocalRunner.Settings.ephemeral())) {
+        try (LocalRunner runner = LocalRunner.start(RunnerSettings.ephemeral())) {
             return run(runner);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -289,7 +290,7 @@ final class LoadRun {
              DynamoDbStreamsClient streams = DynamoDbStreamsClient.builder()
                 .endpointOverride(runner.dynamoDbEndpoint()).region(Region.US_EAST_1).credentialsProvider(credentials)
                 .httpClient(UrlConnectionHttpClient.create()).build()) {
-            return new Rebuilder(dynamo, streams, runner.tableName(), StreamDomains.derivations(ShardSettings.DEFAULTS),
+            return new Rebuilder(dynamo, streams, runner.tableName(), DomainRegistry.load().derivations(ShardSettings.DEFAULTS),
                     2).verify();
         }
     }

@@ -2,11 +2,10 @@ package io.tally.bench;
 
 import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.domains.Domains;
 import io.tally.core.TableSchema;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.core.derive.CounterRef;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.Document;
 import io.tally.core.derive.IntendedChanges;
 import java.util.ArrayList;
@@ -50,7 +49,7 @@ final class NaiveProcessor {
     static List<UpdateItemRequest> requests(String table, Derivations derivations, SourceRecord record) {
         IntendedChanges changes;
         try {
-            Optional<EntityType> type = record.entityType().flatMap(Domains::entityType);
+            Optional<EntityType> type = record.entityType().flatMap(derivations.registry()::entityType);
             if (type.isEmpty()) {
                 return List.of();
             }

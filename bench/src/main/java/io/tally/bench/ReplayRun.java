@@ -1,12 +1,13 @@
 package io.tally.bench;
 
+import io.tally.domains.favs.FavWorkload;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.StreamWiring;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.SourceRecord;
@@ -16,7 +17,7 @@ import io.tally.stream.rebuild.VerificationReport;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.StreamReader;
 import io.tally.testkit.Workload;
-import io.tally.testkit.Write;
+import io.tally.core.workload.Write;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ final class ReplayRun {
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
-    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private final Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
 
     private ReplayRun(LocalDynamoDbServer server) {
         this.server = server;
@@ -56,8 +57,8 @@ final class ReplayRun {
         long seed = options.seed + 1;
         int records = options.warmUpRecords;
         List<Write> writes = new ArrayList<>(Workload.writes(seed, 1.1, records / 2));
-        writes.addAll(Workload.songWrites(seed, Bench.HOT_SONG_SKEW, records / 4));
-        writes.addAll(Workload.favouriteWrites(seed, Bench.TAG_SKEW, records / 4));
+        writes.addAll(Workload.writes(seed, Bench.HOT_SONG_SKEW, records / 4, "songs"));
+        writes.addAll(Workload.writes(seed, Bench.TAG_SKEW, records / 4, FavWorkload::unlinkingFirst));
         Results.WorkloadResult warmUp = onFreshServer("warm-up", 1.1, writes);
         LOG.info("warm-up (not reported): {} records, tally {} records/s, naive {} records/s, exact {}",
                 warmUp.records(), Report.fmt(warmUp.tally().recordsPerSec(), 0),

@@ -1,7 +1,7 @@
 package io.tally.bench;
 
 import io.tally.core.Key;
-import io.tally.testkit.Write;
+import io.tally.core.workload.Write;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

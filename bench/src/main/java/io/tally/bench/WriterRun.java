@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.local.RunnerSettings;
 import io.tally.local.LocalRunner;
 import io.tally.writer.DynamoDbClients;
 import io.tally.writer.WriterConfig;
@@ -143,7 +144,7 @@ final class WriterRun {
         double frontDrain;
         Results.Cpu frontCpu;
         List<Double> latencies = new ArrayList<>();
-        try (LocalRunner runner = LocalRunner.start(LocalRunner.Settings.ephemeral())) {
+        try (LocalRunner runner = LocalRunner.start(RunnerSettings.ephemeral())) {
             URI base = runner.baseUri();
             try (AutoCloseable recording = SdkCallRecorder.recording(calls::add)) {
                 CpuUse cpuAtStart = CpuUse.now();
@@ -177,7 +178,7 @@ final class WriterRun {
         double rawSeconds;
         double rawDrain;
         Results.Cpu rawCpu;
-        try (LocalRunner runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        try (LocalRunner runner = LocalRunner.start(RunnerSettings.ephemeral());
              // The client the runner's writer builds for itself.
              DynamoDbClient dynamo = DynamoDbClients.create(WriterConfig.local(runner.tableName(),
                      runner.dynamoDbEndpoint()))) {

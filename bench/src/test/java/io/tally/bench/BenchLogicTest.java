@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.domains.favs.FavWorkload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
@@ -7,18 +8,18 @@ import static org.assertj.core.api.Assertions.offset;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
-import io.tally.core.blog.Comment;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.favs.Favourite;
-import io.tally.core.favs.FavouriteTag;
-import io.tally.core.favs.Favs;
-import io.tally.core.favs.Tag;
-import io.tally.stream.StreamDomains;
-import io.tally.core.derive.Derivations;
+import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
+import io.tally.domains.favs.Favourite;
+import io.tally.domains.favs.FavouriteTag;
+import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.Tag;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.testkit.Workload;
-import io.tally.testkit.Write;
+import io.tally.core.workload.Write;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /** The benchmark's non-timed logic; the benchmark itself runs only from its jar, never in the build. */
 class BenchLogicTest {
     private static final Instant T = Instant.parse("2026-01-01T00:00:00Z");
-    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private final Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
 
     @Test
     void workload_isDeterministic_andSkewConcentratesWritesOnFewUsers() {
@@ -44,9 +45,9 @@ class BenchLogicTest {
 
     @Test
     void tagHeavyWorkload_linksMostly_toFewTags_andLeavesNoLinkOfARemovedFavouriteOrTag() {
-        List<Write> writes = Workload.favouriteWrites(7, Bench.TAG_SKEW, 5_000);
+        List<Write> writes = Workload.writes(7, Bench.TAG_SKEW, 5_000, FavWorkload::unlinkingFirst);
         assertThat(writes).hasSizeGreaterThanOrEqualTo(5_000)
-                .isEqualTo(Workload.favouriteWrites(7, Bench.TAG_SKEW, 5_000));
+                .isEqualTo(Workload.writes(7, Bench.TAG_SKEW, 5_000, FavWorkload::unlinkingFirst));
 
         Map<Key, Map<String, AttributeValue>> table = new HashMap<>();
         int linkPuts = 0;
@@ -63,7 +64,7 @@ class BenchLogicTest {
         // Tag-heavy: about a third of the writes are new links, and the skew puts more of them on the busiest tag
         // than uniform picks do.
         assertThat(linkPuts).isGreaterThan(writes.size() * 3 / 10);
-        assertThat(busiestTagShare(writes)).isGreaterThan(2 * busiestTagShare(Workload.favouriteWrites(7, 0, 5_000)));
+        assertThat(busiestTagShare(writes)).isGreaterThan(2 * busiestTagShare(Workload.writes(7, 0, 5_000, FavWorkload::unlinkingFirst)));
 
         // The writes removed the links a cascade would have: every link left joins a favourite and a tag still there.
         Set<String> favourites = new HashSet<>();

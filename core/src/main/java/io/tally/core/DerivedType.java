@@ -26,6 +26,7 @@ public final class DerivedType {
     private final List<String> document;
     private final List<String> indexKeys;
     private final boolean slotted;
+    private final boolean openCounters;
     /** For the membership checks every counter and document write makes. */
     private final Set<String> counterSet;
     private final Set<String> documentSet;
@@ -39,6 +40,7 @@ public final class DerivedType {
         this.document = List.copyOf(builder.document);
         this.indexKeys = List.copyOf(builder.indexKeys);
         this.slotted = builder.slotted;
+        this.openCounters = builder.openCounters;
         this.counterSet = Set.copyOf(counters);
         this.documentSet = Set.copyOf(document);
         Set<String> seen = new HashSet<>();
@@ -60,6 +62,9 @@ public final class DerivedType {
         }
         if (!document.containsAll(indexKeys)) {
             throw new IllegalArgumentException(builder.name + ": index keys are document fields: " + indexKeys);
+        }
+        if (openCounters && !counters.isEmpty()) {
+            throw new IllegalArgumentException(builder.name + ": the domains that share it declare its counters");
         }
         if (slotted && (!document.isEmpty() || keyOf.apply(ALL_SLOTS).equals(keyOf.apply("0")))) {
             throw new IllegalArgumentException(builder.name + ": a slotted type holds counters only, and its key names"
@@ -120,9 +125,21 @@ public final class DerivedType {
         return keyPattern;
     }
 
-    /** The declared counters, in the order the read side shows them. */
+    /**
+     * The declared counters, in the order the read side shows them; none for a type whose counters the domains
+     * declare ({@link #hasOpenCounters}), whose list is the registry's ({@code DomainRegistry.counters}).
+     */
     public List<String> counters() {
         return counters;
+    }
+
+    /**
+     * Whether its counters are declared by the domains that share the item (a user's stats, the global totals), each
+     * as a {@link SharedCounter}, rather than here: any attribute that is neither reserved nor a document field is then
+     * one of its counters, and the registry of domains knows which ones exist and in what order.
+     */
+    public boolean hasOpenCounters() {
+        return openCounters;
     }
 
     /** Prefixes of counters named at run time (e.g. one counter per tag); each family is a prefix. */
@@ -150,6 +167,9 @@ public final class DerivedType {
     public boolean isCounter(String attribute) {
         if (counterSet.contains(attribute)) {
             return true;
+        }
+        if (openCounters) {
+            return !documentSet.contains(attribute) && !isReserved(attribute);
         }
         for (String family : counterFamilies) {
             if (attribute.startsWith(family)) {
@@ -188,6 +208,7 @@ public final class DerivedType {
         private final Set<String> document = new LinkedHashSet<>();
         private final Set<String> indexKeys = new LinkedHashSet<>();
         private boolean slotted;
+        private boolean openCounters;
 
         private Builder(String name) {
             this.name = name;
@@ -231,6 +252,12 @@ public final class DerivedType {
          */
         public Builder slotted() {
             this.slotted = true;
+            return this;
+        }
+
+        /** Counters declared by the domains that share the item ({@link DerivedType#hasOpenCounters}). */
+        public Builder openCounters() {
+            this.openCounters = true;
             return this;
         }
 

@@ -8,7 +8,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The kind of an item, stored in {@link TableSchema#ENTITY_TYPE} on every item so that a stream consumer can route a
  * record without parsing its keys. Each domain declares its own types beside its entities (e.g.
- * {@code io.tally.core.blog.Blog}); {@code io.tally.core.domains.Domains} lists them all.
+ * {@code io.tally.domains.blog.Blog}); {@code io.tally.core.domain.DomainRegistry} knows them all.
  *
  * @param attributeValue the value stored in the item's entity type attribute, e.g. {@code Post}
  * @param derived        whether items of this type are derived data (written by the stream processor, never by a

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import io.tally.writer.WriterConfig;
@@ -98,7 +98,7 @@ class LocalStackPipelineIT {
 
             // LocalStack's stream is asynchronous, as on AWS: give the open shard time to show its last records.
             VerificationReport report = new Rebuilder(dynamo, streams, TABLE,
-                    StreamDomains.derivations(ShardSettings.DEFAULTS), 1).withStreamSettle(Duration.ofSeconds(2)).verify();
+                    DomainRegistry.load().derivations(ShardSettings.DEFAULTS), 1).withStreamSettle(Duration.ofSeconds(2)).verify();
             assertThat(report.differences()).isEmpty();
             assertThat(report.behindItems()).isZero();
             assertThat(report.derivedItems()).isPositive();

@@ -17,7 +17,7 @@ record EventsDir(Path path, boolean temporary) {
      * Without a data directory nothing of a run is kept, so neither are its event files: they go to a temporary
      * directory that close() removes.
      */
-    static EventsDir of(LocalRunner.Settings settings) {
+    static EventsDir of(RunnerSettings settings) {
         if (settings.eventsDir() != null) {
             return new EventsDir(settings.eventsDir(), false);
         }

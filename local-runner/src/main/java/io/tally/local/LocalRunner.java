@@ -1,5 +1,6 @@
 package io.tally.local;
 
+import io.tally.core.domain.DomainRegistry;
 import io.tally.local.demo.RunningTally;
 import io.tally.local.events.LocalEventBus;
 import io.tally.local.http.HttpFront;
@@ -9,12 +10,10 @@ import io.tally.stream.StreamWiring;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 
 /**
  * Tally on one machine, in one process: Amazon DynamoDB Local with the table, the writer API behind an
@@ -22,7 +21,7 @@ import java.util.regex.Pattern;
  * {@link LocalEventBus} that takes EventBridge's PutEvents and matches the events against the rule files.
  *
  * <p>{@code java -jar tally-local.jar} runs it from a terminal ({@link #main}); tests call {@link #start} with
- * {@link Settings#ephemeral()} and {@link #close} it.
+ * {@link RunnerSettings#ephemeral()} and {@link #close} it.
  *
  * <p>The runner holds what runs and stops it; {@link RunnerStartup} wires and starts it, after the checks of
  * {@link Preflight}, with the table of {@link TableSetup}; {@link RunnerSummary} describes it.
@@ -44,122 +43,7 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     /** Where the HTTP front serves the stream processor's meters in Prometheus's text format. */
     public static final String METRICS_PATH = "/metrics";
 
-    /**
-     * What to run where.
-     *
-     * @param host         the address every server listens on
-     * @param port         the writer API's HTTP port; 0 picks a free one
-     * @param dynamoDbPort DynamoDB Local's port; 0 picks a free one
-     * @param dataDir      where DynamoDB Local keeps its database across restarts; null keeps it in memory
-     * @param tableName    the table, created on start if it does not exist
-     * @param eventsPort   the local event bus's port (EventBridge PutEvents); 0 picks a free one
-     * @param rulesDir     the event rule files; null takes the ones packaged with the runner
-     * @param eventsDir    where each rule's matched events are appended ({@code <rule>.jsonl}); null means
-     *                     {@code <dataDir>/events}, or without a data directory a temporary one removed on close
-     * @param auth         {@code --auth}: the front verifies bearer tokens signed by the local key (kept in the data
-     *                     directory, or in memory) and the writer checks every route's access rule, as deployed
-     */
-    public record Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
-            Path rulesDir, Path eventsDir, boolean auth) {
-        public static final String DEFAULT_HOST = "127.0.0.1";
-        public static final int DEFAULT_PORT = 8080;
-        public static final int DEFAULT_DYNAMODB_PORT = 8000;
-        public static final int DEFAULT_EVENTS_PORT = LocalEventBus.DEFAULT_PORT;
-        public static final String DEFAULT_TABLE_NAME = "tally";
-        /** DynamoDB's own rule for table names. */
-        private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z0-9_.-]{3,255}");
-
-        public Settings {
-            Objects.requireNonNull(host, "host");
-            Objects.requireNonNull(tableName, "tableName");
-            if (host.isBlank()) {
-                throw new IllegalArgumentException("the host must not be blank");
-            }
-            checkPort(port, "--port");
-            checkPort(dynamoDbPort, "--dynamodb-port");
-            checkPort(eventsPort, "--events-port");
-            checkDistinct(port, "--port", dynamoDbPort, "--dynamodb-port");
-            checkDistinct(port, "--port", eventsPort, "--events-port");
-            checkDistinct(dynamoDbPort, "--dynamodb-port", eventsPort, "--events-port");
-            if (!TABLE_NAME.matcher(tableName).matches()) {
-                throw new IllegalArgumentException("table name '" + tableName
-                        + "' is not a DynamoDB table name: 3 to 255 letters, digits, '_', '-' or '.'");
-            }
-            dataDir = dataDir == null ? null : dataDir.toAbsolutePath().normalize();
-            rulesDir = rulesDir == null ? null : rulesDir.toAbsolutePath().normalize();
-            eventsDir = eventsDir == null ? null : eventsDir.toAbsolutePath().normalize();
-        }
-
-        /** Open, without access control (the default). */
-        public Settings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
-                Path rulesDir, Path eventsDir) {
-            this(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, false);
-        }
-
-        /**
-         * The defaults of the command: the usual ports on the loopback interface, in memory, table {@code tally},
-         * the packaged event rules.
-         */
-        public static Settings defaults() {
-            return new Settings(DEFAULT_HOST, DEFAULT_PORT, DEFAULT_DYNAMODB_PORT, null, DEFAULT_TABLE_NAME,
-                    DEFAULT_EVENTS_PORT, null, null);
-        }
-
-        /** Free ports chosen at start, in memory: what a test wants. */
-        public static Settings ephemeral() {
-            return defaults().withPort(0).withDynamoDbPort(0).withEventsPort(0);
-        }
-
-        public Settings withHost(String value) {
-            return new Settings(value, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth);
-        }
-
-        public Settings withPort(int value) {
-            return new Settings(host, value, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth);
-        }
-
-        public Settings withDynamoDbPort(int value) {
-            return new Settings(host, port, value, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth);
-        }
-
-        public Settings withDataDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, value, tableName, eventsPort, rulesDir, eventsDir, auth);
-        }
-
-        public Settings withTableName(String value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, value, eventsPort, rulesDir, eventsDir, auth);
-        }
-
-        public Settings withEventsPort(int value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, value, rulesDir, eventsDir, auth);
-        }
-
-        public Settings withRulesDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, value, eventsDir, auth);
-        }
-
-        public Settings withAuth(boolean value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, value);
-        }
-
-        public Settings withEventsDir(Path value) {
-            return new Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, value, auth);
-        }
-
-        private static void checkPort(int port, String option) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException(option + " must be between 0 and 65535, not " + port);
-            }
-        }
-
-        private static void checkDistinct(int port, String option, int otherPort, String otherOption) {
-            if (port != 0 && port == otherPort) {
-                throw new IllegalArgumentException(option + " and " + otherOption + " must differ, both are " + port);
-            }
-        }
-    }
-
-    private final Settings settings;
+    private final RunnerSettings settings;
     private final DynamoDbLocalServer dynamoDb;
     private final int dynamoDbPort;
     private final URI dynamoDbEndpoint;
@@ -176,7 +60,7 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
      * What {@link RunnerStartup} started, to be stopped in {@link #close}; {@code auth}: the local token key with
      * {@code --auth}, null when open.
      */
-    LocalRunner(Settings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
+    LocalRunner(RunnerSettings settings, DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI dynamoDbEndpoint,
             boolean tableCreated, EventsDir eventsDir, LocalEventBus events, StreamPipeline stream, HttpFront front,
             io.tally.local.auth.LocalAuth auth) {
         this.auth = auth;
@@ -207,7 +91,7 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
      * @throws PortInUseException if a port is taken (nothing has been started then)
      * @throws StartupException   for other settings that cannot work on this machine
      */
-    public static LocalRunner start(Settings settings) {
+    public static LocalRunner start(RunnerSettings settings) {
         return RunnerStartup.start(settings);
     }
 
@@ -220,6 +104,11 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     @Override
     public URI baseUri() {
         return front.baseUri();
+    }
+
+    @Override
+    public DomainRegistry domains() {
+        return settings.domains();
     }
 
     /** The port of the writer API (the chosen one when started with port 0). */

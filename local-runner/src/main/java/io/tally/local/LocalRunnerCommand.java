@@ -2,6 +2,7 @@ package io.tally.local;
 
 import io.tally.local.auth.TokenCommand;
 import io.tally.local.demo.Demo;
+import io.tally.local.domains.DomainJars;
 import io.tally.local.maintenance.DeadLettersCommand;
 import io.tally.local.maintenance.PruneWatermarksCommand;
 import io.tally.local.maintenance.VerifyCommand;
@@ -11,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -42,22 +44,22 @@ final class LocalRunnerCommand implements Callable<Integer> {
     /** Exit status for anything the user can fix by changing the command line (as picocli's usage errors). */
     static final int USAGE = 2;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + LocalRunner.Settings.DEFAULT_PORT,
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "" + RunnerSettings.DEFAULT_PORT,
             description = "HTTP port of the writer API (default: ${DEFAULT-VALUE}; 0 picks a free one)")
     int port;
 
     @Option(names = "--dynamodb-port", paramLabel = "PORT",
-            defaultValue = "" + LocalRunner.Settings.DEFAULT_DYNAMODB_PORT,
+            defaultValue = "" + RunnerSettings.DEFAULT_DYNAMODB_PORT,
             description = "port of DynamoDB Local (default: ${DEFAULT-VALUE}; 0 picks a free one)")
     int dynamoDbPort;
 
     @Option(names = "--events-port", paramLabel = "PORT",
-            defaultValue = "" + LocalRunner.Settings.DEFAULT_EVENTS_PORT,
+            defaultValue = "" + RunnerSettings.DEFAULT_EVENTS_PORT,
             description = "port of the local event bus, for EventBridge PutEvents (default: ${DEFAULT-VALUE}; "
                     + "0 picks a free one)")
     int eventsPort;
 
-    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = LocalRunner.Settings.DEFAULT_HOST,
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = RunnerSettings.DEFAULT_HOST,
             description = "address every server listens on (default: ${DEFAULT-VALUE}, this machine only)")
     String host;
 
@@ -66,7 +68,7 @@ final class LocalRunnerCommand implements Callable<Integer> {
                     + "acknowledged write survives kill -9 (default: in memory, gone when stopped)")
     Path dataDir;
 
-    @Option(names = "--table-name", paramLabel = "NAME", defaultValue = LocalRunner.Settings.DEFAULT_TABLE_NAME,
+    @Option(names = "--table-name", paramLabel = "NAME", defaultValue = RunnerSettings.DEFAULT_TABLE_NAME,
             description = "the table, created on start unless it exists (default: ${DEFAULT-VALUE})")
     String tableName;
 
@@ -79,6 +81,9 @@ final class LocalRunnerCommand implements Callable<Integer> {
             description = "append each rule's matched events to DIR/<rule>.jsonl (default: DATA-DIR/events with "
                     + "--data-dir, otherwise a temporary directory removed when stopped)")
     Path eventsDir;
+
+    @Mixin
+    DomainJars domainJars = new DomainJars();
 
     @Option(names = "--demo",
             description = "after start, load the seed scenario through the writer API (users, posts, comments, the "
@@ -126,10 +131,10 @@ final class LocalRunnerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException, IOException {
-        LocalRunner.Settings settings;
+        RunnerSettings settings;
         try {
-            settings = new LocalRunner.Settings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
-                    eventsDir, auth);
+            settings = new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
+                    eventsDir, auth, domainJars.registry());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

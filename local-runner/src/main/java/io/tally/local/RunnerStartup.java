@@ -38,7 +38,7 @@ final class RunnerStartup {
     }
 
     /** See {@link LocalRunner#start}. */
-    static LocalRunner start(LocalRunner.Settings settings) {
+    static LocalRunner start(RunnerSettings settings) {
         InetAddress address = Preflight.localAddress(settings.host());
         String host = address.getHostAddress();
         Preflight.ensureFree(address, settings.port(), "--port");
@@ -78,7 +78,7 @@ final class RunnerStartup {
      * The event bus, the stream processor (built, not yet polling), the front that serves the writer API, the bus's
      * recent events and the meters, then the poller.
      */
-    private static LocalRunner startServers(LocalRunner.Settings settings, String host, DynamoDbLocalServer dynamoDb,
+    private static LocalRunner startServers(RunnerSettings settings, String host, DynamoDbLocalServer dynamoDb,
             int dynamoDbPort, URI endpoint, boolean created, EventRules rules) {
         EventsDir eventsDir = EventsDir.of(settings);
         LocalEventBus events = null;
@@ -92,14 +92,15 @@ final class RunnerStartup {
             } catch (IOException e) {
                 throw new StartupException("the event bus did not start: " + e.getMessage(), e);
             }
-            stream = StreamPipeline.create(endpoint, settings.tableName(), events.endpoint(), events.busName(),
-                    settings.dataDir());
+            stream = StreamPipeline.create(settings.domains(), endpoint, settings.tableName(), events.endpoint(),
+                    events.busName(), settings.dataDir());
             LocalAuth auth = !settings.auth() ? null
                     : settings.dataDir() == null ? LocalAuth.inMemory() : LocalAuth.inDataDir(settings.dataDir());
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> writer = new WriterHandler(
                     WriterConfig.local(settings.tableName(), endpoint)
                             .withActivityTable(LocalRunner.activityTableName(settings.tableName()))
-                            .withAuthorization(auth == null ? Authorization.OPEN : Authorization.required(true)),
+                            .withAuthorization(auth == null ? Authorization.OPEN : Authorization.required(true))
+                            .withDomains(settings.domains()),
                     // The writer's meters (tally.api.*) go to the stream processor's registry: one GET /metrics.
                     stream.registry());
             Map<String, RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse>> localRoutes = new HashMap<>();

@@ -6,6 +6,7 @@ import io.tally.local.maintenance.DeadLetterQueries;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.local.stream.CheckpointStore;
 import io.tally.local.stream.EsmSettings;
 import io.tally.local.stream.FileCheckpointStore;
@@ -78,8 +79,8 @@ final class StreamPipeline implements AutoCloseable {
      *
      * @param dataDir where checkpoints and failures are kept; null: in memory and a temporary directory
      */
-    static StreamPipeline create(URI dynamoDbEndpoint, String tableName, URI eventsEndpoint, String busName,
-            Path dataDir) {
+    static StreamPipeline create(DomainRegistry domains, URI dynamoDbEndpoint, String tableName, URI eventsEndpoint,
+            String busName, Path dataDir) {
         Path temporaryDir = null;
         DynamoDbClient dynamoDb = null;
         DynamoDbStreamsClient streams = null;
@@ -107,7 +108,7 @@ final class StreamPipeline implements AutoCloseable {
                     .httpClient(UrlConnectionHttpClient.create())
                     .build();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            Engine engine = StreamWiring.engine(dynamoDb, tableName,
+            Engine engine = StreamWiring.engine(domains, dynamoDb, tableName,
                     new EventBridgePublisher(eventBridge, busName, LocalRunner.EVENT_SOURCE), registry,
                     ShardSettings.DEFAULTS);
             WindowedStreamHandler handler = new WindowedStreamHandler(engine, () -> { });

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.ShardSettings;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import java.io.IOException;
@@ -98,7 +98,7 @@ public final class Api {
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build()) {
-            return new Rebuilder(dynamo, streams, runner.tableName(), StreamDomains.derivations(ShardSettings.DEFAULTS),
+            return new Rebuilder(dynamo, streams, runner.tableName(), DomainRegistry.load().derivations(ShardSettings.DEFAULTS),
                     2).verify();
         }
     }

@@ -30,7 +30,7 @@ class DeadLettersCommandIT {
 
     @BeforeAll
     static void startAndPoison() throws Exception {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         dynamo = DynamoDbClient.builder().endpointOverride(runner.dynamoDbEndpoint()).region(Region.US_EAST_1)
                 .httpClient(UrlConnectionHttpClient.create())
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))

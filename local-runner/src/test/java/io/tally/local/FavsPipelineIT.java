@@ -46,7 +46,7 @@ class FavsPipelineIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         api = new Api(runner.baseUri());
         for (String user : USERS) {
             api.ok("POST", "/users", "{\"userId\":\"" + user + "\",\"name\":\"" + user + "\",\"email\":\"" + user

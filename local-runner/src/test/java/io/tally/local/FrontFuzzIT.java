@@ -36,7 +36,7 @@ class FrontFuzzIT {
 
     @BeforeAll
     static void start() throws IOException {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         Api api = new Api(runner.baseUri());
         api.ok("POST", "/users", "{\"userId\":\"fuzz-user\",\"name\":\"Fuzz\",\"email\":\"fuzz@example.com\"}");
         api.ok("POST", "/users/fuzz-user/posts", "{\"postId\":\"fuzz-post\",\"title\":\"T\",\"body\":\"B\"}");

@@ -83,7 +83,7 @@ class LocalAuthIT {
 
     @BeforeAll
     static void start() {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral().withAuth(true));
+        runner = LocalRunner.start(RunnerSettings.ephemeral().withAuth(true));
         auth = runner.auth().orElseThrow();
         String u1 = token("u1", false);
         String admin = token("boss", true);
@@ -224,7 +224,7 @@ class LocalAuthIT {
         assertThat(missing).as("no key yet: %s", err).isEqualTo(LocalRunnerCommand.USAGE);
         assertThat(err.toString()).contains("start tally-local --auth --data-dir");
 
-        LocalRunner.Settings settings = LocalRunner.Settings.ephemeral().withAuth(true).withDataDir(dataDir);
+        RunnerSettings settings = RunnerSettings.ephemeral().withAuth(true).withDataDir(dataDir);
         String token;
         try (LocalRunner first = LocalRunner.start(settings)) {
             StringWriter minted = new StringWriter();

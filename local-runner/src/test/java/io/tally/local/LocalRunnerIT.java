@@ -1,5 +1,6 @@
 package io.tally.local;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
-import io.tally.core.blog.BlogKeys;
 import io.tally.core.template.DeploymentTemplate;
 import io.tally.local.stream.EsmSettings;
 import java.io.IOException;
@@ -54,7 +54,7 @@ class LocalRunnerIT {
 
     @BeforeAll
     static void start() {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
     }
 
     @AfterAll
@@ -169,7 +169,7 @@ class LocalRunnerIT {
         try (ServerSocket taken = occupy()) {
             int port = taken.getLocalPort();
 
-            assertThatThrownBy(() -> LocalRunner.start(LocalRunner.Settings.ephemeral().withEventsPort(port)))
+            assertThatThrownBy(() -> LocalRunner.start(RunnerSettings.ephemeral().withEventsPort(port)))
                     .isInstanceOf(PortInUseException.class)
                     .hasMessage("port " + port + " on 127.0.0.1 is already in use; pass --events-port to choose another");
         }
@@ -183,7 +183,7 @@ class LocalRunnerIT {
             port = probe.getLocalPort();
         }
 
-        assertThatThrownBy(() -> LocalRunner.start(LocalRunner.Settings.ephemeral().withRulesDir(rules)
+        assertThatThrownBy(() -> LocalRunner.start(RunnerSettings.ephemeral().withRulesDir(rules)
                 .withDynamoDbPort(port)))
                 .isInstanceOf(StartupException.class)
                 .hasMessageStartingWith("rule file " + rules.toAbsolutePath().normalize().resolve("broken.json"))
@@ -194,7 +194,7 @@ class LocalRunnerIT {
     @Test
     void eventFiles_withoutDataDir_areInATemporaryDirectoryRemovedOnClose() {
         Path eventsDir;
-        try (LocalRunner temporary = LocalRunner.start(LocalRunner.Settings.ephemeral())) {
+        try (LocalRunner temporary = LocalRunner.start(RunnerSettings.ephemeral())) {
             eventsDir = temporary.eventBus().outputDir();
             assertThat(temporary.eventBus().file("all-tally-events")).exists();
         }
@@ -303,7 +303,7 @@ class LocalRunnerIT {
             assertThat(table.streamSpecification().streamViewType()).isEqualTo(StreamViewType.NEW_AND_OLD_IMAGES);
 
             Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName("tally")
-                    .key(BlogKeys.user(userId).toAttributeMap())).item();
+                    .key(Users.key(userId).toAttributeMap())).item();
             assertThat(item).containsEntry("name", AttributeValue.fromS("Ada"));
         }
     }
@@ -313,7 +313,7 @@ class LocalRunnerIT {
         try (ServerSocket taken = occupy()) {
             int port = taken.getLocalPort();
 
-            assertThatThrownBy(() -> LocalRunner.start(LocalRunner.Settings.ephemeral().withPort(port)))
+            assertThatThrownBy(() -> LocalRunner.start(RunnerSettings.ephemeral().withPort(port)))
                     .isInstanceOfSatisfying(PortInUseException.class, e -> {
                         assertThat(e.port()).isEqualTo(port);
                         assertThat(e.host()).isEqualTo("127.0.0.1");
@@ -327,7 +327,7 @@ class LocalRunnerIT {
         try (ServerSocket taken = occupy()) {
             int port = taken.getLocalPort();
 
-            assertThatThrownBy(() -> LocalRunner.start(LocalRunner.Settings.ephemeral().withDynamoDbPort(port)))
+            assertThatThrownBy(() -> LocalRunner.start(RunnerSettings.ephemeral().withDynamoDbPort(port)))
                     .isInstanceOf(PortInUseException.class)
                     .hasMessage("port " + port + " on 127.0.0.1 is already in use; pass --dynamodb-port to choose another");
         }
@@ -336,7 +336,7 @@ class LocalRunnerIT {
     @Test
     void restart_onTheSameDataDir_keepsTheTableAndItsItems(@TempDir Path dataDir) throws Exception {
         String userId = newUserId();
-        LocalRunner.Settings settings = LocalRunner.Settings.ephemeral().withDataDir(dataDir).withTableName("tally-kept");
+        RunnerSettings settings = RunnerSettings.ephemeral().withDataDir(dataDir).withTableName("tally-kept");
         int firstPort;
         int firstDynamoDbPort;
         try (LocalRunner first = LocalRunner.start(settings)) {

@@ -21,7 +21,7 @@ class MaintenanceCommandsIT {
 
     @BeforeAll
     static void startAndWrite() throws Exception {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         Api api = new Api(runner.baseUri());
         api.ok("POST", "/users", "{\"userId\":\"mia\",\"name\":\"Mia\",\"email\":\"mia@example.com\"}");
         api.ok("POST", "/users/mia/posts", "{\"postId\":\"m1\",\"title\":\"One\",\"body\":\"first\"}");

@@ -20,7 +20,7 @@ class OrgsPipelineIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         api = new Api(runner.baseUri());
     }
 

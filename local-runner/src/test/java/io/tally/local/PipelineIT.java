@@ -3,7 +3,6 @@ package io.tally.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.core.blog.Post;
 import io.tally.stream.rebuild.VerificationReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,7 @@ class PipelineIT {
 
     @BeforeAll
     static void startAndWrite() throws Exception {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         api = new Api(runner.baseUri());
 
         api.ok("POST", "/users", "{\"userId\":\"alice\",\"name\":\"Alice\",\"email\":\"alice@example.com\"}");

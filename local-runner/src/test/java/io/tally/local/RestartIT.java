@@ -3,7 +3,6 @@ package io.tally.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.core.blog.User;
 import io.tally.local.stream.FileCheckpointStore;
 import io.tally.stream.rebuild.VerificationReport;
 import java.nio.file.Files;
@@ -26,7 +25,7 @@ class RestartIT {
 
     @Test
     void stoppingMidStreamAndStartingAgainLeavesNoDrift() throws Exception {
-        LocalRunner.Settings settings = LocalRunner.Settings.ephemeral().withDataDir(dataDir);
+        RunnerSettings settings = RunnerSettings.ephemeral().withDataDir(dataDir);
         try (LocalRunner first = LocalRunner.start(settings)) {
             Api api = new Api(first.baseUri());
             for (int u = 0; u < USERS; u++) {

@@ -32,7 +32,7 @@ class SongsPipelineIT {
 
     @BeforeAll
     static void start() throws Exception {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         api = new Api(runner.baseUri());
     }
 

@@ -4,9 +4,9 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord;
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamViewType;
 import io.tally.core.ShardSettings;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.blog.User;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.User;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
@@ -23,10 +23,10 @@ import org.crac.Resource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * SnapStart priming of the stream functions: before Lambda takes the snapshot, a small synthetic batch (a user and
- * a post inserted) goes through what a real batch goes through, the Lambda record conversion, the derivations,
- * coalescing, the watermark writes and the events' PutEvents entries (their JSON), so that the snapshot holds
- * those classes loaded and initialized. It runs on its own engine over an in-memory store, with a publisher that
+ * SnapStart priming of the stream functions: before Lambda takes the snapshot, a small synthetic batch (a user
+ * inserted and renamed, the shared kernel every domain builds on) goes through what a real batch goes through, the
+ * Lambda record conversion, the derivations, coalescing, the watermark writes and a PutEvents entry (its JSON), so
+ * that the snapshot holds those classes loaded and initialized. It runs on its own engine over an in-memory store, with a publisher that
  * builds the entries without sending them: nothing reaches DynamoDB or EventBridge, and the function's own meters
  * are untouched. Without SnapStart (no checkpoint) it never runs.
  */
@@ -57,7 +57,7 @@ final class Priming implements Resource {
             records.add(StreamRecords.fromLambda(SHARD, record));
         }
         try (Engine engine = Engine.builder()
-                .derivations(StreamDomains.derivations(settings))
+                .derivations(DomainRegistry.load().derivations(settings))
                 .store(new InMemoryDerivedStore())
                 .deadLetters(new InMemoryDeadLetterSink())
                 .publisher(events -> {
@@ -65,28 +65,33 @@ final class Priming implements Resource {
                     return List.of();
                 })
                 .build()) {
+            // A user announces no event: the entry of one is built here, so that its JSON is primed too.
+            EventBridgePublisher.entry(new DomainEvent("priming:Primed:user-priming", "Primed",
+                    Map.of("eventId", "priming:Primed:user-priming")), BUS, StreamWiring.DEFAULT_EVENT_SOURCE);
             return engine.process(records);
         }
     }
 
-    /** A user and a post of that user, inserted: Lambda stream records as the event source mapping sends them. */
+    /** A user inserted, then renamed: Lambda stream records as the event source mapping sends them. */
     static List<DynamodbEvent.DynamodbStreamRecord> records() {
         Instant at = Instant.parse("2024-01-01T00:00:00Z");
         User user = new User("user-priming", "Priming", "priming@example.com", at, at, 1);
-        Post post = new Post("post-priming", user.userId(), "Priming", "Warms the stream handler up.",
-                PostStatus.CREATED, at, at, 1);
-        return List.of(insert("1", user.key().toAttributeMap(), user.toItem(), at),
-                insert("2", post.key().toAttributeMap(), post.toItem(), at));
+        User renamed = new User(user.userId(), "Primed", user.email(), at, at.plusSeconds(1), 2);
+        return List.of(change("1", "INSERT", user.key().toAttributeMap(), null, user.toItem(), at),
+                change("2", "MODIFY", user.key().toAttributeMap(), user.toItem(), renamed.toItem(), at));
     }
 
-    private static DynamodbEvent.DynamodbStreamRecord insert(String sequence, Map<String, AttributeValue> keys,
+    private static DynamodbEvent.DynamodbStreamRecord change(String sequence, String name,
+                                                            Map<String, AttributeValue> keys,
+                                                            Map<String, AttributeValue> oldItem,
                                                             Map<String, AttributeValue> item, Instant at) {
         DynamodbEvent.DynamodbStreamRecord record = new DynamodbEvent.DynamodbStreamRecord();
         record.setEventID("priming-" + sequence);
-        record.setEventName("INSERT");
+        record.setEventName(name);
         record.setEventSource("aws:dynamodb");
         record.setDynamodb(new StreamRecord()
                 .withKeys(SdkToLambdaRecords.item(keys))
+                .withOldImage(oldItem == null ? null : SdkToLambdaRecords.item(oldItem))
                 .withNewImage(SdkToLambdaRecords.item(item))
                 .withSequenceNumber(sequence)
                 .withApproximateCreationDateTime(Date.from(at))

@@ -3,6 +3,7 @@ package io.tally.stream;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.DynamoDbShardCursors;
@@ -93,15 +94,21 @@ public final class StreamWiring {
         return value == null || value.isBlank() ? Optional.empty() : Optional.of(URI.create(value.trim()));
     }
 
-    /** The engine over the given clients: the production wiring and the local runner share it. */
+    /** The engine of the domains on the class path over the given clients. */
     public static Engine engine(DynamoDbClient dynamoDb, String tableName, EventPublisher publisher,
                                 MeterRegistry registry, ShardSettings shards) {
+        return engine(DomainRegistry.load(), dynamoDb, tableName, publisher, registry, shards);
+    }
+
+    /** The engine of these domains over the given clients: the production wiring and the local runner share it. */
+    public static Engine engine(DomainRegistry domains, DynamoDbClient dynamoDb, String tableName,
+                                EventPublisher publisher, MeterRegistry registry, ShardSettings shards) {
         return Engine.builder()
-                .derivations(StreamDomains.derivations(shards))
+                .derivations(domains.derivations(shards))
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))
                 .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))
                 .cursors(new DynamoDbShardCursors(dynamoDb, tableName))
-                .cascades(StreamDomains.cascades(dynamoDb, tableName))
+                .cascades(domains.cascades(dynamoDb, tableName))
                 .publisher(publisher)
                 .metrics(new StreamMetrics(registry))
                 .build();

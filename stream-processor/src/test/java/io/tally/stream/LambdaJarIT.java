@@ -28,7 +28,7 @@ class LambdaJarIT {
         // A logging backend: without one SLF4J drops every warning the function logs.
         assertThat(names).contains("org/slf4j/simple/SimpleLogger.class");
         assertThat(names).contains("io/tally/stream/WindowedStreamHandler.class",
-                "io/tally/stream/StreamHandler.class", "io/tally/stream/WatermarkPruneHandler.class", "io/tally/core/domains/Domains.class", "org/crac/Resource.class",
+                "io/tally/stream/StreamHandler.class", "io/tally/stream/WatermarkPruneHandler.class", "io/tally/core/domain/DomainRegistry.class", "io/tally/domains/blog/Blog.class", "org/crac/Resource.class",
                 "software/amazon/awssdk/services/eventbridge/EventBridgeClient.class",
                 "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class");
         assertThat(names).noneMatch(LambdaJars::forbidden);

@@ -1,19 +1,20 @@
 package io.tally.stream;
 
+import io.tally.core.domain.DomainRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostRef;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.blog.User;
-import io.tally.core.catalogue.CatalogueItem;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.derive.Derivations;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostRef;
+import io.tally.domains.blog.PostStatus;
+import io.tally.core.users.User;
+import io.tally.domains.catalogue.CatalogueItem;
+import io.tally.domains.catalogue.CatalogueKeys;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
@@ -89,7 +90,7 @@ class ShardLineageIT {
     void anyOrderOfParentAndChildShards_endsExact(long seed, String name, List<String> order, long interleaving) {
         Lineage lineage = lineage(seed);
         String table = copyOfBaseItems(lineage.table(), "lineage-" + seed + "-" + Integer.toHexString(name.hashCode()));
-        Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
+        Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
         Random random = new Random(seed * 31 + name.hashCode());
 
         try (Engine engine = Engine.builder()

@@ -1,5 +1,6 @@
 package io.tally.stream;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
@@ -7,7 +8,7 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.amazonaws.services.lambda.runtime.tests.annotations.Event;
 import io.tally.core.Key;
-import io.tally.core.blog.BlogKeys;
+import io.tally.domains.blog.BlogKeys;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
@@ -61,9 +62,9 @@ class StreamHandlerIT {
         StreamsEventResponse response = handler.handleRequest(event, null);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(number(BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
-        assertThat(number(BlogKeys.userStats("u2"), "posts")).isEqualTo(1);
-        assertThat(number(BlogKeys.userStats("u2"), "comments")).isZero();
+        assertThat(number(Users.statsKey("u1"), "posts")).isEqualTo(1);
+        assertThat(number(Users.statsKey("u2"), "posts")).isEqualTo(1);
+        assertThat(number(Users.statsKey("u2"), "comments")).isZero();
         Map<String, AttributeValue> projection = item(BlogKeys.postProjection("p1"));
         assertThat(projection)
                 .containsEntry("title", AttributeValue.fromS("Single-table design, part 1"))
@@ -98,12 +99,12 @@ class StreamHandlerIT {
     @Test
     void sameEventTwice_countsOnce() {
         handler.handleRequest(load(), null);
-        Map<String, AttributeValue> once = item(BlogKeys.userStats("u1"));
+        Map<String, AttributeValue> once = item(Users.statsKey("u1"));
 
         StreamsEventResponse again = handler.handleRequest(load(), null);
 
         assertThat(again.getBatchItemFailures()).isEmpty();
-        assertThat(item(BlogKeys.userStats("u1"))).isEqualTo(once);
+        assertThat(item(Users.statsKey("u1"))).isEqualTo(once);
         assertThat(deadLetters()).hasSize(2);
     }
 
@@ -119,7 +120,7 @@ class StreamHandlerIT {
         // The failed write held all of u2's records; the first is the comment, record 3 of the event.
         assertThat(response.getBatchItemFailures()).extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("100000000000000000121");
-        assertThat(number(BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(Users.statsKey("u1"), "posts")).isEqualTo(1);
 
         client.putItem(PutItemRequest.builder().tableName(table).item(Map.of(
                 "pk", AttributeValue.fromS("USER#u2"), "sk", AttributeValue.fromS("#STATS#"))).build());
@@ -128,9 +129,9 @@ class StreamHandlerIT {
         StreamsEventResponse retried = handler.handleRequest(retry, null);
 
         assertThat(retried.getBatchItemFailures()).isEmpty();
-        assertThat(number(BlogKeys.userStats("u2"), "posts")).isEqualTo(1);
-        assertThat(number(BlogKeys.userStats("u2"), "comments")).isZero();
-        assertThat(number(BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(Users.statsKey("u2"), "posts")).isEqualTo(1);
+        assertThat(number(Users.statsKey("u2"), "comments")).isZero();
+        assertThat(number(Users.statsKey("u1"), "posts")).isEqualTo(1);
     }
 
     private static DynamodbEvent load() {

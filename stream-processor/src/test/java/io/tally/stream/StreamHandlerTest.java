@@ -1,5 +1,6 @@
 package io.tally.stream;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,7 +8,6 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
-import io.tally.core.blog.BlogKeys;
 import io.tally.stream.engine.DeadLetter;
 import io.tally.stream.engine.DeadLetterSink;
 import io.tally.stream.engine.Engine;
@@ -48,7 +48,7 @@ class StreamHandlerTest {
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(sink.letters()).extracting(DeadLetter::reason)
                 .anySatisfy(reason -> assertThat(reason).contains("could not be converted"));
-        assertThat(store.item(BlogKeys.userStats("u2"))).isPresent();
+        assertThat(store.item(Users.statsKey("u2"))).isPresent();
     }
 
     @Test
@@ -66,8 +66,8 @@ class StreamHandlerTest {
                 .extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("not-a-number");
         // Records before it were processed, records after it were not.
-        assertThat(store.item(BlogKeys.userStats("u1"))).isPresent();
-        assertThat(store.item(BlogKeys.userStats("u2"))).isEmpty();
+        assertThat(store.item(Users.statsKey("u1"))).isPresent();
+        assertThat(store.item(Users.statsKey("u2"))).isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tally.stream;
 
+import io.tally.core.users.Users;
 import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -7,14 +8,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableDefinition;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.Comment;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostRef;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.blog.User;
-import io.tally.core.domains.Domains;
-import io.tally.core.derive.Derivations;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostRef;
+import io.tally.domains.blog.PostStatus;
+import io.tally.core.users.User;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
@@ -71,7 +72,7 @@ class StreamIT {
 
             Map<Key, Map<String, AttributeValue>> derived = derivedItems(client, table);
             assertThat(comparable(derived)).isEqualTo(recompute(TestDerivations.blog(), baseItems(client, table)));
-            assertThat(derived.get(BlogKeys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
+            assertThat(derived.get(Users.statsKey("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
                     .containsEntry("comments", AttributeValue.fromN("1"));
             assertThat(derived.get(BlogKeys.postProjection("p1"))).containsEntry("comments", AttributeValue.fromN("1"))
                     .containsEntry("status", AttributeValue.fromS("updated"));
@@ -222,13 +223,13 @@ class StreamIT {
     }
 
     private static List<Map<String, AttributeValue>> baseItems(DynamoDbClient client, String table) {
-        return scan(client, table).stream().filter(item -> !Domains.entityType(Items.entityTypeName(item)).orElseThrow().isDerived()).toList();
+        return scan(client, table).stream().filter(item -> !DomainRegistry.load().entityType(Items.entityTypeName(item)).orElseThrow().isDerived()).toList();
     }
 
     private static Map<Key, Map<String, AttributeValue>> derivedItems(DynamoDbClient client, String table) {
         Map<Key, Map<String, AttributeValue>> derived = new HashMap<>();
         for (Map<String, AttributeValue> item : scan(client, table)) {
-            if (Domains.entityType(Items.entityTypeName(item)).orElseThrow().isDerived()) {
+            if (DomainRegistry.load().entityType(Items.entityTypeName(item)).orElseThrow().isDerived()) {
                 derived.put(Key.of(item), item);
             }
         }

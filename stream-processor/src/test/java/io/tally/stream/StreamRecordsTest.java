@@ -1,12 +1,12 @@
 package io.tally.stream;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
-import io.tally.core.blog.Blog;
-import io.tally.core.blog.User;
+import io.tally.domains.blog.Blog;
 import io.tally.stream.engine.DeadLetter;
 import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
@@ -44,7 +44,7 @@ class StreamRecordsTest {
         assertThat(converted.keys()).isEqualTo(keys);
         assertThat(converted.oldImage()).isNull();
         assertThat(converted.newImage()).containsEntry("entityType", AttributeValue.fromS("User"));
-        assertThat(converted.entityType()).contains(Blog.USER.attributeValue());
+        assertThat(converted.entityType()).contains(Users.USER.attributeValue());
     }
 
     @Test

@@ -1,12 +1,13 @@
 package io.tally.stream;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import io.tally.core.Key;
-import io.tally.core.blog.BlogKeys;
+import io.tally.domains.blog.BlogKeys;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
@@ -56,7 +57,7 @@ class WindowedStreamHandlerIT {
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(response.getState()).isNotNull().isEmpty();
-        Map<String, AttributeValue> stats = item(BlogKeys.userStats("u2"));
+        Map<String, AttributeValue> stats = item(Users.statsKey("u2"));
         assertThat(stats)
                 .containsEntry("posts", AttributeValue.fromN("1"))
                 .containsEntry("comments", AttributeValue.fromN("1"))
@@ -73,9 +74,9 @@ class WindowedStreamHandlerIT {
         TimeWindowEventResponse again = handler.handleRequest(load(), null);
 
         assertThat(again.getBatchItemFailures()).isEmpty();
-        assertThat(item(BlogKeys.userStats("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
+        assertThat(item(Users.statsKey("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
                 .containsEntry("comments", AttributeValue.fromN("1"));
-        assertThat(item(BlogKeys.userStats("u1"))).containsEntry("posts", AttributeValue.fromN("1"));
+        assertThat(item(Users.statsKey("u1"))).containsEntry("posts", AttributeValue.fromN("1"));
     }
 
     @Test

@@ -179,7 +179,10 @@ public final class AwsOperationRecorder implements ExecutionInterceptor {
         return STACK.walk(frames -> frames.map(StackWalker.StackFrame::getDeclaringClass)
                 .filter(type -> type.getName().startsWith("io.tally.")
                         && !type.getName().startsWith("io.tally.testkit.")
-                        && !type.getName().startsWith("io.tally.core."))
+                        && !type.getName().startsWith("io.tally.core.")
+                        // A domain's code runs inside a function (its routes in the writer's, its derivations and
+                        // cascades in the stream processor's): the function that called it is the one whose role counts.
+                        && !type.getName().startsWith("io.tally.domains."))
                 .findFirst());
     }
 

@@ -43,10 +43,10 @@ final class Priming implements Resource {
         List<Integer> statuses = new ArrayList<>();
         // A user without a name: body parsing, the user validation, the 400 body.
         statuses.add(serve("POST", "/users", "{\"name\":\"\",\"email\":\"priming@example.com\"}"));
-        // A post without a title: path parameters and the post validation.
-        statuses.add(serve("POST", "/users/user-priming/posts", "{\"body\":\"no title\"}"));
-        // A catalogue item with a score that is not a number.
-        statuses.add(serve("PUT", "/items/1", "{\"score\":\"high\"}"));
+        // A change of a user with nothing to change: path parameters, If-Match, the 400 body.
+        statuses.add(serve("PATCH", "/users/user-priming", "{}"));
+        // A user id that is not an identifier: the path parameter check.
+        statuses.add(serve("GET", "/stats/users/not%20an%20id", null));
         // No such route: the router's 404.
         statuses.add(serve("GET", "/priming", null));
         return statuses;

@@ -7,6 +7,7 @@ import io.tally.core.ShardSettings;
 import io.tally.writer.dashboard.ActivityRoutes;
 import io.tally.writer.dashboard.ActivityStore;
 import io.tally.writer.dashboard.DashboardRoutes;
+import io.tally.writer.openapi.OpenApiRoutes;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
@@ -14,7 +15,8 @@ import io.tally.core.http.Authorization;
 import io.tally.core.http.Caller;
 import io.tally.core.http.Cursors;
 import io.tally.core.http.ErrorCode;
-import io.tally.core.http.RouteContext;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -71,17 +73,25 @@ public final class WriterApi {
         this(dynamo, table, clock, cursorSecret, shards, activityTable, authorization, new SimpleMeterRegistry());
     }
 
-    /** {@code registry}: where the {@link ApiMetrics} meters go. */
+    /** {@code registry}: where the {@link ApiMetrics} meters go; the domains are those on the class path. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret, ShardSettings shards,
             String activityTable, Authorization authorization, MeterRegistry registry) {
+        this(DomainRegistry.load(), dynamo, table, clock, cursorSecret, shards, activityTable, authorization, registry);
+    }
+
+    /** The routes of these domains, in their order. */
+    public WriterApi(DomainRegistry domains, DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret,
+            ShardSettings shards, String activityTable, Authorization authorization, MeterRegistry registry) {
         this.metrics = new ApiMetrics(registry);
         this.authorization = authorization;
         this.router = new Router(authorization);
         this.cursors = new Cursors(cursorSecret);
-        Domains.register(router, new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards));
+        RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
+        domains.domains().forEach(domain -> domain.routes(router, context));
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable));
         }
+        OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.
         DashboardRoutes.register(router);
     }
@@ -94,6 +104,11 @@ public final class WriterApi {
     /** Every route with its declared access rule, in registration order (the route table's test reads it). */
     public List<Router.Rule> routeRules() {
         return router.rules();
+    }
+
+    /** The OpenAPI 3 document of every route this API serves ({@code GET /openapi.json}). */
+    public com.fasterxml.jackson.databind.node.ObjectNode openApi() {
+        return OpenApiRoutes.document(router);
     }
 
     public ApiResponse handle(ApiRequest request) {

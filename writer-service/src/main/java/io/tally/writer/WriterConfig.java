@@ -1,6 +1,7 @@
 package io.tally.writer;
 
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.http.Authorization;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -27,9 +28,11 @@ import java.util.function.Function;
  *                     {@code PUBLIC_READ_SIDE} ({@code true}, the default, or {@code false}): whether each route's
  *                     access rule is checked against the caller of the verified token claims, and whether the
  *                     aggregate read side and the dashboard need a token
+ * @param domains       the domains whose routes the writer serves: those on the function's class path (the default);
+ *                      the local runner adds those of {@code --domain-jar}
  */
 public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
-        String activityTable, Authorization authorization) {
+        String activityTable, Authorization authorization, DomainRegistry domains) {
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -39,6 +42,13 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         cursorSecret = cursorSecret == null ? DEVELOPMENT_SECRET : cursorSecret.clone();
         shards = shards == null ? ShardSettings.DEFAULTS : shards;
         authorization = authorization == null ? Authorization.OPEN : authorization;
+        domains = domains == null ? DomainRegistry.load() : domains;
+    }
+
+    /** The domains on the class path. */
+    public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
+            String activityTable, Authorization authorization) {
+        this(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, null);
     }
 
     /** Open (no access checks). */
@@ -100,12 +110,17 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
 
     /** The same settings, reading the activity feed from {@code table}. */
     public WriterConfig withActivityTable(String table) {
-        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table, authorization);
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table, authorization, domains);
     }
 
     /** The same settings with access control as given. */
     public WriterConfig withAuthorization(Authorization checks) {
-        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, checks);
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, checks, domains);
+    }
+
+    /** The same settings serving these domains. */
+    public WriterConfig withDomains(DomainRegistry registry) {
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, registry);
     }
 
     static String region(Map<String, String> env) {

@@ -69,7 +69,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     }
 
     private static WriterApi api(WriterConfig config, MeterRegistry registry) {
-        return new WriterApi(DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(),
+        return new WriterApi(config.domains(), DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(),
                 config.cursorSecret(), config.shards(), config.activityTable(), config.authorization(), registry);
     }
 

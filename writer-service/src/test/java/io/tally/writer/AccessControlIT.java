@@ -129,8 +129,9 @@ class AccessControlIT {
         cases.add(new Case("LinkRoutes", "PUT", "/users/u1/favourites/f1/tags/t1", null, Rule.OWNER, 200));
         cases.add(new Case("LinkRoutes", "DELETE", "/users/u1/favourites/f1/tags/t1", null, Rule.OWNER, 200));
         cases.add(new Case("LinkRoutes", "GET", "/users/u1/favourites/f1/tags", null, Rule.OWNER_OR_ADMIN, 200));
-        // ActivityRoutes, DashboardRoutes
+        // ActivityRoutes, OpenApiRoutes, DashboardRoutes
         cases.add(new Case("ActivityRoutes", "GET", "/activity", null, Rule.READ_SIDE, 200));
+        cases.add(new Case("OpenApiRoutes", "GET", "/openapi.json", null, Rule.READ_SIDE, 200));
         cases.add(new Case("DashboardRoutes", "GET", "/dashboard", null, Rule.READ_SIDE, 200));
         cases.add(new Case("DashboardRoutes", "GET", "/dashboard/routes.json", null, Rule.READ_SIDE, 200));
         cases.add(new Case("DashboardRoutes", "GET", "/dashboard/dashboard.js", null, Rule.READ_SIDE, 200));

@@ -25,7 +25,7 @@ class LambdaJarIT {
         List<String> names = LambdaJars.entries(JAR);
         // A logging backend: without one SLF4J drops every warning the function logs.
         assertThat(names).contains("org/slf4j/simple/SimpleLogger.class");
-        assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/core/blog/BlogKeys.class", "org/crac/Resource.class",
+        assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/domains/blog/BlogKeys.class", "io/tally/core/domain/DomainRegistry.class", "org/crac/Resource.class",
                 "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
                 "com/amazonaws/services/lambda/runtime/events/APIGatewayV2HTTPEvent.class");
         assertThat(names).noneMatch(LambdaJars::forbidden);

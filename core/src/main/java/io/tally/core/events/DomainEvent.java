@@ -18,6 +18,14 @@ public record DomainEvent(String id, String detailType, Map<String, Object> deta
         detail = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(detail));
     }
 
+    /**
+     * The event whose detail is a record (fields in its {@code @JsonPropertyOrder}, timestamps in the contract's
+     * format), its {@code eventId} among them.
+     */
+    public static DomainEvent of(String id, String detailType, Record detail) {
+        return new DomainEvent(id, detailType, io.tally.core.http.Json.fields(detail));
+    }
+
     /** The id of the event of {@code detailType} about {@code subject} announced by stream record {@code eventId}. */
     public static String idFor(String eventId, String detailType, String subject) {
         return eventId + ":" + detailType + ":" + subject;

@@ -21,8 +21,18 @@ public record ApiResponse(int status, JsonNode body, Map<String, String> headers
         return new ApiResponse(200, body, Map.of());
     }
 
+    /** A 200 whose body is a contract shape (a record with {@code @JsonPropertyOrder}). */
+    public static ApiResponse ok(Object shape) {
+        return ok(Json.tree(shape));
+    }
+
     public static ApiResponse created(JsonNode body, String location) {
         return new ApiResponse(201, body, Map.of("Location", location));
+    }
+
+    /** A 201 whose body is a contract shape, with the new resource's {@code Location}. */
+    public static ApiResponse created(Object shape, String location) {
+        return created(Json.tree(shape), location);
     }
 
     /** A 200 whose body is {@code text}, sent as it is with {@code contentType} (not JSON). */

@@ -7,15 +7,31 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import io.tally.core.Timestamps;
+import java.time.Instant;
 
-/** The one JSON mapper of the service: strict on input, plain on output. */
+/**
+ * The one JSON mapper of the service: strict on input, plain on output. The contract's shapes are records with
+ * {@code @JsonPropertyOrder} ({@link #tree}); an {@link Instant} is written as the contract's timestamp (ISO-8601 UTC
+ * with milliseconds, {@link Timestamps#format}).
+ */
 public final class Json {
     public static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .addModule(new SimpleModule("tally-timestamps").addSerializer(Instant.class, new TimestampSerializer()))
             .build();
+
+    /**
+     * Turns contract shapes into trees: as {@link #MAPPER} but without {@code USE_BIG_DECIMAL_FOR_FLOATS}, which would
+     * make a {@code double} a normalised decimal ({@code 3.0} written {@code 3}); a shape's numbers are written as Java
+     * writes them.
+     */
+    private static final ObjectMapper SHAPES = MAPPER.copy().disable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     static {
         MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).build());
@@ -45,11 +61,39 @@ public final class Json {
         return (ObjectNode) node;
     }
 
+    /** A contract shape (a record with {@code @JsonPropertyOrder}) as a JSON object, fields in its order. */
+    public static ObjectNode tree(Object shape) {
+        JsonNode node = SHAPES.valueToTree(shape);
+        if (!node.isObject()) {
+            throw new IllegalArgumentException("not a JSON object: " + shape);
+        }
+        return (ObjectNode) node;
+    }
+
+    /** A contract shape's fields as a map, in its order, values as Java holds them (an event's detail, say). */
+    @SuppressWarnings("unchecked")
+    public static java.util.Map<String, Object> fields(Object shape) {
+        return SHAPES.convertValue(shape, java.util.LinkedHashMap.class);
+    }
+
     public static String write(JsonNode node) {
         try {
             return MAPPER.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot serialize a JSON tree", e);
+        }
+    }
+
+    /** The contract's timestamps: {@code 2026-01-01T00:00:00.000Z}, never a number. */
+    private static final class TimestampSerializer extends StdSerializer<Instant> {
+        TimestampSerializer() {
+            super(Instant.class);
+        }
+
+        @Override
+        public void serialize(Instant value, com.fasterxml.jackson.core.JsonGenerator generator,
+                              com.fasterxml.jackson.databind.SerializerProvider provider) throws java.io.IOException {
+            generator.writeString(Timestamps.format(value));
         }
     }
 }

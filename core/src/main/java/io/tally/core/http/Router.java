@@ -21,10 +21,98 @@ public final class Router {
         ApiResponse handle(ApiRequest request);
     }
 
-    private record Route(String method, String[] segments, Access access, Handler handler) {
+    /**
+     * A route as declared: its method, path template, access rule and what it documents of itself for the OpenAPI
+     * document ({@link #summary}, {@link #query}, {@link #body}, {@link #returns}). {@link #add} declares the next route,
+     * so that a domain's routes read as one table:
+     * <pre>
+     * router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, this::create).summary("Create a team")
+     *         .body(TEAM_FIELDS).returns(201, Team.class)
+     *       .add("GET", "/teams/{teamId}", Access.ADMIN, this::get).summary("A team by id").returns(200, Team.class);
+     * </pre>
+     */
+    public final class Route {
+        private final String method;
+        private final String[] segments;
+        private final Access access;
+        private final Handler handler;
+        private String summary;
+        private final List<String> query = new ArrayList<>();
+        private List<String> bodyFields = List.of();
+        private int status;
+        private Class<?> returns;
+        private boolean page;
+
+        private Route(String method, String[] segments, Access access, Handler handler) {
+            this.method = method;
+            this.segments = segments;
+            this.access = access;
+            this.handler = handler;
+            this.status = "POST".equals(method) ? 201 : 200;
+        }
+
+        /** One line that says what the route does. */
+        public Route summary(String text) {
+            this.summary = text;
+            return this;
+        }
+
+        /** The query parameters it reads, e.g. {@code limit}, {@code cursor}. */
+        public Route query(String... names) {
+            query.addAll(List.of(names));
+            return this;
+        }
+
+        /** The fields its JSON body may hold (those it parses with {@link Body#parse}). */
+        public Route body(java.util.Collection<String> fields) {
+            // Sorted: a set's order may differ from one JVM to the next, the document must not.
+            this.bodyFields = List.copyOf(new java.util.TreeSet<>(fields));
+            return this;
+        }
+
+        /** Its success status and the shape of that answer's body (a record, or {@link Page} for a list). */
+        public Route returns(int successStatus, Class<?> shape) {
+            this.status = successStatus;
+            this.returns = shape;
+            return this;
+        }
+
+        /**
+         * A list: its answer is the contract's page, {@code {"items": [...], "cursor": ...}}, of items of this shape, and
+         * it reads {@code limit} and {@code cursor}.
+         */
+        public Route page(Class<?> itemShape) {
+            this.returns = itemShape;
+            this.page = true;
+            this.status = 200;
+            query("limit", "cursor");
+            return this;
+        }
+
+        /** Declares the next route of the table. */
+        public Route add(String method, String template, Access access, Handler handler) {
+            return Router.this.add(method, template, access, handler);
+        }
+
         String template() {
             return "/" + String.join("/", segments);
         }
+
+        /** What the OpenAPI document and the route table's tests read. */
+        public Description describe() {
+            return new Description(method, template(), access, summary, List.copyOf(query), bodyFields, status, returns,
+                    page);
+        }
+    }
+
+    /**
+     * A route as the OpenAPI document shows it.
+     *
+     * @param body    the fields of its JSON body; empty for a route without a body
+     * @param returns the success answer's shape (a page's item shape when {@code page}), or null when undeclared
+     */
+    public record Description(String method, String template, Access access, String summary, List<String> query,
+                              List<String> body, int status, Class<?> returns, boolean page) {
     }
 
     /** A route's declared access rule, for the route table and its test. */
@@ -56,9 +144,10 @@ public final class Router {
     }
 
     /** Adds a route with who may call it; {@code access} is checked before {@code handler} runs. */
-    public Router add(String method, String template, Access access, Handler handler) {
-        routes.add(new Route(method, split(template), java.util.Objects.requireNonNull(access, "access"), handler));
-        return this;
+    public Route add(String method, String template, Access access, Handler handler) {
+        Route route = new Route(method, split(template), java.util.Objects.requireNonNull(access, "access"), handler);
+        routes.add(route);
+        return route;
     }
 
     /**
@@ -67,8 +156,13 @@ public final class Router {
      * @deprecated declare the rule: {@link #add(String, String, Access, Handler)}
      */
     @Deprecated
-    public Router add(String method, String template, Handler handler) {
+    public Route add(String method, String template, Handler handler) {
         return add(method, template, Access.UNDECLARED, handler);
+    }
+
+    /** Every route as declared, in the order they were added: the route table. */
+    public List<Description> descriptions() {
+        return routes.stream().map(Route::describe).toList();
     }
 
     /** The route for a request; {@code not_found} for an unknown path, {@code method_not_allowed} otherwise. */

@@ -8,10 +8,13 @@ import org.junit.jupiter.api.Test;
 class RouterTest {
     private final Router.Handler users = r -> ApiResponse.ok(Json.object().put("h", "users"));
     private final Router.Handler post = r -> ApiResponse.ok(Json.object().put("h", "post"));
-    private final Router router = new Router()
-            .add("POST", "/users", users)
-            .add("GET", "/users/{userId}/posts/{postId}", post)
-            .add("DELETE", "/users/{userId}/posts/{postId}", post);
+    private final Router router = new Router();
+
+    {
+        router.add("POST", "/users", Access.SIGNED_IN, users)
+                .add("GET", "/users/{userId}/posts/{postId}", Access.SIGNED_IN, post)
+                .add("DELETE", "/users/{userId}/posts/{postId}", Access.SIGNED_IN, post);
+    }
 
     @Test
     void match_bindsDecodedPathParameters() {

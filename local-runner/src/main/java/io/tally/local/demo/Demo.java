@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
+import io.tally.core.demo.DemoApi;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -31,8 +33,7 @@ public final class Demo implements AutoCloseable {
         this.runner = runner;
         this.out = out;
         this.api = new ApiClient(runner.baseUri());
-        this.load = new SyntheticLoad(runner.baseUri(), List.of(DemoLoader.SEED_USER, "user-1001", "user-1002"),
-                writesPerSecond);
+        this.load = new SyntheticLoad(runner.domains(), runner.baseUri(), writesPerSecond);
         this.progress = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "tally-demo-progress");
             thread.setDaemon(true);
@@ -44,11 +45,11 @@ public final class Demo implements AutoCloseable {
     public static Demo start(RunningTally runner, PrintWriter out, double writesPerSecond, Duration progressInterval)
             throws IOException, InterruptedException {
         Demo demo = new Demo(runner, out, writesPerSecond);
-        demo.seedWrites = new DemoLoader(runner.baseUri()).loadSeed();
+        demo.seedWrites = new DemoLoader(runner.domains(), runner.baseUri()).loadSeed();
         out.println("demo: seed scenario loaded (" + demo.seedWrites + " writes); try curl -s "
-                + runner.baseUri() + "/stats/users/" + DemoLoader.SEED_USER);
-        out.println(String.format(Locale.ROOT, "demo: writing about %.0f random users, posts and comments a second "
-                + "until Ctrl-C", writesPerSecond));
+                + runner.baseUri() + "/stats/global");
+        out.println(String.format(Locale.ROOT, "demo: writing about %.0f random writes a second until Ctrl-C",
+                writesPerSecond));
         demo.load.start();
         long millis = progressInterval.toMillis();
         demo.progress.scheduleAtFixedRate(demo::printProgress, millis, millis, TimeUnit.MILLISECONDS);
@@ -73,15 +74,8 @@ public final class Demo implements AutoCloseable {
         var snapshot = runner.streamSnapshot();
         String global;
         try {
-            ApiClient.Reply reply = api.get("/stats/global");
-            JsonNode g = reply.body();
-            global = reply.ok()
-                    ? String.format(Locale.ROOT, "users %d, posts %d created / %d updated / %d deleted, comments %d, "
-                            + "items %d, completed %d", g.path("users").asLong(),
-                            g.path("posts").path("created").asLong(), g.path("posts").path("updated").asLong(),
-                            g.path("posts").path("deleted").asLong(), g.path("comments").asLong(),
-                            g.path("items").asLong(), g.path("completed").asLong())
-                    : "GET /stats/global answered " + reply.status();
+            DemoApi.Reply reply = api.send("GET", "/stats/global", null);
+            global = reply.ok() ? figures("", reply.body()) : "GET /stats/global answered " + reply.status();
         } catch (IOException e) {
             global = "GET /stats/global failed: " + e.getMessage();
         } catch (InterruptedException e) {
@@ -93,6 +87,15 @@ public final class Demo implements AutoCloseable {
         return String.format(Locale.ROOT, "demo %ds: %d writes (%d failed); stream: %d records processed, lag %.1f s%s; "
                         + "global: %s", seconds, seedWrites + load.writes(), load.failed(), snapshot.recordsProcessed(),
                 lag.toMillis() / 1000.0, lag.isZero() ? " (caught up)" : "", global);
+    }
+
+    /** Every figure of a JSON object, in its order: {@code users 3, posts created 2, posts updated 1, ...}. */
+    static String figures(String prefix, JsonNode object) {
+        List<String> figures = new ArrayList<>();
+        object.fields().forEachRemaining(field -> figures.add(field.getValue().isObject()
+                ? figures(prefix + field.getKey() + " ", field.getValue())
+                : prefix + field.getKey() + " " + field.getValue().asText()));
+        return String.join(", ", figures);
     }
 
     /** Stops the load and the progress lines. Idempotent. */

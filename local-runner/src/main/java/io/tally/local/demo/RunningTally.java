@@ -1,5 +1,6 @@
 package io.tally.local.demo;
 
+import io.tally.core.domain.DomainRegistry;
 import io.tally.local.stream.PollerSnapshot;
 import java.net.URI;
 import java.time.Duration;
@@ -11,6 +12,9 @@ import java.time.Duration;
 public interface RunningTally {
     /** The writer API, e.g. {@code http://127.0.0.1:8080}. */
     URI baseUri();
+
+    /** The domains it serves, whose seed data and load the demo writes. */
+    DomainRegistry domains();
 
     /** The stream poller's counters and the progress of each shard. */
     PollerSnapshot streamSnapshot();

@@ -2,7 +2,8 @@ package io.tally.local.maintenance;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.local.domains.DomainJars;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
 import io.tally.stream.rebuild.VerificationReport;
@@ -54,6 +55,9 @@ public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     TableConnection table;
 
+    @Mixin
+    DomainJars domainJars = new DomainJars();
+
     @Option(names = "--repair", description = "write the recomputed values and the stream position into the "
             + "differing and behind derived items")
     boolean repair;
@@ -83,9 +87,15 @@ public final class VerifyCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
         try (DynamoDbClient dynamo = table.dynamoDb(); DynamoDbStreamsClient streams = table.streams()) {
-            Rebuilder rebuilder = new Rebuilder(dynamo, streams, table.tableName, StreamDomains.derivations(settings),
+            DomainRegistry domains;
+            try {
+                domains = domainJars.registry();
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            Rebuilder rebuilder = new Rebuilder(dynamo, streams, table.tableName, domains.derivations(settings),
                     segments).withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
-                    .withCascades(StreamDomains.cascades(dynamo, table.tableName));
+                    .withCascades(domains.cascades(dynamo, table.tableName));
             err.println((repair ? "repairing " : "verifying ") + table.describe());
             Progress progress = new Progress(err);
             if (repair) {

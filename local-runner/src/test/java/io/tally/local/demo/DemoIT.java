@@ -1,5 +1,6 @@
 package io.tally.local.demo;
 
+import io.tally.local.RunnerSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +8,7 @@ import io.tally.local.Api;
 import io.tally.local.LocalRunner;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,7 +24,7 @@ class DemoIT {
 
     @BeforeAll
     static void start() {
-        runner = LocalRunner.start(LocalRunner.Settings.ephemeral());
+        runner = LocalRunner.start(RunnerSettings.ephemeral());
         api = new Api(runner.baseUri());
     }
 
@@ -37,11 +38,11 @@ class DemoIT {
     @Test
     @Order(1)
     void seedScenarioGivesUser8790TheSeedsStats() throws Exception {
-        int writes = new DemoLoader(runner.baseUri()).loadSeed();
+        int writes = new DemoLoader(runner.domains(), runner.baseUri()).loadSeed();
         assertThat(writes).isEqualTo(86);
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
-        JsonNode stats = api.get("/stats/users/" + DemoLoader.SEED_USER);
+        JsonNode stats = api.get("/stats/users/user-8790");
         assertThat(stats.path("completed").asLong()).isEqualTo(2);
         assertThat(stats.path("correctGuesses").asLong()).isEqualTo(1);
         assertThat(stats.path("liveCompleted").asLong()).isEqualTo(1);
@@ -77,15 +78,15 @@ class DemoIT {
     @Test
     @Order(2)
     void aSecondLoadIsRefusedRatherThanCountedTwice() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DemoLoader(runner.baseUri()).loadSeed())
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DemoLoader(runner.domains(), runner.baseUri()).loadSeed())
                 .hasMessageContaining("409");
     }
 
     @Test
     @Order(3)
     void syntheticLoadKeepsTheDerivedDataExact() throws Exception {
-        SyntheticLoad load = new SyntheticLoad(runner.baseUri(), List.of(DemoLoader.SEED_USER), 20);
-        long before = api.get("/stats/global").path("users").asLong();
+        SyntheticLoad load = new SyntheticLoad(runner.domains(), runner.baseUri(), 20, new Random(8790));
+        JsonNode before = api.get("/stats/global");
         for (int i = 0; i < 60; i++) {
             load.writeOnce(); // on this thread: no rate, no timing
         }
@@ -93,7 +94,11 @@ class DemoIT {
         assertThat(load.failed()).isZero();
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
-        assertThat(api.get("/stats/global").path("users").asLong()).isGreaterThanOrEqualTo(before + 2);
+        // Both domains with a load wrote: the blog (posts, comments) and the songs (downloads).
+        JsonNode after = api.get("/stats/global");
+        assertThat(after.path("posts").path("created").asLong() + after.path("comments").asLong())
+                .isGreaterThan(before.path("posts").path("created").asLong() + before.path("comments").asLong());
+        assertThat(after.path("downloads").asLong()).isGreaterThan(before.path("downloads").asLong());
         assertThat(Api.verify(runner).isExact()).isTrue();
     }
 
@@ -104,7 +109,8 @@ class DemoIT {
         try (Demo demo = Demo.forTest(runner, new PrintWriter(text, true))) {
             String line = demo.progressLine();
             assertThat(line).contains("writes").contains("records processed").contains("lag")
-                    .containsPattern("users \\d+, posts \\d+ created / \\d+ updated / \\d+ deleted, comments \\d+");
+                    .containsPattern("users \\d+, posts created \\d+, posts updated \\d+, posts deleted \\d+, "
+                            + "comments \\d+");
         }
     }
 }

@@ -11,7 +11,6 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.core.blog.User;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

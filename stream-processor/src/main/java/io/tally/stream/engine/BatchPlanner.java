@@ -4,7 +4,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.derive.CounterRef;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.Document;
 import java.time.Duration;
 import java.time.Instant;
@@ -89,8 +89,8 @@ final class BatchPlanner {
         }
         Derivations.Derive derive = (Derivations.Derive) route;
         try {
-            return RecordChanges.derived(record,
-                    derive.derivation().derive(record.eventId(), record.oldImage(), record.newImage()));
+            return RecordChanges.derived(record, derivations.derive(derive.derivation().entityType(), record.eventId(),
+                    record.oldImage(), record.newImage()));
         } catch (RuntimeException e) {
             // A derivation must report problems rather than throw; one that throws is a bug on this input.
             return RecordChanges.poisoned(record, "derivation: " + e);

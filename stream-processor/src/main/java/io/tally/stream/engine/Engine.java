@@ -2,7 +2,7 @@ package io.tally.stream.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.derive.CascadeRunner;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.events.EventPublisher;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,7 +4,6 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.domains.Domains;
 import io.tally.stream.engine.Watermarks;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -30,16 +29,23 @@ final class Comparison {
     /**
      * A stored derived item, reduced to what the verification compares, and its watermarks.
      *
+     * @param declared   the declaration of its type, or null for a type the registry does not know (left by a removed
+     *                   domain, say)
      * @param attributes its content: every attribute but the key, the entity type and the bookkeeping ones
      *                   ({@link DerivedType#isReserved})
      * @param watermarks its {@code wm_*} attributes, by name
      */
-    record StoredItem(EntityType type, Map<String, AttributeValue> attributes, Map<String, String> watermarks) {
-        StoredItem(EntityType type, Map<String, AttributeValue> attributes) {
-            this(type, attributes, Map.of());
+    record StoredItem(EntityType type, DerivedType declared, Map<String, AttributeValue> attributes,
+                      Map<String, String> watermarks) {
+        StoredItem(DerivedType declared, Map<String, AttributeValue> attributes, Map<String, String> watermarks) {
+            this(declared.entityType(), declared, attributes, watermarks);
         }
 
-        static StoredItem of(EntityType type, Map<String, AttributeValue> item) {
+        StoredItem(DerivedType declared, Map<String, AttributeValue> attributes) {
+            this(declared, attributes, Map.of());
+        }
+
+        static StoredItem of(EntityType type, Optional<DerivedType> declared, Map<String, AttributeValue> item) {
             Map<String, AttributeValue> attributes = new HashMap<>();
             Map<String, String> watermarks = new TreeMap<>();
             item.forEach((name, value) -> {
@@ -49,7 +55,7 @@ final class Comparison {
                     attributes.put(name, value);
                 }
             });
-            return new StoredItem(type, attributes, watermarks);
+            return new StoredItem(type, declared.orElse(null), attributes, watermarks);
         }
     }
 
@@ -71,7 +77,7 @@ final class Comparison {
             return List.of(new Difference(key, type, TableSchema.ENTITY_TYPE,
                     AttributeValue.fromS(type.attributeValue()), AttributeValue.fromS(have.type().attributeValue())));
         }
-        Optional<DerivedType> declared = want != null ? Optional.of(want.type()) : Domains.derivedType(type.attributeValue());
+        Optional<DerivedType> declared = Optional.ofNullable(want != null ? want.type() : have.declared());
         Map<String, AttributeValue> wanted = wanted(want);
         Map<String, AttributeValue> stored = have == null ? Map.of() : have.attributes();
         Set<String> names = new TreeSet<>(wanted.keySet());

@@ -3,7 +3,7 @@ package io.tally.stream.rebuild;
 import io.tally.core.Key;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.CascadeRunner;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,7 +101,7 @@ public final class Rebuilder {
 
     /**
      * This rebuilder, running the cascades a repair finds undone with {@code cascades} (the stream processor's
-     * runners, {@code StreamDomains.cascades}); without, a repair that finds one fails before writing anything.
+     * runners, {@code DomainRegistry.cascades}); without, a repair that finds one fails before writing anything.
      */
     public Rebuilder withCascades(CascadeRunner cascades) {
         return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock,

@@ -3,8 +3,8 @@ package io.tally.stream.rebuild;
 import io.tally.core.EntityType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.domains.Domains;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.IntendedChanges;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,13 +36,14 @@ final class Recomputation {
     /**
      * An item of the scan. Every derived item is compared, whatever its type: one of a type the application does not
      * declare (say, left by a removed domain) shows as a difference to remove. Dead letters, shard cursors and the
-     * pruner's position are bookkeeping ({@link Domains#BOOKKEEPING}), not derived data. Any other item is a base item in the state the scan saw.
+     * pruner's position are bookkeeping ({@link DomainRegistry#BOOKKEEPING}), not derived data. Any other item is a base item in the state the scan saw.
      */
     void scanned(Map<String, AttributeValue> item) {
-        Optional<EntityType> type = Optional.ofNullable(Items.entityTypeName(item)).flatMap(Domains::entityType);
+        Optional<EntityType> type = derivations.registry().entityType(Items.entityTypeName(item));
         if (type.isPresent() && type.get().isDerived()) {
-            if (!Domains.BOOKKEEPING.contains(type.get())) {
-                actual.put(Key.of(item), Comparison.StoredItem.of(type.get(), item));
+            if (!DomainRegistry.BOOKKEEPING.contains(type.get())) {
+                actual.put(Key.of(item), Comparison.StoredItem.of(type.get(),
+                        derivations.registry().derivedType(type.get().attributeValue()), item));
             }
             return;
         }
@@ -51,8 +52,8 @@ final class Recomputation {
     }
 
     /** Whether a record of an item with this entity type attribute is one of a derived item (our own write). */
-    static boolean isDerived(String entityType) {
-        return entityType != null && Domains.entityType(entityType).map(EntityType::isDerived).orElse(false);
+    static boolean isDerived(DomainRegistry registry, String entityType) {
+        return registry.entityType(entityType).map(EntityType::isDerived).orElse(false);
     }
 
     /**
@@ -62,7 +63,7 @@ final class Recomputation {
      */
     void count(Map<String, AttributeValue> image, int sign) {
         String name = Items.entityTypeName(image);
-        Optional<EntityType> type = name == null ? Optional.empty() : Domains.entityType(name);
+        Optional<EntityType> type = derivations.registry().entityType(name);
         if (type.isEmpty()) {
             unreadable += sign;
             return;

@@ -1,9 +1,7 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.DerivedType;
-import io.tally.core.EntityType;
 import io.tally.core.Key;
-import io.tally.core.domains.Domains;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -61,14 +59,14 @@ final class SlottedChecks {
             members.add(0, ItemChecks.check(first, null, null, null));
         }
         Key whole = type.key(DerivedType.ALL_SLOTS);
-        Comparison.StoredItem sum = sum(type.entityType(), slots);
+        Comparison.StoredItem sum = sum(type, slots);
         List<Difference> differences = want == null && sum.attributes().isEmpty() ? List.of()
                 : Comparison.compare(whole, want, sum);
         return new ItemChecks.Check(whole, want, sum, null, caughtUp, differences, members);
     }
 
     /** The stored slots as one item: counters summed, any other attribute (a leftover) as found. */
-    private static Comparison.StoredItem sum(EntityType type, List<ItemChecks.Check> slots) {
+    private static Comparison.StoredItem sum(DerivedType type, List<ItemChecks.Check> slots) {
         Map<String, BigDecimal> counters = new HashMap<>();
         Map<String, AttributeValue> attributes = new HashMap<>();
         for (ItemChecks.Check slot : slots) {
@@ -94,6 +92,6 @@ final class SlottedChecks {
         if (check.touches() != null) {
             return Optional.of(check.touches().type());
         }
-        return Domains.derivedType(check.have().type().attributeValue());
+        return Optional.ofNullable(check.have().declared());
     }
 }

@@ -5,8 +5,7 @@ import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
-import io.tally.core.domains.Domains;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.IntendedChanges;
 import io.tally.stream.engine.SourceRecord;
 import java.util.HashMap;
@@ -59,7 +58,7 @@ final class StreamChanges implements Consumer<SourceRecord> {
     public void accept(SourceRecord record) {
         records++;
         String type = entityTypeName(record);
-        if (Recomputation.isDerived(type)) {
+        if (Recomputation.isDerived(derivations.registry(), type)) {
             return;
         }
         Map<String, AttributeValue> keys = record.keys();
@@ -139,7 +138,7 @@ final class StreamChanges implements Consumer<SourceRecord> {
         if (type == null || !(derivations.route(type) instanceof Derivations.Derive)) {
             return IntendedChanges.NONE;
         }
-        Optional<EntityType> entityType = Domains.entityType(type);
+        Optional<EntityType> entityType = derivations.registry().entityType(type);
         try {
             return entityType.map(t -> derivations.derive(t, record.eventId(), record.oldImage(), record.newImage()))
                     .orElse(IntendedChanges.NONE);

@@ -1,15 +1,15 @@
 package io.tally.stream.engine;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchRuntimeException;
 
 import io.tally.core.Key;
-import io.tally.core.blog.Blog;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.catalogue.Catalogue;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.domains.Domains;
+import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.catalogue.CatalogueKeys;
 import io.tally.testkit.LocalDynamoDb;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +63,7 @@ class DerivedStoresIT {
     /** Counters of a user's stats; {@code expected} null: watermark not known (a first attempt). */
     private static DerivedWrite write(String userId, Map<String, Long> counters, String first, String last,
                                       String expected) {
-        return new DerivedWrite(BlogKeys.userStats(userId), Domains.USER_STATS.entityType(), counters, Map.of(), Set.of(),
+        return new DerivedWrite(Users.statsKey(userId), Users.USER_STATS.entityType(), counters, Map.of(), Set.of(),
                 null, SHARD, first, last, expected != null, expected);
     }
 
@@ -86,7 +86,7 @@ class DerivedStoresIT {
         DerivedStore.Outcome outcome = subject.store().apply(write("a", Map.of("posts", 2L), S10, S20, null));
 
         assertThat(outcome).isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(BlogKeys.userStats("a"))).isEqualTo(Map.of(
+        assertThat(subject.read().apply(Users.statsKey("a"))).isEqualTo(Map.of(
                 "pk", AttributeValue.fromS("USER#a"), "sk", AttributeValue.fromS("#STATS#"),
                 "entityType", AttributeValue.fromS("UserStats"),
                 "posts", AttributeValue.fromN("2"),
@@ -101,7 +101,7 @@ class DerivedStoresIT {
         DerivedStore.Outcome again = subject.store().apply(write("b", Map.of("posts", 2L), S10, S20, null));
 
         assertThat(again).isEqualTo(new DerivedStore.Refused(S20, null));
-        assertThat(subject.read().apply(BlogKeys.userStats("b"))).containsEntry("posts", AttributeValue.fromN("2"));
+        assertThat(subject.read().apply(Users.statsKey("b"))).containsEntry("posts", AttributeValue.fromN("2"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -113,7 +113,7 @@ class DerivedStoresIT {
                 .isEqualTo(new DerivedStore.Refused(S20, null));
         assertThat(subject.store().apply(write("c", Map.of("posts", 1L), S30, S30, null)))
                 .isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(BlogKeys.userStats("c"))).containsEntry("posts", AttributeValue.fromN("2"))
+        assertThat(subject.read().apply(Users.statsKey("c"))).containsEntry("posts", AttributeValue.fromN("2"))
                 .containsEntry(WM, AttributeValue.fromS(S30));
     }
 
@@ -126,7 +126,7 @@ class DerivedStoresIT {
                 .isEqualTo(new DerivedStore.Refused(S20, null));
         assertThat(subject.store().apply(write("d", Map.of("posts", -1L), S30, S40, S20)))
                 .isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(BlogKeys.userStats("d"))).containsEntry("posts", AttributeValue.fromN("0"));
+        assertThat(subject.read().apply(Users.statsKey("d"))).containsEntry("posts", AttributeValue.fromN("0"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -160,24 +160,24 @@ class DerivedStoresIT {
     @MethodSource("stores")
     void watermarksOfOtherShards_areIndependent(Subject subject) {
         subject.store().apply(write("f", Map.of("posts", 1L), S30, S40, null));
-        DerivedWrite otherShard = new DerivedWrite(BlogKeys.userStats("f"), Domains.USER_STATS.entityType(), Map.of("posts", 1L),
+        DerivedWrite otherShard = new DerivedWrite(Users.statsKey("f"), Users.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of(), Set.of(), null, "shardId-other", S10, S10, false, null);
 
         assertThat(subject.store().apply(otherShard)).isInstanceOf(DerivedStore.Applied.class);
-        assertThat(subject.read().apply(BlogKeys.userStats("f"))).containsEntry("posts", AttributeValue.fromN("2"));
+        assertThat(subject.read().apply(Users.statsKey("f"))).containsEntry("posts", AttributeValue.fromN("2"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void knownAbsentWatermark_appliedOnlyWhileTheItemHasNone(Subject subject) {
-        DerivedWrite expectingNone = new DerivedWrite(BlogKeys.userStats("h"), Domains.USER_STATS.entityType(),
+        DerivedWrite expectingNone = new DerivedWrite(Users.statsKey("h"), Users.USER_STATS.entityType(),
                 Map.of("posts", 1L), Map.of(), Set.of(), null, SHARD, S30, S30, true, null);
         assertThat(subject.store().apply(expectingNone)).isInstanceOf(DerivedStore.Applied.class);
 
         // Now the item has the watermark S30: the same expectation no longer holds (a first attempt's would not
         // either, S30 not being below S30).
         assertThat(subject.store().apply(expectingNone)).isEqualTo(new DerivedStore.Refused(S30, null));
-        assertThat(subject.read().apply(BlogKeys.userStats("h"))).containsEntry("posts", AttributeValue.fromN("1"));
+        assertThat(subject.read().apply(Users.statsKey("h"))).containsEntry("posts", AttributeValue.fromN("1"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -256,7 +256,7 @@ class DerivedStoresIT {
 
         assertThatThrownBy(() -> subject.store().apply(write("g", Map.of("posts", 1L), S10, S10, null)))
                 .isInstanceOf(RuntimeException.class);
-        assertThat(subject.read().apply(BlogKeys.userStats("g"))).doesNotContainKey(WM);
+        assertThat(subject.read().apply(Users.statsKey("g"))).doesNotContainKey(WM);
     }
 
     @Test

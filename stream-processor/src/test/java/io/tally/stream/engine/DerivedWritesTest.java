@@ -1,14 +1,14 @@
 package io.tally.stream.engine;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
-import io.tally.core.blog.Blog;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.catalogue.Catalogue;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.domains.Domains;
+import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.catalogue.CatalogueKeys;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -21,11 +21,11 @@ class DerivedWritesTest {
     private static final String WM = Watermarks.attributeName(SHARD);
     private static final String FIRST = SourceRecord.pad("1200");
     private static final String LAST = SourceRecord.pad("1350");
-    private static final Key STATS = BlogKeys.userStats("u1");
+    private static final Key STATS = Users.statsKey("u1");
 
     /** Counters only, first attempt (watermark not known). */
     private static DerivedWrite counters(Map<String, Long> adds) {
-        return new DerivedWrite(STATS, Domains.USER_STATS.entityType(), adds, Map.of(), Set.of(), null, SHARD, FIRST,
+        return new DerivedWrite(STATS, Users.USER_STATS.entityType(), adds, Map.of(), Set.of(), null, SHARD, FIRST,
                 LAST, false, null);
     }
 
@@ -63,7 +63,7 @@ class DerivedWritesTest {
     @Test
     void retry_knownWatermark_conditionIsEquality() {
         String known = SourceRecord.pad("1250");
-        DerivedWrite write = new DerivedWrite(STATS, Domains.USER_STATS.entityType(),
+        DerivedWrite write = new DerivedWrite(STATS, Users.USER_STATS.entityType(),
                 Map.of("posts", -1L, "comments", 2L), Map.of(), Set.of(), null, SHARD, SourceRecord.pad("1300"), LAST,
                 true, known);
 
@@ -83,7 +83,7 @@ class DerivedWritesTest {
 
     @Test
     void retry_watermarkKnownToBeAbsent_conditionIsItsAbsence() {
-        DerivedWrite write = new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of("posts", 1L), Map.of(),
+        DerivedWrite write = new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of("posts", 1L), Map.of(),
                 Set.of(), null, SHARD, FIRST, LAST, true, null);
 
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
@@ -144,34 +144,34 @@ class DerivedWritesTest {
 
     @Test
     void invalidWrites_areRefused() {
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of("posts", 1L),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of("posts", AttributeValue.fromN("1")), Set.of(), 1L, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("twice");
         assertThatThrownBy(() -> counters(Map.of("pk", 1L))).hasMessageContaining("reserved");
         assertThatThrownBy(() -> counters(Map.of("srcRev", 1L))).hasMessageContaining("reserved");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(WM), 1L, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("reserved");
         assertThatThrownBy(() -> counters(Map.of("posts", 0L))).hasMessageContaining("zero");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(), null, SHARD, LAST, FIRST, false, null))
                 .hasMessageContaining("first sequence after last");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(), null, SHARD, "1200", LAST, false, null))
                 .hasMessageContaining("zero-padded");
-        assertThatThrownBy(() -> new DerivedWrite(BlogKeys.user("u1"), Blog.USER, Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(Users.key("u1"), Users.USER, Map.of(),
                 Map.of(), Set.of(), null, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("derived");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of(), Set.of(), null, SHARD, FIRST, LAST, false, FIRST))
                 .hasMessageContaining("known");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of("userId", AttributeValue.fromS("u1")), Set.of(), null, SHARD, FIRST, LAST, false, null))
                 .as("a document without its revision").hasMessageContaining("revision");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of("posts", 1L),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of("posts", 1L),
                 Map.of(), Set.of(), 4L, SHARD, FIRST, LAST, false, null))
                 .as("a revision without a document").hasMessageContaining("revision");
-        assertThatThrownBy(() -> new DerivedWrite(STATS, Domains.USER_STATS.entityType(), Map.of(),
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of("userId", AttributeValue.fromS("u1")), Set.of(), -2L, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("revision");
     }

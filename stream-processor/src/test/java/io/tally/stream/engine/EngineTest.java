@@ -1,5 +1,7 @@
 package io.tally.stream.engine;
 
+import io.tally.core.derive.CounterRef;
+import io.tally.core.users.Users;
 import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static io.tally.stream.testing.TestRecords.comment;
@@ -12,20 +14,20 @@ import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
-import io.tally.core.blog.Blog;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.Comment;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostRef;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.blog.User;
-import io.tally.core.catalogue.Catalogue;
-import io.tally.core.catalogue.CatalogueItem;
-import io.tally.core.domains.Domains;
-import io.tally.stream.StreamDomains;
+import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostRef;
+import io.tally.domains.blog.PostStatus;
+import io.tally.core.users.User;
+import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.catalogue.CatalogueItem;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.Derivation;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
@@ -123,8 +125,8 @@ class EngineTest {
 
         assertThat(result.failedSequenceNumber()).isEmpty();
         assertThat(comparable(store.items())).isEqualTo(expected(records));
-        assertThat(number(store, BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
-        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isZero();
+        assertThat(number(store, Users.statsKey("u1"), "posts")).isEqualTo(1);
+        assertThat(number(store, Users.statsKey("u2"), "comments")).isZero();
         assertThat(number(store, BlogKeys.postProjection("p1"), "comments")).isEqualTo(1);
         assertThat(store.item(BlogKeys.postProjection("p1")).orElseThrow())
                 .containsEntry("title", AttributeValue.fromS("Hello again"))
@@ -134,7 +136,7 @@ class EngineTest {
 
     @Test
     void globalTotals_manyShards_eachSlotCarriesOnlyTheWatermarksOfItsShards_andTheSlotsSumToTheTotal() {
-        Derivations derivations = StreamDomains.derivations(new ShardSettings(4, 4, 4));
+        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
         InMemoryDerivedStore store = new InMemoryDerivedStore();
         Engine engine = engine(store, sink, derivations, new StreamMetrics(new SimpleMeterRegistry()));
         Map<Integer, Set<String>> shardsOfSlot = new HashMap<>();
@@ -151,10 +153,10 @@ class EngineTest {
 
         long users = 0;
         for (int slot = 0; slot < 4; slot++) {
-            Map<String, AttributeValue> item = store.item(Domains.globalStatsKey(slot)).orElse(Map.of());
+            Map<String, AttributeValue> item = store.item(Users.globalStatsKey(slot)).orElse(Map.of());
             assertThat(item.keySet().stream().filter(Watermarks::isWatermark).toList())
                     .containsExactlyInAnyOrderElementsOf(shardsOfSlot.getOrDefault(slot, Set.of()));
-            users += item.containsKey(Blog.GLOBAL_USERS) ? Long.parseLong(item.get(Blog.GLOBAL_USERS).n()) : 0;
+            users += item.containsKey(Users.GLOBAL_USERS.attribute()) ? Long.parseLong(item.get(Users.GLOBAL_USERS.attribute()).n()) : 0;
         }
         assertThat(users).isEqualTo(60);
         assertThat(shardsOfSlot).hasSizeGreaterThan(1);
@@ -171,7 +173,7 @@ class EngineTest {
         // p1's projection was last touched by record 8 (comment c1 removed), u2's stats by record 9.
         assertThat(store.item(BlogKeys.postProjection("p1")).orElseThrow().get(watermark).s())
                 .isEqualTo(padded(records.records().get(8)));
-        assertThat(store.item(BlogKeys.userStats("u2")).orElseThrow().get(watermark).s())
+        assertThat(store.item(Users.statsKey("u2")).orElseThrow().get(watermark).s())
                 .isEqualTo(padded(records.records().get(9)));
     }
 
@@ -286,7 +288,7 @@ class EngineTest {
 
         // u1's stats hold records 0 and 1; the batch also has 4 and 7 for them: refused, then the rest written
         // on the condition that the watermark is still record 1.
-        List<DerivedWrite> u1 = store.writes().stream().filter(w -> w.key().equals(BlogKeys.userStats("u1"))).toList();
+        List<DerivedWrite> u1 = store.writes().stream().filter(w -> w.key().equals(Users.statsKey("u1"))).toList();
         assertThat(u1).hasSize(2);
         assertThat(u1.get(0).expectedWatermark()).isNull();
         assertThat(u1.get(0).firstSequence()).isEqualTo(padded(all.get(0)));
@@ -307,12 +309,12 @@ class EngineTest {
         InMemoryDerivedStore store = new InMemoryDerivedStore();
         Engine engine = engine(store);
         engine.process(all.subList(0, 1));
-        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isEqualTo(1);
+        assertThat(number(store, Users.statsKey("u2"), "comments")).isEqualTo(1);
 
         // The retry's contributions cancel out, but the item holds the first one already.
         engine.process(all);
 
-        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isZero();
+        assertThat(number(store, Users.statsKey("u2"), "comments")).isZero();
         assertThat(number(store, BlogKeys.postProjection("p1"), "comments")).isZero();
     }
 
@@ -322,7 +324,7 @@ class EngineTest {
         List<SourceRecord> all = records.records();
         InMemoryDerivedStore behind = new InMemoryDerivedStore();
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
-        store.throttle(BlogKeys.userStats("u2"));
+        store.throttle(Users.statsKey("u2"));
         Engine engine = engine(store);
 
         BatchResult result = engine.process(all);
@@ -335,8 +337,8 @@ class EngineTest {
                         || id.startsWith("ev-" + all.get(1).sequenceNumber() + ":"))
                 .isNotEmpty();
         // Other items took the whole batch, records after the failure included.
-        assertThat(number(behind, BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
-        assertThat(behind.item(BlogKeys.userStats("u2"))).isEmpty();
+        assertThat(number(behind, Users.statsKey("u1"), "posts")).isEqualTo(1);
+        assertThat(behind.item(Users.statsKey("u2"))).isEmpty();
 
         store.heal();
         BatchResult retry = engine.process(all.subList(2, all.size()));
@@ -355,7 +357,7 @@ class EngineTest {
         Engine engine = engine(store);
         engine.process(all.subList(0, 4));
         // The first write is refused (the item holds records 2 and 3), the recomputed one is throttled.
-        store.throttle(BlogKeys.userStats("u2"), write -> write.expectedWatermark() != null);
+        store.throttle(Users.statsKey("u2"), write -> write.expectedWatermark() != null);
 
         BatchResult result = engine.process(all);
 
@@ -375,7 +377,7 @@ class EngineTest {
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
         Engine engine = engine(store);
         engine.process(all.subList(0, 2));
-        store.throttle(BlogKeys.userStats("u2"));
+        store.throttle(Users.statsKey("u2"));
 
         BatchResult result = engine.process(all);
 
@@ -395,7 +397,7 @@ class EngineTest {
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
         Engine engine = engine(store);
         engine.process(all.subList(0, 4));
-        store.throttle(BlogKeys.userStats("u2"));
+        store.throttle(Users.statsKey("u2"));
 
         BatchResult result = engine.process(all);
 
@@ -445,8 +447,8 @@ class EngineTest {
     void poisonRecords_goToTheDeadLetterSinkWithReason_andTheRestIsApplied() {
         TestRecords records = new TestRecords(SHARD);
         Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
-        Map<String, AttributeValue> noType = new HashMap<>(BlogKeys.user("x").toAttributeMap());
-        Map<String, AttributeValue> unknownType = new HashMap<>(BlogKeys.user("y").toAttributeMap());
+        Map<String, AttributeValue> noType = new HashMap<>(Users.key("x").toAttributeMap());
+        Map<String, AttributeValue> unknownType = new HashMap<>(Users.key("y").toAttributeMap());
         unknownType.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("Martian"));
         Map<String, AttributeValue> badStatus = new HashMap<>(p1.toItem());
         badStatus.put("status", AttributeValue.fromS("bogus"));
@@ -457,7 +459,7 @@ class EngineTest {
         records.put(badStatus);                                                       // 3: new image malformed
         records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0, 1).toItem()); // 4: derivation throws
         records.put(comment("c1", p1, "u2").toItem());                                // 5: fine
-        Derivations derivations = Derivations.of(TestDerivations.posts(), TestDerivations.comments(),
+        Derivations derivations = Derivations.of(DomainRegistry.load(), TestDerivations.posts(), TestDerivations.comments(),
                 new ThrowingDerivation());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         InMemoryDerivedStore store = new InMemoryDerivedStore();
@@ -482,8 +484,8 @@ class EngineTest {
         assertThat(malformed.eventId()).isEqualTo(records.records().get(3).eventId());
         // The malformed post contributes nothing, as in a rebuild; the comment counts.
         assertThat(comparable(store.items())).isEqualTo(recompute(derivations, records.table()));
-        assertThat(number(store, BlogKeys.userStats("u1"), "posts")).isZero();
-        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isEqualTo(1);
+        assertThat(number(store, Users.statsKey("u1"), "posts")).isZero();
+        assertThat(number(store, Users.statsKey("u2"), "comments")).isEqualTo(1);
         assertThat(registry.get(StreamMetrics.POISON).counter().count()).isEqualTo(4);
     }
 
@@ -508,7 +510,7 @@ class EngineTest {
         Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
         records.put(p1.toItem());                                            // 0
         records.put(comment("c1", p1, "u2").toItem());                       // 1
-        records.raw("INSERT", BlogKeys.user("x").toAttributeMap(), null, Map.of("pk", AttributeValue.fromS("x"))); // 2
+        records.raw("INSERT", Users.key("x").toAttributeMap(), null, Map.of("pk", AttributeValue.fromS("x"))); // 2
         records.put(comment("c2", p1, "u2").toItem());                       // 3
         List<SourceRecord> all = records.records();
         InMemoryDerivedStore store = new InMemoryDerivedStore();
@@ -528,14 +530,14 @@ class EngineTest {
         assertThat(retry.failedSequenceNumber()).isEmpty();
         assertThat(sink.letters()).singleElement().extracting(DeadLetter::sequenceNumber)
                 .isEqualTo(all.get(2).sequenceNumber());
-        assertThat(number(store, BlogKeys.userStats("u2"), "comments")).isEqualTo(2);
+        assertThat(number(store, Users.statsKey("u2"), "comments")).isEqualTo(2);
     }
 
     @Test
     void derivedAndUnderivedTypes_areSkipped() {
         TestRecords records = new TestRecords(SHARD);
-        Map<String, AttributeValue> stats = new HashMap<>(BlogKeys.userStats("u1").toAttributeMap());
-        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Domains.USER_STATS.name()));
+        Map<String, AttributeValue> stats = new HashMap<>(Users.statsKey("u1").toAttributeMap());
+        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Users.USER_STATS.name()));
         stats.put("posts", AttributeValue.fromN("3"));
         records.put(stats);
         records.put(new PostRef("p1", "u1", TestRecords.T0).toItem());
@@ -587,7 +589,7 @@ class EngineTest {
         TestRecords records = blog();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
-        store.throttle(BlogKeys.userStats("u1"));
+        store.throttle(Users.statsKey("u1"));
         store.throttle(BlogKeys.postProjection("p4"));
 
         engine(store, sink, TestDerivations.blog(), new StreamMetrics(registry)).process(records.records());
@@ -640,13 +642,13 @@ class EngineTest {
 
             @Override
             protected Contribution contribution(Post post) {
-                return Contribution.builder().count(TestDerivations.userCounter("u1", Watermarks.attributeName("x")), 1)
+                return Contribution.builder().count(CounterRef.of(Users.USER_STATS, "u1", Watermarks.attributeName("x")), 1)
                         .build();
             }
         };
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
 
-        BatchResult result = engine(store, sink, Derivations.of(sneaky), new StreamMetrics(new SimpleMeterRegistry()))
+        BatchResult result = engine(store, sink, Derivations.of(DomainRegistry.load(), sneaky), new StreamMetrics(new SimpleMeterRegistry()))
                 .process(records.records());
 
         assertThat(result.poison()).isEqualTo(1);
@@ -701,7 +703,7 @@ class EngineTest {
         assertThat(writes.get(1).counterAdds()).containsExactly(Map.entry("comments", 1L));
         assertThat(writes.get(1).watermarkKnown()).isTrue();
         assertThat(writes.get(1).expectedWatermark()).as("the parent shard never wrote the item").isNull();
-        assertThat(number(behind, BlogKeys.userStats("u1"), "posts")).isEqualTo(1);
+        assertThat(number(behind, Users.statsKey("u1"), "posts")).isEqualTo(1);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.tally.stream.engine;
 
+import io.tally.core.users.Users;
 import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static io.tally.stream.testing.TestRecords.comment;
@@ -9,10 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.domains.Domains;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
@@ -92,7 +91,7 @@ class ShardGuardTest {
         InMemoryDerivedStore behind = new InMemoryDerivedStore();
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
         Engine engine = engine(store, 5);
-        store.throttle(BlogKeys.userStats("u2"));
+        store.throttle(Users.statsKey("u2"));
 
         BatchResult failed = engine.process(all.subList(0, 4));
         assertThat(failed.failedSequenceNumber()).contains(all.get(1).sequenceNumber());
@@ -118,7 +117,7 @@ class ShardGuardTest {
         List<SourceRecord> all = blog().records();
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
         Engine engine = engine(store, 5);
-        store.throttle(BlogKeys.userStats("u1"));
+        store.throttle(Users.statsKey("u1"));
         assertThat(engine.process(all.subList(2, 5)).failedSequenceNumber()).contains(all.get(3).sequenceNumber());
         store.heal();
 
@@ -164,8 +163,8 @@ class ShardGuardTest {
     @Test
     void batchOfEchoesOnly_claimsNothing() {
         TestRecords echoes = new TestRecords(SHARD);
-        Map<String, AttributeValue> stats = new HashMap<>(BlogKeys.userStats("u1").toAttributeMap());
-        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Domains.USER_STATS.entityType().attributeValue()));
+        Map<String, AttributeValue> stats = new HashMap<>(Users.statsKey("u1").toAttributeMap());
+        stats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Users.USER_STATS.entityType().attributeValue()));
         echoes.put(stats);
         Engine engine = engine(new InMemoryDerivedStore(), 5);
         // A pending failure that would refuse any claim after record 0.
@@ -244,7 +243,7 @@ class ShardGuardTest {
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
         Engine engine = engine(store, 5);
         engine.process(all.subList(0, 4));
-        store.throttle(BlogKeys.userStats("u2"));
+        store.throttle(Users.statsKey("u2"));
 
         // A redelivery from record 2: u2's records 2 and 3 are acknowledged, 5 and 6 are new and fail.
         BatchResult failed = engine.process(all.subList(2, 7));
@@ -265,7 +264,7 @@ class ShardGuardTest {
         InMemoryDerivedStore behind = new InMemoryDerivedStore();
         FlakyDerivedStore store = new FlakyDerivedStore(behind);
         Engine engine = engine(store, 5, 3);
-        Key u2 = BlogKeys.userStats("u2");
+        Key u2 = Users.statsKey("u2");
         store.refuseForGood(u2);
 
         // u2's stats are first touched by record 1.
@@ -303,7 +302,7 @@ class ShardGuardTest {
         List<SourceRecord> all = blog().records();
         FlakyDerivedStore store = new FlakyDerivedStore(new InMemoryDerivedStore());
         Engine engine = engine(store, 1, 1);
-        store.throttle(BlogKeys.userStats("u2"));
+        store.throttle(Users.statsKey("u2"));
 
         for (int attempt = 0; attempt < 5; attempt++) {
             clock.advance(Duration.ofMinutes(10));

@@ -4,7 +4,6 @@ import io.tally.core.events.DomainEvent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tally.core.blog.Post;
 import io.tally.stream.events.FakeEventBridge.Request;
 import java.time.Duration;
 import java.util.LinkedHashMap;

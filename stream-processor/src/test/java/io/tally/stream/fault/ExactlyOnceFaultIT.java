@@ -7,12 +7,12 @@ import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.core.domains.Domains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.SdkToLambdaRecords;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.WindowedStreamHandler;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DerivedStore;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
@@ -87,7 +87,7 @@ class ExactlyOnceFaultIT {
     private static final String ONLY = System.getProperty("tally.fault.mode", "");
     private static final Long SEED = Long.getLong("tally.fault.seed");
     private static final boolean GUARDED = !Boolean.getBoolean("tally.fault.unguarded");
-    private static final Derivations DERIVATIONS = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
     private static final FaultInterceptor FAULTS = new FaultInterceptor();
     private static LocalDynamoDbServer server;
     private static DynamoDbClient dynamo;
@@ -172,26 +172,26 @@ class ExactlyOnceFaultIT {
         } else {
             dynamo.createTable(TableDefinition.createTableRequest(table));
         }
-        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).withOrganisations()
-                .withSongs().withFavourites();
+        Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).with("orgs")
+                .with("songs").with("favourites");
         if (mode == Mode.BACKFILL) {
             // A history older than the stream: its records are in no stream.
             workload.run(20 + random.nextInt(30));
             // Teams and employees deleted with their members before the stream: cascades the repair must run.
-            workload.runOrganisations(8 + random.nextInt(12));
+            workload.run("orgs", 8 + random.nextInt(12));
             // Favourites un-collected and tags deleted with their links before the stream: link cascades likewise.
-            workload.runFavourites(8 + random.nextInt(10));
+            workload.run("favourites", 8 + random.nextInt(10));
             predating = oracle.derivedKeysOfBaseItems();
             dynamo.updateTable(r -> r.tableName(table).streamSpecification(StreamSpecification.builder()
                     .streamEnabled(true).streamViewType(StreamViewType.NEW_AND_OLD_IMAGES).build()));
         }
         workload.run(10 + random.nextInt(25));
         // Enough organisation steps that most seeds delete a team or an employee with members.
-        workload.runOrganisations(8 + random.nextInt(12));
+        workload.run("orgs", 8 + random.nextInt(12));
         // And favourites: most seeds un-collect a tagged favourite or delete a tag with links, or rename one.
-        workload.runFavourites(8 + random.nextInt(10));
+        workload.run("favourites", 8 + random.nextInt(10));
         // Downloads over several months and days, and refunds.
-        workload.runSongs(10 + random.nextInt(10));
+        workload.run("songs", 10 + random.nextInt(10));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));
@@ -270,7 +270,7 @@ class ExactlyOnceFaultIT {
                 // A crashed invocation here fails each further call instead of being gone: no pause between them.
                 .releaseBackoff(Duration.ZERO);
         builder.cursors(GUARDED ? new DynamoDbShardCursors(faulty, table) : new Unguarded());
-        builder.cascades(StreamDomains.cascades(faulty, table));
+        builder.cascades(DomainRegistry.load().cascades(faulty, table));
         return builder.build();
     }
 
@@ -307,7 +307,7 @@ class ExactlyOnceFaultIT {
     }
 
     private static boolean isBase(SourceRecord record) {
-        return record.entityType().flatMap(Domains::entityType).map(type -> !type.isDerived()).orElse(true);
+        return record.entityType().flatMap(DomainRegistry.load()::entityType).map(type -> !type.isDerived()).orElse(true);
     }
 
     private static Delivery delivery(List<SourceRecord> records, Delivery.Invoker invoker, Random random,

@@ -8,16 +8,16 @@ import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.domains.Domains;
-import io.tally.core.orgs.Employee;
-import io.tally.core.favs.Favourite;
-import io.tally.core.favs.FavouriteTag;
-import io.tally.core.favs.Favs;
-import io.tally.core.favs.Tag;
-import io.tally.core.orgs.Membership;
-import io.tally.core.orgs.Orgs;
-import io.tally.core.orgs.Team;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.domains.orgs.Employee;
+import io.tally.domains.favs.Favourite;
+import io.tally.domains.favs.FavouriteTag;
+import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.Tag;
+import io.tally.domains.orgs.Membership;
+import io.tally.domains.orgs.Orgs;
+import io.tally.domains.orgs.Team;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.IntendedChanges;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.core.events.DomainEvent;
@@ -106,7 +106,7 @@ final class FaultOracle {
         Map<String, Long> slotSums = new TreeMap<>();
         for (Map<String, AttributeValue> item : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true))
                 .items()) {
-            Domains.derivedType(Items.entityTypeName(item)).ifPresent(type -> item.forEach((name, value) -> {
+            DomainRegistry.load().derivedType(Items.entityTypeName(item)).ifPresent(type -> item.forEach((name, value) -> {
                 if (!type.isCounter(name) || value.n() == null) {
                     return;
                 }
@@ -139,7 +139,7 @@ final class FaultOracle {
         List<Key> unexplained = new ArrayList<>();
         dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
             AttributeValue type = item.get(TableSchema.ENTITY_TYPE);
-            if (type != null && Domains.derivedType(type.s()).isPresent() && !touched.contains(Key.of(item))
+            if (type != null && DomainRegistry.load().derivedType(type.s()).isPresent() && !touched.contains(Key.of(item))
                     && !slottedTypes.contains(type.s())) {
                 unexplained.add(Key.of(item));
             }
@@ -249,7 +249,7 @@ final class FaultOracle {
 
     private Optional<IntendedChanges> derive(String type, Map<String, AttributeValue> oldImage,
                                              Map<String, AttributeValue> newImage, String eventId) {
-        return Optional.ofNullable(type).flatMap(Domains::entityType)
+        return Optional.ofNullable(type).flatMap(derivations.registry()::entityType)
                 .map(entityType -> derivations.derive(entityType, eventId, oldImage, newImage));
     }
 }

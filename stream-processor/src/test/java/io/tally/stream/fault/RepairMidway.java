@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.domains.Domains;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
@@ -75,7 +75,7 @@ final class RepairMidway {
         }
         if (repair) {
             RepairReport report = new Rebuilder(dynamo, streams, table, derivations, 2)
-                    .withCascades(StreamDomains.cascades(dynamo, table)).repair(count -> { });
+                    .withCascades(DomainRegistry.load().cascades(dynamo, table)).repair(count -> { });
             assertThat(report.isComplete()).as("repair complete: %s", report).isTrue();
             assertThat(report.written()).as("derived items the repair wrote").isPositive();
             if (!backfill) {
@@ -109,14 +109,14 @@ final class RepairMidway {
     private void corrupt(Random random) {
         List<Map<String, AttributeValue>> derived = new ArrayList<>();
         dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
-            if (Domains.derivedType(Items.entityTypeName(item)).isPresent()) {
+            if (DomainRegistry.load().derivedType(Items.entityTypeName(item)).isPresent()) {
                 derived.add(item);
             }
         });
         derived.sort(Comparator.comparing(item -> Key.of(item).toString()));
         Collections.shuffle(derived, random);
         for (Map<String, AttributeValue> item : derived.subList(0, Math.min(3, derived.size()))) {
-            DerivedType type = Domains.derivedType(Items.entityTypeName(item)).orElseThrow();
+            DerivedType type = DomainRegistry.load().derivedType(Items.entityTypeName(item)).orElseThrow();
             List<String> counters = item.keySet().stream().filter(type::isCounter).sorted().toList();
             Map<String, AttributeValue> key = Key.of(item).toAttributeMap();
             if (!counters.isEmpty() && random.nextBoolean()) {

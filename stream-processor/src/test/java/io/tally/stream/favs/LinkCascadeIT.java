@@ -1,4 +1,4 @@
-package io.tally.stream.favs;
+package io.tally.domains.favs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,15 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
-import io.tally.core.favs.FavKeys;
-import io.tally.core.favs.Favourite;
-import io.tally.core.favs.FavouriteTag;
-import io.tally.core.favs.FavouriteType;
-import io.tally.core.favs.Favs;
-import io.tally.core.favs.Tag;
-import io.tally.core.favs.TagName;
-import io.tally.stream.StreamDomains;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
@@ -39,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class LinkCascadeIT {
     private static final Instant T = Instant.parse("2021-10-10T05:45:28.000Z");
-    private static final Derivations DERIVATIONS = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
     private static final Key STATS = FavKeys.favouriteStats("u1");
 
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
@@ -87,7 +80,7 @@ class LinkCascadeIT {
 
         stream.process(removal);
         assertThat(stream.newRecords()).isEmpty();
-        assertThat(StreamDomains.cascades(dynamo, table).run(new FavouriteLinks("u1", "f1", "fi1"))).isZero();
+        assertThat(DomainRegistry.load().cascades(dynamo, table).run(new FavouriteLinks("u1", "f1", "fi1"))).isZero();
         assertExact();
     }
 
@@ -179,7 +172,7 @@ class LinkCascadeIT {
         assertThatThrownBy(() -> rebuilder.repair(count -> { })).hasMessageContaining("no cascade runner");
         assertThat(stream.counter(STATS, "tag:trip")).isEqualTo(2);
 
-        RepairReport repair = rebuilder.withCascades(StreamDomains.cascades(dynamo, table)).repair(count -> { });
+        RepairReport repair = rebuilder.withCascades(DomainRegistry.load().cascades(dynamo, table)).repair(count -> { });
 
         assertThat(repair.cascaded()).isEqualTo(3);
         assertThat(repair.isComplete()).isTrue();

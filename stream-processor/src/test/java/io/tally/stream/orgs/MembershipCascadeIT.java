@@ -1,4 +1,4 @@
-package io.tally.stream.orgs;
+package io.tally.domains.orgs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,15 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
-import io.tally.core.orgs.Employee;
-import io.tally.core.orgs.IdReservation;
-import io.tally.core.orgs.Membership;
-import io.tally.core.orgs.OrgKeys;
-import io.tally.core.orgs.Organisation;
-import io.tally.core.orgs.Orgs;
-import io.tally.core.orgs.Team;
-import io.tally.stream.StreamDomains;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
@@ -39,7 +32,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class MembershipCascadeIT {
     private static final Instant T = Instant.parse("2020-07-05T10:00:00.000Z");
-    private static final Derivations DERIVATIONS = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
 
     private final DynamoDbClient dynamo = LocalDynamoDb.client();
     private final RecordingPublisher publisher = new RecordingPublisher();
@@ -85,7 +78,7 @@ class MembershipCascadeIT {
         // itself, run again, finds nothing to remove.
         stream.process(removal);
         assertThat(stream.newRecords()).isEmpty();
-        assertThat(StreamDomains.cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
+        assertThat(DomainRegistry.load().cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
         assertThat(stream.newRecords()).isEmpty();
         assertExact();
     }
@@ -157,7 +150,7 @@ class MembershipCascadeIT {
         assertThatThrownBy(() -> rebuilder.repair(count -> { })).hasMessageContaining("no cascade runner");
         assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(2);
 
-        RepairReport repair = rebuilder.withCascades(StreamDomains.cascades(dynamo, table)).repair(count -> { });
+        RepairReport repair = rebuilder.withCascades(DomainRegistry.load().cascades(dynamo, table)).repair(count -> { });
 
         assertThat(repair.cascaded()).isEqualTo(2);
         assertThat(repair.isComplete()).isTrue();

@@ -1,11 +1,12 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.core.domains.Domains;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.testkit.Workload;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ class RebuilderIT {
     private final Rebuilder rebuilder = rebuilder(table);
 
     private Rebuilder rebuilder(String table) {
-        return new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, StreamDomains.derivations(ShardSettings.DEFAULTS), 3);
+        return new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, DomainRegistry.load().derivations(ShardSettings.DEFAULTS), 3);
     }
 
     @Test
@@ -64,21 +65,21 @@ class RebuilderIT {
         assertThat(progress).isNotEmpty().isSorted();
         assertThat(rebuilder.verify().isExact()).isTrue();
 
-        dynamo.updateItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())
+        dynamo.updateItem(r -> r.tableName(table).key(Users.globalStatsKey(0).toAttributeMap())
                 .updateExpression("SET #users = #users + :one, wm_test = :wm")
                 .expressionAttributeNames(Map.of("#users", "users"))
                 .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"), ":wm", AttributeValue.fromS("0042"))));
         VerificationReport tampered = rebuilder.verify();
         assertThat(tampered.differences()).singleElement().satisfies(d -> {
             // The global totals compare as the sum of their slots.
-            assertThat(d.key()).isEqualTo(Domains.GLOBAL_STATS.key("*"));
-            assertThat(d.type()).isEqualTo(Domains.GLOBAL_STATS.entityType());
+            assertThat(d.key()).isEqualTo(Users.GLOBAL_STATS.key("*"));
+            assertThat(d.type()).isEqualTo(Users.GLOBAL_STATS.entityType());
             assertThat(d.attribute()).isEqualTo("users");
         });
 
         assertThat(rebuilder.repair(count -> { }).written()).isEqualTo(1);
         assertThat(rebuilder.verify().isExact()).isTrue();
-        var global = dynamo.getItem(r -> r.tableName(table).key(Domains.globalStatsKey(0).toAttributeMap())).item();
+        var global = dynamo.getItem(r -> r.tableName(table).key(Users.globalStatsKey(0).toAttributeMap())).item();
         assertThat(global.get("wm_test").s()).isEqualTo("0042");
     }
 

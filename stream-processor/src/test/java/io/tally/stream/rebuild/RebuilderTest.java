@@ -1,13 +1,12 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.DerivedType;
 import io.tally.core.Key;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.catalogue.Catalogue;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.domains.Domains;
+import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.catalogue.CatalogueKeys;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,21 +14,21 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The comparison of stored derived items with the recomputation. */
 class RebuilderTest {
-    private static final Key STATS = BlogKeys.userStats("u1");
-    private static final Key GLOBAL = Domains.globalStatsKey(0);
+    private static final Key STATS = Users.statsKey("u1");
+    private static final Key GLOBAL = Users.globalStatsKey(0);
 
     private static DerivedState.Item stats(Map<String, Long> counters) {
-        return new DerivedState.Item(Domains.USER_STATS, counters, Map.of("userId", AttributeValue.fromS("u1")), 2L);
+        return new DerivedState.Item(Users.USER_STATS, counters, Map.of("userId", AttributeValue.fromS("u1")), 2L);
     }
 
     private static Comparison.StoredItem stored(DerivedType type, Map<String, AttributeValue> attributes) {
-        return new Comparison.StoredItem(type.entityType(), attributes);
+        return new Comparison.StoredItem(type, attributes);
     }
 
     @Test
     void compare_equalItems_noDifference() {
         var expected = Map.of(STATS, stats(Map.of("posts", 2L)));
-        var actual = Map.of(STATS, stored(Domains.USER_STATS,
+        var actual = Map.of(STATS, stored(Users.USER_STATS,
                 Map.of("userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("2"), "comments", AttributeValue.fromN("0"))));
         assertThat(Comparison.compare(expected, actual)).isEmpty();
     }
@@ -37,25 +36,25 @@ class RebuilderTest {
     @Test
     void compare_counterOff_reportsExpectedAndActual() {
         var expected = Map.of(STATS, stats(Map.of("posts", 2L)));
-        var actual = Map.of(STATS, stored(Domains.USER_STATS,
+        var actual = Map.of(STATS, stored(Users.USER_STATS,
                 Map.of("userId", AttributeValue.fromS("u1"), "posts", AttributeValue.fromN("3"))));
         List<Difference> differences = Comparison.compare(expected, actual);
-        assertThat(differences).containsExactly(new Difference(STATS, Domains.USER_STATS.entityType(), "posts",
+        assertThat(differences).containsExactly(new Difference(STATS, Users.USER_STATS.entityType(), "posts",
                 AttributeValue.fromN("2"), AttributeValue.fromN("3")));
         assertThat(differences.get(0).toString()).isEqualTo("USER#u1 / #STATS# (UserStats) posts: expected 2, found 3");
     }
 
     @Test
     void compare_missingDerivedItem_reportsEveryExpectedAttribute() {
-        var expected = Map.of(GLOBAL, new DerivedState.Item(Domains.GLOBAL_STATS, Map.of("users", 5L), Map.of(), null));
+        var expected = Map.of(GLOBAL, new DerivedState.Item(Users.GLOBAL_STATS, Map.of("users", 5L), Map.of(), null));
         assertThat(Comparison.compare(expected, Map.of())).containsExactly(
-                new Difference(GLOBAL, Domains.GLOBAL_STATS.entityType(), "users", AttributeValue.fromN("5"), null));
+                new Difference(GLOBAL, Users.GLOBAL_STATS.entityType(), "users", AttributeValue.fromN("5"), null));
     }
 
     @Test
     void compare_storedItemNothingShouldHold_reportsNonZeroCountersAndDocumentLeftovers() {
         var actual = Map.of(CatalogueKeys.selectorEntry("55"), stored(Catalogue.SELECTOR_ENTRY,
-                Map.of("itemId", AttributeValue.fromS("55"))), GLOBAL, stored(Domains.GLOBAL_STATS,
+                Map.of("itemId", AttributeValue.fromS("55"))), GLOBAL, stored(Users.GLOBAL_STATS,
                 Map.of("users", AttributeValue.fromN("0"))));
         assertThat(Comparison.compare(Map.of(), actual)).containsExactly(new Difference(CatalogueKeys.selectorEntry("55"),
                 Catalogue.SELECTOR_ENTRY.entityType(), "itemId", null, AttributeValue.fromS("55")));

@@ -1,18 +1,18 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.domains.Domains;
-import io.tally.stream.StreamDomains;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
@@ -59,7 +59,7 @@ class RepairIT {
     private static DynamoDbClient hooked;
     private static final AtomicInteger TABLES = new AtomicInteger();
 
-    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private final Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
 
     @BeforeAll
     static void start() {
@@ -85,11 +85,12 @@ class RepairIT {
     @Test
     void repair_withABacklogAndCorruptedItems_thenTheWholeStream_isExact() {
         String table = table(true);
-        new Workload(dynamo, table, 21, 1.1, true).run(200);
+        Workload workload = new Workload(dynamo, table, 21, 1.1, true);
+        workload.run(200);
         try (Engine engine = engine(table)) {
             stream(table).values().forEach(records -> process(engine, records.subList(0, records.size() / 2)));
-            corrupt(table, BlogKeys.userStats("u1"), "posts", "99");
-            corrupt(table, Domains.globalStatsKey(1), "comments", "-5");
+            corrupt(table, Users.statsKey(workload.users().get(0)), "posts", "99");
+            corrupt(table, Users.globalStatsKey(1), "comments", "-5");
 
             RepairReport repair = rebuilder(table).repair(count -> { });
 
@@ -111,7 +112,7 @@ class RepairIT {
         workload.run(150);
         try (Engine engine = engine(table)) {
             stream(table).values().forEach(records -> process(engine, records.subList(0, records.size() / 3)));
-            corrupt(table, BlogKeys.userStats("u1"), "comments", "42");
+            corrupt(table, Users.statsKey(workload.users().get(0)), "comments", "42");
             Rebuilder rebuilder = rebuilder(table);
             AtomicInteger racing = raceTheScan(workload);
 
@@ -172,31 +173,33 @@ class RepairIT {
     @Test
     void repair_streamProcessorMovesAnItemPastThePosition_refusesThatItem_andARepeatedRepairCompletes() {
         String table = table(true);
-        new Workload(dynamo, table, 3, 0, false).run(120);
+        Workload workload = new Workload(dynamo, table, 3, 0, false);
+        workload.run(120);
+        String user = workload.users().get(0);
         try (Engine engine = engine(table)) {
             stream(table).values().forEach(records -> process(engine, records.subList(0, records.size() / 2)));
-            corrupt(table, BlogKeys.userStats("u1"), "posts", "99");
+            corrupt(table, Users.statsKey(user), "posts", "99");
             Rebuilder rebuilder = rebuilder(table);
             // Between the rebuilder's read of the stream and its first write, u1 posts again and the stream
             // processor applies everything, the new post (past the position) included.
             HOOKS.beforeFirstUpdate = () -> {
                 Instant now = Instant.parse("2026-06-01T00:00:00Z");
                 dynamo.putItem(r -> r.tableName(table).item(
-                        new Post("late", "u1", "Late", "body", PostStatus.CREATED, now, now, 1).toItem()));
+                        new Post("late", user, "Late", "body", PostStatus.CREATED, now, now, 1).toItem()));
                 stream(table).values().forEach(records -> process(engine, records));
             };
 
             RepairReport first = rebuilder.repair(count -> { });
 
             assertThat(first.isComplete()).isFalse();
-            assertThat(first.refused()).contains(BlogKeys.userStats("u1"));
+            assertThat(first.refused()).contains(Users.statsKey(user));
             assertThat(first.uncertain()).isEmpty();
             // Overwriting it would have taken the new post out and moved its watermark back before it, and a stream
             // processor that has checkpointed past the post never delivers it again.
             RepairReport second = rebuilder(table).repair(count -> { });
             assertThat(second.isComplete()).isTrue();
             assertExact(table);
-            assertThat(dynamo.getItem(r -> r.tableName(table).key(BlogKeys.userStats("u1").toAttributeMap()))
+            assertThat(dynamo.getItem(r -> r.tableName(table).key(Users.statsKey(user).toAttributeMap()))
                     .item().get("posts").n()).isNotEqualTo("99");
             stream(table).values().forEach(records -> process(engine, records));
             assertExact(table);
@@ -275,7 +278,7 @@ class RepairIT {
     private static List<String> negativeCounters(String table) {
         List<String> negative = new ArrayList<>();
         for (Map<String, AttributeValue> item : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items()) {
-            Domains.derivedType(Items.entityTypeName(item)).ifPresent(type -> item.forEach((name, value) -> {
+            DomainRegistry.load().derivedType(Items.entityTypeName(item)).ifPresent(type -> item.forEach((name, value) -> {
                 if (type.isCounter(name) && value.n() != null && Long.parseLong(value.n()) < 0) {
                     negative.add(Key.of(item) + " " + name + " = " + value.n());
                 }

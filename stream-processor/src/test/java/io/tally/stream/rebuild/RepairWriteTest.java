@@ -1,12 +1,11 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.domains.Domains;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import java.util.List;
@@ -19,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Which derived items are behind a stream position, and the write that repairs one (pure). */
 class RepairWriteTest {
-    private static final Key STATS = BlogKeys.userStats("u1");
+    private static final Key STATS = Users.statsKey("u1");
     private static final String CLOSED = "shard-closed";
     private static final String OPEN = "shard-open";
     private static final String EMPTY = "shard-open-empty";
@@ -31,11 +30,11 @@ class RepairWriteTest {
     }
 
     private static Comparison.StoredItem stored(Map<String, AttributeValue> attributes, Map<String, String> watermarks) {
-        return new Comparison.StoredItem(Domains.USER_STATS.entityType(), attributes, watermarks);
+        return new Comparison.StoredItem(Users.USER_STATS, attributes, watermarks);
     }
 
     private static StreamChanges.Touches touches(Map<String, String> lastChange, String... attributes) {
-        return new StreamChanges.Touches(Domains.USER_STATS, new TreeMap<>(lastChange), Set.of(attributes));
+        return new StreamChanges.Touches(Users.USER_STATS, new TreeMap<>(lastChange), Set.of(attributes));
     }
 
     @Test
@@ -54,7 +53,7 @@ class RepairWriteTest {
 
     @Test
     void repair_setsTheContentAndThePosition_removesTheRest_guardsTheOpenAndUnknownShards() {
-        var want = new DerivedState.Item(Domains.USER_STATS, Map.of("posts", 2L), Map.of("userId", AttributeValue.fromS("u1")),
+        var want = new DerivedState.Item(Users.USER_STATS, Map.of("posts", 2L), Map.of("userId", AttributeValue.fromS("u1")),
                 6L);
         var have = stored(Map.of("posts", AttributeValue.fromN("9"), "bogus", AttributeValue.fromS("x")), Map.of());
         var check = new ItemChecks.Check(STATS, want, have, touches(Map.of(CLOSED, pad(400)), "posts", "comments"),
@@ -77,7 +76,7 @@ class RepairWriteTest {
     void toUpdateItem_oneRequest_everyNameThroughAPlaceholder() {
         String wm = Watermarks.attributeName(OPEN);
         String empty = Watermarks.attributeName(EMPTY);
-        UpdateItemRequest request = new RepairWrite(STATS, Domains.USER_STATS.entityType(),
+        UpdateItemRequest request = new RepairWrite(STATS, Users.USER_STATS.entityType(),
                 Map.of("posts", AttributeValue.fromN("2")), Set.of("comments"), Map.of(wm, AttributeValue.fromS(pad(900))),
                 Map.of(wm, pad(900)), Set.of(empty)).toUpdateItem("t");
 
@@ -93,7 +92,7 @@ class RepairWriteTest {
 
     @Test
     void toUpdateItem_noGuards_noCondition() {
-        UpdateItemRequest request = new RepairWrite(STATS, Domains.USER_STATS.entityType(), Map.of(), Set.of("posts"),
+        UpdateItemRequest request = new RepairWrite(STATS, Users.USER_STATS.entityType(), Map.of(), Set.of("posts"),
                 Map.of(), Map.of(), Set.of()).toUpdateItem("t");
         assertThat(request.conditionExpression()).isNull();
         assertThat(request.updateExpression()).isEqualTo("SET #a0 = :t REMOVE #a1");
@@ -101,7 +100,7 @@ class RepairWriteTest {
 
     @Test
     void repairWrite_refusesBookkeepingAsContentAndContentAsBookkeeping() {
-        var type = Domains.USER_STATS.entityType();
+        var type = Users.USER_STATS.entityType();
         assertThatThrownBy(() -> new RepairWrite(STATS, type, Map.of("wm_x", AttributeValue.fromS("1")), Set.of(),
                 Map.of(), Map.of(), Set.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new RepairWrite(STATS, type, Map.of(), Set.of(), Map.of("posts", AttributeValue.fromN("1")),
@@ -113,8 +112,8 @@ class RepairWriteTest {
     @Test
     void derivedState_subtract_takesBackWhatAddCounted() {
         var contribution = new io.tally.core.derive.IntendedChanges(
-                Map.of(io.tally.core.derive.CounterRef.of(Domains.USER_STATS, "u1", "posts"), 1L),
-                Map.of(STATS, new io.tally.core.derive.Document(Domains.USER_STATS,
+                Map.of(io.tally.core.derive.CounterRef.of(Users.USER_STATS, "u1", "posts"), 1L),
+                Map.of(STATS, new io.tally.core.derive.Document(Users.USER_STATS,
                         Map.of("userId", AttributeValue.fromS("u1")), 2L)), List.of(), List.of());
         DerivedState state = new DerivedState();
         state.add(contribution);

@@ -1,11 +1,10 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.domains.Domains;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import java.util.HashMap;
@@ -18,10 +17,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The global totals' slots checked and repaired as one sum (pure). */
 class SlottedChecksTest {
-    private static final Key SLOT0 = Domains.globalStatsKey(0);
-    private static final Key SLOT1 = Domains.globalStatsKey(1);
-    private static final Key SLOT2 = Domains.globalStatsKey(2);
-    private static final Key WHOLE = Domains.GLOBAL_STATS.key("*");
+    private static final Key SLOT0 = Users.globalStatsKey(0);
+    private static final Key SLOT1 = Users.globalStatsKey(1);
+    private static final Key SLOT2 = Users.globalStatsKey(2);
+    private static final Key WHOLE = Users.GLOBAL_STATS.key("*");
     private static final String SHARD_A = "shard-a";
     private static final String SHARD_B = "shard-b";
     private static final StreamPosition POSITION = new StreamPosition("arn", List.of(SHARD_A, SHARD_B),
@@ -32,19 +31,19 @@ class SlottedChecksTest {
     }
 
     private static DerivedState.Item total(long users, long comments) {
-        return new DerivedState.Item(Domains.GLOBAL_STATS, Map.of("users", users, "comments", comments), Map.of(), null);
+        return new DerivedState.Item(Users.GLOBAL_STATS, Map.of("users", users, "comments", comments), Map.of(), null);
     }
 
     private static Comparison.StoredItem slot(long users, long comments, Map<String, String> watermarks) {
         Map<String, String> named = new TreeMap<>();
         watermarks.forEach((shard, sequence) -> named.put(Watermarks.attributeName(shard), sequence));
-        return new Comparison.StoredItem(Domains.GLOBAL_STATS.entityType(),
+        return new Comparison.StoredItem(Users.GLOBAL_STATS,
                 Map.of("users", AttributeValue.fromN(Long.toString(users)),
                         "comments", AttributeValue.fromN(Long.toString(comments))), named);
     }
 
     private static StreamChanges.Touches touches(String shard, long last) {
-        return new StreamChanges.Touches(Domains.GLOBAL_STATS, new TreeMap<>(Map.of(shard, pad(last))),
+        return new StreamChanges.Touches(Users.GLOBAL_STATS, new TreeMap<>(Map.of(shard, pad(last))),
                 Set.of("users"));
     }
 
@@ -92,8 +91,8 @@ class SlottedChecksTest {
 
     @Test
     void checks_otherTypes_stayItemByItem() {
-        Key stats = BlogKeys.userStats("u1");
-        var expected = Map.of(SLOT0, total(1, 0), stats, new DerivedState.Item(Domains.USER_STATS, Map.of("posts", 1L),
+        Key stats = Users.statsKey("u1");
+        var expected = Map.of(SLOT0, total(1, 0), stats, new DerivedState.Item(Users.USER_STATS, Map.of("posts", 1L),
                 Map.of("userId", AttributeValue.fromS("u1")), 1L));
         var actual = Map.of(SLOT1, slot(1, 0, Map.of()));
 
@@ -129,7 +128,7 @@ class SlottedChecksTest {
     void repairs_anEmptySlotCaughtUp_isLeftAlone() {
         var expected = Map.of(SLOT0, total(5, 3));
         var actual = Map.of(SLOT0, slot(1, 0, Map.of()), SLOT1, new Comparison.StoredItem(
-                Domains.GLOBAL_STATS.entityType(), Map.of(), Map.of()));
+                Users.GLOBAL_STATS, Map.of(), Map.of()));
 
         ItemChecks.Check check = ItemChecks.checks(expected, actual, Map.of()).get(0);
 

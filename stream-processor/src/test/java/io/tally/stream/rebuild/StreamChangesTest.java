@@ -1,15 +1,16 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
-import io.tally.stream.StreamDomains;
-import io.tally.core.derive.Derivations;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.TestRecords;
@@ -23,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.Shard;
 
 /** The state of base items at a stream position, from a scan and the records read after it. */
 class StreamChangesTest {
-    private final Derivations derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
+    private final Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
     private final Recomputation recomputation = new Recomputation(derivations);
     private final StreamChanges changes = new StreamChanges(derivations, recomputation.scannedStates);
     private final TestRecords shard = new TestRecords("shard-a");
@@ -33,7 +34,7 @@ class StreamChangesTest {
     }
 
     private long posts() {
-        DerivedState.Item stats = recomputation.expected.items().get(BlogKeys.userStats("u1"));
+        DerivedState.Item stats = recomputation.expected.items().get(Users.statsKey("u1"));
         return stats == null ? 0 : stats.counters().getOrDefault("posts", 0L);
     }
 
@@ -48,7 +49,7 @@ class StreamChangesTest {
 
         assertThat(recomputation.baseItems).isEqualTo(1);
         assertThat(posts()).isZero();
-        StreamChanges.Touches touches = changes.touches().get(BlogKeys.userStats("u1"));
+        StreamChanges.Touches touches = changes.touches().get(Users.statsKey("u1"));
         assertThat(touches.lastChange()).containsExactly(Map.entry("shard-a", deleted.paddedSequence()));
         assertThat(touches.attributes()).contains("posts");
     }
@@ -57,7 +58,7 @@ class StreamChangesTest {
     void documentRestatedUnchanged_doesNotTouchTheItem_asTheEngineDoesNotWriteIt() {
         SourceRecord created = shard.put(post("p1", PostStatus.CREATED));
         // Only the body and the version change: the projection's document is restated, not changed.
-        io.tally.core.blog.Post edited = new io.tally.core.blog.Post("p1", "u1", "Title p1", "another body",
+        io.tally.domains.blog.Post edited = new io.tally.domains.blog.Post("p1", "u1", "Title p1", "another body",
                 PostStatus.CREATED, TestRecords.T0, TestRecords.T0, 2);
         shard.put(edited.toItem());
         shard.records().forEach(changes);

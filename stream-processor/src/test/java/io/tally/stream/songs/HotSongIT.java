@@ -1,15 +1,11 @@
-package io.tally.stream.songs;
+package io.tally.domains.songs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
-import io.tally.core.songs.Download;
-import io.tally.core.songs.Song;
-import io.tally.core.songs.SongKeys;
-import io.tally.core.songs.Songs;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
@@ -70,7 +66,7 @@ class HotSongIT {
                     .values().stream().flatMap(List::stream).toList();
             assertThat(records).hasSize(DOWNLOADS + 1);
 
-            var derivations = StreamDomains.derivations(ShardSettings.DEFAULTS);
+            var derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
             int batches = 0;
             try (Engine engine = Engine.builder().derivations(derivations)
                     .store(new DynamoDbDerivedStore(client, "tally")).deadLetters(new InMemoryDeadLetterSink())

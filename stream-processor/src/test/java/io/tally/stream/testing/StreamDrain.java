@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.stream.StreamDomains;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.events.EventPublisher;
@@ -48,7 +48,7 @@ public final class StreamDrain implements AutoCloseable {
                 .store(new DynamoDbDerivedStore(dynamo, table))
                 .deadLetters(new InMemoryDeadLetterSink())
                 .publisher(publisher)
-                .cascades(StreamDomains.cascades(dynamo, table))
+                .cascades(DomainRegistry.load().cascades(dynamo, table))
                 .build());
     }
 

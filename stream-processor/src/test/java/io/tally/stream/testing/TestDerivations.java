@@ -4,22 +4,23 @@ import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.blog.Blog;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.Comment;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.domains.Domains;
+import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.Derivation;
-import io.tally.core.derive.Derivations;
+import io.tally.core.domain.Derivations;
 import io.tally.core.derive.Document;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.derive.IntendedChanges;
 import io.tally.stream.engine.Watermarks;
 import io.tally.core.events.DomainEvent;
-import io.tally.stream.stats.UserStatsEvents;
+import io.tally.core.SharedCounter;
+import io.tally.core.users.SharedStats;
 import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,7 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Small derivations for the engine's tests (the real ones are written elsewhere): posts and comments per user,
- * a post projection document with a comment counter. Plus the recomputation from base items that derived data
+ * a post projection document with a comment counter; through the application's registry, so that a change of a
+ * user's counters announces the kernel's {@code UserStatsChanged} as in production. Plus the recomputation from base items that derived data
  * must equal.
  */
 public final class TestDerivations {
@@ -38,12 +40,12 @@ public final class TestDerivations {
 
     /** Posts per user (not deleted), comments per author and per post, the post projection; with events. */
     public static Derivations blog() {
-        return Derivations.of(new PostDerivation(true), new CommentDerivation(true));
+        return Derivations.of(DomainRegistry.load(), new PostDerivation(true), new CommentDerivation(true));
     }
 
     /** Only the users' totals: posts per user and comments per author, one derived item per user. */
     public static Derivations userTotals() {
-        return Derivations.of(new PostDerivation(false), new CommentDerivation(false));
+        return Derivations.of(DomainRegistry.load(), new PostDerivation(false), new CommentDerivation(false));
     }
 
     public static Derivation posts() {
@@ -54,8 +56,8 @@ public final class TestDerivations {
         return new CommentDerivation(true);
     }
 
-    public static CounterRef userCounter(String userId, String attribute) {
-        return new CounterRef(BlogKeys.userStats(userId), Domains.USER_STATS, attribute);
+    public static CounterRef userCounter(String userId, SharedCounter counter) {
+        return SharedStats.user(userId, counter);
     }
 
     static final class PostDerivation extends EntityDerivation<Post> {
@@ -107,11 +109,6 @@ public final class TestDerivations {
             }
             return List.of();
         }
-
-        @Override
-        protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
-            return projections ? UserStatsEvents.changed(eventId, changes) : List.of();
-        }
     }
 
     static final class CommentDerivation extends EntityDerivation<Comment> {
@@ -153,11 +150,6 @@ public final class TestDerivations {
             }
             return List.of();
         }
-
-        @Override
-        protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
-            return projections ? UserStatsEvents.changed(eventId, changes) : List.of();
-        }
     }
 
     /**
@@ -169,7 +161,7 @@ public final class TestDerivations {
         Map<Key, Map<String, BigDecimal>> counters = new HashMap<>();
         Map<Key, Map<String, AttributeValue>> derived = new HashMap<>();
         for (Map<String, AttributeValue> item : baseItems) {
-            var type = Domains.entityType(Items.entityTypeName(item));
+            var type = DomainRegistry.load().entityType(Items.entityTypeName(item));
             if (type.isEmpty()) {
                 continue;
             }

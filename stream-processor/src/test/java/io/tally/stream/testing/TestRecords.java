@@ -1,9 +1,9 @@
 package io.tally.stream.testing;
 
 import io.tally.core.Key;
-import io.tally.core.blog.Comment;
-import io.tally.core.blog.Post;
-import io.tally.core.blog.PostStatus;
+import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
 import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,11 +1,7 @@
-package io.tally.writer.catalogue;
+package io.tally.domains.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.catalogue.Catalogue;
-import io.tally.core.catalogue.CatalogueItem;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.catalogue.Selectors;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import io.tally.writer.TestClock;

@@ -1,13 +1,10 @@
-package io.tally.writer.catalogue;
+package io.tally.domains.catalogue;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tally.core.Timestamps;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.catalogue.ItemState;
-import io.tally.core.catalogue.UserItem;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import io.tally.writer.TestClock;
@@ -578,7 +575,7 @@ class UserItemRoutesIT {
         return LocalDynamoDb.client().query(q -> q.tableName(api.table())
                 .keyConditionExpression("pk = :pk AND begins_with(sk, :entry)")
                 .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(BlogKeys.userPk(userId)),
+                        ":pk", AttributeValue.fromS(Users.pk(userId)),
                         ":entry", AttributeValue.fromS(CatalogueKeys.ENTRY_PREFIX)))
                 .consistentRead(true)).items();
     }
@@ -586,7 +583,7 @@ class UserItemRoutesIT {
     private List<Map<String, AttributeValue>> userPartition(String userId) {
         return LocalDynamoDb.client().query(q -> q.tableName(api.table())
                 .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(BlogKeys.userPk(userId))))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(Users.pk(userId))))
                 .consistentRead(true)).items();
     }
 

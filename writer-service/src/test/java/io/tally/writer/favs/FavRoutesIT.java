@@ -1,4 +1,4 @@
-package io.tally.writer.favs;
+package io.tally.domains.favs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

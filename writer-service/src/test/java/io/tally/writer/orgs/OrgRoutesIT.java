@@ -1,4 +1,4 @@
-package io.tally.writer.orgs;
+package io.tally.domains.orgs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,12 +1,9 @@
-package io.tally.writer.songs;
+package io.tally.domains.songs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import io.tally.core.songs.Download;
-import io.tally.core.songs.SongKeys;
-import io.tally.core.songs.Songs;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import io.tally.writer.TestClock;

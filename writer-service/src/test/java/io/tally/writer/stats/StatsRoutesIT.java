@@ -1,5 +1,6 @@
 package io.tally.writer.stats;
 
+import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,13 +10,12 @@ import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.core.blog.Blog;
-import io.tally.core.blog.BlogKeys;
-import io.tally.core.blog.PostStatus;
-import io.tally.core.catalogue.Catalogue;
-import io.tally.core.catalogue.CatalogueKeys;
-import io.tally.core.catalogue.Selectors;
-import io.tally.core.domains.Domains;
+import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.PostStatus;
+import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.catalogue.CatalogueKeys;
+import io.tally.domains.catalogue.Selectors;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.writer.TestApi;
 import java.net.URLEncoder;
@@ -163,7 +163,7 @@ class StatsRoutesIT {
     @Test
     void userStats_statsItem_readsItsCountersAndZeroForTheMissingOnes() {
         createUser("u1");
-        put(BlogKeys.userStats("u1"), Domains.USER_STATS.entityType(), Map.of("userId", s("u1"), "posts", n(3), "comments", n(5),
+        put(Users.statsKey("u1"), Users.USER_STATS.entityType(), Map.of("userId", s("u1"), "posts", n(3), "comments", n(5),
                 "completed", n(4), "correctGuesses", n(2), "liveCompleted", n(1), "assigned", n(7)));
 
         var response = api.call("GET", "/stats/users/u1");
@@ -248,14 +248,14 @@ class StatsRoutesIT {
 
     @Test
     void globalStats_everyShard_areSummed() {
-        put(Domains.globalStatsKey(0), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(1), "postsCreated", n(2), "comments", n(3)));
-        put(Domains.globalStatsKey(1), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(10), "postsUpdated", n(20), "items", n(30)));
-        put(Domains.globalStatsKey(2), Domains.GLOBAL_STATS.entityType(), Map.of("postsDeleted", n(100), "completed", n(200),
+        put(Users.globalStatsKey(0), Users.GLOBAL_STATS.entityType(), Map.of("users", n(1), "postsCreated", n(2), "comments", n(3)));
+        put(Users.globalStatsKey(1), Users.GLOBAL_STATS.entityType(), Map.of("users", n(10), "postsUpdated", n(20), "items", n(30)));
+        put(Users.globalStatsKey(2), Users.GLOBAL_STATS.entityType(), Map.of("postsDeleted", n(100), "completed", n(200),
                 "orgs", n(1), "employees", n(3), "favourites", n(4)));
-        put(Domains.globalStatsKey(3), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(1000), "postsCreated", n(2000),
+        put(Users.globalStatsKey(3), Users.GLOBAL_STATS.entityType(), Map.of("users", n(1000), "postsCreated", n(2000),
                 "postsUpdated", n(3000), "postsDeleted", n(4000), "comments", n(5000), "items", n(6000), "completed", n(7000)));
         // Beyond the configured shard count: not a shard, not counted.
-        put(Domains.globalStatsKey(K), Domains.GLOBAL_STATS.entityType(), Map.of("users", n(99999)));
+        put(Users.globalStatsKey(K), Users.GLOBAL_STATS.entityType(), Map.of("users", n(99999)));
 
         var response = api.call("GET", "/stats/global");
 

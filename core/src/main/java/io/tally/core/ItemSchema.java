@@ -1,0 +1,278 @@
+package io.tally.core;
+
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * How an entity record is stored as an item, declared once: each record component is the attribute of the same name,
+ * its type saying how it is stored, plus the item's key, its entity type and any attribute computed from the record
+ * (the key of an index, say). One generic mapper for every entity instead of a hand-written {@code toItem} and
+ * {@code fromItem} each.
+ *
+ * <p>Stored as: {@code String} as S; {@code long}, {@code int} and their boxes as N; {@code Double} as N in plain
+ * notation; {@code boolean} and {@code Boolean} as BOOL; {@link Instant} as S in the contract's format
+ * ({@link Timestamps}); an enum as S, its {@link Coded#value()} when it has one, else its name. A component named in
+ * {@link Builder#optional} (or of a boxed type) may be null: it is then left out of the item, and read back as null;
+ * any other component that is missing or malformed makes reading fail with {@link MalformedItemException}, which the
+ * stream processor reports as a poison record.
+ *
+ * <p>The record's components are found once, when the schema is built (a class's schema is a constant), not per item.
+ *
+ * @param <T> the entity record
+ */
+public final class ItemSchema<T extends Record> {
+    /** An enum stored by a value of its own (e.g. {@code in-progress}) rather than its constant's name. */
+    public interface Coded {
+        String value();
+    }
+
+    private final Class<T> type;
+    private final List<EntityType> entityTypes;
+    private final Function<T, Key> key;
+    private final List<Field> fields;
+    private final Map<String, Function<T, AttributeValue>> computed;
+    private final Constructor<T> constructor;
+
+    private ItemSchema(Builder<T> builder) {
+        this.type = builder.type;
+        this.entityTypes = List.copyOf(builder.entityTypes);
+        this.key = builder.key;
+        this.computed = Map.copyOf(builder.computed);
+        RecordComponent[] components = type.getRecordComponents();
+        List<Field> fields = new ArrayList<>();
+        for (RecordComponent component : components) {
+            String name = component.getName();
+            boolean optional = builder.optional.contains(name) || !component.getType().isPrimitive()
+                    && component.getType() != String.class && component.getType() != Instant.class
+                    && !component.getType().isEnum();
+            fields.add(new Field(name, component, optional, !builder.transientFields.contains(name)));
+        }
+        for (String name : builder.optional) {
+            if (fields.stream().noneMatch(field -> field.name.equals(name))) {
+                throw new IllegalArgumentException(type.getSimpleName() + " has no component '" + name + "'");
+            }
+        }
+        this.fields = List.copyOf(fields);
+        try {
+            this.constructor = type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType)
+                    .toArray(Class<?>[]::new));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(type + " has no canonical constructor", e);
+        }
+    }
+
+    /** The schema of items of {@code entityType} holding records of {@code type}, at the key {@code key} gives. */
+    public static <T extends Record> Builder<T> of(Class<T> type, EntityType entityType, Function<T, Key> key) {
+        return new Builder<>(type, entityType, key);
+    }
+
+    /** The entity type written into the items (the first, when the schema reads several). */
+    public EntityType entityType() {
+        return entityTypes.get(0);
+    }
+
+    public Key key(T value) {
+        return key.apply(value);
+    }
+
+    /** The item: key, entity type, every component that is not null, every computed attribute. */
+    public Map<String, AttributeValue> toItem(T value) {
+        Map<String, AttributeValue> item = new HashMap<>(key.apply(value).toAttributeMap());
+        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(entityType().attributeValue()));
+        putFields(value, item);
+        computed.forEach((name, compute) -> {
+            AttributeValue attribute = compute.apply(value);
+            if (attribute != null) {
+                item.put(name, attribute);
+            }
+        });
+        return item;
+    }
+
+    /** The stored components of {@code value} (not the key, type or computed attributes) into {@code item}. */
+    public void putFields(T value, Map<String, AttributeValue> item) {
+        for (Field field : fields) {
+            if (field.stored) {
+                AttributeValue attribute = write(field, field.get(value));
+                if (attribute != null) {
+                    item.put(field.name, attribute);
+                }
+            }
+        }
+    }
+
+    /** The record an item holds; checks its entity type first, so that a mapper never reads an item of another kind. */
+    public T fromItem(Map<String, AttributeValue> item) {
+        Items.expectType(item, entityTypes.toArray(EntityType[]::new));
+        return fields(item, Map.of());
+    }
+
+    /**
+     * The record from the attributes of any item that carries its stored components (a copy of the entity in another
+     * item, say), whatever its type; {@code given} supplies components the item does not store.
+     */
+    public T fields(Map<String, AttributeValue> item, Map<String, Object> given) {
+        Object[] values = new Object[fields.size()];
+        for (int i = 0; i < values.length; i++) {
+            Field field = fields.get(i);
+            values[i] = given.containsKey(field.name) ? given.get(field.name) : read(field, item);
+        }
+        try {
+            return constructor.newInstance(values);
+        } catch (InvocationTargetException e) {
+            // The record's own checks refused the values: the item is malformed.
+            throw new MalformedItemException(type.getSimpleName() + ": " + e.getCause().getMessage());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot construct " + type, e);
+        }
+    }
+
+    private static AttributeValue write(Field field, Object value) {
+        if (value == null) {
+            if (!field.optional) {
+                throw new IllegalArgumentException("'" + field.name + "' must not be null");
+            }
+            return null;
+        }
+        if (value instanceof String text) {
+            return AttributeValue.fromS(text);
+        }
+        if (value instanceof Long || value instanceof Integer) {
+            return AttributeValue.fromN(value.toString());
+        }
+        if (value instanceof Double decimal) {
+            // Plain notation: Double.toString would write 1.0E-5.
+            return AttributeValue.fromN(BigDecimal.valueOf(decimal).toPlainString());
+        }
+        if (value instanceof Boolean bool) {
+            return AttributeValue.fromBool(bool);
+        }
+        if (value instanceof Instant instant) {
+            return AttributeValue.fromS(Timestamps.format(instant));
+        }
+        if (value instanceof Coded coded) {
+            return AttributeValue.fromS(coded.value());
+        }
+        if (value instanceof Enum<?> constant) {
+            return AttributeValue.fromS(constant.name());
+        }
+        throw new IllegalStateException("'" + field.name + "': no way to store a " + value.getClass());
+    }
+
+    private static Object read(Field field, Map<String, AttributeValue> item) {
+        if (!field.stored) {
+            return null;
+        }
+        AttributeValue value = item.get(field.name);
+        if (value == null || Boolean.TRUE.equals(value.nul())) {
+            if (field.optional) {
+                return null;
+            }
+            throw new MalformedItemException("attribute '" + field.name + "' is missing");
+        }
+        Class<?> type = field.component.getType();
+        if (type == String.class) {
+            return Items.string(item, field.name);
+        }
+        if (type == long.class || type == Long.class) {
+            return Items.number(item, field.name);
+        }
+        if (type == int.class || type == Integer.class) {
+            return Math.toIntExact(Items.number(item, field.name));
+        }
+        if (type == double.class || type == Double.class) {
+            return Items.optionalDecimal(item, field.name);
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return Items.optionalBoolean(item, field.name);
+        }
+        if (type == Instant.class) {
+            return Items.instant(item, field.name);
+        }
+        if (type.isEnum()) {
+            return constant(type, field.name, Items.string(item, field.name));
+        }
+        throw new IllegalStateException("'" + field.name + "': no way to read a " + type);
+    }
+
+    private static Object constant(Class<?> type, String name, String stored) {
+        for (Object constant : type.getEnumConstants()) {
+            String value = constant instanceof Coded coded ? coded.value() : ((Enum<?>) constant).name();
+            if (value.equals(stored)) {
+                return constant;
+            }
+        }
+        throw new MalformedItemException("attribute '" + name + "' is no " + type.getSimpleName() + ": " + stored);
+    }
+
+    private record Field(String name, RecordComponent component, boolean optional, boolean stored) {
+        Object get(Object record) {
+            try {
+                return component.getAccessor().invoke(record);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot read " + name, e);
+            }
+        }
+    }
+
+    /** Declares a schema; every component is stored and required unless said otherwise. */
+    public static final class Builder<T extends Record> {
+        private final Class<T> type;
+        private final List<EntityType> entityTypes = new ArrayList<>();
+        private final Function<T, Key> key;
+        private final Set<String> optional = new java.util.HashSet<>();
+        private final Set<String> transientFields = new java.util.HashSet<>();
+        private final Map<String, Function<T, AttributeValue>> computed = new LinkedHashMap<>();
+
+        private Builder(Class<T> type, EntityType entityType, Function<T, Key> key) {
+            this.type = Objects.requireNonNull(type, "type");
+            this.entityTypes.add(Objects.requireNonNull(entityType, "entityType"));
+            this.key = Objects.requireNonNull(key, "key");
+        }
+
+        /** Components that may be null: left out of the item, read back as null. */
+        public Builder<T> optional(String... components) {
+            optional.addAll(List.of(components));
+            return this;
+        }
+
+        /** Components the item does not store (read back as null, or as {@link ItemSchema#fields} is given them). */
+        public Builder<T> notStored(String... components) {
+            transientFields.addAll(List.of(components));
+            optional.addAll(List.of(components));
+            return this;
+        }
+
+        /** An attribute computed from the record on every write (an index key, say); null leaves it out. */
+        public Builder<T> computed(String attribute, Function<T, String> value) {
+            computed.put(attribute, record -> {
+                String text = value.apply(record);
+                return text == null ? null : AttributeValue.fromS(text);
+            });
+            return this;
+        }
+
+        /** Another entity type whose items hold the same record (a copy kept for a list, say), for reading. */
+        public Builder<T> alsoReads(EntityType entityType) {
+            entityTypes.add(entityType);
+            return this;
+        }
+
+        public ItemSchema<T> build() {
+            return new ItemSchema<>(this);
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package io.tally.core.domain;
+
+import io.tally.core.DeadLetterItem;
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.PrunerPositionItem;
+import io.tally.core.ShardCursorItem;
+import io.tally.core.SharedCounter;
+import io.tally.core.ShardSettings;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.CounterEvents;
+import io.tally.core.derive.Derivation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+
+/**
+ * The domains of the application, put together once and checked: the one place every function, command and test
+ * takes the domains from. A domain comes after the domains it {@link Domain#requires requires}, otherwise in the order
+ * found (a jar's service file is read top to bottom); that order is also the order of the shared items' read side.
+ *
+ * <p>Checked when built: a domain's name is a lower-case word and unique; what it requires is there; an entity type,
+ * derived type or lookup is declared once; a shared counter belongs to a shared type of the registry and is declared
+ * once. A registry that cannot be built says why, naming the domain.
+ */
+public final class DomainRegistry {
+    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,31}");
+
+    /** The stream processor's own records and bookkeeping: items of these types are neither base nor derived data. */
+    public static final Set<EntityType> BOOKKEEPING = Set.of(DeadLetterItem.TYPE, ShardCursorItem.TYPE,
+            PrunerPositionItem.TYPE);
+
+    private final List<Domain> domains;
+    private final Map<String, EntityType> entityTypes = new LinkedHashMap<>();
+    private final Map<String, DerivedType> derivedTypes = new LinkedHashMap<>();
+    private final Map<String, List<SharedCounter>> sharedCounters = new HashMap<>();
+    private final Map<String, Lookup> lookups = new LinkedHashMap<>();
+
+    private DomainRegistry(List<Domain> found) {
+        this.domains = List.copyOf(ordered(found));
+        BOOKKEEPING.forEach(type -> entityTypes.put(type.attributeValue(), type));
+        for (Domain domain : domains) {
+            domain.entityTypes().forEach(type -> {
+                if (type.isDerived()) {
+                    throw invalid(domain, type + " is a derived type: declare it in derivedTypes()");
+                }
+                addEntityType(domain, type);
+            });
+            for (DerivedType type : domain.derivedTypes()) {
+                addEntityType(domain, type.entityType());
+                derivedTypes.put(type.name(), type);
+                if (type.hasOpenCounters()) {
+                    sharedCounters.put(type.name(), new ArrayList<>());
+                }
+            }
+            for (Lookup lookup : domain.lookups()) {
+                if (lookups.put(lookup.type().attributeValue(), lookup) != null) {
+                    throw invalid(domain, "the lookup of " + lookup.type() + " is declared twice");
+                }
+            }
+        }
+        for (Domain domain : domains) {
+            for (SharedCounter counter : domain.sharedCounters()) {
+                List<SharedCounter> counters = sharedCounters.get(counter.type().name());
+                if (counters == null || derivedTypes.get(counter.type().name()) != counter.type()) {
+                    throw invalid(domain, "its counter '" + counter.attribute() + "' is on " + counter.type()
+                            + ", which no domain of the registry declares as shared");
+                }
+                if (counters.stream().anyMatch(c -> c.attribute().equals(counter.attribute()))) {
+                    throw invalid(domain, "two domains declare the shared counter '" + counter.attribute() + "' of "
+                            + counter.type());
+                }
+                counters.add(counter);
+            }
+        }
+    }
+
+    /** The domains the class loader's jars list in {@code META-INF/services/io.tally.core.domain.Domain}. */
+    public static DomainRegistry load(ClassLoader loader) {
+        List<Domain> found = new ArrayList<>();
+        try {
+            ServiceLoader.load(Domain.class, loader).forEach(found::add);
+        } catch (ServiceConfigurationError e) {
+            throw new IllegalStateException("a domain listed in META-INF/services/" + Domain.class.getName()
+                    + " cannot be loaded: " + e.getMessage(), e);
+        }
+        return new DomainRegistry(found);
+    }
+
+    /** The domains on the class path of this class (what a Lambda function's jar holds). */
+    public static DomainRegistry load() {
+        return load(DomainRegistry.class.getClassLoader());
+    }
+
+    /** These domains (ordered by what they require); for tests and for applications that list them in code. */
+    public static DomainRegistry of(List<? extends Domain> domains) {
+        return new DomainRegistry(List.copyOf(domains));
+    }
+
+    public static DomainRegistry of(Domain... domains) {
+        return of(List.of(domains));
+    }
+
+    /** The domains, each after those it requires. */
+    public List<Domain> domains() {
+        return domains;
+    }
+
+    /** The domain of this name, if the registry has it. */
+    public Optional<Domain> domain(String name) {
+        return domains.stream().filter(domain -> domain.name().equals(name)).findFirst();
+    }
+
+    /** The entity type an item's entity type attribute names, if the application knows it. */
+    public Optional<EntityType> entityType(String attributeValue) {
+        return Optional.ofNullable(attributeValue == null ? null : entityTypes.get(attributeValue));
+    }
+
+    /** The declaration of a derived type, if the application knows it. */
+    public Optional<DerivedType> derivedType(String attributeValue) {
+        return Optional.ofNullable(attributeValue == null ? null : derivedTypes.get(attributeValue));
+    }
+
+    /** Every derived type whose items are derived data, in the domains' order. */
+    public List<DerivedType> derivedTypes() {
+        return List.copyOf(derivedTypes.values());
+    }
+
+    /**
+     * The counters of a derived type in the read side's order: a shared type's from every domain, in the registry's
+     * order; any other type's as it declares them.
+     */
+    public List<String> counters(DerivedType type) {
+        return type.hasOpenCounters() ? sharedCounters(type).stream().map(SharedCounter::attribute).toList()
+                : type.counters();
+    }
+
+    /** The counters the domains add to a shared type, in the registry's order. */
+    public List<SharedCounter> sharedCounters(DerivedType type) {
+        List<SharedCounter> counters = sharedCounters.get(type.name());
+        if (counters == null) {
+            throw new IllegalArgumentException(type + " is not a shared type of the registry");
+        }
+        return List.copyOf(counters);
+    }
+
+    /** Whether {@code attribute} is a counter of {@code type} that some domain declares. */
+    public boolean declaresCounter(DerivedType type, String attribute) {
+        return type.hasOpenCounters()
+                ? sharedCounters(type).stream().anyMatch(counter -> counter.attribute().equals(attribute))
+                : type.isCounter(attribute);
+    }
+
+    /**
+     * The lookup of an entity type by name.
+     *
+     * @throws IllegalStateException when no domain declares it
+     */
+    public Lookup lookup(String entityType) {
+        Lookup lookup = lookups.get(entityType);
+        if (lookup == null) {
+            throw new IllegalStateException("no domain declares a lookup of '" + entityType + "'; lookups: "
+                    + lookups.keySet());
+        }
+        return lookup;
+    }
+
+    /** Every domain's derivations, placed with these shard counts, with the counter events of every domain. */
+    public Derivations derivations(ShardSettings shards) {
+        List<Derivation> all = new ArrayList<>();
+        domains.forEach(domain -> all.addAll(domain.derivations(shards)));
+        return Derivations.of(this, all, shards.global());
+    }
+
+    /** The events every domain announces from counter deltas. */
+    public List<CounterEvents> counterEvents() {
+        List<CounterEvents> all = new ArrayList<>();
+        domains.forEach(domain -> all.addAll(domain.counterEvents(this)));
+        return all;
+    }
+
+    /** Hands each cascade to the runner its domain declares for its class. */
+    public CascadeRunner cascades(DynamoDbClient dynamo, String table) {
+        Map<Class<? extends Cascade>, CascadeRunner> runners = new LinkedHashMap<>();
+        domains.forEach(domain -> runners.putAll(domain.cascades(dynamo, table)));
+        return CascadeRunner.byType(runners);
+    }
+
+    /** One line a domain: its name, entities, derived types and what it requires (for logs and {@code --help}). */
+    public String describe() {
+        return domains.stream().map(domain -> domain.name() + ": entities " + names(domain.entityTypes())
+                        + ", derived " + domain.derivedTypes()
+                        + (domain.requires().isEmpty() ? "" : ", requires " + domain.requires()))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static String names(List<EntityType> types) {
+        return types.stream().map(EntityType::attributeValue).toList().toString();
+    }
+
+    private void addEntityType(Domain domain, EntityType type) {
+        if (entityTypes.put(type.attributeValue(), type) != null) {
+            throw invalid(domain, "the entity type " + type + " is declared twice");
+        }
+    }
+
+    private static IllegalStateException invalid(Domain domain, String why) {
+        return new IllegalStateException("domain '" + domain.name() + "' (" + domain.getClass().getName() + "): " + why);
+    }
+
+    /** Each domain after the domains it requires; otherwise in the order found. */
+    private static List<Domain> ordered(List<Domain> found) {
+        Map<String, Domain> byName = new LinkedHashMap<>();
+        for (Domain domain : found) {
+            if (domain.name() == null || !NAME.matcher(domain.name()).matches()) {
+                throw new IllegalStateException(domain.getClass().getName() + ": a domain's name is a lower-case word, not '"
+                        + domain.name() + "'");
+            }
+            if (byName.put(domain.name(), domain) != null) {
+                throw invalid(domain, "two domains are named '" + domain.name() + "'");
+            }
+        }
+        Set<String> placed = new LinkedHashSet<>();
+        List<Domain> ordered = new ArrayList<>();
+        for (Domain domain : found) {
+            place(domain, byName, placed, new LinkedHashSet<>(), ordered);
+        }
+        return ordered;
+    }
+
+    private static void place(Domain domain, Map<String, Domain> byName, Set<String> placed, Set<String> visiting,
+                              List<Domain> ordered) {
+        if (placed.contains(domain.name())) {
+            return;
+        }
+        if (!visiting.add(domain.name())) {
+            throw invalid(domain, "the domains it requires require it in turn: " + visiting);
+        }
+        for (String name : domain.requires()) {
+            Domain required = byName.get(name);
+            if (required == null) {
+                throw invalid(domain, "it requires the domain '" + name + "', which is not on the class path (domains: "
+                        + byName.keySet() + ")");
+            }
+            place(required, byName, placed, visiting, ordered);
+        }
+        visiting.remove(domain.name());
+        placed.add(domain.name());
+        ordered.add(domain);
+    }
+}

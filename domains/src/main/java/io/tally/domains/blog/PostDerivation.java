@@ -1,0 +1,126 @@
+package io.tally.domains.blog;
+
+import static io.tally.core.Items.s;
+
+import io.tally.core.Shards;
+import io.tally.core.SharedCounter;
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.SharedStats;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A post counts in its author's {@code posts} while it is not deleted (a soft delete keeps the post readable but
+ * takes it out of the count), counts once in the global totals under its status, and owns the document part of
+ * its status-index projection. The projection stays for a deleted post: {@code GET /posts?status=deleted} lists
+ * it.
+ */
+public final class PostDerivation extends EntityDerivation<Post> {
+    public static final String POST_CREATED = "PostCreated";
+    public static final String POST_STATUS_CHANGED = "PostStatusChanged";
+
+    private final int statusShards;
+
+    public PostDerivation(int statusShards) {
+        super(Blog.POST);
+        this.statusShards = statusShards;
+    }
+
+    @Override
+    protected Post read(Map<String, AttributeValue> image) {
+        return Post.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(Post post) {
+        return Contribution.builder()
+                .count(SharedStats.user(post.userId(), Blog.USER_POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
+                .count(SharedStats.global(globalCounter(post.status())), 1)
+                .document(Blog.POST_PROJECTION, post.postId(), projection(post))
+                .build();
+    }
+
+    /**
+     * The post's version: 1 when created, one more with every update and soft delete. Post ids are generated and
+     * never reused (the post ref guards them), and the API never removes a post, so the version alone orders its
+     * states.
+     */
+    @Override
+    protected long revision(Post post) {
+        return post.version();
+    }
+
+    private Map<String, AttributeValue> projection(Post post) {
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(Blog.Projection.POST_ID, s(post.postId()));
+        values.put(Blog.Projection.USER_ID, s(post.userId()));
+        values.put(Blog.Projection.TITLE, s(post.title()));
+        values.put(Blog.Projection.STATUS, s(post.status().value()));
+        values.put(Blog.Projection.CREATED_AT, s(Timestamps.format(post.createdAt())));
+        values.put(Blog.Projection.UPDATED_AT, s(Timestamps.format(post.updatedAt())));
+        // The shard follows the post id, not the status, so a status change moves the projection between the
+        // status partitions by updating this one attribute.
+        values.put(TableSchema.STATUS_SHARD,
+                s(BlogKeys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
+        values.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(post.postId(), post.createdAt())));
+        return values;
+    }
+
+    private static SharedCounter globalCounter(PostStatus status) {
+        return switch (status) {
+            case CREATED -> Blog.GLOBAL_POSTS_CREATED;
+            case UPDATED -> Blog.GLOBAL_POSTS_UPDATED;
+            case DELETED -> Blog.GLOBAL_POSTS_DELETED;
+        };
+    }
+
+    /**
+     * {@code PostCreated} when the post appears, {@code PostStatusChanged} when its status changes. A hard delete
+     * (REMOVE) announces nothing: the API only soft-deletes, which is a status change.
+     */
+    @Override
+    protected List<DomainEvent> events(String eventId, Post before, Post after) {
+        if (after == null) {
+            return List.of();
+        }
+        if (before == null) {
+            return List.of(created(eventId, after));
+        }
+        if (before.status() != after.status()) {
+            return List.of(statusChanged(eventId, before, after));
+        }
+        return List.of();
+    }
+
+    private static DomainEvent created(String eventId, Post post) {
+        String id = DomainEvent.idFor(eventId, POST_CREATED, post.postId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("postId", post.postId());
+        detail.put("userId", post.userId());
+        detail.put("title", post.title());
+        detail.put("status", post.status().value());
+        detail.put("createdAt", Timestamps.format(post.createdAt()));
+        return new DomainEvent(id, POST_CREATED, detail);
+    }
+
+    private static DomainEvent statusChanged(String eventId, Post before, Post after) {
+        String id = DomainEvent.idFor(eventId, POST_STATUS_CHANGED, after.postId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("postId", after.postId());
+        detail.put("userId", after.userId());
+        detail.put("from", before.status().value());
+        detail.put("to", after.status().value());
+        detail.put("updatedAt", Timestamps.format(after.updatedAt()));
+        // So that a subscriber can name the post (e.g. "your post ... was deleted") without reading it.
+        detail.put("title", after.title());
+        return new DomainEvent(id, POST_STATUS_CHANGED, detail);
+    }
+}

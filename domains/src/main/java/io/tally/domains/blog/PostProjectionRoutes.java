@@ -1,0 +1,66 @@
+package io.tally.domains.blog;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Page;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.http.Router;
+import io.tally.core.read.ShardMerge;
+import io.tally.core.read.ShardMerge.MergedPage;
+import io.tally.core.read.ShardMerge.Resume;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * {@code GET /stats/posts/{postId}} and {@code GET /posts?status=...}: the blog's read side. It reads only the
+ * projections the stream processor maintains, by key or by index partition, never with a scan; so its answers
+ * are eventually consistent with the writes.
+ */
+final class PostProjectionRoutes {
+    private static final String STATUSES =
+            Arrays.stream(PostStatus.values()).map(PostStatus::value).collect(Collectors.joining(", "));
+
+    private final RouteContext context;
+    private final PostProjectionStore projections;
+
+    PostProjectionRoutes(RouteContext context, PostProjectionStore projections) {
+        this.context = context;
+        this.projections = projections;
+    }
+
+    void register(Router router) {
+        router.add("GET", "/stats/posts/{postId}", Access.READ_SIDE, this::postStats)
+                .add("GET", "/posts", Access.READ_SIDE, this::postsByStatus);
+    }
+
+    ApiResponse postStats(ApiRequest request) {
+        String postId = request.id("postId");
+        return ApiResponse.ok(BlogJson.postStats(postId, projections.stats(postId)));
+    }
+
+    ApiResponse postsByStatus(ApiRequest request) {
+        PostStatus status = statusParameter(request.queryParameter("status"));
+        int limit = Page.limit(request);
+        int shards = context.shards().status();
+        String scope = PostProjectionRequests.statusScope(status, shards);
+        List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), shards,
+                PostProjectionRequests::isValidPostPosition);
+        MergedPage<Map<String, AttributeValue>> page = projections.byStatus(status, from, limit);
+        List<ObjectNode> posts = page.items().stream().map(BlogJson::projection).toList();
+        return ApiResponse.ok(Page.body(posts, ShardMerge.encode(context.cursors(), scope, page.next())));
+    }
+
+    private static PostStatus statusParameter(String value) {
+        if (value == null) {
+            throw ApiException.badRequest("query parameter 'status' is required: one of " + STATUSES, "status");
+        }
+        return PostStatus.parse(value)
+                .orElseThrow(() -> ApiException.badRequest("'status' must be one of " + STATUSES, "status"));
+    }
+}

@@ -1,0 +1,25 @@
+package io.tally.domains.blog;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** Lifecycle of a post; {@link #DELETED} is a soft delete: the post stays readable. */
+public enum PostStatus {
+    CREATED("created"),
+    UPDATED("updated"),
+    DELETED("deleted");
+
+    private final String value;
+
+    PostStatus(String value) {
+        this.value = value;
+    }
+
+    public String value() {
+        return value;
+    }
+
+    public static Optional<PostStatus> parse(String value) {
+        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst();
+    }
+}

@@ -1,0 +1,116 @@
+package io.tally.domains.catalogue;
+
+import java.util.Optional;
+import io.tally.core.workload.WorkloadPart;
+import io.tally.core.workload.WorkloadContext;
+import java.io.IOException;
+import io.tally.core.demo.DemoApi;
+import io.tally.core.domain.Lookup;
+import io.tally.core.users.UsersDomain;
+import io.tally.core.users.Users;
+import io.tally.core.http.Router;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.Domain;
+import io.tally.core.derive.Derivation;
+import io.tally.core.SharedCounter;
+import io.tally.core.ShardSettings;
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.TableSchema;
+import java.util.List;
+
+/**
+ * The learning catalogue (seed 003), declared once: catalogue items with their selector index, each user's items in
+ * their states, and what the catalogue counts in the shared stats items. Keys are in {@link CatalogueKeys}.
+ */
+public final class Catalogue implements Domain {
+    public static final EntityType CATALOGUE_ITEM = EntityType.base("CatalogueItem");
+    /** The authoritative state of one catalogue item for one user. */
+    public static final EntityType USER_ITEM = EntityType.base("UserItem");
+    /** A user's list entry (assigned, in progress, completed, orphaned) kept in step with {@link #USER_ITEM}. */
+    public static final EntityType USER_ITEM_ENTRY = EntityType.base("UserItemEntry");
+
+    /** A user's stats: items completed (with a correct guess, live), and items per current state. */
+    public static final SharedCounter USER_COMPLETED = SharedCounter.of(Users.USER_STATS, "completed");
+    public static final SharedCounter USER_CORRECT_GUESSES = SharedCounter.of(Users.USER_STATS, "correctGuesses");
+    public static final SharedCounter USER_LIVE_COMPLETED = SharedCounter.of(Users.USER_STATS, "liveCompleted");
+    public static final SharedCounter USER_ASSIGNED = SharedCounter.of(Users.USER_STATS, "assigned");
+    public static final SharedCounter USER_IN_PROGRESS = SharedCounter.of(Users.USER_STATS, "inProgress");
+    public static final SharedCounter USER_ORPHANED = SharedCounter.of(Users.USER_STATS, "orphaned");
+
+    public static final SharedCounter GLOBAL_ITEMS = SharedCounter.of(Users.GLOBAL_STATS, "items");
+    public static final SharedCounter GLOBAL_COMPLETED = SharedCounter.of(Users.GLOBAL_STATS, "completed");
+
+    /** One per catalogue item: its entry in the CycleSelector index. */
+    public static final DerivedType SELECTOR_ENTRY = DerivedType.named("SelectorEntry")
+            .key("ITEM#<itemId> / #SELECTOR#", CatalogueKeys::selectorEntry)
+            .document(Entry.ITEM_ID, Entry.TITLE, Entry.SCORE)
+            .indexKeys(TableSchema.SELECTOR, TableSchema.DATA)
+            .build();
+
+    /** Attribute names of {@link #SELECTOR_ENTRY}. */
+    public static final class Entry {
+        public static final String ITEM_ID = "itemId";
+        public static final String TITLE = "title";
+        public static final String SCORE = "score";
+
+        private Entry() {
+        }
+    }
+
+    @Override
+    public String name() {
+        return "catalogue";
+    }
+
+    @Override
+    public List<String> requires() {
+        return List.of(UsersDomain.NAME);
+    }
+
+    @Override
+    public List<EntityType> entityTypes() {
+        return List.of(CATALOGUE_ITEM, USER_ITEM, USER_ITEM_ENTRY);
+    }
+
+    @Override
+    public List<DerivedType> derivedTypes() {
+        return List.of(SELECTOR_ENTRY);
+    }
+
+    @Override
+    public List<SharedCounter> sharedCounters() {
+        return List.of(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED, USER_IN_PROGRESS,
+                USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED);
+    }
+
+    /** Catalogue items, by item id: what another domain (a review, say) refers to. */
+    @Override
+    public List<Lookup> lookups() {
+        return List.of(new Lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem));
+    }
+
+    /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
+    @Override
+    public void routes(Router router, RouteContext context) {
+        ItemStore items = new ItemStore(context.dynamo(), context.table());
+        new ItemRoutes(context, items).register(router);
+        new UserItemRoutes(context, new UserItemStore(context.dynamo(), context.table(), items)).register(router);
+        new SelectorRoutes(context, new SelectorStore(context.dynamo(), context.table())).register(router);
+    }
+
+    @Override
+    public List<Derivation> derivations(ShardSettings shards) {
+        return List.of(new CatalogueItemDerivation(shards.selector()), new UserItemDerivation());
+    }
+
+    @Override
+    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
+        CatalogueDemo.seed(api);
+    }
+
+    @Override
+    public Optional<WorkloadPart> workload(WorkloadContext context) {
+        return Optional.of(new CatalogueWorkload(context));
+    }
+}

@@ -1,0 +1,92 @@
+package io.tally.domains.catalogue;
+
+import static io.tally.core.Items.n;
+import static io.tally.core.Items.s;
+import static io.tally.core.Items.ts;
+import static io.tally.core.Items.type;
+
+import io.tally.core.Items;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A learning-catalogue item (seed 003). The requested selector is stored as {@code itemSelector}, not as the
+ * index attribute {@code selector}: the CycleSelector index holds only the selector entries that the stream
+ * processor derives (one per item, the back catalogue spread over shards), so an item never appears twice.
+ *
+ * @param revision grows with every write of the item, also across a delete and a re-creation of the same id
+ *                 ({@link #nextRevision}); the stream processor orders the item's selector entry by it. It is
+ *                 bookkeeping, never part of the HTTP contract. An item written before revisions existed reads
+ *                 as revision 0.
+ */
+public record CatalogueItem(String itemId, String title, long score, String selector, Instant updatedAt,
+                            long revision) {
+    /** Attribute names of the item. */
+    public static final String ITEM_ID = "itemId";
+    public static final String TITLE = "title";
+    public static final String SCORE = "score";
+    public static final String ITEM_SELECTOR = "itemSelector";
+    public static final String UPDATED_AT = "updatedAt";
+    public static final String REVISION = "revision";
+
+    public static final long MAX_SCORE = 1_000_000_000L;
+
+    /** The same item with another revision. */
+    public CatalogueItem withRevision(long next) {
+        return new CatalogueItem(itemId, title, score, selector, updatedAt, next);
+    }
+
+    /**
+     * The revision of the next write of an item: above the previous one, and at least the writer's clock in epoch
+     * microseconds.
+     *
+     * <p>The clock is what keeps revisions growing across a hard delete: the deleted item and its revision are gone,
+     * so a re-creation of the same id cannot add one to it, and must still come after the removal (whose revision
+     * the stream processor derives from the deleted item's). One item takes at most about one write per
+     * millisecond (a partition takes 1,000 write units per second), so {@code previous + 1} never runs ahead of the
+     * clock by more than a few microseconds, and a delete followed by a re-creation are at least a request apart:
+     * the re-creation's clock reading is above every revision the item had. The residual risk is clock skew between
+     * writers: a re-creation by a writer whose clock is behind the last writer's by more than the time between the
+     * two requests gets a lower revision, and its selector entry stays removed until the item is written again (or
+     * the rebuilder repairs it).
+     *
+     * @param previous the item's current revision, or 0 when it does not exist (or has none)
+     */
+    public static long nextRevision(long previous, Instant now) {
+        long micros = Math.addExact(Math.multiplyExact(now.getEpochSecond(), 1_000_000L), now.getNano() / 1_000L);
+        return Math.max(previous + 1, micros);
+    }
+
+    public Key key() {
+        return CatalogueKeys.catalogueItem(itemId);
+    }
+
+    public Map<String, AttributeValue> toItem() {
+        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
+        item.put(TableSchema.ENTITY_TYPE, type(Catalogue.CATALOGUE_ITEM));
+        item.put(ITEM_ID, s(itemId));
+        if (title != null) {
+            item.put(TITLE, s(title));
+        }
+        item.put(SCORE, n(score));
+        item.put(ITEM_SELECTOR, s(selector));
+        item.put(UPDATED_AT, ts(updatedAt));
+        item.put(REVISION, n(revision));
+        return item;
+    }
+
+    public static CatalogueItem fromItem(Map<String, AttributeValue> item) {
+        Items.expectType(item, Catalogue.CATALOGUE_ITEM);
+        return new CatalogueItem(
+                Items.string(item, ITEM_ID),
+                Items.optionalString(item, TITLE),
+                Items.number(item, SCORE),
+                Items.string(item, ITEM_SELECTOR),
+                Items.instant(item, UPDATED_AT),
+                item.containsKey(REVISION) ? Items.number(item, REVISION) : 0);
+    }
+}

@@ -1,0 +1,64 @@
+package io.tally.domains.catalogue;
+
+import static io.tally.core.Items.n;
+import static io.tally.core.Items.s;
+
+import io.tally.core.TableSchema;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.users.SharedStats;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A catalogue item counts once in the global totals and owns its entry in the CycleSelector index: one entry
+ * per item, in the partition of its selector ({@code back-catalogue} spread over {@code selectorShards}
+ * partitions by item id), ranged by score. It announces no events.
+ */
+public final class CatalogueItemDerivation extends EntityDerivation<CatalogueItem> {
+    private final int selectorShards;
+
+    public CatalogueItemDerivation(int selectorShards) {
+        super(Catalogue.CATALOGUE_ITEM);
+        this.selectorShards = selectorShards;
+    }
+
+    @Override
+    protected CatalogueItem read(Map<String, AttributeValue> image) {
+        return CatalogueItem.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(CatalogueItem item) {
+        return Contribution.builder()
+                .count(SharedStats.global(Catalogue.GLOBAL_ITEMS), 1)
+                .document(Catalogue.SELECTOR_ENTRY, item.itemId(), selectorEntry(item))
+                .build();
+    }
+
+    /**
+     * The revision the writer stamps on every put ({@link CatalogueItem#nextRevision}): above the previous one and
+     * at least its clock in microseconds, so that a re-creation after a delete is above the deleted item's. An
+     * item written before revisions existed reads as 0, and its entry is then ordered only by the shard watermarks,
+     * as before.
+     */
+    @Override
+    protected long revision(CatalogueItem item) {
+        return item.revision();
+    }
+
+    private Map<String, AttributeValue> selectorEntry(CatalogueItem item) {
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(Catalogue.Entry.ITEM_ID, s(item.itemId()));
+        // An item without a title leaves the attribute out, and the document write removes a title it had before.
+        if (item.title() != null) {
+            values.put(Catalogue.Entry.TITLE, s(item.title()));
+        }
+        values.put(Catalogue.Entry.SCORE, n(item.score()));
+        values.put(TableSchema.SELECTOR,
+                s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
+        values.put(TableSchema.DATA, n(item.score()));
+        return values;
+    }
+}

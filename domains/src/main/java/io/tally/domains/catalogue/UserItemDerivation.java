@@ -1,0 +1,78 @@
+package io.tally.domains.catalogue;
+
+import io.tally.core.SharedCounter;
+import io.tally.core.Items;
+import io.tally.core.Timestamps;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.SharedStats;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The authoritative user item ({@code useritem#<itemId>}) counts in its user's stats under its current state;
+ * a completed one also counts its correct guess and live completion, and counts in the global totals.
+ *
+ * <p>Only {@link Catalogue#USER_ITEM} derives: its list entry ({@link Catalogue#USER_ITEM_ENTRY}) is a copy
+ * written in the same transaction, so deriving both would count every item twice. {@link UserItem#fromItem}
+ * reads either, hence the explicit type check.
+ */
+public final class UserItemDerivation extends EntityDerivation<UserItem> {
+    public static final String ITEM_COMPLETED = "ItemCompleted";
+
+
+    public UserItemDerivation() {
+        super(Catalogue.USER_ITEM);
+    }
+
+    @Override
+    protected UserItem read(Map<String, AttributeValue> image) {
+        Items.expectType(image, Catalogue.USER_ITEM);
+        return UserItem.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(UserItem item) {
+        Contribution.Builder contribution = Contribution.builder()
+                .count(SharedStats.user(item.userId(), stateCounter(item.state())), 1);
+        if (item.state() == ItemState.COMPLETED) {
+            contribution.count(SharedStats.user(item.userId(), Catalogue.USER_CORRECT_GUESSES),
+                    Boolean.TRUE.equals(item.correct()) ? 1 : 0);
+            contribution.count(SharedStats.user(item.userId(), Catalogue.USER_LIVE_COMPLETED),
+                    Boolean.TRUE.equals(item.live()) ? 1 : 0);
+            contribution.count(SharedStats.global(Catalogue.GLOBAL_COMPLETED), 1);
+        }
+        return contribution.build();
+    }
+
+    private static SharedCounter stateCounter(ItemState state) {
+        return switch (state) {
+            case ASSIGNED -> Catalogue.USER_ASSIGNED;
+            case IN_PROGRESS -> Catalogue.USER_IN_PROGRESS;
+            case COMPLETED -> Catalogue.USER_COMPLETED;
+            case ORPHANED -> Catalogue.USER_ORPHANED;
+        };
+    }
+
+    /** {@code ItemCompleted} when the item enters {@code completed}; completed is final, so that happens once. */
+    @Override
+    protected List<DomainEvent> events(String eventId, UserItem before, UserItem after) {
+        boolean wasCompleted = before != null && before.state() == ItemState.COMPLETED;
+        if (after == null || after.state() != ItemState.COMPLETED || wasCompleted) {
+            return List.of();
+        }
+        String id = DomainEvent.idFor(eventId, ITEM_COMPLETED, after.itemId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("userId", after.userId());
+        detail.put("itemId", after.itemId());
+        // An absent flag counts as false in the stats; the event says the same.
+        detail.put("correct", Boolean.TRUE.equals(after.correct()));
+        detail.put("live", Boolean.TRUE.equals(after.live()));
+        detail.put("completedAt", Timestamps.format(after.enteredAt()));
+        return List.of(new DomainEvent(id, ITEM_COMPLETED, detail));
+    }
+}

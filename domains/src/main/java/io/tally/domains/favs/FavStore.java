@@ -1,0 +1,184 @@
+package io.tally.domains.favs;
+
+import io.tally.core.http.ApiException;
+import io.tally.core.read.BatchReads;
+import io.tally.core.read.DerivedReads;
+import io.tally.core.read.ShardMerge.MergedPage;
+import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.store.QueryPage;
+import io.tally.core.store.Transactions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/** Favourites, their links and the domain's read side: where a failed condition becomes the client's answer. */
+final class FavStore {
+    /** Queries of one search page at most: a filter that matches little must not read a partition whole. */
+    static final int SEARCH_ROUNDS = 10;
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    FavStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    void create(Favourite favourite) {
+        try {
+            Transactions.write(dynamo, FavRequests.create(table, favourite));
+        } catch (TransactionCanceledException e) {
+            if (Transactions.conditionFailed(e, FavRequests.CREATE_USER)) {
+                throw userNotFound(favourite.userId());
+            }
+            if (Transactions.conditionFailed(e, FavRequests.CREATE_FAVOURITE)) {
+                throw ApiException.conflict("favourite '" + favourite.favouriteId() + "' already exists");
+            }
+            throw e;
+        }
+    }
+
+    Favourite get(String userId, String favouriteId) {
+        Map<String, AttributeValue> item = dynamo.getItem(FavRequests.get(table, userId, favouriteId)).item();
+        if (item == null || item.isEmpty()) {
+            throw notFound(userId, favouriteId);
+        }
+        return Favourite.fromItem(item);
+    }
+
+    Favourite delete(String userId, String favouriteId) {
+        try {
+            return Favourite.fromItem(dynamo.deleteItem(FavRequests.delete(table, userId, favouriteId)).attributes());
+        } catch (ConditionalCheckFailedException e) {
+            throw notFound(userId, favouriteId);
+        }
+    }
+
+    /** {@code not_found} for a user never written. */
+    void requireUser(String userId) {
+        if (DerivedReads.found(dynamo.getItem(FavRequests.user(table, userId))) == null) {
+            throw userNotFound(userId);
+        }
+    }
+
+    QueryPage byType(String userId, FavouriteType type, int limit, Map<String, AttributeValue> start) {
+        return QueryPage.of(dynamo.query(FavRequests.byType(table, userId, type, limit, start)), limit,
+                FavRequests.BY_TYPE_KEY);
+    }
+
+    QueryPage byTag(String userId, String tagId, FavouriteType type, int limit, Map<String, AttributeValue> start) {
+        return type == null
+                ? QueryPage.of(dynamo.query(FavRequests.byTag(table, userId, tagId, limit, start)), limit,
+                        FavRequests.BY_TAG_KEY)
+                : QueryPage.of(dynamo.query(FavRequests.byTagAndType(table, userId, tagId, type, limit, start)), limit,
+                        FavRequests.BY_TAG_TYPE_KEY);
+    }
+
+    /** One page of every type, merged from the type partitions that are not exhausted. */
+    MergedPage<Map<String, AttributeValue>> all(String userId, List<Resume> from, int limit) {
+        return FavRequests.ALL_TYPES.merge(from, DerivedReads.readShards(dynamo, from,
+                (shard, after) -> FavRequests.allTypesShard(table, userId, shard, limit, after),
+                FavRequests::position), limit);
+    }
+
+    /**
+     * One page of the search: read the chosen partition on until one item more than the page has passed the filter,
+     * the partition ends, or {@link #SEARCH_ROUNDS} queries are spent (then the page may be short, and the cursor
+     * continues where the reading stopped).
+     */
+    QueryPage search(String userId, List<String> words, int limit, Map<String, AttributeValue> start) {
+        List<Map<String, AttributeValue>> found = new ArrayList<>();
+        Map<String, AttributeValue> next = start;
+        for (int round = 0; round < SEARCH_ROUNDS; round++) {
+            QueryResponse response = dynamo.query(FavRequests.search(table, userId, words, limit, next));
+            found.addAll(response.items());
+            next = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey() : null;
+            if (found.size() > limit || next == null) {
+                break;
+            }
+        }
+        if (found.size() > limit) {
+            return new QueryPage(found.subList(0, limit), QueryPage.keyOf(found.get(limit - 1), FavRequests.SEARCH_KEY));
+        }
+        return new QueryPage(found, next);
+    }
+
+    /** 201 (true) when the link is new, 200 (false) when it was there; the link as stored. */
+    record Linked(FavouriteTag link, boolean created) {
+    }
+
+    Linked link(String userId, String favouriteId, String tagId, TagStore tags, Instant now) {
+        Favourite favourite = get(userId, favouriteId);
+        Tag tag = tags.get(userId, tagId);
+        FavouriteTag link = new FavouriteTag(favourite, tagId, now, tag.incarnation());
+        try {
+            Transactions.write(dynamo, FavRequests.link(table, link));
+            return new Linked(link, true);
+        } catch (TransactionCanceledException e) {
+            if (Transactions.conditionFailed(e, FavRequests.LINK_FAVOURITE)) {
+                throw notFound(userId, favouriteId);
+            }
+            if (Transactions.conditionFailed(e, FavRequests.LINK_TAG)) {
+                throw TagStore.notFound(userId, tagId);
+            }
+            Map<String, AttributeValue> existing = Transactions.oldItem(e, FavRequests.LINK_PUT);
+            if (Transactions.conditionFailed(e, FavRequests.LINK_PUT) && existing != null) {
+                return new Linked(FavouriteTag.fromItem(existing), false);
+            }
+            throw e;
+        }
+    }
+
+    FavouriteTag unlink(String userId, String favouriteId, String tagId) {
+        try {
+            return FavouriteTag.fromItem(
+                    dynamo.deleteItem(FavRequests.unlink(table, userId, favouriteId, tagId)).attributes());
+        } catch (ConditionalCheckFailedException e) {
+            throw ApiException.notFound("favourite '" + favouriteId + "' of user '" + userId + "' has no tag '"
+                    + tagId + "'");
+        }
+    }
+
+    /** One page of the favourite's tags, in tag id order; a tag deleted but not yet unlinked is left out. */
+    TagPage tags(String userId, String favouriteId, int limit, Map<String, AttributeValue> start) {
+        get(userId, favouriteId);
+        QueryPage links = QueryPage.of(dynamo.query(FavRequests.links(table, userId, favouriteId, limit, start)), limit,
+                FavRequests.TABLE_KEY);
+        List<String> tagIds = links.items().stream().map(item -> FavouriteTag.fromItem(item).tagId()).toList();
+        Map<String, Tag> byId = new HashMap<>();
+        if (!tagIds.isEmpty()) {
+            BatchReads.getAll(dynamo, table, FavRequests.tags(table, userId, tagIds))
+                    .forEach(item -> byId.put(Tag.fromItem(item).tagId(), Tag.fromItem(item)));
+        }
+        return new TagPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), links.nextKey());
+    }
+
+    /** A page of tags and where the next one starts. */
+    record TagPage(List<Tag> tags, Map<String, AttributeValue> nextKey) {
+    }
+
+    /** The user's favourite stats item, or null when nothing is counted yet; {@code not_found} for an unknown user. */
+    Map<String, AttributeValue> stats(String userId) {
+        Map<String, AttributeValue> stats = DerivedReads.found(dynamo.getItem(FavRequests.stats(table, userId)));
+        if (stats == null) {
+            requireUser(userId);
+        }
+        return stats;
+    }
+
+    static ApiException userNotFound(String userId) {
+        return ApiException.notFound("user '" + userId + "' does not exist");
+    }
+
+    static ApiException notFound(String userId, String favouriteId) {
+        return ApiException.notFound("user '" + userId + "' has no favourite '" + favouriteId + "'");
+    }
+}

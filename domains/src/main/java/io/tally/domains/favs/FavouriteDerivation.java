@@ -1,0 +1,107 @@
+package io.tally.domains.favs;
+
+import static io.tally.core.Items.s;
+
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.Document;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.SharedStats;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A favourite counts in its user's {@code favourites} and {@code type:<type>}, once in the global totals, and owns the
+ * search entries of its title: one per term ({@link SearchTerms#terms}), each a copy of the favourite's fields in the
+ * partition of the FavouriteSearch index for that term. A change of the title removes the entries of terms it no
+ * longer has (the difference of the two states' contributions); a removal removes them all, and also the favourite's
+ * tag links in turn ({@link FavouriteLinks}). Announces {@code FavouriteCollected} and {@code FavouriteUncollected}.
+ */
+public final class FavouriteDerivation extends EntityDerivation<Favourite> {
+    public static final String FAVOURITE_COLLECTED = "FavouriteCollected";
+    public static final String FAVOURITE_UNCOLLECTED = "FavouriteUncollected";
+
+    public FavouriteDerivation() {
+        super(Favs.FAVOURITE);
+    }
+
+    @Override
+    protected Favourite read(Map<String, AttributeValue> image) {
+        return Favourite.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(Favourite favourite) {
+        Contribution.Builder contribution = Contribution.builder()
+                .count(Favs.FAVOURITE_STATS, favourite.userId(), Favs.STATS_FAVOURITES, 1)
+                .count(Favs.FAVOURITE_STATS, favourite.userId(), Favs.typeCounter(favourite.type()), 1)
+                .count(SharedStats.global(Favs.GLOBAL_FAVOURITES), 1);
+        for (String term : SearchTerms.terms(favourite.title())) {
+            contribution.document(Favs.SEARCH_ENTRY,
+                    FavKeys.searchSubject(favourite.userId(), favourite.favouriteId(), term), entry(favourite, term));
+        }
+        return contribution.build();
+    }
+
+    /**
+     * The clip time in epoch milliseconds: a favourite is never modified, and one collected again under a freed id is
+     * clipped later (the writer's clock, as a catalogue item's revision), so its entries beat the removal of the
+     * earlier one's at the same keys.
+     */
+    @Override
+    protected long revision(Favourite favourite) {
+        return favourite.clippedAt().toEpochMilli();
+    }
+
+    static Map<String, AttributeValue> entry(Favourite favourite, String term) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        favourite.putFields(values);
+        values.put(Favs.SEARCH_WORDS, s(SearchTerms.wordList(favourite.title())));
+        values.put(TableSchema.SEARCH_KEY, s(FavKeys.searchPartition(favourite.userId(), term)));
+        values.put(TableSchema.CLIPPED_KEY, s(favourite.clipped()));
+        return values;
+    }
+
+    /** An un-collect removes the favourite's links; a favourite is never modified otherwise. */
+    @Override
+    protected List<Cascade> cascades(Favourite before, Favourite after) {
+        if (before != null && (after == null || !after.incarnation().equals(before.incarnation()))) {
+            return List.of(new FavouriteLinks(before.userId(), before.favouriteId(), before.incarnation()));
+        }
+        return List.of();
+    }
+
+    @Override
+    protected List<DomainEvent> events(String eventId, Favourite before, Favourite after) {
+        if (before == null && after != null) {
+            return List.of(event(eventId, FAVOURITE_COLLECTED, after));
+        }
+        if (before != null && after == null) {
+            return List.of(event(eventId, FAVOURITE_UNCOLLECTED, before));
+        }
+        return List.of();
+    }
+
+    private static DomainEvent event(String eventId, String detailType, Favourite favourite) {
+        String id = DomainEvent.idFor(eventId, detailType, favourite.userId() + "/" + favourite.favouriteId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("userId", favourite.userId());
+        detail.put("favouriteId", favourite.favouriteId());
+        detail.put("type", favourite.type().value());
+        detail.put("title", favourite.title());
+        detail.put("clippedAt", Timestamps.format(favourite.clippedAt()));
+        return new DomainEvent(id, detailType, detail);
+    }
+
+    /** For tests: the document of one search entry as the derivation writes it (revision aside). */
+    static Document document(Favourite favourite, String term) {
+        return new Document(Favs.SEARCH_ENTRY, entry(favourite, term), 0);
+    }
+}

@@ -1,0 +1,160 @@
+package io.tally.domains.favs;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.Ids;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Body;
+import io.tally.core.http.Page;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.http.Router;
+import io.tally.core.read.ShardMerge;
+import io.tally.core.read.ShardMerge.MergedPage;
+import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.store.QueryPage;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Functions 1 to 4 and 8 to 10 of seed 004: collect, un-collect, get, list (all, by type, by tag, by tag and type)
+ * and search a user's favourites; and the domain's read side, {@code GET /stats/users/{userId}/favourites}.
+ */
+final class FavouriteRoutes {
+    static final int TITLE_MAX = 200;
+    static final int URL_MAX = 2_048;
+    static final int CREATOR_MAX = 100;
+    /** The search route's path segment, which a favourite id therefore cannot be. */
+    static final String SEARCH = "search";
+    static final int QUERY_MAX = 200;
+    static final int QUERY_WORDS_MAX = 10;
+
+    private final RouteContext context;
+    private final FavStore favourites;
+    private final TagStore tags;
+
+    FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags) {
+        this.context = context;
+        this.favourites = favourites;
+        this.tags = tags;
+    }
+
+    /** The search route first: the literal segment wins over {@code {favouriteId}}. */
+    void register(Router router) {
+        router.add("GET", "/users/{userId}/favourites/" + SEARCH, Access.ownerOrAdmin("userId"), this::search)
+                .add("POST", "/users/{userId}/favourites", Access.owner("userId"), this::create)
+                .add("GET", "/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::list)
+                .add("GET", "/users/{userId}/favourites/{favouriteId}", Access.ownerOrAdmin("userId"), this::get)
+                .add("DELETE", "/users/{userId}/favourites/{favouriteId}", Access.owner("userId"), this::delete)
+                .add("GET", "/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::stats);
+    }
+
+    ApiResponse create(ApiRequest request) {
+        String userId = request.id("userId");
+        Body body = Body.parse(request.body(),
+                Set.of("favouriteId", "type", "title", "contentUrl", "thumbnailUrl", "creatorId"));
+        String favouriteId = body.optionalId("favouriteId");
+        if (SEARCH.equals(favouriteId)) {
+            throw ApiException.validation("favouriteId", "'" + SEARCH + "' is not a valid favourite id");
+        }
+        String typeValue = body.requiredString("type", 1, 20);
+        FavouriteType type = FavouriteType.parse(typeValue).orElseThrow(() ->
+                ApiException.validation("type", "'type' must be one of " + FavouriteType.VALUES));
+        String title = body.requiredString("title", 1, TITLE_MAX);
+        String contentUrl = body.optionalString("contentUrl", 1, URL_MAX);
+        String thumbnailUrl = body.optionalString("thumbnailUrl", 1, URL_MAX);
+        String creatorId = body.optionalString("creatorId", 1, CREATOR_MAX);
+        Favourite favourite = new Favourite(userId, favouriteId == null ? context.ids().next() : favouriteId, type,
+                title, contentUrl, thumbnailUrl, creatorId, context.now(), context.ids().next());
+        favourites.create(favourite);
+        return ApiResponse.created(FavsJson.favourite(favourite),
+                "/users/" + userId + "/favourites/" + favourite.favouriteId());
+    }
+
+    ApiResponse get(ApiRequest request) {
+        return ApiResponse.ok(FavsJson.favourite(favourites.get(request.id("userId"), request.id("favouriteId"))));
+    }
+
+    /** 200 with the favourite as it was; its tag links are removed by the stream processor. */
+    ApiResponse delete(ApiRequest request) {
+        return ApiResponse.ok(FavsJson.favourite(favourites.delete(request.id("userId"), request.id("favouriteId"))));
+    }
+
+    /**
+     * Newest first: all types (the type partitions merged), one type, a tag, or a tag and a type. Listing by a tag
+     * records an access of the tag ({@link TagStore#touch}).
+     */
+    ApiResponse list(ApiRequest request) {
+        String userId = request.id("userId");
+        FavouriteType type = typeParameter(request.queryParameter("type"));
+        String tagId = tagParameter(request.queryParameter("tag"));
+        int limit = Page.limit(request);
+        String cursor = request.queryParameter("cursor");
+        String scope = "favourites:" + userId + ":" + (type == null ? "" : type.value()) + ":"
+                + (tagId == null ? "" : tagId);
+        if (tagId != null) {
+            Set<String> key = type == null ? FavRequests.BY_TAG_KEY : FavRequests.BY_TAG_TYPE_KEY;
+            Map<String, AttributeValue> start = context.cursors().decode(scope, cursor, key);
+            Tag tag = tags.get(userId, tagId);
+            QueryPage page = favourites.byTag(userId, tagId, type, limit, start);
+            tags.touch(tag, context.now());
+            return page(scope, page);
+        }
+        if (type != null) {
+            Map<String, AttributeValue> start = context.cursors().decode(scope, cursor, FavRequests.BY_TYPE_KEY);
+            favourites.requireUser(userId);
+            return page(scope, favourites.byType(userId, type, limit, start));
+        }
+        int types = FavouriteType.values().length;
+        List<Resume> from = ShardMerge.decode(context.cursors(), scope, cursor, types, FavRequests::isValidPosition);
+        favourites.requireUser(userId);
+        MergedPage<Map<String, AttributeValue>> page = favourites.all(userId, from, limit);
+        List<ObjectNode> items = page.items().stream().map(FavsJson::listed).toList();
+        return ApiResponse.ok(Page.body(items, ShardMerge.encode(context.cursors(), scope, page.next())));
+    }
+
+    /** Function 10: every word of {@code q} in the title, the last as a prefix; newest first. */
+    ApiResponse search(ApiRequest request) {
+        String userId = request.id("userId");
+        String q = request.queryParameter("q");
+        List<String> words = q == null || q.length() > QUERY_MAX ? List.of() : SearchTerms.words(q);
+        if (words.isEmpty() || words.size() > QUERY_WORDS_MAX) {
+            throw ApiException.badRequest("'q' must hold 1.." + QUERY_WORDS_MAX + " words of letters and digits"
+                    + " (at most " + QUERY_MAX + " characters)", "q");
+        }
+        int limit = Page.limit(request);
+        String scope = "favourites-search:" + userId + ":" + String.join(" ", words);
+        Map<String, AttributeValue> start =
+                context.cursors().decode(scope, request.queryParameter("cursor"), FavRequests.SEARCH_KEY);
+        favourites.requireUser(userId);
+        return page(scope, favourites.search(userId, words, limit, start));
+    }
+
+    ApiResponse stats(ApiRequest request) {
+        String userId = request.id("userId");
+        return ApiResponse.ok(FavsJson.stats(userId, favourites.stats(userId)));
+    }
+
+    private ApiResponse page(String scope, QueryPage page) {
+        List<ObjectNode> items = page.items().stream().map(FavsJson::listed).toList();
+        return ApiResponse.ok(Page.body(items, context.cursors().encode(scope, page.nextKey())));
+    }
+
+    private static FavouriteType typeParameter(String value) {
+        if (value == null) {
+            return null;
+        }
+        return FavouriteType.parse(value).orElseThrow(() ->
+                ApiException.badRequest("'type' must be one of " + FavouriteType.VALUES, "type"));
+    }
+
+    private static String tagParameter(String value) {
+        if (value != null && !Ids.isValid(value)) {
+            throw ApiException.badRequest("'tag' must match " + Ids.PATTERN.pattern(), "tag");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,75 @@
+package io.tally.domains.favs;
+
+import io.tally.core.Timestamps;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * An existing link counts in its user's {@code tag:<tagId>}, whoever removes it: the API, or the stream processor's
+ * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears, {@code FavouriteUntagged}
+ * when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A link whose favourite or
+ * tag is gone with no cascade having removed it (removed before the stream began) is found by the rebuild through
+ * {@link #removedBy}.
+ */
+public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag> {
+    public static final String FAVOURITE_TAGGED = "FavouriteTagged";
+    public static final String FAVOURITE_UNTAGGED = "FavouriteUntagged";
+
+    public FavouriteTagDerivation() {
+        super(Favs.FAVOURITE_TAG);
+    }
+
+    @Override
+    protected FavouriteTag read(Map<String, AttributeValue> image) {
+        return FavouriteTag.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(FavouriteTag link) {
+        return Contribution.builder()
+                .count(Favs.FAVOURITE_STATS, link.userId(), Favs.tagCounter(link.tagId()), 1)
+                .build();
+    }
+
+    /**
+     * The cascades that remove this link: its favourite's un-collect and its tag's deletion, each of the incarnation
+     * the link was made with (what {@link FavouriteDerivation} and {@link TagDerivation} ask for on a removal).
+     */
+    @Override
+    protected List<Cascade> removedBy(FavouriteTag link) {
+        return List.of(new FavouriteLinks(link.userId(), link.favouriteId(), link.favourite().incarnation()),
+                new TagLinks(link.userId(), link.tagId(), link.tagIncarnation()));
+    }
+
+    @Override
+    protected List<DomainEvent> events(String eventId, FavouriteTag before, FavouriteTag after) {
+        List<DomainEvent> events = new ArrayList<>(2);
+        if (before != null && !before.sameAs(after)) {
+            events.add(event(eventId, FAVOURITE_UNTAGGED, before));
+        }
+        if (after != null && !after.sameAs(before)) {
+            events.add(event(eventId, FAVOURITE_TAGGED, after));
+        }
+        return events;
+    }
+
+    private static DomainEvent event(String eventId, String detailType, FavouriteTag link) {
+        String id = DomainEvent.idFor(eventId, detailType,
+                link.userId() + "/" + link.favouriteId() + "/" + link.tagId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("userId", link.userId());
+        detail.put("favouriteId", link.favouriteId());
+        detail.put("tagId", link.tagId());
+        detail.put("type", link.favourite().type().value());
+        detail.put("linkedAt", Timestamps.format(link.linkedAt()));
+        return new DomainEvent(id, detailType, detail);
+    }
+}

@@ -1,0 +1,29 @@
+package io.tally.domains.favs;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The kinds of favourite data (seed 004: pictures, videos, links, files, music, chat records, voice, notes, locations). */
+public enum FavouriteType {
+    IMAGE("image"), VIDEO("video"), LINK("link"), FILE("file"), MUSIC("music"), CHAT("chat"), VOICE("voice"),
+    NOTE("note"), LOCATION("location");
+
+    /** The values, as error messages list them. */
+    public static final String VALUES =
+            Arrays.stream(values()).map(FavouriteType::value).collect(Collectors.joining(", "));
+
+    private final String value;
+
+    FavouriteType(String value) {
+        this.value = value;
+    }
+
+    public String value() {
+        return value;
+    }
+
+    public static Optional<FavouriteType> parse(String value) {
+        return Arrays.stream(values()).filter(type -> type.value.equals(value)).findFirst();
+    }
+}

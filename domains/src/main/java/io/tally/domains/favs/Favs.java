@@ -1,0 +1,136 @@
+package io.tally.domains.favs;
+
+import java.util.Optional;
+import io.tally.core.workload.WorkloadPart;
+import io.tally.core.workload.WorkloadContext;
+import java.io.IOException;
+import io.tally.core.demo.DemoApi;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import java.util.Map;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.Cascade;
+import io.tally.core.users.UsersDomain;
+import io.tally.core.users.Users;
+import io.tally.core.http.Router;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.Domain;
+import io.tally.core.derive.Derivation;
+import io.tally.core.SharedCounter;
+import io.tally.core.ShardSettings;
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.TableSchema;
+import java.util.List;
+
+/**
+ * Favourites with tags (seed 004), declared once: entity types, derived types, routes, derivations, the cascades that
+ * remove the links of a deleted favourite or tag, and what the domain counts in the global totals. Keys are in
+ * {@link FavKeys}.
+ */
+public final class Favs implements Domain {
+    public static final EntityType TAG = EntityType.base("Tag");
+    /** Reserves a tag name for one user, ignoring case. */
+    public static final EntityType TAG_NAME = EntityType.base("TagName");
+    public static final EntityType FAVOURITE = EntityType.base("Favourite");
+    public static final EntityType FAVOURITE_TAG = EntityType.base("FavouriteTag");
+
+    public static final SharedCounter GLOBAL_FAVOURITES = SharedCounter.of(Users.GLOBAL_STATS, "favourites");
+
+    /** Attribute names of {@link #FAVOURITE_STATS}: the user's favourites, and per type and per tag. */
+    public static final String STATS_FAVOURITES = "favourites";
+    public static final String STATS_TYPE_PREFIX = "type:";
+    public static final String STATS_TAG_PREFIX = "tag:";
+
+    /**
+     * One per user with favourites: {@code favourites}, {@code type:<type>} per type and {@code tag:<tagId>} per tag
+     * (its links). The per-type and per-tag counters are families, named at run time.
+     */
+    public static final DerivedType FAVOURITE_STATS = DerivedType.named("FavouriteStats")
+            .key("FAVS#<userId> / #STATS#", FavKeys::favouriteStats)
+            .counters(STATS_FAVOURITES)
+            .counterFamily(STATS_TYPE_PREFIX)
+            .counterFamily(STATS_TAG_PREFIX)
+            .build();
+
+    /** The attribute of a search entry holding its title's words, each between spaces. */
+    public static final String SEARCH_WORDS = "words";
+
+    /**
+     * The search projection: one entry per favourite and term of its title ({@link SearchTerms}), holding the
+     * favourite's fields, in the sparse FavouriteSearch index while the favourite exists (its index keys are part of
+     * the document, which a removal takes away).
+     */
+    public static final DerivedType SEARCH_ENTRY = DerivedType.named("FavouriteSearchEntry")
+            .key("FAVSEARCH#<userId>#<favouriteId> / <term>", FavKeys::searchEntry)
+            .document(Favourite.FAVOURITE_ID, Favourite.USER_ID, Favourite.TYPE, Favourite.TITLE, Favourite.CONTENT_URL,
+                    Favourite.THUMBNAIL_URL, Favourite.CREATOR_ID, Favourite.CLIPPED_AT, SEARCH_WORDS)
+            .indexKeys(TableSchema.SEARCH_KEY, TableSchema.CLIPPED_KEY)
+            .build();
+
+    @Override
+    public String name() {
+        return "favourites";
+    }
+
+    @Override
+    public List<String> requires() {
+        return List.of(UsersDomain.NAME);
+    }
+
+    @Override
+    public List<EntityType> entityTypes() {
+        return List.of(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG);
+    }
+
+    @Override
+    public List<DerivedType> derivedTypes() {
+        return List.of(FAVOURITE_STATS, SEARCH_ENTRY);
+    }
+
+    @Override
+    public List<SharedCounter> sharedCounters() {
+        return List.of(GLOBAL_FAVOURITES);
+    }
+
+    /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
+    @Override
+    public void routes(Router router, RouteContext context) {
+        FavStore favourites = new FavStore(context.dynamo(), context.table());
+        TagStore tags = new TagStore(context.dynamo(), context.table());
+        new TagRoutes(context, tags, favourites).register(router);
+        new FavouriteRoutes(context, favourites, tags).register(router);
+        new LinkRoutes(context, favourites, tags).register(router);
+    }
+
+    @Override
+    public List<Derivation> derivations(ShardSettings shards) {
+        return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
+    }
+
+    /** The links of an un-collected favourite or a deleted tag. */
+    @Override
+    public Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
+        CascadeRunner links = new DynamoDbLinkCascades(dynamo, table);
+        return Map.of(FavouriteLinks.class, links, TagLinks.class, links);
+    }
+
+    /** The counter of a type in {@link #FAVOURITE_STATS}. */
+    public static String typeCounter(FavouriteType type) {
+        return STATS_TYPE_PREFIX + type.value();
+    }
+
+    /** The counter of a tag in {@link #FAVOURITE_STATS}. */
+    public static String tagCounter(String tagId) {
+        return STATS_TAG_PREFIX + tagId;
+    }
+
+    @Override
+    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
+        FavsDemo.seed(api);
+    }
+
+    @Override
+    public Optional<WorkloadPart> workload(WorkloadContext context) {
+        return Optional.of(new FavWorkload(context));
+    }
+}

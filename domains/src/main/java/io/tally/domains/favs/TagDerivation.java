@@ -1,0 +1,73 @@
+package io.tally.domains.favs;
+
+import io.tally.core.Timestamps;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A tag counts nothing itself (its favourites are its links, counted by {@link FavouriteTagDerivation}); its removal
+ * removes its links in turn ({@link TagLinks}), whose own REMOVE records then count {@code tag:<tagId>} down. Announces
+ * {@code TagCreated}, {@code TagRenamed} and {@code TagDeleted}; an access (a new {@code lastAccessAt}) announces
+ * nothing.
+ */
+public final class TagDerivation extends EntityDerivation<Tag> {
+    public static final String TAG_CREATED = "TagCreated";
+    public static final String TAG_RENAMED = "TagRenamed";
+    public static final String TAG_DELETED = "TagDeleted";
+
+    public TagDerivation() {
+        super(Favs.TAG);
+    }
+
+    @Override
+    protected Tag read(Map<String, AttributeValue> image) {
+        return Tag.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(Tag tag) {
+        return Contribution.NONE;
+    }
+
+    @Override
+    protected List<Cascade> cascades(Tag before, Tag after) {
+        if (before != null && (after == null || !after.incarnation().equals(before.incarnation()))) {
+            return List.of(new TagLinks(before.userId(), before.tagId(), before.incarnation()));
+        }
+        return List.of();
+    }
+
+    @Override
+    protected List<DomainEvent> events(String eventId, Tag before, Tag after) {
+        if (before == null && after != null) {
+            return List.of(event(eventId, TAG_CREATED, after, null));
+        }
+        if (before != null && after == null) {
+            return List.of(event(eventId, TAG_DELETED, before, null));
+        }
+        if (before != null && !before.name().equals(after.name())) {
+            return List.of(event(eventId, TAG_RENAMED, after, before.name()));
+        }
+        return List.of();
+    }
+
+    private static DomainEvent event(String eventId, String detailType, Tag tag, String previousName) {
+        String id = DomainEvent.idFor(eventId, detailType, tag.userId() + "/" + tag.tagId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("userId", tag.userId());
+        detail.put("tagId", tag.tagId());
+        detail.put("name", tag.name());
+        if (previousName != null) {
+            detail.put("previousName", previousName);
+        }
+        detail.put("createdAt", Timestamps.format(tag.createdAt()));
+        return new DomainEvent(id, detailType, detail);
+    }
+}

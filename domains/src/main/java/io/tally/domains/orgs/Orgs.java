@@ -1,0 +1,122 @@
+package io.tally.domains.orgs;
+
+import java.util.Optional;
+import io.tally.core.workload.WorkloadPart;
+import io.tally.core.workload.WorkloadContext;
+import java.io.IOException;
+import io.tally.core.demo.DemoApi;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import java.util.Map;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.Cascade;
+import io.tally.core.users.UsersDomain;
+import io.tally.core.users.Users;
+import io.tally.core.http.Router;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.Domain;
+import io.tally.core.derive.Derivation;
+import io.tally.core.SharedCounter;
+import io.tally.core.ShardSettings;
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import java.util.List;
+
+/**
+ * Organisations, teams and employees (seed 002), declared once: entity types, derived types, routes, derivations, the
+ * cascades that remove a deleted team's or employee's memberships, and what the domain counts in the global totals.
+ * Keys are in {@link OrgKeys}.
+ */
+public final class Orgs implements Domain {
+    public static final EntityType ORGANISATION = EntityType.base("Organisation");
+    public static final EntityType TEAM = EntityType.base("Team");
+    public static final EntityType EMPLOYEE = EntityType.base("Employee");
+    public static final EntityType MEMBERSHIP = EntityType.base("Membership");
+    /** Reserves a team id across organisations and says which organisation holds it. */
+    public static final EntityType TEAM_REF = EntityType.base("TeamRef");
+    /** Reserves an employee id across organisations and says which organisation holds it. */
+    public static final EntityType EMPLOYEE_REF = EntityType.base("EmployeeRef");
+
+    public static final SharedCounter GLOBAL_ORGS = SharedCounter.of(Users.GLOBAL_STATS, "orgs");
+    public static final SharedCounter GLOBAL_EMPLOYEES = SharedCounter.of(Users.GLOBAL_STATS, "employees");
+
+    /** Attribute names of {@link #ORG_STATS}. */
+    public static final String ORG_TEAMS = "teams";
+    /** The head count. */
+    public static final String ORG_EMPLOYEES = "employees";
+    public static final String ORG_MEMBERSHIPS = "memberships";
+    /** Attribute name of {@link #TEAM_STATS}. */
+    public static final String TEAM_MEMBERS = "members";
+
+    /** One per organisation: its existing teams, employees and memberships. */
+    public static final DerivedType ORG_STATS = DerivedType.named("OrgStats")
+            .key("ORG#<orgId> / #STATS#", OrgKeys::orgStats)
+            .counters(ORG_TEAMS, ORG_EMPLOYEES, ORG_MEMBERSHIPS)
+            .build();
+
+    /** One per team id: the team's existing memberships. */
+    public static final DerivedType TEAM_STATS = DerivedType.named("TeamStats")
+            .key("TEAM#<teamId> / #STATS#", OrgKeys::teamStats)
+            .counters(TEAM_MEMBERS)
+            .build();
+
+    @Override
+    public String name() {
+        return "orgs";
+    }
+
+    @Override
+    public List<String> requires() {
+        return List.of(UsersDomain.NAME);
+    }
+
+    @Override
+    public List<EntityType> entityTypes() {
+        return List.of(ORGANISATION, TEAM, EMPLOYEE, MEMBERSHIP, TEAM_REF, EMPLOYEE_REF);
+    }
+
+    @Override
+    public List<DerivedType> derivedTypes() {
+        return List.of(ORG_STATS, TEAM_STATS);
+    }
+
+    @Override
+    public List<SharedCounter> sharedCounters() {
+        return List.of(GLOBAL_ORGS, GLOBAL_EMPLOYEES);
+    }
+
+    /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
+    @Override
+    public void routes(Router router, RouteContext context) {
+        OrgStore orgs = new OrgStore(context.dynamo(), context.table());
+        PartStore teams = new PartStore(context.dynamo(), context.table(), IdReservation.Kind.TEAM);
+        PartStore employees = new PartStore(context.dynamo(), context.table(), IdReservation.Kind.EMPLOYEE);
+        new OrgRoutes(context, orgs).register(router);
+        new TeamRoutes(context, orgs, teams).register(router);
+        new EmployeeRoutes(context, orgs, employees).register(router);
+        new MembershipRoutes(context, teams, employees, new MembershipStore(context.dynamo(), context.table()))
+                .register(router);
+    }
+
+    @Override
+    public List<Derivation> derivations(ShardSettings shards) {
+        return List.of(new OrganisationDerivation(), new TeamDerivation(), new EmployeeDerivation(),
+                new MembershipDerivation());
+    }
+
+    /** The memberships of a deleted team or employee. */
+    @Override
+    public Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
+        CascadeRunner memberships = new DynamoDbMembershipCascades(dynamo, table);
+        return Map.of(TeamMemberships.class, memberships, EmployeeMemberships.class, memberships);
+    }
+
+    @Override
+    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
+        OrgsDemo.seed(api);
+    }
+
+    @Override
+    public Optional<WorkloadPart> workload(WorkloadContext context) {
+        return Optional.of(new OrgWorkload(context));
+    }
+}

@@ -1,0 +1,86 @@
+package io.tally.domains.orgs;
+
+import io.tally.core.Items;
+import io.tally.domains.orgs.IdReservation.Kind;
+import io.tally.core.http.ApiException;
+import io.tally.core.store.QueryPage;
+import io.tally.core.store.Transactions;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+
+/**
+ * Teams or employees (one store per kind): where a cancelled transaction becomes the client's answer, by the action
+ * positions {@link PartRequests} fixes. Items are handed out as stored; the routes read them with core's mappers.
+ */
+final class PartStore {
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Kind kind;
+    private final String noun;
+
+    PartStore(DynamoDbClient dynamo, String table, Kind kind) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.kind = kind;
+        this.noun = kind == Kind.TEAM ? "team" : "employee";
+    }
+
+    /** A missing organisation is a 404 before a taken id is a 409: what does not exist cannot be in conflict. */
+    void create(String orgId, String id, Map<String, AttributeValue> item) {
+        try {
+            Transactions.write(dynamo, PartRequests.create(table, kind, orgId, id, item));
+        } catch (TransactionCanceledException e) {
+            if (Transactions.conditionFailed(e, PartRequests.CREATE_ORG)) {
+                throw OrgStore.notFound(orgId);
+            }
+            if (Transactions.conditionFailed(e, PartRequests.CREATE_RESERVATION)
+                    || Transactions.conditionFailed(e, PartRequests.CREATE_PART)) {
+                throw ApiException.conflict(noun + " '" + id + "' already exists");
+            }
+            throw e;
+        }
+    }
+
+    /** The part of this organisation, read consistently; {@code not_found} when there is none. */
+    Map<String, AttributeValue> get(String orgId, String id) {
+        Map<String, AttributeValue> item = dynamo.getItem(PartRequests.get(table, kind, orgId, id)).item();
+        if (item == null || item.isEmpty()) {
+            throw ApiException.notFound("organisation '" + orgId + "' has no " + noun + " '" + id + "'");
+        }
+        return item;
+    }
+
+    /**
+     * The part of this id in whatever organisation, through the reverse lookup (eventually consistent, as every
+     * index read); the newest if the index still shows a deleted one beside its successor.
+     */
+    Map<String, AttributeValue> lookUp(String id) {
+        List<Map<String, AttributeValue>> found = dynamo.query(PartRequests.lookUp(table, kind, id)).items();
+        return found.stream()
+                .max(Comparator.comparing(item -> Items.string(item, Team.CREATED_AT)))
+                .orElseThrow(() -> ApiException.notFound(noun + " '" + id + "' does not exist"));
+    }
+
+    QueryPage list(String orgId, int limit, Map<String, AttributeValue> start) {
+        return QueryPage.of(dynamo.query(PartRequests.list(table, kind, orgId, limit, start)), limit,
+                PartRequests.LIST_KEY);
+    }
+
+    /** Deletes the part as read (and frees its id); {@code not_found} when it is gone or was replaced meanwhile. */
+    Map<String, AttributeValue> delete(String orgId, String id) {
+        Map<String, AttributeValue> item = get(orgId, id);
+        try {
+            Transactions.write(dynamo, PartRequests.delete(table, kind, orgId, id, Items.string(item, Team.INCARNATION)));
+        } catch (TransactionCanceledException e) {
+            if (Transactions.conditionFailed(e, 0) || Transactions.conditionFailed(e, 1)) {
+                throw ApiException.notFound("organisation '" + orgId + "' has no " + noun + " '" + id + "'");
+            }
+            throw e;
+        }
+        return item;
+    }
+}

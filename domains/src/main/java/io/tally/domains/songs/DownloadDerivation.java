@@ -1,0 +1,86 @@
+package io.tally.domains.songs;
+
+import static io.tally.core.Items.s;
+
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.SharedStats;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A download that is not refunded counts once in its song's all-time, day and month figures, in all songs' day, and
+ * in the global totals. The month's figure is the song's chart entry: every download of the song in the month, refunded
+ * or not, holds the entry's document (song, month, chart partition), which is the same for all of them and never
+ * removed, so a refund only moves the count.
+ *
+ * <p>A batch of many downloads of one song on one day is a handful of derived writes: the engine sums the records'
+ * counts per derived item (five items, whatever the number of downloads).
+ *
+ * <p>{@code DownloadRefunded} when a download stops counting. A download itself announces nothing: a hot song's
+ * thousands a second would be as many events (see {@code docs/events.md}).
+ */
+public final class DownloadDerivation extends EntityDerivation<Download> {
+    public static final String DOWNLOAD_REFUNDED = "DownloadRefunded";
+
+    public DownloadDerivation() {
+        super(Songs.DOWNLOAD);
+    }
+
+    @Override
+    protected Download read(Map<String, AttributeValue> image) {
+        return Download.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(Download download) {
+        String day = SongKeys.day(download.at());
+        String month = SongKeys.month(download.at());
+        String songMonth = SongKeys.subject(download.songId(), month);
+        Contribution.Builder contribution = Contribution.builder()
+                .document(Songs.SONG_MONTH, songMonth, chartEntry(download.songId(), month));
+        if (download.counts()) {
+            contribution.count(Songs.SONG_STATS, download.songId(), Songs.DOWNLOADS, 1)
+                    .count(Songs.SONG_DAY, SongKeys.subject(download.songId(), day), Songs.DOWNLOADS, 1)
+                    .count(Songs.SONG_MONTH, songMonth, TableSchema.DATA, 1)
+                    .count(Songs.DOWNLOAD_DAY, day, Songs.DOWNLOADS, 1)
+                    .count(SharedStats.global(Songs.GLOBAL_DOWNLOADS), 1);
+        }
+        return contribution.build();
+    }
+
+    /**
+     * Every state of every download of a song in a month holds the same document, so its revision is the same too:
+     * no state's document is newer than another's, and none is ever removed (a download item is never deleted).
+     */
+    @Override
+    protected long revision(Download download) {
+        return 0;
+    }
+
+    @Override
+    protected List<DomainEvent> events(String eventId, Download before, Download after) {
+        if (before == null || after == null || !before.counts() || after.counts()) {
+            return List.of();
+        }
+        String id = DomainEvent.idFor(eventId, DOWNLOAD_REFUNDED, after.downloadId());
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", id);
+        detail.put("downloadId", after.downloadId());
+        detail.put("songId", after.songId());
+        detail.put("userId", after.userId());
+        detail.put("at", Timestamps.format(after.at()));
+        detail.put("refundedAt", Timestamps.format(after.refundedAt()));
+        return List.of(new DomainEvent(id, DOWNLOAD_REFUNDED, detail));
+    }
+
+    private static Map<String, AttributeValue> chartEntry(String songId, String month) {
+        return Map.of(Songs.Month.SONG_ID, s(songId), Songs.Month.MONTH, s(month),
+                TableSchema.SELECTOR, s(SongKeys.chartPartition(month, songId)));
+    }
+}

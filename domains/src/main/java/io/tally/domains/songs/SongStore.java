@@ -1,0 +1,162 @@
+package io.tally.domains.songs;
+
+import io.tally.core.Items;
+import io.tally.core.TableSchema;
+import io.tally.core.http.ApiException;
+import io.tally.core.read.BatchReads;
+import io.tally.core.read.DerivedReads;
+import io.tally.core.read.StatsJson;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * Songs and downloads, and the domain's read side: figures read from the derived items the stream processor
+ * maintains, by key, by a range of one partition, or from the chart's index partitions; never from the downloads.
+ */
+final class SongStore {
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    SongStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+    }
+
+    /** Creates or replaces the song; true when it did not exist before. */
+    boolean put(Song song) {
+        Map<String, AttributeValue> old = dynamo.putItem(SongRequests.put(table, song)).attributes();
+        return old == null || old.isEmpty();
+    }
+
+    Song get(String songId) {
+        Map<String, AttributeValue> item = DerivedReads.found(dynamo.getItem(SongRequests.get(table, songId)));
+        if (item == null) {
+            throw notFound(songId);
+        }
+        return Song.fromItem(item);
+    }
+
+    /** Records a download of an existing song; an id taken (in this song) is a {@code conflict}. */
+    void download(Download download) {
+        get(download.songId());
+        try {
+            dynamo.putItem(SongRequests.createDownload(table, download));
+        } catch (ConditionalCheckFailedException e) {
+            throw ApiException.conflict("download '" + download.downloadId() + "' already exists");
+        }
+    }
+
+    /** Refunds a download that counts, and returns it as it is now; any other is {@code not_found}. */
+    Download refund(String songId, String downloadId, Instant now) {
+        try {
+            return Download.fromItem(dynamo.updateItem(SongRequests.refund(table, songId, downloadId, now)).attributes());
+        } catch (ConditionalCheckFailedException e) {
+            throw ApiException.notFound("song '" + songId + "' has no download '" + downloadId + "' that counts");
+        }
+    }
+
+    /** A song's all-time downloads and each month's (the months with downloads, in order). */
+    SongStats stats(String songId) {
+        get(songId);
+        Map<String, AttributeValue> stats = DerivedReads.found(dynamo.getItem(SongRequests.songStats(table, songId)));
+        StatsJson.check(stats, Songs.SONG_STATS.entityType());
+        Map<String, Long> months = new LinkedHashMap<>();
+        for (Map<String, AttributeValue> item : query(SongRequests.months(table, songId))) {
+            long downloads = StatsJson.counter(item, TableSchema.DATA);
+            if (downloads != 0) {
+                months.put(period(item, SongKeys.MONTH_PREFIX), downloads);
+            }
+        }
+        return new SongStats(StatsJson.counter(stats, Songs.DOWNLOADS), months);
+    }
+
+    /** A song's downloads on each day of the range (days without any left out). */
+    Map<String, Long> songDays(String songId, Periods.DayRange range) {
+        get(songId);
+        return days(SongRequests.songDays(table, songId, range.from().toString(), range.to().toString()));
+    }
+
+    /** All songs' downloads on each day of the range (days without any left out). */
+    Map<String, Long> allDays(Periods.DayRange range) {
+        return days(SongRequests.allDays(table, range.from().toString(), range.to().toString()));
+    }
+
+    /**
+     * The month's chart: the top {@code limit} entries of each partition, merged; then, in each partition that may
+     * hide entries tied with the last place ({@link Chart#mayHideTies}), every entry of that count, so that the tie
+     * order by song id is exact; then the songs' titles.
+     */
+    List<ChartRow> chart(String month, int limit) {
+        Map<String, Chart.Entry> candidates = new HashMap<>();
+        List<String> unfinished = new ArrayList<>();
+        List<Long> lastRead = new ArrayList<>();
+        for (int shard = 0; shard < Songs.CHART_SHARDS; shard++) {
+            String partition = SongKeys.chartPartition(month, shard);
+            QueryResponse response = dynamo.query(SongRequests.chartTop(table, partition, limit));
+            List<Chart.Entry> entries = response.items().stream().map(SongStore::entry).toList();
+            entries.forEach(entry -> candidates.put(entry.songId(), entry));
+            if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty() && !entries.isEmpty()) {
+                unfinished.add(partition);
+                lastRead.add(entries.get(entries.size() - 1).downloads());
+            }
+        }
+        List<Chart.Entry> top = Chart.top(candidates.values(), limit);
+        for (int i = 0; i < unfinished.size(); i++) {
+            if (Chart.mayHideTies(top, limit, true, lastRead.get(i))) {
+                QueryRequest ties = SongRequests.chartTies(table, unfinished.get(i), top.get(limit - 1).downloads());
+                query(ties).forEach(item -> candidates.putIfAbsent(entry(item).songId(), entry(item)));
+            }
+        }
+        top = Chart.top(candidates.values(), limit);
+        Map<String, String> titles = new HashMap<>();
+        if (!top.isEmpty()) {
+            BatchReads.getAll(dynamo, table, SongRequests.titles(table, top.stream().map(Chart.Entry::songId).toList()))
+                    .forEach(song -> titles.put(Items.string(song, Song.SONG_ID), Items.string(song, Song.TITLE)));
+        }
+        return top.stream().map(e -> new ChartRow(e.songId(), titles.get(e.songId()), e.downloads())).toList();
+    }
+
+    /** A song's figures: all time, and per month with downloads. */
+    record SongStats(long downloads, Map<String, Long> months) {
+    }
+
+    /** One place of a chart. */
+    record ChartRow(String songId, String title, long downloads) {
+    }
+
+    private Map<String, Long> days(QueryRequest request) {
+        Map<String, Long> days = new HashMap<>();
+        for (Map<String, AttributeValue> item : query(request)) {
+            days.put(period(item, SongKeys.DAY_PREFIX), StatsJson.counter(item, Songs.DOWNLOADS));
+        }
+        return days;
+    }
+
+    private List<Map<String, AttributeValue>> query(QueryRequest request) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        dynamo.queryPaginator(request).items().forEach(items::add);
+        return items;
+    }
+
+    private static Chart.Entry entry(Map<String, AttributeValue> item) {
+        StatsJson.check(item, Songs.SONG_MONTH.entityType());
+        return new Chart.Entry(Items.string(item, Songs.Month.SONG_ID), Items.number(item, TableSchema.DATA));
+    }
+
+    private static String period(Map<String, AttributeValue> item, String prefix) {
+        return Items.string(item, TableSchema.SK).substring(prefix.length());
+    }
+
+    static ApiException notFound(String songId) {
+        return ApiException.notFound("song '" + songId + "' does not exist");
+    }
+}

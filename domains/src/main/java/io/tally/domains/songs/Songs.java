@@ -1,0 +1,141 @@
+package io.tally.domains.songs;
+
+import io.tally.core.workload.WorkloadPart;
+import io.tally.core.workload.WorkloadContext;
+import java.util.Optional;
+import io.tally.core.demo.DemoLoad;
+import java.io.IOException;
+import io.tally.core.demo.DemoApi;
+import io.tally.core.users.UsersDomain;
+import io.tally.core.users.Users;
+import io.tally.core.http.Router;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.Domain;
+import io.tally.core.derive.Derivation;
+import io.tally.core.SharedCounter;
+import io.tally.core.ShardSettings;
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.TableSchema;
+import java.util.List;
+
+/**
+ * Songs and their downloads (seed 002's "downloads of a song in a month"), declared once: entity types, the shard
+ * counts, the derived types, routes, derivations, and what the domain counts in the global totals. Keys are in
+ * {@link SongKeys}.
+ */
+public final class Songs implements Domain {
+    public static final EntityType SONG = EntityType.base("Song");
+    public static final EntityType DOWNLOAD = EntityType.base("Download");
+
+    /**
+     * Partitions of one song's download items (write sharding with a calculated suffix). A download item is one write
+     * unit and one partition takes 1,000 a second; ten partitions take a hot song's 10,000 downloads a second. It is
+     * part of every download's key: changing it would lose the downloads already written (their deletes would look in
+     * the wrong partition), so it is a constant, not a setting.
+     */
+    public static final int DOWNLOAD_SHARDS = 10;
+
+    /**
+     * Partitions of one month's chart in the CycleSelector index ({@code chart:<yyyy-MM>:<k>}). Every download moves
+     * its song's entry, so one partition would take the index writes of every song of the month. The read side
+     * queries them all and merges; entries are placed by song id, so a rebuild finds them where the stream put them.
+     */
+    public static final int CHART_SHARDS = 4;
+
+    /** The figure of all-time, per-day and per-period counters, and of the global totals. */
+    public static final String DOWNLOADS = "downloads";
+    public static final SharedCounter GLOBAL_DOWNLOADS = SharedCounter.of(Users.GLOBAL_STATS, "downloads");
+
+    /** A song's all-time downloads (counting downloads not refunded). */
+    public static final DerivedType SONG_STATS = DerivedType.named("SongStats")
+            .key("SONG#<songId> / #STATS#", SongKeys::songStats)
+            .counters(DOWNLOADS)
+            .build();
+
+    /** A song's downloads on one UTC day; the subject is {@code <songId>#<yyyy-MM-dd>}. */
+    public static final DerivedType SONG_DAY = DerivedType.named("SongDay")
+            .key("SONG#<songId> / DAY#<yyyy-MM-dd>", SongKeys::songDay)
+            .counters(DOWNLOADS)
+            .build();
+
+    /**
+     * A song's downloads in one UTC month, and its entry in that month's chart: the count is the index's range key
+     * {@code data} (seed 002's overloaded Data attribute), the partition {@code chart:<yyyy-MM>:<k>}. The subject is
+     * {@code <songId>#<yyyy-MM>}. The document (song, month, partition) is the same for every download of the song in
+     * the month, which all hold it: a refund keeps it, so an entry whose count falls to zero stays, with
+     * {@code data} 0, and the chart reads entries above zero only.
+     */
+    public static final DerivedType SONG_MONTH = DerivedType.named("SongMonth")
+            .key("SONG#<songId> / MONTH#<yyyy-MM>", SongKeys::songMonth)
+            .counters(TableSchema.DATA)
+            .document(Month.SONG_ID, Month.MONTH)
+            .indexKeys(TableSchema.SELECTOR)
+            .build();
+
+    /** All songs' downloads on one UTC day; the subject is the day. */
+    public static final DerivedType DOWNLOAD_DAY = DerivedType.named("DownloadDay")
+            .key("DOWNLOADS#DAYS / DAY#<yyyy-MM-dd>", SongKeys::downloadDay)
+            .counters(DOWNLOADS)
+            .build();
+
+    /** Attribute names of {@link #SONG_MONTH}'s document. */
+    public static final class Month {
+        public static final String SONG_ID = "songId";
+        public static final String MONTH = "month";
+
+        private Month() {
+        }
+    }
+
+    @Override
+    public String name() {
+        return "songs";
+    }
+
+    @Override
+    public List<String> requires() {
+        return List.of(UsersDomain.NAME);
+    }
+
+    @Override
+    public List<EntityType> entityTypes() {
+        return List.of(SONG, DOWNLOAD);
+    }
+
+    @Override
+    public List<DerivedType> derivedTypes() {
+        return List.of(SONG_STATS, SONG_DAY, SONG_MONTH, DOWNLOAD_DAY);
+    }
+
+    @Override
+    public List<SharedCounter> sharedCounters() {
+        return List.of(GLOBAL_DOWNLOADS);
+    }
+
+    /** Its store over the table and the routes that use it. */
+    @Override
+    public void routes(Router router, RouteContext context) {
+        new SongRoutes(context, new SongStore(context.dynamo(), context.table())).register(router);
+    }
+
+    @Override
+    public List<Derivation> derivations(ShardSettings shards) {
+        return List.of(new SongDerivation(), new DownloadDerivation());
+    }
+
+    @Override
+    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
+        SongsDemo.seed(api);
+    }
+
+    @Override
+    public Optional<DemoLoad> demoLoad() {
+        return Optional.of(new SongsDemo.Load());
+    }
+
+    @Override
+    public Optional<WorkloadPart> workload(WorkloadContext context) {
+        return Optional.of(new SongWorkload(context));
+    }
+}

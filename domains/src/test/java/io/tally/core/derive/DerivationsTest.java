@@ -1,0 +1,146 @@
+package io.tally.core.derive;
+
+import io.tally.core.users.SharedStats;
+import io.tally.core.domain.Derivations;
+import io.tally.core.users.Users;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.Key;
+import io.tally.core.ShardSettings;
+import io.tally.core.Shards;
+import io.tally.core.TableSchema;
+import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostRef;
+import io.tally.domains.blog.PostStatus;
+import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.favs.Favs;
+import io.tally.domains.orgs.Orgs;
+import io.tally.domains.songs.Songs;
+import io.tally.domains.catalogue.CatalogueItem;
+import io.tally.domains.catalogue.CatalogueKeys;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.domains.blog.CommentDerivation;
+import io.tally.domains.blog.PostDerivation;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.UserStatsEvents;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DerivationsTest {
+    private static final Instant T1 = Instant.parse("2019-01-22T10:28:49.930Z");
+    private static final Instant T2 = Instant.parse("2019-01-23T08:00:00.000Z");
+
+    @Test
+    void standard_defaults_deriveTheTwelveBaseTypesOnly() {
+        Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
+
+        assertThat(derivations.types())
+                .containsExactlyInAnyOrder(Users.USER, Blog.POST, Blog.COMMENT,
+                        Catalogue.CATALOGUE_ITEM, Catalogue.USER_ITEM,
+                        Orgs.ORGANISATION, Orgs.TEAM, Orgs.EMPLOYEE, Orgs.MEMBERSHIP,
+                        Songs.SONG, Songs.DOWNLOAD,
+                        Favs.TAG, Favs.FAVOURITE, Favs.FAVOURITE_TAG);
+    }
+
+    @Test
+    void standard_settings_shardCountsReachEachDerivation() {
+        ShardSettings settings = new ShardSettings(7, 5, 11);
+        Derivations derivations = DomainRegistry.load().derivations(settings);
+        Post post = new Post("p1", "u1", "t", "b", PostStatus.CREATED, T1, T1, 1);
+        CatalogueItem item = new CatalogueItem("item-9", null, 3, "back-catalogue", T1, 1);
+
+        IntendedChanges postChanges = derivations.derive(Blog.POST, "r1", null, post.toItem());
+        IntendedChanges itemChanges = derivations.derive(Catalogue.CATALOGUE_ITEM, "r2", null, item.toItem());
+
+        CounterRef created = SharedStats.global(Blog.GLOBAL_POSTS_CREATED);
+        assertThat(postChanges.counterDeltas()).containsKey(created);
+        assertThat(derivations.place(created, "shardId-0007"))
+                .isEqualTo(Users.globalStatsKey(Shards.of("shardId-0007", 11)));
+        assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
+                .isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
+        assertThat(itemChanges.documents().get(CatalogueKeys.selectorEntry("item-9")).values().get(TableSchema.SELECTOR).s())
+                .isEqualTo("back-catalogue:" + Shards.of("item-9", 7));
+    }
+
+    @Test
+    void place_slottedCounter_goesToTheSlotOfTheStreamShard_everySlotInUse() {
+        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        CounterRef users = new CounterRef(Users.globalStatsKey(0), Users.GLOBAL_STATS, Users.GLOBAL_USERS.attribute());
+        Set<Key> slots = new HashSet<>();
+        for (int i = 0; i < 100; i++) {
+            String shard = "shardId-00000001-" + i;
+            Key placed = derivations.place(users, shard);
+            assertThat(placed).isEqualTo(derivations.place(users, shard)).isEqualTo(Users.globalStatsKey(Shards.of(shard, 4)));
+            slots.add(placed);
+        }
+        assertThat(slots).containsExactlyInAnyOrder(Users.globalStatsKey(0), Users.globalStatsKey(1),
+                Users.globalStatsKey(2), Users.globalStatsKey(3));
+    }
+
+    @Test
+    void place_counterOfAnUnslottedType_staysOnItsItem() {
+        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        CounterRef posts = SharedStats.user("u1", Blog.USER_POSTS);
+
+        assertThat(derivations.place(posts, "shardId-1")).isEqualTo(posts.key());
+    }
+
+    @Test
+    void derive_commentAdded_appendsUserStatsChangedAfterTheDerivationsEvents() {
+        Comment comment = new Comment("c1", "p1", "u1", T1, "u2", "Nice", T2);
+
+        IntendedChanges changes = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.COMMENT, "r1", null, comment.toItem());
+
+        assertThat(changes.events()).extracting(DomainEvent::detailType)
+                .containsExactly(CommentDerivation.COMMENT_ADDED, UserStatsEvents.USER_STATS_CHANGED);
+        DomainEvent statsChanged = changes.events().get(1);
+        assertThat(statsChanged.id()).isEqualTo("r1:UserStatsChanged:u2");
+        assertThat(statsChanged.detail()).containsEntry("userId", "u2")
+                .containsEntry("changes", Map.of(Blog.USER_COMMENTS.attribute(), 1L));
+    }
+
+    @Test
+    void derive_postSoftDeleted_announcesStatusChangeAndTheAuthorsLostPost() {
+        Post before = new Post("p1", "u1", "t", "b", PostStatus.UPDATED, T1, T1, 2);
+        Post after = new Post("p1", "u1", "t", "b", PostStatus.DELETED, T1, T2, 3);
+
+        IntendedChanges changes = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.POST, "r1", before.toItem(), after.toItem());
+
+        assertThat(changes.events()).extracting(DomainEvent::detailType)
+                .containsExactly(PostDerivation.POST_STATUS_CHANGED, UserStatsEvents.USER_STATS_CHANGED);
+        assertThat(changes.events().get(1).detail()).containsEntry("changes", Map.of(Blog.USER_POSTS.attribute(), -1L));
+    }
+
+    @Test
+    void derive_titleEditOnly_noUserStatsChanged() {
+        Post before = new Post("p1", "u1", "t", "b", PostStatus.UPDATED, T1, T1, 2);
+        Post after = new Post("p1", "u1", "t2", "b", PostStatus.UPDATED, T1, T2, 3);
+
+        IntendedChanges changes = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.POST, "r1", before.toItem(), after.toItem());
+
+        assertThat(changes.counterDeltas()).isEmpty();
+        assertThat(changes.events()).isEmpty();
+    }
+
+    @Test
+    void derive_typeWithoutDerivation_derivesNothing() {
+        PostRef ref = new PostRef("p1", "u1", T1);
+
+        IntendedChanges changes = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+                .derive(Blog.POST_REF, "r1", null, ref.toItem());
+
+        assertThat(changes.counterDeltas()).isEmpty();
+        assertThat(changes.documents()).isEmpty();
+        assertThat(changes.events()).isEmpty();
+    }
+}

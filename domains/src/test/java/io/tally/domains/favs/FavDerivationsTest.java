@@ -1,0 +1,125 @@
+package io.tally.domains.favs;
+
+import io.tally.core.users.SharedStats;
+import static io.tally.core.derive.DerivationCase.deltas;
+import static io.tally.core.derive.DerivationCase.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.Key;
+import io.tally.core.derive.CascadeLinks;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
+import io.tally.core.derive.DerivationCase;
+import io.tally.core.derive.Document;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class FavDerivationsTest {
+    private static final Instant T = Instant.parse("2021-10-10T05:45:28.000Z");
+    private static final long REVISION = 2 * T.toEpochMilli();
+    private static final Favourite FAV = new Favourite("u1", "f1", FavouriteType.IMAGE, "Go!", null, null, null, T, "fi1");
+    private static final Tag TAG = new Tag("u1", "t1", "Trip", T, T, "ti1");
+    private static final FavouriteTag LINK = new FavouriteTag(FAV, "t1", T, "ti1");
+
+    private static final CounterRef FAVOURITES = CounterRef.of(Favs.FAVOURITE_STATS, "u1", "favourites");
+    private static final CounterRef IMAGES = CounterRef.of(Favs.FAVOURITE_STATS, "u1", "type:image");
+    private static final CounterRef TAGGED = CounterRef.of(Favs.FAVOURITE_STATS, "u1", "tag:t1");
+    private static final CounterRef GLOBAL = SharedStats.global(Favs.GLOBAL_FAVOURITES);
+
+    private static Key entry(String term) {
+        return Favs.SEARCH_ENTRY.key(FavKeys.searchSubject("u1", "f1", term));
+    }
+
+    static Stream<Arguments> cases() {
+        Map<Key, Document> entries = Map.of(
+                entry("g"), FavouriteDerivation.document(FAV, "g").withRevision(REVISION),
+                entry("go"), FavouriteDerivation.document(FAV, "go").withRevision(REVISION));
+        Map<Key, Document> removed = Map.of(
+                entry("g"), Document.removed(Favs.SEARCH_ENTRY, REVISION + 1),
+                entry("go"), Document.removed(Favs.SEARCH_ENTRY, REVISION + 1));
+        Object[] favourite = {"userId", "u1", "favouriteId", "f1", "type", "image", "title", "Go!",
+                "clippedAt", "2021-10-10T05:45:28.000Z"};
+        Object[] tag = {"userId", "u1", "tagId", "t1", "name", "Trip", "createdAt", "2021-10-10T05:45:28.000Z"};
+        Object[] link = {"userId", "u1", "favouriteId", "f1", "tagId", "t1", "type", "image",
+                "linkedAt", "2021-10-10T05:45:28.000Z"};
+        return Stream.of(
+                row(new FavouriteDerivation(), new DerivationCase(
+                        "insert_favourite_countsUserTypeGlobalAndWritesASearchEntryPerTerm", null, FAV.toItem(),
+                        deltas(FAVOURITES, 1, IMAGES, 1, GLOBAL, 1), entries,
+                        List.of(event(FavouriteDerivation.FAVOURITE_COLLECTED, "u1/f1", favourite))), List.of()),
+                row(new FavouriteDerivation(), new DerivationCase(
+                        "remove_favourite_uncountsRemovesItsEntriesAndItsLinksInTurn", FAV.toItem(), null,
+                        deltas(FAVOURITES, -1, IMAGES, -1, GLOBAL, -1), removed,
+                        List.of(event(FavouriteDerivation.FAVOURITE_UNCOLLECTED, "u1/f1", favourite))),
+                        List.of(new FavouriteLinks("u1", "f1", "fi1"))),
+                row(new TagDerivation(), new DerivationCase(
+                        "insert_tag_countsNothingAnnouncesTagCreated", null, TAG.toItem(), Map.of(), Map.of(),
+                        List.of(event(TagDerivation.TAG_CREATED, "u1/t1", tag))), List.of()),
+                row(new TagDerivation(), new DerivationCase(
+                        "modify_renamedTag_announcesTagRenamed", TAG.toItem(), TAG.renamed("Trips").toItem(),
+                        Map.of(), Map.of(), List.of(event(TagDerivation.TAG_RENAMED, "u1/t1", "userId", "u1",
+                        "tagId", "t1", "name", "Trips", "previousName", "Trip",
+                        "createdAt", "2021-10-10T05:45:28.000Z"))), List.of()),
+                row(new TagDerivation(), new DerivationCase(
+                        "modify_accessedTag_announcesNothing", TAG.toItem(),
+                        new Tag("u1", "t1", "Trip", T, T.plusSeconds(90), "ti1").toItem(), Map.of(), Map.of(),
+                        List.of()), List.of()),
+                row(new TagDerivation(), new DerivationCase(
+                        "remove_tag_removesItsLinksInTurn", TAG.toItem(), null, Map.of(), Map.of(),
+                        List.of(event(TagDerivation.TAG_DELETED, "u1/t1", tag))), List.of(new TagLinks("u1", "t1", "ti1"))),
+                row(new FavouriteTagDerivation(), new DerivationCase(
+                        "insert_link_countsTheTag", null, LINK.toItem(), deltas(TAGGED, 1), Map.of(),
+                        List.of(event(FavouriteTagDerivation.FAVOURITE_TAGGED, "u1/f1/t1", link))), List.of()),
+                row(new FavouriteTagDerivation(), new DerivationCase(
+                        "remove_link_uncountsTheTag", LINK.toItem(), null, deltas(TAGGED, -1), Map.of(),
+                        List.of(event(FavouriteTagDerivation.FAVOURITE_UNTAGGED, "u1/f1/t1", link))), List.of()));
+    }
+
+    private static Arguments row(Derivation derivation, DerivationCase change, List<?> cascades) {
+        return Arguments.of(change, derivation, cascades);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void change_tableCase_derivesExpectedDeltasEventsAndCascades(DerivationCase change, Derivation derivation,
+                                                                 List<?> cascades) {
+        change.assertDerivedBy(derivation, cascades);
+    }
+
+    @Test
+    void searchEntry_isInTheTermsIndexPartitionWithTheFavouritesFields() {
+        Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> values =
+                FavouriteDerivation.document(FAV, "go").values();
+        assertThat(values.get("searchKey").s()).isEqualTo("u1#go");
+        assertThat(values.get("clippedKey").s()).isEqualTo("2021-10-10T05:45:28.000Z#f1");
+        assertThat(values.get("words").s()).isEqualTo(" go ");
+        assertThat(Favourite.fields(values, "")).isEqualTo(new Favourite("u1", "f1", FavouriteType.IMAGE, "Go!", null,
+                null, null, T, ""));
+    }
+
+    @Test
+    void unreadableImage_isAProblemAndRemovesNothingInTurn() {
+        DerivationCase.assertUnreadable(new FavouriteDerivation(), TAG.toItem());
+        DerivationCase.assertUnreadable(new FavouriteTagDerivation(), FAV.toItem());
+        DerivationCase.assertUnreadable(new TagDerivation(), DerivationCase.with(TAG.toItem(), Tag.INCARNATION, null));
+    }
+
+    @Test
+    void cascadeLinks_aLinkIsRemovedByTheCascadesItsFavouriteAndTagAskFor_whenRemoved() {
+        CascadeLinks favourite = new FavouriteDerivation().cascadeLinks(FAV.toItem());
+        CascadeLinks tag = new TagDerivation().cascadeLinks(TAG.toItem());
+        CascadeLinks link = new FavouriteTagDerivation().cascadeLinks(LINK.toItem());
+
+        assertThat(favourite.removes()).containsExactly(new FavouriteLinks("u1", "f1", "fi1"));
+        assertThat(tag.removes()).containsExactly(new TagLinks("u1", "t1", "ti1"));
+        assertThat(link.removes()).isEmpty();
+        assertThat(link.removedBy()).containsExactly(new FavouriteLinks("u1", "f1", "fi1"),
+                new TagLinks("u1", "t1", "ti1"));
+    }
+}

@@ -1,0 +1,102 @@
+package io.tally.domains.favs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.read.ShardMerge.Position;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+class FavRequestsTest {
+    private static final Instant T = Instant.parse("2021-10-10T05:45:28.000Z");
+    private static final Favourite FAV = new Favourite("u1", "f1", FavouriteType.LINK, "Pizza", null, null, null, T, "fi1");
+    private static final Tag TAG = new Tag("u1", "t1", "Food", T, T, "ti1");
+
+    @Test
+    void createTag_checksTheUserReservesTheNameAndPutsTheTag_inThatOrder() {
+        List<TransactWriteItem> actions = TagRequests.create("t", TAG).transactItems();
+        assertThat(actions.get(TagRequests.CREATE_USER).conditionCheck().key().get("pk").s()).isEqualTo("USER#u1");
+        assertThat(actions.get(TagRequests.CREATE_NAME).put().item().get("sk").s()).isEqualTo("TAGNAME#food");
+        assertThat(actions.get(TagRequests.CREATE_NAME).put().conditionExpression()).isEqualTo("attribute_not_exists(pk)");
+        assertThat(actions.get(TagRequests.CREATE_TAG).put().item().get("sk").s()).isEqualTo("TAG#t1");
+    }
+
+    @Test
+    void rename_movesTheReservationForANewName_keepsItForACaseChange() {
+        TransactWriteItemsRequest renamed = TagRequests.rename("t", TAG, "Meals");
+        assertThat(renamed.transactItems()).hasSize(3);
+        assertThat(renamed.transactItems().get(TagRequests.RENAME_TAG).update().conditionExpression())
+                .isEqualTo("#incarnation = :incarnation AND #name = :read");
+        assertThat(renamed.transactItems().get(TagRequests.RENAME_TAG).update().expressionAttributeValues())
+                .containsEntry(":read", AttributeValue.fromS("Food"));
+        assertThat(renamed.transactItems().get(1).delete().key().get("sk").s()).isEqualTo("TAGNAME#food");
+        assertThat(renamed.transactItems().get(1).delete().expressionAttributeValues())
+                .containsEntry(":tagId", AttributeValue.fromS("t1"));
+        assertThat(renamed.transactItems().get(TagRequests.RENAME_NEW_NAME).put().item().get("sk").s())
+                .isEqualTo("TAGNAME#meals");
+        assertThat(TagRequests.rename("t", TAG, "FOOD").transactItems()).hasSize(1);
+    }
+
+    @Test
+    void touch_isConditionalOnTheAccessRead_andMovesTheTagInItsLsi() {
+        UpdateItemRequest touch = TagRequests.touch("t", TAG, T.plusSeconds(120));
+        assertThat(touch.conditionExpression()).isEqualTo("#incarnation = :incarnation AND #at = :read");
+        assertThat(touch.expressionAttributeValues()).containsEntry(":read", AttributeValue.fromS("2021-10-10T05:45:28.000Z"))
+                .containsEntry(":atKey", AttributeValue.fromS("2021-10-10T05:47:28.000Z#t1"));
+    }
+
+    @Test
+    void tagLists_oneLsiEach_nameAscendingTheOthersNewestFirst_consistent() {
+        QueryRequest byName = TagRequests.list("t", "u1", TagRequests.Sort.NAME, 25, null);
+        assertThat(byName.indexName()).isEqualTo("TagsByName");
+        assertThat(byName.scanIndexForward()).isTrue();
+        assertThat(byName.consistentRead()).isTrue();
+        assertThat(byName.limit()).isEqualTo(26);
+        assertThat(TagRequests.list("t", "u1", TagRequests.Sort.ACCESSED, 25, null).scanIndexForward()).isFalse();
+    }
+
+    @Test
+    void link_checksBothIncarnationsAndPutsUnlessTheSameLinkIsThere() {
+        List<TransactWriteItem> actions = FavRequests.link("t", new FavouriteTag(FAV, "t1", T, "ti1")).transactItems();
+        assertThat(actions.get(FavRequests.LINK_FAVOURITE).conditionCheck().expressionAttributeValues())
+                .containsEntry(":incarnation", AttributeValue.fromS("fi1"));
+        assertThat(actions.get(FavRequests.LINK_TAG).conditionCheck().key().get("sk").s()).isEqualTo("TAG#t1");
+        assertThat(actions.get(FavRequests.LINK_PUT).put().conditionExpression())
+                .isEqualTo("attribute_not_exists(pk) OR #f <> :f OR #t <> :t");
+        assertThat(actions.get(FavRequests.LINK_PUT).put().returnValuesOnConditionCheckFailureAsString())
+                .isEqualTo("ALL_OLD");
+    }
+
+    @Test
+    void search_readsThePartitionOfTheLongestWordsTerm_andFiltersOnEveryWord() {
+        QueryRequest search = FavRequests.search("t", "u1", List.of("in", "internationalisation", "na"), 25, null);
+        assertThat(search.indexName()).isEqualTo("FavouriteSearch");
+        assertThat(search.expressionAttributeValues()).containsEntry(":partition", AttributeValue.fromS("u1#inte"))
+                .containsEntry(":w0", AttributeValue.fromS(" in "))
+                .containsEntry(":w1", AttributeValue.fromS(" internationalisation "))
+                .containsEntry(":w2", AttributeValue.fromS(" na"));
+        assertThat(search.filterExpression())
+                .isEqualTo("contains(#words, :w0) AND contains(#words, :w1) AND contains(#words, :w2)");
+        assertThat(search.scanIndexForward()).isFalse();
+    }
+
+    @Test
+    void allTypes_oneShardPerType_resumedAfterAPosition() {
+        QueryRequest video = FavRequests.allTypesShard("t", "u1", 1, 25,
+                new Position("2021-10-10T05:45:28.000Z", "f1"));
+        assertThat(video.expressionAttributeValues()).containsEntry(":partition", AttributeValue.fromS("u1#video"));
+        assertThat(video.exclusiveStartKey()).isEqualTo(Map.of(
+                "pk", AttributeValue.fromS("FAVS#u1"), "sk", AttributeValue.fromS("FAV#f1"),
+                "favTypeKey", AttributeValue.fromS("u1#video"),
+                "clippedKey", AttributeValue.fromS("2021-10-10T05:45:28.000Z#f1")));
+        assertThat(FavRequests.position(FAV.toItem())).isEqualTo(new Position("2021-10-10T05:45:28.000Z", "f1"));
+        assertThat(FavRequests.isValidPosition(new Position("2021-10-10T05:45:28Z", "f1"))).isFalse();
+        assertThat(FavRequests.isValidPosition(new Position("2021-10-10T05:45:28.000Z", "a#b"))).isFalse();
+    }
+}

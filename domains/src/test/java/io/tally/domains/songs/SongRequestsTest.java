@@ -1,0 +1,61 @@
+package io.tally.domains.songs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class SongRequestsTest {
+    @Test
+    void refund_marksACountingDownloadInItsWriteShard() {
+        var request = SongRequests.refund("t", "s1", "d1", Instant.parse("2024-03-01T10:00:00Z"));
+        assertThat(request.key()).isEqualTo(SongKeys.download("s1", "d1").toAttributeMap());
+        assertThat(request.updateExpression()).isEqualTo("SET #refundedAt = :now");
+        assertThat(request.conditionExpression()).isEqualTo("attribute_exists(pk) AND attribute_not_exists(#refundedAt)");
+        assertThat(request.expressionAttributeValues()).containsEntry(":now", AttributeValue.fromS("2024-03-01T10:00:00.000Z"));
+    }
+
+    @Test
+    void days_areOneConsistentRangeOfOnePartition() {
+        var song = SongRequests.songDays("t", "s1", "2024-02-28", "2024-03-02");
+        assertThat(song.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk BETWEEN :from AND :to");
+        assertThat(song.expressionAttributeValues()).containsEntry(":pk", AttributeValue.fromS("SONG#s1"))
+                .containsEntry(":from", AttributeValue.fromS("DAY#2024-02-28"))
+                .containsEntry(":to", AttributeValue.fromS("DAY#2024-03-02"));
+        assertThat(song.consistentRead()).isTrue();
+        assertThat(SongRequests.allDays("t", "2024-02-28", "2024-03-02").expressionAttributeValues())
+                .containsEntry(":pk", AttributeValue.fromS("DOWNLOADS#DAYS"));
+        assertThat(SongRequests.months("t", "s1").expressionAttributeValues())
+                .containsEntry(":from", AttributeValue.fromS("MONTH#"));
+    }
+
+    @Test
+    void chart_topOfAPartitionAboveZero_andItsTies() {
+        var top = SongRequests.chartTop("t", "chart:2024-03:2", 10);
+        assertThat(top.indexName()).isEqualTo("CycleSelector");
+        assertThat(top.keyConditionExpression()).isEqualTo("#partition = :partition AND #data > :zero");
+        assertThat(top.scanIndexForward()).isFalse();
+        assertThat(top.limit()).isEqualTo(10);
+        assertThat(top.expressionAttributeNames()).containsEntry("#partition", "selector").containsEntry("#data", "data");
+        var ties = SongRequests.chartTies("t", "chart:2024-03:2", 5);
+        assertThat(ties.keyConditionExpression()).isEqualTo("#partition = :partition AND #data = :n");
+        assertThat(ties.expressionAttributeValues()).containsEntry(":n", AttributeValue.fromN("5"));
+        assertThat(ties.limit()).isNull();
+    }
+
+    @Test
+    void chart_ordersByDownloadsThenSongId_andKnowsWhereTiesMayHide() {
+        List<Chart.Entry> top = Chart.top(List.of(new Chart.Entry("b", 5), new Chart.Entry("a", 5),
+                new Chart.Entry("c", 9), new Chart.Entry("d", 1)), 3);
+        assertThat(top).containsExactly(new Chart.Entry("c", 9), new Chart.Entry("a", 5), new Chart.Entry("b", 5));
+        assertThat(Chart.mayHideTies(top, 3, true, 5)).isTrue();
+        assertThat(Chart.mayHideTies(top, 3, false, 5)).isFalse();
+        assertThat(Chart.mayHideTies(top, 3, true, 4)).isFalse();
+        assertThat(Chart.mayHideTies(top, 4, true, 5)).isFalse();
+        assertThat(SongRequests.titles("t", List.of("s1")).requestItems().get("t").keys())
+                .containsExactly(Map.of("pk", AttributeValue.fromS("SONG#s1"), "sk", AttributeValue.fromS("#METADATA#")));
+    }
+}

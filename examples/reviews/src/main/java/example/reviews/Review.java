@@ -1,0 +1,31 @@
+package example.reviews;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import io.tally.core.users.Users;
+import java.time.Instant;
+
+/**
+ * A user's review of a catalogue item: the item ({@code USER#<userId> / REVIEW#<itemId>}, in the user's partition) and
+ * the contract's JSON, both from this one record.
+ *
+ * @param stars 1..5
+ * @param text  at most {@link ReviewRoutes#TEXT_MAX} characters, or null
+ */
+@JsonPropertyOrder({"userId", "itemId", "stars", "text", "updatedAt"})
+public record Review(String userId, String itemId, long stars, String text, Instant updatedAt) {
+    static final String SK_PREFIX = "REVIEW#";
+
+    static final ItemSchema<Review> SCHEMA = ItemSchema.of(Review.class, Reviews.REVIEW, Review::key)
+            .optional("text")
+            .build();
+
+    static Key key(String userId, String itemId) {
+        return new Key(Users.pk(userId), SK_PREFIX + itemId);
+    }
+
+    Key key() {
+        return key(userId, itemId);
+    }
+}

@@ -1,0 +1,43 @@
+package example.reviews;
+
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.events.DomainEvent;
+import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * An existing review counts once for its item (with its stars, for the mean) and once for its reviewer; a deleted one
+ * no longer counts. Every change announces {@code ReviewChanged}.
+ */
+final class ReviewDerivation extends EntityDerivation<Review> {
+    ReviewDerivation() {
+        super(Reviews.REVIEW);
+    }
+
+    @Override
+    protected Review read(Map<String, AttributeValue> image) {
+        return Review.SCHEMA.fromItem(image);
+    }
+
+    @Override
+    protected Contribution contribution(Review review) {
+        return Contribution.builder()
+                .count(Reviews.ITEM_REVIEWS, review.itemId(), Reviews.REVIEWS, 1)
+                .count(Reviews.ITEM_REVIEWS, review.itemId(), Reviews.STARS, review.stars())
+                .count(Reviews.USER_REVIEWS, review.userId(), Reviews.REVIEWS, 1)
+                .build();
+    }
+
+    @Override
+    protected List<DomainEvent> events(String eventId, Review before, Review after) {
+        Review review = after != null ? after : before;
+        if (review == null) {
+            return List.of();
+        }
+        String id = DomainEvent.idFor(eventId, ReviewChanged.DETAIL_TYPE, review.userId() + "/" + review.itemId());
+        return List.of(DomainEvent.of(id, ReviewChanged.DETAIL_TYPE, new ReviewChanged(id, review.userId(),
+                review.itemId(), after == null ? null : after.stars(), before == null ? null : before.stars())));
+    }
+}

@@ -1,0 +1,98 @@
+package example.reviews;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.ShardSettings;
+import io.tally.core.demo.DemoApi;
+import io.tally.core.derive.Derivation;
+import io.tally.core.domain.Domain;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.events.EventType;
+import io.tally.core.http.Router;
+import io.tally.core.users.Users;
+import io.tally.core.workload.WorkloadContext;
+import io.tally.core.workload.WorkloadPart;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reviews of catalogue items, declared once: a domain of one's own, plugged into Tally from outside its modules. It
+ * builds on the users kernel and on the catalogue (whose items it looks up by id), and adds nothing to the shared stats
+ * items: its figures are its own derived items.
+ *
+ * <pre>
+ * entity         pk                     sk
+ * Review         USER#&lt;userId&gt;          REVIEW#&lt;itemId&gt;
+ * derived:
+ * ItemReviews    REVIEWS#&lt;itemId&gt;       #STATS#     (reviews, stars: the sum, for the mean)
+ * UserReviews    USER#&lt;userId&gt;          #REVIEWS#   (reviews)
+ * </pre>
+ */
+public final class Reviews implements Domain {
+    public static final EntityType REVIEW = EntityType.base("Review");
+    static final String REVIEWS = "reviews";
+    static final String STARS = "stars";
+
+    /** One per reviewed item: its existing reviews and the sum of their stars. */
+    static final DerivedType ITEM_REVIEWS = DerivedType.named("ItemReviews")
+            .key("REVIEWS#<itemId> / #STATS#", itemId -> new Key("REVIEWS#" + itemId, "#STATS#"))
+            .counters(REVIEWS, STARS)
+            .build();
+
+    /** One per reviewer, in the user's partition: the user's existing reviews. */
+    static final DerivedType USER_REVIEWS = DerivedType.named("UserReviews")
+            .key("USER#<userId> / #REVIEWS#", userId -> new Key(Users.pk(userId), "#REVIEWS#"))
+            .counters(REVIEWS)
+            .build();
+
+    @Override
+    public String name() {
+        return "reviews";
+    }
+
+    /** Users review, and what they review are the catalogue's items. */
+    @Override
+    public List<String> requires() {
+        return List.of("users", "catalogue");
+    }
+
+    @Override
+    public List<EntityType> entityTypes() {
+        return List.of(REVIEW);
+    }
+
+    @Override
+    public List<DerivedType> derivedTypes() {
+        return List.of(ITEM_REVIEWS, USER_REVIEWS);
+    }
+
+    @Override
+    public void routes(Router router, RouteContext context) {
+        new ReviewRoutes(context, new ReviewStore(context.dynamo(), context.table())).register(router);
+    }
+
+    @Override
+    public List<Derivation> derivations(ShardSettings shards) {
+        return List.of(new ReviewDerivation());
+    }
+
+    /** A review is a user's own data: not for a public feed. */
+    @Override
+    public List<EventType> events() {
+        return List.of(EventType.of(ReviewChanged.DETAIL_TYPE, ReviewChanged.class));
+    }
+
+    @Override
+    public Optional<WorkloadPart> workload(WorkloadContext context) {
+        return Optional.of(new ReviewsWorkload(context));
+    }
+
+    /** user-8790 reviews two items of the seed catalogue. */
+    @Override
+    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
+        api.write("PUT", "/users/user-8790/reviews/55", DemoApi.body("stars", 5, "text", "Streams, finally clear."));
+        api.write("PUT", "/users/user-8790/reviews/65", DemoApi.body("stars", 4));
+    }
+}
