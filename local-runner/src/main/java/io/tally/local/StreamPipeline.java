@@ -48,6 +48,8 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
  * run stopped; in memory, checkpoints live as long as the process and failures go to a temporary directory.
  */
 final class StreamPipeline implements AutoCloseable {
+    /** The system property that shortens the local stream function's timeout (see {@link #invocationTimeout}). */
+    static final String TIMEOUT_PROPERTY = "tally.local.streamFunctionTimeout";
     /** The stream function's name, as in the deployment. */
     static final String FUNCTION = "tally-stream";
     private static final Logger LOG = LoggerFactory.getLogger(StreamPipeline.class);
@@ -79,6 +81,24 @@ final class StreamPipeline implements AutoCloseable {
      *
      * @param dataDir where checkpoints and failures are kept; null: in memory and a temporary directory
      */
+    /**
+     * How long an invocation may run, what {@code Context.getRemainingTimeInMillis} counts down from and so how long
+     * the shard cursor's lease of a killed runner's invocation holds: a minute, or the ISO-8601 duration of the system
+     * property {@value #TIMEOUT_PROPERTY} (a test that kills runners waits that long for the lease to lapse).
+     */
+    static java.time.Duration invocationTimeout() {
+        String value = System.getProperty(TIMEOUT_PROPERTY);
+        if (value == null || value.isBlank()) {
+            return io.tally.local.stream.LambdaBatchInvoker.DEFAULT_TIMEOUT;
+        }
+        try {
+            return java.time.Duration.parse(value.trim());
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new StartupException("system property " + TIMEOUT_PROPERTY + " is not an ISO-8601 duration such as "
+                    + "PT10S: " + value, e);
+        }
+    }
+
     static StreamPipeline create(DomainRegistry domains, URI dynamoDbEndpoint, String tableName, URI eventsEndpoint,
             String busName, Path dataDir) {
         Path temporaryDir = null;
@@ -128,7 +148,8 @@ final class StreamPipeline implements AutoCloseable {
             StreamPoller poller = StreamPoller.builder()
                     .streamsClient(streams)
                     .streamArn(streamArn)
-                    .invoker(new TumblingWindowBatchInvoker(FUNCTION, streamArn, settings.tumblingWindow(), handler))
+                    .invoker(new TumblingWindowBatchInvoker(FUNCTION, streamArn, settings.tumblingWindow(), handler,
+                            invocationTimeout(), java.time.Clock.systemUTC()))
                     .failureDestination(failures)
                     .settings(settings)
                     .checkpointStore(checkpoints)

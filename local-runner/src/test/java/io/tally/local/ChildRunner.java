@@ -48,6 +48,8 @@ final class ChildRunner implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                // A killed runner's invocation holds its shard's lease until this runs out, instead of a minute.
+                "-D" + StreamPipeline.TIMEOUT_PROPERTY + "=PT8S",
                 "-cp", classPath(),
                 LocalRunner.class.getName(),
                 "--port", "0", "--dynamodb-port", "0", "--events-port", "0",
