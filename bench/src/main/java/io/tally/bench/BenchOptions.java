@@ -36,46 +36,12 @@ final class BenchOptions {
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
         for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
-                case "--records" -> options.records = Integer.parseInt(require(args[i], value));
-                case "--freshness-seconds" -> options.freshnessSeconds = Integer.parseInt(require(args[i], value));
-                case "--warm-up" -> options.warmUpRecords = Integer.parseInt(require(args[i], value));
-                case "--seed" -> options.seed = Long.parseLong(require(args[i], value));
-                case "--markdown" -> options.markdown = Path.of(require(args[i], value));
-                case "--json" -> options.json = Path.of(require(args[i], value));
-                case "--render" -> options.render = Path.of(require(args[i], value));
-                case "--cold-start" -> {
-                    options.coldStart = true;
-                    continue;
-                }
-                case "--load" -> {
-                    options.load = true;
-                    continue;
-                }
-                case "--writer" -> {
-                    options.writer = true;
-                    continue;
-                }
-                case "--writer-requests" -> options.writerRequests = Integer.parseInt(require(args[i], value));
-                case "--writer-rounds" -> options.writerRounds = Integer.parseInt(require(args[i], value));
-                case "--writer-json" -> options.writerJson = Path.of(require(args[i], value));
-                case "--writer-threads" -> options.writerThreads = Integer.parseInt(require(args[i], value));
-                case "--load-seconds" -> options.loadSeconds = Integer.parseInt(require(args[i], value));
-                case "--load-connections" -> options.loadConnections = Integer.parseInt(require(args[i], value));
-                case "--load-json" -> options.loadJson = Path.of(require(args[i], value));
-                case "--runs" -> options.runs = Integer.parseInt(require(args[i], value));
-                case "--cold-start-json" -> options.coldStartJson = Path.of(require(args[i], value));
-                case "--repo" -> options.repo = Path.of(require(args[i], value));
-                case "--workloads" -> options.workloads = java.util.Set.of(require(args[i], value).split(","));
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
-                        + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
-                        + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
-                        + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
-                        + " --workloads uniform,zipf,hot-song,tag-heavy)");
+                case "--cold-start" -> options.coldStart = true;
+                case "--load" -> options.load = true;
+                case "--writer" -> options.writer = true;
+                default -> options.set(args[i], i + 1 < args.length ? args[++i] : null);
             }
-            i++;
         }
         if (options.runs < 1) {
             throw new IllegalArgumentException("--runs must be positive");
@@ -106,6 +72,44 @@ final class BenchOptions {
             throw new IllegalArgumentException("--records must be positive");
         }
         return options;
+    }
+
+    /** Sets an option that takes a value; {@code value} is null when the command line ends after the option. */
+    private void set(String option, String value) {
+        switch (option) {
+            case "--records" -> records = whole(option, value);
+            case "--freshness-seconds" -> freshnessSeconds = whole(option, value);
+            case "--warm-up" -> warmUpRecords = whole(option, value);
+            case "--seed" -> seed = Long.parseLong(require(option, value));
+            case "--markdown" -> markdown = path(option, value);
+            case "--json" -> json = path(option, value);
+            case "--render" -> render = path(option, value);
+            case "--writer-requests" -> writerRequests = whole(option, value);
+            case "--writer-rounds" -> writerRounds = whole(option, value);
+            case "--writer-json" -> writerJson = path(option, value);
+            case "--writer-threads" -> writerThreads = whole(option, value);
+            case "--load-seconds" -> loadSeconds = whole(option, value);
+            case "--load-connections" -> loadConnections = whole(option, value);
+            case "--load-json" -> loadJson = path(option, value);
+            case "--runs" -> runs = whole(option, value);
+            case "--cold-start-json" -> coldStartJson = path(option, value);
+            case "--repo" -> repo = path(option, value);
+            case "--workloads" -> workloads = java.util.Set.of(require(option, value).split(","));
+            default -> throw new IllegalArgumentException("unknown option " + option
+                    + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
+                    + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
+                    + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
+                    + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
+                    + " --workloads uniform,zipf,hot-song,tag-heavy)");
+        }
+    }
+
+    private static int whole(String option, String value) {
+        return Integer.parseInt(require(option, value));
+    }
+
+    private static Path path(String option, String value) {
+        return Path.of(require(option, value));
     }
 
     private static String require(String option, String value) {

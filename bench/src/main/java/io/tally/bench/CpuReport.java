@@ -60,18 +60,16 @@ final class CpuReport {
                         + "the server.\n\n");
             }
             md.append("**").append(w.name()).append("**\n\n");
-            md.append("| Part | Tally (ms/record) | Tally share | naive (ms/record) | naive share |\n");
-            md.append("|---|---:|---:|---:|---:|\n");
+            MarkdownTable table = new MarkdownTable().left("Part")
+                    .right("Tally (ms/record)", "Tally share", "naive (ms/record)", "naive share");
             double tallyAll = perRecord(w.tally(), w.tally().cpu().processSeconds());
             double naiveAll = perRecord(w.naive(), w.naive().cpu().processSeconds());
             for (Row row : rows) {
-                md.append("| ").append(row.part()).append(" | ").append(Report.fmt(row.tallyMs(), 3)).append(" | ")
-                        .append(Report.fmt(100 * row.tallyMs() / tallyAll, 0)).append("% | ")
-                        .append(Report.fmt(row.naiveMs(), 3)).append(" | ")
-                        .append(Report.fmt(100 * row.naiveMs() / naiveAll, 0)).append("% |\n");
+                table.row(row.part(), Report.fmt(row.tallyMs(), 3), Report.fmt(100 * row.tallyMs() / tallyAll, 0) + "%",
+                        Report.fmt(row.naiveMs(), 3), Report.fmt(100 * row.naiveMs() / naiveAll, 0) + "%");
             }
-            md.append("| **all** (the process) | ").append(Report.fmt(tallyAll, 3)).append(" | 100% | ")
-                    .append(Report.fmt(naiveAll, 3)).append(" | 100% |\n\n");
+            table.row("**all** (the process)", Report.fmt(tallyAll, 3), "100%", Report.fmt(naiveAll, 3), "100%");
+            md.append(table.render()).append('\n');
             Results.Profile profile = w.tally().profile();
             md.append("Tally's hottest methods (innermost frame outside the JDK; share of its threads' ")
                     .append(profile.samples()).append(" samples): ");

@@ -56,54 +56,49 @@ final class LargeBatchReport {
         }
         md.append("\n\n");
         if (any) {
-            md.append("| Workload | batch | Tally records/s | records/s ratio | target | met "
-                    + "| Tally write units/record | write units/record ratio | target | met "
-                    + "| exact after run and a duplicated batch |\n");
-            md.append("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|\n");
+            MarkdownTable table = new MarkdownTable().left("Workload")
+                    .right("batch", "Tally records/s", "records/s ratio", "target").left("met")
+                    .right("Tally write units/record", "write units/record ratio", "target")
+                    .left("met", "exact after run and a duplicated batch");
             for (Results.WorkloadResult w : results.workloads()) {
                 if (w.tallyLargeBatch() == null) {
                     continue;
                 }
-                row(md, w, w.tally(), results.environment().batchSize());
-                row(md, w, w.tallyLargeBatch(), BATCH_SIZE);
+                row(table, w, w.tally(), results.environment().batchSize());
+                row(table, w, w.tallyLargeBatch(), BATCH_SIZE);
             }
-            md.append('\n');
+            md.append(table.render()).append('\n');
         }
         Results.Freshness small = results.freshness();
         Results.Freshness large = results.largeBatchFreshness();
         if (small != null && large != null) {
-            md.append("| BatchSize | batching window (s) | target rate | invocations | retries | write units per write "
-                    + "| p50 (ms) | p99 (ms) | max (ms) | p99 at most ").append(Report.fmt(Report.MAX_P99_MS, 0))
-                    .append(" ms | exact after run |\n");
-            md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
-            freshnessRow(md, results.environment().batchSize(), small);
-            freshnessRow(md, BATCH_SIZE, large);
-            md.append('\n');
+            MarkdownTable table = new MarkdownTable()
+                    .right("BatchSize", "batching window (s)", "target rate", "invocations", "retries",
+                            "write units per write", "p50 (ms)", "p99 (ms)", "max (ms)")
+                    .left("p99 at most " + Report.fmt(Report.MAX_P99_MS, 0) + " ms", "exact after run");
+            freshnessRow(table, results.environment().batchSize(), small);
+            freshnessRow(table, BATCH_SIZE, large);
+            md.append(table.render()).append('\n');
         }
         return md.toString();
     }
 
-    private static void row(StringBuilder md, Results.WorkloadResult w, Results.ProcessorResult p, int batch) {
+    private static void row(MarkdownTable table, Results.WorkloadResult w, Results.ProcessorResult p, int batch) {
         double minRate = w.minThroughputRatio();
         double maxUnits = w.maxWriteUnitRatio();
         double rateRatio = p.recordsPerSec() / w.naive().recordsPerSec();
         double unitRatio = p.writeUnitsPerRecord() / w.naive().writeUnitsPerRecord();
         boolean exact = p.exactAfterRun() && p.differencesAfterDuplicate() == 0;
-        md.append("| ").append(w.name()).append(" | ").append(batch).append(" | ")
-                .append(Report.fmt(p.recordsPerSec(), 0)).append(" | ").append(Report.fmt(rateRatio, 2))
-                .append("x | ").append(Report.fmt(minRate, 0)).append("x | ").append(rateRatio >= minRate ? "yes" : "no")
-                .append(" | ").append(Report.fmt(p.writeUnitsPerRecord(), 3)).append(" | ")
-                .append(Report.fmt(unitRatio, 3)).append("x | ").append(Report.fmt(maxUnits, 2)).append("x | ")
-                .append(unitRatio <= maxUnits ? "yes" : "no").append(" | ").append(exact ? "yes" : "no").append(" |\n");
+        table.row(w.name(), batch, Report.fmt(p.recordsPerSec(), 0), Report.fmt(rateRatio, 2) + "x",
+                Report.fmt(minRate, 0) + "x", rateRatio >= minRate ? "yes" : "no",
+                Report.fmt(p.writeUnitsPerRecord(), 3), Report.fmt(unitRatio, 3) + "x", Report.fmt(maxUnits, 2) + "x",
+                unitRatio <= maxUnits ? "yes" : "no", exact ? "yes" : "no");
     }
 
-    private static void freshnessRow(StringBuilder md, int batch, Results.Freshness f) {
-        md.append("| ").append(batch).append(" | ").append(f.batchingWindowSeconds()).append(" | ")
-                .append(Report.fmt(f.targetPerSec(), 0)).append(" | ").append(f.invocations()).append(" | ")
-                .append(f.retries()).append(" | ").append(Report.fmt(f.writeUnitsPerWrite(), 3)).append(" | ")
-                .append(Report.fmt(f.p50Ms(), 0)).append(" | ").append(Report.fmt(f.p99Ms(), 0)).append(" | ")
-                .append(Report.fmt(f.maxMs(), 0)).append(" | ")
-                .append(f.p99Ms() <= Report.MAX_P99_MS && f.missing() == 0 ? "yes" : "no").append(" | ")
-                .append(f.exactAfterRun() ? "yes" : "no").append(" |\n");
+    private static void freshnessRow(MarkdownTable table, int batch, Results.Freshness f) {
+        table.row(batch, f.batchingWindowSeconds(), Report.fmt(f.targetPerSec(), 0), f.invocations(), f.retries(),
+                Report.fmt(f.writeUnitsPerWrite(), 3), Report.fmt(f.p50Ms(), 0), Report.fmt(f.p99Ms(), 0),
+                Report.fmt(f.maxMs(), 0), f.p99Ms() <= Report.MAX_P99_MS && f.missing() == 0 ? "yes" : "no",
+                f.exactAfterRun() ? "yes" : "no");
     }
 }

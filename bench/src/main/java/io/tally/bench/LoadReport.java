@@ -17,24 +17,22 @@ final class LoadReport {
                         + "answer, every acknowledged write read back, the derived data equal to the recomputation "
                         + "once the stream has drained. Alone: `java -jar bench/target/tally-bench.jar --load` "
                         + "(`--load-seconds S`, `--load-connections N`).\n\n");
-        md.append("| Connections | Seconds | Requests | Requests/s | Writes acknowledged | Reads | 503 shed "
-                + "| Unexpected | p50 (ms) | p99 (ms) | max (ms) | write p50 / p99 (ms) | read p50 / p99 (ms) "
-                + "| peak heap (MB) |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        md.append("| ").append(l.connections()).append(" | ").append(Report.fmt(l.seconds(), 1)).append(" | ")
-                .append(l.requests()).append(" | ").append(Report.fmt(l.requestsPerSec(), 0)).append(" | ")
-                .append(l.writesAcknowledged()).append(" | ").append(l.readsOk()).append(" | ").append(l.shed())
-                .append(" | ").append(l.unexpected()).append(" | ").append(Report.fmt(l.p50Ms(), 0)).append(" | ")
-                .append(Report.fmt(l.p99Ms(), 0)).append(" | ").append(Report.fmt(l.maxMs(), 0)).append(" | ")
-                .append(Report.fmt(l.writeP50Ms(), 0)).append(" / ").append(Report.fmt(l.writeP99Ms(), 0)).append(" | ")
-                .append(Report.fmt(l.readP50Ms(), 0)).append(" / ").append(Report.fmt(l.readP99Ms(), 0)).append(" | ")
-                .append(l.peakHeapMb()).append(" |\n\n");
-        md.append("| Acknowledged posts | comments | items | missing afterwards | drain after the run (s) "
-                + "| exact after the drain |\n");
-        md.append("|---:|---:|---:|---:|---:|---|\n");
-        md.append("| ").append(l.posts()).append(" | ").append(l.comments()).append(" | ").append(l.items())
-                .append(" | ").append(l.missing()).append(" | ").append(Report.fmt(l.drainSeconds(), 1)).append(" | ")
-                .append(l.exactAfterDrain() ? "yes" : "no (" + l.differences() + " attributes)").append(" |\n\n");
+        md.append(new MarkdownTable()
+                .right("Connections", "Seconds", "Requests", "Requests/s", "Writes acknowledged", "Reads", "503 shed",
+                        "Unexpected", "p50 (ms)", "p99 (ms)", "max (ms)", "write p50 / p99 (ms)",
+                        "read p50 / p99 (ms)", "peak heap (MB)")
+                .row(l.connections(), Report.fmt(l.seconds(), 1), l.requests(), Report.fmt(l.requestsPerSec(), 0),
+                        l.writesAcknowledged(), l.readsOk(), l.shed(), l.unexpected(), Report.fmt(l.p50Ms(), 0),
+                        Report.fmt(l.p99Ms(), 0), Report.fmt(l.maxMs(), 0),
+                        Report.fmt(l.writeP50Ms(), 0) + " / " + Report.fmt(l.writeP99Ms(), 0),
+                        Report.fmt(l.readP50Ms(), 0) + " / " + Report.fmt(l.readP99Ms(), 0), l.peakHeapMb())
+                .render()).append('\n');
+        md.append(new MarkdownTable()
+                .right("Acknowledged posts", "comments", "items", "missing afterwards", "drain after the run (s)")
+                .left("exact after the drain")
+                .row(l.posts(), l.comments(), l.items(), l.missing(), Report.fmt(l.drainSeconds(), 1),
+                        l.exactAfterDrain() ? "yes" : "no (" + l.differences() + " attributes)")
+                .render()).append('\n');
         if (!l.unexpectedSamples().isEmpty()) {
             md.append("Unexpected answers (first ").append(l.unexpectedSamples().size()).append("):\n\n");
             l.unexpectedSamples().forEach(sample -> md.append("- `").append(sample.replace('`', '\'')).append("`\n"));

@@ -98,56 +98,55 @@ final class Report {
                 + "processors measured side by side in the same JVM against the same DynamoDB Local server. Rerun it "
                 + "to regenerate this page and `bench/results/latest.json`.\n\n");
         md.append("```\n").append(env.command()).append("\n```\n\n");
-        md.append("| Run | |\n|---|---|\n");
-        md.append("| Date | ").append(env.date()).append(" |\n");
-        md.append("| Machine | ").append(env.cores()).append(" cores, ").append(env.os()).append(" |\n");
-        md.append("| JVM | ").append(env.jvm()).append(", max heap ").append(env.maxHeapMb()).append(" MB |\n");
-        md.append("| DynamoDB | ").append(env.dynamoDbLocal()).append(" |\n");
-        md.append("| Records per workload | at least ").append(env.recordsRequested()).append(" (seed ")
-                .append(env.seed()).append(") |\n");
-        md.append("| Batch size | ").append(env.batchSize())
-                .append(" records (the stream event's `BatchSize` in `infra/template.yaml`) |\n");
-        md.append("| Warm-up | ").append(env.warmUpRecords() > 0 ? "about " + env.warmUpRecords() + " records (blog, "
-                + "catalogue, songs, favourites) replayed by both processors first, not reported (`--warm-up N`)"
-                : "none").append(" |\n\n");
+        md.append(new MarkdownTable().left("Run", "")
+                .row("Date", env.date())
+                .row("Machine", env.cores() + " cores, " + env.os())
+                .row("JVM", env.jvm() + ", max heap " + env.maxHeapMb() + " MB")
+                .row("DynamoDB", env.dynamoDbLocal())
+                .row("Records per workload", "at least " + env.recordsRequested() + " (seed " + env.seed() + ")")
+                .row("Batch size", env.batchSize()
+                        + " records (the stream event's `BatchSize` in `infra/template.yaml`)")
+                .row("Warm-up", env.warmUpRecords() > 0 ? "about " + env.warmUpRecords() + " records (blog, "
+                        + "catalogue, songs, favourites) replayed by both processors first, not reported "
+                        + "(`--warm-up N`)" : "none")
+                .render()).append('\n');
 
-        md.append("## Targets\n\n| Target | Measured | Met |\n|---|---|---|\n");
+        md.append("## Targets\n\n");
+        MarkdownTable targets = new MarkdownTable().left("Target", "Measured", "Met");
         for (Target target : targets(results)) {
-            md.append("| ").append(target.description()).append(" | ").append(target.measured()).append(" | ")
-                    .append(target.met() ? "yes" : "**no**").append(" |\n");
+            targets.row(target.description(), target.measured(), target.met() ? "yes" : "**no**");
         }
-        md.append('\n');
+        md.append(targets.render()).append('\n');
 
         md.append("## Replay throughput and cost: Tally / naive\n\n");
-        md.append("| Workload | Records | records/s ratio | requests/record ratio | write units/record ratio |\n");
-        md.append("|---|---:|---:|---:|---:|\n");
+        MarkdownTable ratios = new MarkdownTable().left("Workload")
+                .right("Records", "records/s ratio", "requests/record ratio", "write units/record ratio");
         for (Results.WorkloadResult w : results.workloads()) {
-            md.append("| ").append(w.name()).append(" | ").append(w.records()).append(" | ")
-                    .append(fmt(w.throughputRatio(), 2)).append("x | ").append(fmt(w.requestRatio(), 3))
-                    .append("x | ").append(fmt(w.writeUnitRatio(), 3)).append("x |\n");
+            ratios.row(w.name(), w.records(), fmt(w.throughputRatio(), 2) + "x", fmt(w.requestRatio(), 3) + "x",
+                    fmt(w.writeUnitRatio(), 3) + "x");
         }
-        md.append('\n');
+        md.append(ratios.render()).append('\n');
 
         md.append("## Replay, per processor\n\n");
-        md.append("| Workload | Processor | records/s | seconds | DynamoDB requests/record | write units/record "
-                + "| cores busy | DynamoDB Local's share of the CPU | peak heap (MB) | exact after run "
-                + "| differing attributes after one duplicated batch |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+        MarkdownTable processors = new MarkdownTable().left("Workload", "Processor")
+                .right("records/s", "seconds", "DynamoDB requests/record", "write units/record", "cores busy",
+                        "DynamoDB Local's share of the CPU", "peak heap (MB)")
+                .left("exact after run")
+                .right("differing attributes after one duplicated batch");
         for (Results.WorkloadResult w : results.workloads()) {
             for (Results.ProcessorResult p : List.of(w.tally(), w.naive())) {
-                md.append("| ").append(w.name()).append(" | ").append(p.processor()).append(" | ")
-                        .append(fmt(p.recordsPerSec(), 0)).append(" | ").append(fmt(p.seconds(), 1)).append(" | ")
-                        .append(fmt(p.requestsPerRecord(), 3)).append(" | ").append(fmt(p.writeUnitsPerRecord(), 3))
-                        .append(p.writeUnitsReported() ? "" : " (incomplete)").append(" | ")
-                        .append(p.cpu() == null ? "n/a" : fmt(p.cpu().coresBusy(), 2)).append(" | ")
-                        .append(p.cpu() == null ? "n/a" : fmt(100 * p.cpu().dynamoDbLocalShare(), 0) + "%")
-                        .append(" | ").append(p.peakHeapMb()).append(" | ").append(p.exactAfterRun() ? "yes" : "no ("
-                                + p.differencesAfterRun() + " attributes)").append(" | ")
-                        .append(p.differencesAfterDuplicate()).append(" (").append(p.driftedItemsAfterDuplicate())
-                        .append(" items, batch of ").append(p.duplicatedBatchRecords()).append(") |\n");
+                processors.row(w.name(), p.processor(), fmt(p.recordsPerSec(), 0), fmt(p.seconds(), 1),
+                        fmt(p.requestsPerRecord(), 3),
+                        fmt(p.writeUnitsPerRecord(), 3) + (p.writeUnitsReported() ? "" : " (incomplete)"),
+                        p.cpu() == null ? "n/a" : fmt(p.cpu().coresBusy(), 2),
+                        p.cpu() == null ? "n/a" : fmt(100 * p.cpu().dynamoDbLocalShare(), 0) + "%",
+                        p.peakHeapMb(),
+                        p.exactAfterRun() ? "yes" : "no (" + p.differencesAfterRun() + " attributes)",
+                        p.differencesAfterDuplicate() + " (" + p.driftedItemsAfterDuplicate() + " items, batch of "
+                                + p.duplicatedBatchRecords() + ")");
             }
         }
-        md.append('\n');
+        md.append(processors.render()).append('\n');
 
         md.append(WriteUnitReport.writeUnitSection(results));
         md.append(CpuReport.section(results));
@@ -155,34 +154,30 @@ final class Report {
         md.append(LargeBatchReport.section(results));
 
         md.append("## Recording the workloads\n\n");
-        md.append("| Workload | Zipf s | base writes | writer threads | base writes/s | stream records | shards "
-                + "| GetRecords records/s | base items at the end |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        MarkdownTable recording = new MarkdownTable().left("Workload")
+                .right("Zipf s", "base writes", "writer threads", "base writes/s", "stream records", "shards",
+                        "GetRecords records/s", "base items at the end");
         for (Results.WorkloadResult w : results.workloads()) {
-            md.append("| ").append(w.name()).append(" | ").append(fmt(w.skew(), 1)).append(" | ")
-                    .append(w.baseWrites()).append(" | ").append(w.baseWriteThreads()).append(" | ")
-                    .append(fmt(w.baseWritesPerSec(), 0)).append(" | ").append(w.records()).append(" | ")
-                    .append(w.shards()).append(" | ").append(fmt(w.getRecordsPerSec(), 0)).append(" | ")
-                    .append(w.baseItems()).append(" |\n");
+            recording.row(w.name(), fmt(w.skew(), 1), w.baseWrites(), w.baseWriteThreads(),
+                    fmt(w.baseWritesPerSec(), 0), w.records(), w.shards(), fmt(w.getRecordsPerSec(), 0),
+                    w.baseItems());
         }
-        md.append('\n');
+        md.append(recording.render()).append('\n');
 
         Results.Freshness f = results.freshness();
         if (f != null) {
             md.append("## End-to-end freshness\n\n");
-            md.append("| Writer max (PutItem/s, 1 thread) | Target rate | Achieved rate | Duration (s) | Writes "
-                    + "| Measured | Missing | batching window (s) | invocations | p50 (ms) | p99 (ms) | max (ms) "
-                    + "| exact after run |\n");
-            md.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-            // A run's JSON from before the invocations were counted has 0 for them.
-            md.append("| ").append(fmt(f.writerMaxPerSec(), 0)).append(" | ").append(fmt(f.targetPerSec(), 0))
-                    .append(" | ").append(fmt(f.achievedPerSec(), 0)).append(" | ").append(fmt(f.seconds(), 1))
-                    .append(" | ").append(f.writes()).append(" | ").append(f.measured()).append(" | ")
-                    .append(f.missing()).append(" | ").append(f.batchingWindowSeconds()).append(" | ")
-                    .append(f.invocations() > 0 ? Long.toString(f.invocations()) : "n/a").append(" | ")
-                    .append(fmt(f.p50Ms(), 0)).append(" | ")
-                    .append(fmt(f.p99Ms(), 0)).append(" | ").append(fmt(f.maxMs(), 0)).append(" | ")
-                    .append(f.exactAfterRun() ? "yes" : "no").append(" |\n\n");
+            md.append(new MarkdownTable()
+                    .right("Writer max (PutItem/s, 1 thread)", "Target rate", "Achieved rate", "Duration (s)", "Writes",
+                            "Measured", "Missing", "batching window (s)", "invocations", "p50 (ms)", "p99 (ms)",
+                            "max (ms)")
+                    .left("exact after run")
+                    // A run's JSON from before the invocations were counted has 0 for them.
+                    .row(fmt(f.writerMaxPerSec(), 0), fmt(f.targetPerSec(), 0), fmt(f.achievedPerSec(), 0),
+                            fmt(f.seconds(), 1), f.writes(), f.measured(), f.missing(), f.batchingWindowSeconds(),
+                            f.invocations() > 0 ? Long.toString(f.invocations()) : "n/a", fmt(f.p50Ms(), 0),
+                            fmt(f.p99Ms(), 0), fmt(f.maxMs(), 0), f.exactAfterRun() ? "yes" : "no")
+                    .render()).append('\n');
         }
         if (results.load() != null) {
             md.append(LoadReport.loadSection(results.load()));
@@ -209,29 +204,27 @@ final class Report {
                 .append(env.os()).append(", ").append(env.jvm()).append("), run from the repository root:\n\n");
         md.append("```\n").append(env.command()).append("\n```\n\n");
 
-        md.append("| Lambda deployment package | handlers | size |\n|---|---|---:|\n");
+        MarkdownTable jars = new MarkdownTable().left("Lambda deployment package", "handlers").right("size");
         for (ColdStartResults.Jar jar : cold.jars()) {
-            md.append("| `").append(jar.path()).append("` | ")
-                    .append(String.join(", ", jar.handlers().stream().map(h -> "`" + h + "`").toList()))
-                    .append(" | ").append(fmt(jar.bytes() / (1024.0 * 1024.0), 1)).append(" MiB (")
-                    .append(String.format(Locale.ROOT, "%,d", jar.bytes())).append(" bytes) |\n");
+            jars.row("`" + jar.path() + "`",
+                    String.join(", ", jar.handlers().stream().map(h -> "`" + h + "`").toList()),
+                    fmt(jar.bytes() / (1024.0 * 1024.0), 1) + " MiB ("
+                            + String.format(Locale.ROOT, "%,d", jar.bytes()) + " bytes)");
         }
-        md.append('\n');
+        md.append(jars.render()).append('\n');
 
-        md.append("| Handler | first event | runs | launch to end of first invocation, median (min–max) ms "
-                + "| JVM start to constructor, median ms | constructor, median ms | first event, median ms "
-                + "| under " + fmt(cold.targetMs() / 1000.0, 1) + " s |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---|\n");
+        MarkdownTable handlers = new MarkdownTable().left("Handler", "first event")
+                .right("runs", "launch to end of first invocation, median (min–max) ms",
+                        "JVM start to constructor, median ms", "constructor, median ms", "first event, median ms")
+                .left("under " + fmt(cold.targetMs() / 1000.0, 1) + " s");
         for (ColdStartResults.HandlerResult h : cold.handlers()) {
-            md.append("| `").append(h.handler()).append("` | ").append(h.event()).append(" | ")
-                    .append(h.runs().size()).append(" | ").append(fmt(h.totalMs().median(), 0)).append(" (")
-                    .append(fmt(h.totalMs().min(), 0)).append("–").append(fmt(h.totalMs().max(), 0)).append(") | ")
-                    .append(fmt(h.jvmStartMs().median(), 0)).append(" | ")
-                    .append(fmt(h.constructMs().median(), 0)).append(" | ")
-                    .append(fmt(h.firstEventMs().median(), 0)).append(" | ")
-                    .append(h.targetMet() ? "yes" : "**no**").append(" |\n");
+            handlers.row("`" + h.handler() + "`", h.event(), h.runs().size(),
+                    fmt(h.totalMs().median(), 0) + " (" + fmt(h.totalMs().min(), 0) + "–" + fmt(h.totalMs().max(), 0)
+                            + ")",
+                    fmt(h.jvmStartMs().median(), 0), fmt(h.constructMs().median(), 0),
+                    fmt(h.firstEventMs().median(), 0), h.targetMet() ? "yes" : "**no**");
         }
-        md.append('\n');
+        md.append(handlers.render()).append('\n');
         md.append("- **What is measured.** For each handler, ").append(env.runs()).append(" fresh JVMs (`java ")
                 .append(String.join(" ", env.childJvmOptions())).append(" -cp <Lambda jar>:<harness>`), each with "
                         + "only the function's environment (`TABLE_NAME`, `AWS_REGION`, `DYNAMODB_ENDPOINT`, "

@@ -16,9 +16,18 @@ final class ShortfallReport {
 
     static String section(Results results) {
         int cores = results.environment().cores();
-        StringBuilder throughput = new StringBuilder();
-        StringBuilder serial = new StringBuilder();
-        StringBuilder units = new StringBuilder();
+        MarkdownTable throughput = new MarkdownTable().left("Workload")
+                .right("target", "target records/s", "CPU budget per record (ms)", "Tally: cores busy",
+                        "Tally: CPU per record (ms)", "of which DynamoDB Local (ms)")
+                .left("DynamoDB Local alone over the budget");
+        MarkdownTable serial = new MarkdownTable().left("Workload")
+                .right("target records/s", "Tally records/s", "SQLite thread (ms/record)",
+                        "SQLite thread's ceiling (records/s)", "table write lock held", "held or awaited (occupied)",
+                        "writes waiting (mean)", "the lock's ceiling (records/s)")
+                .left("ceiling below the target");
+        MarkdownTable units = new MarkdownTable().left("Workload")
+                .right("target", "allowed write units/record", "Tally's", "over by")
+                .left("Tally's largest item types");
         for (Results.WorkloadResult w : results.workloads()) {
             double minThroughput = w.minThroughputRatio();
             double maxUnits = w.maxWriteUnitRatio();
@@ -29,12 +38,10 @@ final class ShortfallReport {
                 double tallyMs = 1000.0 * cpu.processSeconds() / w.tally().records();
                 double dynamoMs = 1000.0 * cpu.dynamoDbLocalSeconds() / w.tally().records();
                 double sqliteMs = 1000.0 * cpu.sqliteSeconds() / w.tally().records();
-                throughput.append("| ").append(w.name()).append(" | ").append(Report.fmt(minThroughput, 0))
-                        .append("x | ").append(Report.fmt(targetRate, 0)).append(" | ")
-                        .append(Report.fmt(budgetMs, 2)).append(" | ").append(Report.fmt(cpu.coresBusy(), 2))
-                        .append(" | ").append(Report.fmt(tallyMs, 2)).append(" | ").append(Report.fmt(dynamoMs, 2))
-                        .append(" | ").append(dynamoMs > budgetMs ? "yes" : "no").append(" |\n");
-                serial.append(serialRow(w, targetRate, sqliteMs));
+                throughput.row(w.name(), Report.fmt(minThroughput, 0) + "x", Report.fmt(targetRate, 0),
+                        Report.fmt(budgetMs, 2), Report.fmt(cpu.coresBusy(), 2), Report.fmt(tallyMs, 2),
+                        Report.fmt(dynamoMs, 2), dynamoMs > budgetMs ? "yes" : "no");
+                serialRow(serial, w, targetRate, sqliteMs);
             }
             if (w.writeUnitRatio() > maxUnits) {
                 double allowed = maxUnits * w.naive().writeUnitsPerRecord();
@@ -44,11 +51,9 @@ final class ShortfallReport {
                         .sorted(Comparator.comparingDouble(Results.WriteUnitShare::units).reversed()).limit(3)
                         .map(share -> share.itemType() + " " + Report.fmt(share.units() / records, 3))
                         .collect(Collectors.joining(", "));
-                units.append("| ").append(w.name()).append(" | ").append(Report.fmt(maxUnits, 2)).append("x | ")
-                        .append(Report.fmt(allowed, 3)).append(" | ").append(Report.fmt(tally, 3)).append(" | ")
-                        .append(Report.fmt(tally - allowed, 3)).append(" (")
-                        .append(Report.fmt(100 * (tally - allowed) / tally, 0)).append("%) | ").append(largest)
-                        .append(" |\n");
+                units.row(w.name(), Report.fmt(maxUnits, 2) + "x", Report.fmt(allowed, 3), Report.fmt(tally, 3),
+                        Report.fmt(tally - allowed, 3) + " (" + Report.fmt(100 * (tally - allowed) / tally, 0) + "%)",
+                        largest);
             }
         }
         if (throughput.isEmpty() && units.isEmpty()) {
@@ -67,10 +72,7 @@ final class ShortfallReport {
                             + "something else sets the pace" + (profiled ? " (\"Where the CPU goes\" splits the CPU "
                             + "Tally did use)" : "") + ". The naive processor is sequential: its rate is bound by "
                             + "the latency of one request at a time, not by the cores.\n\n");
-            md.append("| Workload | target | target records/s | CPU budget per record (ms) | Tally: cores busy "
-                    + "| Tally: CPU per record (ms) | of which DynamoDB Local (ms) | DynamoDB Local alone over the budget "
-                    + "|\n|---|---:|---:|---:|---:|---:|---:|---|\n");
-            md.append(throughput).append('\n');
+            md.append(throughput.render()).append('\n');
             md.append("**Records/s: what DynamoDB Local does one at a time.** DynamoDB Local runs every SQLite "
                     + "statement on one thread, and it runs each write to a table under that table's write lock "
                     + "(`LocalDBAccess$WriteLockWithTimeout`), held on its HTTP thread for the whole write, the SQLite "
@@ -86,11 +88,7 @@ final class ShortfallReport {
                     + "left idle; where it is under the target rate, Tally cannot reach the target against DynamoDB "
                     + "Local with the requests it sends per record, and more concurrent writes only lengthen the "
                     + "queue. Sending fewer requests per record raises it: \"Larger batches\" below.\n\n");
-            md.append("| Workload | target records/s | Tally records/s | SQLite thread (ms/record) "
-                    + "| SQLite thread's ceiling (records/s) | table write lock held | held or awaited (occupied) "
-                    + "| writes waiting (mean) | the lock's ceiling (records/s) | ceiling below the target "
-                    + "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-            md.append(serial).append('\n');
+            md.append(serial.render()).append('\n');
         }
         if (!units.isEmpty()) {
             md.append("**Write units.** The write units per record the target allows, Tally's, and the largest item "
@@ -103,26 +101,24 @@ final class ShortfallReport {
                     + "data back and so work against the freshness target"
                     + (results.workloads().stream().anyMatch(w -> w.tallyLargeBatch() != null)
                         ? ": \"Larger batches\" below measures both sides in this run" : "") + ".\n\n");
-            md.append("| Workload | target | allowed write units/record | Tally's | over by | Tally's largest item types "
-                    + "|\n|---|---:|---:|---:|---:|---|\n");
-            md.append(units).append('\n');
+            md.append(units.render()).append('\n');
         }
         return md.toString();
     }
 
-    private static String serialRow(Results.WorkloadResult w, double targetRate, double sqliteMs) {
+    private static void serialRow(MarkdownTable serial, Results.WorkloadResult w, double targetRate, double sqliteMs) {
         Results.TableLock lock = w.tally().tableLock();
         double rate = w.tally().recordsPerSec();
         double lockCeiling = lock == null ? 0 : lock.ceiling(rate);
         double sqliteCeiling = sqliteMs > 0 ? 1000.0 / sqliteMs : 0;
         double ceiling = lockCeiling > 0 ? lockCeiling : sqliteCeiling;
-        return "| " + w.name() + " | " + Report.fmt(targetRate, 0) + " | " + Report.fmt(rate, 0) + " | "
-                + (sqliteMs > 0 ? Report.fmt(sqliteMs, 2) : "n/a") + " | "
-                + (sqliteCeiling > 0 ? Report.fmt(sqliteCeiling, 0) : "n/a") + " | "
-                + (lock == null ? "n/a" : Report.fmt(100 * lock.held(), 0) + "%") + " | "
-                + (lock == null ? "n/a" : Report.fmt(100 * lock.occupied(), 0) + "%") + " | "
-                + (lock == null ? "n/a" : Report.fmt(lock.meanWaiting(), 1)) + " | "
-                + (lockCeiling > 0 ? Report.fmt(lockCeiling, 0) : "n/a") + " | "
-                + (ceiling <= 0 ? "n/a" : ceiling < targetRate ? "yes" : "no") + " |\n";
+        serial.row(w.name(), Report.fmt(targetRate, 0), Report.fmt(rate, 0),
+                sqliteMs > 0 ? Report.fmt(sqliteMs, 2) : "n/a",
+                sqliteCeiling > 0 ? Report.fmt(sqliteCeiling, 0) : "n/a",
+                lock == null ? "n/a" : Report.fmt(100 * lock.held(), 0) + "%",
+                lock == null ? "n/a" : Report.fmt(100 * lock.occupied(), 0) + "%",
+                lock == null ? "n/a" : Report.fmt(lock.meanWaiting(), 1),
+                lockCeiling > 0 ? Report.fmt(lockCeiling, 0) : "n/a",
+                ceiling <= 0 ? "n/a" : ceiling < targetRate ? "yes" : "no");
     }
 }

@@ -25,9 +25,9 @@ final class WriteUnitReport {
                         + "successful single-item writes of the type.\n\n");
             }
             md.append("**").append(w.name()).append("** (").append(w.records()).append(" records)\n\n");
-            md.append("| Item type | Written to | Tally writes/record | Tally write units/record "
-                    + "| Naive writes/record | Naive write units/record |\n");
-            md.append("|---|---|---:|---:|---:|---:|\n");
+            MarkdownTable table = new MarkdownTable().left("Item type", "Written to")
+                    .right("Tally writes/record", "Tally write units/record", "Naive writes/record",
+                            "Naive write units/record");
             java.util.Map<String, Results.WriteUnitShare> tally = byType(w.tally().writeUnitBreakdown());
             java.util.Map<String, Results.WriteUnitShare> naive = byType(w.naive().writeUnitBreakdown());
             java.util.Set<String> types = new java.util.TreeSet<>(tally.keySet());
@@ -46,24 +46,23 @@ final class WriteUnitReport {
                 if (n != null) {
                     destinations.addAll(n.byDestination().keySet());
                 }
-                md.append("| ").append(type).append(" | all | ")
-                        .append(t == null ? "0" : Report.fmt(t.writes() / tallyRecords, 3)).append(" | ")
-                        .append(t == null ? "0" : Report.fmt(t.units() / tallyRecords, 3)).append(" | ")
-                        .append(n == null ? "0" : Report.fmt(n.writes() / naiveRecords, 3)).append(" | ")
-                        .append(n == null ? "0" : Report.fmt(n.units() / naiveRecords, 3)).append(" |\n");
+                table.row(type, "all", t == null ? "0" : Report.fmt(t.writes() / tallyRecords, 3),
+                        t == null ? "0" : Report.fmt(t.units() / tallyRecords, 3),
+                        n == null ? "0" : Report.fmt(n.writes() / naiveRecords, 3),
+                        n == null ? "0" : Report.fmt(n.units() / naiveRecords, 3));
                 if (destinations.size() > 1) {
                     for (String destination : destinations) {
                         double tu = t == null ? 0 : t.byDestination().getOrDefault(destination, 0.0);
                         double nu = n == null ? 0 : n.byDestination().getOrDefault(destination, 0.0);
-                        md.append("| | ").append(destination).append(" | | ").append(Report.fmt(tu / tallyRecords, 3))
-                                .append(" | | ").append(Report.fmt(nu / naiveRecords, 3)).append(" |\n");
+                        table.row("", destination, "", Report.fmt(tu / tallyRecords, 3), "",
+                                Report.fmt(nu / naiveRecords, 3));
                     }
                 }
             }
-            md.append("| **all** | | ").append(Report.fmt(writes(w.tally()) / tallyRecords, 3)).append(" | ")
-                    .append(Report.fmt(w.tally().writeUnitsPerRecord(), 3)).append(" | ")
-                    .append(Report.fmt(writes(w.naive()) / naiveRecords, 3)).append(" | ")
-                    .append(Report.fmt(w.naive().writeUnitsPerRecord(), 3)).append(" |\n\n");
+            table.row("**all**", "", Report.fmt(writes(w.tally()) / tallyRecords, 3),
+                    Report.fmt(w.tally().writeUnitsPerRecord(), 3), Report.fmt(writes(w.naive()) / naiveRecords, 3),
+                    Report.fmt(w.naive().writeUnitsPerRecord(), 3));
+            md.append(table.render()).append('\n');
         }
         return md.toString();
     }

@@ -32,45 +32,40 @@ final class WriterReport {
                         + "with the slower half, which that half pays for). Rounds alternate the two, after an "
                         + "unreported warm-up pair. Alone: `java -jar bench/target/tally-bench.jar --writer` "
                         + "(`--writer-requests N` per thread, `--writer-rounds N`).\n\n");
-        md.append("| Round | API requests | DynamoDB calls | calls by operation | front (s) | front requests/s "
-                + "| raw (s) | raw requests/s | front / raw | front p50 / p99 (ms) | drain after front / raw (s) |\n");
-        md.append("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        MarkdownTable rounds = new MarkdownTable().right("Round", "API requests", "DynamoDB calls")
+                .left("calls by operation")
+                .right("front (s)", "front requests/s", "raw (s)", "raw requests/s", "front / raw",
+                        "front p50 / p99 (ms)", "drain after front / raw (s)");
         for (Results.WriterRound r : w.rounds()) {
-            md.append("| ").append(r.round()).append(" | ").append(r.requests()).append(" | ").append(r.calls())
-                    .append(" | ").append(r.callsByOperation().entrySet().stream()
-                            .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")))
-                    .append(" | ").append(Report.fmt(r.frontSeconds(), 1)).append(" | ")
-                    .append(Report.fmt(r.requests() / r.frontSeconds(), 0)).append(" | ")
-                    .append(Report.fmt(r.rawSeconds(), 1)).append(" | ")
-                    .append(Report.fmt(r.requests() / r.rawSeconds(), 0)).append(" | ")
-                    .append(Report.fmt(r.ratio(), 2)).append("x | ").append(Report.fmt(r.frontP50Ms(), 1))
-                    .append(" / ").append(Report.fmt(r.frontP99Ms(), 1)).append(" | ")
-                    .append(Report.fmt(r.frontDrainSeconds(), 1)).append(" / ")
-                    .append(Report.fmt(r.rawDrainSeconds(), 1)).append(" |\n");
+            rounds.row(r.round(), r.requests(), r.calls(), r.callsByOperation().entrySet().stream()
+                            .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")),
+                    Report.fmt(r.frontSeconds(), 1), Report.fmt(r.requests() / r.frontSeconds(), 0),
+                    Report.fmt(r.rawSeconds(), 1), Report.fmt(r.requests() / r.rawSeconds(), 0),
+                    Report.fmt(r.ratio(), 2) + "x",
+                    Report.fmt(r.frontP50Ms(), 1) + " / " + Report.fmt(r.frontP99Ms(), 1),
+                    Report.fmt(r.frontDrainSeconds(), 1) + " / " + Report.fmt(r.rawDrainSeconds(), 1));
         }
-        md.append("| **all** | | | | | ").append(Report.fmt(w.frontPerSec(), 0)).append(" | | ")
-                .append(Report.fmt(w.rawPerSec(), 0)).append(" | **").append(Report.fmt(w.ratio(), 2))
-                .append("x** | | |\n\n");
+        rounds.row("**all**", "", "", "", "", Report.fmt(w.frontPerSec(), 0), "", Report.fmt(w.rawPerSec(), 0),
+                "**" + Report.fmt(w.ratio(), 2) + "x**", "", "");
+        md.append(rounds.render()).append('\n');
         md.append("CPU per API request in each half (milliseconds; the whole process, which hosts the clients, the "
                 + "front and the writer, the stream pipeline and DynamoDB Local; and DynamoDB Local's own threads). The "
                 + "difference between the halves is what the front, the handler and the HTTP client add.\n\n");
-        md.append("| Round | front: CPU per request | of which DynamoDB Local | cores busy | raw: CPU per request "
-                + "| of which DynamoDB Local | cores busy | added by the front |\n");
-        md.append("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        MarkdownTable cpu = new MarkdownTable().right("Round", "front: CPU per request", "of which DynamoDB Local",
+                "cores busy", "raw: CPU per request", "of which DynamoDB Local", "cores busy", "added by the front");
         for (Results.WriterRound r : w.rounds()) {
             if (r.frontCpu() == null || r.rawCpu() == null) {
                 continue;
             }
             double front = 1000 * r.frontCpu().processSeconds() / r.requests();
             double raw = 1000 * r.rawCpu().processSeconds() / r.requests();
-            md.append("| ").append(r.round()).append(" | ").append(Report.fmt(front, 2)).append(" | ")
-                    .append(Report.fmt(1000 * r.frontCpu().dynamoDbLocalSeconds() / r.requests(), 2)).append(" | ")
-                    .append(Report.fmt(r.frontCpu().coresBusy(), 2)).append(" | ").append(Report.fmt(raw, 2))
-                    .append(" | ").append(Report.fmt(1000 * r.rawCpu().dynamoDbLocalSeconds() / r.requests(), 2))
-                    .append(" | ").append(Report.fmt(r.rawCpu().coresBusy(), 2)).append(" | ")
-                    .append(Report.fmt(front - raw, 2)).append(" |\n");
+            cpu.row(r.round(), Report.fmt(front, 2),
+                    Report.fmt(1000 * r.frontCpu().dynamoDbLocalSeconds() / r.requests(), 2),
+                    Report.fmt(r.frontCpu().coresBusy(), 2), Report.fmt(raw, 2),
+                    Report.fmt(1000 * r.rawCpu().dynamoDbLocalSeconds() / r.requests(), 2),
+                    Report.fmt(r.rawCpu().coresBusy(), 2), Report.fmt(front - raw, 2));
         }
-        md.append('\n');
+        md.append(cpu.render()).append('\n');
         return md.toString();
     }
 }

@@ -45,16 +45,17 @@ public final class StreamRecords {
      */
     public static DeadLetter unconvertible(String shardId, DynamodbEvent.DynamodbStreamRecord record, String reason) {
         var dynamodb = record.getDynamodb();
-        return new DeadLetter(shardId,
-                dynamodb == null ? null : dynamodb.getSequenceNumber(),
-                record.getEventID(),
-                record.getEventName(),
-                dynamodb == null ? null : instant(dynamodb.getApproximateCreationDateTime()),
-                dynamodb == null ? null : convertOrNull(dynamodb.getKeys()),
-                dynamodb == null ? null : convertOrNull(dynamodb.getOldImage()),
-                dynamodb == null ? null : convertOrNull(dynamodb.getNewImage()),
-                String.valueOf(record),
-                reason);
+        DeadLetter.Builder letter = DeadLetter.builder(shardId, reason)
+                .eventId(record.getEventID())
+                .eventName(record.getEventName())
+                .raw(String.valueOf(record));
+        if (dynamodb != null) {
+            letter.sequenceNumber(dynamodb.getSequenceNumber())
+                    .approximateCreationTime(instant(dynamodb.getApproximateCreationDateTime()))
+                    .keys(convertOrNull(dynamodb.getKeys()))
+                    .images(convertOrNull(dynamodb.getOldImage()), convertOrNull(dynamodb.getNewImage()));
+        }
+        return letter.build();
     }
 
     private static Map<String, AttributeValue> convert(

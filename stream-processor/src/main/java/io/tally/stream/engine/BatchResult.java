@@ -7,43 +7,57 @@ import java.util.Optional;
  * number as the only batch item failure, and the retry starts there.
  */
 public final class BatchResult {
+    /**
+     * The batch's records: all of them, those that derive nothing by design and those sent to the dead-letter route,
+     * as the plan classified them.
+     */
+    record Records(int total, int skipped, int poison) {
+        static Records of(BatchPlan plan) {
+            return new Records(plan.changes().size(), plan.skipped(), plan.poison());
+        }
+    }
+
+    /**
+     * The batch's derived writes: the requests made to the derived store (refused ones included), the items whose
+     * write failed and is retried, and those given up on and filed as dead letters.
+     */
+    record Writes(int requests, int failed, int deadLettered) {
+        static final Writes NONE = new Writes(0, 0, 0);
+    }
+
     private final String failedSequenceNumber;
-    private final int records;
-    private final int skipped;
-    private final int poison;
-    private final int derivedWrites;
-    private final int failedWrites;
-    private final int eventsPublished;
-    private final int eventsFailed;
-    private final int eventsDeadLettered;
-    private final int writesDeadLettered;
+    private final Records records;
+    private final Writes writes;
+    private final EventRelease.Outcome events;
     private final String refusal;
 
-    BatchResult(String failedSequenceNumber, int records, int skipped, int poison, int derivedWrites, int failedWrites,
-                int eventsPublished, int eventsFailed, int eventsDeadLettered, int writesDeadLettered, String refusal) {
-        this.failedSequenceNumber = failedSequenceNumber;
-        this.records = records;
-        this.skipped = skipped;
-        this.poison = poison;
-        this.derivedWrites = derivedWrites;
-        this.failedWrites = failedWrites;
-        this.eventsPublished = eventsPublished;
-        this.eventsFailed = eventsFailed;
-        this.eventsDeadLettered = eventsDeadLettered;
-        this.writesDeadLettered = writesDeadLettered;
+    /** @param failedPadded the zero-padded sequence of the first record not fully processed, or null */
+    private BatchResult(BatchPlan plan, String failedPadded, Writes writes, EventRelease.Outcome events,
+                        String refusal) {
+        this.failedSequenceNumber = failedPadded == null ? null : plan.sequenceNumberOf(failedPadded);
+        this.records = Records.of(plan);
+        this.writes = writes;
+        this.events = events;
         this.refusal = refusal;
     }
 
-    static BatchResult empty() {
-        return new BatchResult(null, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+    /** A batch with nothing to write, file, remove or publish (no records, or only records that derive nothing). */
+    static BatchResult idle(BatchPlan plan) {
+        return new BatchResult(plan, null, Writes.NONE, EventRelease.Outcome.NONE, null);
     }
 
-    /** @param failedPadded the zero-padded sequence of the first record not fully processed, or null */
-    static BatchResult of(BatchPlan plan, int records, String failedPadded, int derivedWrites, int failedWrites,
-                          int writesDeadLettered, EventRelease.Outcome events, String refusal) {
-        return new BatchResult(failedPadded == null ? null : plan.sequenceNumberOf(failedPadded), records,
-                plan.skipped(), plan.poison(), derivedWrites, failedWrites, events.published(), events.failed(),
-                events.deadLettered(), writesDeadLettered, refusal);
+    /** A batch the shard's cursor refused before any write: the whole batch fails, from its first record. */
+    static BatchResult refused(BatchPlan plan, String refusal) {
+        return new BatchResult(plan, plan.changes().get(0).paddedSequence(), Writes.NONE, EventRelease.Outcome.NONE,
+                refusal);
+    }
+
+    /**
+     * A batch that ran: {@code failedPadded} is the zero-padded sequence of its first record not fully processed, null
+     * when every record is.
+     */
+    static BatchResult ran(BatchPlan plan, String failedPadded, Writes writes, EventRelease.Outcome events) {
+        return new BatchResult(plan, failedPadded, writes, events, null);
     }
 
     /**
@@ -56,41 +70,41 @@ public final class BatchResult {
     }
 
     public int records() {
-        return records;
+        return records.total();
     }
 
     /** Records that derive nothing by design (derived items' echoes, types without a derivation). */
     public int skipped() {
-        return skipped;
+        return records.skipped();
     }
 
     /** Records sent to the dead-letter route. */
     public int poison() {
-        return poison;
+        return records.poison();
     }
 
     /** Requests made to the derived store, refused ones included. */
     public int derivedWrites() {
-        return derivedWrites;
+        return writes.requests();
     }
 
     /** Derived items whose write failed. */
     public int failedWrites() {
-        return failedWrites;
+        return writes.failed();
     }
 
     public int eventsPublished() {
-        return eventsPublished;
+        return events.published();
     }
 
     /** Events that failed and were not given up on: the retry publishes them. */
     public int eventsFailed() {
-        return eventsFailed;
+        return events.failed();
     }
 
     /** Events given up on after repeated failures and filed as a dead letter. */
     public int eventsDeadLettered() {
-        return eventsDeadLettered;
+        return events.deadLettered();
     }
 
     /**
@@ -98,7 +112,7 @@ public final class BatchResult {
      * item lacks those records' contributions until a repair.
      */
     public int writesDeadLettered() {
-        return writesDeadLettered;
+        return writes.deadLettered();
     }
 
     /**
@@ -111,9 +125,10 @@ public final class BatchResult {
 
     @Override
     public String toString() {
-        return "BatchResult[failedSequenceNumber=" + failedSequenceNumber + ", records=" + records + ", skipped="
-                + skipped + ", poison=" + poison + ", derivedWrites=" + derivedWrites + ", failedWrites=" + failedWrites
-                + ", eventsPublished=" + eventsPublished + ", eventsFailed=" + eventsFailed + ", eventsDeadLettered="
-                + eventsDeadLettered + ", writesDeadLettered=" + writesDeadLettered + (refusal == null ? "" : ", refusal=" + refusal) + "]";
+        return "BatchResult[failedSequenceNumber=" + failedSequenceNumber + ", records=" + records() + ", skipped="
+                + skipped() + ", poison=" + poison() + ", derivedWrites=" + derivedWrites() + ", failedWrites="
+                + failedWrites() + ", eventsPublished=" + eventsPublished() + ", eventsFailed=" + eventsFailed()
+                + ", eventsDeadLettered=" + eventsDeadLettered() + ", writesDeadLettered=" + writesDeadLettered()
+                + (refusal == null ? "" : ", refusal=" + refusal) + "]";
     }
 }

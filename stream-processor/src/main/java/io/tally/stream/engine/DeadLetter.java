@@ -25,15 +25,6 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
                          Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
                          String raw, String reason, String events, Key derivedKey) {
 
-    /** A letter for a record that could not be processed. */
-    public DeadLetter(String shardId, String sequenceNumber, String eventId, String eventName,
-                      Instant approximateCreationTime, Map<String, AttributeValue> keys,
-                      Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage,
-                      String raw, String reason) {
-        this(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, oldImage, newImage, raw,
-                reason, null, null);
-    }
-
     public DeadLetter {
         Objects.requireNonNull(shardId, "shardId");
         Objects.requireNonNull(reason, "reason");
@@ -42,9 +33,17 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
         newImage = newImage == null ? null : Map.copyOf(newImage);
     }
 
+    /**
+     * A letter of a record of {@code shardId} filed for {@code reason}, built from what is known of the record; what
+     * the builder is not given stays null.
+     */
+    public static Builder builder(String shardId, String reason) {
+        return new Builder(shardId, reason);
+    }
+
+    /** A letter for a record that could not be processed. */
     public static DeadLetter of(SourceRecord record, String reason) {
-        return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
-                record.approximateCreationTime(), record.keys(), record.oldImage(), record.newImage(), null, reason);
+        return builder(record.shardId(), reason).identity(record).images(record.oldImage(), record.newImage()).build();
     }
 
     /**
@@ -52,9 +51,8 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
      * {@link #events()}); the record's keys identify it, its images are left out (the derived data has them).
      */
     public static DeadLetter ofEvents(SourceRecord record, String eventsJson, String reason) {
-        return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
-                record.approximateCreationTime(), record.keys(), null, null, null, reason,
-                Objects.requireNonNull(eventsJson, "eventsJson"), null);
+        return builder(record.shardId(), reason).identity(record)
+                .events(Objects.requireNonNull(eventsJson, "eventsJson")).build();
     }
 
     /**
@@ -62,9 +60,8 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
      * good; the record's keys identify it, its images are left out ({@code verify --repair} recomputes the item).
      */
     public static DeadLetter ofDerivedWrite(SourceRecord record, Key derivedKey, String reason) {
-        return new DeadLetter(record.shardId(), record.sequenceNumber(), record.eventId(), record.eventName(),
-                record.approximateCreationTime(), record.keys(), null, null, null, reason, null,
-                Objects.requireNonNull(derivedKey, "derivedKey"));
+        return builder(record.shardId(), reason).identity(record)
+                .derivedKey(Objects.requireNonNull(derivedKey, "derivedKey")).build();
     }
 
     /** Whether this letter holds unpublished events rather than an unprocessed record. */
@@ -77,9 +74,93 @@ public record DeadLetter(String shardId, String sequenceNumber, String eventId, 
         return derivedKey != null;
     }
 
-    /** A copy without the images, for a record too large to be filed whole. */
+    /** A copy without the images (nor the record as delivered), for a record too large to be filed whole. */
     public DeadLetter withoutImages(String note) {
-        return new DeadLetter(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, null, null,
-                null, reason + "; " + note, events, derivedKey);
+        return builder(shardId, reason + "; " + note).sequenceNumber(sequenceNumber).eventId(eventId)
+                .eventName(eventName).approximateCreationTime(approximateCreationTime).keys(keys).events(events)
+                .derivedKey(derivedKey).build();
+    }
+
+    /** Builds a {@link DeadLetter} part by part: {@link #builder}. */
+    public static final class Builder {
+        private final String shardId;
+        private final String reason;
+        private String sequenceNumber;
+        private String eventId;
+        private String eventName;
+        private Instant approximateCreationTime;
+        private Map<String, AttributeValue> keys;
+        private Map<String, AttributeValue> oldImage;
+        private Map<String, AttributeValue> newImage;
+        private String raw;
+        private String events;
+        private Key derivedKey;
+
+        private Builder(String shardId, String reason) {
+            this.shardId = shardId;
+            this.reason = reason;
+        }
+
+        /** What identifies the record: its sequence number, event id and name, creation time and keys. */
+        public Builder identity(SourceRecord record) {
+            return sequenceNumber(record.sequenceNumber()).eventId(record.eventId()).eventName(record.eventName())
+                    .approximateCreationTime(record.approximateCreationTime()).keys(record.keys());
+        }
+
+        /** The record's sequence number as delivered (not padded). */
+        public Builder sequenceNumber(String sequenceNumber) {
+            this.sequenceNumber = sequenceNumber;
+            return this;
+        }
+
+        public Builder eventId(String eventId) {
+            this.eventId = eventId;
+            return this;
+        }
+
+        public Builder eventName(String eventName) {
+            this.eventName = eventName;
+            return this;
+        }
+
+        public Builder approximateCreationTime(Instant approximateCreationTime) {
+            this.approximateCreationTime = approximateCreationTime;
+            return this;
+        }
+
+        public Builder keys(Map<String, AttributeValue> keys) {
+            this.keys = keys;
+            return this;
+        }
+
+        /** The item before and after the change. */
+        public Builder images(Map<String, AttributeValue> oldImage, Map<String, AttributeValue> newImage) {
+            this.oldImage = oldImage;
+            this.newImage = newImage;
+            return this;
+        }
+
+        /** The record as delivered, when it could not be converted: see {@link DeadLetter#raw()}. */
+        public Builder raw(String raw) {
+            this.raw = raw;
+            return this;
+        }
+
+        /** See {@link DeadLetter#events()}. */
+        public Builder events(String events) {
+            this.events = events;
+            return this;
+        }
+
+        /** See {@link DeadLetter#derivedKey()}. */
+        public Builder derivedKey(Key derivedKey) {
+            this.derivedKey = derivedKey;
+            return this;
+        }
+
+        public DeadLetter build() {
+            return new DeadLetter(shardId, sequenceNumber, eventId, eventName, approximateCreationTime, keys, oldImage,
+                    newImage, raw, reason, events, derivedKey);
+        }
     }
 }

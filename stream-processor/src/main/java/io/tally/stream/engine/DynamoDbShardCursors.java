@@ -42,6 +42,14 @@ public final class DynamoDbShardCursors implements ShardCursors {
             + " AND (attribute_not_exists(#until) OR #holder = :holder"
             + " OR (#until < :nowMillis AND (#from >= :first OR #from <= #ack)))";
 
+    /**
+     * The attribute each placeholder of the expressions names. A request passes only the names its expressions use:
+     * DynamoDB refuses an unused one.
+     */
+    private static final Map<String, String> NAMES = Map.of("#type", TableSchema.ENTITY_TYPE, "#shard", SHARD_ID,
+            "#holder", HOLDER, "#until", LEASE_UNTIL, "#from", CLAIMED_FROM, "#pending", PENDING, "#ack", ACKNOWLEDGED,
+            "#attempts", ATTEMPTS, "#since", PENDING_SINCE, "#updated", UPDATED_AT);
+
     private final DynamoDbClient client;
     private final String tableName;
 
@@ -52,15 +60,8 @@ public final class DynamoDbShardCursors implements ShardCursors {
 
     @Override
     public Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#type", TableSchema.ENTITY_TYPE);
-        names.put("#shard", SHARD_ID);
-        names.put("#holder", HOLDER);
-        names.put("#until", LEASE_UNTIL);
-        names.put("#from", CLAIMED_FROM);
-        names.put("#pending", PENDING);
-        names.put("#ack", ACKNOWLEDGED);
-        names.put("#updated", UPDATED_AT);
+        Map<String, String> names = names("#type", "#shard", "#holder", "#until", "#from", "#pending", "#ack",
+                "#updated");
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":type", AttributeValue.fromS(ShardCursorItem.TYPE.attributeValue()));
         values.put(":shard", AttributeValue.fromS(shardId));
@@ -109,14 +110,8 @@ public final class DynamoDbShardCursors implements ShardCursors {
 
     @Override
     public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
-        Map<String, String> names = new HashMap<>();
-        names.put("#holder", HOLDER);
-        names.put("#until", LEASE_UNTIL);
-        names.put("#from", CLAIMED_FROM);
-        names.put("#pending", PENDING);
-        names.put("#attempts", ATTEMPTS);
-        names.put("#since", PENDING_SINCE);
-        names.put("#updated", UPDATED_AT);
+        Map<String, String> names = names("#holder", "#until", "#from", "#pending", "#attempts", "#since",
+                "#updated");
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":holder", AttributeValue.fromS(lease.holder()));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
@@ -157,6 +152,15 @@ public final class DynamoDbShardCursors implements ShardCursors {
             // or the lease was lost.
             return e.hasItem() && progress(e.item()).equals(progress);
         }
+    }
+
+    /** The expression attribute names of these placeholders, in a map the caller may add to. */
+    private static Map<String, String> names(String... placeholders) {
+        Map<String, String> names = new HashMap<>();
+        for (String placeholder : placeholders) {
+            names.put(placeholder, NAMES.get(placeholder));
+        }
+        return names;
     }
 
     private static Map<String, AttributeValue> key(String shardId) {

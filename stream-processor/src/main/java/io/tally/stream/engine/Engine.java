@@ -125,18 +125,15 @@ public final class Engine implements AutoCloseable {
     private BatchResult run(List<SourceRecord> batch, ShardCursors.Lease lease) {
         Instant now = clock.instant();
         BatchPlan plan = planner.plan(batch, now);
-        if (batch.isEmpty()) {
-            return BatchResult.empty();
-        }
         if (plan.isIdle()) {
-            // Nothing to write, file or publish (echoes of our own writes): no claim, so an idle stream stays idle.
-            return BatchResult.of(plan, batch.size(), null, 0, 0, 0, new EventRelease.Outcome(0, 0, null, 0), null);
+            // Nothing to write, file or publish (no records, or echoes of our own writes): no claim, so an idle stream
+            // stays idle.
+            return BatchResult.idle(plan);
         }
         String first = plan.firstWork();
         ShardGuard.Admission admission = guard.admit(plan.shardId(), first, lease, now);
         if (admission.refusal() != null) {
-            return BatchResult.of(plan, batch.size(), batch.get(0).paddedSequence(), 0, 0, 0,
-                    new EventRelease.Outcome(0, 0, null, 0), admission.refusal());
+            return BatchResult.refused(plan, admission.refusal());
         }
         ShardCursors.Progress before = admission.before();
         List<Future<KeyWriter.Outcome>> writes = new ArrayList<>(plan.byKey().size());
@@ -186,8 +183,8 @@ public final class Engine implements AutoCloseable {
             failed = first;
         }
         metrics.coalescing(batch.size(), requests);
-        return BatchResult.of(plan, batch.size(), failed, requests, failedWrites.size() - writesDeadLettered,
-                writesDeadLettered, events, null);
+        return BatchResult.ran(plan, failed,
+                new BatchResult.Writes(requests, failedWrites.size() - writesDeadLettered, writesDeadLettered), events);
     }
 
     /** Waits for writes in flight, then stops the pool. */

@@ -33,6 +33,26 @@ final class EventRelease {
      * or null; {@code deadLettered}: events filed as a dead letter instead.
      */
     record Outcome(int published, int failed, String failedAt, int deadLettered) {
+        /** No event to publish. */
+        static final Outcome NONE = published(0);
+
+        /** Every event published, or failed again but of records processed before: nothing to publish again. */
+        static Outcome published(int published) {
+            return new Outcome(published, 0, null, 0);
+        }
+
+        /**
+         * {@code failed} events not published, to publish again from the record at {@code failedAt} (null: none of
+         * them is of a record still to process).
+         */
+        static Outcome failed(int published, int failed, String failedAt) {
+            return new Outcome(published, failed, failedAt, 0);
+        }
+
+        /** This outcome with {@code deadLettered} events given up on and filed as a dead letter. */
+        Outcome withDeadLettered(int deadLettered) {
+            return new Outcome(published, failed, failedAt, deadLettered);
+        }
     }
 
     private final EventPublisher publisher;
@@ -68,7 +88,7 @@ final class EventRelease {
             }
         }
         if (events.isEmpty()) {
-            return new Outcome(0, 0, null, 0);
+            return Outcome.NONE;
         }
         List<DomainEvent> notPublished;
         try {
@@ -81,7 +101,7 @@ final class EventRelease {
         metrics.eventsFailed(notPublished.size());
         int published = events.size() - notPublished.size();
         if (notPublished.isEmpty()) {
-            return new Outcome(published, 0, null, 0);
+            return Outcome.published(published);
         }
         Set<String> failedIds = new HashSet<>();
         notPublished.forEach(event -> failedIds.add(event.id()));
@@ -98,21 +118,21 @@ final class EventRelease {
         }
         if (!named) {
             // The publisher named events it was never given: the first record with events, so that nothing is lost.
-            return new Outcome(published, notPublished.size(), owners.get(0).paddedSequence(), 0);
+            return Outcome.failed(published, notPublished.size(), owners.get(0).paddedSequence());
         }
         if (byRecord.isEmpty()) {
             LOG.info("{} events of records processed before could not be published again", notPublished.size());
-            return new Outcome(published, 0, null, 0);
+            return Outcome.published(published);
         }
         List<RecordChanges> failing = new ArrayList<>(byRecord.keySet());
         RecordChanges first = failing.get(0);
         if (!giveUp.reached(previous, first.paddedSequence(), now) || !fileDeadLetter(first, byRecord.get(first), previous)) {
-            return new Outcome(published, notPublished.size(), first.paddedSequence(), 0);
+            return Outcome.failed(published, notPublished.size(), first.paddedSequence());
         }
         int deadLettered = byRecord.get(first).size();
         metrics.eventsDeadLettered(deadLettered);
         String next = failing.size() > 1 ? failing.get(1).paddedSequence() : null;
-        return new Outcome(published, notPublished.size() - deadLettered, next, deadLettered);
+        return Outcome.failed(published, notPublished.size() - deadLettered, next).withDeadLettered(deadLettered);
     }
 
     /** Whether the shard's progress says the record was processed, its events included, by an earlier batch. */

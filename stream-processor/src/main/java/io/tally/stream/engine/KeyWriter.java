@@ -30,17 +30,21 @@ final class KeyWriter {
             Set.of("ValidationException", "ItemCollectionSizeLimitExceededException");
 
     /**
-     * The result of writing one derived item: {@code failedAt} is the lowest unapplied sequence when it failed, and
-     * {@code unapplied} every sequence of the batch whose contribution to the item may not be in it (empty when the
-     * write succeeded).
+     * The result of writing one derived item: {@code unapplied} is every sequence of the batch whose contribution to
+     * the item may not be in it, in stream order (empty when the write succeeded), and {@code error} why.
      */
-    record Outcome(Key key, int requests, String failedAt, RuntimeException error, List<String> unapplied) {
+    record Outcome(Key key, int requests, RuntimeException error, List<String> unapplied) {
         static Outcome done(Key key, int requests) {
-            return new Outcome(key, requests, null, null, List.of());
+            return new Outcome(key, requests, null, List.of());
         }
 
         boolean failed() {
-            return failedAt != null;
+            return !unapplied.isEmpty();
+        }
+
+        /** The lowest unapplied sequence when the write failed, or null. */
+        String failedAt() {
+            return failed() ? unapplied.get(0) : null;
         }
 
         /** Whether the write failed with an error that retrying the same write cannot clear. */
@@ -108,6 +112,6 @@ final class KeyWriter {
             // Every record of the write is applied already: the failed write only repeated them.
             return Outcome.done(contributions.key(), requests);
         }
-        return new Outcome(contributions.key(), requests, unapplied.get(0), error, unapplied);
+        return new Outcome(contributions.key(), requests, error, unapplied);
     }
 }

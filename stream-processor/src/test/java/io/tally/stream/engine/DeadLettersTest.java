@@ -43,9 +43,9 @@ class DeadLettersTest {
 
     @Test
     void unconvertibleRecord_withoutSequenceOrEventId_isKeyedByItsContent() {
-        DeadLetter letter = new DeadLetter("shard-1", null, null, null, null, null, null, null, "{garbage}", "bad");
-        DeadLetter same = new DeadLetter("shard-1", null, null, null, null, null, null, null, "{garbage}", "bad");
-        DeadLetter other = new DeadLetter("shard-1", null, null, null, null, null, null, null, "{other}", "bad");
+        DeadLetter letter = DeadLetter.builder("shard-1", "bad").raw("{garbage}").build();
+        DeadLetter same = DeadLetter.builder("shard-1", "bad").raw("{garbage}").build();
+        DeadLetter other = DeadLetter.builder("shard-1", "bad").raw("{other}").build();
 
         Key key = DeadLetters.key(letter, RECORDED);
 

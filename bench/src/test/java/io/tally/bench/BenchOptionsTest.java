@@ -1,0 +1,35 @@
+package io.tally.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+    @Test
+    void flagsTakeNoValue_andOptionsTakeTheNextArgument() {
+        BenchOptions options = BenchOptions.parse(new String[]{"--load", "--records", "500", "--writer",
+                "--render", "bench/results/latest.json", "--seed", "7", "--cold-start", "--load-seconds", "3"});
+
+        assertThat(options.load).isTrue();
+        assertThat(options.writer).isTrue();
+        assertThat(options.coldStart).isTrue();
+        assertThat(options.records).isEqualTo(500);
+        assertThat(options.render).isEqualTo(Path.of("bench/results/latest.json"));
+        assertThat(options.seed).isEqualTo(7L);
+        assertThat(options.loadSeconds).isEqualTo(3);
+        assertThat(options.markdown).isEqualTo(Path.of("BENCHMARKS.md"));
+    }
+
+    @Test
+    void anOptionWithoutItsValue_orAnUnknownOne_isRefusedByName() {
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--records"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--records needs a value");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--fast"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown option --fast (known: ");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--fast", "1"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown option --fast (known: ");
+    }
+}
