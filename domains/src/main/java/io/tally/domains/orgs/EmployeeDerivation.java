@@ -1,12 +1,12 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -20,6 +20,10 @@ public final class EmployeeDerivation extends EntityDerivation<Employee> {
     public static final String EMPLOYEE_CREATED = "EmployeeCreated";
     public static final String EMPLOYEE_DELETED = "EmployeeDeleted";
 
+    /** The detail of {@code EmployeeCreated} and {@code EmployeeDeleted}. */
+    @JsonPropertyOrder({"eventId", "employeeId", "orgId", "name", "createdAt"})
+    public record EmployeeDetail(String eventId, String employeeId, String orgId, String name, Instant createdAt) {
+    }
 
     public EmployeeDerivation() {
         super(Orgs.EMPLOYEE);
@@ -61,12 +65,7 @@ public final class EmployeeDerivation extends EntityDerivation<Employee> {
     /** Names and ids only: the e-mail address stays out of the events, as a post's body does. */
     private static DomainEvent event(String eventId, String detailType, Employee employee) {
         String id = DomainEvent.idFor(eventId, detailType, employee.employeeId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("employeeId", employee.employeeId());
-        detail.put("orgId", employee.orgId());
-        detail.put("name", employee.name());
-        detail.put("createdAt", Timestamps.format(employee.createdAt()));
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new EmployeeDetail(id, employee.employeeId(), employee.orgId(),
+                employee.name(), employee.createdAt()));
     }
 }

@@ -70,7 +70,7 @@ final class MembershipRequests {
                         .tableName(table)
                         .key(key.toAttributeMap())
                         .conditionExpression("#incarnation = :incarnation")
-                        .expressionAttributeNames(Map.of("#incarnation", Team.INCARNATION))
+                        .expressionAttributeNames(Map.of("#incarnation", OrgPart.INCARNATION))
                         .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(incarnation)))
                         .build())
                 .build();

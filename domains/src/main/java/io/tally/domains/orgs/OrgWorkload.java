@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The organisations part of the test kit's workload: organisations, teams, employees and memberships written as the writer

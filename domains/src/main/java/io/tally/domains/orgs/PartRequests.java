@@ -119,7 +119,7 @@ final class PartRequests {
                         .tableName(table)
                         .key(key(kind, orgId, id).toAttributeMap())
                         .conditionExpression("#incarnation = :incarnation")
-                        .expressionAttributeNames(Map.of("#incarnation", Team.INCARNATION))
+                        .expressionAttributeNames(Map.of("#incarnation", OrgPart.INCARNATION))
                         .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(incarnation)))
                         .build()).build(),
                 TransactWriteItem.builder().delete(Delete.builder()

@@ -1,11 +1,11 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -18,6 +18,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class TeamDerivation extends EntityDerivation<Team> {
     public static final String TEAM_CREATED = "TeamCreated";
     public static final String TEAM_DELETED = "TeamDeleted";
+
+    /** The detail of {@code TeamCreated} and {@code TeamDeleted}. */
+    @JsonPropertyOrder({"eventId", "teamId", "orgId", "name", "createdAt"})
+    public record TeamDetail(String eventId, String teamId, String orgId, String name, Instant createdAt) {
+    }
 
     public TeamDerivation() {
         super(Orgs.TEAM);
@@ -55,12 +60,7 @@ public final class TeamDerivation extends EntityDerivation<Team> {
 
     private static DomainEvent event(String eventId, String detailType, Team team) {
         String id = DomainEvent.idFor(eventId, detailType, team.teamId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("teamId", team.teamId());
-        detail.put("orgId", team.orgId());
-        detail.put("name", team.name());
-        detail.put("createdAt", Timestamps.format(team.createdAt()));
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new TeamDetail(id, team.teamId(), team.orgId(), team.name(),
+                team.createdAt()));
     }
 }
