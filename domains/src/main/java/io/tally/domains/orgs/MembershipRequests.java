@@ -77,11 +77,7 @@ final class MembershipRequests {
     }
 
     static GetItemRequest get(String table, String orgId, String teamId, String employeeId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(OrgKeys.membership(orgId, teamId, employeeId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return OrgRequests.consistentGet(table, OrgKeys.membership(orgId, teamId, employeeId));
     }
 
     /** A removal by the API; the condition turns a removal that lost a race into a 404. */

@@ -1,5 +1,7 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.Key;
+
 /**
  * What teams and employees share: each is a part of one organisation, stored in its partition, with an id unique
  * across organisations (reserved by an {@link IdReservation}) and an incarnation, new with every create, that tells it
@@ -16,4 +18,7 @@ interface OrgPart {
     String orgId();
 
     String incarnation();
+
+    /** Its item's key, in its organisation's partition. */
+    Key key();
 }
