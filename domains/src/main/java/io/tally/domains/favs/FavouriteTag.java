@@ -1,8 +1,5 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.core.Key;
@@ -17,12 +14,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * favourite's fields (a favourite never changes), so that the two link indexes (by tag, by tag and type, both by clip
  * time) list favourites without another read, and the incarnations of the favourite and the tag it joins: when either
  * is deleted, the stream processor removes exactly its links, never those of a later favourite or tag of the same id.
- * The record is both the item ({@link #SCHEMA} and the favourite's {@link Favourite#FIELDS}) and the contract's JSON,
- * {@code {"favouriteId", "tagId", "linkedAt"}}.
+ * The item is declared once: its own attributes by {@link #SCHEMA}, the favourite's by {@link Favourite#FIELDS}.
  */
-@JsonPropertyOrder({"favouriteId", "tagId", "linkedAt"})
-public record FavouriteTag(@JsonIgnore Favourite favourite, String tagId, Instant linkedAt,
-                           @JsonIgnore String tagIncarnation) {
+public record FavouriteTag(Favourite favourite, String tagId, Instant linkedAt, String tagIncarnation) {
     /** Attribute names the requests' conditions and the cascades use. */
     public static final String FAVOURITE_INCARNATION = "favouriteIncarnation";
     public static final String TAG_INCARNATION = "tagIncarnation";
@@ -42,7 +36,6 @@ public record FavouriteTag(@JsonIgnore Favourite favourite, String tagId, Instan
         return favourite.userId();
     }
 
-    @JsonProperty("favouriteId")
     public String favouriteId() {
         return favourite.favouriteId();
     }

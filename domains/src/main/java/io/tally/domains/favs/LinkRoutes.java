@@ -1,13 +1,23 @@
 package io.tally.domains.favs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
+import java.time.Instant;
 
 /** Function 7 of seed 004: tag and untag a favourite, and list its tags. */
 final class LinkRoutes {
+    /** A link as the contract shows it. */
+    @JsonPropertyOrder({"favouriteId", "tagId", "linkedAt"})
+    record TagLink(String favouriteId, String tagId, Instant linkedAt) {
+        static TagLink of(FavouriteTag link) {
+            return new TagLink(link.favouriteId(), link.tagId(), link.linkedAt());
+        }
+    }
+
     private final RouteContext context;
     private final FavStore favourites;
     private final TagStore tags;
@@ -20,9 +30,9 @@ final class LinkRoutes {
 
     void register(Router router) {
         router.add("PUT", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", Access.owner("userId"), this::link)
-                    .summary("Tag a favourite (201 linked, 200 already)").returns(201, FavouriteTag.class)
+                    .summary("Tag a favourite (201 linked, 200 already)").returns(201, TagLink.class)
                 .add("DELETE", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", Access.owner("userId"), this::unlink)
-                    .summary("Untag a favourite").returns(200, FavouriteTag.class)
+                    .summary("Untag a favourite").returns(200, TagLink.class)
                 .add("GET", "/users/{userId}/favourites/{favouriteId}/tags", Access.ownerOrAdmin("userId"), this::list)
                     .summary("A favourite's tags, by id").page(Tag.class);
     }
@@ -34,11 +44,13 @@ final class LinkRoutes {
         String tagId = request.id("tagId");
         FavStore.Linked linked = favourites.link(userId, favouriteId, tagId, tags, context.now());
         String location = "/users/" + userId + "/favourites/" + favouriteId + "/tags/" + tagId;
-        return linked.created() ? ApiResponse.created(linked.link(), location) : ApiResponse.ok(linked.link());
+        TagLink link = TagLink.of(linked.link());
+        return linked.created() ? ApiResponse.created(link, location) : ApiResponse.ok(link);
     }
 
     ApiResponse unlink(ApiRequest request) {
-        return ApiResponse.ok(favourites.unlink(request.id("userId"), request.id("favouriteId"), request.id("tagId")));
+        return ApiResponse.ok(TagLink.of(favourites.unlink(request.id("userId"), request.id("favouriteId"),
+                request.id("tagId"))));
     }
 
     ApiResponse list(ApiRequest request) {

@@ -71,7 +71,7 @@ class FavShapesTest {
         assertThat(Json.tree(new Tag("u1", "t1", "Food", T, T.plusSeconds(1), "ti1")).toString()).isEqualTo(
                 "{\"tagId\":\"t1\",\"name\":\"Food\",\"createdAt\":\"" + TS
                         + "\",\"lastAccessAt\":\"2021-10-10T05:45:29.120Z\"}");
-        assertThat(Json.tree(new FavouriteTag(FAV, "t1", T, "ti1")).toString())
+        assertThat(Json.tree(LinkRoutes.TagLink.of(new FavouriteTag(FAV, "t1", T, "ti1"))).toString())
                 .isEqualTo("{\"favouriteId\":\"f1\",\"tagId\":\"t1\",\"linkedAt\":\"" + TS + "\"}");
     }
 
