@@ -2,6 +2,7 @@ package io.tally.domains.favs;
 
 import io.tally.core.users.Users;
 import io.tally.core.Items;
+import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
@@ -62,30 +63,17 @@ final class FavRequests {
     static TransactWriteItemsRequest create(String table, Favourite favourite) {
         return TransactWriteItemsRequest.builder().transactItems(
                 TransactWriteItem.builder().conditionCheck(userExists(table, favourite.userId())).build(),
-                TransactWriteItem.builder().put(Put.builder()
-                        .tableName(table)
-                        .item(favourite.toItem())
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build()).build())
+                putNew(table, favourite.toItem()))
                 .build();
     }
 
     static GetItemRequest get(String table, String userId, String favouriteId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(FavKeys.favourite(userId, favouriteId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return consistentGet(table, FavKeys.favourite(userId, favouriteId));
     }
 
     /** Un-collects: deletes the favourite if it is there, returning it. Its links are the stream processor's. */
     static DeleteItemRequest delete(String table, String userId, String favouriteId) {
-        return DeleteItemRequest.builder()
-                .tableName(table)
-                .key(FavKeys.favourite(userId, favouriteId).toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .returnValues(ReturnValue.ALL_OLD)
-                .build();
+        return deleteExisting(table, FavKeys.favourite(userId, favouriteId));
     }
 
     /** Function 4: one page of the user's favourites of one type, newest first; one item more than the page. */
@@ -194,12 +182,7 @@ final class FavRequests {
     }
 
     static DeleteItemRequest unlink(String table, String userId, String favouriteId, String tagId) {
-        return DeleteItemRequest.builder()
-                .tableName(table)
-                .key(FavKeys.link(userId, favouriteId, tagId).toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .returnValues(ReturnValue.ALL_OLD)
-                .build();
+        return deleteExisting(table, FavKeys.link(userId, favouriteId, tagId));
     }
 
     /** One page of a favourite's links, by tag id (a consistent read of its partition). */
@@ -227,11 +210,7 @@ final class FavRequests {
 
     /** The user's favourite stats, whole: its per-type and per-tag counters are named at run time. */
     static GetItemRequest stats(String table, String userId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(FavKeys.favouriteStats(userId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return consistentGet(table, FavKeys.favouriteStats(userId));
     }
 
     /** Whether the user exists (only its key is read). */
@@ -247,7 +226,35 @@ final class FavRequests {
                 .build();
     }
 
-    private static ConditionCheck incarnation(String table, io.tally.core.Key key, String attribute, String value) {
+    /** A consistent read of one item, whole. */
+    static GetItemRequest consistentGet(String table, Key key) {
+        return GetItemRequest.builder()
+                .tableName(table)
+                .key(key.toAttributeMap())
+                .consistentRead(true)
+                .build();
+    }
+
+    /** A removal by the API, returning what it removed; the condition turns a removal that lost a race into a 404. */
+    private static DeleteItemRequest deleteExisting(String table, Key key) {
+        return DeleteItemRequest.builder()
+                .tableName(table)
+                .key(key.toAttributeMap())
+                .conditionExpression("attribute_exists(pk)")
+                .returnValues(ReturnValue.ALL_OLD)
+                .build();
+    }
+
+    /** A put in a transaction that never overwrites: a taken key cancels the transaction. */
+    static TransactWriteItem putNew(String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder().put(Put.builder()
+                .tableName(table)
+                .item(item)
+                .conditionExpression("attribute_not_exists(pk)")
+                .build()).build();
+    }
+
+    private static ConditionCheck incarnation(String table, Key key, String attribute, String value) {
         return ConditionCheck.builder()
                 .tableName(table)
                 .key(key.toAttributeMap())

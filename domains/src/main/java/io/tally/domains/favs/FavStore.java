@@ -147,22 +147,21 @@ final class FavStore {
         }
     }
 
-    /** One page of the favourite's tags, in tag id order; a tag deleted but not yet unlinked is left out. */
-    TagPage tags(String userId, String favouriteId, int limit, Map<String, AttributeValue> start) {
+    /**
+     * One page of the favourite's tags (their items, where the next page of links starts), in tag id order; a tag
+     * deleted but not yet unlinked is left out.
+     */
+    QueryPage tags(String userId, String favouriteId, int limit, Map<String, AttributeValue> start) {
         get(userId, favouriteId);
         QueryPage links = QueryPage.of(dynamo.query(FavRequests.links(table, userId, favouriteId, limit, start)), limit,
                 FavRequests.TABLE_KEY);
         List<String> tagIds = links.items().stream().map(item -> FavouriteTag.fromItem(item).tagId()).toList();
-        Map<String, Tag> byId = new HashMap<>();
+        Map<String, Map<String, AttributeValue>> byId = new HashMap<>();
         if (!tagIds.isEmpty()) {
             BatchReads.getAll(dynamo, table, FavRequests.tags(table, userId, tagIds))
-                    .forEach(item -> byId.put(Tag.fromItem(item).tagId(), Tag.fromItem(item)));
+                    .forEach(item -> byId.put(Tag.fromItem(item).tagId(), item));
         }
-        return new TagPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), links.nextKey());
-    }
-
-    /** A page of tags and where the next one starts. */
-    record TagPage(List<Tag> tags, Map<String, AttributeValue> nextKey) {
+        return new QueryPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), links.nextKey());
     }
 
     /** The user's favourite stats item, or null when nothing is counted yet; {@code not_found} for an unknown user. */

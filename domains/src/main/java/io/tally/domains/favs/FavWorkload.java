@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The favourites part of the test kit's workload (seed 004): tags (with their name reservations) created, renamed and deleted,

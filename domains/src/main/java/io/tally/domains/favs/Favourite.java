@@ -1,25 +1,24 @@
 package io.tally.domains.favs;
 
-import static io.tally.core.Items.s;
-import static io.tally.core.Items.ts;
-
-import io.tally.core.Items;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A favourite: data a user collected (seed 004's favourite data), never modified through the API; un-collecting
  * deletes it and frees its id. It carries the keys of the FavouritesByType index. {@code incarnation} (new with every
- * create) tells a favourite from a later one of the same id, as for tags.
+ * create) tells a favourite from a later one of the same id, as for tags. The record is both the item ({@link #SCHEMA})
+ * and the contract's JSON, which leaves the incarnation out.
  */
+@JsonPropertyOrder({"favouriteId", "userId", "type", "title", "contentUrl", "thumbnailUrl", "creatorId", "clippedAt"})
 public record Favourite(String userId, String favouriteId, FavouriteType type, String title, String contentUrl,
-                        String thumbnailUrl, String creatorId, Instant clippedAt, String incarnation) {
-    /** Attribute names of the item. */
+                        String thumbnailUrl, String creatorId, Instant clippedAt, @JsonIgnore String incarnation) {
+    /** Attribute names of the item, which the search projection's document and the requests name. */
     public static final String USER_ID = "userId";
     public static final String FAVOURITE_ID = "favouriteId";
     public static final String TYPE = "type";
@@ -30,6 +29,20 @@ public record Favourite(String userId, String favouriteId, FavouriteType type, S
     public static final String CLIPPED_AT = "clippedAt";
     public static final String INCARNATION = "incarnation";
 
+    /** The favourite's item: its fields, its incarnation and the keys of FavouritesByType. */
+    public static final ItemSchema<Favourite> SCHEMA = fields()
+            .computed(TableSchema.FAV_TYPE_KEY, favourite -> FavKeys.byType(favourite.userId, favourite.type))
+            .computed(TableSchema.CLIPPED_KEY, Favourite::clipped)
+            .build();
+
+    /** The fields the contract shows, as a link and a search entry carry them too: no incarnation, no index keys. */
+    static final ItemSchema<Favourite> FIELDS = fields().notStored(INCARNATION).build();
+
+    private static ItemSchema.Builder<Favourite> fields() {
+        return ItemSchema.of(Favourite.class, Favs.FAVOURITE, Favourite::key)
+                .optional(CONTENT_URL, THUMBNAIL_URL, CREATOR_ID);
+    }
+
     public Key key() {
         return FavKeys.favourite(userId, favouriteId);
     }
@@ -39,36 +52,11 @@ public record Favourite(String userId, String favouriteId, FavouriteType type, S
     }
 
     public Map<String, AttributeValue> toItem() {
-        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, Items.type(Favs.FAVOURITE));
-        putFields(item);
-        item.put(INCARNATION, s(incarnation));
-        item.put(TableSchema.FAV_TYPE_KEY, s(FavKeys.byType(userId, type)));
-        item.put(TableSchema.CLIPPED_KEY, s(clipped()));
-        return item;
-    }
-
-    /** The fields the contract shows, as item attributes (a link and a search entry carry them too). */
-    public void putFields(Map<String, AttributeValue> item) {
-        item.put(USER_ID, s(userId));
-        item.put(FAVOURITE_ID, s(favouriteId));
-        item.put(TYPE, s(type.value()));
-        item.put(TITLE, s(title));
-        if (contentUrl != null) {
-            item.put(CONTENT_URL, s(contentUrl));
-        }
-        if (thumbnailUrl != null) {
-            item.put(THUMBNAIL_URL, s(thumbnailUrl));
-        }
-        if (creatorId != null) {
-            item.put(CREATOR_ID, s(creatorId));
-        }
-        item.put(CLIPPED_AT, ts(clippedAt));
+        return SCHEMA.toItem(this);
     }
 
     public static Favourite fromItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, Favs.FAVOURITE);
-        return fields(item, Items.string(item, INCARNATION));
+        return SCHEMA.fromItem(item);
     }
 
     /**
@@ -76,16 +64,11 @@ public record Favourite(String userId, String favouriteId, FavouriteType type, S
      * what the caller says.
      */
     public static Favourite fields(Map<String, AttributeValue> item, String incarnation) {
-        String type = Items.string(item, TYPE);
-        return new Favourite(
-                Items.string(item, USER_ID),
-                Items.string(item, FAVOURITE_ID),
-                FavouriteType.parse(type).orElseThrow(() -> new MalformedItemException("unknown favourite type " + type)),
-                Items.string(item, TITLE),
-                Items.optionalString(item, CONTENT_URL),
-                Items.optionalString(item, THUMBNAIL_URL),
-                Items.optionalString(item, CREATOR_ID),
-                Items.instant(item, CLIPPED_AT),
-                incarnation);
+        return FIELDS.fields(item, Map.of(INCARNATION, incarnation));
+    }
+
+    /** A favourite as a list shows it, from any item that carries its fields. */
+    static Favourite listed(Map<String, AttributeValue> item) {
+        return fields(item, "");
     }
 }

@@ -2,16 +2,16 @@ package io.tally.domains.favs;
 
 import static io.tally.core.Items.s;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.TableSchema;
-import io.tally.core.Timestamps;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.Document;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
+import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -26,6 +26,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class FavouriteDerivation extends EntityDerivation<Favourite> {
     public static final String FAVOURITE_COLLECTED = "FavouriteCollected";
     public static final String FAVOURITE_UNCOLLECTED = "FavouriteUncollected";
+
+    /** The detail of {@code FavouriteCollected} and {@code FavouriteUncollected}. */
+    @JsonPropertyOrder({"eventId", "userId", "favouriteId", "type", "title", "clippedAt"})
+    public record FavouriteDetail(String eventId, String userId, String favouriteId, FavouriteType type, String title,
+                                  Instant clippedAt) {
+    }
 
     public FavouriteDerivation() {
         super(Favs.FAVOURITE);
@@ -61,7 +67,7 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
 
     static Map<String, AttributeValue> entry(Favourite favourite, String term) {
         Map<String, AttributeValue> values = new HashMap<>();
-        favourite.putFields(values);
+        Favourite.FIELDS.putFields(favourite, values);
         values.put(Favs.SEARCH_WORDS, s(SearchTerms.wordList(favourite.title())));
         values.put(TableSchema.SEARCH_KEY, s(FavKeys.searchPartition(favourite.userId(), term)));
         values.put(TableSchema.CLIPPED_KEY, s(favourite.clipped()));
@@ -90,14 +96,8 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
 
     private static DomainEvent event(String eventId, String detailType, Favourite favourite) {
         String id = DomainEvent.idFor(eventId, detailType, favourite.userId() + "/" + favourite.favouriteId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("userId", favourite.userId());
-        detail.put("favouriteId", favourite.favouriteId());
-        detail.put("type", favourite.type().value());
-        detail.put("title", favourite.title());
-        detail.put("clippedAt", Timestamps.format(favourite.clippedAt()));
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new FavouriteDetail(id, favourite.userId(), favourite.favouriteId(),
+                favourite.type(), favourite.title(), favourite.clippedAt()));
     }
 
     /** For tests: the document of one search entry as the derivation writes it (revision aside). */

@@ -1,22 +1,28 @@
 package io.tally.domains.favs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.Ids;
+import io.tally.core.Items;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Json;
 import io.tally.core.http.Page;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import io.tally.core.read.ShardMerge;
+import io.tally.core.read.StatsJson;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
 import io.tally.core.store.QueryPage;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -31,6 +37,41 @@ final class FavouriteRoutes {
     static final String SEARCH = "search";
     static final int QUERY_MAX = 200;
     static final int QUERY_WORDS_MAX = 10;
+    /** The fields of the body of {@code POST /users/{userId}/favourites}. */
+    private static final Set<String> CREATE =
+            Set.of("favouriteId", "type", "title", "contentUrl", "thumbnailUrl", "creatorId");
+
+    /**
+     * {@code GET /stats/users/{userId}/favourites}: the user's favourites, then per type (in the enumeration's order)
+     * and per tag (by id), zeros left out.
+     */
+    @JsonPropertyOrder({"userId", "favourites", "byType", "byTag"})
+    record FavouriteStats(String userId, long favourites, Map<String, Long> byType, Map<String, Long> byTag) {
+        /** {@code item} is the FavouriteStats item, or null when nothing is counted yet. */
+        static FavouriteStats of(String userId, Map<String, AttributeValue> item) {
+            StatsJson.check(item, Favs.FAVOURITE_STATS.entityType());
+            long favourites = StatsJson.counter(item, Favs.STATS_FAVOURITES);
+            Map<String, Long> byType = new LinkedHashMap<>();
+            for (FavouriteType type : FavouriteType.values()) {
+                long count = StatsJson.counter(item, Favs.typeCounter(type));
+                if (count != 0) {
+                    byType.put(type.value(), count);
+                }
+            }
+            Map<String, Long> byTag = new TreeMap<>();
+            if (item != null) {
+                item.forEach((name, value) -> {
+                    if (name.startsWith(Favs.STATS_TAG_PREFIX)) {
+                        long count = Items.number(item, name);
+                        if (count != 0) {
+                            byTag.put(name.substring(Favs.STATS_TAG_PREFIX.length()), count);
+                        }
+                    }
+                });
+            }
+            return new FavouriteStats(userId, favourites, byType, byTag);
+        }
+    }
 
     private final RouteContext context;
     private final FavStore favourites;
@@ -45,17 +86,25 @@ final class FavouriteRoutes {
     /** The search route first: the literal segment wins over {@code {favouriteId}}. */
     void register(Router router) {
         router.add("GET", "/users/{userId}/favourites/" + SEARCH, Access.ownerOrAdmin("userId"), this::search)
+                    .summary("Search a user's favourites by the words of their titles, newest first").query("q")
+                    .page(Favourite.class)
                 .add("POST", "/users/{userId}/favourites", Access.owner("userId"), this::create)
+                    .summary("Collect a favourite").body(CREATE).returns(201, Favourite.class)
                 .add("GET", "/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::list)
+                    .summary("A user's favourites, newest first, of a type, a tag or both").query("type", "tag")
+                    .page(Favourite.class)
                 .add("GET", "/users/{userId}/favourites/{favouriteId}", Access.ownerOrAdmin("userId"), this::get)
+                    .summary("A favourite").returns(200, Favourite.class)
                 .add("DELETE", "/users/{userId}/favourites/{favouriteId}", Access.owner("userId"), this::delete)
-                .add("GET", "/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::stats);
+                    .summary("Un-collect a favourite (the stream processor removes its tag links)")
+                    .returns(200, Favourite.class)
+                .add("GET", "/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::stats)
+                    .summary("A user's favourites, by type and by tag").returns(200, FavouriteStats.class);
     }
 
     ApiResponse create(ApiRequest request) {
         String userId = request.id("userId");
-        Body body = Body.parse(request.body(),
-                Set.of("favouriteId", "type", "title", "contentUrl", "thumbnailUrl", "creatorId"));
+        Body body = Body.parse(request.body(), CREATE);
         String favouriteId = body.optionalId("favouriteId");
         if (SEARCH.equals(favouriteId)) {
             throw ApiException.validation("favouriteId", "'" + SEARCH + "' is not a valid favourite id");
@@ -67,20 +116,19 @@ final class FavouriteRoutes {
         String contentUrl = body.optionalString("contentUrl", 1, URL_MAX);
         String thumbnailUrl = body.optionalString("thumbnailUrl", 1, URL_MAX);
         String creatorId = body.optionalString("creatorId", 1, CREATOR_MAX);
-        Favourite favourite = new Favourite(userId, favouriteId == null ? context.ids().next() : favouriteId, type,
-                title, contentUrl, thumbnailUrl, creatorId, context.now(), context.ids().next());
+        Favourite favourite = new Favourite(userId, context.idOrNew(favouriteId), type, title, contentUrl, thumbnailUrl,
+                creatorId, context.now(), context.ids().next());
         favourites.create(favourite);
-        return ApiResponse.created(FavsJson.favourite(favourite),
-                "/users/" + userId + "/favourites/" + favourite.favouriteId());
+        return ApiResponse.created(favourite, "/users/" + userId + "/favourites/" + favourite.favouriteId());
     }
 
     ApiResponse get(ApiRequest request) {
-        return ApiResponse.ok(FavsJson.favourite(favourites.get(request.id("userId"), request.id("favouriteId"))));
+        return ApiResponse.ok(favourites.get(request.id("userId"), request.id("favouriteId")));
     }
 
     /** 200 with the favourite as it was; its tag links are removed by the stream processor. */
     ApiResponse delete(ApiRequest request) {
-        return ApiResponse.ok(FavsJson.favourite(favourites.delete(request.id("userId"), request.id("favouriteId"))));
+        return ApiResponse.ok(favourites.delete(request.id("userId"), request.id("favouriteId")));
     }
 
     /**
@@ -91,28 +139,30 @@ final class FavouriteRoutes {
         String userId = request.id("userId");
         FavouriteType type = typeParameter(request.queryParameter("type"));
         String tagId = tagParameter(request.queryParameter("tag"));
-        int limit = Page.limit(request);
-        String cursor = request.queryParameter("cursor");
         String scope = "favourites:" + userId + ":" + (type == null ? "" : type.value()) + ":"
                 + (tagId == null ? "" : tagId);
         if (tagId != null) {
             Set<String> key = type == null ? FavRequests.BY_TAG_KEY : FavRequests.BY_TAG_TYPE_KEY;
-            Map<String, AttributeValue> start = context.cursors().decode(scope, cursor, key);
-            Tag tag = tags.get(userId, tagId);
-            QueryPage page = favourites.byTag(userId, tagId, type, limit, start);
-            tags.touch(tag, context.now());
-            return page(scope, page);
+            return context.page(request, scope, key, (limit, start) -> {
+                Tag tag = tags.get(userId, tagId);
+                QueryPage page = favourites.byTag(userId, tagId, type, limit, start);
+                tags.touch(tag, context.now());
+                return page;
+            }, Favourite::listed);
         }
         if (type != null) {
-            Map<String, AttributeValue> start = context.cursors().decode(scope, cursor, FavRequests.BY_TYPE_KEY);
-            favourites.requireUser(userId);
-            return page(scope, favourites.byType(userId, type, limit, start));
+            return context.page(request, scope, FavRequests.BY_TYPE_KEY, (limit, start) -> {
+                favourites.requireUser(userId);
+                return favourites.byType(userId, type, limit, start);
+            }, Favourite::listed);
         }
+        int limit = Page.limit(request);
         int types = FavouriteType.values().length;
-        List<Resume> from = ShardMerge.decode(context.cursors(), scope, cursor, types, FavRequests::isValidPosition);
+        List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), types,
+                FavRequests::isValidPosition);
         favourites.requireUser(userId);
         MergedPage<Map<String, AttributeValue>> page = favourites.all(userId, from, limit);
-        List<ObjectNode> items = page.items().stream().map(FavsJson::listed).toList();
+        List<ObjectNode> items = page.items().stream().map(item -> Json.tree(Favourite.listed(item))).toList();
         return ApiResponse.ok(Page.body(items, ShardMerge.encode(context.cursors(), scope, page.next())));
     }
 
@@ -125,22 +175,16 @@ final class FavouriteRoutes {
             throw ApiException.badRequest("'q' must hold 1.." + QUERY_WORDS_MAX + " words of letters and digits"
                     + " (at most " + QUERY_MAX + " characters)", "q");
         }
-        int limit = Page.limit(request);
         String scope = "favourites-search:" + userId + ":" + String.join(" ", words);
-        Map<String, AttributeValue> start =
-                context.cursors().decode(scope, request.queryParameter("cursor"), FavRequests.SEARCH_KEY);
-        favourites.requireUser(userId);
-        return page(scope, favourites.search(userId, words, limit, start));
+        return context.page(request, scope, FavRequests.SEARCH_KEY, (limit, start) -> {
+            favourites.requireUser(userId);
+            return favourites.search(userId, words, limit, start);
+        }, Favourite::listed);
     }
 
     ApiResponse stats(ApiRequest request) {
         String userId = request.id("userId");
-        return ApiResponse.ok(FavsJson.stats(userId, favourites.stats(userId)));
-    }
-
-    private ApiResponse page(String scope, QueryPage page) {
-        List<ObjectNode> items = page.items().stream().map(FavsJson::listed).toList();
-        return ApiResponse.ok(Page.body(items, context.cursors().encode(scope, page.nextKey())));
+        return ApiResponse.ok(FavouriteStats.of(userId, favourites.stats(userId)));
     }
 
     private static FavouriteType typeParameter(String value) {

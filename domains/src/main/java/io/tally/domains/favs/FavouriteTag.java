@@ -1,9 +1,6 @@
 package io.tally.domains.favs;
 
-import static io.tally.core.Items.s;
-import static io.tally.core.Items.ts;
-import static io.tally.core.Items.type;
-
+import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -17,12 +14,23 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * favourite's fields (a favourite never changes), so that the two link indexes (by tag, by tag and type, both by clip
  * time) list favourites without another read, and the incarnations of the favourite and the tag it joins: when either
  * is deleted, the stream processor removes exactly its links, never those of a later favourite or tag of the same id.
+ * The item is declared once: its own attributes by {@link #SCHEMA}, the favourite's by {@link Favourite#FIELDS}.
  */
 public record FavouriteTag(Favourite favourite, String tagId, Instant linkedAt, String tagIncarnation) {
-    public static final String TAG_ID = "tagId";
-    public static final String LINKED_AT = "linkedAt";
+    /** Attribute names the requests' conditions and the cascades use. */
     public static final String FAVOURITE_INCARNATION = "favouriteIncarnation";
     public static final String TAG_INCARNATION = "tagIncarnation";
+
+    /** The link's own attributes and index keys; the favourite's fields are stored beside them. */
+    public static final ItemSchema<FavouriteTag> SCHEMA =
+            ItemSchema.of(FavouriteTag.class, Favs.FAVOURITE_TAG, FavouriteTag::key)
+                    .notStored("favourite")
+                    .computed(FAVOURITE_INCARNATION, link -> link.favourite.incarnation())
+                    .computed(TableSchema.LINK_TAG_KEY, link -> FavKeys.byTag(link.userId(), link.tagId))
+                    .computed(TableSchema.LINK_TAG_TYPE_KEY,
+                            link -> FavKeys.byTagAndType(link.userId(), link.tagId, link.favourite.type()))
+                    .computed(TableSchema.CLIPPED_KEY, link -> link.favourite.clipped())
+                    .build();
 
     public String userId() {
         return favourite.userId();
@@ -44,25 +52,14 @@ public record FavouriteTag(Favourite favourite, String tagId, Instant linkedAt, 
     }
 
     public Map<String, AttributeValue> toItem() {
-        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, type(Favs.FAVOURITE_TAG));
-        favourite.putFields(item);
-        item.put(TAG_ID, s(tagId));
-        item.put(LINKED_AT, ts(linkedAt));
-        item.put(FAVOURITE_INCARNATION, s(favourite.incarnation()));
-        item.put(TAG_INCARNATION, s(tagIncarnation));
-        item.put(TableSchema.LINK_TAG_KEY, s(FavKeys.byTag(userId(), tagId)));
-        item.put(TableSchema.LINK_TAG_TYPE_KEY, s(FavKeys.byTagAndType(userId(), tagId, favourite.type())));
-        item.put(TableSchema.CLIPPED_KEY, s(favourite.clipped()));
+        Map<String, AttributeValue> item = new HashMap<>(SCHEMA.toItem(this));
+        Favourite.FIELDS.putFields(favourite, item);
         return item;
     }
 
     public static FavouriteTag fromItem(Map<String, AttributeValue> item) {
         Items.expectType(item, Favs.FAVOURITE_TAG);
-        return new FavouriteTag(
-                Favourite.fields(item, Items.string(item, FAVOURITE_INCARNATION)),
-                Items.string(item, TAG_ID),
-                Items.instant(item, LINKED_AT),
-                Items.string(item, TAG_INCARNATION));
+        Favourite favourite = Favourite.fields(item, Items.string(item, FAVOURITE_INCARNATION));
+        return SCHEMA.fields(item, Map.of("favourite", favourite));
     }
 }

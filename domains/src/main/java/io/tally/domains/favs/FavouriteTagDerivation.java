@@ -1,12 +1,12 @@
 package io.tally.domains.favs;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -21,6 +21,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag> {
     public static final String FAVOURITE_TAGGED = "FavouriteTagged";
     public static final String FAVOURITE_UNTAGGED = "FavouriteUntagged";
+
+    /** The detail of {@code FavouriteTagged} and {@code FavouriteUntagged}. */
+    @JsonPropertyOrder({"eventId", "userId", "favouriteId", "tagId", "type", "linkedAt"})
+    public record LinkDetail(String eventId, String userId, String favouriteId, String tagId, FavouriteType type,
+                             Instant linkedAt) {
+    }
 
     public FavouriteTagDerivation() {
         super(Favs.FAVOURITE_TAG);
@@ -63,13 +69,7 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
     private static DomainEvent event(String eventId, String detailType, FavouriteTag link) {
         String id = DomainEvent.idFor(eventId, detailType,
                 link.userId() + "/" + link.favouriteId() + "/" + link.tagId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("userId", link.userId());
-        detail.put("favouriteId", link.favouriteId());
-        detail.put("tagId", link.tagId());
-        detail.put("type", link.favourite().type().value());
-        detail.put("linkedAt", Timestamps.format(link.linkedAt()));
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new LinkDetail(id, link.userId(), link.favouriteId(), link.tagId(),
+                link.favourite().type(), link.linkedAt()));
     }
 }

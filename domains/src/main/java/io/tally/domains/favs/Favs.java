@@ -15,6 +15,7 @@ import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.domain.Domain;
 import io.tally.core.derive.Derivation;
+import io.tally.core.events.EventType;
 import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
 import io.tally.core.DerivedType;
@@ -105,6 +106,18 @@ public final class Favs implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
+    }
+
+    /** Events about a user's own tags and favourites: none is for a public feed. */
+    @Override
+    public List<EventType> events() {
+        return List.of(EventType.of(TagDerivation.TAG_CREATED, TagDerivation.TagDetail.class),
+                EventType.of(TagDerivation.TAG_RENAMED, TagDerivation.TagDetail.class),
+                EventType.of(TagDerivation.TAG_DELETED, TagDerivation.TagDetail.class),
+                EventType.of(FavouriteDerivation.FAVOURITE_COLLECTED, FavouriteDerivation.FavouriteDetail.class),
+                EventType.of(FavouriteDerivation.FAVOURITE_UNCOLLECTED, FavouriteDerivation.FavouriteDetail.class),
+                EventType.of(FavouriteTagDerivation.FAVOURITE_TAGGED, FavouriteTagDerivation.LinkDetail.class),
+                EventType.of(FavouriteTagDerivation.FAVOURITE_UNTAGGED, FavouriteTagDerivation.LinkDetail.class));
     }
 
     /** The links of an un-collected favourite or a deleted tag. */

@@ -1,18 +1,23 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
-import io.tally.core.http.Page;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
-import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import java.time.Instant;
 
 /** Function 7 of seed 004: tag and untag a favourite, and list its tags. */
 final class LinkRoutes {
+    /** A link as the contract shows it. */
+    @JsonPropertyOrder({"favouriteId", "tagId", "linkedAt"})
+    record TagLink(String favouriteId, String tagId, Instant linkedAt) {
+        static TagLink of(FavouriteTag link) {
+            return new TagLink(link.favouriteId(), link.tagId(), link.linkedAt());
+        }
+    }
+
     private final RouteContext context;
     private final FavStore favourites;
     private final TagStore tags;
@@ -25,8 +30,11 @@ final class LinkRoutes {
 
     void register(Router router) {
         router.add("PUT", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", Access.owner("userId"), this::link)
+                    .summary("Tag a favourite (201 linked, 200 already)").returns(201, TagLink.class)
                 .add("DELETE", "/users/{userId}/favourites/{favouriteId}/tags/{tagId}", Access.owner("userId"), this::unlink)
-                .add("GET", "/users/{userId}/favourites/{favouriteId}/tags", Access.ownerOrAdmin("userId"), this::list);
+                    .summary("Untag a favourite").returns(200, TagLink.class)
+                .add("GET", "/users/{userId}/favourites/{favouriteId}/tags", Access.ownerOrAdmin("userId"), this::list)
+                    .summary("A favourite's tags, by id").page(Tag.class);
     }
 
     /** 201 when linked now, 200 when the favourite had the tag already: {@code {"favouriteId","tagId","linkedAt"}}. */
@@ -35,26 +43,20 @@ final class LinkRoutes {
         String favouriteId = request.id("favouriteId");
         String tagId = request.id("tagId");
         FavStore.Linked linked = favourites.link(userId, favouriteId, tagId, tags, context.now());
-        ObjectNode body = FavsJson.link(linked.link());
-        return linked.created()
-                ? ApiResponse.created(body, "/users/" + userId + "/favourites/" + favouriteId + "/tags/" + tagId)
-                : ApiResponse.ok(body);
+        String location = "/users/" + userId + "/favourites/" + favouriteId + "/tags/" + tagId;
+        TagLink link = TagLink.of(linked.link());
+        return linked.created() ? ApiResponse.created(link, location) : ApiResponse.ok(link);
     }
 
     ApiResponse unlink(ApiRequest request) {
-        return ApiResponse.ok(FavsJson.link(favourites.unlink(request.id("userId"), request.id("favouriteId"),
+        return ApiResponse.ok(TagLink.of(favourites.unlink(request.id("userId"), request.id("favouriteId"),
                 request.id("tagId"))));
     }
 
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
         String favouriteId = request.id("favouriteId");
-        int limit = Page.limit(request);
-        String scope = "favourite-tags:" + userId + ":" + favouriteId;
-        Map<String, AttributeValue> start =
-                context.cursors().decode(scope, request.queryParameter("cursor"), FavRequests.TABLE_KEY);
-        FavStore.TagPage page = favourites.tags(userId, favouriteId, limit, start);
-        List<ObjectNode> items = page.tags().stream().map(FavsJson::tag).toList();
-        return ApiResponse.ok(Page.body(items, context.cursors().encode(scope, page.nextKey())));
+        return context.page(request, "favourite-tags:" + userId + ":" + favouriteId, FavRequests.TABLE_KEY,
+                (limit, start) -> favourites.tags(userId, favouriteId, limit, start), Tag::fromItem);
     }
 }

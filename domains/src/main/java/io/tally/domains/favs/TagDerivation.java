@@ -1,11 +1,12 @@
 package io.tally.domains.favs;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -20,6 +21,12 @@ public final class TagDerivation extends EntityDerivation<Tag> {
     public static final String TAG_CREATED = "TagCreated";
     public static final String TAG_RENAMED = "TagRenamed";
     public static final String TAG_DELETED = "TagDeleted";
+
+    /** The detail of {@code TagCreated}, {@code TagRenamed} and {@code TagDeleted}; only a rename has a previous name. */
+    @JsonPropertyOrder({"eventId", "userId", "tagId", "name", "previousName", "createdAt"})
+    public record TagDetail(String eventId, String userId, String tagId, String name,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String previousName, Instant createdAt) {
+    }
 
     public TagDerivation() {
         super(Favs.TAG);
@@ -59,15 +66,7 @@ public final class TagDerivation extends EntityDerivation<Tag> {
 
     private static DomainEvent event(String eventId, String detailType, Tag tag, String previousName) {
         String id = DomainEvent.idFor(eventId, detailType, tag.userId() + "/" + tag.tagId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("userId", tag.userId());
-        detail.put("tagId", tag.tagId());
-        detail.put("name", tag.name());
-        if (previousName != null) {
-            detail.put("previousName", previousName);
-        }
-        detail.put("createdAt", Timestamps.format(tag.createdAt()));
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new TagDetail(id, tag.userId(), tag.tagId(), tag.name(), previousName,
+                tag.createdAt()));
     }
 }

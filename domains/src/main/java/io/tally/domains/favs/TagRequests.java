@@ -10,7 +10,6 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -68,20 +67,12 @@ final class TagRequests {
         actions.add(CREATE_USER, TransactWriteItem.builder()
                 .conditionCheck(FavRequests.userExists(table, tag.userId())).build());
         actions.add(CREATE_NAME, reserve(table, new TagName(tag.userId(), tag.name(), tag.tagId())));
-        actions.add(CREATE_TAG, TransactWriteItem.builder().put(Put.builder()
-                .tableName(table)
-                .item(tag.toItem())
-                .conditionExpression("attribute_not_exists(pk)")
-                .build()).build());
+        actions.add(CREATE_TAG, FavRequests.putNew(table, tag.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 
     static GetItemRequest get(String table, String userId, String tagId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(FavKeys.tag(userId, tagId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return FavRequests.consistentGet(table, FavKeys.tag(userId, tagId));
     }
 
     /**
@@ -163,11 +154,7 @@ final class TagRequests {
     }
 
     private static TransactWriteItem reserve(String table, TagName name) {
-        return TransactWriteItem.builder().put(Put.builder()
-                .tableName(table)
-                .item(name.toItem())
-                .conditionExpression("attribute_not_exists(pk)")
-                .build()).build();
+        return FavRequests.putNew(table, name.toItem());
     }
 
     private static TransactWriteItem release(String table, Tag tag) {

@@ -1,28 +1,25 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
-import io.tally.core.http.Page;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
-import io.tally.core.store.QueryPage;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** Functions 5 and 6 of seed 004: {@code POST}, {@code PATCH}, {@code DELETE} and {@code GET} of a user's tags. */
 final class TagRoutes {
     static final int NAME_MAX = 50;
     private static final String SORTS =
             Arrays.stream(TagRequests.Sort.values()).map(sort -> sort.value).collect(Collectors.joining(", "));
+    /** The fields of the bodies of {@code POST /users/{userId}/tags} and {@code PATCH .../tags/{tagId}}. */
+    private static final Set<String> CREATE = Set.of("tagId", "name");
+    private static final Set<String> RENAME = Set.of("name");
 
     private final RouteContext context;
     private final TagStore tags;
@@ -36,45 +33,46 @@ final class TagRoutes {
 
     void register(Router router) {
         router.add("POST", "/users/{userId}/tags", Access.owner("userId"), this::create)
+                    .summary("Create a tag (its name unique for the user, ignoring case)").body(CREATE)
+                    .returns(201, Tag.class)
                 .add("GET", "/users/{userId}/tags", Access.ownerOrAdmin("userId"), this::list)
+                    .summary("A user's tags by name, creation or last access").query("sort").page(Tag.class)
                 .add("PATCH", "/users/{userId}/tags/{tagId}", Access.owner("userId"), this::rename)
-                .add("DELETE", "/users/{userId}/tags/{tagId}", Access.owner("userId"), this::delete);
+                    .summary("Rename a tag").body(RENAME).returns(200, Tag.class)
+                .add("DELETE", "/users/{userId}/tags/{tagId}", Access.owner("userId"), this::delete)
+                    .summary("Delete a tag (the stream processor removes its links)").returns(200, Tag.class);
     }
 
     ApiResponse create(ApiRequest request) {
         String userId = request.id("userId");
-        Body body = Body.parse(request.body(), Set.of("tagId", "name"));
+        Body body = Body.parse(request.body(), CREATE);
         String tagId = body.optionalId("tagId");
         String name = body.requiredString("name", 1, NAME_MAX);
         Instant now = context.now();
-        Tag tag = new Tag(userId, tagId == null ? context.ids().next() : tagId, name, now, now, context.ids().next());
+        Tag tag = new Tag(userId, context.idOrNew(tagId), name, now, now, context.ids().next());
         tags.create(tag);
-        return ApiResponse.created(FavsJson.tag(tag), "/users/" + userId + "/tags/" + tag.tagId());
+        return ApiResponse.created(tag, "/users/" + userId + "/tags/" + tag.tagId());
     }
 
     ApiResponse rename(ApiRequest request) {
         String userId = request.id("userId");
         String tagId = request.id("tagId");
-        String name = Body.parse(request.body(), Set.of("name")).requiredString("name", 1, NAME_MAX);
-        return ApiResponse.ok(FavsJson.tag(tags.rename(userId, tagId, name)));
+        String name = Body.parse(request.body(), RENAME).requiredString("name", 1, NAME_MAX);
+        return ApiResponse.ok(tags.rename(userId, tagId, name));
     }
 
     /** 200 with the tag as it was; its links are removed by the stream processor. */
     ApiResponse delete(ApiRequest request) {
-        return ApiResponse.ok(FavsJson.tag(tags.delete(request.id("userId"), request.id("tagId"))));
+        return ApiResponse.ok(tags.delete(request.id("userId"), request.id("tagId")));
     }
 
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
         TagRequests.Sort sort = sort(request.queryParameter("sort"));
-        int limit = Page.limit(request);
-        String scope = "tags:" + userId + ":" + sort.value;
-        Map<String, AttributeValue> start =
-                context.cursors().decode(scope, request.queryParameter("cursor"), sort.listKey());
-        favourites.requireUser(userId);
-        QueryPage page = tags.list(userId, sort, limit, start);
-        List<ObjectNode> items = page.items().stream().map(item -> FavsJson.tag(Tag.fromItem(item))).toList();
-        return ApiResponse.ok(Page.body(items, context.cursors().encode(scope, page.nextKey())));
+        return context.page(request, "tags:" + userId + ":" + sort.value, sort.listKey(), (limit, start) -> {
+            favourites.requireUser(userId);
+            return tags.list(userId, sort, limit, start);
+        }, Tag::fromItem);
     }
 
     private static TagRequests.Sort sort(String value) {

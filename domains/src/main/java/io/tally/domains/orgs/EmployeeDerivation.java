@@ -1,33 +1,30 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
-import io.tally.core.derive.EntityDerivation;
-import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import java.time.Instant;
 
 /**
  * An existing employee counts in its organisation's head count ({@code employees}) and in the global
  * {@code employees}. Its removal removes its memberships in turn ({@link EmployeeMemberships}). Announces
  * {@code EmployeeCreated} and {@code EmployeeDeleted}.
  */
-public final class EmployeeDerivation extends EntityDerivation<Employee> {
+public final class EmployeeDerivation extends PartDerivation<Employee> {
     public static final String EMPLOYEE_CREATED = "EmployeeCreated";
     public static final String EMPLOYEE_DELETED = "EmployeeDeleted";
 
-
-    public EmployeeDerivation() {
-        super(Orgs.EMPLOYEE);
+    /**
+     * The detail of {@code EmployeeCreated} and {@code EmployeeDeleted}. Names and ids only: the e-mail address stays
+     * out of the events, as a post's body does.
+     */
+    @JsonPropertyOrder({"eventId", "employeeId", "orgId", "name", "createdAt"})
+    public record EmployeeDetail(String eventId, String employeeId, String orgId, String name, Instant createdAt) {
     }
 
-    @Override
-    protected Employee read(Map<String, AttributeValue> image) {
-        return Employee.fromItem(image);
+    public EmployeeDerivation() {
+        super(Employee.SCHEMA, EMPLOYEE_CREATED, EMPLOYEE_DELETED);
     }
 
     @Override
@@ -38,35 +35,14 @@ public final class EmployeeDerivation extends EntityDerivation<Employee> {
                 .build();
     }
 
-    /** Employees are never modified: a change is a creation or a removal. */
     @Override
-    protected List<Cascade> cascades(Employee before, Employee after) {
-        if (before != null && after == null) {
-            return List.of(new EmployeeMemberships(before.orgId(), before.employeeId(), before.incarnation()));
-        }
-        return List.of();
+    protected Cascade memberships(Employee employee) {
+        return new EmployeeMemberships(employee.orgId(), employee.employeeId(), employee.incarnation());
     }
 
     @Override
-    protected List<DomainEvent> events(String eventId, Employee before, Employee after) {
-        if (before == null && after != null) {
-            return List.of(event(eventId, EMPLOYEE_CREATED, after));
-        }
-        if (before != null && after == null) {
-            return List.of(event(eventId, EMPLOYEE_DELETED, before));
-        }
-        return List.of();
-    }
-
-    /** Names and ids only: the e-mail address stays out of the events, as a post's body does. */
-    private static DomainEvent event(String eventId, String detailType, Employee employee) {
-        String id = DomainEvent.idFor(eventId, detailType, employee.employeeId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("employeeId", employee.employeeId());
-        detail.put("orgId", employee.orgId());
-        detail.put("name", employee.name());
-        detail.put("createdAt", Timestamps.format(employee.createdAt()));
-        return new DomainEvent(id, detailType, detail);
+    protected Record detail(String id, Employee employee) {
+        return new EmployeeDetail(id, employee.employeeId(), employee.orgId(), employee.name(),
+                employee.createdAt());
     }
 }

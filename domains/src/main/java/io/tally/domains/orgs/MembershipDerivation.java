@@ -1,12 +1,12 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -22,6 +22,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class MembershipDerivation extends EntityDerivation<Membership> {
     public static final String EMPLOYEE_JOINED_TEAM = "EmployeeJoinedTeam";
     public static final String EMPLOYEE_LEFT_TEAM = "EmployeeLeftTeam";
+
+    /** The detail of {@code EmployeeJoinedTeam} and {@code EmployeeLeftTeam}; {@code role} may be null. */
+    @JsonPropertyOrder({"eventId", "orgId", "teamId", "employeeId", "role", "addedAt"})
+    public record MembershipDetail(String eventId, String orgId, String teamId, String employeeId, String role,
+                                   Instant addedAt) {
+    }
 
     public MembershipDerivation() {
         super(Orgs.MEMBERSHIP);
@@ -63,13 +69,7 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
     /** The subject is team and employee: one record may announce a departure and an arrival of the same pair. */
     private static DomainEvent event(String eventId, String detailType, Membership membership) {
         String id = DomainEvent.idFor(eventId, detailType, membership.teamId() + "/" + membership.employeeId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("orgId", membership.orgId());
-        detail.put("teamId", membership.teamId());
-        detail.put("employeeId", membership.employeeId());
-        detail.put("role", membership.role());
-        detail.put("addedAt", Timestamps.format(membership.addedAt()));
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new MembershipDetail(id, membership.orgId(), membership.teamId(),
+                membership.employeeId(), membership.role(), membership.addedAt()));
     }
 }

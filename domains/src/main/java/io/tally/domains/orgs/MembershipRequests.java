@@ -70,18 +70,14 @@ final class MembershipRequests {
                         .tableName(table)
                         .key(key.toAttributeMap())
                         .conditionExpression("#incarnation = :incarnation")
-                        .expressionAttributeNames(Map.of("#incarnation", Team.INCARNATION))
+                        .expressionAttributeNames(Map.of("#incarnation", OrgPart.INCARNATION))
                         .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(incarnation)))
                         .build())
                 .build();
     }
 
     static GetItemRequest get(String table, String orgId, String teamId, String employeeId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(OrgKeys.membership(orgId, teamId, employeeId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return OrgRequests.consistentGet(table, OrgKeys.membership(orgId, teamId, employeeId));
     }
 
     /** A removal by the API; the condition turns a removal that lost a race into a 404. */

@@ -1,5 +1,6 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.Key;
 import io.tally.core.http.IfMatch;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.store.VersionedUpdates;
@@ -28,9 +29,14 @@ final class OrgRequests {
     }
 
     static GetItemRequest get(String table, String orgId) {
+        return consistentGet(table, OrgKeys.organisation(orgId));
+    }
+
+    /** A consistent read of one item, whole: of an organisation, a team, an employee, a reservation, a membership. */
+    static GetItemRequest consistentGet(String table, Key key) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(OrgKeys.organisation(orgId).toAttributeMap())
+                .key(key.toAttributeMap())
                 .consistentRead(true)
                 .build();
     }

@@ -1,5 +1,6 @@
 package io.tally.domains.orgs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
@@ -8,8 +9,11 @@ import io.tally.core.http.Body;
 import io.tally.core.http.IfMatch;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
+import io.tally.core.read.StatsJson;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * {@code POST /orgs}, {@code GET} and {@code PATCH /orgs/{orgId}}, and the domain's read side:
@@ -18,6 +22,30 @@ import java.util.Set;
 final class OrgRoutes {
     static final int NAME_MAX = 100;
     static final int TYPE_MAX = 100;
+    /** The fields of the bodies of {@code POST /orgs} and {@code PATCH /orgs/{orgId}}. */
+    private static final Set<String> CREATE = Set.of("orgId", "name", "type");
+    private static final Set<String> UPDATE = Set.of("name", "type");
+
+    /** {@code GET /stats/orgs/{orgId}}: the counters of {@link Orgs#ORG_STATS}, in their declared order. */
+    @JsonPropertyOrder({"orgId", Orgs.ORG_TEAMS, Orgs.ORG_EMPLOYEES, Orgs.ORG_MEMBERSHIPS})
+    record OrgStats(String orgId, long teams, long employees, long memberships) {
+        /** {@code item} is the OrgStats item, or null when nothing is counted yet. */
+        static OrgStats of(String orgId, Map<String, AttributeValue> item) {
+            StatsJson.check(item, Orgs.ORG_STATS.entityType());
+            return new OrgStats(orgId, StatsJson.counter(item, Orgs.ORG_TEAMS),
+                    StatsJson.counter(item, Orgs.ORG_EMPLOYEES), StatsJson.counter(item, Orgs.ORG_MEMBERSHIPS));
+        }
+    }
+
+    /** {@code GET /stats/teams/{teamId}}: the counter of {@link Orgs#TEAM_STATS}. */
+    @JsonPropertyOrder({"teamId", "orgId", Orgs.TEAM_MEMBERS})
+    record TeamStats(String teamId, String orgId, long members) {
+        /** {@code item} is the TeamStats item, or null when nothing is counted yet. */
+        static TeamStats of(String teamId, String orgId, Map<String, AttributeValue> item) {
+            StatsJson.check(item, Orgs.TEAM_STATS.entityType());
+            return new TeamStats(teamId, orgId, StatsJson.counter(item, Orgs.TEAM_MEMBERS));
+        }
+    }
 
     private final RouteContext context;
     private final OrgStore orgs;
@@ -28,50 +56,56 @@ final class OrgRoutes {
     }
 
     void register(Router router) {
-        router.add("POST", "/orgs", Access.ADMIN, this::create)
-                .add("GET", "/orgs/{orgId}", Access.ADMIN, this::get)
+        router.add("POST", "/orgs", Access.ADMIN, this::create).summary("Create an organisation").body(CREATE)
+                    .returns(201, Organisation.class)
+                .add("GET", "/orgs/{orgId}", Access.ADMIN, this::get).summary("An organisation")
+                    .returns(200, Organisation.class)
                 .add("PATCH", "/orgs/{orgId}", Access.ADMIN, this::update)
+                    .summary("Change an organisation's name or type (If-Match: its version)").body(UPDATE)
+                    .returns(200, Organisation.class)
                 .add("GET", "/stats/orgs/{orgId}", Access.READ_SIDE, this::orgStats)
-                .add("GET", "/stats/teams/{teamId}", Access.READ_SIDE, this::teamStats);
+                    .summary("An organisation's teams, head count and memberships").returns(200, OrgStats.class)
+                .add("GET", "/stats/teams/{teamId}", Access.READ_SIDE, this::teamStats)
+                    .summary("A team's members").returns(200, TeamStats.class);
     }
 
     ApiResponse create(ApiRequest request) {
-        Body body = Body.parse(request.body(), Set.of("orgId", "name", "type"));
+        Body body = Body.parse(request.body(), CREATE);
         String orgId = body.optionalId("orgId");
         String name = body.requiredString("name", 1, NAME_MAX);
         String type = body.optionalString("type", 1, TYPE_MAX);
         Instant now = context.now();
-        Organisation org = new Organisation(orgId == null ? context.ids().next() : orgId, name, type, now, now, 1);
+        Organisation org = new Organisation(context.idOrNew(orgId), name, type, now, now, 1);
         orgs.create(org);
-        return ApiResponse.created(OrgsJson.org(org), "/orgs/" + org.orgId()).withETag(org.version());
+        return ApiResponse.created(org, "/orgs/" + org.orgId()).withETag(org.version());
     }
 
     ApiResponse get(ApiRequest request) {
         Organisation org = orgs.get(request.id("orgId"));
-        return ApiResponse.ok(OrgsJson.org(org)).withETag(org.version());
+        return ApiResponse.ok(org).withETag(org.version());
     }
 
     ApiResponse update(ApiRequest request) {
         String orgId = request.id("orgId");
         IfMatch ifMatch = request.ifMatch();
-        Body body = Body.parse(request.body(), Set.of("name", "type"));
+        Body body = Body.parse(request.body(), UPDATE);
         String name = body.optionalString("name", 1, NAME_MAX);
         String type = body.optionalString("type", 1, TYPE_MAX);
         if (name == null && type == null) {
             throw ApiException.validation(null, "nothing to change: give name or type");
         }
         Organisation org = orgs.update(orgId, name, type, context.now(), ifMatch);
-        return ApiResponse.ok(OrgsJson.org(org)).withETag(org.version());
+        return ApiResponse.ok(org).withETag(org.version());
     }
 
     ApiResponse orgStats(ApiRequest request) {
         String orgId = request.id("orgId");
-        return ApiResponse.ok(OrgsJson.orgStats(orgId, orgs.orgStats(orgId)));
+        return ApiResponse.ok(OrgStats.of(orgId, orgs.orgStats(orgId)));
     }
 
     ApiResponse teamStats(ApiRequest request) {
         String teamId = request.id("teamId");
-        OrgStore.TeamStats stats = orgs.teamStats(teamId);
-        return ApiResponse.ok(OrgsJson.teamStats(teamId, stats.orgId(), stats.item()));
+        OrgStore.TeamStatsItem stats = orgs.teamStats(teamId);
+        return ApiResponse.ok(TeamStats.of(teamId, stats.orgId(), stats.item()));
     }
 }

@@ -69,18 +69,18 @@ final class OrgStore {
      * The team's organisation (from the reservation of its id, a consistent read) and its stats item (null when
      * nothing is counted yet). A team that does not exist now, never created or deleted, is {@code not_found}.
      */
-    TeamStats teamStats(String teamId) {
+    TeamStatsItem teamStats(String teamId) {
         Map<String, AttributeValue> reservation = DerivedReads.found(
                 dynamo.getItem(PartRequests.reservation(table, IdReservation.Kind.TEAM, teamId)));
         if (reservation == null) {
             throw ApiException.notFound("team '" + teamId + "' does not exist");
         }
         String orgId = IdReservation.fromItem(IdReservation.Kind.TEAM, reservation).orgId();
-        return new TeamStats(orgId, DerivedReads.found(dynamo.getItem(OrgRequests.teamStats(table, teamId))));
+        return new TeamStatsItem(orgId, DerivedReads.found(dynamo.getItem(OrgRequests.teamStats(table, teamId))));
     }
 
     /** A team's organisation and its stats item, or null. */
-    record TeamStats(String orgId, Map<String, AttributeValue> item) {
+    record TeamStatsItem(String orgId, Map<String, AttributeValue> item) {
     }
 
     static ApiException notFound(String orgId) {

@@ -8,8 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import java.util.function.Function;
 
 /**
  * The organisations part of the test kit's workload: organisations, teams, employees and memberships written as the writer
@@ -58,9 +57,9 @@ final class OrgWorkload extends AbstractWorkloadPart {
         } else if (roll < 86) {
             removeMembership();
         } else if (roll < 93) {
-            deleteTeam();
+            deletePart(teams, freedTeams, IdReservation.Kind.TEAM, Membership::teamId);
         } else {
-            deleteEmployee();
+            deletePart(employees, freedEmployees, IdReservation.Kind.EMPLOYEE, Membership::employeeId);
         }
     }
 
@@ -119,27 +118,17 @@ final class OrgWorkload extends AbstractWorkloadPart {
         delete(key);
     }
 
-    private void deleteTeam() {
-        if (teams.isEmpty()) {
+    /** Deletes a team or an employee and frees its id; its memberships are left for the cascade, and forgotten. */
+    private <T extends OrgPart> void deletePart(Map<String, T> parts, List<String> freed, IdReservation.Kind kind,
+                                               Function<Membership, String> partOf) {
+        if (parts.isEmpty()) {
             return;
         }
-        Team team = pick(new ArrayList<>(teams.values()));
-        teams.remove(team.teamId());
-        freedTeams.add(team.teamId());
-        memberships.values().removeIf(m -> m.teamId().equals(team.teamId()));
-        delete(team.key());
-        delete(IdReservation.Kind.TEAM.key(team.teamId()));
-    }
-
-    private void deleteEmployee() {
-        if (employees.isEmpty()) {
-            return;
-        }
-        Employee employee = pick(new ArrayList<>(employees.values()));
-        employees.remove(employee.employeeId());
-        freedEmployees.add(employee.employeeId());
-        memberships.values().removeIf(m -> m.employeeId().equals(employee.employeeId()));
-        delete(employee.key());
-        delete(IdReservation.Kind.EMPLOYEE.key(employee.employeeId()));
+        T part = pick(new ArrayList<>(parts.values()));
+        parts.remove(part.id());
+        freed.add(part.id());
+        memberships.values().removeIf(m -> partOf.apply(m).equals(part.id()));
+        delete(part.key());
+        delete(kind.key(part.id()));
     }
 }

@@ -1,54 +1,35 @@
 package io.tally.domains.orgs;
 
-import static io.tally.core.Items.n;
-import static io.tally.core.Items.s;
-import static io.tally.core.Items.ts;
-
-import io.tally.core.Items;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** An organisation (seed 002); {@code type} is optional (e.g. {@code Retail}). Organisations are never deleted. */
+/**
+ * An organisation (seed 002); {@code type} is optional (e.g. {@code Retail}). Organisations are never deleted. The
+ * record is both the item ({@link #SCHEMA}) and the contract's JSON, in its field order.
+ */
+@JsonPropertyOrder({"orgId", "name", "type", "createdAt", "updatedAt", "version"})
 public record Organisation(String orgId, String name, String type, Instant createdAt, Instant updatedAt,
                            long version) {
-    /** Attribute names of the item. */
-    public static final String ORG_ID = "orgId";
+    /** Attribute names the writer's update sets. */
     public static final String NAME = "name";
     public static final String TYPE = "type";
-    public static final String CREATED_AT = "createdAt";
-    public static final String UPDATED_AT = "updatedAt";
-    public static final String VERSION = "version";
+
+    public static final ItemSchema<Organisation> SCHEMA =
+            ItemSchema.of(Organisation.class, Orgs.ORGANISATION, Organisation::key).optional(TYPE).build();
 
     public Key key() {
         return OrgKeys.organisation(orgId);
     }
 
     public Map<String, AttributeValue> toItem() {
-        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, Items.type(Orgs.ORGANISATION));
-        item.put(ORG_ID, s(orgId));
-        item.put(NAME, s(name));
-        if (type != null) {
-            item.put(TYPE, s(type));
-        }
-        item.put(CREATED_AT, ts(createdAt));
-        item.put(UPDATED_AT, ts(updatedAt));
-        item.put(VERSION, n(version));
-        return item;
+        return SCHEMA.toItem(this);
     }
 
     public static Organisation fromItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, Orgs.ORGANISATION);
-        return new Organisation(
-                Items.string(item, ORG_ID),
-                Items.string(item, NAME),
-                Items.optionalString(item, TYPE),
-                Items.instant(item, CREATED_AT),
-                Items.instant(item, UPDATED_AT),
-                Items.number(item, VERSION));
+        return SCHEMA.fromItem(item);
     }
 }

@@ -1,10 +1,10 @@
 package io.tally.domains.orgs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -13,6 +13,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class OrganisationDerivation extends EntityDerivation<Organisation> {
     public static final String ORG_CREATED = "OrgCreated";
 
+    /** The detail of {@code OrgCreated}; {@code type} is null for an organisation without one. */
+    @JsonPropertyOrder({"eventId", "orgId", "name", "type"})
+    public record OrgDetail(String eventId, String orgId, String name, String type) {
+    }
 
     public OrganisationDerivation() {
         super(Orgs.ORGANISATION);
@@ -37,11 +41,6 @@ public final class OrganisationDerivation extends EntityDerivation<Organisation>
             return List.of();
         }
         String id = DomainEvent.idFor(eventId, ORG_CREATED, after.orgId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("orgId", after.orgId());
-        detail.put("name", after.name());
-        detail.put("type", after.type());
-        return List.of(new DomainEvent(id, ORG_CREATED, detail));
+        return List.of(DomainEvent.of(id, ORG_CREATED, new OrgDetail(id, after.orgId(), after.name(), after.type())));
     }
 }

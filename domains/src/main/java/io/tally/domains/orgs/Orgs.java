@@ -15,6 +15,7 @@ import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.domain.Domain;
 import io.tally.core.derive.Derivation;
+import io.tally.core.events.EventType;
 import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
 import io.tally.core.DerivedType;
@@ -88,11 +89,12 @@ public final class Orgs implements Domain {
     @Override
     public void routes(Router router, RouteContext context) {
         OrgStore orgs = new OrgStore(context.dynamo(), context.table());
-        PartStore teams = new PartStore(context.dynamo(), context.table(), IdReservation.Kind.TEAM);
-        PartStore employees = new PartStore(context.dynamo(), context.table(), IdReservation.Kind.EMPLOYEE);
+        PartStore<Team> teams =
+                new PartStore<>(context.dynamo(), context.table(), IdReservation.Kind.TEAM, Team.SCHEMA);
+        PartStore<Employee> employees =
+                new PartStore<>(context.dynamo(), context.table(), IdReservation.Kind.EMPLOYEE, Employee.SCHEMA);
         new OrgRoutes(context, orgs).register(router);
-        new TeamRoutes(context, orgs, teams).register(router);
-        new EmployeeRoutes(context, orgs, employees).register(router);
+        new PartRoutes(context, orgs, teams, employees).register(router);
         new MembershipRoutes(context, teams, employees, new MembershipStore(context.dynamo(), context.table()))
                 .register(router);
     }
@@ -101,6 +103,18 @@ public final class Orgs implements Domain {
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new OrganisationDerivation(), new TeamDerivation(), new EmployeeDerivation(),
                 new MembershipDerivation());
+    }
+
+    /** Events about organisations, teams and employees: none is for a public feed. */
+    @Override
+    public List<EventType> events() {
+        return List.of(EventType.of(OrganisationDerivation.ORG_CREATED, OrganisationDerivation.OrgDetail.class),
+                EventType.of(TeamDerivation.TEAM_CREATED, TeamDerivation.TeamDetail.class),
+                EventType.of(TeamDerivation.TEAM_DELETED, TeamDerivation.TeamDetail.class),
+                EventType.of(EmployeeDerivation.EMPLOYEE_CREATED, EmployeeDerivation.EmployeeDetail.class),
+                EventType.of(EmployeeDerivation.EMPLOYEE_DELETED, EmployeeDerivation.EmployeeDetail.class),
+                EventType.of(MembershipDerivation.EMPLOYEE_JOINED_TEAM, MembershipDerivation.MembershipDetail.class),
+                EventType.of(MembershipDerivation.EMPLOYEE_LEFT_TEAM, MembershipDerivation.MembershipDetail.class));
     }
 
     /** The memberships of a deleted team or employee. */

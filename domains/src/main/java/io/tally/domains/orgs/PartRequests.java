@@ -55,29 +55,24 @@ final class PartRequests {
                         .conditionExpression("attribute_exists(pk)")
                         .build())
                 .build());
-        actions.add(CREATE_RESERVATION, TransactWriteItem.builder()
-                .put(Put.builder()
-                        .tableName(table)
-                        .item(new IdReservation(kind, id, orgId).toItem())
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build())
-                .build());
-        actions.add(CREATE_PART, TransactWriteItem.builder()
+        actions.add(CREATE_RESERVATION, putNew(table, new IdReservation(kind, id, orgId).toItem()));
+        actions.add(CREATE_PART, putNew(table, item));
+        return TransactWriteItemsRequest.builder().transactItems(actions).build();
+    }
+
+    /** A put that never overwrites: a taken key cancels the transaction. */
+    private static TransactWriteItem putNew(String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
                 .put(Put.builder()
                         .tableName(table)
                         .item(item)
                         .conditionExpression("attribute_not_exists(pk)")
                         .build())
-                .build());
-        return TransactWriteItemsRequest.builder().transactItems(actions).build();
+                .build();
     }
 
     static GetItemRequest get(String table, Kind kind, String orgId, String id) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(key(kind, orgId, id).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return OrgRequests.consistentGet(table, key(kind, orgId, id));
     }
 
     /**
@@ -119,7 +114,7 @@ final class PartRequests {
                         .tableName(table)
                         .key(key(kind, orgId, id).toAttributeMap())
                         .conditionExpression("#incarnation = :incarnation")
-                        .expressionAttributeNames(Map.of("#incarnation", Team.INCARNATION))
+                        .expressionAttributeNames(Map.of("#incarnation", OrgPart.INCARNATION))
                         .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(incarnation)))
                         .build()).build(),
                 TransactWriteItem.builder().delete(Delete.builder()
@@ -134,10 +129,6 @@ final class PartRequests {
 
     /** Whether the id is reserved, and by which organisation (a consistent read of the reservation). */
     static GetItemRequest reservation(String table, Kind kind, String id) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(kind.key(id).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return OrgRequests.consistentGet(table, kind.key(id));
     }
 }

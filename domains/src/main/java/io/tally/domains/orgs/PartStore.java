@@ -1,5 +1,6 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.domains.orgs.IdReservation.Kind;
 import io.tally.core.http.ApiException;
@@ -14,55 +15,65 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 
 /**
  * Teams or employees (one store per kind): where a cancelled transaction becomes the client's answer, by the action
- * positions {@link PartRequests} fixes. Items are handed out as stored; the routes read them with core's mappers.
+ * positions {@link PartRequests} fixes. Parts are read with their kind's schema; lists are handed out as stored.
  */
-final class PartStore {
+final class PartStore<T extends Record & OrgPart> {
     private final DynamoDbClient dynamo;
     private final String table;
     private final Kind kind;
-    private final String noun;
+    private final ItemSchema<T> schema;
 
-    PartStore(DynamoDbClient dynamo, String table, Kind kind) {
+    PartStore(DynamoDbClient dynamo, String table, Kind kind, ItemSchema<T> schema) {
         this.dynamo = dynamo;
         this.table = table;
         this.kind = kind;
-        this.noun = kind == Kind.TEAM ? "team" : "employee";
+        this.schema = schema;
+    }
+
+    Kind kind() {
+        return kind;
     }
 
     /** A missing organisation is a 404 before a taken id is a 409: what does not exist cannot be in conflict. */
-    void create(String orgId, String id, Map<String, AttributeValue> item) {
+    void create(T part) {
         try {
-            Transactions.write(dynamo, PartRequests.create(table, kind, orgId, id, item));
+            Transactions.write(dynamo, PartRequests.create(table, kind, part.orgId(), part.id(), schema.toItem(part)));
         } catch (TransactionCanceledException e) {
             if (Transactions.conditionFailed(e, PartRequests.CREATE_ORG)) {
-                throw OrgStore.notFound(orgId);
+                throw OrgStore.notFound(part.orgId());
             }
             if (Transactions.conditionFailed(e, PartRequests.CREATE_RESERVATION)
                     || Transactions.conditionFailed(e, PartRequests.CREATE_PART)) {
-                throw ApiException.conflict(noun + " '" + id + "' already exists");
+                throw ApiException.conflict(kind.noun() + " '" + part.id() + "' already exists");
             }
             throw e;
         }
     }
 
     /** The part of this organisation, read consistently; {@code not_found} when there is none. */
-    Map<String, AttributeValue> get(String orgId, String id) {
+    T get(String orgId, String id) {
         Map<String, AttributeValue> item = dynamo.getItem(PartRequests.get(table, kind, orgId, id)).item();
         if (item == null || item.isEmpty()) {
-            throw ApiException.notFound("organisation '" + orgId + "' has no " + noun + " '" + id + "'");
+            throw notFound(orgId, id);
         }
-        return item;
+        return read(item);
+    }
+
+    /** A part from its item. */
+    T read(Map<String, AttributeValue> item) {
+        return schema.fromItem(item);
     }
 
     /**
      * The part of this id in whatever organisation, through the reverse lookup (eventually consistent, as every
      * index read); the newest if the index still shows a deleted one beside its successor.
      */
-    Map<String, AttributeValue> lookUp(String id) {
+    T lookUp(String id) {
         List<Map<String, AttributeValue>> found = dynamo.query(PartRequests.lookUp(table, kind, id)).items();
         return found.stream()
-                .max(Comparator.comparing(item -> Items.string(item, Team.CREATED_AT)))
-                .orElseThrow(() -> ApiException.notFound(noun + " '" + id + "' does not exist"));
+                .max(Comparator.comparing(item -> Items.string(item, OrgPart.CREATED_AT)))
+                .map(this::read)
+                .orElseThrow(() -> ApiException.notFound(kind.noun() + " '" + id + "' does not exist"));
     }
 
     QueryPage list(String orgId, int limit, Map<String, AttributeValue> start) {
@@ -71,16 +82,20 @@ final class PartStore {
     }
 
     /** Deletes the part as read (and frees its id); {@code not_found} when it is gone or was replaced meanwhile. */
-    Map<String, AttributeValue> delete(String orgId, String id) {
-        Map<String, AttributeValue> item = get(orgId, id);
+    T delete(String orgId, String id) {
+        T part = get(orgId, id);
         try {
-            Transactions.write(dynamo, PartRequests.delete(table, kind, orgId, id, Items.string(item, Team.INCARNATION)));
+            Transactions.write(dynamo, PartRequests.delete(table, kind, orgId, id, part.incarnation()));
         } catch (TransactionCanceledException e) {
             if (Transactions.conditionFailed(e, 0) || Transactions.conditionFailed(e, 1)) {
-                throw ApiException.notFound("organisation '" + orgId + "' has no " + noun + " '" + id + "'");
+                throw notFound(orgId, id);
             }
             throw e;
         }
-        return item;
+        return part;
+    }
+
+    private ApiException notFound(String orgId, String id) {
+        return ApiException.notFound("organisation '" + orgId + "' has no " + kind.noun() + " '" + id + "'");
     }
 }

@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -98,5 +101,31 @@ class FavRequestsTest {
         assertThat(FavRequests.position(FAV.toItem())).isEqualTo(new Position("2021-10-10T05:45:28.000Z", "f1"));
         assertThat(FavRequests.isValidPosition(new Position("2021-10-10T05:45:28Z", "f1"))).isFalse();
         assertThat(FavRequests.isValidPosition(new Position("2021-10-10T05:45:28.000Z", "a#b"))).isFalse();
+    }
+
+    @Test
+    void createFavourite_andReads_andRemovals_areOneConsistentReadOrOneConditionalWriteOfTheKey() {
+        TransactWriteItemsRequest create = FavRequests.create("t", FAV);
+        assertThat(create.transactItems().get(FavRequests.CREATE_USER).conditionCheck().key().get("pk").s())
+                .isEqualTo("USER#u1");
+        assertThat(create.transactItems().get(FavRequests.CREATE_FAVOURITE).put().conditionExpression())
+                .isEqualTo("attribute_not_exists(pk)");
+        assertThat(create.transactItems().get(FavRequests.CREATE_FAVOURITE).put().item()).isEqualTo(FAV.toItem());
+        for (GetItemRequest get : List.of(FavRequests.get("t", "u1", "f1"), FavRequests.stats("t", "u1"),
+                TagRequests.get("t", "u1", "t1"))) {
+            assertThat(get.tableName()).isEqualTo("t");
+            assertThat(get.consistentRead()).isTrue();
+            assertThat(get.projectionExpression()).isNull();
+        }
+        assertThat(FavRequests.stats("t", "u1").key().get("sk").s()).isEqualTo("#STATS#");
+        assertThat(TagRequests.get("t", "u1", "t1").key().get("sk").s()).isEqualTo("TAG#t1");
+        DeleteItemRequest uncollect = FavRequests.delete("t", "u1", "f1");
+        DeleteItemRequest unlink = FavRequests.unlink("t", "u1", "f1", "t1");
+        assertThat(uncollect.key().get("sk").s()).isEqualTo("FAV#f1");
+        assertThat(unlink.key().get("pk").s()).isEqualTo("FAVTAGS#u1#f1");
+        for (DeleteItemRequest delete : List.of(uncollect, unlink)) {
+            assertThat(delete.conditionExpression()).isEqualTo("attribute_exists(pk)");
+            assertThat(delete.returnValues()).isEqualTo(ReturnValue.ALL_OLD);
+        }
     }
 }

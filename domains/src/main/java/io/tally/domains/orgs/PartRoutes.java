@@ -1,0 +1,110 @@
+package io.tally.domains.orgs;
+
+import io.tally.core.domain.RouteContext;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Body;
+import io.tally.core.http.Router;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.regex.Pattern;
+
+/**
+ * {@code POST} and {@code GET /orgs/{orgId}/teams}, {@code DELETE /orgs/{orgId}/teams/{teamId}} and
+ * {@code GET /teams/{teamId}} (the reverse lookup), and the same four for employees. Teams and employees are stored
+ * alike ({@link PartStore}), so their routes are written once; only their create bodies differ. A part's path
+ * parameter is its kind's noun and {@code Id} ({@code teamId}), its collection the noun and {@code s}.
+ */
+final class PartRoutes {
+    static final int NAME_MAX = 100;
+    static final int EMAIL_MAX = 254;
+    static final int DETAILS_MAX = 1_000;
+    /** The users' shape check: one {@code @}, no spaces, a dot in the domain. */
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
+    /** The fields of the bodies of {@code POST /orgs/{orgId}/teams} and {@code POST /orgs/{orgId}/employees}. */
+    private static final Set<String> TEAM = Set.of("teamId", "name", "details");
+    private static final Set<String> EMPLOYEE = Set.of("employeeId", "name", "email", "details");
+
+    private final RouteContext context;
+    private final OrgStore orgs;
+    private final PartStore<Team> teams;
+    private final PartStore<Employee> employees;
+
+    PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, PartStore<Employee> employees) {
+        this.context = context;
+        this.orgs = orgs;
+        this.teams = teams;
+        this.employees = employees;
+    }
+
+    void register(Router router) {
+        router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, request -> create(teams, TEAM, this::team, request))
+                    .summary("Create a team").body(TEAM).returns(201, Team.class)
+                .add("GET", "/orgs/{orgId}/teams", Access.ADMIN, request -> list(teams, request))
+                    .summary("An organisation's teams, by id").page(Team.class)
+                .add("DELETE", "/orgs/{orgId}/teams/{teamId}", Access.ADMIN, request -> delete(teams, request))
+                    .summary("Delete a team (the stream processor removes its memberships)").returns(200, Team.class)
+                .add("GET", "/teams/{teamId}", Access.ADMIN, request -> get(teams, request))
+                    .summary("A team by id, whatever its organisation").returns(200, Team.class)
+                .add("POST", "/orgs/{orgId}/employees", Access.ADMIN,
+                        request -> create(employees, EMPLOYEE, this::employee, request))
+                    .summary("Create an employee").body(EMPLOYEE).returns(201, Employee.class)
+                .add("GET", "/orgs/{orgId}/employees", Access.ADMIN, request -> list(employees, request))
+                    .summary("An organisation's employees, by id").page(Employee.class)
+                .add("DELETE", "/orgs/{orgId}/employees/{employeeId}", Access.ADMIN,
+                        request -> delete(employees, request))
+                    .summary("Delete an employee (the stream processor removes their memberships)")
+                    .returns(200, Employee.class)
+                .add("GET", "/employees/{employeeId}", Access.ADMIN, request -> get(employees, request))
+                    .summary("An employee by id, whatever their organisation").returns(200, Employee.class);
+    }
+
+    private <T extends Record & OrgPart> ApiResponse create(PartStore<T> parts, Set<String> fields,
+                                                            BiFunction<String, Body, T> parse, ApiRequest request) {
+        String orgId = request.id("orgId");
+        T part = parse.apply(orgId, Body.parse(request.body(), fields));
+        parts.create(part);
+        return ApiResponse.created(part, "/" + parts.kind().noun() + "s/" + part.id());
+    }
+
+    private Team team(String orgId, Body body) {
+        String teamId = body.optionalId("teamId");
+        String name = body.requiredString("name", 1, NAME_MAX);
+        String details = body.optionalString("details", 1, DETAILS_MAX);
+        return new Team(context.idOrNew(teamId), orgId, name, details, context.now(), context.ids().next());
+    }
+
+    private Employee employee(String orgId, Body body) {
+        String employeeId = body.optionalId("employeeId");
+        String name = body.requiredString("name", 1, NAME_MAX);
+        String email = body.requiredString("email", 3, EMAIL_MAX);
+        if (!EMAIL.matcher(email).matches()) {
+            throw ApiException.validation("email", "'email' must be an e-mail address");
+        }
+        String details = body.optionalString("details", 1, DETAILS_MAX);
+        return new Employee(context.idOrNew(employeeId), orgId, name, email, details, context.now(),
+                context.ids().next());
+    }
+
+    /** The part by id through the reverse lookup. */
+    private <T extends Record & OrgPart> ApiResponse get(PartStore<T> parts, ApiRequest request) {
+        return ApiResponse.ok(parts.lookUp(request.id(parts.kind().noun() + "Id")));
+    }
+
+    /** The organisation's parts by id; an unknown organisation is a 404 (once the cursor is found valid). */
+    private <T extends Record & OrgPart> ApiResponse list(PartStore<T> parts, ApiRequest request) {
+        String orgId = request.id("orgId");
+        return context.page(request, parts.kind().noun() + "s:" + orgId, PartRequests.LIST_KEY, (limit, start) -> {
+            orgs.get(orgId);
+            return parts.list(orgId, limit, start);
+        }, parts::read);
+    }
+
+    /** 200 with the part as it was; its memberships are removed by the stream processor. */
+    private <T extends Record & OrgPart> ApiResponse delete(PartStore<T> parts, ApiRequest request) {
+        String orgId = request.id("orgId");
+        return ApiResponse.ok(parts.delete(orgId, request.id(parts.kind().noun() + "Id")));
+    }
+}
