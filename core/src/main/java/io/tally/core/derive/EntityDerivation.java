@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiPredicate;
+import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -19,18 +21,27 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * <p>A side that cannot be read contributes nothing, which is what a rebuild from a scan does with such an item: the
  * derived data still equals a recomputation, and the problem sends the record to the dead-letter route. Such a change
- * announces only its {@link #counterEvents counter events}, which describe deltas that are applied.
+ * announces no event of its own; the events that follow from its counter deltas, which are applied, are announced
+ * all the same ({@code Domain.counterEvents}).
  *
  * @param <T> the entity, as core's mapper reads it
  */
 public abstract class EntityDerivation<T> implements Derivation {
     private final EntityType entityType;
+    private final Function<Map<String, AttributeValue>, T> reader;
 
+    /** A derivation that reads its images itself ({@link #read}). */
     protected EntityDerivation(EntityType entityType) {
+        this(entityType, null);
+    }
+
+    /** A derivation that reads its images with {@code reader}, e.g. {@code Post.SCHEMA::fromItem}. */
+    protected EntityDerivation(EntityType entityType, Function<Map<String, AttributeValue>, T> reader) {
         this.entityType = Objects.requireNonNull(entityType, "entityType");
         if (entityType.isDerived()) {
             throw new IllegalArgumentException("derived items must not derive: " + entityType);
         }
+        this.reader = reader;
     }
 
     @Override
@@ -39,11 +50,16 @@ public abstract class EntityDerivation<T> implements Derivation {
     }
 
     /**
-     * Reads an image as the entity.
+     * Reads an image as the entity: with the reader the derivation was made with, unless it reads them itself.
      *
      * @throws RuntimeException (typically {@link io.tally.core.MalformedItemException}) when it cannot
      */
-    protected abstract T read(Map<String, AttributeValue> image);
+    protected T read(Map<String, AttributeValue> image) {
+        if (reader == null) {
+            throw new UnsupportedOperationException(getClass().getSimpleName() + " has no reader and reads nothing");
+        }
+        return reader.apply(image);
+    }
 
     /** What an item in this state contributes to derived data. */
     protected abstract Contribution contribution(T entity);
@@ -102,10 +118,37 @@ public abstract class EntityDerivation<T> implements Derivation {
         }
     }
 
-    /** Events derived from the counter deltas alone (e.g. {@code UserStatsChanged}); announced after the others. */
-    protected List<DomainEvent> counterEvents(String eventId, IntendedChanges changes) {
+    /**
+     * The event of an entity that appeared ({@code created}) or disappeared ({@code removed}); none for a change of one
+     * that stays.
+     */
+    protected static <T> List<DomainEvent> createdOrRemoved(T before, T after, Function<T, DomainEvent> created,
+                                                            Function<T, DomainEvent> removed) {
+        if (before == null && after != null) {
+            return List.of(created.apply(after));
+        }
+        if (before != null && after == null) {
+            return List.of(removed.apply(before));
+        }
         return List.of();
     }
+
+    /**
+     * The events of a link that changed: the departure from what it was ({@code left}), then the arrival at what it is
+     * ({@code joined}); none for a side that is {@code same} as the other (a change that keeps the link).
+     */
+    protected static <T> List<DomainEvent> replaced(T before, T after, BiPredicate<T, T> same,
+                                                    Function<T, DomainEvent> left, Function<T, DomainEvent> joined) {
+        List<DomainEvent> events = new ArrayList<>(2);
+        if (before != null && (after == null || !same.test(before, after))) {
+            events.add(left.apply(before));
+        }
+        if (after != null && (before == null || !same.test(after, before))) {
+            events.add(joined.apply(after));
+        }
+        return events;
+    }
+
 
     @Override
     public final IntendedChanges derive(String eventId, Map<String, AttributeValue> oldImage,
@@ -129,11 +172,6 @@ public abstract class EntityDerivation<T> implements Derivation {
             } catch (RuntimeException e) {
                 problems.add("cascades: " + describe(e));
             }
-        }
-        try {
-            events.addAll(counterEvents(eventId, changes));
-        } catch (RuntimeException e) {
-            problems.add("counter events: " + describe(e));
         }
         return new IntendedChanges(changes.counterDeltas(), changes.documents(), events, cascades, problems,
                 changes.restated());

@@ -39,6 +39,7 @@ public final class Router {
         private String summary;
         private final List<String> query = new ArrayList<>();
         private List<String> bodyFields = List.of();
+        private boolean bodyRequired = true;
         private int status;
         private Class<?> returns;
         private boolean page;
@@ -67,6 +68,13 @@ public final class Router {
         public Route body(java.util.Collection<String> fields) {
             // Sorted: a set's order may differ from one JVM to the next, the document must not.
             this.bodyFields = List.copyOf(new java.util.TreeSet<>(fields));
+            return this;
+        }
+
+        /** The fields its JSON body may hold, when the body may also be left out. */
+        public Route optionalBody(java.util.Collection<String> fields) {
+            body(fields);
+            this.bodyRequired = false;
             return this;
         }
 
@@ -100,19 +108,20 @@ public final class Router {
 
         /** What the OpenAPI document and the route table's tests read. */
         public Description describe() {
-            return new Description(method, template(), access, summary, List.copyOf(query), bodyFields, status, returns,
-                    page);
+            return new Description(method, template(), access, summary, List.copyOf(query), bodyFields, bodyRequired,
+                    status, returns, page);
         }
     }
 
     /**
      * A route as the OpenAPI document shows it.
      *
-     * @param body    the fields of its JSON body; empty for a route without a body
-     * @param returns the success answer's shape (a page's item shape when {@code page}), or null when undeclared
+     * @param body         the fields of its JSON body; empty for a route without a body
+     * @param bodyRequired whether a route with body fields needs a body
+     * @param returns      the success answer's shape (a page's item shape when {@code page}), or null when undeclared
      */
     public record Description(String method, String template, Access access, String summary, List<String> query,
-                              List<String> body, int status, Class<?> returns, boolean page) {
+                              List<String> body, boolean bodyRequired, int status, Class<?> returns, boolean page) {
     }
 
     /** A route's declared access rule, for the route table and its test. */

@@ -80,7 +80,8 @@ public final class OpenApiDocument {
             }
         }
         if (!route.body().isEmpty()) {
-            ObjectNode schema = operation.putObject("requestBody").put("required", true).putObject("content")
+            ObjectNode schema = operation.putObject("requestBody").put("required", route.bodyRequired())
+                    .putObject("content")
                     .putObject("application/json").putObject("schema");
             schema.put("type", "object").put("additionalProperties", false);
             ObjectNode properties = schema.putObject("properties");

@@ -106,7 +106,7 @@ class OpenApiDocumentTest {
     @Test
     void operationId_isTheMethodAndThePathInWords() {
         Router.Description route = new Router.Description("GET", "/users/{userId}/posts", null, null, List.of(),
-                List.of(), 200, null, true);
+                List.of(), false, 200, null, true);
 
         assertThat(OpenApiDocument.operationId(route)).isEqualTo("getUsersUserIdPosts");
     }
