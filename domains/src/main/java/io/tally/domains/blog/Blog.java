@@ -14,6 +14,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.Domain;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
 import io.tally.core.users.UserStore;
 import io.tally.core.users.Users;
@@ -108,6 +109,16 @@ public final class Blog implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new PostDerivation(shards.status()), new CommentDerivation());
+    }
+
+    /** Posts and comments as {@code /posts} shows them: public data. */
+    @Override
+    public List<EventType> events() {
+        return List.of(
+                EventType.publicEvent(PostDerivation.POST_CREATED, PostDerivation.PostCreated.class),
+                EventType.publicEvent(PostDerivation.POST_STATUS_CHANGED, PostDerivation.PostStatusChanged.class),
+                EventType.publicEvent(CommentDerivation.COMMENT_ADDED, CommentDerivation.CommentChanged.class),
+                EventType.publicEvent(CommentDerivation.COMMENT_DELETED, CommentDerivation.CommentChanged.class));
     }
 
     @Override

@@ -1,11 +1,12 @@
 package io.tally.domains.blog;
 
-import io.tally.core.Timestamps;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -18,6 +19,16 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
     public static final String COMMENT_ADDED = "CommentAdded";
     public static final String COMMENT_DELETED = "CommentDeleted";
 
+    /**
+     * The detail of {@code CommentAdded} and {@code CommentDeleted}, with the post's author, whom a subscriber
+     * typically notifies, without a read of the post.
+     *
+     * @param createdAt when the comment was written: in {@code CommentAdded} only
+     */
+    @JsonPropertyOrder({"eventId", "commentId", "postId", "authorId", "createdAt", "postUserId"})
+    public record CommentChanged(String eventId, String commentId, String postId, String authorId,
+                                 @JsonInclude(JsonInclude.Include.NON_NULL) Instant createdAt, String postUserId) {
+    }
 
     public CommentDerivation() {
         super(Blog.COMMENT);
@@ -51,16 +62,8 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
 
     private static DomainEvent event(String eventId, String detailType, Comment comment) {
         String id = DomainEvent.idFor(eventId, detailType, comment.commentId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("commentId", comment.commentId());
-        detail.put("postId", comment.postId());
-        detail.put("authorId", comment.authorId());
-        if (detailType.equals(COMMENT_ADDED)) {
-            detail.put("createdAt", Timestamps.format(comment.createdAt()));
-        }
-        // The post's author, whom a subscriber typically notifies, without a read of the post.
-        detail.put("postUserId", comment.postUserId());
-        return new DomainEvent(id, detailType, detail);
+        return DomainEvent.of(id, detailType, new CommentChanged(id, comment.commentId(), comment.postId(),
+                comment.authorId(), detailType.equals(COMMENT_ADDED) ? comment.createdAt() : null,
+                comment.postUserId()));
     }
 }

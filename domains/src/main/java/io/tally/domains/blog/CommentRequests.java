@@ -10,7 +10,6 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
@@ -47,20 +46,8 @@ final class CommentRequests {
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build())
                 .build());
-        actions.add(CREATE_AUTHOR, TransactWriteItem.builder()
-                .conditionCheck(ConditionCheck.builder()
-                        .tableName(table)
-                        .key(Users.key(comment.authorId()).toAttributeMap())
-                        .conditionExpression("attribute_exists(pk)")
-                        .build())
-                .build());
-        actions.add(CREATE_COMMENT, TransactWriteItem.builder()
-                .put(Put.builder()
-                        .tableName(table)
-                        .item(comment.toItem())
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build())
-                .build());
+        actions.add(CREATE_AUTHOR, PostRequests.exists(table, Users.key(comment.authorId())));
+        actions.add(CREATE_COMMENT, PostRequests.putNew(table, comment.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 
@@ -69,14 +56,8 @@ final class CommentRequests {
      * order is the time order. Asks for one item more than the page so that the last page can say so.
      */
     static QueryRequest list(String table, PostRef post, int limit, Map<String, AttributeValue> exclusiveStartKey) {
-        return QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
-                .expressionAttributeValues(Map.of(
-                        ":pk", AttributeValue.fromS(BlogKeys.commentsPk(post.postId(), post.createdAt())),
-                        ":prefix", AttributeValue.fromS(BlogKeys.COMMENT_PREFIX)))
+        return inPost(table, post, BlogKeys.COMMENT_PREFIX)
                 .scanIndexForward(true)
-                .consistentRead(true)
                 .limit(limit + 1)
                 .exclusiveStartKey(exclusiveStartKey)
                 .build();
@@ -87,14 +68,18 @@ final class CommentRequests {
      * give. The prefix ends with the separator, so one id never matches another that starts with it.
      */
     static QueryRequest find(String table, PostRef post, String commentId) {
+        return inPost(table, post, BlogKeys.commentSkPrefix(commentId)).build();
+    }
+
+    /** A consistent query of the post's comment partition, for the sort keys that start with {@code prefix}. */
+    private static QueryRequest.Builder inPost(String table, PostRef post, String prefix) {
         return QueryRequest.builder()
                 .tableName(table)
                 .keyConditionExpression("pk = :pk AND begins_with(sk, :prefix)")
                 .expressionAttributeValues(Map.of(
                         ":pk", AttributeValue.fromS(BlogKeys.commentsPk(post.postId(), post.createdAt())),
-                        ":prefix", AttributeValue.fromS(BlogKeys.commentSkPrefix(commentId))))
-                .consistentRead(true)
-                .build();
+                        ":prefix", AttributeValue.fromS(prefix)))
+                .consistentRead(true);
     }
 
     /** A hard delete; the condition turns a delete that lost the race against another delete into a 404. */

@@ -15,15 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * Where a cancelled comment transaction becomes the client's answer: its reasons come by the action positions
  * that {@link CommentRequests} fixes, so they are read next to it.
  */
-final class CommentStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    CommentStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record CommentStore(DynamoDbClient dynamo, String table) {
     /** Writes the comment of a located post; see {@link #cancelled} for the refusals. */
     void create(Comment comment) {
         try {

@@ -2,14 +2,15 @@ package io.tally.domains.blog;
 
 import static io.tally.core.Items.s;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Shards;
 import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
-import io.tally.core.Timestamps;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,21 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class PostDerivation extends EntityDerivation<Post> {
     public static final String POST_CREATED = "PostCreated";
     public static final String POST_STATUS_CHANGED = "PostStatusChanged";
+
+    /** The detail of {@code PostCreated}. */
+    @JsonPropertyOrder({"eventId", "postId", "userId", "title", "status", "createdAt"})
+    public record PostCreated(String eventId, String postId, String userId, String title, PostStatus status,
+                              Instant createdAt) {
+    }
+
+    /**
+     * The detail of {@code PostStatusChanged}, with the post's title after the change, so that a subscriber can name
+     * the post (e.g. "your post ... was deleted") without reading it.
+     */
+    @JsonPropertyOrder({"eventId", "postId", "userId", "from", "to", "updatedAt", "title"})
+    public record PostStatusChanged(String eventId, String postId, String userId, PostStatus from, PostStatus to,
+                                    Instant updatedAt, String title) {
+    }
 
     private final int statusShards;
 
@@ -58,12 +74,7 @@ public final class PostDerivation extends EntityDerivation<Post> {
 
     private Map<String, AttributeValue> projection(Post post) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(Blog.Projection.POST_ID, s(post.postId()));
-        values.put(Blog.Projection.USER_ID, s(post.userId()));
-        values.put(Blog.Projection.TITLE, s(post.title()));
-        values.put(Blog.Projection.STATUS, s(post.status().value()));
-        values.put(Blog.Projection.CREATED_AT, s(Timestamps.format(post.createdAt())));
-        values.put(Blog.Projection.UPDATED_AT, s(Timestamps.format(post.updatedAt())));
+        PostProjection.SCHEMA.putFields(PostProjection.of(post), values);
         // The shard follows the post id, not the status, so a status change moves the projection between the
         // status partitions by updating this one attribute.
         values.put(TableSchema.STATUS_SHARD,
@@ -100,27 +111,13 @@ public final class PostDerivation extends EntityDerivation<Post> {
 
     private static DomainEvent created(String eventId, Post post) {
         String id = DomainEvent.idFor(eventId, POST_CREATED, post.postId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("postId", post.postId());
-        detail.put("userId", post.userId());
-        detail.put("title", post.title());
-        detail.put("status", post.status().value());
-        detail.put("createdAt", Timestamps.format(post.createdAt()));
-        return new DomainEvent(id, POST_CREATED, detail);
+        return DomainEvent.of(id, POST_CREATED, new PostCreated(id, post.postId(), post.userId(), post.title(),
+                post.status(), post.createdAt()));
     }
 
     private static DomainEvent statusChanged(String eventId, Post before, Post after) {
         String id = DomainEvent.idFor(eventId, POST_STATUS_CHANGED, after.postId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("postId", after.postId());
-        detail.put("userId", after.userId());
-        detail.put("from", before.status().value());
-        detail.put("to", after.status().value());
-        detail.put("updatedAt", Timestamps.format(after.updatedAt()));
-        // So that a subscriber can name the post (e.g. "your post ... was deleted") without reading it.
-        detail.put("title", after.title());
-        return new DomainEvent(id, POST_STATUS_CHANGED, detail);
+        return DomainEvent.of(id, POST_STATUS_CHANGED, new PostStatusChanged(id, after.postId(), after.userId(),
+                before.status(), after.status(), after.updatedAt(), after.title()));
     }
 }

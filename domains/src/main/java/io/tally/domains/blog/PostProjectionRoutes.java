@@ -1,16 +1,18 @@
 package io.tally.domains.blog;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Json;
 import io.tally.core.http.Page;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import io.tally.core.read.ShardMerge;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.read.StatsJson;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,26 +24,31 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * projections the stream processor maintains, by key or by index partition, never with a scan; so its answers
  * are eventually consistent with the writes.
  */
-final class PostProjectionRoutes {
+record PostProjectionRoutes(RouteContext context, PostProjectionStore projections) {
     private static final String STATUSES =
             Arrays.stream(PostStatus.values()).map(PostStatus::value).collect(Collectors.joining(", "));
 
-    private final RouteContext context;
-    private final PostProjectionStore projections;
-
-    PostProjectionRoutes(RouteContext context, PostProjectionStore projections) {
-        this.context = context;
-        this.projections = projections;
+    /** {@code GET /stats/posts/{postId}}: the counters of the post's projection, zero until one is counted. */
+    @JsonPropertyOrder({"postId", "comments"})
+    record PostStats(String postId, long comments) {
+        /** From the post's projection, or null when there is none yet. */
+        static PostStats of(String postId, Map<String, AttributeValue> projection) {
+            StatsJson.check(projection, Blog.POST_PROJECTION.entityType());
+            return new PostStats(postId, StatsJson.counter(projection, Blog.Projection.COMMENTS));
+        }
     }
 
     void register(Router router) {
         router.add("GET", "/stats/posts/{postId}", Access.READ_SIDE, this::postStats)
-                .add("GET", "/posts", Access.READ_SIDE, this::postsByStatus);
+                    .summary("A post's comment count (eventually consistent)").returns(200, PostStats.class)
+                .add("GET", "/posts", Access.READ_SIDE, this::postsByStatus)
+                    .summary("Posts of a status, newest first, from the status index").query("status")
+                    .page(PostProjection.class);
     }
 
     ApiResponse postStats(ApiRequest request) {
         String postId = request.id("postId");
-        return ApiResponse.ok(BlogJson.postStats(postId, projections.stats(postId)));
+        return ApiResponse.ok(PostStats.of(postId, projections.stats(postId)));
     }
 
     ApiResponse postsByStatus(ApiRequest request) {
@@ -52,8 +59,8 @@ final class PostProjectionRoutes {
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), shards,
                 PostProjectionRequests::isValidPostPosition);
         MergedPage<Map<String, AttributeValue>> page = projections.byStatus(status, from, limit);
-        List<ObjectNode> posts = page.items().stream().map(BlogJson::projection).toList();
-        return ApiResponse.ok(Page.body(posts, ShardMerge.encode(context.cursors(), scope, page.next())));
+        return ApiResponse.ok(Page.body(page.items().stream().map(item -> Json.tree(PostProjection.fromItem(item)))
+                .toList(), ShardMerge.encode(context.cursors(), scope, page.next())));
     }
 
     private static PostStatus statusParameter(String value) {

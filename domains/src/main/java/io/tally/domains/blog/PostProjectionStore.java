@@ -15,15 +15,7 @@ import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
  * The reads of the post projections the stream processor maintains. A projection is missing both for a post
  * with nothing derived yet and for one never written; the post's ref tells them apart, here.
  */
-final class PostProjectionStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    PostProjectionStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record PostProjectionStore(DynamoDbClient dynamo, String table) {
     /**
      * The post's projection, or null when there is none yet. A projection exists only for a post that exists,
      * so the ref is read only when there is none: a post never written is {@code not_found}.

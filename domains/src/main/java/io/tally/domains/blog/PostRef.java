@@ -1,14 +1,8 @@
 package io.tally.domains.blog;
 
-import static io.tally.core.Items.s;
-import static io.tally.core.Items.ts;
-import static io.tally.core.Items.type;
-
-import io.tally.core.Items;
+import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -17,11 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code GET /stats/posts/{postId}} and comment writes find the post through this item in one GetItem.
  */
 public record PostRef(String postId, String userId, Instant createdAt) {
-    /** Attribute names of the item. */
-    public static final String POST_ID = "postId";
-    public static final String USER_ID = "userId";
-    public static final String CREATED_AT = "createdAt";
-
+    public static final ItemSchema<PostRef> SCHEMA = ItemSchema.of(PostRef.class, Blog.POST_REF, PostRef::key).build();
 
     public Key key() {
         return BlogKeys.postRef(postId);
@@ -32,16 +22,10 @@ public record PostRef(String postId, String userId, Instant createdAt) {
     }
 
     public Map<String, AttributeValue> toItem() {
-        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, type(Blog.POST_REF));
-        item.put(POST_ID, s(postId));
-        item.put(USER_ID, s(userId));
-        item.put(CREATED_AT, ts(createdAt));
-        return item;
+        return SCHEMA.toItem(this);
     }
 
     public static PostRef fromItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, Blog.POST_REF);
-        return new PostRef(Items.string(item, POST_ID), Items.string(item, USER_ID), Items.instant(item, CREATED_AT));
+        return SCHEMA.fromItem(item);
     }
 }

@@ -42,42 +42,45 @@ final class PostRequests {
     static TransactWriteItemsRequest create(String table, Post post) {
         PostRef ref = new PostRef(post.postId(), post.userId(), post.createdAt());
         List<TransactWriteItem> actions = new ArrayList<>(3);
-        actions.add(CREATE_REF, TransactWriteItem.builder()
-                .put(Put.builder()
-                        .tableName(table)
-                        .item(ref.toItem())
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build())
-                .build());
-        actions.add(CREATE_USER, TransactWriteItem.builder()
-                .conditionCheck(ConditionCheck.builder()
-                        .tableName(table)
-                        .key(Users.key(post.userId()).toAttributeMap())
-                        .conditionExpression("attribute_exists(pk)")
-                        .build())
-                .build());
-        actions.add(CREATE_POST, TransactWriteItem.builder()
-                .put(Put.builder()
-                        .tableName(table)
-                        .item(post.toItem())
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build())
-                .build());
+        actions.add(CREATE_REF, putNew(table, ref.toItem()));
+        actions.add(CREATE_USER, exists(table, Users.key(post.userId())));
+        actions.add(CREATE_POST, putNew(table, post.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 
-    static GetItemRequest getRef(String table, String postId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(BlogKeys.postRef(postId).toAttributeMap())
-                .consistentRead(true)
+    /**
+     * A transaction's put of a new item (a post, its ref, a comment): refused when an item with its key exists.
+     */
+    static TransactWriteItem putNew(String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
+                .put(Put.builder()
+                        .tableName(table)
+                        .item(item)
+                        .conditionExpression("attribute_not_exists(pk)")
+                        .build())
                 .build();
     }
 
-    static GetItemRequest get(String table, Key postKey) {
+    /** A transaction's check that an item exists (a user, say), without reading or writing it. */
+    static TransactWriteItem exists(String table, Key key) {
+        return TransactWriteItem.builder()
+                .conditionCheck(ConditionCheck.builder()
+                        .tableName(table)
+                        .key(key.toAttributeMap())
+                        .conditionExpression("attribute_exists(pk)")
+                        .build())
+                .build();
+    }
+
+    static GetItemRequest getRef(String table, String postId) {
+        return get(table, BlogKeys.postRef(postId));
+    }
+
+    /** A post or its ref, read consistently. */
+    static GetItemRequest get(String table, Key key) {
         return GetItemRequest.builder()
                 .tableName(table)
-                .key(postKey.toAttributeMap())
+                .key(key.toAttributeMap())
                 .consistentRead(true)
                 .build();
     }

@@ -1,10 +1,12 @@
 package io.tally.domains.blog;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.tally.core.ItemSchema;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** Lifecycle of a post; {@link #DELETED} is a soft delete: the post stays readable. */
-public enum PostStatus {
+/** Lifecycle of a post; {@link #DELETED} is a soft delete: the post stays readable. Stored and written as its value. */
+public enum PostStatus implements ItemSchema.Coded {
     CREATED("created"),
     UPDATED("updated"),
     DELETED("deleted");
@@ -15,6 +17,8 @@ public enum PostStatus {
         this.value = value;
     }
 
+    @Override
+    @JsonValue
     public String value() {
         return value;
     }

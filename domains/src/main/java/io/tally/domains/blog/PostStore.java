@@ -17,15 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * cancellation come by action position and the old image of a failed update tells its rules apart; both are
  * read here, next to the requests that fix those positions and conditions ({@link PostRequests}).
  */
-final class PostStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    PostStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record PostStore(DynamoDbClient dynamo, String table) {
     /** Writes the post and its ref; a missing user is {@code not_found}, a post id already taken a {@code conflict}. */
     void create(Post post) {
         try {

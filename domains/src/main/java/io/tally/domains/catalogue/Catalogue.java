@@ -10,6 +10,7 @@ import io.tally.core.users.UsersDomain;
 import io.tally.core.users.Users;
 import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.events.EventType;
 import io.tally.core.domain.Domain;
 import io.tally.core.derive.Derivation;
 import io.tally.core.SharedCounter;
@@ -102,6 +103,12 @@ public final class Catalogue implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new CatalogueItemDerivation(shards.selector()), new UserItemDerivation());
+    }
+
+    /** A user's item progress is the user's own data: not for a public feed. */
+    @Override
+    public List<EventType> events() {
+        return List.of(EventType.of(UserItemDerivation.ITEM_COMPLETED, UserItemDerivation.ItemCompleted.class));
     }
 
     @Override

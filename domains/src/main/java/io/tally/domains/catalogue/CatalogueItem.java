@@ -1,13 +1,10 @@
 package io.tally.domains.catalogue;
 
-import static io.tally.core.Items.n;
-import static io.tally.core.Items.s;
-import static io.tally.core.Items.ts;
-import static io.tally.core.Items.type;
-
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,22 +13,27 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * A learning-catalogue item (seed 003). The requested selector is stored as {@code itemSelector}, not as the
  * index attribute {@code selector}: the CycleSelector index holds only the selector entries that the stream
- * processor derives (one per item, the back catalogue spread over shards), so an item never appears twice.
+ * processor derives (one per item, the back catalogue spread over shards), so an item never appears twice. The
+ * record is both the item ({@link #SCHEMA}) and the contract's JSON.
  *
  * @param revision grows with every write of the item, also across a delete and a re-creation of the same id
  *                 ({@link #nextRevision}); the stream processor orders the item's selector entry by it. It is
  *                 bookkeeping, never part of the HTTP contract. An item written before revisions existed reads
  *                 as revision 0.
  */
+@JsonPropertyOrder({"itemId", "title", "score", "selector", "updatedAt"})
 public record CatalogueItem(String itemId, String title, long score, String selector, Instant updatedAt,
-                            long revision) {
-    /** Attribute names of the item. */
-    public static final String ITEM_ID = "itemId";
-    public static final String TITLE = "title";
-    public static final String SCORE = "score";
+                            @JsonIgnore long revision) {
+    /** Attribute names: the selector's, and the revision, which the put's condition compares. */
     public static final String ITEM_SELECTOR = "itemSelector";
-    public static final String UPDATED_AT = "updatedAt";
     public static final String REVISION = "revision";
+
+    public static final ItemSchema<CatalogueItem> SCHEMA =
+            ItemSchema.of(CatalogueItem.class, Catalogue.CATALOGUE_ITEM, CatalogueItem::key)
+                    .optional("title")
+                    .notStored("selector")
+                    .computed(ITEM_SELECTOR, CatalogueItem::selector)
+                    .build();
 
     public static final long MAX_SCORE = 1_000_000_000L;
 
@@ -66,27 +68,18 @@ public record CatalogueItem(String itemId, String title, long score, String sele
     }
 
     public Map<String, AttributeValue> toItem() {
-        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, type(Catalogue.CATALOGUE_ITEM));
-        item.put(ITEM_ID, s(itemId));
-        if (title != null) {
-            item.put(TITLE, s(title));
-        }
-        item.put(SCORE, n(score));
-        item.put(ITEM_SELECTOR, s(selector));
-        item.put(UPDATED_AT, ts(updatedAt));
-        item.put(REVISION, n(revision));
-        return item;
+        return SCHEMA.toItem(this);
     }
 
+    /**
+     * The selector from the attribute it is stored as; an item written before revisions existed reads as revision 0.
+     */
     public static CatalogueItem fromItem(Map<String, AttributeValue> item) {
         Items.expectType(item, Catalogue.CATALOGUE_ITEM);
-        return new CatalogueItem(
-                Items.string(item, ITEM_ID),
-                Items.optionalString(item, TITLE),
-                Items.number(item, SCORE),
-                Items.string(item, ITEM_SELECTOR),
-                Items.instant(item, UPDATED_AT),
-                item.containsKey(REVISION) ? Items.number(item, REVISION) : 0);
+        Map<String, Object> given = new HashMap<>(Map.of("selector", Items.string(item, ITEM_SELECTOR)));
+        if (!item.containsKey(REVISION)) {
+            given.put(REVISION, 0L);
+        }
+        return SCHEMA.fields(item, given);
     }
 }

@@ -50,12 +50,8 @@ public final class CatalogueItemDerivation extends EntityDerivation<CatalogueIte
 
     private Map<String, AttributeValue> selectorEntry(CatalogueItem item) {
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(Catalogue.Entry.ITEM_ID, s(item.itemId()));
         // An item without a title leaves the attribute out, and the document write removes a title it had before.
-        if (item.title() != null) {
-            values.put(Catalogue.Entry.TITLE, s(item.title()));
-        }
-        values.put(Catalogue.Entry.SCORE, n(item.score()));
+        SelectorEntry.SCHEMA.putFields(SelectorEntry.of(item), values);
         values.put(TableSchema.SELECTOR,
                 s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
         values.put(TableSchema.DATA, n(item.score()));

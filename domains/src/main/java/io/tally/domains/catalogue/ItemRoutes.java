@@ -12,28 +12,27 @@ import java.time.Instant;
 import java.util.Set;
 
 /** {@code PUT}, {@code GET} and {@code DELETE /items/{itemId}}: the learning catalogue (seed 003). */
-final class ItemRoutes {
+record ItemRoutes(RouteContext context, ItemStore items) {
     static final int TITLE_MAX = 200;
     /** Longer than any valid selector; a longer string fails on length before the selector rule. */
     static final int SELECTOR_MAX = 64;
-
-    private final RouteContext context;
-    private final ItemStore items;
-
-    ItemRoutes(RouteContext context, ItemStore items) {
-        this.context = context;
-        this.items = items;
-    }
+    /** The fields of the body of {@code PUT /items/{itemId}}. */
+    private static final Set<String> FIELDS = Set.of("title", "score", "selector");
 
     void register(Router router) {
         router.add("PUT", "/items/{itemId}", Access.ADMIN, this::put)
+                    .summary("Create or replace a catalogue item (201 created, 200 replaced)").body(FIELDS)
+                    .returns(201, CatalogueItem.class)
                 .add("GET", "/items/{itemId}", Access.SIGNED_IN, this::get)
-                .add("DELETE", "/items/{itemId}", Access.ADMIN, this::delete);
+                    .summary("A catalogue item").returns(200, CatalogueItem.class)
+                .add("DELETE", "/items/{itemId}", Access.ADMIN, this::delete)
+                    .summary("Delete a catalogue item (users' items that refer to it stay)")
+                    .returns(200, CatalogueItem.class);
     }
 
     ApiResponse put(ApiRequest request) {
         String itemId = request.id("itemId");
-        Body body = Body.parse(request.body(), Set.of("title", "score", "selector"));
+        Body body = Body.parse(request.body(), FIELDS);
         String title = body.optionalString("title", 1, TITLE_MAX);
         long score = body.requiredLong("score", 0, CatalogueItem.MAX_SCORE);
         String selector = body.requiredString("selector", 1, SELECTOR_MAX);
@@ -45,16 +44,16 @@ final class ItemRoutes {
         CatalogueItem item = new CatalogueItem(itemId, title, score, selector, Timestamps.truncate(now), 0);
         // The revision is bookkeeping of the stream processor: the response renders the contract's fields only.
         if (items.put(item, now)) {
-            return ApiResponse.created(CatalogueJson.item(item), "/items/" + itemId);
+            return ApiResponse.created(item, "/items/" + itemId);
         }
-        return ApiResponse.ok(CatalogueJson.item(item));
+        return ApiResponse.ok(item);
     }
 
     ApiResponse get(ApiRequest request) {
-        return ApiResponse.ok(CatalogueJson.item(items.get(request.id("itemId"))));
+        return ApiResponse.ok(items.get(request.id("itemId")));
     }
 
     ApiResponse delete(ApiRequest request) {
-        return ApiResponse.ok(CatalogueJson.item(items.delete(request.id("itemId"))));
+        return ApiResponse.ok(items.delete(request.id("itemId")));
     }
 }

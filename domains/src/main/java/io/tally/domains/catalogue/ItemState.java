@@ -1,10 +1,12 @@
 package io.tally.domains.catalogue;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import io.tally.core.ItemSchema;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** States of a catalogue item in a user's journey. {@link #COMPLETED} is final. */
-public enum ItemState {
+/** States of a catalogue item in a user's journey. {@link #COMPLETED} is final. Stored and written as its value. */
+public enum ItemState implements ItemSchema.Coded {
     ASSIGNED("assigned"),
     IN_PROGRESS("in-progress"),
     COMPLETED("completed"),
@@ -16,6 +18,8 @@ public enum ItemState {
         this.value = value;
     }
 
+    @Override
+    @JsonValue
     public String value() {
         return value;
     }

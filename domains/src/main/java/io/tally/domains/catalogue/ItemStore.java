@@ -9,20 +9,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /** Where the old image of a catalogue item write becomes the client's answer (created or replaced, found or not). */
-final class ItemStore {
+record ItemStore(DynamoDbClient dynamo, String table) {
     /**
      * Attempts of a put before it gives up (503): each refusal means another write of the same item committed a
      * revision at least as high in between, which several times in a row only happens under a storm of writes.
      */
     static final int MAX_PUT_ATTEMPTS = 8;
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    ItemStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
 
     /**
      * Creates or replaces the item under the next revision ({@link CatalogueItem#nextRevision}); true when it did

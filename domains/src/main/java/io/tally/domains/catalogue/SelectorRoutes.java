@@ -1,10 +1,10 @@
 package io.tally.domains.catalogue;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Json;
 import io.tally.core.http.Page;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
@@ -19,17 +19,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code GET /selectors/{selector}}: the catalogue's read side. It reads the selector entries of the
  * CycleSelector index, which the stream processor derives, so it is eventually consistent with the writes.
  */
-final class SelectorRoutes {
-    private final RouteContext context;
-    private final SelectorStore selectors;
-
-    SelectorRoutes(RouteContext context, SelectorStore selectors) {
-        this.context = context;
-        this.selectors = selectors;
-    }
-
+record SelectorRoutes(RouteContext context, SelectorStore selectors) {
     void register(Router router) {
-        router.add("GET", "/selectors/{selector}", Access.READ_SIDE, this::selector);
+        router.add("GET", "/selectors/{selector}", Access.READ_SIDE, this::selector)
+                .summary("Catalogue items of a selector, by score descending (eventually consistent)")
+                .page(SelectorEntry.class);
     }
 
     ApiResponse selector(ApiRequest request) {
@@ -43,7 +37,7 @@ final class SelectorRoutes {
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"),
                 partitions.size(), SelectorRequests::isValidSelectorPosition);
         MergedPage<Map<String, AttributeValue>> page = selectors.page(partitions, from, limit);
-        List<ObjectNode> items = page.items().stream().map(CatalogueJson::selectorEntry).toList();
-        return ApiResponse.ok(Page.body(items, ShardMerge.encode(context.cursors(), scope, page.next())));
+        return ApiResponse.ok(Page.body(page.items().stream().map(item -> Json.tree(SelectorEntry.fromItem(item)))
+                .toList(), ShardMerge.encode(context.cursors(), scope, page.next())));
     }
 }

@@ -9,15 +9,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The reads of the selector entries the stream processor maintains, one index partition per shard. */
-final class SelectorStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    SelectorStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record SelectorStore(DynamoDbClient dynamo, String table) {
     /** One page of a selector, merged from every one of its partitions that is not exhausted. */
     MergedPage<Map<String, AttributeValue>> page(List<String> partitions, List<Resume> from, int limit) {
         return SelectorRequests.SELECTOR.merge(from, DerivedReads.readShards(dynamo, from,

@@ -1,13 +1,13 @@
 package io.tally.domains.catalogue;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.SharedCounter;
 import io.tally.core.Items;
-import io.tally.core.Timestamps;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -23,6 +23,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class UserItemDerivation extends EntityDerivation<UserItem> {
     public static final String ITEM_COMPLETED = "ItemCompleted";
 
+    /** The detail of {@code ItemCompleted}; {@code completedAt} is when the item entered {@code completed}. */
+    @JsonPropertyOrder({"eventId", "userId", "itemId", "correct", "live", "completedAt"})
+    public record ItemCompleted(String eventId, String userId, String itemId, boolean correct, boolean live,
+                                Instant completedAt) {
+    }
 
     public UserItemDerivation() {
         super(Catalogue.USER_ITEM);
@@ -65,14 +70,8 @@ public final class UserItemDerivation extends EntityDerivation<UserItem> {
             return List.of();
         }
         String id = DomainEvent.idFor(eventId, ITEM_COMPLETED, after.itemId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("userId", after.userId());
-        detail.put("itemId", after.itemId());
         // An absent flag counts as false in the stats; the event says the same.
-        detail.put("correct", Boolean.TRUE.equals(after.correct()));
-        detail.put("live", Boolean.TRUE.equals(after.live()));
-        detail.put("completedAt", Timestamps.format(after.enteredAt()));
-        return List.of(new DomainEvent(id, ITEM_COMPLETED, detail));
+        return List.of(DomainEvent.of(id, ITEM_COMPLETED, new ItemCompleted(id, after.userId(), after.itemId(),
+                Boolean.TRUE.equals(after.correct()), Boolean.TRUE.equals(after.live()), after.enteredAt())));
     }
 }

@@ -4,6 +4,7 @@ import io.tally.core.users.Users;
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
+import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,16 +70,8 @@ final class UserItemRequests {
      */
     static TransactWriteItemsRequest put(String table, UserItem next, VersionedUserItem current) {
         List<TransactWriteItem> actions = new ArrayList<>();
-        actions.add(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
-                .tableName(table)
-                .key(Users.key(next.userId()).toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .build()).build());
-        actions.add(TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
-                .tableName(table)
-                .key(CatalogueKeys.catalogueItem(next.itemId()).toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .build()).build());
+        actions.add(exists(table, Users.key(next.userId())));
+        actions.add(exists(table, CatalogueKeys.catalogueItem(next.itemId())));
         actions.add(TransactWriteItem.builder().put(authoritativePut(table, next, current)).build());
         actions.add(TransactWriteItem.builder().put(entryPut(table, next)).build());
         if (current != null && !current.item().entryKey().equals(next.entryKey())) {
@@ -88,6 +81,15 @@ final class UserItemRequests {
                     .build()).build());
         }
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
+    }
+
+    /** A check that the item at {@code key} exists, without reading it. */
+    private static TransactWriteItem exists(String table, Key key) {
+        return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
+                .tableName(table)
+                .key(key.toAttributeMap())
+                .conditionExpression("attribute_exists(pk)")
+                .build()).build();
     }
 
     private static Put authoritativePut(String table, UserItem next, VersionedUserItem current) {

@@ -5,63 +5,53 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
-import io.tally.core.http.Page;
+import io.tally.core.http.Json;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
-import io.tally.core.store.QueryPage;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * {@code PUT /users/{userId}/items/{itemId}} and {@code GET /users/{userId}/items?state=...}: a user's journey
  * through the learning catalogue (seed 003).
  */
-final class UserItemRoutes {
+record UserItemRoutes(RouteContext context, UserItemStore userItems) {
     /** Longer than any state; a longer string fails on length before the list of states. */
     private static final int STATE_MAX = 32;
     private static final String STATES =
             Arrays.stream(ItemState.values()).map(ItemState::value).collect(Collectors.joining(", "));
-
-    private final RouteContext context;
-    private final UserItemStore userItems;
-
-    UserItemRoutes(RouteContext context, UserItemStore userItems) {
-        this.context = context;
-        this.userItems = userItems;
-    }
+    /** The fields of the body of {@code PUT /users/{userId}/items/{itemId}}. */
+    private static final Set<String> FIELDS = Set.of("state", "progress", "correct", "live");
 
     void register(Router router) {
         router.add("PUT", "/users/{userId}/items/{itemId}", Access.owner("userId"), this::put)
-                .add("GET", "/users/{userId}/items", Access.ownerOrAdmin("userId"), this::list);
+                    .summary("Put a catalogue item of a user in a state (201 new to the user, 200 changed)")
+                    .body(FIELDS).returns(201, UserItem.class)
+                .add("GET", "/users/{userId}/items", Access.ownerOrAdmin("userId"), this::list)
+                    .summary("A user's items in one state: assigned by score, completed and orphaned newest first")
+                    .query("state").page(UserItem.class);
     }
 
     ApiResponse put(ApiRequest request) {
         String userId = request.id("userId");
         String itemId = request.id("itemId");
-        UserItemChange change = change(Body.parse(request.body(), Set.of("state", "progress", "correct", "live")));
+        UserItemChange change = change(Body.parse(request.body(), FIELDS));
         UserItemStore.Written written = userItems.put(userId, itemId, change, context::now);
         if (written.created()) {
             // No Location: the item is read through the user's lists, there is no route of its own.
-            return new ApiResponse(201, CatalogueJson.userItem(written.item()), Map.of());
+            return new ApiResponse(201, Json.tree(written.item()), Map.of());
         }
-        return ApiResponse.ok(CatalogueJson.userItem(written.item()));
+        return ApiResponse.ok(written.item());
     }
 
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
         ItemState state = stateParameter(request.queryParameter("state"));
-        int limit = Page.limit(request);
-        String scope = UserItemRequests.listScope(userId, state);
-        Map<String, AttributeValue> start =
-                context.cursors().decode(scope, request.queryParameter("cursor"), UserItemStore.CURSOR_KEY);
-        QueryPage page = userItems.list(userId, state, limit, start);
-        return ApiResponse.ok(Page.body(
-                page.items().stream().map(item -> CatalogueJson.userItem(UserItem.fromItem(item))).toList(),
-                context.cursors().encode(scope, page.nextKey())));
+        return context.page(request, UserItemRequests.listScope(userId, state), UserItemStore.CURSOR_KEY,
+                (limit, start) -> userItems.list(userId, state, limit, start), UserItem::fromItem);
     }
 
     private static UserItemChange change(Body body) {

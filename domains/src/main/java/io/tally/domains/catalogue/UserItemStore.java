@@ -18,23 +18,13 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * ({@link UserItemRequests#put}); which rule refused a write, and whether trying again from a fresh read can
  * succeed, is read here from the cancellation reasons, by the positions that transaction fixes.
  */
-final class UserItemStore {
+record UserItemStore(DynamoDbClient dynamo, String table, ItemStore items) {
     /**
      * Attempts of one put when a concurrent writer got there first. Each lost attempt means another request
      * succeeded, so a few attempts only run out under heavy contention on one item; then 503 asks for a retry.
      */
     static final int MAX_ATTEMPTS = 5;
     static final Set<String> CURSOR_KEY = Set.of(TableSchema.PK, TableSchema.SK);
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-    private final ItemStore items;
-
-    UserItemStore(DynamoDbClient dynamo, String table, ItemStore items) {
-        this.dynamo = dynamo;
-        this.table = table;
-        this.items = items;
-    }
 
     /** The user item as written, and whether the user did not have it before. */
     record Written(UserItem item, boolean created) {

@@ -1,31 +1,31 @@
 package io.tally.domains.songs;
 
-import static io.tally.core.Items.s;
-import static io.tally.core.Items.ts;
-
-import io.tally.core.Items;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * One download of a song: immutable but for its refund. A refund (the API's DELETE) marks the item
- * ({@code refundedAt}) rather than removing it: the download then stops counting, and its id stays taken.
+ * ({@code refundedAt}) rather than removing it: the download then stops counting, and its id stays taken. The record
+ * is both the item ({@link #SCHEMA}) and the contract's JSON, which leaves the refund out.
  *
  * @param userId     who downloaded it, or null
  * @param at         when, as the client gave it or the server's clock
  * @param refundedAt when it was refunded, or null while it counts
  */
-public record Download(String downloadId, String songId, String userId, Instant at, Instant refundedAt) {
-    /** Attribute names of the item. */
-    public static final String DOWNLOAD_ID = "downloadId";
-    public static final String SONG_ID = "songId";
+@JsonPropertyOrder({"downloadId", "songId", "userId", "at"})
+public record Download(String downloadId, String songId, String userId, Instant at, @JsonIgnore Instant refundedAt) {
+    /** Attribute names: a refund sets {@code refundedAt}. */
     public static final String USER_ID = "userId";
-    public static final String AT = "at";
     public static final String REFUNDED_AT = "refundedAt";
+
+    public static final ItemSchema<Download> SCHEMA = ItemSchema.of(Download.class, Songs.DOWNLOAD, Download::key)
+            .optional(USER_ID, REFUNDED_AT)
+            .build();
 
     public Key key() {
         return SongKeys.download(songId, downloadId);
@@ -41,28 +41,10 @@ public record Download(String downloadId, String songId, String userId, Instant 
     }
 
     public Map<String, AttributeValue> toItem() {
-        Map<String, AttributeValue> item = new HashMap<>(key().toAttributeMap());
-        item.put(TableSchema.ENTITY_TYPE, Items.type(Songs.DOWNLOAD));
-        item.put(DOWNLOAD_ID, s(downloadId));
-        item.put(SONG_ID, s(songId));
-        if (userId != null) {
-            item.put(USER_ID, s(userId));
-        }
-        item.put(AT, ts(at));
-        if (refundedAt != null) {
-            item.put(REFUNDED_AT, ts(refundedAt));
-        }
-        return item;
+        return SCHEMA.toItem(this);
     }
 
     public static Download fromItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, Songs.DOWNLOAD);
-        String refundedAt = Items.optionalString(item, REFUNDED_AT);
-        return new Download(
-                Items.string(item, DOWNLOAD_ID),
-                Items.string(item, SONG_ID),
-                Items.optionalString(item, USER_ID),
-                Items.instant(item, AT),
-                refundedAt == null ? null : Items.instant(item, REFUNDED_AT));
+        return SCHEMA.fromItem(item);
     }
 }

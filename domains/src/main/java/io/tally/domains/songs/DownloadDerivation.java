@@ -2,13 +2,13 @@ package io.tally.domains.songs;
 
 import static io.tally.core.Items.s;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.TableSchema;
-import io.tally.core.Timestamps;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -27,6 +27,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class DownloadDerivation extends EntityDerivation<Download> {
     public static final String DOWNLOAD_REFUNDED = "DownloadRefunded";
+
+    /** The detail of {@code DownloadRefunded}: the download as refunded, its user null when it has none. */
+    @JsonPropertyOrder({"eventId", "downloadId", "songId", "userId", "at", "refundedAt"})
+    public record DownloadRefunded(String eventId, String downloadId, String songId, String userId, Instant at,
+                                   Instant refundedAt) {
+    }
 
     public DownloadDerivation() {
         super(Songs.DOWNLOAD);
@@ -69,14 +75,8 @@ public final class DownloadDerivation extends EntityDerivation<Download> {
             return List.of();
         }
         String id = DomainEvent.idFor(eventId, DOWNLOAD_REFUNDED, after.downloadId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("downloadId", after.downloadId());
-        detail.put("songId", after.songId());
-        detail.put("userId", after.userId());
-        detail.put("at", Timestamps.format(after.at()));
-        detail.put("refundedAt", Timestamps.format(after.refundedAt()));
-        return List.of(new DomainEvent(id, DOWNLOAD_REFUNDED, detail));
+        return List.of(DomainEvent.of(id, DOWNLOAD_REFUNDED, new DownloadRefunded(id, after.downloadId(),
+                after.songId(), after.userId(), after.at(), after.refundedAt())));
     }
 
     private static Map<String, AttributeValue> chartEntry(String songId, String month) {

@@ -1,9 +1,9 @@
 package io.tally.domains.songs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -15,6 +15,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class SongDerivation extends EntityDerivation<Song> {
     public static final String SONG_ADDED = "SongAdded";
+
+    /** The detail of {@code SongAdded}; the artist null when the song has none. */
+    @JsonPropertyOrder({"eventId", "songId", "title", "artist"})
+    public record SongAdded(String eventId, String songId, String title, String artist) {
+    }
 
     public SongDerivation() {
         super(Songs.SONG);
@@ -36,11 +41,7 @@ public final class SongDerivation extends EntityDerivation<Song> {
             return List.of();
         }
         String id = DomainEvent.idFor(eventId, SONG_ADDED, after.songId());
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", id);
-        detail.put("songId", after.songId());
-        detail.put("title", after.title());
-        detail.put("artist", after.artist());
-        return List.of(new DomainEvent(id, SONG_ADDED, detail));
+        return List.of(DomainEvent.of(id, SONG_ADDED,
+                new SongAdded(id, after.songId(), after.title(), after.artist())));
     }
 }

@@ -1,18 +1,20 @@
 package io.tally.domains.songs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Timestamps;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
-import io.tally.core.http.Json;
 import io.tally.core.http.Page;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,7 +23,7 @@ import java.util.Set;
  * {@code GET /stats/songs/{songId}}, {@code /stats/songs/{songId}/days}, {@code /stats/downloads/days} and
  * {@code /charts/downloads/{month}} (derived items only, eventually consistent).
  */
-final class SongRoutes {
+record SongRoutes(RouteContext context, SongStore songs) {
     static final int TITLE_MAX = 200;
     static final int ARTIST_MAX = 100;
     static final int CHART_DEFAULT_LIMIT = 10;
@@ -29,81 +31,108 @@ final class SongRoutes {
     static final Instant EARLIEST = Instant.parse("2000-01-01T00:00:00Z");
     /** How far ahead of the server's clock an {@code at} may be (clients' clocks drift). */
     static final Duration AHEAD = Duration.ofDays(1);
+    /** The fields of the bodies of {@code PUT /songs/{songId}} and {@code POST /songs/{songId}/downloads}. */
+    private static final Set<String> SONG = Set.of("title", "artist");
+    private static final Set<String> DOWNLOAD = Set.of("downloadId", "userId", "at");
 
-    private final RouteContext context;
-    private final SongStore songs;
+    /** One day of a range and its downloads, zero where none is counted. */
+    @JsonPropertyOrder({"day", "downloads"})
+    record DayDownloads(String day, long downloads) {
+    }
 
-    SongRoutes(RouteContext context, SongStore songs) {
-        this.context = context;
-        this.songs = songs;
+    /** {@code GET /stats/songs/{songId}/days}: every day of the range, in order. */
+    @JsonPropertyOrder({"songId", "days"})
+    record SongDays(String songId, List<DayDownloads> days) {
+    }
+
+    /** {@code GET /stats/downloads/days}: every day of the range, in order, over all songs. */
+    record DownloadDays(List<DayDownloads> days) {
+    }
+
+    /** {@code GET /charts/downloads/{month}}: the month's top songs. */
+    @JsonPropertyOrder({"month", "items"})
+    record MonthChart(String month, List<SongStore.ChartRow> items) {
     }
 
     void register(Router router) {
         router.add("PUT", "/songs/{songId}", Access.ADMIN, this::put)
+                    .summary("Create or replace a song (201 created, 200 replaced)").body(SONG)
+                    .returns(201, Song.class)
                 .add("GET", "/songs/{songId}", Access.SIGNED_IN, this::get)
+                    .summary("A song").returns(200, Song.class)
                 .add("POST", "/songs/{songId}/downloads", Access.ADMIN, this::download)
+                    .summary("Record a download of a song").body(DOWNLOAD).returns(201, Download.class)
                 .add("DELETE", "/songs/{songId}/downloads/{downloadId}", Access.ADMIN, this::refund)
+                    .summary("Refund a download: it stops counting").returns(200, Download.class)
                 .add("GET", "/stats/songs/{songId}", Access.READ_SIDE, this::songStats)
+                    .summary("A song's downloads, all time and per month").returns(200, SongStore.SongStats.class)
                 .add("GET", "/stats/songs/{songId}/days", Access.READ_SIDE, this::songDays)
+                    .summary("A song's downloads on every day of a range (at most 366 days)").query("from", "to")
+                    .returns(200, SongDays.class)
                 .add("GET", "/stats/downloads/days", Access.READ_SIDE, this::allDays)
-                .add("GET", "/charts/downloads/{month}", Access.READ_SIDE, this::chart);
+                    .summary("All songs' downloads on every day of a range (at most 366 days)").query("from", "to")
+                    .returns(200, DownloadDays.class)
+                .add("GET", "/charts/downloads/{month}", Access.READ_SIDE, this::chart)
+                    .summary("A month's top songs by downloads, ties by song id").query("limit")
+                    .returns(200, MonthChart.class);
     }
 
     ApiResponse put(ApiRequest request) {
         String songId = request.id("songId");
-        Body body = Body.parse(request.body(), Set.of("title", "artist"));
+        Body body = Body.parse(request.body(), SONG);
         String title = body.requiredString("title", 1, TITLE_MAX);
         String artist = body.optionalString("artist", 1, ARTIST_MAX);
         Song song = new Song(songId, title, artist, context.now());
         if (songs.put(song)) {
-            return ApiResponse.created(SongsJson.song(song), "/songs/" + songId);
+            return ApiResponse.created(song, "/songs/" + songId);
         }
-        return ApiResponse.ok(SongsJson.song(song));
+        return ApiResponse.ok(song);
     }
 
     ApiResponse get(ApiRequest request) {
-        return ApiResponse.ok(SongsJson.song(songs.get(request.id("songId"))));
+        return ApiResponse.ok(songs.get(request.id("songId")));
     }
 
     ApiResponse download(ApiRequest request) {
         String songId = request.id("songId");
-        Body body = Body.parse(request.body(), Set.of("downloadId", "userId", "at"));
+        Body body = Body.parse(request.body(), DOWNLOAD);
         String downloadId = body.optionalId("downloadId");
         String userId = body.optionalId("userId");
         Instant now = context.now();
         Instant at = at(body.optionalString("at", 1, 64), now);
-        Download download = new Download(downloadId == null ? context.ids().next() : downloadId, songId, userId, at, null);
+        Download download = new Download(context.idOrNew(downloadId), songId, userId, at, null);
         songs.download(download);
-        return ApiResponse.created(SongsJson.download(download),
-                "/songs/" + songId + "/downloads/" + download.downloadId());
+        return ApiResponse.created(download, "/songs/" + songId + "/downloads/" + download.downloadId());
     }
 
     ApiResponse refund(ApiRequest request) {
-        Download refunded = songs.refund(request.id("songId"), request.id("downloadId"), context.now());
-        return ApiResponse.ok(SongsJson.download(refunded));
+        return ApiResponse.ok(songs.refund(request.id("songId"), request.id("downloadId"), context.now()));
     }
 
     ApiResponse songStats(ApiRequest request) {
-        String songId = request.id("songId");
-        return ApiResponse.ok(SongsJson.songStats(songId, songs.stats(songId)));
+        return ApiResponse.ok(songs.stats(request.id("songId")));
     }
 
     ApiResponse songDays(ApiRequest request) {
         String songId = request.id("songId");
         Periods.DayRange range = Periods.dayRange(request);
-        var json = Json.object().put("songId", songId);
-        return ApiResponse.ok(SongsJson.days(json, range.days(), songs.songDays(songId, range)));
+        return ApiResponse.ok(new SongDays(songId, days(range.days(), songs.songDays(songId, range))));
     }
 
     ApiResponse allDays(ApiRequest request) {
         Periods.DayRange range = Periods.dayRange(request);
-        return ApiResponse.ok(SongsJson.days(Json.object(), range.days(), songs.allDays(range)));
+        return ApiResponse.ok(new DownloadDays(days(range.days(), songs.allDays(range))));
     }
 
     ApiResponse chart(ApiRequest request) {
         String month = Periods.month(request);
         int limit = Page.limit(request, CHART_DEFAULT_LIMIT);
-        return ApiResponse.ok(SongsJson.chart(month, songs.chart(month, limit)));
+        return ApiResponse.ok(new MonthChart(month, songs.chart(month, limit)));
+    }
+
+    /** Every day of the range in order, zero where none is counted. */
+    static List<DayDownloads> days(List<String> days, Map<String, Long> counted) {
+        return days.stream().map(day -> new DayDownloads(day, counted.getOrDefault(day, 0L))).toList();
     }
 
     /** {@code at}: an ISO-8601 instant from 2000-01-01 to one day after now; the server's clock without one. */

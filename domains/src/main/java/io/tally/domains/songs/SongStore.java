@@ -1,5 +1,6 @@
 package io.tally.domains.songs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
@@ -22,15 +23,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  * Songs and downloads, and the domain's read side: figures read from the derived items the stream processor
  * maintains, by key, by a range of one partition, or from the chart's index partitions; never from the downloads.
  */
-final class SongStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    SongStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record SongStore(DynamoDbClient dynamo, String table) {
     /** Creates or replaces the song; true when it did not exist before. */
     boolean put(Song song) {
         Map<String, AttributeValue> old = dynamo.putItem(SongRequests.put(table, song)).attributes();
@@ -76,7 +69,7 @@ final class SongStore {
                 months.put(period(item, SongKeys.MONTH_PREFIX), downloads);
             }
         }
-        return new SongStats(StatsJson.counter(stats, Songs.DOWNLOADS), months);
+        return new SongStats(songId, StatsJson.counter(stats, Songs.DOWNLOADS), months);
     }
 
     /** A song's downloads on each day of the range (days without any left out). */
@@ -125,11 +118,13 @@ final class SongStore {
         return top.stream().map(e -> new ChartRow(e.songId(), titles.get(e.songId()), e.downloads())).toList();
     }
 
-    /** A song's figures: all time, and per month with downloads. */
-    record SongStats(long downloads, Map<String, Long> months) {
+    /** {@code GET /stats/songs/{songId}}: a song's figures, all time and per month with downloads ({@code yyyy-MM}). */
+    @JsonPropertyOrder({"songId", "downloads", "months"})
+    record SongStats(String songId, long downloads, Map<String, Long> months) {
     }
 
-    /** One place of a chart. */
+    /** One place of a chart; the title null when the song could not be read. */
+    @JsonPropertyOrder({"songId", "title", "downloads"})
     record ChartRow(String songId, String title, long downloads) {
     }
 

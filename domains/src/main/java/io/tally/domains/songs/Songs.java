@@ -10,6 +10,7 @@ import io.tally.core.users.UsersDomain;
 import io.tally.core.users.Users;
 import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.events.EventType;
 import io.tally.core.domain.Domain;
 import io.tally.core.derive.Derivation;
 import io.tally.core.SharedCounter;
@@ -122,6 +123,16 @@ public final class Songs implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new SongDerivation(), new DownloadDerivation());
+    }
+
+    /**
+     * A song added is public data; a refund is not: it names who downloaded, which no public route shows (downloads
+     * are written and refunded by an admin, and the read side shows only figures).
+     */
+    @Override
+    public List<EventType> events() {
+        return List.of(EventType.publicEvent(SongDerivation.SONG_ADDED, SongDerivation.SongAdded.class),
+                EventType.of(DownloadDerivation.DOWNLOAD_REFUNDED, DownloadDerivation.DownloadRefunded.class));
     }
 
     @Override
