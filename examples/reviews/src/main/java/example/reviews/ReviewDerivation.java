@@ -4,8 +4,6 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * An existing review counts once for its item (with its stars, for the mean) and once for its reviewer; a deleted one
@@ -13,12 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 final class ReviewDerivation extends EntityDerivation<Review> {
     ReviewDerivation() {
-        super(Reviews.REVIEW);
-    }
-
-    @Override
-    protected Review read(Map<String, AttributeValue> image) {
-        return Review.SCHEMA.fromItem(image);
+        super(Reviews.REVIEW, Review.SCHEMA::fromItem);
     }
 
     @Override

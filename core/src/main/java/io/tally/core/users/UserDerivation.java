@@ -5,7 +5,6 @@ import static io.tally.core.Items.s;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A user counts once in the global totals and owns the {@code userId} of its stats item, so that the stats item
@@ -15,12 +14,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class UserDerivation extends EntityDerivation<User> {
 
     public UserDerivation() {
-        super(Users.USER);
-    }
-
-    @Override
-    protected User read(Map<String, AttributeValue> image) {
-        return User.fromItem(image);
+        super(Users.USER, User::fromItem);
     }
 
     /** The user's version: 1 when created, one more with every update; users are never removed by the API. */

@@ -8,8 +8,6 @@ import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * An existing comment counts on its post's projection, in its author's stats and in the global totals; a deleted
@@ -31,12 +29,7 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
     }
 
     public CommentDerivation() {
-        super(Blog.COMMENT);
-    }
-
-    @Override
-    protected Comment read(Map<String, AttributeValue> image) {
-        return Comment.fromItem(image);
+        super(Blog.COMMENT, Comment::fromItem);
     }
 
     @Override
@@ -51,13 +44,8 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
     /** {@code CommentAdded} on INSERT, {@code CommentDeleted} on REMOVE; comments are never modified. */
     @Override
     protected List<DomainEvent> events(String eventId, Comment before, Comment after) {
-        if (before == null && after != null) {
-            return List.of(event(eventId, COMMENT_ADDED, after));
-        }
-        if (before != null && after == null) {
-            return List.of(event(eventId, COMMENT_DELETED, before));
-        }
-        return List.of();
+        return createdOrRemoved(before, after, created -> event(eventId, COMMENT_ADDED, created),
+                removed -> event(eventId, COMMENT_DELETED, removed));
     }
 
     private static DomainEvent event(String eventId, String detailType, Comment comment) {

@@ -44,13 +44,8 @@ public final class PostDerivation extends EntityDerivation<Post> {
     private final int statusShards;
 
     public PostDerivation(int statusShards) {
-        super(Blog.POST);
+        super(Blog.POST, Post::fromItem);
         this.statusShards = statusShards;
-    }
-
-    @Override
-    protected Post read(Map<String, AttributeValue> image) {
-        return Post.fromItem(image);
     }
 
     @Override

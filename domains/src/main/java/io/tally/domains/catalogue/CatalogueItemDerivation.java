@@ -20,13 +20,8 @@ public final class CatalogueItemDerivation extends EntityDerivation<CatalogueIte
     private final int selectorShards;
 
     public CatalogueItemDerivation(int selectorShards) {
-        super(Catalogue.CATALOGUE_ITEM);
+        super(Catalogue.CATALOGUE_ITEM, CatalogueItem::fromItem);
         this.selectorShards = selectorShards;
-    }
-
-    @Override
-    protected CatalogueItem read(Map<String, AttributeValue> image) {
-        return CatalogueItem.fromItem(image);
     }
 
     @Override

@@ -34,12 +34,7 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
     }
 
     public FavouriteDerivation() {
-        super(Favs.FAVOURITE);
-    }
-
-    @Override
-    protected Favourite read(Map<String, AttributeValue> image) {
-        return Favourite.fromItem(image);
+        super(Favs.FAVOURITE, Favourite::fromItem);
     }
 
     @Override
@@ -85,13 +80,8 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
 
     @Override
     protected List<DomainEvent> events(String eventId, Favourite before, Favourite after) {
-        if (before == null && after != null) {
-            return List.of(event(eventId, FAVOURITE_COLLECTED, after));
-        }
-        if (before != null && after == null) {
-            return List.of(event(eventId, FAVOURITE_UNCOLLECTED, before));
-        }
-        return List.of();
+        return createdOrRemoved(before, after, created -> event(eventId, FAVOURITE_COLLECTED, created),
+                removed -> event(eventId, FAVOURITE_UNCOLLECTED, removed));
     }
 
     private static DomainEvent event(String eventId, String detailType, Favourite favourite) {

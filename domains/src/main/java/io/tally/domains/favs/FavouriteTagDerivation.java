@@ -8,8 +8,6 @@ import io.tally.core.events.DomainEvent;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * An existing link counts in its user's {@code tag:<tagId>}, whoever removes it: the API, or the stream processor's
@@ -29,12 +27,7 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
     }
 
     public FavouriteTagDerivation() {
-        super(Favs.FAVOURITE_TAG);
-    }
-
-    @Override
-    protected FavouriteTag read(Map<String, AttributeValue> image) {
-        return FavouriteTag.fromItem(image);
+        super(Favs.FAVOURITE_TAG, FavouriteTag::fromItem);
     }
 
     @Override
@@ -56,14 +49,8 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
 
     @Override
     protected List<DomainEvent> events(String eventId, FavouriteTag before, FavouriteTag after) {
-        List<DomainEvent> events = new ArrayList<>(2);
-        if (before != null && !before.sameAs(after)) {
-            events.add(event(eventId, FAVOURITE_UNTAGGED, before));
-        }
-        if (after != null && !after.sameAs(before)) {
-            events.add(event(eventId, FAVOURITE_TAGGED, after));
-        }
-        return events;
+        return replaced(before, after, FavouriteTag::sameAs, link -> event(eventId, FAVOURITE_UNTAGGED, link),
+                link -> event(eventId, FAVOURITE_TAGGED, link));
     }
 
     private static DomainEvent event(String eventId, String detailType, FavouriteTag link) {

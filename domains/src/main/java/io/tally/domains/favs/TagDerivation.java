@@ -8,8 +8,6 @@ import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A tag counts nothing itself (its favourites are its links, counted by {@link FavouriteTagDerivation}); its removal
@@ -29,12 +27,7 @@ public final class TagDerivation extends EntityDerivation<Tag> {
     }
 
     public TagDerivation() {
-        super(Favs.TAG);
-    }
-
-    @Override
-    protected Tag read(Map<String, AttributeValue> image) {
-        return Tag.fromItem(image);
+        super(Favs.TAG, Tag::fromItem);
     }
 
     @Override

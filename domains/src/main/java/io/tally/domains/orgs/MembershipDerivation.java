@@ -8,8 +8,6 @@ import io.tally.core.events.DomainEvent;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * An existing membership counts in its team's {@code members} and its organisation's {@code memberships}, whoever
@@ -30,12 +28,7 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
     }
 
     public MembershipDerivation() {
-        super(Orgs.MEMBERSHIP);
-    }
-
-    @Override
-    protected Membership read(Map<String, AttributeValue> image) {
-        return Membership.fromItem(image);
+        super(Orgs.MEMBERSHIP, Membership::fromItem);
     }
 
     @Override
@@ -56,14 +49,8 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
 
     @Override
     protected List<DomainEvent> events(String eventId, Membership before, Membership after) {
-        List<DomainEvent> events = new ArrayList<>(2);
-        if (before != null && !before.sameAs(after)) {
-            events.add(event(eventId, EMPLOYEE_LEFT_TEAM, before));
-        }
-        if (after != null && !after.sameAs(before)) {
-            events.add(event(eventId, EMPLOYEE_JOINED_TEAM, after));
-        }
-        return events;
+        return replaced(before, after, Membership::sameAs, link -> event(eventId, EMPLOYEE_LEFT_TEAM, link),
+                link -> event(eventId, EMPLOYEE_JOINED_TEAM, link));
     }
 
     /** The subject is team and employee: one record may announce a departure and an arrival of the same pair. */

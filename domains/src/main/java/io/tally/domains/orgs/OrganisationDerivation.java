@@ -6,8 +6,6 @@ import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** An organisation counts once in the global totals ({@code orgs}); it announces {@code OrgCreated}. */
 public final class OrganisationDerivation extends EntityDerivation<Organisation> {
@@ -19,12 +17,7 @@ public final class OrganisationDerivation extends EntityDerivation<Organisation>
     }
 
     public OrganisationDerivation() {
-        super(Orgs.ORGANISATION);
-    }
-
-    @Override
-    protected Organisation read(Map<String, AttributeValue> image) {
-        return Organisation.fromItem(image);
+        super(Orgs.ORGANISATION, Organisation::fromItem);
     }
 
     @Override

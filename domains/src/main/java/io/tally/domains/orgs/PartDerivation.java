@@ -14,13 +14,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * memberships in turn (those of its incarnation).
  */
 abstract class PartDerivation<T extends Record & OrgPart> extends EntityDerivation<T> {
-    private final ItemSchema<T> schema;
     private final String created;
     private final String deleted;
 
     PartDerivation(ItemSchema<T> schema, String created, String deleted) {
-        super(schema.entityType());
-        this.schema = schema;
+        super(schema.entityType(), schema::fromItem);
         this.created = created;
         this.deleted = deleted;
     }
@@ -32,24 +30,14 @@ abstract class PartDerivation<T extends Record & OrgPart> extends EntityDerivati
     protected abstract Record detail(String id, T part);
 
     @Override
-    protected final T read(Map<String, AttributeValue> image) {
-        return schema.fromItem(image);
-    }
-
-    @Override
     protected final List<Cascade> cascades(T before, T after) {
         return before != null && after == null ? List.of(memberships(before)) : List.of();
     }
 
     @Override
     protected final List<DomainEvent> events(String eventId, T before, T after) {
-        if (before == null && after != null) {
-            return List.of(event(eventId, created, after));
-        }
-        if (before != null && after == null) {
-            return List.of(event(eventId, deleted, before));
-        }
-        return List.of();
+        return createdOrRemoved(before, after, part -> event(eventId, created, part),
+                part -> event(eventId, deleted, part));
     }
 
     private DomainEvent event(String eventId, String detailType, T part) {

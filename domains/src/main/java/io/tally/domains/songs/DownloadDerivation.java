@@ -35,12 +35,7 @@ public final class DownloadDerivation extends EntityDerivation<Download> {
     }
 
     public DownloadDerivation() {
-        super(Songs.DOWNLOAD);
-    }
-
-    @Override
-    protected Download read(Map<String, AttributeValue> image) {
-        return Download.fromItem(image);
+        super(Songs.DOWNLOAD, Download::fromItem);
     }
 
     @Override

@@ -5,8 +5,6 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A song counts nothing (the chart reads its title at read time, so a renamed song needs no derived write); it
@@ -22,12 +20,7 @@ public final class SongDerivation extends EntityDerivation<Song> {
     }
 
     public SongDerivation() {
-        super(Songs.SONG);
-    }
-
-    @Override
-    protected Song read(Map<String, AttributeValue> image) {
-        return Song.fromItem(image);
+        super(Songs.SONG, Song::fromItem);
     }
 
     @Override
