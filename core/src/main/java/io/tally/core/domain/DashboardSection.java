@@ -48,7 +48,7 @@ public record DashboardSection(Kind kind, String id, String title, String path, 
         BARS,
         /** Vertical bars over days, one a row, labelled by its day ({@code yyyy-MM-dd}). */
         DAYS,
-        /** A ranked table a value of {@link #each} ({@code #}, the label, the value), headed by the value. */
+        /** A ranked table a value of {@link DashboardSection#each} ({@code #}, the label, the value), headed by the value. */
         TABLES;
 
         @JsonValue
