@@ -54,7 +54,7 @@ class DashboardBrowserIT {
         assertThat(CHROMIUM).as("chromium (apt-get install chromium)").isExecutable();
         runner = LocalRunner.start(RunnerSettings.ephemeral());
         api = new Api(runner.baseUri());
-        new DemoLoader(runner.baseUri()).loadSeed();
+        new io.tally.local.demo.DemoLoader(runner.domains(), runner.baseUri()).loadSeed();
         runner.awaitDrained(Api.DRAIN_TIMEOUT);
 
         profile = Files.createTempDirectory("tally-chromium-");

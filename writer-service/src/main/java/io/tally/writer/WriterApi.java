@@ -93,7 +93,7 @@ public final class WriterApi {
         }
         OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.
-        DashboardRoutes.register(router);
+        DashboardRoutes.register(router, domains);
     }
 
     /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */

@@ -134,6 +134,7 @@ class AccessControlIT {
         cases.add(new Case("OpenApiRoutes", "GET", "/openapi.json", null, Rule.READ_SIDE, 200));
         cases.add(new Case("DashboardRoutes", "GET", "/dashboard", null, Rule.READ_SIDE, 200));
         cases.add(new Case("DashboardRoutes", "GET", "/dashboard/routes.json", null, Rule.READ_SIDE, 200));
+        cases.add(new Case("DashboardRoutes", "GET", "/dashboard/sections.json", null, Rule.READ_SIDE, 200));
         cases.add(new Case("DashboardRoutes", "GET", "/dashboard/dashboard.js", null, Rule.READ_SIDE, 200));
         return cases.stream();
     }

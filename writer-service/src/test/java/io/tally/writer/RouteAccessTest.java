@@ -94,6 +94,7 @@ class RouteAccessTest {
         rules.put("GET /openapi.json", "read-side");
         rules.put("GET /dashboard", "read-side");
         rules.put("GET /dashboard/routes.json", "read-side");
+        rules.put("GET /dashboard/sections.json", "read-side");
         rules.put("GET /dashboard/{file}", "read-side");
         return rules;
     }

@@ -22,9 +22,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * One domain of the application, declared once: its entities, its derived types, the counters it adds to the shared
- * items, its routes with their access rules, its derivations and the cascades they ask for. The writer function, the
- * stream processor, the rebuilder, the local runner and the tests all take a domain from here; none of them names a
- * domain.
+ * items, its routes with their access rules, its derivations and the cascades they ask for, its dashboard sections.
+ * The writer function, the stream processor, the rebuilder, the local runner, the dashboard page and the tests all take
+ * a domain from here; none of them names a domain.
  *
  * <p>Domains are found with {@link java.util.ServiceLoader}: a jar lists its domains in
  * {@code META-INF/services/io.tally.core.domain.Domain}, one class name a line (a public class with a public no-argument
@@ -108,5 +108,13 @@ public interface Domain {
     /** A new instance of its part of the demo's steady synthetic load, if it has one. */
     default Optional<DemoLoad> demoLoad() {
         return Optional.empty();
+    }
+
+    /**
+     * Its sections of the dashboard, in the order the page shows them (after the sections of the domains before it in
+     * the registry): the tiles it adds to the Totals card, its charts and tables, each with the read route it reads.
+     */
+    default List<DashboardSection> dashboard() {
+        return List.of();
     }
 }

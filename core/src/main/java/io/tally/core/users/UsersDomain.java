@@ -78,4 +78,9 @@ public final class UsersDomain implements Domain {
     public void demoSeed(DemoApi api) throws IOException, InterruptedException {
         UsersDemo.seed(api);
     }
+
+    @Override
+    public List<io.tally.core.domain.DashboardSection> dashboard() {
+        return UsersDashboard.SECTIONS;
+    }
 }

@@ -135,4 +135,9 @@ public final class Blog implements Domain {
     public Optional<WorkloadPart> workload(WorkloadContext context) {
         return Optional.of(new BlogWorkload(context));
     }
+
+    @Override
+    public List<io.tally.core.domain.DashboardSection> dashboard() {
+        return BlogDashboard.SECTIONS;
+    }
 }

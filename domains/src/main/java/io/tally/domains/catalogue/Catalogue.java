@@ -120,4 +120,9 @@ public final class Catalogue implements Domain {
     public Optional<WorkloadPart> workload(WorkloadContext context) {
         return Optional.of(new CatalogueWorkload(context));
     }
+
+    @Override
+    public List<io.tally.core.domain.DashboardSection> dashboard() {
+        return CatalogueDashboard.SECTIONS;
+    }
 }

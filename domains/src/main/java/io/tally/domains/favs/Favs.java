@@ -146,4 +146,9 @@ public final class Favs implements Domain {
     public Optional<WorkloadPart> workload(WorkloadContext context) {
         return Optional.of(new FavWorkload(context));
     }
+
+    @Override
+    public List<io.tally.core.domain.DashboardSection> dashboard() {
+        return FavsDashboard.SECTIONS;
+    }
 }

@@ -133,4 +133,9 @@ public final class Orgs implements Domain {
     public Optional<WorkloadPart> workload(WorkloadContext context) {
         return Optional.of(new OrgWorkload(context));
     }
+
+    @Override
+    public List<io.tally.core.domain.DashboardSection> dashboard() {
+        return OrgsDashboard.SECTIONS;
+    }
 }

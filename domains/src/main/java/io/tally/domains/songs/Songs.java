@@ -149,4 +149,9 @@ public final class Songs implements Domain {
     public Optional<WorkloadPart> workload(WorkloadContext context) {
         return Optional.of(new SongWorkload(context));
     }
+
+    @Override
+    public List<io.tally.core.domain.DashboardSection> dashboard() {
+        return SongsDashboard.SECTIONS;
+    }
 }
