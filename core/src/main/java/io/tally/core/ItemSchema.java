@@ -37,6 +37,11 @@ public final class ItemSchema<T extends Record> {
     /** An enum stored by a value of its own (e.g. {@code in-progress}) rather than its constant's name. */
     public interface Coded {
         String value();
+
+        /** The constant of {@code values} whose value this is, if one is. */
+        static <E extends Enum<E> & Coded> java.util.Optional<E> parse(E[] values, String value) {
+            return java.util.Arrays.stream(values).filter(constant -> constant.value().equals(value)).findFirst();
+        }
     }
 
     private final Class<T> type;

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A user's reviews of catalogue items, and the two read-side figures the stream processor keeps of them. Only the
  * reviewer writes; the reviewer or an admin reads a review; the figures are public read side.
  */
-final class ReviewRoutes {
+record ReviewRoutes(RouteContext context, ReviewStore reviews) {
     static final int TEXT_MAX = 2_000;
     /** The catalogue's items, as the catalogue domain lets other domains find them. */
     static final String CATALOGUE_ITEM = "CatalogueItem";
@@ -33,14 +33,6 @@ final class ReviewRoutes {
     /** {@code GET /stats/users/{userId}/reviews}. */
     @JsonPropertyOrder({"userId", "reviews"})
     record UserReviews(String userId, long reviews) {
-    }
-
-    private final RouteContext context;
-    private final ReviewStore reviews;
-
-    ReviewRoutes(RouteContext context, ReviewStore reviews) {
-        this.context = context;
-        this.reviews = reviews;
     }
 
     void register(Router router) {

@@ -12,15 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
 /** The reviews and their two derived items in the table: pure request builders, and their calls. */
-final class ReviewStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    ReviewStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record ReviewStore(DynamoDbClient dynamo, String table) {
     /** Writes the review; whether it replaced one (the old item comes back). */
     boolean put(Review review) {
         Map<String, AttributeValue> old = dynamo.putItem(put(table, review)).attributes();

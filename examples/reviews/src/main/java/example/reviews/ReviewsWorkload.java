@@ -11,12 +11,7 @@ final class ReviewsWorkload extends AbstractWorkloadPart {
     private final List<Review> written = new ArrayList<>();
 
     ReviewsWorkload(WorkloadContext context) {
-        super(context, "r");
-    }
-
-    @Override
-    public int weight() {
-        return 20;
+        super(context, "r", 20, true);
     }
 
     @Override

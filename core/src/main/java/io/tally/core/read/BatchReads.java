@@ -41,7 +41,11 @@ public final class BatchReads {
         }
     }
 
-    private static void pause(int attempt) {
+    /**
+     * A jittered pause that grows with the attempt, so that requests that collided (or ran into a limit) do not come
+     * back in step; an interrupt is a {@code unavailable} the client may retry.
+     */
+    public static void pause(int attempt) {
         try {
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << attempt));
         } catch (InterruptedException e) {

@@ -3,11 +3,13 @@ package io.tally.core.store;
 import io.tally.core.Key;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /** The requests every domain's store builds alike: pure, tested by comparing the requests they build. */
 public final class Requests {
@@ -37,9 +39,22 @@ public final class Requests {
                 .build();
     }
 
-    /** {@link #putNew} as an action of a transaction. */
-    public static Put putNewAction(String table, Map<String, AttributeValue> item) {
-        return Put.builder().tableName(table).item(item).conditionExpression(KEY_IS_FREE).build();
+    /** {@link #putNew} as an action of a transaction: a taken key cancels the transaction. */
+    public static TransactWriteItem putNewAction(String table, Map<String, AttributeValue> item) {
+        return TransactWriteItem.builder()
+                .put(Put.builder().tableName(table).item(item).conditionExpression(KEY_IS_FREE).build())
+                .build();
+    }
+
+    /** A transaction's check that the item at the key exists (a user, say), without reading or writing it. */
+    public static TransactWriteItem existsAction(String table, Key key) {
+        return TransactWriteItem.builder()
+                .conditionCheck(ConditionCheck.builder()
+                        .tableName(table)
+                        .key(key.toAttributeMap())
+                        .conditionExpression(ITEM_EXISTS)
+                        .build())
+                .build();
     }
 
     /**

@@ -19,17 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * read side it reads only what the stream processor maintains, by key, never with a scan; so its answers are
  * eventually consistent with the writes. A counter not there yet reads as zero.
  */
-final class StatsRoutes {
-    private final StatsStore stats;
-    private final int globalShards;
-    private final DomainRegistry registry;
-
-    StatsRoutes(StatsStore stats, int globalShards, DomainRegistry registry) {
-        this.stats = stats;
-        this.globalShards = globalShards;
-        this.registry = registry;
-    }
-
+record StatsRoutes(StatsStore stats, int globalShards, DomainRegistry registry) {
     void register(Router router) {
         router.add("GET", "/stats/users/{userId}", Access.ownerOrAdmin("userId"), this::userStats)
                     .summary("A user's totals, counted by every domain")

@@ -14,19 +14,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * for one that never existed; telling the two apart, and finishing a batch that DynamoDB answered in part, is
  * done here, so that the route only renders.
  */
-final class StatsStore {
+record StatsStore(DynamoDbClient dynamo, String table, DomainRegistry registry) {
     /** Calls of one BatchGetItem until every key is read; each retry asks only for the keys left over. */
     static final int MAX_BATCH_ATTEMPTS = BatchReads.MAX_ATTEMPTS;
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-    private final DomainRegistry registry;
-
-    StatsStore(DynamoDbClient dynamo, String table, DomainRegistry registry) {
-        this.dynamo = dynamo;
-        this.table = table;
-        this.registry = registry;
-    }
 
     /**
      * The user's stats item, or null when nothing is counted yet. Stats exist only for users who exist (users

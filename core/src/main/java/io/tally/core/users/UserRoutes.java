@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /** {@code POST /users}, {@code GET /users/{userId}}, {@code PATCH /users/{userId}}. */
-final class UserRoutes {
+record UserRoutes(RouteContext context, UserStore users) {
     static final int NAME_MAX = 100;
     static final int EMAIL_MAX = 254;
     /** A pragmatic shape check; whether the address receives mail is not the writer's business. */
@@ -21,14 +21,6 @@ final class UserRoutes {
     /** The fields of the bodies of {@code POST /users} and {@code PATCH /users/{userId}}. */
     private static final Set<String> CREATE = Set.of("userId", "name", "email");
     private static final Set<String> UPDATE = Set.of("name", "email");
-
-    private final RouteContext context;
-    private final UserStore users;
-
-    UserRoutes(RouteContext context, UserStore users) {
-        this.context = context;
-        this.users = users;
-    }
 
     void register(Router router) {
         router.add("POST", "/users", Access.newUser("userId"), this::create).summary("Create a user")

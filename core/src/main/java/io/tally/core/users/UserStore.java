@@ -12,15 +12,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * Where a failed condition on a user becomes the client's answer: a condition only says "no", and which rule
  * said it is read here, from the old image, once for every route that writes users.
  */
-public final class UserStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    public UserStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+public record UserStore(DynamoDbClient dynamo, String table) {
     /** Writes a new user; an id already taken is a {@code conflict}. */
     void create(User user) {
         try {

@@ -11,12 +11,7 @@ public final class UsersWorkload extends AbstractWorkloadPart {
     private final Map<String, Long> versions = new HashMap<>();
 
     public UsersWorkload(WorkloadContext context) {
-        super(context, "u");
-    }
-
-    @Override
-    public int weight() {
-        return 12;
+        super(context, "u", 12, true);
     }
 
     @Override

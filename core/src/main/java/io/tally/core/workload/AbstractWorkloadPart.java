@@ -13,12 +13,30 @@ public abstract class AbstractWorkloadPart implements WorkloadPart {
     protected final WorkloadContext context;
     protected final Random random;
     private final String idPrefix;
+    private final int weight;
+    private final boolean byDefault;
 
-    /** @param idPrefix the prefix of the part's new ids, e.g. {@code o} for organisations */
-    protected AbstractWorkloadPart(WorkloadContext context, String idPrefix) {
+    /**
+     * @param idPrefix  the prefix of the part's new ids, e.g. {@code o} for organisations
+     * @param weight    its {@link #weight()}
+     * @param byDefault its {@link #byDefault()}
+     */
+    protected AbstractWorkloadPart(WorkloadContext context, String idPrefix, int weight, boolean byDefault) {
         this.context = Objects.requireNonNull(context, "context");
         this.random = context.random();
         this.idPrefix = idPrefix;
+        this.weight = weight;
+        this.byDefault = byDefault;
+    }
+
+    @Override
+    public final int weight() {
+        return weight;
+    }
+
+    @Override
+    public final boolean byDefault() {
+        return byDefault;
     }
 
     protected Instant now() {

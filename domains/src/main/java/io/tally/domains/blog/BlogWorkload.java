@@ -18,12 +18,7 @@ final class BlogWorkload extends AbstractWorkloadPart {
     private final List<String> commentIds = new ArrayList<>();
 
     BlogWorkload(WorkloadContext context) {
-        super(context, "p");
-    }
-
-    @Override
-    public int weight() {
-        return 56;
+        super(context, "p", 56, true);
     }
 
     @Override

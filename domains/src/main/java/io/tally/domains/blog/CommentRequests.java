@@ -1,5 +1,6 @@
 package io.tally.domains.blog;
 
+import io.tally.core.store.Requests;
 import io.tally.core.users.Users;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -46,8 +47,8 @@ final class CommentRequests {
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                         .build())
                 .build());
-        actions.add(CREATE_AUTHOR, PostRequests.exists(table, Users.key(comment.authorId())));
-        actions.add(CREATE_COMMENT, PostRequests.putNew(table, comment.toItem()));
+        actions.add(CREATE_AUTHOR, Requests.existsAction(table, Users.key(comment.authorId())));
+        actions.add(CREATE_COMMENT, Requests.putNewAction(table, comment.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 

@@ -1,5 +1,6 @@
 package io.tally.domains.blog;
 
+import io.tally.core.store.Requests;
 import io.tally.core.users.Users;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -12,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -42,34 +41,10 @@ final class PostRequests {
     static TransactWriteItemsRequest create(String table, Post post) {
         PostRef ref = new PostRef(post.postId(), post.userId(), post.createdAt());
         List<TransactWriteItem> actions = new ArrayList<>(3);
-        actions.add(CREATE_REF, putNew(table, ref.toItem()));
-        actions.add(CREATE_USER, exists(table, Users.key(post.userId())));
-        actions.add(CREATE_POST, putNew(table, post.toItem()));
+        actions.add(CREATE_REF, Requests.putNewAction(table, ref.toItem()));
+        actions.add(CREATE_USER, Requests.existsAction(table, Users.key(post.userId())));
+        actions.add(CREATE_POST, Requests.putNewAction(table, post.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
-    }
-
-    /**
-     * A transaction's put of a new item (a post, its ref, a comment): refused when an item with its key exists.
-     */
-    static TransactWriteItem putNew(String table, Map<String, AttributeValue> item) {
-        return TransactWriteItem.builder()
-                .put(Put.builder()
-                        .tableName(table)
-                        .item(item)
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build())
-                .build();
-    }
-
-    /** A transaction's check that an item exists (a user, say), without reading or writing it. */
-    static TransactWriteItem exists(String table, Key key) {
-        return TransactWriteItem.builder()
-                .conditionCheck(ConditionCheck.builder()
-                        .tableName(table)
-                        .key(key.toAttributeMap())
-                        .conditionExpression("attribute_exists(pk)")
-                        .build())
-                .build();
     }
 
     static GetItemRequest getRef(String table, String postId) {
@@ -78,11 +53,7 @@ final class PostRequests {
 
     /** A post or its ref, read consistently. */
     static GetItemRequest get(String table, Key key) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return Requests.consistentGet(table, key);
     }
 
     /**

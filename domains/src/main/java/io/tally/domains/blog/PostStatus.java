@@ -2,7 +2,6 @@ package io.tally.domains.blog;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.tally.core.ItemSchema;
-import java.util.Arrays;
 import java.util.Optional;
 
 /** Lifecycle of a post; {@link #DELETED} is a soft delete: the post stays readable. Stored and written as its value. */
@@ -24,6 +23,6 @@ public enum PostStatus implements ItemSchema.Coded {
     }
 
     public static Optional<PostStatus> parse(String value) {
-        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst();
+        return ItemSchema.Coded.parse(values(), value);
     }
 }

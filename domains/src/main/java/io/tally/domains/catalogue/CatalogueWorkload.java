@@ -15,12 +15,7 @@ final class CatalogueWorkload extends AbstractWorkloadPart {
     private final Map<String, UserItem> userItems = new HashMap<>();
 
     CatalogueWorkload(WorkloadContext context) {
-        super(context, "i");
-    }
-
-    @Override
-    public int weight() {
-        return 31;
+        super(context, "i", 31, true);
     }
 
     @Override

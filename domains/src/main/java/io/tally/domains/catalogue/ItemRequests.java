@@ -1,5 +1,6 @@
 package io.tally.domains.catalogue;
 
+import io.tally.core.store.Requests;
 import io.tally.core.Items;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
@@ -32,11 +33,7 @@ final class ItemRequests {
     }
 
     static GetItemRequest get(String table, String itemId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(CatalogueKeys.catalogueItem(itemId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return Requests.consistentGet(table, CatalogueKeys.catalogueItem(itemId));
     }
 
     /**

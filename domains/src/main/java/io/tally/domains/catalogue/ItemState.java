@@ -2,7 +2,6 @@ package io.tally.domains.catalogue;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.tally.core.ItemSchema;
-import java.util.Arrays;
 import java.util.Optional;
 
 /** States of a catalogue item in a user's journey. {@link #COMPLETED} is final. Stored and written as its value. */
@@ -25,6 +24,6 @@ public enum ItemState implements ItemSchema.Coded {
     }
 
     public static Optional<ItemState> parse(String value) {
-        return Arrays.stream(values()).filter(s -> s.value.equals(value)).findFirst();
+        return ItemSchema.Coded.parse(values(), value);
     }
 }

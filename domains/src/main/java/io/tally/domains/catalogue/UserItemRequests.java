@@ -1,17 +1,16 @@
 package io.tally.domains.catalogue;
 
+import io.tally.core.store.Requests;
 import io.tally.core.users.Users;
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
-import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.Put;
@@ -36,11 +35,7 @@ final class UserItemRequests {
     }
 
     static GetItemRequest get(String table, String userId, String itemId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(CatalogueKeys.userItem(userId, itemId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return Requests.consistentGet(table, CatalogueKeys.userItem(userId, itemId));
     }
 
     /** Whether the user exists; the key is all that is needed. */
@@ -70,8 +65,8 @@ final class UserItemRequests {
      */
     static TransactWriteItemsRequest put(String table, UserItem next, VersionedUserItem current) {
         List<TransactWriteItem> actions = new ArrayList<>();
-        actions.add(exists(table, Users.key(next.userId())));
-        actions.add(exists(table, CatalogueKeys.catalogueItem(next.itemId())));
+        actions.add(Requests.existsAction(table, Users.key(next.userId())));
+        actions.add(Requests.existsAction(table, CatalogueKeys.catalogueItem(next.itemId())));
         actions.add(TransactWriteItem.builder().put(authoritativePut(table, next, current)).build());
         actions.add(TransactWriteItem.builder().put(entryPut(table, next)).build());
         if (current != null && !current.item().entryKey().equals(next.entryKey())) {
@@ -81,15 +76,6 @@ final class UserItemRequests {
                     .build()).build());
         }
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
-    }
-
-    /** A check that the item at {@code key} exists, without reading it. */
-    private static TransactWriteItem exists(String table, Key key) {
-        return TransactWriteItem.builder().conditionCheck(ConditionCheck.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .build()).build();
     }
 
     private static Put authoritativePut(String table, UserItem next, VersionedUserItem current) {

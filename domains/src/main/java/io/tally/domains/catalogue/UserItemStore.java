@@ -1,5 +1,6 @@
 package io.tally.domains.catalogue;
 
+import io.tally.core.read.BatchReads;
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
 import io.tally.core.store.QueryPage;
@@ -7,7 +8,6 @@ import io.tally.core.store.Transactions;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -48,7 +48,7 @@ record UserItemStore(DynamoDbClient dynamo, String table, ItemStore items) {
             } catch (TransactionCanceledException e) {
                 throwUnlessRetryable(e, userId, itemId);
                 if (attempt < MAX_ATTEMPTS) {
-                    pause(attempt);
+                    BatchReads.pause(attempt);
                 }
                 continue;
             }
@@ -119,15 +119,5 @@ record UserItemStore(DynamoDbClient dynamo, String table, ItemStore items) {
 
     private static ApiException completed(String userId, String itemId) {
         return ApiException.conflict("item '" + itemId + "' of user '" + userId + "' is completed; completed is final");
-    }
-
-    /** Jittered and growing, so that requests that collided do not collide again in step. */
-    private static void pause(int attempt) {
-        try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 10L << attempt));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted while waiting to retry");
-        }
     }
 }

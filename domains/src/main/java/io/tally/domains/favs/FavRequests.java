@@ -1,5 +1,6 @@
 package io.tally.domains.favs;
 
+import io.tally.core.store.Requests;
 import io.tally.core.users.Users;
 import io.tally.core.Items;
 import io.tally.core.Key;
@@ -23,7 +24,6 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -63,17 +63,17 @@ final class FavRequests {
     static TransactWriteItemsRequest create(String table, Favourite favourite) {
         return TransactWriteItemsRequest.builder().transactItems(
                 TransactWriteItem.builder().conditionCheck(userExists(table, favourite.userId())).build(),
-                putNew(table, favourite.toItem()))
+                Requests.putNewAction(table, favourite.toItem()))
                 .build();
     }
 
     static GetItemRequest get(String table, String userId, String favouriteId) {
-        return consistentGet(table, FavKeys.favourite(userId, favouriteId));
+        return Requests.consistentGet(table, FavKeys.favourite(userId, favouriteId));
     }
 
     /** Un-collects: deletes the favourite if it is there, returning it. Its links are the stream processor's. */
     static DeleteItemRequest delete(String table, String userId, String favouriteId) {
-        return deleteExisting(table, FavKeys.favourite(userId, favouriteId));
+        return Requests.deleteExisting(table, FavKeys.favourite(userId, favouriteId));
     }
 
     /** Function 4: one page of the user's favourites of one type, newest first; one item more than the page. */
@@ -182,7 +182,7 @@ final class FavRequests {
     }
 
     static DeleteItemRequest unlink(String table, String userId, String favouriteId, String tagId) {
-        return deleteExisting(table, FavKeys.link(userId, favouriteId, tagId));
+        return Requests.deleteExisting(table, FavKeys.link(userId, favouriteId, tagId));
     }
 
     /** One page of a favourite's links, by tag id (a consistent read of its partition). */
@@ -210,7 +210,7 @@ final class FavRequests {
 
     /** The user's favourite stats, whole: its per-type and per-tag counters are named at run time. */
     static GetItemRequest stats(String table, String userId) {
-        return consistentGet(table, FavKeys.favouriteStats(userId));
+        return Requests.consistentGet(table, FavKeys.favouriteStats(userId));
     }
 
     /** Whether the user exists (only its key is read). */
@@ -224,34 +224,6 @@ final class FavRequests {
                 .key(Users.key(userId).toAttributeMap())
                 .conditionExpression("attribute_exists(pk)")
                 .build();
-    }
-
-    /** A consistent read of one item, whole. */
-    static GetItemRequest consistentGet(String table, Key key) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .consistentRead(true)
-                .build();
-    }
-
-    /** A removal by the API, returning what it removed; the condition turns a removal that lost a race into a 404. */
-    private static DeleteItemRequest deleteExisting(String table, Key key) {
-        return DeleteItemRequest.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .returnValues(ReturnValue.ALL_OLD)
-                .build();
-    }
-
-    /** A put in a transaction that never overwrites: a taken key cancels the transaction. */
-    static TransactWriteItem putNew(String table, Map<String, AttributeValue> item) {
-        return TransactWriteItem.builder().put(Put.builder()
-                .tableName(table)
-                .item(item)
-                .conditionExpression("attribute_not_exists(pk)")
-                .build()).build();
     }
 
     private static ConditionCheck incarnation(String table, Key key, String attribute, String value) {

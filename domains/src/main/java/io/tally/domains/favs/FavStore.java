@@ -19,17 +19,9 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** Favourites, their links and the domain's read side: where a failed condition becomes the client's answer. */
-final class FavStore {
+record FavStore(DynamoDbClient dynamo, String table) {
     /** Queries of one search page at most: a filter that matches little must not read a partition whole. */
     static final int SEARCH_ROUNDS = 10;
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    FavStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
 
     void create(Favourite favourite) {
         try {

@@ -39,19 +39,8 @@ public final class FavWorkload extends AbstractWorkloadPart {
     }
 
     private FavWorkload(WorkloadContext context, boolean unlinkFirst) {
-        super(context, "f");
+        super(context, "f", 35, false);
         this.unlinkFirst = unlinkFirst;
-    }
-
-    @Override
-    public int weight() {
-        return 35;
-    }
-
-    /** Off by default, so that a seed keeps giving the blog's and the catalogue's writes of the tests before it. */
-    @Override
-    public boolean byDefault() {
-        return false;
     }
 
     /**
@@ -86,7 +75,6 @@ public final class FavWorkload extends AbstractWorkloadPart {
             deleteTag();
         }
     }
-
 
     private String title() {
         // Mostly one short word: every term is a derived write of the collect's record, and the fault test retries a

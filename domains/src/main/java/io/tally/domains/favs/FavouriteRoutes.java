@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Functions 1 to 4 and 8 to 10 of seed 004: collect, un-collect, get, list (all, by type, by tag, by tag and type)
  * and search a user's favourites; and the domain's read side, {@code GET /stats/users/{userId}/favourites}.
  */
-final class FavouriteRoutes {
+record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags) {
     static final int TITLE_MAX = 200;
     static final int URL_MAX = 2_048;
     static final int CREATOR_MAX = 100;
@@ -71,16 +71,6 @@ final class FavouriteRoutes {
             }
             return new FavouriteStats(userId, favourites, byType, byTag);
         }
-    }
-
-    private final RouteContext context;
-    private final FavStore favourites;
-    private final TagStore tags;
-
-    FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags) {
-        this.context = context;
-        this.favourites = favourites;
-        this.tags = tags;
     }
 
     /** The search route first: the literal segment wins over {@code {favouriteId}}. */

@@ -31,6 +31,6 @@ public enum FavouriteType implements ItemSchema.Coded {
     }
 
     public static Optional<FavouriteType> parse(String value) {
-        return Arrays.stream(values()).filter(type -> type.value.equals(value)).findFirst();
+        return ItemSchema.Coded.parse(values(), value);
     }
 }

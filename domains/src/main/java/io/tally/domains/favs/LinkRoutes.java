@@ -9,23 +9,13 @@ import io.tally.core.http.Router;
 import java.time.Instant;
 
 /** Function 7 of seed 004: tag and untag a favourite, and list its tags. */
-final class LinkRoutes {
+record LinkRoutes(RouteContext context, FavStore favourites, TagStore tags) {
     /** A link as the contract shows it. */
     @JsonPropertyOrder({"favouriteId", "tagId", "linkedAt"})
     record TagLink(String favouriteId, String tagId, Instant linkedAt) {
         static TagLink of(FavouriteTag link) {
             return new TagLink(link.favouriteId(), link.tagId(), link.linkedAt());
         }
-    }
-
-    private final RouteContext context;
-    private final FavStore favourites;
-    private final TagStore tags;
-
-    LinkRoutes(RouteContext context, FavStore favourites, TagStore tags) {
-        this.context = context;
-        this.favourites = favourites;
-        this.tags = tags;
     }
 
     void register(Router router) {

@@ -1,5 +1,6 @@
 package io.tally.domains.favs;
 
+import io.tally.core.store.Requests;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import java.time.Instant;
@@ -67,12 +68,12 @@ final class TagRequests {
         actions.add(CREATE_USER, TransactWriteItem.builder()
                 .conditionCheck(FavRequests.userExists(table, tag.userId())).build());
         actions.add(CREATE_NAME, reserve(table, new TagName(tag.userId(), tag.name(), tag.tagId())));
-        actions.add(CREATE_TAG, FavRequests.putNew(table, tag.toItem()));
+        actions.add(CREATE_TAG, Requests.putNewAction(table, tag.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 
     static GetItemRequest get(String table, String userId, String tagId) {
-        return FavRequests.consistentGet(table, FavKeys.tag(userId, tagId));
+        return Requests.consistentGet(table, FavKeys.tag(userId, tagId));
     }
 
     /**
@@ -154,7 +155,7 @@ final class TagRequests {
     }
 
     private static TransactWriteItem reserve(String table, TagName name) {
-        return FavRequests.putNew(table, name.toItem());
+        return Requests.putNewAction(table, name.toItem());
     }
 
     private static TransactWriteItem release(String table, Tag tag) {

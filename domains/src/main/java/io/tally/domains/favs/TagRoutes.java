@@ -13,23 +13,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Functions 5 and 6 of seed 004: {@code POST}, {@code PATCH}, {@code DELETE} and {@code GET} of a user's tags. */
-final class TagRoutes {
+record TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
     static final int NAME_MAX = 50;
     private static final String SORTS =
             Arrays.stream(TagRequests.Sort.values()).map(sort -> sort.value).collect(Collectors.joining(", "));
     /** The fields of the bodies of {@code POST /users/{userId}/tags} and {@code PATCH .../tags/{tagId}}. */
     private static final Set<String> CREATE = Set.of("tagId", "name");
     private static final Set<String> RENAME = Set.of("name");
-
-    private final RouteContext context;
-    private final TagStore tags;
-    private final FavStore favourites;
-
-    TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
-        this.context = context;
-        this.tags = tags;
-        this.favourites = favourites;
-    }
 
     void register(Router router) {
         router.add("POST", "/users/{userId}/tags", Access.owner("userId"), this::create)

@@ -18,18 +18,10 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** A user's tags and their name reservations: where a cancelled transaction becomes the client's answer. */
-final class TagStore {
+record TagStore(DynamoDbClient dynamo, String table) {
     /** A tag's last access is written at most once per this interval: a list by tag is not a write per read. */
     static final Duration ACCESS_GRANULARITY = Duration.ofMinutes(1);
     private static final Logger LOG = Logger.getLogger(TagStore.class.getName());
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    TagStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
 
     /** A missing user is a 404 before a taken name or id is a 409. */
     void create(Tag tag) {

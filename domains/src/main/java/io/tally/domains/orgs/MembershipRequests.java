@@ -1,5 +1,6 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.store.Requests;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.domains.orgs.IdReservation.Kind;
@@ -77,7 +78,7 @@ final class MembershipRequests {
     }
 
     static GetItemRequest get(String table, String orgId, String teamId, String employeeId) {
-        return OrgRequests.consistentGet(table, OrgKeys.membership(orgId, teamId, employeeId));
+        return Requests.consistentGet(table, OrgKeys.membership(orgId, teamId, employeeId));
     }
 
     /** A removal by the API; the condition turns a removal that lost a race into a 404. */

@@ -12,23 +12,10 @@ import java.util.Set;
  * {@code PUT}, {@code DELETE /orgs/{orgId}/teams/{teamId}/members/{employeeId}}, {@code GET .../members} (a
  * team's memberships) and {@code GET /employees/{employeeId}/teams} (an employee's, through the reverse lookup).
  */
-final class MembershipRoutes {
+record MembershipRoutes(RouteContext context, PartStore<Team> teams, PartStore<Employee> employees, MembershipStore memberships) {
     static final int ROLE_MAX = 100;
     /** The fields of the body of {@code PUT .../members/{employeeId}}. */
     private static final Set<String> PUT = Set.of("role");
-
-    private final RouteContext context;
-    private final PartStore<Team> teams;
-    private final PartStore<Employee> employees;
-    private final MembershipStore memberships;
-
-    MembershipRoutes(RouteContext context, PartStore<Team> teams, PartStore<Employee> employees,
-                     MembershipStore memberships) {
-        this.context = context;
-        this.teams = teams;
-        this.employees = employees;
-        this.memberships = memberships;
-    }
 
     void register(Router router) {
         router.add("PUT", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", Access.ADMIN, this::put)

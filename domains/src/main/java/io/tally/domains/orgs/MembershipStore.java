@@ -11,17 +11,9 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** Memberships: the put that must never reach a team or employee that does not exist, removal, the two lists. */
-final class MembershipStore {
+record MembershipStore(DynamoDbClient dynamo, String table) {
     /** Puts of one membership that lost a race on its key, before the client is asked to retry (503). */
     static final int ATTEMPTS = 3;
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    MembershipStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
 
     /** The outcome of a put: the membership as stored, and whether it is new. */
     record Put(Membership membership, boolean created) {

@@ -1,6 +1,6 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.Key;
+import io.tally.core.store.Requests;
 import io.tally.core.http.IfMatch;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.store.VersionedUpdates;
@@ -21,24 +21,11 @@ final class OrgRequests {
 
     /** A create never overwrites: the put is conditional on the key being free. */
     static PutItemRequest create(String table, Organisation org) {
-        return PutItemRequest.builder()
-                .tableName(table)
-                .item(org.toItem())
-                .conditionExpression("attribute_not_exists(pk)")
-                .build();
+        return Requests.putNew(table, org.toItem());
     }
 
     static GetItemRequest get(String table, String orgId) {
-        return consistentGet(table, OrgKeys.organisation(orgId));
-    }
-
-    /** A consistent read of one item, whole: of an organisation, a team, an employee, a reservation, a membership. */
-    static GetItemRequest consistentGet(String table, Key key) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return Requests.consistentGet(table, OrgKeys.organisation(orgId));
     }
 
     /**

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code POST /orgs}, {@code GET} and {@code PATCH /orgs/{orgId}}, and the domain's read side:
  * {@code GET /stats/orgs/{orgId}} and {@code GET /stats/teams/{teamId}} (derived items only, eventually consistent).
  */
-final class OrgRoutes {
+record OrgRoutes(RouteContext context, OrgStore orgs) {
     static final int NAME_MAX = 100;
     static final int TYPE_MAX = 100;
     /** The fields of the bodies of {@code POST /orgs} and {@code PATCH /orgs/{orgId}}. */
@@ -45,14 +45,6 @@ final class OrgRoutes {
             StatsJson.check(item, Orgs.TEAM_STATS.entityType());
             return new TeamStats(teamId, orgId, StatsJson.counter(item, Orgs.TEAM_MEMBERS));
         }
-    }
-
-    private final RouteContext context;
-    private final OrgStore orgs;
-
-    OrgRoutes(RouteContext context, OrgStore orgs) {
-        this.context = context;
-        this.orgs = orgs;
     }
 
     void register(Router router) {

@@ -13,15 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * Organisations, and the read side of the domain (an organisation's and a team's stats), where a missing stats item
  * is told apart from a subject that does not exist.
  */
-final class OrgStore {
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    OrgStore(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
-
+record OrgStore(DynamoDbClient dynamo, String table) {
     /** Writes a new organisation; an id already taken is a {@code conflict}. */
     void create(Organisation org) {
         try {

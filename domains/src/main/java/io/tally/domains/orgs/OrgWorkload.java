@@ -25,19 +25,7 @@ final class OrgWorkload extends AbstractWorkloadPart {
     private final List<String> freedEmployees = new ArrayList<>();
 
     OrgWorkload(WorkloadContext context) {
-        super(context, "o");
-    }
-
-    /** A third of the steps when it is asked for with the blog and the catalogue. */
-    @Override
-    public int weight() {
-        return 50;
-    }
-
-    /** Off by default, so that a seed keeps giving the blog's and the catalogue's writes of the tests before it. */
-    @Override
-    public boolean byDefault() {
-        return false;
+        super(context, "o", 50, false);
     }
 
     @Override
@@ -66,7 +54,6 @@ final class OrgWorkload extends AbstractWorkloadPart {
     private String orgFor() {
         return orgs.get(random.nextInt(orgs.size()));
     }
-
 
     private void createTeam(Instant now) {
         // A freed id comes back in its old organisation most of the time: its stale memberships share the keys.

@@ -1,5 +1,6 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.store.Requests;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.domains.orgs.IdReservation.Kind;
@@ -11,7 +12,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
@@ -55,24 +55,13 @@ final class PartRequests {
                         .conditionExpression("attribute_exists(pk)")
                         .build())
                 .build());
-        actions.add(CREATE_RESERVATION, putNew(table, new IdReservation(kind, id, orgId).toItem()));
-        actions.add(CREATE_PART, putNew(table, item));
+        actions.add(CREATE_RESERVATION, Requests.putNewAction(table, new IdReservation(kind, id, orgId).toItem()));
+        actions.add(CREATE_PART, Requests.putNewAction(table, item));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 
-    /** A put that never overwrites: a taken key cancels the transaction. */
-    private static TransactWriteItem putNew(String table, Map<String, AttributeValue> item) {
-        return TransactWriteItem.builder()
-                .put(Put.builder()
-                        .tableName(table)
-                        .item(item)
-                        .conditionExpression("attribute_not_exists(pk)")
-                        .build())
-                .build();
-    }
-
     static GetItemRequest get(String table, Kind kind, String orgId, String id) {
-        return OrgRequests.consistentGet(table, key(kind, orgId, id));
+        return Requests.consistentGet(table, key(kind, orgId, id));
     }
 
     /**
@@ -129,6 +118,6 @@ final class PartRequests {
 
     /** Whether the id is reserved, and by which organisation (a consistent read of the reservation). */
     static GetItemRequest reservation(String table, Kind kind, String id) {
-        return OrgRequests.consistentGet(table, kind.key(id));
+        return Requests.consistentGet(table, kind.key(id));
     }
 }

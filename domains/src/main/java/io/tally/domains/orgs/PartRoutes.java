@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * alike ({@link PartStore}), so their routes are written once; only their create bodies differ. A part's path
  * parameter is its kind's noun and {@code Id} ({@code teamId}), its collection the noun and {@code s}.
  */
-final class PartRoutes {
+record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, PartStore<Employee> employees) {
     static final int NAME_MAX = 100;
     static final int EMAIL_MAX = 254;
     static final int DETAILS_MAX = 1_000;
@@ -26,18 +26,6 @@ final class PartRoutes {
     /** The fields of the bodies of {@code POST /orgs/{orgId}/teams} and {@code POST /orgs/{orgId}/employees}. */
     private static final Set<String> TEAM = Set.of("teamId", "name", "details");
     private static final Set<String> EMPLOYEE = Set.of("employeeId", "name", "email", "details");
-
-    private final RouteContext context;
-    private final OrgStore orgs;
-    private final PartStore<Team> teams;
-    private final PartStore<Employee> employees;
-
-    PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, PartStore<Employee> employees) {
-        this.context = context;
-        this.orgs = orgs;
-        this.teams = teams;
-        this.employees = employees;
-    }
 
     void register(Router router) {
         router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, request -> create(teams, TEAM, this::team, request))

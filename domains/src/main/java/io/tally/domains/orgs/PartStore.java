@@ -17,23 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * Teams or employees (one store per kind): where a cancelled transaction becomes the client's answer, by the action
  * positions {@link PartRequests} fixes. Parts are read with their kind's schema; lists are handed out as stored.
  */
-final class PartStore<T extends Record & OrgPart> {
-    private final DynamoDbClient dynamo;
-    private final String table;
-    private final Kind kind;
-    private final ItemSchema<T> schema;
-
-    PartStore(DynamoDbClient dynamo, String table, Kind kind, ItemSchema<T> schema) {
-        this.dynamo = dynamo;
-        this.table = table;
-        this.kind = kind;
-        this.schema = schema;
-    }
-
-    Kind kind() {
-        return kind;
-    }
-
+record PartStore<T extends Record & OrgPart>(DynamoDbClient dynamo, String table, Kind kind, ItemSchema<T> schema) {
     /** A missing organisation is a 404 before a taken id is a 409: what does not exist cannot be in conflict. */
     void create(T part) {
         try {

@@ -1,5 +1,6 @@
 package io.tally.domains.songs;
 
+import io.tally.core.store.Requests;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import io.tally.core.read.DerivedReads;
@@ -41,20 +42,12 @@ final class SongRequests {
      * cost the hot song's partition two write units a download).
      */
     static GetItemRequest get(String table, String songId) {
-        return GetItemRequest.builder()
-                .tableName(table)
-                .key(SongKeys.song(songId).toAttributeMap())
-                .consistentRead(true)
-                .build();
+        return Requests.consistentGet(table, SongKeys.song(songId));
     }
 
     /** W17: a new download in its song's write shard; an id taken is a conflict. */
     static PutItemRequest createDownload(String table, Download download) {
-        return PutItemRequest.builder()
-                .tableName(table)
-                .item(download.toItem())
-                .conditionExpression("attribute_not_exists(pk)")
-                .build();
+        return Requests.putNew(table, download.toItem());
     }
 
     /**

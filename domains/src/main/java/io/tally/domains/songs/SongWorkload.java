@@ -30,7 +30,7 @@ final class SongWorkload extends AbstractWorkloadPart {
     private final List<Download> counting = new ArrayList<>();
 
     SongWorkload(WorkloadContext context) {
-        super(context, "s");
+        super(context, "s", 35, false);
     }
 
     /**
@@ -40,17 +40,6 @@ final class SongWorkload extends AbstractWorkloadPart {
     @Override
     public boolean mayPoison(Map<String, AttributeValue> item) {
         return !Songs.DOWNLOAD.isTypeOf(item);
-    }
-
-    @Override
-    public int weight() {
-        return 35;
-    }
-
-    /** Off by default, so that a seed keeps giving the blog's and the catalogue's writes of the tests before it. */
-    @Override
-    public boolean byDefault() {
-        return false;
     }
 
     @Override

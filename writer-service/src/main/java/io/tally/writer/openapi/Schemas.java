@@ -83,8 +83,12 @@ final class Schemas {
         return index < 0 ? Integer.MAX_VALUE : index;
     }
 
+    /** As Jackson names it: {@code @JsonProperty} on the component or (where Jackson also looks) on its accessor. */
     private static String name(RecordComponent component) {
         JsonProperty property = component.getAnnotation(JsonProperty.class);
+        if (property == null) {
+            property = component.getAccessor().getAnnotation(JsonProperty.class);
+        }
         return property != null && !property.value().isEmpty() ? property.value() : component.getName();
     }
 
