@@ -36,20 +36,10 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * half its single-thread maximum and the local runner's stream poller, with the deployment's event source mapping
  * settings, invoking the deployed stream handler.
  */
-final class FreshnessRun {
+record FreshnessRun(LocalDynamoDbServer server, DynamoDbClient admin, Derivations derivations) {
     private static final Logger LOG = LoggerFactory.getLogger(FreshnessRun.class);
     /** Marks each put of the freshness run, so the poller can tell which write a stream record carries. */
     static final String WRITE_MARKER = "benchWrite";
-
-    private final LocalDynamoDbServer server;
-    private final DynamoDbClient admin;
-    private final Derivations derivations;
-
-    FreshnessRun(LocalDynamoDbServer server, DynamoDbClient admin, Derivations derivations) {
-        this.server = server;
-        this.admin = admin;
-        this.derivations = derivations;
-    }
 
     /**
      * @param settings the event source mapping's settings the poller runs with: the deployment's

@@ -6,16 +6,13 @@ import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.derive.Derivation;
-import io.tally.core.domain.Domain;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.RouteContext;
-import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
 import io.tally.core.users.Users;
-import io.tally.core.workload.WorkloadContext;
-import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Reviews of catalogue items, declared once: a domain of one's own, plugged into Tally from outside its modules. It
@@ -30,7 +27,7 @@ import java.util.Optional;
  * UserReviews    USER#&lt;userId&gt;          #REVIEWS#   (reviews)
  * </pre>
  */
-public final class Reviews implements Domain {
+public final class Reviews extends DeclaredDomain {
     public static final EntityType REVIEW = EntityType.base("Review");
     static final String REVIEWS = "reviews";
     static final String STARS = "stars";
@@ -47,25 +44,24 @@ public final class Reviews implements Domain {
             .counters(REVIEWS)
             .build();
 
-    @Override
-    public String name() {
-        return "reviews";
+    /**
+     * Users review, and what they review are the catalogue's items. A review is a user's own data: its event is not
+     * for a public feed.
+     */
+    public Reviews() {
+        super(Declaration.of("reviews")
+                .requires("users", "catalogue")
+                .entityTypes(REVIEW)
+                .derivedTypes(ITEM_REVIEWS, USER_REVIEWS)
+                .events(ReviewChanged.class, ReviewChanged.DETAIL_TYPE)
+                .demoSeed(Reviews::seedDemo)
+                .workload(ReviewsWorkload::new));
     }
 
-    /** Users review, and what they review are the catalogue's items. */
-    @Override
-    public List<String> requires() {
-        return List.of("users", "catalogue");
-    }
-
-    @Override
-    public List<EntityType> entityTypes() {
-        return List.of(REVIEW);
-    }
-
-    @Override
-    public List<DerivedType> derivedTypes() {
-        return List.of(ITEM_REVIEWS, USER_REVIEWS);
+    /** user-8790 reviews two items of the seed catalogue. */
+    private static void seedDemo(DemoApi api) throws IOException, InterruptedException {
+        api.write("PUT", "/users/user-8790/reviews/55", DemoApi.body("stars", 5, "text", "Streams, finally clear."));
+        api.write("PUT", "/users/user-8790/reviews/65", DemoApi.body("stars", 4));
     }
 
     @Override
@@ -76,23 +72,5 @@ public final class Reviews implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new ReviewDerivation());
-    }
-
-    /** A review is a user's own data: not for a public feed. */
-    @Override
-    public List<EventType> events() {
-        return List.of(EventType.of(ReviewChanged.DETAIL_TYPE, ReviewChanged.class));
-    }
-
-    @Override
-    public Optional<WorkloadPart> workload(WorkloadContext context) {
-        return Optional.of(new ReviewsWorkload(context));
-    }
-
-    /** user-8790 reviews two items of the seed catalogue. */
-    @Override
-    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
-        api.write("PUT", "/users/user-8790/reviews/55", DemoApi.body("stars", 5, "text", "Streams, finally clear."));
-        api.write("PUT", "/users/user-8790/reviews/65", DemoApi.body("stars", 4));
     }
 }

@@ -1,20 +1,14 @@
 package io.tally.domains.blog;
 
-import io.tally.core.workload.WorkloadPart;
-import io.tally.core.workload.WorkloadContext;
-import java.util.Optional;
-import io.tally.core.demo.DemoLoad;
-import java.io.IOException;
-import io.tally.core.demo.DemoApi;
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Derivation;
-import io.tally.core.domain.Domain;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.RouteContext;
-import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
 import io.tally.core.users.UserStore;
 import io.tally.core.users.Users;
@@ -25,7 +19,7 @@ import java.util.List;
  * The blog (seeds 000/001), declared once: posts and comments of users, the status index of posts, and what the blog
  * counts in the shared stats items. Keys are in {@link BlogKeys}, the entities' attribute names beside each entity.
  */
-public final class Blog implements Domain {
+public final class Blog extends DeclaredDomain {
     public static final EntityType POST = EntityType.base("Post");
     /** Global uniqueness guard and locator of a post id: post ids are unique across users. */
     public static final EntityType POST_REF = EntityType.base("PostRef");
@@ -53,7 +47,6 @@ public final class Blog implements Domain {
             .indexKeys(TableSchema.STATUS_SHARD, TableSchema.STATUS_POSTED_AT)
             .build();
 
-
     /** Attribute names of {@link #POST_PROJECTION}. */
     public static final class Projection {
         public static final String POST_ID = "postId";
@@ -69,30 +62,22 @@ public final class Blog implements Domain {
         }
     }
 
-    @Override
-    public String name() {
-        return "blog";
-    }
-
-    @Override
-    public List<String> requires() {
-        return List.of(UsersDomain.NAME);
-    }
-
-    @Override
-    public List<EntityType> entityTypes() {
-        return List.of(POST, POST_REF, COMMENT);
-    }
-
-    @Override
-    public List<DerivedType> derivedTypes() {
-        return List.of(POST_PROJECTION);
-    }
-
-    @Override
-    public List<SharedCounter> sharedCounters() {
-        return List.of(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED, GLOBAL_POSTS_DELETED,
-                GLOBAL_COMMENTS);
+    /** Posts and comments as {@code /posts} shows them are public data, and so are the events about them. */
+    public Blog() {
+        super(Declaration.of("blog")
+                .requires(UsersDomain.NAME)
+                .entityTypes(POST, POST_REF, COMMENT)
+                .derivedTypes(POST_PROJECTION)
+                .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
+                        GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)
+                .publicEvents(PostDerivation.PostCreated.class, PostDerivation.POST_CREATED)
+                .publicEvents(PostDerivation.PostStatusChanged.class, PostDerivation.POST_STATUS_CHANGED)
+                .publicEvents(CommentDerivation.CommentChanged.class, CommentDerivation.COMMENT_ADDED,
+                        CommentDerivation.COMMENT_DELETED)
+                .dashboard(BlogDashboard.SECTIONS)
+                .demoSeed(BlogDemo::seed)
+                .demoLoad(BlogDemo.Load::new)
+                .workload(BlogWorkload::new));
     }
 
     /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
@@ -109,35 +94,5 @@ public final class Blog implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new PostDerivation(shards.status()), new CommentDerivation());
-    }
-
-    /** Posts and comments as {@code /posts} shows them: public data. */
-    @Override
-    public List<EventType> events() {
-        return List.of(
-                EventType.publicEvent(PostDerivation.POST_CREATED, PostDerivation.PostCreated.class),
-                EventType.publicEvent(PostDerivation.POST_STATUS_CHANGED, PostDerivation.PostStatusChanged.class),
-                EventType.publicEvent(CommentDerivation.COMMENT_ADDED, CommentDerivation.CommentChanged.class),
-                EventType.publicEvent(CommentDerivation.COMMENT_DELETED, CommentDerivation.CommentChanged.class));
-    }
-
-    @Override
-    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
-        BlogDemo.seed(api);
-    }
-
-    @Override
-    public Optional<DemoLoad> demoLoad() {
-        return Optional.of(new BlogDemo.Load());
-    }
-
-    @Override
-    public Optional<WorkloadPart> workload(WorkloadContext context) {
-        return Optional.of(new BlogWorkload(context));
-    }
-
-    @Override
-    public List<io.tally.core.domain.DashboardSection> dashboard() {
-        return BlogDashboard.SECTIONS;
     }
 }

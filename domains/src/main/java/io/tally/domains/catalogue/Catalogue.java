@@ -1,17 +1,11 @@
 package io.tally.domains.catalogue;
 
-import java.util.Optional;
-import io.tally.core.workload.WorkloadPart;
-import io.tally.core.workload.WorkloadContext;
-import java.io.IOException;
-import io.tally.core.demo.DemoApi;
-import io.tally.core.domain.Lookup;
 import io.tally.core.users.UsersDomain;
 import io.tally.core.users.Users;
 import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
-import io.tally.core.events.EventType;
-import io.tally.core.domain.Domain;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.derive.Derivation;
 import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
@@ -24,7 +18,7 @@ import java.util.List;
  * The learning catalogue (seed 003), declared once: catalogue items with their selector index, each user's items in
  * their states, and what the catalogue counts in the shared stats items. Keys are in {@link CatalogueKeys}.
  */
-public final class Catalogue implements Domain {
+public final class Catalogue extends DeclaredDomain {
     public static final EntityType CATALOGUE_ITEM = EntityType.base("CatalogueItem");
     /** The authoritative state of one catalogue item for one user. */
     public static final EntityType USER_ITEM = EntityType.base("UserItem");
@@ -59,36 +53,22 @@ public final class Catalogue implements Domain {
         }
     }
 
-    @Override
-    public String name() {
-        return "catalogue";
-    }
-
-    @Override
-    public List<String> requires() {
-        return List.of(UsersDomain.NAME);
-    }
-
-    @Override
-    public List<EntityType> entityTypes() {
-        return List.of(CATALOGUE_ITEM, USER_ITEM, USER_ITEM_ENTRY);
-    }
-
-    @Override
-    public List<DerivedType> derivedTypes() {
-        return List.of(SELECTOR_ENTRY);
-    }
-
-    @Override
-    public List<SharedCounter> sharedCounters() {
-        return List.of(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED, USER_IN_PROGRESS,
-                USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED);
-    }
-
-    /** Catalogue items, by item id: what another domain (a review, say) refers to. */
-    @Override
-    public List<Lookup> lookups() {
-        return List.of(new Lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem));
+    /**
+     * Catalogue items can be looked up by id: what another domain (a review, say) refers to. A user's item progress
+     * is the user's own data, and its event not for a public feed.
+     */
+    public Catalogue() {
+        super(Declaration.of("catalogue")
+                .requires(UsersDomain.NAME)
+                .entityTypes(CATALOGUE_ITEM, USER_ITEM, USER_ITEM_ENTRY)
+                .derivedTypes(SELECTOR_ENTRY)
+                .sharedCounters(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED,
+                        USER_IN_PROGRESS, USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED)
+                .lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem)
+                .events(UserItemDerivation.ItemCompleted.class, UserItemDerivation.ITEM_COMPLETED)
+                .dashboard(CatalogueDashboard.SECTIONS)
+                .demoSeed(CatalogueDemo::seed)
+                .workload(CatalogueWorkload::new));
     }
 
     /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
@@ -103,26 +83,5 @@ public final class Catalogue implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new CatalogueItemDerivation(shards.selector()), new UserItemDerivation());
-    }
-
-    /** A user's item progress is the user's own data: not for a public feed. */
-    @Override
-    public List<EventType> events() {
-        return List.of(EventType.of(UserItemDerivation.ITEM_COMPLETED, UserItemDerivation.ItemCompleted.class));
-    }
-
-    @Override
-    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
-        CatalogueDemo.seed(api);
-    }
-
-    @Override
-    public Optional<WorkloadPart> workload(WorkloadContext context) {
-        return Optional.of(new CatalogueWorkload(context));
-    }
-
-    @Override
-    public List<io.tally.core.domain.DashboardSection> dashboard() {
-        return CatalogueDashboard.SECTIONS;
     }
 }

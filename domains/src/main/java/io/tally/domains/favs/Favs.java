@@ -1,10 +1,5 @@
 package io.tally.domains.favs;
 
-import java.util.Optional;
-import io.tally.core.workload.WorkloadPart;
-import io.tally.core.workload.WorkloadContext;
-import java.io.IOException;
-import io.tally.core.demo.DemoApi;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import java.util.Map;
 import io.tally.core.derive.CascadeRunner;
@@ -13,9 +8,9 @@ import io.tally.core.users.UsersDomain;
 import io.tally.core.users.Users;
 import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
-import io.tally.core.domain.Domain;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.derive.Derivation;
-import io.tally.core.events.EventType;
 import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
 import io.tally.core.DerivedType;
@@ -28,7 +23,7 @@ import java.util.List;
  * remove the links of a deleted favourite or tag, and what the domain counts in the global totals. Keys are in
  * {@link FavKeys}.
  */
-public final class Favs implements Domain {
+public final class Favs extends DeclaredDomain {
     public static final EntityType TAG = EntityType.base("Tag");
     /** Reserves a tag name for one user, ignoring case. */
     public static final EntityType TAG_NAME = EntityType.base("TagName");
@@ -68,29 +63,22 @@ public final class Favs implements Domain {
             .indexKeys(TableSchema.SEARCH_KEY, TableSchema.CLIPPED_KEY)
             .build();
 
-    @Override
-    public String name() {
-        return "favourites";
-    }
-
-    @Override
-    public List<String> requires() {
-        return List.of(UsersDomain.NAME);
-    }
-
-    @Override
-    public List<EntityType> entityTypes() {
-        return List.of(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG);
-    }
-
-    @Override
-    public List<DerivedType> derivedTypes() {
-        return List.of(FAVOURITE_STATS, SEARCH_ENTRY);
-    }
-
-    @Override
-    public List<SharedCounter> sharedCounters() {
-        return List.of(GLOBAL_FAVOURITES);
+    /** Events about a user's own tags and favourites: none is for a public feed. */
+    public Favs() {
+        super(Declaration.of("favourites")
+                .requires(UsersDomain.NAME)
+                .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG)
+                .derivedTypes(FAVOURITE_STATS, SEARCH_ENTRY)
+                .sharedCounters(GLOBAL_FAVOURITES)
+                .events(TagDerivation.TagDetail.class, TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED,
+                        TagDerivation.TAG_DELETED)
+                .events(FavouriteDerivation.FavouriteDetail.class, FavouriteDerivation.FAVOURITE_COLLECTED,
+                        FavouriteDerivation.FAVOURITE_UNCOLLECTED)
+                .events(FavouriteTagDerivation.LinkDetail.class, FavouriteTagDerivation.FAVOURITE_TAGGED,
+                        FavouriteTagDerivation.FAVOURITE_UNTAGGED)
+                .dashboard(FavsDashboard.SECTIONS)
+                .demoSeed(FavsDemo::seed)
+                .workload(FavWorkload::new));
     }
 
     /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
@@ -108,18 +96,6 @@ public final class Favs implements Domain {
         return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
     }
 
-    /** Events about a user's own tags and favourites: none is for a public feed. */
-    @Override
-    public List<EventType> events() {
-        return List.of(EventType.of(TagDerivation.TAG_CREATED, TagDerivation.TagDetail.class),
-                EventType.of(TagDerivation.TAG_RENAMED, TagDerivation.TagDetail.class),
-                EventType.of(TagDerivation.TAG_DELETED, TagDerivation.TagDetail.class),
-                EventType.of(FavouriteDerivation.FAVOURITE_COLLECTED, FavouriteDerivation.FavouriteDetail.class),
-                EventType.of(FavouriteDerivation.FAVOURITE_UNCOLLECTED, FavouriteDerivation.FavouriteDetail.class),
-                EventType.of(FavouriteTagDerivation.FAVOURITE_TAGGED, FavouriteTagDerivation.LinkDetail.class),
-                EventType.of(FavouriteTagDerivation.FAVOURITE_UNTAGGED, FavouriteTagDerivation.LinkDetail.class));
-    }
-
     /** The links of an un-collected favourite or a deleted tag. */
     @Override
     public Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
@@ -135,20 +111,5 @@ public final class Favs implements Domain {
     /** The counter of a tag in {@link #FAVOURITE_STATS}. */
     public static String tagCounter(String tagId) {
         return STATS_TAG_PREFIX + tagId;
-    }
-
-    @Override
-    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
-        FavsDemo.seed(api);
-    }
-
-    @Override
-    public Optional<WorkloadPart> workload(WorkloadContext context) {
-        return Optional.of(new FavWorkload(context));
-    }
-
-    @Override
-    public List<io.tally.core.domain.DashboardSection> dashboard() {
-        return FavsDashboard.SECTIONS;
     }
 }

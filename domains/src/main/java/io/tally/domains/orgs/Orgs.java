@@ -1,10 +1,5 @@
 package io.tally.domains.orgs;
 
-import java.util.Optional;
-import io.tally.core.workload.WorkloadPart;
-import io.tally.core.workload.WorkloadContext;
-import java.io.IOException;
-import io.tally.core.demo.DemoApi;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import java.util.Map;
 import io.tally.core.derive.CascadeRunner;
@@ -13,9 +8,9 @@ import io.tally.core.users.UsersDomain;
 import io.tally.core.users.Users;
 import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
-import io.tally.core.domain.Domain;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.derive.Derivation;
-import io.tally.core.events.EventType;
 import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
 import io.tally.core.DerivedType;
@@ -27,7 +22,7 @@ import java.util.List;
  * cascades that remove a deleted team's or employee's memberships, and what the domain counts in the global totals.
  * Keys are in {@link OrgKeys}.
  */
-public final class Orgs implements Domain {
+public final class Orgs extends DeclaredDomain {
     public static final EntityType ORGANISATION = EntityType.base("Organisation");
     public static final EntityType TEAM = EntityType.base("Team");
     public static final EntityType EMPLOYEE = EntityType.base("Employee");
@@ -60,29 +55,22 @@ public final class Orgs implements Domain {
             .counters(TEAM_MEMBERS)
             .build();
 
-    @Override
-    public String name() {
-        return "orgs";
-    }
-
-    @Override
-    public List<String> requires() {
-        return List.of(UsersDomain.NAME);
-    }
-
-    @Override
-    public List<EntityType> entityTypes() {
-        return List.of(ORGANISATION, TEAM, EMPLOYEE, MEMBERSHIP, TEAM_REF, EMPLOYEE_REF);
-    }
-
-    @Override
-    public List<DerivedType> derivedTypes() {
-        return List.of(ORG_STATS, TEAM_STATS);
-    }
-
-    @Override
-    public List<SharedCounter> sharedCounters() {
-        return List.of(GLOBAL_ORGS, GLOBAL_EMPLOYEES);
+    /** Events about organisations, teams and employees are not for a public feed. */
+    public Orgs() {
+        super(Declaration.of("orgs")
+                .requires(UsersDomain.NAME)
+                .entityTypes(ORGANISATION, TEAM, EMPLOYEE, MEMBERSHIP, TEAM_REF, EMPLOYEE_REF)
+                .derivedTypes(ORG_STATS, TEAM_STATS)
+                .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)
+                .events(OrganisationDerivation.OrgDetail.class, OrganisationDerivation.ORG_CREATED)
+                .events(TeamDerivation.TeamDetail.class, TeamDerivation.TEAM_CREATED, TeamDerivation.TEAM_DELETED)
+                .events(EmployeeDerivation.EmployeeDetail.class, EmployeeDerivation.EMPLOYEE_CREATED,
+                        EmployeeDerivation.EMPLOYEE_DELETED)
+                .events(MembershipDerivation.MembershipDetail.class, MembershipDerivation.EMPLOYEE_JOINED_TEAM,
+                        MembershipDerivation.EMPLOYEE_LEFT_TEAM)
+                .dashboard(OrgsDashboard.SECTIONS)
+                .demoSeed(OrgsDemo::seed)
+                .workload(OrgWorkload::new));
     }
 
     /** Its stores over the table and the routes that use them; routes reach the table only through the stores. */
@@ -105,37 +93,10 @@ public final class Orgs implements Domain {
                 new MembershipDerivation());
     }
 
-    /** Events about organisations, teams and employees: none is for a public feed. */
-    @Override
-    public List<EventType> events() {
-        return List.of(EventType.of(OrganisationDerivation.ORG_CREATED, OrganisationDerivation.OrgDetail.class),
-                EventType.of(TeamDerivation.TEAM_CREATED, TeamDerivation.TeamDetail.class),
-                EventType.of(TeamDerivation.TEAM_DELETED, TeamDerivation.TeamDetail.class),
-                EventType.of(EmployeeDerivation.EMPLOYEE_CREATED, EmployeeDerivation.EmployeeDetail.class),
-                EventType.of(EmployeeDerivation.EMPLOYEE_DELETED, EmployeeDerivation.EmployeeDetail.class),
-                EventType.of(MembershipDerivation.EMPLOYEE_JOINED_TEAM, MembershipDerivation.MembershipDetail.class),
-                EventType.of(MembershipDerivation.EMPLOYEE_LEFT_TEAM, MembershipDerivation.MembershipDetail.class));
-    }
-
     /** The memberships of a deleted team or employee. */
     @Override
     public Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
         CascadeRunner memberships = new DynamoDbMembershipCascades(dynamo, table);
         return Map.of(TeamMemberships.class, memberships, EmployeeMemberships.class, memberships);
-    }
-
-    @Override
-    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
-        OrgsDemo.seed(api);
-    }
-
-    @Override
-    public Optional<WorkloadPart> workload(WorkloadContext context) {
-        return Optional.of(new OrgWorkload(context));
-    }
-
-    @Override
-    public List<io.tally.core.domain.DashboardSection> dashboard() {
-        return OrgsDashboard.SECTIONS;
     }
 }

@@ -1,17 +1,11 @@
 package io.tally.domains.songs;
 
-import io.tally.core.workload.WorkloadPart;
-import io.tally.core.workload.WorkloadContext;
-import java.util.Optional;
-import io.tally.core.demo.DemoLoad;
-import java.io.IOException;
-import io.tally.core.demo.DemoApi;
 import io.tally.core.users.UsersDomain;
 import io.tally.core.users.Users;
 import io.tally.core.http.Router;
 import io.tally.core.domain.RouteContext;
-import io.tally.core.events.EventType;
-import io.tally.core.domain.Domain;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.derive.Derivation;
 import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
@@ -25,7 +19,7 @@ import java.util.List;
  * counts, the derived types, routes, derivations, and what the domain counts in the global totals. Keys are in
  * {@link SongKeys}.
  */
-public final class Songs implements Domain {
+public final class Songs extends DeclaredDomain {
     public static final EntityType SONG = EntityType.base("Song");
     public static final EntityType DOWNLOAD = EntityType.base("Download");
 
@@ -89,29 +83,22 @@ public final class Songs implements Domain {
         }
     }
 
-    @Override
-    public String name() {
-        return "songs";
-    }
-
-    @Override
-    public List<String> requires() {
-        return List.of(UsersDomain.NAME);
-    }
-
-    @Override
-    public List<EntityType> entityTypes() {
-        return List.of(SONG, DOWNLOAD);
-    }
-
-    @Override
-    public List<DerivedType> derivedTypes() {
-        return List.of(SONG_STATS, SONG_DAY, SONG_MONTH, DOWNLOAD_DAY);
-    }
-
-    @Override
-    public List<SharedCounter> sharedCounters() {
-        return List.of(GLOBAL_DOWNLOADS);
+    /**
+     * A song added is public data; a refund is not: it names who downloaded, which no public route shows (downloads
+     * are written and refunded by an admin, and the read side shows only figures).
+     */
+    public Songs() {
+        super(Declaration.of("songs")
+                .requires(UsersDomain.NAME)
+                .entityTypes(SONG, DOWNLOAD)
+                .derivedTypes(SONG_STATS, SONG_DAY, SONG_MONTH, DOWNLOAD_DAY)
+                .sharedCounters(GLOBAL_DOWNLOADS)
+                .publicEvents(SongDerivation.SongAdded.class, SongDerivation.SONG_ADDED)
+                .events(DownloadDerivation.DownloadRefunded.class, DownloadDerivation.DOWNLOAD_REFUNDED)
+                .dashboard(SongsDashboard.SECTIONS)
+                .demoSeed(SongsDemo::seed)
+                .demoLoad(SongsDemo.Load::new)
+                .workload(SongWorkload::new));
     }
 
     /** Its store over the table and the routes that use it. */
@@ -123,35 +110,5 @@ public final class Songs implements Domain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new SongDerivation(), new DownloadDerivation());
-    }
-
-    /**
-     * A song added is public data; a refund is not: it names who downloaded, which no public route shows (downloads
-     * are written and refunded by an admin, and the read side shows only figures).
-     */
-    @Override
-    public List<EventType> events() {
-        return List.of(EventType.publicEvent(SongDerivation.SONG_ADDED, SongDerivation.SongAdded.class),
-                EventType.of(DownloadDerivation.DOWNLOAD_REFUNDED, DownloadDerivation.DownloadRefunded.class));
-    }
-
-    @Override
-    public void demoSeed(DemoApi api) throws IOException, InterruptedException {
-        SongsDemo.seed(api);
-    }
-
-    @Override
-    public Optional<DemoLoad> demoLoad() {
-        return Optional.of(new SongsDemo.Load());
-    }
-
-    @Override
-    public Optional<WorkloadPart> workload(WorkloadContext context) {
-        return Optional.of(new SongWorkload(context));
-    }
-
-    @Override
-    public List<io.tally.core.domain.DashboardSection> dashboard() {
-        return SongsDashboard.SECTIONS;
     }
 }

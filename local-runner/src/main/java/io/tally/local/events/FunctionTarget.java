@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -62,8 +61,8 @@ public final class FunctionTarget implements EventTarget, AutoCloseable {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
                 handler.handleRequest(new ByteArrayInputStream(JSON.writeValueAsBytes(event.event())),
-                        new ByteArrayOutputStream(), new LocalLambdaContext(functionName, UUID.randomUUID().toString(),
-                                Duration.ofSeconds(30), Clock.systemUTC()));
+                        new ByteArrayOutputStream(),
+                        new LocalLambdaContext(functionName, Duration.ofSeconds(30), Clock.systemUTC()));
                 return;
             } catch (IOException | RuntimeException e) {
                 if (attempt == ATTEMPTS) {

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -319,8 +318,7 @@ public final class HttpFront implements AutoCloseable {
             if (route != null) {
                 target = LocalRoutes.LOCAL_ROUTE_FUNCTION;
             }
-            LocalLambdaContext context = new LocalLambdaContext(target, UUID.randomUUID().toString(),
-                    FUNCTION_TIMEOUT, clock);
+            LocalLambdaContext context = new LocalLambdaContext(target, FUNCTION_TIMEOUT, clock);
             APIGatewayV2HTTPResponse result = (route == null ? handler : route).handleRequest(event, context);
             if (result == null) {
                 throw new IllegalStateException("the handler returned no response");

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Objects;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,17 +26,17 @@ public final class LocalLambdaContext implements Context {
     public static final int MEMORY_LIMIT_MB = 512;
 
     private final String functionName;
-    private final String requestId;
-    private final Instant deadline;
+    private final String requestId = UUID.randomUUID().toString();
     private final Clock clock;
+    private final Instant deadline;
     private final LambdaLogger logger;
 
-    public LocalLambdaContext(String functionName, String requestId, Duration timeout, Clock clock) {
+    /** An invocation with a request id of its own that must finish within {@code timeout} of now. */
+    public LocalLambdaContext(String functionName, Duration timeout, Clock clock) {
         this.functionName = Objects.requireNonNull(functionName, "functionName");
-        this.requestId = Objects.requireNonNull(requestId, "requestId");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.deadline = clock.instant().plus(timeout);
-        this.logger = new Slf4jLambdaLogger(LoggerFactory.getLogger("lambda." + functionName), requestId);
+        deadline = clock.instant().plus(timeout);
+        logger = new Slf4jLambdaLogger(LoggerFactory.getLogger("lambda." + functionName), requestId);
     }
 
     @Override

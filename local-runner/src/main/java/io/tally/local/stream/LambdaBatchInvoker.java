@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
@@ -45,7 +44,7 @@ public final class LambdaBatchInvoker implements BatchInvoker {
     @Override
     public InvocationResult invoke(String shardId, List<Record> records) {
         DynamodbEvent event = SdkToLambdaRecords.event(records, streamArn);
-        LocalLambdaContext context = new LocalLambdaContext(functionName, UUID.randomUUID().toString(), timeout, clock);
+        LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
         StreamsEventResponse response;
         try {
             response = handler.handleRequest(event, context);

@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
@@ -105,7 +104,7 @@ public final class TumblingWindowBatchInvoker implements BatchInvoker {
                 .withIsFinalInvokeForWindow(false)
                 .withIsWindowTerminatedEarly(false)
                 .build();
-        LocalLambdaContext context = new LocalLambdaContext(functionName, UUID.randomUUID().toString(), timeout, clock);
+        LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
         TimeWindowEventResponse response;
         try {
             response = handler.handleRequest(event, context);

@@ -7,13 +7,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /** Derived items in the DynamoDB table, one UpdateItem per {@link DerivedWrite}. */
-public final class DynamoDbDerivedStore implements DerivedStore {
-    private final DynamoDbClient client;
-    private final String tableName;
-
-    public DynamoDbDerivedStore(DynamoDbClient client, String tableName) {
-        this.client = Objects.requireNonNull(client, "client");
-        this.tableName = Objects.requireNonNull(tableName, "tableName");
+public record DynamoDbDerivedStore(DynamoDbClient client, String tableName) implements DerivedStore {
+    public DynamoDbDerivedStore {
+        Objects.requireNonNull(client, "client");
+        Objects.requireNonNull(tableName, "tableName");
     }
 
     @Override

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * The engine's use of the {@link ShardCursors}: admits a batch before its first write (or says why not, with a
  * metric and a log line an operator can act on) and records how it ended.
  */
-final class ShardGuard {
+record ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBackoff) {
     private static final Logger LOG = LoggerFactory.getLogger(ShardGuard.class);
 
     /** Either the shard's progress at the claim, or a refusal. */
@@ -27,16 +27,6 @@ final class ShardGuard {
     /** The default pause before the second attempt, doubled before each further one up to {@link #MAX_BACKOFF}. */
     static final Duration FIRST_BACKOFF = Duration.ofMillis(10);
     static final Duration MAX_BACKOFF = Duration.ofMillis(400);
-
-    private final ShardCursors cursors;
-    private final StreamMetrics metrics;
-    private final Duration firstBackoff;
-
-    ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBackoff) {
-        this.cursors = cursors;
-        this.metrics = metrics;
-        this.firstBackoff = firstBackoff;
-    }
 
     /** @param first the zero-padded sequence the batch claims the shard from */
     Admission admit(String shardId, String first, ShardCursors.Lease lease, Instant now) {

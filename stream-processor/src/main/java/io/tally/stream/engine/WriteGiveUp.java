@@ -21,18 +21,8 @@ import org.slf4j.LoggerFactory;
  * <p>Throttling, server errors and missing permissions are never given up on: they clear, and the records must
  * then be applied.
  */
-final class WriteGiveUp {
+record WriteGiveUp(DeadLetterSink deadLetters, GiveUp giveUp, StreamMetrics metrics) {
     private static final Logger LOG = LoggerFactory.getLogger(WriteGiveUp.class);
-
-    private final DeadLetterSink deadLetters;
-    private final GiveUp giveUp;
-    private final StreamMetrics metrics;
-
-    WriteGiveUp(DeadLetterSink deadLetters, GiveUp giveUp, StreamMetrics metrics) {
-        this.deadLetters = deadLetters;
-        this.giveUp = giveUp;
-        this.metrics = metrics;
-    }
 
     /**
      * Files the failed writes at the batch's first failure as dead letters when it is time to give them up, and

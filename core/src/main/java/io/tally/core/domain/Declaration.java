@@ -1,0 +1,176 @@
+package io.tally.core.domain;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import io.tally.core.SharedCounter;
+import io.tally.core.demo.DemoApi;
+import io.tally.core.demo.DemoLoad;
+import io.tally.core.events.EventType;
+import io.tally.core.workload.WorkloadContext;
+import io.tally.core.workload.WorkloadPart;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The facts of a {@link Domain}, written once as data and handed to {@link DeclaredDomain}'s constructor: its name, the
+ * domains it builds on, its entity and derived types, the counters it adds to shared items, what it lets others look
+ * up, the events it announces, its dashboard sections, and the factories of its demo and workload parts. Each method
+ * adds to what was declared before, in order (the order the registry, {@code docs/events.md} and the read side
+ * show); a declaration is complete once its domain is constructed.
+ *
+ * <pre>{@code
+ * public Reviews() {
+ *     super(Declaration.of("reviews")
+ *             .requires("catalogue")
+ *             .entityTypes(REVIEW)
+ *             .derivedTypes(REVIEW_STATS)
+ *             .events(ReviewChanged.class, REVIEW_POSTED, REVIEW_WITHDRAWN)
+ *             .workload(ReviewsWorkload::new));
+ * }
+ * }</pre>
+ */
+public final class Declaration {
+    /** Writes a domain's part of the demo's seed scenario through the API (see {@link Domain#demoSeed}). */
+    @FunctionalInterface
+    public interface DemoSeed {
+        void seed(DemoApi api) throws IOException, InterruptedException;
+    }
+
+    private final String name;
+    private final List<String> requires = new ArrayList<>();
+    private final List<EntityType> entityTypes = new ArrayList<>();
+    private final List<DerivedType> derivedTypes = new ArrayList<>();
+    private final List<SharedCounter> sharedCounters = new ArrayList<>();
+    private final List<Lookup> lookups = new ArrayList<>();
+    private final List<EventType> events = new ArrayList<>();
+    private final List<DashboardSection> dashboard = new ArrayList<>();
+    private DemoSeed demoSeed = api -> {
+    };
+    private Supplier<? extends DemoLoad> demoLoad;
+    private Function<WorkloadContext, ? extends WorkloadPart> workload;
+
+    private Declaration(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+    }
+
+    /** The declaration of the domain with this name (a lower-case word, e.g. {@code blog}; the registry checks it). */
+    public static Declaration of(String name) {
+        return new Declaration(name);
+    }
+
+    /** Domains it builds on, by name ({@link Domain#requires}). */
+    public Declaration requires(String... domains) {
+        return add(requires, domains);
+    }
+
+    /** Entity types of the base items its writers write ({@link Domain#entityTypes}). */
+    public Declaration entityTypes(EntityType... types) {
+        return add(entityTypes, types);
+    }
+
+    /** Derived item types it declares ({@link Domain#derivedTypes}). */
+    public Declaration derivedTypes(DerivedType... types) {
+        return add(derivedTypes, types);
+    }
+
+    /** Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}). */
+    public Declaration sharedCounters(SharedCounter... counters) {
+        return add(sharedCounters, counters);
+    }
+
+    /** Lets other domains find an entity of this type by its id, with the key of its item ({@link Lookup}). */
+    public Declaration lookup(EntityType type, Function<String, Key> keyOf) {
+        return add(lookups, new Lookup(type, keyOf));
+    }
+
+    /** Events about private data (one user's, an organisation's), each detail type written from {@code detail}. */
+    public Declaration events(Class<? extends Record> detail, String... detailTypes) {
+        return add(events, EventType.all(detail, false, detailTypes).toArray(EventType[]::new));
+    }
+
+    /** Events about public data only, which an anonymous reader of a public feed may see ({@link EventType}). */
+    public Declaration publicEvents(Class<? extends Record> detail, String... detailTypes) {
+        return add(events, EventType.all(detail, true, detailTypes).toArray(EventType[]::new));
+    }
+
+    /** Its dashboard sections, in the page's order ({@link Domain#dashboard}). */
+    public Declaration dashboard(List<DashboardSection> sections) {
+        return add(dashboard, sections.toArray(DashboardSection[]::new));
+    }
+
+    /** Its part of the demo's seed scenario ({@link Domain#demoSeed}). */
+    public Declaration demoSeed(DemoSeed seed) {
+        demoSeed = Objects.requireNonNull(seed, "seed");
+        return this;
+    }
+
+    /** Makes a new instance of its part of the demo's steady load ({@link Domain#demoLoad}). */
+    public Declaration demoLoad(Supplier<? extends DemoLoad> load) {
+        demoLoad = Objects.requireNonNull(load, "load");
+        return this;
+    }
+
+    /** Makes its part of the test kit's random workload over a context ({@link Domain#workload}). */
+    public Declaration workload(Function<WorkloadContext, ? extends WorkloadPart> part) {
+        workload = Objects.requireNonNull(part, "part");
+        return this;
+    }
+
+    @SafeVarargs
+    private <T> Declaration add(List<T> list, T... items) {
+        for (T item : items) {
+            list.add(Objects.requireNonNull(item, () -> name + ": a null in its declaration"));
+        }
+        return this;
+    }
+
+    String name() {
+        return name;
+    }
+
+    List<String> requires() {
+        return List.copyOf(requires);
+    }
+
+    List<EntityType> entityTypes() {
+        return List.copyOf(entityTypes);
+    }
+
+    List<DerivedType> derivedTypes() {
+        return List.copyOf(derivedTypes);
+    }
+
+    List<SharedCounter> sharedCounters() {
+        return List.copyOf(sharedCounters);
+    }
+
+    List<Lookup> lookups() {
+        return List.copyOf(lookups);
+    }
+
+    List<EventType> events() {
+        return List.copyOf(events);
+    }
+
+    List<DashboardSection> dashboard() {
+        return List.copyOf(dashboard);
+    }
+
+    DemoSeed demoSeed() {
+        return demoSeed;
+    }
+
+    Supplier<? extends DemoLoad> demoLoad() {
+        return demoLoad;
+    }
+
+    Function<WorkloadContext, ? extends WorkloadPart> workload() {
+        return workload;
+    }
+}
