@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * HTTP server's request threads and the single thread that runs every SQLite statement). The benchmark's JVM hosts
  * DynamoDB Local, so the rest is the processor, its SDK client and the JVM; of it, the part on the processor's own Java
  * threads (every thread but DynamoDB Local's and the benchmark's samplers) is measured too, and so, on Linux, are the
- * JVM's own garbage-collector and JIT-compiler threads (from /proc: {@link ThreadMXBean} does not list them). A thread that ends during the phase is left out
- * of the split (not of the total); DynamoDB Local's threads live as long as the server.
+ * JVM's own garbage-collector and JIT-compiler threads (from /proc: {@link ThreadMXBean} does not list them). A thread
+ * that ends during the phase is left out of the split (not of the total); DynamoDB Local's threads live as long as the
+ * server.
  */
 final class CpuUse {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();

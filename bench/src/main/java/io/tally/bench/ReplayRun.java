@@ -50,8 +50,9 @@ final class ReplayRun {
     /**
      * Replays a small mix of the blog's, the catalogue's, songs' and favourites' writes to both processors, without
      * reporting it: the JVM compiles the code the replays run (DynamoDB Local's, the SDK's, the processors') while it
-     * is hot, and that compilation costs more CPU than the replay itself for the first few thousand records. Without a warm-up, the first workload's
-     * first processor would pay for it alone, and the faster processor, with the shorter phase, pays the larger share.
+     * is hot, and that compilation costs more CPU than the replay itself for the first few thousand records. Without a
+     * warm-up, the first workload's first processor would pay for it alone, and the faster processor, with the shorter
+     * phase, pays the larger share.
      */
     static void warmUp(BenchOptions options) {
         long seed = options.seed + 1;

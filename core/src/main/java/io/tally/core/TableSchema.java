@@ -46,9 +46,9 @@ public final class TableSchema {
     public static final String LOOKUP_KEY = "lookupKey";
 
     /**
-     * Seed 004's three LSIs over a user's tag partition ({@code TAGS#<userId>}): tags by name ignoring case, by creation
-     * and by last access. Sparse: only tags carry the range keys, so the name reservations in the same partition and the
-     * rest of the table pay nothing.
+     * Seed 004's three LSIs over a user's tag partition ({@code TAGS#<userId>}): tags by name ignoring case, by
+     * creation and by last access. Sparse: only tags carry the range keys, so the name reservations in the same
+     * partition and the rest of the table pay nothing.
      */
     public static final String TAGS_BY_NAME_INDEX = "TagsByName";
     public static final String TAG_NAME_KEY = "tagNameKey";
@@ -58,8 +58,8 @@ public final class TableSchema {
     public static final String TAG_ACCESSED_KEY = "tagAccessedKey";
 
     /**
-     * The range key of the favourites indexes: {@code <clippedAt>#<favouriteId>}, so that each lists newest first. It is
-     * carried by favourites, links and live search entries, which each carry the hash key of their own indexes only.
+     * The range key of the favourites indexes: {@code <clippedAt>#<favouriteId>}, so that each lists newest first. It
+     * is carried by favourites, links and live search entries, which each carry the hash key of their own indexes only.
      */
     public static final String CLIPPED_KEY = "clippedKey";
     /** Seed 004's GSI of favourites by user and type: hash {@link #FAV_TYPE_KEY} ({@code <userId>#<type>}). */

@@ -1,22 +1,22 @@
 package io.tally.domains;
 
-import io.tally.core.MalformedItemException;
-import io.tally.core.TableSchema;
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.MalformedItemException;
+import io.tally.core.TableSchema;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.users.User;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.Comment;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostRef;
 import io.tally.domains.blog.PostStatus;
-import io.tally.core.users.User;
 import io.tally.domains.catalogue.CatalogueItem;
 import io.tally.domains.catalogue.ItemState;
 import io.tally.domains.catalogue.UserItem;
-import io.tally.core.domain.DomainRegistry;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.tally.domains;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.tally.core.DeadLetterItem;
 import io.tally.core.Key;
 import io.tally.core.Shards;
 import io.tally.core.users.Users;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.PostStatus;
 import io.tally.domains.catalogue.CatalogueKeys;

@@ -10,5 +10,4 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  */
 @JsonPropertyOrder({"eventId", "userId", "itemId", "stars", "previousStars"})
 public record ReviewChanged(String eventId, String userId, String itemId, Long stars, Long previousStars) {
-    public static final String DETAIL_TYPE = "ReviewChanged";
 }

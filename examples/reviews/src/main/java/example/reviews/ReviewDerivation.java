@@ -3,6 +3,7 @@ package example.reviews;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import java.util.List;
 
 /**
@@ -10,6 +11,9 @@ import java.util.List;
  * no longer counts. Every change announces {@code ReviewChanged}.
  */
 final class ReviewDerivation extends EntityDerivation<Review> {
+    /** A review is a user's own data: its event is not for a public feed. */
+    static final EventType REVIEW_CHANGED = EventType.of("ReviewChanged", ReviewChanged.class);
+
     ReviewDerivation() {
         super(Reviews.REVIEW, Review.SCHEMA::fromItem);
     }
@@ -29,8 +33,8 @@ final class ReviewDerivation extends EntityDerivation<Review> {
         if (review == null) {
             return List.of();
         }
-        String id = DomainEvent.idFor(eventId, ReviewChanged.DETAIL_TYPE, review.userId() + "/" + review.itemId());
-        return List.of(DomainEvent.of(id, ReviewChanged.DETAIL_TYPE, new ReviewChanged(id, review.userId(),
-                review.itemId(), after == null ? null : after.stars(), before == null ? null : before.stars())));
+        return List.of(DomainEvent.about(eventId, REVIEW_CHANGED, review.userId() + "/" + review.itemId(),
+                id -> new ReviewChanged(id, review.userId(), review.itemId(), after == null ? null : after.stars(),
+                        before == null ? null : before.stars())));
     }
 }

@@ -45,15 +45,14 @@ public final class Reviews extends DeclaredDomain {
             .build();
 
     /**
-     * Users review, and what they review are the catalogue's items. A review is a user's own data: its event is not
-     * for a public feed.
+     * Users review, and what they review are the catalogue's items.
      */
     public Reviews() {
         super(Declaration.of("reviews")
                 .requires("users", "catalogue")
                 .entityTypes(REVIEW)
                 .derivedTypes(ITEM_REVIEWS, USER_REVIEWS)
-                .events(ReviewChanged.class, ReviewChanged.DETAIL_TYPE)
+                .events(ReviewDerivation.REVIEW_CHANGED)
                 .demoSeed(Reviews::seedDemo)
                 .workload(ReviewsWorkload::new));
     }

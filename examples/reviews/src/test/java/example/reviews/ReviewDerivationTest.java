@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.IntendedChanges;
-import io.tally.core.domain.DomainRegistry;
 import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.DomainEvent;
 import java.time.Instant;
 import java.util.LinkedHashMap;

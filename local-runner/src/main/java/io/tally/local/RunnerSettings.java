@@ -1,5 +1,6 @@
 package io.tally.local;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.local.events.LocalEventBus;
 import java.nio.file.Path;
@@ -23,8 +24,9 @@ import java.util.regex.Pattern;
  * @param domains      the domains the writer serves and the stream processor derives: those on the runner's class
  *                     path, plus those of {@code --domain-jar}
  */
+@RecordBuilder
 public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
-        Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains) {
+        Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains) implements RunnerSettingsBuilder.With {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_DYNAMODB_PORT = 8000;
@@ -74,56 +76,6 @@ public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataD
     /** Free ports chosen at start, in memory: what a test wants. */
     public static RunnerSettings ephemeral() {
         return defaults().withPort(0).withDynamoDbPort(0).withEventsPort(0);
-    }
-
-    public RunnerSettings withHost(String value) {
-        return new RunnerSettings(value, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth,
-                domains);
-    }
-
-    public RunnerSettings withPort(int value) {
-        return new RunnerSettings(host, value, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth,
-                domains);
-    }
-
-    public RunnerSettings withDynamoDbPort(int value) {
-        return new RunnerSettings(host, port, value, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth, domains);
-    }
-
-    public RunnerSettings withDataDir(Path value) {
-        return new RunnerSettings(host, port, dynamoDbPort, value, tableName, eventsPort, rulesDir, eventsDir, auth,
-                domains);
-    }
-
-    public RunnerSettings withTableName(String value) {
-        return new RunnerSettings(host, port, dynamoDbPort, dataDir, value, eventsPort, rulesDir, eventsDir, auth,
-                domains);
-    }
-
-    public RunnerSettings withEventsPort(int value) {
-        return new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, value, rulesDir, eventsDir, auth,
-                domains);
-    }
-
-    public RunnerSettings withRulesDir(Path value) {
-        return new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, value, eventsDir, auth,
-                domains);
-    }
-
-    public RunnerSettings withAuth(boolean value) {
-        return new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, value,
-                domains);
-    }
-
-    /** The domains the runner serves and derives. */
-    public RunnerSettings withDomains(DomainRegistry value) {
-        return new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, auth,
-                value);
-    }
-
-    public RunnerSettings withEventsDir(Path value) {
-        return new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, value, auth,
-                domains);
     }
 
     private static void checkPort(int port, String option) {

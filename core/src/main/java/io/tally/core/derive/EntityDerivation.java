@@ -118,6 +118,11 @@ public abstract class EntityDerivation<T> implements Derivation {
         }
     }
 
+    /** The event of an entity that appeared; none for a change of one that was there, or its removal. */
+    protected static <T> List<DomainEvent> created(T before, T after, Function<T, DomainEvent> event) {
+        return before == null && after != null ? List.of(event.apply(after)) : List.of();
+    }
+
     /**
      * The event of an entity that appeared ({@code created}) or disappeared ({@code removed}); none for a change of one
      * that stays.

@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  *             .requires("catalogue")
  *             .entityTypes(REVIEW)
  *             .derivedTypes(REVIEW_STATS)
- *             .events(ReviewChanged.class, REVIEW_POSTED, REVIEW_WITHDRAWN)
+ *             .events(ReviewDerivation.REVIEW_CHANGED)
  *             .workload(ReviewsWorkload::new));
  * }
  * }</pre>
@@ -79,7 +79,9 @@ public final class Declaration {
         return add(derivedTypes, types);
     }
 
-    /** Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}). */
+    /**
+     * Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}).
+     */
     public Declaration sharedCounters(SharedCounter... counters) {
         return add(sharedCounters, counters);
     }
@@ -89,14 +91,12 @@ public final class Declaration {
         return add(lookups, new Lookup(type, keyOf));
     }
 
-    /** Events about private data (one user's, an organisation's), each detail type written from {@code detail}. */
-    public Declaration events(Class<? extends Record> detail, String... detailTypes) {
-        return add(events, EventType.all(detail, false, detailTypes).toArray(EventType[]::new));
-    }
-
-    /** Events about public data only, which an anonymous reader of a public feed may see ({@link EventType}). */
-    public Declaration publicEvents(Class<? extends Record> detail, String... detailTypes) {
-        return add(events, EventType.all(detail, true, detailTypes).toArray(EventType[]::new));
+    /**
+     * The kinds of events its derivations announce, each with its detail record and whether it is about public data
+     * only ({@link Domain#events}).
+     */
+    public Declaration events(EventType... types) {
+        return add(events, types);
     }
 
     /** Its dashboard sections, in the page's order ({@link Domain#dashboard}). */

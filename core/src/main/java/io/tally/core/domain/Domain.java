@@ -2,13 +2,13 @@ package io.tally.core.domain;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
-import io.tally.core.SharedCounter;
 import io.tally.core.ShardSettings;
+import io.tally.core.SharedCounter;
+import io.tally.core.demo.DemoApi;
+import io.tally.core.demo.DemoLoad;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.derive.CounterEvents;
-import io.tally.core.demo.DemoApi;
-import io.tally.core.demo.DemoLoad;
 import io.tally.core.derive.Derivation;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
@@ -22,16 +22,18 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * One domain of the application, declared once: its entities, its derived types, the counters it adds to the shared
- * items, its routes with their access rules, its derivations and the cascades they ask for, its dashboard sections.
- * The writer function, the stream processor, the rebuilder, the local runner, the dashboard page and the tests all take
- * a domain from here; none of them names a domain.
+ * items, its routes with their access rules, its derivations and the cascades they ask for, its dashboard sections. The
+ * writer function, the stream processor, the rebuilder, the local runner, the dashboard page and the tests all take a
+ * domain from here; none of them names a domain.
  *
- * <p>Domains are found with {@link java.util.ServiceLoader}: a jar lists its domains in
- * {@code META-INF/services/io.tally.core.domain.Domain}, one class name a line (a public class with a public no-argument
+ * <p>Domains are found with {@link java.util.ServiceLoader}: a jar lists its domains in {@code
+ * META-INF/services/io.tally.core.domain.Domain}, one class name a line (a public class with a public no-argument
  * constructor). {@link DomainRegistry} puts them together and checks them: names and types declared once, a shared
  * counter once, every domain a domain requires present.
  *
- * <p>Every method but {@link #name} has a default of nothing, so a domain declares only what it has.
+ * <p>Every method but {@link #name} has a default of nothing, so a domain declares only what it has. The usual way to
+ * write one is {@link DeclaredDomain}: its facts as a {@link Declaration}, its routes, derivations and cascades as
+ * methods.
  */
 public interface Domain {
     /** Its name, a lower-case word, e.g. {@code blog}. */
@@ -50,7 +52,10 @@ public interface Domain {
         return List.of();
     }
 
-    /** The derived item types it declares (for a shared one, its counters come from every domain's {@link #sharedCounters}). */
+    /**
+     * The derived item types it declares (for a shared one, its counters come from every domain's
+     * {@link #sharedCounters}).
+     */
     default List<DerivedType> derivedTypes() {
         return List.of();
     }

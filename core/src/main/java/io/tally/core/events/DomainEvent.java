@@ -3,6 +3,7 @@ package io.tally.core.events;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * A domain event for EventBridge. {@code id} is derived from the stream record (and the event's subject), so a
@@ -24,6 +25,22 @@ public record DomainEvent(String id, String detailType, Map<String, Object> deta
      */
     public static DomainEvent of(String id, String detailType, Record detail) {
         return new DomainEvent(id, detailType, io.tally.core.http.Json.fields(detail));
+    }
+
+    /**
+     * The event of {@code type} about {@code subject} that stream record {@code eventId} announces: its id from those
+     * three ({@link #idFor}), its detail a record of the type's detail class made with that id (which it carries as
+     * {@code eventId}).
+     */
+    public static DomainEvent about(String eventId, EventType type, String subject,
+                                    Function<String, ? extends Record> detail) {
+        String id = idFor(eventId, type.detailType(), subject);
+        Record record = detail.apply(id);
+        if (!type.detail().isInstance(record)) {
+            throw new IllegalArgumentException(type.detailType() + "'s detail is a " + type.detail().getName()
+                    + ", not a " + record.getClass().getName());
+        }
+        return of(id, type.detailType(), record);
     }
 
     /** The id of the event of {@code detailType} about {@code subject} announced by stream record {@code eventId}. */

@@ -20,12 +20,6 @@ public record EventType(String detailType, Class<? extends Record> detail, boole
         return new EventType(detailType, detail, false);
     }
 
-    /** Several detail types written from one detail record (e.g. created and deleted), about private data or not. */
-    public static java.util.List<EventType> all(Class<? extends Record> detail, boolean publicData,
-                                                String... detailTypes) {
-        return java.util.Arrays.stream(detailTypes).map(type -> new EventType(type, detail, publicData)).toList();
-    }
-
     /** An event about public data. */
     public static EventType publicEvent(String detailType, Class<? extends Record> detail) {
         return new EventType(detailType, detail, true);

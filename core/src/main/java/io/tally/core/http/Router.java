@@ -23,8 +23,8 @@ public final class Router {
 
     /**
      * A route as declared: its method, path template, access rule and what it documents of itself for the OpenAPI
-     * document ({@link #summary}, {@link #query}, {@link #body}, {@link #returns}). {@link #add} declares the next route,
-     * so that a domain's routes read as one table:
+     * document ({@link #summary}, {@link #query}, {@link #body}, {@link #returns}). {@link #add} declares the next
+     * route, so that a domain's routes read as one table:
      * <pre>
      * router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, this::create).summary("Create a team")
      *         .body(TEAM_FIELDS).returns(201, Team.class)
@@ -86,8 +86,8 @@ public final class Router {
         }
 
         /**
-         * A list: its answer is the contract's page, {@code {"items": [...], "cursor": ...}}, of items of this shape, and
-         * it reads {@code limit} and {@code cursor}.
+         * A list: its answer is the contract's page, {@code {"items": [...], "cursor": ...}}, of items of this shape,
+         * and it reads {@code limit} and {@code cursor}.
          */
         public Route page(Class<?> itemShape) {
             this.returns = itemShape;

@@ -1,8 +1,8 @@
 package io.tally.core.users;
 
 import io.tally.core.ShardSettings;
-import io.tally.core.read.DerivedReads;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.read.DerivedReads;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

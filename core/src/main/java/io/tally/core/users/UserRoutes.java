@@ -1,12 +1,12 @@
 package io.tally.core.users;
 
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.IfMatch;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.time.Instant;
 import java.util.Set;

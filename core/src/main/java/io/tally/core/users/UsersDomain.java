@@ -1,8 +1,11 @@
 package io.tally.core.users;
 
+import static io.tally.core.domain.DashboardSection.Figure.tile;
+
 import io.tally.core.ShardSettings;
 import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
+import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.DomainRegistry;
@@ -18,13 +21,17 @@ import java.util.List;
 public final class UsersDomain extends DeclaredDomain {
     public static final String NAME = "users";
 
+    /** The kernel's part of the dashboard: the first tile of the Totals card, which every domain adds its tiles to. */
+    private static final List<DashboardSection> DASHBOARD = List.of(
+            DashboardSection.totals("/stats/global", tile("Users", "global.users", "users")));
+
     public UsersDomain() {
         super(Declaration.of(NAME)
                 .entityTypes(Users.USER)
                 .derivedTypes(Users.USER_STATS, Users.GLOBAL_STATS)
                 .sharedCounters(Users.GLOBAL_USERS)
                 .lookup(Users.USER, Users::key)
-                .dashboard(UsersDashboard.SECTIONS)
+                .dashboard(DASHBOARD)
                 .demoSeed(UsersDemo::seed)
                 .workload(UsersWorkload::new));
     }

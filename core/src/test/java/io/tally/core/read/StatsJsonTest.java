@@ -1,8 +1,8 @@
 package io.tally.core.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.EntityType;
 import io.tally.core.MalformedItemException;

@@ -1,11 +1,15 @@
 package io.tally.domains.blog;
 
+import static io.tally.core.domain.DashboardSection.Figure.bar;
+import static io.tally.core.domain.DashboardSection.Figure.tile;
+
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Derivation;
+import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.RouteContext;
@@ -62,6 +66,16 @@ public final class Blog extends DeclaredDomain {
         }
     }
 
+    /** The blog's part of the dashboard: its totals, and the global totals' posts by status as bars. */
+    private static final List<DashboardSection> DASHBOARD = List.of(
+            DashboardSection.totals("/stats/global",
+                    tile("Posts (not deleted)", "global.posts.live", "posts.created", "posts.updated"),
+                    tile("Comments", "global.comments", "comments")),
+            DashboardSection.bars("posts", "Posts by status", "/stats/global",
+                    bar("created", "global.posts.created", "posts.created", "#2f6fdf"),
+                    bar("updated", "global.posts.updated", "posts.updated", "#13a383"),
+                    bar("deleted", "global.posts.deleted", "posts.deleted", "#9aa5b1")));
+
     /** Posts and comments as {@code /posts} shows them are public data, and so are the events about them. */
     public Blog() {
         super(Declaration.of("blog")
@@ -70,11 +84,9 @@ public final class Blog extends DeclaredDomain {
                 .derivedTypes(POST_PROJECTION)
                 .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
                         GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)
-                .publicEvents(PostDerivation.PostCreated.class, PostDerivation.POST_CREATED)
-                .publicEvents(PostDerivation.PostStatusChanged.class, PostDerivation.POST_STATUS_CHANGED)
-                .publicEvents(CommentDerivation.CommentChanged.class, CommentDerivation.COMMENT_ADDED,
+                .events(PostDerivation.POST_CREATED, PostDerivation.POST_STATUS_CHANGED, CommentDerivation.COMMENT_ADDED,
                         CommentDerivation.COMMENT_DELETED)
-                .dashboard(BlogDashboard.SECTIONS)
+                .dashboard(DASHBOARD)
                 .demoSeed(BlogDemo::seed)
                 .demoLoad(BlogDemo.Load::new)
                 .workload(BlogWorkload::new));

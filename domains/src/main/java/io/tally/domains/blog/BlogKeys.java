@@ -6,8 +6,9 @@ import io.tally.core.users.Users;
 import java.time.Instant;
 
 /**
- * The key patterns of the blog (seeds 000/001); a user's own keys are the kernel's ({@link Users}). Identifiers are validated by {@link io.tally.core.Ids} before they
- * get here, so a {@code #} never reaches a key from user input and prefixes cannot collide.
+ * The key patterns of the blog (seeds 000/001); a user's own keys are the kernel's ({@link Users}). Identifiers are
+ * validated by {@link io.tally.core.Ids} before they get here, so a {@code #} never reaches a key from user input and
+ * prefixes cannot collide.
  *
  * <pre>
  * entity          pk                              sk

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
@@ -14,8 +15,8 @@ import java.util.List;
  * comment (REMOVE) no longer exists, so it stops counting everywhere. Comments own no document.
  */
 public final class CommentDerivation extends EntityDerivation<Comment> {
-    public static final String COMMENT_ADDED = "CommentAdded";
-    public static final String COMMENT_DELETED = "CommentDeleted";
+    public static final EventType COMMENT_ADDED = EventType.publicEvent("CommentAdded", CommentChanged.class);
+    public static final EventType COMMENT_DELETED = EventType.publicEvent("CommentDeleted", CommentChanged.class);
 
     /**
      * The detail of {@code CommentAdded} and {@code CommentDeleted}, with the post's author, whom a subscriber
@@ -48,10 +49,9 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
                 removed -> event(eventId, COMMENT_DELETED, removed));
     }
 
-    private static DomainEvent event(String eventId, String detailType, Comment comment) {
-        String id = DomainEvent.idFor(eventId, detailType, comment.commentId());
-        return DomainEvent.of(id, detailType, new CommentChanged(id, comment.commentId(), comment.postId(),
-                comment.authorId(), detailType.equals(COMMENT_ADDED) ? comment.createdAt() : null,
-                comment.postUserId()));
+    private static DomainEvent event(String eventId, EventType detailType, Comment comment) {
+        return DomainEvent.about(eventId, detailType, comment.commentId(), id -> new CommentChanged(id,
+                comment.commentId(), comment.postId(), comment.authorId(),
+                detailType == COMMENT_ADDED ? comment.createdAt() : null, comment.postUserId()));
     }
 }

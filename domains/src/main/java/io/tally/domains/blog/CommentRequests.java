@@ -1,9 +1,9 @@
 package io.tally.domains.blog;
 
-import io.tally.core.store.Requests;
-import io.tally.core.users.Users;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
+import io.tally.core.store.Requests;
+import io.tally.core.users.Users;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

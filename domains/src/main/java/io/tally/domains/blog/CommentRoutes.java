@@ -1,10 +1,10 @@
 package io.tally.domains.blog;
 
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.util.Set;
 

@@ -9,6 +9,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -23,8 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * it.
  */
 public final class PostDerivation extends EntityDerivation<Post> {
-    public static final String POST_CREATED = "PostCreated";
-    public static final String POST_STATUS_CHANGED = "PostStatusChanged";
+    public static final EventType POST_CREATED = EventType.publicEvent("PostCreated", PostCreated.class);
+    public static final EventType POST_STATUS_CHANGED = EventType.publicEvent("PostStatusChanged", PostStatusChanged.class);
 
     /** The detail of {@code PostCreated}. */
     @JsonPropertyOrder({"eventId", "postId", "userId", "title", "status", "createdAt"})
@@ -105,14 +106,12 @@ public final class PostDerivation extends EntityDerivation<Post> {
     }
 
     private static DomainEvent created(String eventId, Post post) {
-        String id = DomainEvent.idFor(eventId, POST_CREATED, post.postId());
-        return DomainEvent.of(id, POST_CREATED, new PostCreated(id, post.postId(), post.userId(), post.title(),
-                post.status(), post.createdAt()));
+        return DomainEvent.about(eventId, POST_CREATED, post.postId(), id -> new PostCreated(id, post.postId(),
+                post.userId(), post.title(), post.status(), post.createdAt()));
     }
 
     private static DomainEvent statusChanged(String eventId, Post before, Post after) {
-        String id = DomainEvent.idFor(eventId, POST_STATUS_CHANGED, after.postId());
-        return DomainEvent.of(id, POST_STATUS_CHANGED, new PostStatusChanged(id, after.postId(), after.userId(),
-                before.status(), after.status(), after.updatedAt(), after.title()));
+        return DomainEvent.about(eventId, POST_STATUS_CHANGED, after.postId(), id -> new PostStatusChanged(id,
+                after.postId(), after.userId(), before.status(), after.status(), after.updatedAt(), after.title()));
     }
 }

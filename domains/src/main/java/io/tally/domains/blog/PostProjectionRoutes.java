@@ -1,17 +1,17 @@
 package io.tally.domains.blog;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Json;
 import io.tally.core.http.Page;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
-import io.tally.core.read.ShardMerge;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.read.ShardMerge;
 import io.tally.core.read.StatsJson;
 import java.util.Arrays;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.tally.domains.blog;
 
-import io.tally.core.store.Requests;
-import io.tally.core.users.Users;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.http.IfMatch;
+import io.tally.core.store.Requests;
 import io.tally.core.store.VersionedUpdates;
+import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

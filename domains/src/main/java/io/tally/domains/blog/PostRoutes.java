@@ -1,14 +1,14 @@
 package io.tally.domains.blog;
 
-import io.tally.core.users.UserStore;
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.IfMatch;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
+import io.tally.core.users.UserStore;
 import java.time.Instant;
 import java.util.Set;
 

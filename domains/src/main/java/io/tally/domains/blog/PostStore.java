@@ -1,10 +1,10 @@
 package io.tally.domains.blog;
 
-import io.tally.core.users.UserStore;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.IfMatch;
 import io.tally.core.store.QueryPage;
 import io.tally.core.store.Transactions;
+import io.tally.core.users.UserStore;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;

@@ -1,17 +1,22 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.users.UsersDomain;
-import io.tally.core.users.Users;
-import io.tally.core.http.Router;
-import io.tally.core.domain.RouteContext;
-import io.tally.core.domain.Declaration;
-import io.tally.core.domain.DeclaredDomain;
-import io.tally.core.derive.Derivation;
-import io.tally.core.SharedCounter;
-import io.tally.core.ShardSettings;
+import static io.tally.core.domain.DashboardSection.Figure.tile;
+
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSettings;
+import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
+import io.tally.core.derive.Derivation;
+import io.tally.core.domain.DashboardSection.Each;
+import io.tally.core.domain.DashboardSection.Rows;
+import io.tally.core.domain.DashboardSection;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.http.Router;
+import io.tally.core.users.Users;
+import io.tally.core.users.UsersDomain;
 import java.util.List;
 
 /**
@@ -54,6 +59,20 @@ public final class Catalogue extends DeclaredDomain {
     }
 
     /**
+     * The catalogue's part of the dashboard: its totals, and a leaderboard a selector, the top five of each selector
+     * the address names ({@code ?selectors=}).
+     */
+    private static final List<DashboardSection> DASHBOARD = List.of(
+            DashboardSection.totals("/stats/global",
+                    tile("Catalogue items", "global.items", "items"),
+                    tile("Completed", "global.completed", "completed")),
+            DashboardSection.tables("selectors", "Selector leaderboards", "/selectors/{selector}?limit=5",
+                            Each.of("selector", "selectors", "back-catalogue", "global-cycle:5"),
+                            Rows.of("items", "score", "{title} ({itemId})", "{itemId}")
+                                    .figure("selector.{selector}.{itemId}").columns("Item", "Score"))
+                    .hint("Other selectors: `/dashboard?selectors=back-catalogue,global-cycle:5`"));
+
+    /**
      * Catalogue items can be looked up by id: what another domain (a review, say) refers to. A user's item progress
      * is the user's own data, and its event not for a public feed.
      */
@@ -65,8 +84,8 @@ public final class Catalogue extends DeclaredDomain {
                 .sharedCounters(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED,
                         USER_IN_PROGRESS, USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED)
                 .lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem)
-                .events(UserItemDerivation.ItemCompleted.class, UserItemDerivation.ITEM_COMPLETED)
-                .dashboard(CatalogueDashboard.SECTIONS)
+                .events(UserItemDerivation.ITEM_COMPLETED)
+                .dashboard(DASHBOARD)
                 .demoSeed(CatalogueDemo::seed)
                 .workload(CatalogueWorkload::new));
     }

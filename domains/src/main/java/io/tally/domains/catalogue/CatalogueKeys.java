@@ -1,9 +1,9 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.users.Users;
 import io.tally.core.Key;
 import io.tally.core.Shards;
 import io.tally.core.Timestamps;
+import io.tally.core.users.Users;
 import java.time.Instant;
 
 /**

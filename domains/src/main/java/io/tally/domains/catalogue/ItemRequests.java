@@ -1,7 +1,7 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.store.Requests;
 import io.tally.core.Items;
+import io.tally.core.store.Requests;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;

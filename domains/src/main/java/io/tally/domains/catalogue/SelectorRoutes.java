@@ -1,16 +1,16 @@
 package io.tally.domains.catalogue;
 
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Json;
 import io.tally.core.http.Page;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
-import io.tally.core.read.ShardMerge;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.read.ShardMerge;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;

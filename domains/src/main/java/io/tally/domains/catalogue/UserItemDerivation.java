@@ -1,11 +1,12 @@
 package io.tally.domains.catalogue;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.tally.core.SharedCounter;
 import io.tally.core.Items;
+import io.tally.core.SharedCounter;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
@@ -21,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * reads either, hence the explicit type check.
  */
 public final class UserItemDerivation extends EntityDerivation<UserItem> {
-    public static final String ITEM_COMPLETED = "ItemCompleted";
+    public static final EventType ITEM_COMPLETED = EventType.of("ItemCompleted", ItemCompleted.class);
 
     /** The detail of {@code ItemCompleted}; {@code completedAt} is when the item entered {@code completed}. */
     @JsonPropertyOrder({"eventId", "userId", "itemId", "correct", "live", "completedAt"})
@@ -69,9 +70,9 @@ public final class UserItemDerivation extends EntityDerivation<UserItem> {
         if (after == null || after.state() != ItemState.COMPLETED || wasCompleted) {
             return List.of();
         }
-        String id = DomainEvent.idFor(eventId, ITEM_COMPLETED, after.itemId());
         // An absent flag counts as false in the stats; the event says the same.
-        return List.of(DomainEvent.of(id, ITEM_COMPLETED, new ItemCompleted(id, after.userId(), after.itemId(),
-                Boolean.TRUE.equals(after.correct()), Boolean.TRUE.equals(after.live()), after.enteredAt())));
+        return List.of(DomainEvent.about(eventId, ITEM_COMPLETED, after.itemId(), id -> new ItemCompleted(id,
+                after.userId(), after.itemId(), Boolean.TRUE.equals(after.correct()), Boolean.TRUE.equals(after.live()),
+                after.enteredAt())));
     }
 }

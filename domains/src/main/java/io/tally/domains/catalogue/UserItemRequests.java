@@ -1,11 +1,11 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.store.Requests;
-import io.tally.core.users.Users;
 import static io.tally.core.Items.n;
 import static io.tally.core.Items.s;
 
 import io.tally.core.TableSchema;
+import io.tally.core.store.Requests;
+import io.tally.core.users.Users;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.read.BatchReads;
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
+import io.tally.core.read.BatchReads;
 import io.tally.core.store.QueryPage;
 import io.tally.core.store.Transactions;
 import java.time.Instant;

@@ -1,15 +1,15 @@
 package io.tally.domains.favs;
 
-import io.tally.core.store.Requests;
-import io.tally.core.users.Users;
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
 import io.tally.core.read.DerivedReads;
-import io.tally.core.read.ShardMerge;
 import io.tally.core.read.ShardMerge.Position;
+import io.tally.core.read.ShardMerge;
+import io.tally.core.store.Requests;
+import io.tally.core.users.Users;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -10,11 +10,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The favourites part of the test kit's workload (seed 004): tags (with their name reservations) created, renamed and deleted,
- * favourites collected and un-collected, links added and removed, written as the writer service writes them. Deletes
- * of tags and favourites leave their links for the stream processor's cascades, and freed ids come back, so that a
- * link of the new favourite or tag may overwrite a stale one at the same key before the cascade reaches it. Titles
- * come from a small vocabulary, so that search terms are shared.
+ * The favourites part of the test kit's workload (seed 004): tags (with their name reservations) created, renamed and
+ * deleted, favourites collected and un-collected, links added and removed, written as the writer service writes them.
+ * Deletes of tags and favourites leave their links for the stream processor's cascades, and freed ids come back, so
+ * that a link of the new favourite or tag may overwrite a stale one at the same key before the cascade reaches it.
+ * Titles come from a small vocabulary, so that search terms are shared.
  *
  * <p>The benchmark's shape ({@link #unlinkingFirst}) differs in two ways: the writes remove a favourite's or a tag's
  * links themselves before removing it, as the stream processor's cascade would have (the benchmark records its stream

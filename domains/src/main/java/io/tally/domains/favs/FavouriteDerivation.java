@@ -9,6 +9,7 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.Document;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.HashMap;
@@ -24,8 +25,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * tag links in turn ({@link FavouriteLinks}). Announces {@code FavouriteCollected} and {@code FavouriteUncollected}.
  */
 public final class FavouriteDerivation extends EntityDerivation<Favourite> {
-    public static final String FAVOURITE_COLLECTED = "FavouriteCollected";
-    public static final String FAVOURITE_UNCOLLECTED = "FavouriteUncollected";
+    public static final EventType FAVOURITE_COLLECTED = EventType.of("FavouriteCollected", FavouriteDetail.class);
+    public static final EventType FAVOURITE_UNCOLLECTED = EventType.of("FavouriteUncollected", FavouriteDetail.class);
 
     /** The detail of {@code FavouriteCollected} and {@code FavouriteUncollected}. */
     @JsonPropertyOrder({"eventId", "userId", "favouriteId", "type", "title", "clippedAt"})
@@ -84,10 +85,10 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
                 removed -> event(eventId, FAVOURITE_UNCOLLECTED, removed));
     }
 
-    private static DomainEvent event(String eventId, String detailType, Favourite favourite) {
-        String id = DomainEvent.idFor(eventId, detailType, favourite.userId() + "/" + favourite.favouriteId());
-        return DomainEvent.of(id, detailType, new FavouriteDetail(id, favourite.userId(), favourite.favouriteId(),
-                favourite.type(), favourite.title(), favourite.clippedAt()));
+    private static DomainEvent event(String eventId, EventType detailType, Favourite favourite) {
+        return DomainEvent.about(eventId, detailType, favourite.userId() + "/" + favourite.favouriteId(),
+                id -> new FavouriteDetail(id, favourite.userId(), favourite.favouriteId(), favourite.type(),
+                        favourite.title(), favourite.clippedAt()));
     }
 
     /** For tests: the document of one search entry as the derivation writes it (revision aside). */

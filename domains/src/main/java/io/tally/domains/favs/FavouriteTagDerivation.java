@@ -5,20 +5,20 @@ import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
  * An existing link counts in its user's {@code tag:<tagId>}, whoever removes it: the API, or the stream processor's
- * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears, {@code FavouriteUntagged}
- * when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A link whose favourite or
- * tag is gone with no cascade having removed it (removed before the stream began) is found by the rebuild through
- * {@link #removedBy}.
+ * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears, {@code
+ * FavouriteUntagged} when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A link
+ * whose favourite or tag is gone with no cascade having removed it (removed before the stream began) is found by the
+ * rebuild through {@link #removedBy}.
  */
 public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag> {
-    public static final String FAVOURITE_TAGGED = "FavouriteTagged";
-    public static final String FAVOURITE_UNTAGGED = "FavouriteUntagged";
+    public static final EventType FAVOURITE_TAGGED = EventType.of("FavouriteTagged", LinkDetail.class);
+    public static final EventType FAVOURITE_UNTAGGED = EventType.of("FavouriteUntagged", LinkDetail.class);
 
     /** The detail of {@code FavouriteTagged} and {@code FavouriteUntagged}. */
     @JsonPropertyOrder({"eventId", "userId", "favouriteId", "tagId", "type", "linkedAt"})
@@ -53,10 +53,9 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
                 link -> event(eventId, FAVOURITE_TAGGED, link));
     }
 
-    private static DomainEvent event(String eventId, String detailType, FavouriteTag link) {
-        String id = DomainEvent.idFor(eventId, detailType,
-                link.userId() + "/" + link.favouriteId() + "/" + link.tagId());
-        return DomainEvent.of(id, detailType, new LinkDetail(id, link.userId(), link.favouriteId(), link.tagId(),
-                link.favourite().type(), link.linkedAt()));
+    private static DomainEvent event(String eventId, EventType detailType, FavouriteTag link) {
+        return DomainEvent.about(eventId, detailType, link.userId() + "/" + link.favouriteId() + "/" + link.tagId(),
+                id -> new LinkDetail(id, link.userId(), link.favouriteId(), link.tagId(), link.favourite().type(),
+                        link.linkedAt()));
     }
 }

@@ -1,22 +1,25 @@
 package io.tally.domains.favs;
 
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import java.util.Map;
-import io.tally.core.derive.CascadeRunner;
-import io.tally.core.derive.Cascade;
-import io.tally.core.users.UsersDomain;
-import io.tally.core.users.Users;
-import io.tally.core.http.Router;
-import io.tally.core.domain.RouteContext;
-import io.tally.core.domain.Declaration;
-import io.tally.core.domain.DeclaredDomain;
-import io.tally.core.derive.Derivation;
-import io.tally.core.SharedCounter;
-import io.tally.core.ShardSettings;
+import static io.tally.core.domain.DashboardSection.Figure.tile;
+
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSettings;
+import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
+import io.tally.core.derive.Cascade;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.derive.Derivation;
+import io.tally.core.domain.DashboardSection;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.http.Router;
+import io.tally.core.users.Users;
+import io.tally.core.users.UsersDomain;
 import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * Favourites with tags (seed 004), declared once: entity types, derived types, routes, derivations, the cascades that
@@ -63,6 +66,10 @@ public final class Favs extends DeclaredDomain {
             .indexKeys(TableSchema.SEARCH_KEY, TableSchema.CLIPPED_KEY)
             .build();
 
+    /** The favourites' part of the dashboard: their total (a user's favourites are not the read side's to show). */
+    private static final List<DashboardSection> DASHBOARD = List.of(
+            DashboardSection.totals("/stats/global", tile("Favourites", "global.favourites", "favourites")));
+
     /** Events about a user's own tags and favourites: none is for a public feed. */
     public Favs() {
         super(Declaration.of("favourites")
@@ -70,13 +77,10 @@ public final class Favs extends DeclaredDomain {
                 .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG)
                 .derivedTypes(FAVOURITE_STATS, SEARCH_ENTRY)
                 .sharedCounters(GLOBAL_FAVOURITES)
-                .events(TagDerivation.TagDetail.class, TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED,
-                        TagDerivation.TAG_DELETED)
-                .events(FavouriteDerivation.FavouriteDetail.class, FavouriteDerivation.FAVOURITE_COLLECTED,
-                        FavouriteDerivation.FAVOURITE_UNCOLLECTED)
-                .events(FavouriteTagDerivation.LinkDetail.class, FavouriteTagDerivation.FAVOURITE_TAGGED,
-                        FavouriteTagDerivation.FAVOURITE_UNTAGGED)
-                .dashboard(FavsDashboard.SECTIONS)
+                .events(TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED, TagDerivation.TAG_DELETED,
+                        FavouriteDerivation.FAVOURITE_COLLECTED, FavouriteDerivation.FAVOURITE_UNCOLLECTED,
+                        FavouriteTagDerivation.FAVOURITE_TAGGED, FavouriteTagDerivation.FAVOURITE_UNTAGGED)
+                .dashboard(DASHBOARD)
                 .demoSeed(FavsDemo::seed)
                 .workload(FavWorkload::new));
     }

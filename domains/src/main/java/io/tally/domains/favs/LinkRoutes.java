@@ -1,10 +1,10 @@
 package io.tally.domains.favs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.time.Instant;
 

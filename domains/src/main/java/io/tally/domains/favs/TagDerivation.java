@@ -6,6 +6,7 @@ import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import java.time.Instant;
 import java.util.List;
 
@@ -16,9 +17,9 @@ import java.util.List;
  * nothing.
  */
 public final class TagDerivation extends EntityDerivation<Tag> {
-    public static final String TAG_CREATED = "TagCreated";
-    public static final String TAG_RENAMED = "TagRenamed";
-    public static final String TAG_DELETED = "TagDeleted";
+    public static final EventType TAG_CREATED = EventType.of("TagCreated", TagDetail.class);
+    public static final EventType TAG_RENAMED = EventType.of("TagRenamed", TagDetail.class);
+    public static final EventType TAG_DELETED = EventType.of("TagDeleted", TagDetail.class);
 
     /** The detail of {@code TagCreated}, {@code TagRenamed} and {@code TagDeleted}; only a rename has a previous name. */
     @JsonPropertyOrder({"eventId", "userId", "tagId", "name", "previousName", "createdAt"})
@@ -57,9 +58,8 @@ public final class TagDerivation extends EntityDerivation<Tag> {
         return List.of();
     }
 
-    private static DomainEvent event(String eventId, String detailType, Tag tag, String previousName) {
-        String id = DomainEvent.idFor(eventId, detailType, tag.userId() + "/" + tag.tagId());
-        return DomainEvent.of(id, detailType, new TagDetail(id, tag.userId(), tag.tagId(), tag.name(), previousName,
-                tag.createdAt()));
+    private static DomainEvent event(String eventId, EventType detailType, Tag tag, String previousName) {
+        return DomainEvent.about(eventId, detailType, tag.userId() + "/" + tag.tagId(),
+                id -> new TagDetail(id, tag.userId(), tag.tagId(), tag.name(), previousName, tag.createdAt()));
     }
 }

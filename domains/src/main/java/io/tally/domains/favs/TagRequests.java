@@ -1,8 +1,8 @@
 package io.tally.domains.favs;
 
-import io.tally.core.store.Requests;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
+import io.tally.core.store.Requests;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.tally.domains.favs;
 
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.time.Instant;
 import java.util.Arrays;

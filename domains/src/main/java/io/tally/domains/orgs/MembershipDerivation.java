@@ -5,8 +5,8 @@ import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -18,8 +18,8 @@ import java.util.List;
  * cascade reached it) is one that left and one that joined; a role change is neither.
  */
 public final class MembershipDerivation extends EntityDerivation<Membership> {
-    public static final String EMPLOYEE_JOINED_TEAM = "EmployeeJoinedTeam";
-    public static final String EMPLOYEE_LEFT_TEAM = "EmployeeLeftTeam";
+    public static final EventType EMPLOYEE_JOINED_TEAM = EventType.of("EmployeeJoinedTeam", MembershipDetail.class);
+    public static final EventType EMPLOYEE_LEFT_TEAM = EventType.of("EmployeeLeftTeam", MembershipDetail.class);
 
     /** The detail of {@code EmployeeJoinedTeam} and {@code EmployeeLeftTeam}; {@code role} may be null. */
     @JsonPropertyOrder({"eventId", "orgId", "teamId", "employeeId", "role", "addedAt"})
@@ -54,9 +54,9 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
     }
 
     /** The subject is team and employee: one record may announce a departure and an arrival of the same pair. */
-    private static DomainEvent event(String eventId, String detailType, Membership membership) {
-        String id = DomainEvent.idFor(eventId, detailType, membership.teamId() + "/" + membership.employeeId());
-        return DomainEvent.of(id, detailType, new MembershipDetail(id, membership.orgId(), membership.teamId(),
-                membership.employeeId(), membership.role(), membership.addedAt()));
+    private static DomainEvent event(String eventId, EventType detailType, Membership membership) {
+        return DomainEvent.about(eventId, detailType, membership.teamId() + "/" + membership.employeeId(),
+                id -> new MembershipDetail(id, membership.orgId(), membership.teamId(), membership.employeeId(),
+                        membership.role(), membership.addedAt()));
     }
 }

@@ -1,8 +1,8 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.store.Requests;
 import io.tally.core.http.IfMatch;
 import io.tally.core.read.DerivedReads;
+import io.tally.core.store.Requests;
 import io.tally.core.store.VersionedUpdates;
 import java.time.Instant;
 import java.util.ArrayList;

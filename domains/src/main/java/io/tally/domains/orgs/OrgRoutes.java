@@ -1,13 +1,13 @@
 package io.tally.domains.orgs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.IfMatch;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import io.tally.core.read.StatsJson;
 import java.time.Instant;

@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The organisations part of the test kit's workload: organisations, teams, employees and memberships written as the writer
- * service writes them, deletes of teams and employees (their memberships left for the stream processor's cascade),
- * and teams and employees created again under a freed id, so that a membership of the new one may overwrite a stale
- * one at the same key before the cascade reaches it.
+ * The organisations part of the test kit's workload: organisations, teams, employees and memberships written as the
+ * writer service writes them, deletes of teams and employees (their memberships left for the stream processor's
+ * cascade), and teams and employees created again under a freed id, so that a membership of the new one may overwrite a
+ * stale one at the same key before the cascade reaches it.
  */
 final class OrgWorkload extends AbstractWorkloadPart {
     private final List<String> orgs = new ArrayList<>();

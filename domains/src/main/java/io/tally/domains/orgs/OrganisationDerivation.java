@@ -4,12 +4,13 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.util.List;
 
 /** An organisation counts once in the global totals ({@code orgs}); it announces {@code OrgCreated}. */
 public final class OrganisationDerivation extends EntityDerivation<Organisation> {
-    public static final String ORG_CREATED = "OrgCreated";
+    public static final EventType ORG_CREATED = EventType.of("OrgCreated", OrgDetail.class);
 
     /** The detail of {@code OrgCreated}; {@code type} is null for an organisation without one. */
     @JsonPropertyOrder({"eventId", "orgId", "name", "type"})
@@ -30,10 +31,7 @@ public final class OrganisationDerivation extends EntityDerivation<Organisation>
     /** On INSERT only: a rename changes no derived data, and organisations are never deleted by the API. */
     @Override
     protected List<DomainEvent> events(String eventId, Organisation before, Organisation after) {
-        if (before != null || after == null) {
-            return List.of();
-        }
-        String id = DomainEvent.idFor(eventId, ORG_CREATED, after.orgId());
-        return List.of(DomainEvent.of(id, ORG_CREATED, new OrgDetail(id, after.orgId(), after.name(), after.type())));
+        return created(before, after, org -> DomainEvent.about(eventId, ORG_CREATED, org.orgId(),
+                id -> new OrgDetail(id, org.orgId(), org.name(), org.type())));
     }
 }

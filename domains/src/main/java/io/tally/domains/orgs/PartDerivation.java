@@ -1,47 +1,101 @@
 package io.tally.domains.orgs;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.derive.Cascade;
+import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
+import io.tally.core.users.SharedStats;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
- * What the derivations of teams and employees share. A part is never modified: a change is a creation or a removal,
- * which announces {@code <Part>Created} or {@code <Part>Deleted} about the part's id, and a removal removes the part's
- * memberships in turn (those of its incarnation).
+ * The derivation of a part of an organisation, a team ({@link #teams}) or an employee ({@link #employees}). A part is
+ * never modified: a change is a creation or a removal, which announces {@code <Part>Created} or {@code <Part>Deleted}
+ * about the part's id, and a removal removes the part's memberships in turn (those of its incarnation, through
+ * {@link TeamMemberships} or {@link EmployeeMemberships}); their own REMOVE records then count its members and the
+ * organisation's memberships down.
  */
-abstract class PartDerivation<T extends Record & OrgPart> extends EntityDerivation<T> {
-    private final String created;
-    private final String deleted;
+public final class PartDerivation<T extends Record & OrgPart> extends EntityDerivation<T> {
+    public static final EventType TEAM_CREATED = EventType.of("TeamCreated", TeamDetail.class);
+    public static final EventType TEAM_DELETED = EventType.of("TeamDeleted", TeamDetail.class);
+    public static final EventType EMPLOYEE_CREATED = EventType.of("EmployeeCreated", EmployeeDetail.class);
+    public static final EventType EMPLOYEE_DELETED = EventType.of("EmployeeDeleted", EmployeeDetail.class);
 
-    PartDerivation(ItemSchema<T> schema, String created, String deleted) {
+    /** The detail of {@code TeamCreated} and {@code TeamDeleted}. */
+    @JsonPropertyOrder({"eventId", "teamId", "orgId", "name", "createdAt"})
+    public record TeamDetail(String eventId, String teamId, String orgId, String name, Instant createdAt) {
+    }
+
+    /**
+     * The detail of {@code EmployeeCreated} and {@code EmployeeDeleted}. Names and ids only: the e-mail address stays
+     * out of the events, as a post's body does.
+     */
+    @JsonPropertyOrder({"eventId", "employeeId", "orgId", "name", "createdAt"})
+    public record EmployeeDetail(String eventId, String employeeId, String orgId, String name, Instant createdAt) {
+    }
+
+    private final EventType created;
+    private final EventType deleted;
+    private final Function<T, Contribution> contribution;
+    private final Function<T, Cascade> memberships;
+    private final BiFunction<String, T, Record> detail;
+
+    private PartDerivation(ItemSchema<T> schema, EventType created, EventType deleted,
+                           Function<T, Contribution> contribution, Function<T, Cascade> memberships,
+                           BiFunction<String, T, Record> detail) {
         super(schema.entityType(), schema::fromItem);
         this.created = created;
         this.deleted = deleted;
+        this.contribution = contribution;
+        this.memberships = memberships;
+        this.detail = detail;
     }
 
-    /** The cascade that removes the memberships of this incarnation of the part. */
-    protected abstract Cascade memberships(T part);
+    /** An existing team counts in its organisation's {@code teams}. */
+    static PartDerivation<Team> teams() {
+        return new PartDerivation<>(Team.SCHEMA, TEAM_CREATED, TEAM_DELETED,
+                team -> Contribution.builder().count(Orgs.ORG_STATS, team.orgId(), Orgs.ORG_TEAMS, 1).build(),
+                team -> new TeamMemberships(team.orgId(), team.teamId(), team.incarnation()),
+                (id, team) -> new TeamDetail(id, team.teamId(), team.orgId(), team.name(), team.createdAt()));
+    }
 
-    /** The detail of an event about the part, with its id. */
-    protected abstract Record detail(String id, T part);
-
-    @Override
-    protected final List<Cascade> cascades(T before, T after) {
-        return before != null && after == null ? List.of(memberships(before)) : List.of();
+    /**
+     * An existing employee counts in its organisation's head count ({@code employees}) and in the global
+     * {@code employees}.
+     */
+    static PartDerivation<Employee> employees() {
+        return new PartDerivation<>(Employee.SCHEMA, EMPLOYEE_CREATED, EMPLOYEE_DELETED,
+                employee -> Contribution.builder()
+                        .count(Orgs.ORG_STATS, employee.orgId(), Orgs.ORG_EMPLOYEES, 1)
+                        .count(SharedStats.global(Orgs.GLOBAL_EMPLOYEES), 1)
+                        .build(),
+                employee -> new EmployeeMemberships(employee.orgId(), employee.employeeId(), employee.incarnation()),
+                (id, employee) -> new EmployeeDetail(id, employee.employeeId(), employee.orgId(), employee.name(),
+                        employee.createdAt()));
     }
 
     @Override
-    protected final List<DomainEvent> events(String eventId, T before, T after) {
+    protected Contribution contribution(T part) {
+        return contribution.apply(part);
+    }
+
+    @Override
+    protected List<Cascade> cascades(T before, T after) {
+        return before != null && after == null ? List.of(memberships.apply(before)) : List.of();
+    }
+
+    @Override
+    protected List<DomainEvent> events(String eventId, T before, T after) {
         return createdOrRemoved(before, after, part -> event(eventId, created, part),
                 part -> event(eventId, deleted, part));
     }
 
-    private DomainEvent event(String eventId, String detailType, T part) {
-        String id = DomainEvent.idFor(eventId, detailType, part.id());
-        return DomainEvent.of(id, detailType, detail(id, part));
+    private DomainEvent event(String eventId, EventType detailType, T part) {
+        return DomainEvent.about(eventId, detailType, part.id(), id -> detail.apply(id, part));
     }
 }

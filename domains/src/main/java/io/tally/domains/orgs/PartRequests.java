@@ -1,8 +1,8 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.store.Requests;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
+import io.tally.core.store.Requests;
 import io.tally.domains.orgs.IdReservation.Kind;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,10 +2,10 @@ package io.tally.domains.orgs;
 
 import io.tally.core.ItemSchema;
 import io.tally.core.Items;
-import io.tally.domains.orgs.IdReservation.Kind;
 import io.tally.core.http.ApiException;
 import io.tally.core.store.QueryPage;
 import io.tally.core.store.Transactions;
+import io.tally.domains.orgs.IdReservation.Kind;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

@@ -7,6 +7,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
@@ -26,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * thousands a second would be as many events (see {@code docs/events.md}).
  */
 public final class DownloadDerivation extends EntityDerivation<Download> {
-    public static final String DOWNLOAD_REFUNDED = "DownloadRefunded";
+    public static final EventType DOWNLOAD_REFUNDED = EventType.of("DownloadRefunded", DownloadRefunded.class);
 
     /** The detail of {@code DownloadRefunded}: the download as refunded, its user null when it has none. */
     @JsonPropertyOrder({"eventId", "downloadId", "songId", "userId", "at", "refundedAt"})
@@ -69,9 +70,8 @@ public final class DownloadDerivation extends EntityDerivation<Download> {
         if (before == null || after == null || !before.counts() || after.counts()) {
             return List.of();
         }
-        String id = DomainEvent.idFor(eventId, DOWNLOAD_REFUNDED, after.downloadId());
-        return List.of(DomainEvent.of(id, DOWNLOAD_REFUNDED, new DownloadRefunded(id, after.downloadId(),
-                after.songId(), after.userId(), after.at(), after.refundedAt())));
+        return List.of(DomainEvent.about(eventId, DOWNLOAD_REFUNDED, after.downloadId(), id -> new DownloadRefunded(id,
+                after.downloadId(), after.songId(), after.userId(), after.at(), after.refundedAt())));
     }
 
     private static Map<String, AttributeValue> chartEntry(String songId, String month) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
 import java.util.List;
 
 /**
@@ -12,7 +13,7 @@ import java.util.List;
  * the dead-letter route.
  */
 public final class SongDerivation extends EntityDerivation<Song> {
-    public static final String SONG_ADDED = "SongAdded";
+    public static final EventType SONG_ADDED = EventType.publicEvent("SongAdded", SongAdded.class);
 
     /** The detail of {@code SongAdded}; the artist null when the song has none. */
     @JsonPropertyOrder({"eventId", "songId", "title", "artist"})
@@ -30,11 +31,7 @@ public final class SongDerivation extends EntityDerivation<Song> {
 
     @Override
     protected List<DomainEvent> events(String eventId, Song before, Song after) {
-        if (before != null || after == null) {
-            return List.of();
-        }
-        String id = DomainEvent.idFor(eventId, SONG_ADDED, after.songId());
-        return List.of(DomainEvent.of(id, SONG_ADDED,
-                new SongAdded(id, after.songId(), after.title(), after.artist())));
+        return created(before, after, song -> DomainEvent.about(eventId, SONG_ADDED, song.songId(),
+                id -> new SongAdded(id, song.songId(), song.title(), song.artist())));
     }
 }

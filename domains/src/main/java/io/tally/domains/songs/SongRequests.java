@@ -1,9 +1,9 @@
 package io.tally.domains.songs;
 
-import io.tally.core.store.Requests;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import io.tally.core.read.DerivedReads;
+import io.tally.core.store.Requests;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;

@@ -2,13 +2,13 @@ package io.tally.domains.songs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Timestamps;
+import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.Page;
-import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import java.time.Duration;
 import java.time.Instant;

@@ -10,9 +10,9 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The songs part of the test kit's workload: songs written and replaced as the writer service writes them, downloads spread
- * over several months and days (backfilled {@code at}s, so that months and days end on either side of a batch), and
- * refunds, which mark a download as the writer's DELETE does. Songs are picked with the workload's skew: with it, a
+ * The songs part of the test kit's workload: songs written and replaced as the writer service writes them, downloads
+ * spread over several months and days (backfilled {@code at}s, so that months and days end on either side of a batch),
+ * and refunds, which mark a download as the writer's DELETE does. Songs are picked with the workload's skew: with it, a
  * few songs take most downloads.
  */
 final class SongWorkload extends AbstractWorkloadPart {

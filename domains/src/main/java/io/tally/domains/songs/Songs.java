@@ -1,17 +1,21 @@
 package io.tally.domains.songs;
 
-import io.tally.core.users.UsersDomain;
-import io.tally.core.users.Users;
-import io.tally.core.http.Router;
-import io.tally.core.domain.RouteContext;
-import io.tally.core.domain.Declaration;
-import io.tally.core.domain.DeclaredDomain;
-import io.tally.core.derive.Derivation;
-import io.tally.core.SharedCounter;
-import io.tally.core.ShardSettings;
+import static io.tally.core.domain.DashboardSection.Figure.tile;
+
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSettings;
+import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
+import io.tally.core.derive.Derivation;
+import io.tally.core.domain.DashboardSection.Rows;
+import io.tally.core.domain.DashboardSection;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.http.Router;
+import io.tally.core.users.Users;
+import io.tally.core.users.UsersDomain;
 import java.util.List;
 
 /**
@@ -83,6 +87,14 @@ public final class Songs extends DeclaredDomain {
         }
     }
 
+    /** The songs' part of the dashboard: their total, the month's chart, and all songs' downloads over the last 30 days. */
+    private static final List<DashboardSection> DASHBOARD = List.of(
+            DashboardSection.totals("/stats/global", tile("Downloads", "global.downloads", "downloads")),
+            DashboardSection.bars("top-songs", "Top songs, {month}", "/charts/downloads/{month}?limit=10",
+                    Rows.of("items", "downloads", "{title}", "{songId}").figure("songs.top.{songId}"), "#8a5cd6"),
+            DashboardSection.days("downloads", "Downloads per day, last 30 days",
+                    "/stats/downloads/days?from={from}&to={to}", Rows.of("days", "downloads", "{day}"), "#13a383"));
+
     /**
      * A song added is public data; a refund is not: it names who downloaded, which no public route shows (downloads
      * are written and refunded by an admin, and the read side shows only figures).
@@ -93,9 +105,8 @@ public final class Songs extends DeclaredDomain {
                 .entityTypes(SONG, DOWNLOAD)
                 .derivedTypes(SONG_STATS, SONG_DAY, SONG_MONTH, DOWNLOAD_DAY)
                 .sharedCounters(GLOBAL_DOWNLOADS)
-                .publicEvents(SongDerivation.SongAdded.class, SongDerivation.SONG_ADDED)
-                .events(DownloadDerivation.DownloadRefunded.class, DownloadDerivation.DOWNLOAD_REFUNDED)
-                .dashboard(SongsDashboard.SECTIONS)
+                .events(SongDerivation.SONG_ADDED, DownloadDerivation.DOWNLOAD_REFUNDED)
+                .dashboard(DASHBOARD)
                 .demoSeed(SongsDemo::seed)
                 .demoLoad(SongsDemo.Load::new)
                 .workload(SongWorkload::new));

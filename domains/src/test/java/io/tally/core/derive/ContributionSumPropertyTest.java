@@ -1,22 +1,22 @@
 package io.tally.core.derive;
 
-import io.tally.core.domain.Derivations;
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.users.User;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.Comment;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostStatus;
-import io.tally.core.users.User;
 import io.tally.domains.catalogue.Catalogue;
 import io.tally.domains.catalogue.CatalogueItem;
 import io.tally.domains.catalogue.ItemState;
 import io.tally.domains.catalogue.UserItem;
-import io.tally.core.domain.DomainRegistry;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

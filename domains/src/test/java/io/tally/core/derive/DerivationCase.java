@@ -1,13 +1,13 @@
 package io.tally.core.derive;
 
-import io.tally.core.users.Users;
-import io.tally.core.domain.Derivations;
-import io.tally.core.domain.DomainRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.UserStatsEvents;
+import io.tally.core.users.Users;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

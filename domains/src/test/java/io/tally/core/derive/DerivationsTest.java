@@ -1,32 +1,31 @@
 package io.tally.core.derive;
 
-import io.tally.core.users.SharedStats;
-import io.tally.core.domain.Derivations;
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.SharedStats;
+import io.tally.core.users.UserStatsEvents;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.Comment;
+import io.tally.domains.blog.CommentDerivation;
 import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostDerivation;
 import io.tally.domains.blog.PostRef;
 import io.tally.domains.blog.PostStatus;
 import io.tally.domains.catalogue.Catalogue;
+import io.tally.domains.catalogue.CatalogueItem;
+import io.tally.domains.catalogue.CatalogueKeys;
 import io.tally.domains.favs.Favs;
 import io.tally.domains.orgs.Orgs;
 import io.tally.domains.songs.Songs;
-import io.tally.domains.catalogue.CatalogueItem;
-import io.tally.domains.catalogue.CatalogueKeys;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.domains.blog.CommentDerivation;
-import io.tally.domains.blog.PostDerivation;
-import io.tally.core.events.DomainEvent;
-import io.tally.core.users.UserStatsEvents;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
@@ -100,7 +99,7 @@ class DerivationsTest {
                 .derive(Blog.COMMENT, "r1", null, comment.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(CommentDerivation.COMMENT_ADDED, UserStatsEvents.USER_STATS_CHANGED);
+                .containsExactly(CommentDerivation.COMMENT_ADDED.detailType(), UserStatsEvents.USER_STATS_CHANGED);
         DomainEvent statsChanged = changes.events().get(1);
         assertThat(statsChanged.id()).isEqualTo("r1:UserStatsChanged:u2");
         assertThat(statsChanged.detail()).containsEntry("userId", "u2")
@@ -116,7 +115,7 @@ class DerivationsTest {
                 .derive(Blog.POST, "r1", before.toItem(), after.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(PostDerivation.POST_STATUS_CHANGED, UserStatsEvents.USER_STATS_CHANGED);
+                .containsExactly(PostDerivation.POST_STATUS_CHANGED.detailType(), UserStatsEvents.USER_STATS_CHANGED);
         assertThat(changes.events().get(1).detail()).containsEntry("changes", Map.of(Blog.USER_POSTS.attribute(), -1L));
     }
 

@@ -1,15 +1,15 @@
 package io.tally.core.read;
 
-import io.tally.core.users.Users;
-import io.tally.core.domain.DomainRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.read.ShardMerge.Position;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.catalogue.Catalogue;
-import io.tally.core.read.ShardMerge.Position;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;

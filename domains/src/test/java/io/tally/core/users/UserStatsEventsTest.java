@@ -1,17 +1,16 @@
 package io.tally.core.users;
 
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.SharedCounter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
+import io.tally.core.SharedCounter;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.DomainEvent;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.catalogue.Catalogue;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.derive.CounterRef;
-import io.tally.core.events.DomainEvent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

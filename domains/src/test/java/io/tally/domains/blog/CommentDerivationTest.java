@@ -1,12 +1,12 @@
 package io.tally.domains.blog;
 
-import io.tally.core.users.SharedStats;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
 import static io.tally.core.derive.DerivationCase.with;
 
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.DerivationCase;
+import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,14 +38,14 @@ class CommentDerivationTest {
                         null, COMMENT.toItem(),
                         deltas(POST_COMMENTS, 1, AUTHOR_COMMENTS, 1, GLOBAL_COMMENTS, 1),
                         Map.of(),
-                        List.of(event(CommentDerivation.COMMENT_ADDED, "c1",
+                        List.of(event(CommentDerivation.COMMENT_ADDED.detailType(), "c1",
                                 "commentId", "c1", "postId", "p1", "authorId", "u2",
                                 "createdAt", "2019-01-22T12:00:00.001Z", "postUserId", "u1"))),
                 new DerivationCase("remove_existingComment_uncountsEverywhereAndAnnouncesCommentDeleted",
                         COMMENT.toItem(), null,
                         deltas(POST_COMMENTS, -1, AUTHOR_COMMENTS, -1, GLOBAL_COMMENTS, -1),
                         Map.of(),
-                        List.of(event(CommentDerivation.COMMENT_DELETED, "c1",
+                        List.of(event(CommentDerivation.COMMENT_DELETED.detailType(), "c1",
                                 "commentId", "c1", "postId", "p1", "authorId", "u2", "postUserId", "u1"))),
                 new DerivationCase("modify_textOnly_noDeltasNoEvents",
                         COMMENT.toItem(), with(COMMENT.toItem(), "text", AttributeValue.fromS("Edited")),

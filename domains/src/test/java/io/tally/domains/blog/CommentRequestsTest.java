@@ -1,8 +1,8 @@
 package io.tally.domains.blog;
 
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

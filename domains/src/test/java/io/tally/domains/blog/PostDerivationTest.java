@@ -1,7 +1,5 @@
 package io.tally.domains.blog;
 
-import io.tally.core.SharedCounter;
-import io.tally.core.users.SharedStats;
 import static io.tally.core.derive.DerivationCase.RECORD_ID;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
@@ -10,13 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
 import io.tally.core.Shards;
+import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
-import io.tally.core.users.User;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
 import io.tally.core.events.DomainEvent;
+import io.tally.core.users.SharedStats;
+import io.tally.core.users.User;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -49,14 +49,14 @@ class PostDerivationTest {
                         null, CREATED_POST.toItem(),
                         deltas(USER_POSTS, 1, global(Blog.GLOBAL_POSTS_CREATED), 1),
                         Map.of(PROJECTION, projection(CREATED_POST)),
-                        List.of(event(PostDerivation.POST_CREATED, "p1",
+                        List.of(event(PostDerivation.POST_CREATED.detailType(), "p1",
                                 "postId", "p1", "userId", "u1", "title", "Hello", "status", "created",
                                 "createdAt", "2019-01-22T10:28:49.930Z"))),
                 new DerivationCase("update_createdToUpdated_movesGlobalCountAndAnnouncesStatusChange",
                         CREATED_POST.toItem(), UPDATED_POST.toItem(),
                         deltas(global(Blog.GLOBAL_POSTS_CREATED), -1, global(Blog.GLOBAL_POSTS_UPDATED), 1),
                         Map.of(PROJECTION, projection(UPDATED_POST)),
-                        List.of(event(PostDerivation.POST_STATUS_CHANGED, "p1",
+                        List.of(event(PostDerivation.POST_STATUS_CHANGED.detailType(), "p1",
                                 "postId", "p1", "userId", "u1", "from", "created", "to", "updated",
                                 "updatedAt", "2019-01-23T08:00:00.000Z", "title", "Hello again"))),
                 new DerivationCase("update_sameStatusNewTitle_rewritesProjectionOnly",
@@ -68,7 +68,7 @@ class PostDerivationTest {
                         UPDATED_POST.toItem(), DELETED_POST.toItem(),
                         deltas(USER_POSTS, -1, global(Blog.GLOBAL_POSTS_UPDATED), -1, global(Blog.GLOBAL_POSTS_DELETED), 1),
                         Map.of(PROJECTION, projection(DELETED_POST)),
-                        List.of(event(PostDerivation.POST_STATUS_CHANGED, "p1",
+                        List.of(event(PostDerivation.POST_STATUS_CHANGED.detailType(), "p1",
                                 "postId", "p1", "userId", "u1", "from", "updated", "to", "deleted",
                                 "updatedAt", "2019-01-24T09:30:00.000Z", "title", "Hello again"))),
                 new DerivationCase("remove_deletedPost_uncountsGlobalAndRemovesProjectionSilently",
@@ -86,7 +86,7 @@ class PostDerivationTest {
                         null, DELETED_POST.toItem(),
                         deltas(global(Blog.GLOBAL_POSTS_DELETED), 1),
                         Map.of(PROJECTION, projection(DELETED_POST)),
-                        List.of(event(PostDerivation.POST_CREATED, "p1",
+                        List.of(event(PostDerivation.POST_CREATED.detailType(), "p1",
                                 "postId", "p1", "userId", "u1", "title", "Hello again", "status", "deleted",
                                 "createdAt", "2019-01-22T10:28:49.930Z"))),
                 new DerivationCase("rewrite_unchangedImage_noDeltasNoEvents",

@@ -1,15 +1,15 @@
 package io.tally.domains.blog;
 
-import io.tally.core.users.UserDerivation;
-import io.tally.core.users.Users;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.with;
 
 import io.tally.core.TableSchema;
-import io.tally.core.users.User;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.users.User;
+import io.tally.core.users.UserDerivation;
+import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

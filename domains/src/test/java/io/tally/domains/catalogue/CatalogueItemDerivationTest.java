@@ -1,6 +1,5 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.users.SharedStats;
 import static io.tally.core.derive.DerivationCase.RECORD_ID;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.with;
@@ -12,6 +11,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,7 +1,5 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.SharedCounter;
-import io.tally.core.users.SharedStats;
 import static io.tally.core.derive.DerivationCase.RECORD_ID;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
@@ -9,12 +7,13 @@ import static io.tally.core.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.domain.DomainRegistry;
+import io.tally.core.SharedCounter;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.DerivationCase;
-import io.tally.core.domain.Derivations;
 import io.tally.core.derive.IntendedChanges;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -59,19 +58,19 @@ class UserItemDerivationTest {
                         IN_PROGRESS.toItem(), COMPLETED_CORRECT_LIVE.toItem(),
                         deltas(stats(Catalogue.USER_IN_PROGRESS), -1, COMPLETED, 1, CORRECT, 1, LIVE, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
-                        List.of(event(UserItemDerivation.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
+                        List.of(event(UserItemDerivation.ITEM_COMPLETED.detailType(), "3", "userId", "8790", "itemId", "3",
                                 "correct", true, "live", true, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("modify_inProgressToCompletedWrongNotLive_countsCompletedOnly",
                         IN_PROGRESS.toItem(), COMPLETED_WRONG.toItem(),
                         deltas(stats(Catalogue.USER_IN_PROGRESS), -1, COMPLETED, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
-                        List.of(event(UserItemDerivation.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
+                        List.of(event(UserItemDerivation.ITEM_COMPLETED.detailType(), "3", "userId", "8790", "itemId", "3",
                                 "correct", false, "live", false, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("insert_alreadyCompleted_countsAndAnnouncesItemCompleted",
                         null, COMPLETED_CORRECT_LIVE.toItem(),
                         deltas(COMPLETED, 1, CORRECT, 1, LIVE, 1, GLOBAL_COMPLETED, 1),
                         Map.of(),
-                        List.of(event(UserItemDerivation.ITEM_COMPLETED, "3", "userId", "8790", "itemId", "3",
+                        List.of(event(UserItemDerivation.ITEM_COMPLETED.detailType(), "3", "userId", "8790", "itemId", "3",
                                 "correct", true, "live", true, "completedAt", "2019-01-22T12:30:00.250Z"))),
                 new DerivationCase("modify_completedRewrittenWithOtherFlags_adjustsFlagsWithoutEvent",
                         COMPLETED_CORRECT_LIVE.toItem(), COMPLETED_WRONG.toItem(),

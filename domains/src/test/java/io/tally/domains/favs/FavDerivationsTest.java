@@ -1,6 +1,5 @@
 package io.tally.domains.favs;
 
-import io.tally.core.users.SharedStats;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,6 +10,7 @@ import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -52,18 +52,18 @@ class FavDerivationsTest {
                 row(new FavouriteDerivation(), new DerivationCase(
                         "insert_favourite_countsUserTypeGlobalAndWritesASearchEntryPerTerm", null, FAV.toItem(),
                         deltas(FAVOURITES, 1, IMAGES, 1, GLOBAL, 1), entries,
-                        List.of(event(FavouriteDerivation.FAVOURITE_COLLECTED, "u1/f1", favourite))), List.of()),
+                        List.of(event(FavouriteDerivation.FAVOURITE_COLLECTED.detailType(), "u1/f1", favourite))), List.of()),
                 row(new FavouriteDerivation(), new DerivationCase(
                         "remove_favourite_uncountsRemovesItsEntriesAndItsLinksInTurn", FAV.toItem(), null,
                         deltas(FAVOURITES, -1, IMAGES, -1, GLOBAL, -1), removed,
-                        List.of(event(FavouriteDerivation.FAVOURITE_UNCOLLECTED, "u1/f1", favourite))),
+                        List.of(event(FavouriteDerivation.FAVOURITE_UNCOLLECTED.detailType(), "u1/f1", favourite))),
                         List.of(new FavouriteLinks("u1", "f1", "fi1"))),
                 row(new TagDerivation(), new DerivationCase(
                         "insert_tag_countsNothingAnnouncesTagCreated", null, TAG.toItem(), Map.of(), Map.of(),
-                        List.of(event(TagDerivation.TAG_CREATED, "u1/t1", tag))), List.of()),
+                        List.of(event(TagDerivation.TAG_CREATED.detailType(), "u1/t1", tag))), List.of()),
                 row(new TagDerivation(), new DerivationCase(
                         "modify_renamedTag_announcesTagRenamed", TAG.toItem(), TAG.renamed("Trips").toItem(),
-                        Map.of(), Map.of(), List.of(event(TagDerivation.TAG_RENAMED, "u1/t1", "userId", "u1",
+                        Map.of(), Map.of(), List.of(event(TagDerivation.TAG_RENAMED.detailType(), "u1/t1", "userId", "u1",
                         "tagId", "t1", "name", "Trips", "previousName", "Trip",
                         "createdAt", "2021-10-10T05:45:28.000Z"))), List.of()),
                 row(new TagDerivation(), new DerivationCase(
@@ -72,13 +72,13 @@ class FavDerivationsTest {
                         List.of()), List.of()),
                 row(new TagDerivation(), new DerivationCase(
                         "remove_tag_removesItsLinksInTurn", TAG.toItem(), null, Map.of(), Map.of(),
-                        List.of(event(TagDerivation.TAG_DELETED, "u1/t1", tag))), List.of(new TagLinks("u1", "t1", "ti1"))),
+                        List.of(event(TagDerivation.TAG_DELETED.detailType(), "u1/t1", tag))), List.of(new TagLinks("u1", "t1", "ti1"))),
                 row(new FavouriteTagDerivation(), new DerivationCase(
                         "insert_link_countsTheTag", null, LINK.toItem(), deltas(TAGGED, 1), Map.of(),
-                        List.of(event(FavouriteTagDerivation.FAVOURITE_TAGGED, "u1/f1/t1", link))), List.of()),
+                        List.of(event(FavouriteTagDerivation.FAVOURITE_TAGGED.detailType(), "u1/f1/t1", link))), List.of()),
                 row(new FavouriteTagDerivation(), new DerivationCase(
                         "remove_link_uncountsTheTag", LINK.toItem(), null, deltas(TAGGED, -1), Map.of(),
-                        List.of(event(FavouriteTagDerivation.FAVOURITE_UNTAGGED, "u1/f1/t1", link))), List.of()));
+                        List.of(event(FavouriteTagDerivation.FAVOURITE_UNTAGGED.detailType(), "u1/f1/t1", link))), List.of()));
     }
 
     private static Arguments row(Derivation derivation, DerivationCase change, List<?> cascades) {

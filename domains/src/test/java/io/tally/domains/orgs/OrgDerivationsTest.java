@@ -1,6 +1,5 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.users.SharedStats;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,6 +8,7 @@ import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.IntendedChanges;
+import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -38,42 +38,42 @@ class OrgDerivationsTest {
                 row(new OrganisationDerivation(), new DerivationCase(
                         "insert_organisation_countsGlobalOrgsAndAnnouncesOrgCreated", null, ORG.toItem(),
                         deltas(GLOBAL_ORGS, 1), Map.of(),
-                        List.of(event(OrganisationDerivation.ORG_CREATED, "abc",
+                        List.of(event(OrganisationDerivation.ORG_CREATED.detailType(), "abc",
                                 "orgId", "abc", "name", "ABC", "type", "Retail"))), List.of()),
                 row(new OrganisationDerivation(), new DerivationCase(
                         "modify_renamedOrganisation_changesNothing", ORG.toItem(),
                         new Organisation("abc", "ABC Ltd", "Retail", T, T, 2).toItem(), Map.of(), Map.of(), List.of()),
                         List.of()),
-                row(new TeamDerivation(), new DerivationCase(
+                row(PartDerivation.teams(), new DerivationCase(
                         "insert_team_countsTheOrganisationsTeamsAndAnnouncesTeamCreated", null, TEAM.toItem(),
                         deltas(ORG_TEAMS, 1), Map.of(),
-                        List.of(event(TeamDerivation.TEAM_CREATED, "web", "teamId", "web", "orgId", "abc",
+                        List.of(event(PartDerivation.TEAM_CREATED.detailType(), "web", "teamId", "web", "orgId", "abc",
                                 "name", "web_team", "createdAt", "2020-07-05T10:00:00.000Z"))), List.of()),
-                row(new TeamDerivation(), new DerivationCase(
+                row(PartDerivation.teams(), new DerivationCase(
                         "remove_team_uncountsAndRemovesItsMembershipsInTurn", TEAM.toItem(), null,
                         deltas(ORG_TEAMS, -1), Map.of(),
-                        List.of(event(TeamDerivation.TEAM_DELETED, "web", "teamId", "web", "orgId", "abc",
+                        List.of(event(PartDerivation.TEAM_DELETED.detailType(), "web", "teamId", "web", "orgId", "abc",
                                 "name", "web_team", "createdAt", "2020-07-05T10:00:00.000Z"))),
                         List.of(new TeamMemberships("abc", "web", "ti1"))),
-                row(new EmployeeDerivation(), new DerivationCase(
+                row(PartDerivation.employees(), new DerivationCase(
                         "insert_employee_countsHeadCountAndGlobalEmployees", null, EMPLOYEE.toItem(),
                         deltas(ORG_EMPLOYEES, 1, GLOBAL_EMPLOYEES, 1), Map.of(),
-                        List.of(event(EmployeeDerivation.EMPLOYEE_CREATED, "e1", "employeeId", "e1", "orgId", "abc",
+                        List.of(event(PartDerivation.EMPLOYEE_CREATED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
                                 "name", "Maureen", "createdAt", "2020-07-05T10:00:00.000Z"))), List.of()),
-                row(new EmployeeDerivation(), new DerivationCase(
+                row(PartDerivation.employees(), new DerivationCase(
                         "remove_employee_uncountsAndRemovesTheirMembershipsInTurn", EMPLOYEE.toItem(), null,
                         deltas(ORG_EMPLOYEES, -1, GLOBAL_EMPLOYEES, -1), Map.of(),
-                        List.of(event(EmployeeDerivation.EMPLOYEE_DELETED, "e1", "employeeId", "e1", "orgId", "abc",
+                        List.of(event(PartDerivation.EMPLOYEE_DELETED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
                                 "name", "Maureen", "createdAt", "2020-07-05T10:00:00.000Z"))),
                         List.of(new EmployeeMemberships("abc", "e1", "ei1"))),
                 row(new MembershipDerivation(), new DerivationCase(
                         "insert_membership_countsTeamMembersAndOrgMembershipsAndAnnouncesJoined", null,
                         MEMBERSHIP.toItem(), deltas(TEAM_MEMBERS, 1, ORG_MEMBERSHIPS, 1), Map.of(),
-                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM, MEMBERSHIP))), List.of()),
+                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM.detailType(), MEMBERSHIP))), List.of()),
                 row(new MembershipDerivation(), new DerivationCase(
                         "remove_membership_uncountsAndAnnouncesLeft", MEMBERSHIP.toItem(), null,
                         deltas(TEAM_MEMBERS, -1, ORG_MEMBERSHIPS, -1), Map.of(),
-                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM, MEMBERSHIP))), List.of()),
+                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP))), List.of()),
                 row(new MembershipDerivation(), new DerivationCase(
                         "modify_roleChanged_noDeltasNoEvents", MEMBERSHIP.toItem(),
                         new Membership("abc", "web", "e1", "member", T, "ti1", "ei1").toItem(),
@@ -81,8 +81,8 @@ class OrgDerivationsTest {
                 row(new MembershipDerivation(), new DerivationCase(
                         "modify_overwrittenByALaterTeamsMembership_leftThenJoined", MEMBERSHIP.toItem(),
                         rejoined.toItem(), Map.of(), Map.of(),
-                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM, MEMBERSHIP),
-                                joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM, rejoined))), List.of()));
+                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP),
+                                joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM.detailType(), rejoined))), List.of()));
     }
 
     private static Arguments row(Derivation derivation, DerivationCase change, List<?> cascades) {
@@ -105,10 +105,10 @@ class OrgDerivationsTest {
     void unreadableImage_isAProblemAndRemovesNothingInTurn() {
         Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> garbled =
                 DerivationCase.with(TEAM.toItem(), Team.INCARNATION, null);
-        DerivationCase.assertUnreadable(new TeamDerivation(), garbled);
-        IntendedChanges removed = new TeamDerivation().derive(DerivationCase.RECORD_ID, garbled, null);
+        DerivationCase.assertUnreadable(PartDerivation.teams(), garbled);
+        IntendedChanges removed = PartDerivation.teams().derive(DerivationCase.RECORD_ID, garbled, null);
         assertThat(removed.cascades()).isEmpty();
-        DerivationCase.assertUnreadable(new EmployeeDerivation(), TEAM.toItem());
+        DerivationCase.assertUnreadable(PartDerivation.employees(), TEAM.toItem());
         DerivationCase.assertUnreadable(new MembershipDerivation(), EMPLOYEE.toItem());
     }
 

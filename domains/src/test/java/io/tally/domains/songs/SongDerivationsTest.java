@@ -1,6 +1,5 @@
 package io.tally.domains.songs;
 
-import io.tally.core.users.SharedStats;
 import static io.tally.core.Items.s;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
@@ -12,6 +11,7 @@ import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +41,7 @@ class SongDerivationsTest {
         return Stream.of(
                 row(new SongDerivation(), new DerivationCase("insert_song_countsNothingAndAnnouncesSongAdded", null,
                         SONG.toItem(), Map.of(), Map.of(),
-                        List.of(event(SongDerivation.SONG_ADDED, "s1", "songId", "s1", "title", "Song",
+                        List.of(event(SongDerivation.SONG_ADDED.detailType(), "s1", "songId", "s1", "title", "Song",
                                 "artist", "Artist")))),
                 row(new SongDerivation(), new DerivationCase("modify_replacedSong_changesNothing", SONG.toItem(),
                         new Song("s1", "Other", null, LATER).toItem(), Map.of(), Map.of(), List.of())),
@@ -54,7 +54,7 @@ class SongDerivationsTest {
                         DOWNLOAD.toItem(), REFUNDED.toItem(),
                         deltas(ALL_TIME, -1, SONG_DAY, -1, SONG_MONTH, -1, ALL_DAY, -1, GLOBAL, -1),
                         Map.of(ENTRY, ENTRY_DOCUMENT),
-                        List.of(event(DownloadDerivation.DOWNLOAD_REFUNDED, "d1", "downloadId", "d1", "songId", "s1",
+                        List.of(event(DownloadDerivation.DOWNLOAD_REFUNDED.detailType(), "d1", "downloadId", "d1", "songId", "s1",
                                 "userId", "u1", "at", "2024-01-31T23:30:00.000Z",
                                 "refundedAt", "2024-02-03T10:00:00.000Z")))),
                 row(new DownloadDerivation(), new DerivationCase(

@@ -1,5 +1,6 @@
 package io.tally.local.events;
 
+import io.tally.local.GracefulStop;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
@@ -24,7 +25,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -103,9 +103,7 @@ public final class LocalEventBus implements AutoCloseable {
     private final JsonLinesTarget files;
     private final RecentEvents recent;
     private final RecentEventsHandler recentEventsRoute;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile boolean closing;
+    private final GracefulStop calls = new GracefulStop("the local event bus", GRACE);
 
     private final List<FunctionTarget> functions;
 
@@ -209,18 +207,8 @@ public final class LocalEventBus implements AutoCloseable {
     /** Stops accepting calls, lets calls in flight finish for a short grace period, then closes. Idempotent. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!calls.stop()) {
             return;
-        }
-        closing = true;
-        long deadline = System.nanoTime() + GRACE.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
         }
         // stop(0): the wait above covers the calls actually in flight; stop's own delay would be spent in full.
         server.stop(0);
@@ -241,12 +229,12 @@ public final class LocalEventBus implements AutoCloseable {
     }
 
     private void exchange(HttpExchange exchange) {
-        inFlight.incrementAndGet();
+        boolean taken = calls.begin();
         String requestId = UUID.randomUUID().toString();
         try {
             exchange.getResponseHeaders().set("x-amzn-RequestId", requestId);
             Reply reply;
-            if (closing) {
+            if (!taken) {
                 reply = new Reply(503, PutEvents.errorBody("ServiceUnavailableException",
                         "the local runner is shutting down; retry"));
             } else {
@@ -272,7 +260,7 @@ public final class LocalEventBus implements AutoCloseable {
             sendQuietly(exchange, new Reply(500, PutEvents.errorBody("InternalException", "internal error")));
         } finally {
             exchange.close();
-            inFlight.decrementAndGet();
+            calls.end();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tally.local.http;
 
+import io.tally.local.GracefulStop;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
@@ -18,9 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
@@ -85,9 +83,7 @@ public final class HttpFront implements AutoCloseable {
     private final int capacity;
     /** How long a request's body may take to arrive, from the end of its headers. */
     private final Duration bodyTimeout;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private volatile boolean closing;
+    private final GracefulStop calls = new GracefulStop("the HTTP front", GRACE);
     /** Where the front listens, once started (the connector forgets its port when stopped). */
     private volatile int port;
     private volatile InetAddress address;
@@ -203,18 +199,9 @@ public final class HttpFront implements AutoCloseable {
     /** Stops accepting work, lets requests in flight finish for a short grace period, then closes. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
+        if (calls.stop()) {
+            stopQuietly();
         }
-        closing = true;
-        long deadline = System.nanoTime() + GRACE.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(10_000_000L);
-        }
-        if (inFlight.get() > 0) {
-            LOG.warn("{} request(s) still running after {} s; closing anyway", inFlight.get(), GRACE.toSeconds());
-        }
-        stopQuietly();
     }
 
     private void stopQuietly() {
@@ -235,7 +222,7 @@ public final class HttpFront implements AutoCloseable {
     }
 
     private void exchange(Request request, Response response, Callback callback) {
-        inFlight.incrementAndGet();
+        boolean taken = calls.begin();
         long started = System.nanoTime();
         String requestId = ApiGatewayEvents.requestId();
         String method = request.getMethod();
@@ -244,7 +231,7 @@ public final class HttpFront implements AutoCloseable {
         boolean admittedHere = false;
         try {
             response.getHeaders().put("Apigw-Requestid", requestId);
-            if (closing) {
+            if (!taken) {
                 status = Responses.sendError(response, callback, 503, "unavailable",
                         "the local runner is shutting down; retry");
                 return;
@@ -300,7 +287,7 @@ public final class HttpFront implements AutoCloseable {
             if (admittedHere) {
                 admitted.release();
             }
-            inFlight.decrementAndGet();
+            calls.end();
             LOG.info("{} {} -> {} ({} ms, request {})", method, rawPath, status == 0 ? "no response" : status,
                     (System.nanoTime() - started) / 1_000_000, requestId);
         }

@@ -26,18 +26,14 @@ import software.amazon.awssdk.services.dynamodb.model.Select;
  * ({@code DEADLETTER#<yyyy-MM-dd>}), newest day first, for as many days back as letters live (their TTL), or by a
  * scan of the whole table for the ones older than that (DynamoDB Local never expires items).
  */
-public final class DeadLetterQueries {
+public record DeadLetterQueries(DynamoDbClient dynamo, String tableName, Clock clock) {
     /** Days a query looks back by default: the retention, plus the day a record may predate its filing. */
     public static final int DEFAULT_DAYS = (int) DeadLetterItem.RETENTION.toDays() + 2;
 
-    private final DynamoDbClient dynamo;
-    private final String tableName;
-    private final Clock clock;
-
-    public DeadLetterQueries(DynamoDbClient dynamo, String tableName, Clock clock) {
-        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
-        this.tableName = Objects.requireNonNull(tableName, "tableName");
-        this.clock = Objects.requireNonNull(clock, "clock");
+    public DeadLetterQueries {
+        Objects.requireNonNull(dynamo, "dynamo");
+        Objects.requireNonNull(tableName, "tableName");
+        Objects.requireNonNull(clock, "clock");
     }
 
     /**

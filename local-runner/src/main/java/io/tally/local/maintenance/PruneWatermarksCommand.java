@@ -7,8 +7,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** {@code tally-local prune-watermarks}: the deployment's daily pass of the pruner, on demand. */
 @Command(name = "prune-watermarks", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -28,10 +26,11 @@ public final class PruneWatermarksCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (DynamoDbClient dynamo = table.dynamoDb(); DynamoDbStreamsClient streams = table.streams()) {
+        try (TableConnection.Clients clients = table.clients()) {
             err.println("pruning watermarks of " + table.describe());
             Progress progress = new Progress(err);
-            WatermarkPruner.Report report = new WatermarkPruner(dynamo, streams, table.tableName).prune(progress);
+            WatermarkPruner.Report report =
+                    new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName).prune(progress);
             progress.done();
             out.println(report.summary());
             return 0;

@@ -35,6 +35,20 @@ public final class TableConnection {
             description = "AWS region (default with --aws: from the environment or profile; locally: us-east-1)")
     String region;
 
+    /** The table's DynamoDB client and its stream's client, closed together. */
+    record Clients(DynamoDbClient dynamo, DynamoDbStreamsClient streams) implements AutoCloseable {
+        @Override
+        public void close() {
+            try (streams) {
+                dynamo.close();
+            }
+        }
+    }
+
+    Clients clients() {
+        return new Clients(dynamoDb(), streams());
+    }
+
     DynamoDbClient dynamoDb() {
         var builder = DynamoDbClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
         configure(builder);

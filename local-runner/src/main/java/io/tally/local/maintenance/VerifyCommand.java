@@ -16,8 +16,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * {@code tally-local verify}: derived data against a recomputation from the base items at a position of the table's
@@ -86,16 +84,17 @@ public final class VerifyCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
-        try (DynamoDbClient dynamo = table.dynamoDb(); DynamoDbStreamsClient streams = table.streams()) {
+        try (TableConnection.Clients clients = table.clients()) {
             DomainRegistry domains;
             try {
                 domains = domainJars.registry();
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
             }
-            Rebuilder rebuilder = new Rebuilder(dynamo, streams, table.tableName, domains.derivations(settings),
-                    segments).withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
-                    .withCascades(domains.cascades(dynamo, table.tableName));
+            Rebuilder rebuilder = new Rebuilder(clients.dynamo(), clients.streams(), table.tableName,
+                    domains.derivations(settings), segments)
+                    .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
+                    .withCascades(domains.cascades(clients.dynamo(), table.tableName));
             err.println((repair ? "repairing " : "verifying ") + table.describe());
             Progress progress = new Progress(err);
             if (repair) {

@@ -1,5 +1,6 @@
 package io.tally.local.stream;
 
+import io.soabase.recordbuilder.core.RecordBuilder;
 import io.tally.core.template.DeploymentTemplate;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.Objects;
  *                                       function's {@code batchItemFailures} are honoured; without it AWS treats a
  *                                       response that names failed records as a success
  */
+@RecordBuilder
 public record EsmSettings(
         int batchSize,
         int maximumBatchingWindowInSeconds,
@@ -40,7 +42,7 @@ public record EsmSettings(
         int parallelizationFactor,
         StartingPosition startingPosition,
         int tumblingWindowInSeconds,
-        boolean reportBatchItemFailures) {
+        boolean reportBatchItemFailures) implements EsmSettingsBuilder.With {
 
     /** Where to start reading a shard that has no checkpoint. */
     public enum StartingPosition {
@@ -114,60 +116,6 @@ public record EsmSettings(
     /** Whether a failing batch is eventually given up on (rather than retried until its records expire). */
     public boolean limitsRetries() {
         return maximumRetryAttempts != -1;
-    }
-
-    public EsmSettings withBatchSize(int value) {
-        return new EsmSettings(value, maximumBatchingWindowInSeconds, maximumRetryAttempts, bisectBatchOnFunctionError,
-                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withMaximumBatchingWindowInSeconds(int value) {
-        return new EsmSettings(batchSize, value, maximumRetryAttempts, bisectBatchOnFunctionError,
-                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withMaximumRetryAttempts(int value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, value, bisectBatchOnFunctionError,
-                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withBisectBatchOnFunctionError(boolean value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts, value,
-                maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withMaximumRecordAgeInSeconds(int value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
-                bisectBatchOnFunctionError, value, parallelizationFactor, startingPosition, tumblingWindowInSeconds,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withParallelizationFactor(int value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
-                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, value, startingPosition, tumblingWindowInSeconds,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withStartingPosition(StartingPosition value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
-                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, value,
-                tumblingWindowInSeconds, reportBatchItemFailures);
-    }
-
-    public EsmSettings withTumblingWindowInSeconds(int value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
-                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, startingPosition, value,
-                reportBatchItemFailures);
-    }
-
-    public EsmSettings withReportBatchItemFailures(boolean value) {
-        return new EsmSettings(batchSize, maximumBatchingWindowInSeconds, maximumRetryAttempts,
-                bisectBatchOnFunctionError, maximumRecordAgeInSeconds, parallelizationFactor, startingPosition,
-                tumblingWindowInSeconds, value);
     }
 
     private static StartingPosition startingPosition(String value) {

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
@@ -44,6 +46,36 @@ public final class InvocationResult {
         }
         // List.copyOf rejects nulls, and a null identifier is a meaningful (invalid) answer here.
         return new InvocationResult(null, Collections.unmodifiableList(new ArrayList<>(itemIdentifiers)));
+    }
+
+    /**
+     * The function's answer as read from its response: the item identifiers of its {@code batchItemFailures}, a
+     * failure that is null counted with a null identifier; none named (or no list) is a success.
+     *
+     * @param failures   the response's {@code batchItemFailures}, or null when there is no response or no list
+     * @param identifier a failure's {@code itemIdentifier}
+     */
+    public static <F> InvocationResult answered(List<F> failures, Function<F, String> identifier) {
+        if (failures == null) {
+            return SUCCESS;
+        }
+        List<String> identifiers = new ArrayList<>();
+        failures.forEach(failure -> identifiers.add(failure == null ? null : identifier.apply(failure)));
+        return batchItemFailures(identifiers);
+    }
+
+    /**
+     * Invokes the function and reads its answer. Whatever escapes the handler, Error included, is a function error
+     * to Lambda: the runtime reports it and the batch is retried.
+     */
+    public static <R> InvocationResult invoke(Supplier<R> function, Function<R, InvocationResult> answer) {
+        R response;
+        try {
+            response = function.get();
+        } catch (RuntimeException | Error e) {
+            return functionError(e);
+        }
+        return answer.apply(response);
     }
 
     public boolean isSuccess() {

@@ -7,7 +7,6 @@ import io.tally.local.lambda.LocalLambdaContext;
 import io.tally.stream.SdkToLambdaRecords;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -45,20 +44,9 @@ public final class LambdaBatchInvoker implements BatchInvoker {
     public InvocationResult invoke(String shardId, List<Record> records) {
         DynamodbEvent event = SdkToLambdaRecords.event(records, streamArn);
         LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
-        StreamsEventResponse response;
-        try {
-            response = handler.handleRequest(event, context);
-        } catch (RuntimeException | Error e) {
-            // Whatever escapes the handler, Error included, is a function error to Lambda: the runtime reports it
-            // and the batch is retried.
-            return InvocationResult.functionError(e);
-        }
-        if (response == null || response.getBatchItemFailures() == null) {
-            return InvocationResult.success();
-        }
-        List<String> failed = new ArrayList<>();
-        response.getBatchItemFailures().forEach(failure -> failed.add(failure == null ? null : failure.getItemIdentifier()));
-        return InvocationResult.batchItemFailures(failed);
+        return InvocationResult.invoke(() -> handler.handleRequest(event, context),
+                response -> InvocationResult.answered(response == null ? null : response.getBatchItemFailures(),
+                        StreamsEventResponse.BatchItemFailure::getItemIdentifier));
     }
 
     @Override

@@ -9,7 +9,6 @@ import io.tally.stream.SdkToLambdaRecords;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,20 +104,13 @@ public final class TumblingWindowBatchInvoker implements BatchInvoker {
                 .withIsWindowTerminatedEarly(false)
                 .build();
         LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
-        TimeWindowEventResponse response;
-        try {
-            response = handler.handleRequest(event, context);
-        } catch (RuntimeException | Error e) {
-            return InvocationResult.functionError(e);
-        }
-        Map<String, String> next = response == null || response.getState() == null ? Map.of() : response.getState();
-        states.put(shardId, new WindowState(start, new HashMap<>(next)));
-        if (response == null || response.getBatchItemFailures() == null) {
-            return InvocationResult.success();
-        }
-        List<String> failed = new ArrayList<>();
-        response.getBatchItemFailures().forEach(failure -> failed.add(failure == null ? null : failure.getItemIdentifier()));
-        return InvocationResult.batchItemFailures(failed);
+        return InvocationResult.invoke(() -> handler.handleRequest(event, context), response -> {
+            Map<String, String> next =
+                    response == null || response.getState() == null ? Map.of() : response.getState();
+            states.put(shardId, new WindowState(start, new HashMap<>(next)));
+            return InvocationResult.answered(response == null ? null : response.getBatchItemFailures(),
+                    TimeWindowEventResponse.BatchItemFailure::getItemIdentifier);
+        });
     }
 
     private Instant windowStart(Record record) {
