@@ -148,8 +148,8 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
 
     /**
      * Where one processor's write units went, per item type written: its successful writes and the units each
-     * destination charged ({@code table}, or an index by name; DynamoDB Local's {@code
-     * ReturnConsumedCapacity=INDEXES}).
+     * destination charged ({@code table}, or an index by name; DynamoDB Local's
+     * {@code ReturnConsumedCapacity=INDEXES}).
      */
     record WriteUnitShare(String itemType, long writes, double units, java.util.Map<String, Double> byDestination) {
     }

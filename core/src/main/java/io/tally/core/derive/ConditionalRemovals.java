@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
@@ -56,6 +57,62 @@ public final class ConditionalRemovals {
         } catch (ConditionalCheckFailedException e) {
             return 0;
         }
+    }
+
+    /**
+     * Removes the dependants of a removed item that live in a partition of their own (a favourite's tag links, a
+     * team's memberships): every item of partition {@code pk} whose {@code attribute} is the removed
+     * {@code incarnation}, whatever else is there.
+     *
+     * @return how many it removed now
+     */
+    public int removeInPartition(String pk, String attribute, String incarnation) {
+        int removed = 0;
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryResponse page = query(partitionPage(table, pk, "pk, sk, " + attribute, start));
+            for (Map<String, AttributeValue> item : page.items()) {
+                if (isOf(item, attribute, incarnation)) {
+                    removed += removeIf(keyOf(item), attribute, incarnation);
+                }
+            }
+            start = next(page);
+        } while (start != null);
+        return removed;
+    }
+
+    /**
+     * Removes the dependants of a removed item that lie one in each of its siblings' partitions (a tag's links over its
+     * user's favourites, an employee's memberships over the organisation's teams). The siblings are the items of
+     * partition {@code pk} whose sort keys begin with {@code prefix}, each naming its id in {@code idAttribute}; the
+     * possible dependant of a sibling is at {@code dependantOf(id)}, read {@value #BATCH_KEYS} at a time and removed
+     * if its {@code attribute} is the removed {@code incarnation}. A sibling removed meanwhile has a cascade of its own
+     * that removes its partition, this dependant with it.
+     *
+     * <p>Why siblings and not an index that names the dependants directly: an index is eventually consistent, and a
+     * dependant added just before its item was removed may not be in it yet; every read here is consistent.
+     *
+     * @return how many it removed now
+     */
+    public int removeAcross(String pk, String prefix, String idAttribute, Function<String, Key> dependantOf,
+                            String attribute, String incarnation) {
+        int removed = 0;
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryResponse page = query(prefixPage(table, pk, prefix, idAttribute, start));
+            List<String> ids = page.items().stream().map(item -> item.get(idAttribute).s()).toList();
+            for (int from = 0; from < ids.size(); from += BATCH_KEYS) {
+                List<Key> keys = ids.subList(from, Math.min(ids.size(), from + BATCH_KEYS)).stream()
+                        .map(dependantOf).toList();
+                for (Map<String, AttributeValue> item : batchGet(batchGet(table, keys, "pk, sk, " + attribute))) {
+                    if (isOf(item, attribute, incarnation)) {
+                        removed += removeIf(keyOf(item), attribute, incarnation);
+                    }
+                }
+            }
+            start = next(page);
+        } while (start != null);
+        return removed;
     }
 
     /**

@@ -26,10 +26,10 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * writer function, the stream processor, the rebuilder, the local runner, the dashboard page and the tests all take a
  * domain from here; none of them names a domain.
  *
- * <p>Domains are found with {@link java.util.ServiceLoader}: a jar lists its domains in {@code
- * META-INF/services/io.tally.core.domain.Domain}, one class name a line (a public class with a public no-argument
- * constructor). {@link DomainRegistry} puts them together and checks them: names and types declared once, a shared
- * counter once, every domain a domain requires present.
+ * <p>Domains are found with {@link java.util.ServiceLoader}: a jar lists its domains in
+ * {@code META-INF/services/io.tally.core.domain.Domain}, one class name a line (a public class with a public
+ * no-argument constructor). {@link DomainRegistry} puts them together and checks them: names and types declared once, a
+ * shared counter once, every domain a domain requires present.
  *
  * <p>Every method but {@link #name} has a default of nothing, so a domain declares only what it has. The usual way to
  * write one is {@link DeclaredDomain}: its facts as a {@link Declaration}, its routes, derivations and cascades as

@@ -6,9 +6,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * A domain's part of the test kit's random workload ({@code io.tally.testkit.Workload}): a random but valid sequence of
  * the base-item writes its writers would make, built with its own mappers, so that the fault test, the benchmark and
- * any domain's tests exercise it without the HTTP front. One instance serves one workload, whose {@link
- * WorkloadContext} it is made with, and remembers what it wrote (ids to change or delete); the same seed gives the same
- * writes. {@link AbstractWorkloadPart} has what most parts share.
+ * any domain's tests exercise it without the HTTP front. One instance serves one workload, whose
+ * {@link WorkloadContext} it is made with, and remembers what it wrote (ids to change or delete); the same seed gives
+ * the same writes. {@link AbstractWorkloadPart} has what most parts share.
  */
 public interface WorkloadPart {
     /** Its weight among the workload's parts: how often a step is its, against the others' weights. */

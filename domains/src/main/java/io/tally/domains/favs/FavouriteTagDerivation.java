@@ -11,10 +11,10 @@ import java.util.List;
 
 /**
  * An existing link counts in its user's {@code tag:<tagId>}, whoever removes it: the API, or the stream processor's
- * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears, {@code
- * FavouriteUntagged} when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A link
- * whose favourite or tag is gone with no cascade having removed it (removed before the stream began) is found by the
- * rebuild through {@link #removedBy}.
+ * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears,
+ * {@code FavouriteUntagged} when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A
+ * link whose favourite or tag is gone with no cascade having removed it (removed before the stream began) is found by
+ * the rebuild through {@link #removedBy}.
  */
 public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag> {
     public static final EventType FAVOURITE_TAGGED = EventType.of("FavouriteTagged", LinkDetail.class);
