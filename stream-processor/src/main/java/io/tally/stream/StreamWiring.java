@@ -3,7 +3,9 @@ package io.tally.stream;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;
+import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.DynamoDbShardCursors;
@@ -11,7 +13,6 @@ import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.events.EventBridgePublisher;
 import io.tally.stream.events.EventPublisher;
-import io.tally.core.metrics.EmfMetricsFlusher;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
@@ -108,7 +109,7 @@ public final class StreamWiring {
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))
                 .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))
                 .cursors(new DynamoDbShardCursors(dynamoDb, tableName))
-                .cascades(domains.cascades(dynamoDb, tableName))
+                .cascades(CascadeRunner.overTable(dynamoDb, tableName))
                 .publisher(publisher)
                 .metrics(new StreamMetrics(registry))
                 .build();

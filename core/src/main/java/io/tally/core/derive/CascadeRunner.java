@@ -1,11 +1,10 @@
 package io.tally.core.derive;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Carries out {@link Cascade cascades}: a port, with one adapter per domain that has cascades (over the table).
- * Each run must be idempotent: it is repeated whenever its record is delivered again.
+ * Carries out {@link Cascade cascades}: the engine's port, {@link #overTable} in a deployment. Each run must be
+ * idempotent: it is repeated whenever its record is delivered again.
  */
 @FunctionalInterface
 public interface CascadeRunner {
@@ -22,9 +21,9 @@ public interface CascadeRunner {
      */
     int run(Cascade cascade);
 
-    /** Hands each cascade to the runner of its class. */
-    static CascadeRunner byType(Map<Class<? extends Cascade>, CascadeRunner> runners) {
-        Map<Class<? extends Cascade>, CascadeRunner> copy = new LinkedHashMap<>(runners);
-        return cascade -> copy.getOrDefault(cascade.getClass(), NONE).run(cascade);
+    /** Each cascade removes what it names from this table ({@link Cascade#removeWith}). */
+    static CascadeRunner overTable(DynamoDbClient dynamo, String table) {
+        ConditionalRemovals removals = new ConditionalRemovals(dynamo, table);
+        return cascade -> cascade.removeWith(removals);
     }
 }

@@ -11,7 +11,6 @@ import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;

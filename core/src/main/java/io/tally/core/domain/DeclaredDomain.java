@@ -15,7 +15,7 @@ import java.util.Optional;
 
 /**
  * A {@link Domain} whose facts are a {@link Declaration} given to its constructor; what it does over the table (its
- * routes, derivations and cascades) it adds by overriding those methods. The usual way to write a domain:
+ * routes and derivations) it adds by overriding those methods. The usual way to write a domain:
  *
  * <pre>{@code
  * public final class Reviews extends DeclaredDomain {

@@ -6,8 +6,6 @@ import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
-import io.tally.core.derive.Cascade;
-import io.tally.core.derive.CascadeRunner;
 import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import io.tally.core.events.EventType;
@@ -16,9 +14,7 @@ import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * One domain of the application, declared once: its entities, its derived types, the counters it adds to the shared
@@ -32,8 +28,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * shared counter once, every domain a domain requires present.
  *
  * <p>Every method but {@link #name} has a default of nothing, so a domain declares only what it has. The usual way to
- * write one is {@link DeclaredDomain}: its facts as a {@link Declaration}, its routes, derivations and cascades as
- * methods.
+ * write one is {@link DeclaredDomain}: its facts as a {@link Declaration}, its routes and derivations as methods. A
+ * cascade its derivations ask for carries its own removal ({@link io.tally.core.derive.Cascade#removeWith}).
  */
 public interface Domain {
     /** Its name, a lower-case word, e.g. {@code blog}. */
@@ -92,10 +88,6 @@ public interface Domain {
         return List.of();
     }
 
-    /** Who carries out each kind of cascade its derivations ask for, over the table. */
-    default Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
-        return Map.of();
-    }
 
     /** Its part of the test kit's random workload over this context, if it has one. */
     default Optional<WorkloadPart> workload(WorkloadContext context) {

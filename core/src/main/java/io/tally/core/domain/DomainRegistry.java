@@ -7,8 +7,6 @@ import io.tally.core.PrunerPositionItem;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
-import io.tally.core.derive.Cascade;
-import io.tally.core.derive.CascadeRunner;
 import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import java.util.ArrayList;
@@ -23,7 +21,6 @@ import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * The domains of the application, put together once and checked: the one place every function, command and test
@@ -188,13 +185,6 @@ public final class DomainRegistry {
         List<CounterEvents> all = new ArrayList<>();
         domains.forEach(domain -> all.addAll(domain.counterEvents(this)));
         return all;
-    }
-
-    /** Hands each cascade to the runner its domain declares for its class. */
-    public CascadeRunner cascades(DynamoDbClient dynamo, String table) {
-        Map<Class<? extends Cascade>, CascadeRunner> runners = new LinkedHashMap<>();
-        domains.forEach(domain -> runners.putAll(domain.cascades(dynamo, table)));
-        return CascadeRunner.byType(runners);
     }
 
     /** One line a domain: its name, entities, derived types and what it requires (for logs and {@code --help}). */

@@ -7,8 +7,6 @@ import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
-import io.tally.core.derive.Cascade;
-import io.tally.core.derive.CascadeRunner;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
@@ -18,13 +16,11 @@ import io.tally.core.http.Router;
 import io.tally.core.users.Users;
 import io.tally.core.users.UsersDomain;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Favourites with tags (seed 004), declared once: entity types, derived types, routes, derivations, the cascades that
- * remove the links of a deleted favourite or tag, and what the domain counts in the global totals. Keys are in
- * {@link FavKeys}.
+ * Favourites with tags (seed 004), declared once: entity types, derived types, routes, derivations (whose cascades,
+ * {@link FavouriteLinks} and {@link TagLinks}, remove the links of a deleted favourite or tag), and what the domain
+ * counts in the global totals. Keys are in {@link FavKeys}.
  */
 public final class Favs extends DeclaredDomain {
     public static final EntityType TAG = EntityType.base("Tag");
@@ -100,12 +96,6 @@ public final class Favs extends DeclaredDomain {
         return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
     }
 
-    /** The links of an un-collected favourite or a deleted tag. */
-    @Override
-    public Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
-        CascadeRunner links = new DynamoDbLinkCascades(dynamo, table);
-        return Map.of(FavouriteLinks.class, links, TagLinks.class, links);
-    }
 
     /** The counter of a type in {@link #FAVOURITE_STATS}. */
     public static String typeCounter(FavouriteType type) {

@@ -6,8 +6,6 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
-import io.tally.core.derive.Cascade;
-import io.tally.core.derive.CascadeRunner;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection.Each;
 import io.tally.core.domain.DashboardSection.Rows;
@@ -19,13 +17,11 @@ import io.tally.core.http.Router;
 import io.tally.core.users.Users;
 import io.tally.core.users.UsersDomain;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
- * Organisations, teams and employees (seed 002), declared once: entity types, derived types, routes, derivations, the
- * cascades that remove a deleted team's or employee's memberships, and what the domain counts in the global totals.
- * Keys are in {@link OrgKeys}.
+ * Organisations, teams and employees (seed 002), declared once: entity types, derived types, routes, derivations
+ * (whose cascades, {@link TeamMemberships} and {@link EmployeeMemberships}, remove a deleted team's or employee's
+ * memberships), and what the domain counts in the global totals. Keys are in {@link OrgKeys}.
  */
 public final class Orgs extends DeclaredDomain {
     public static final EntityType ORGANISATION = EntityType.base("Organisation");
@@ -111,10 +107,4 @@ public final class Orgs extends DeclaredDomain {
                 new MembershipDerivation());
     }
 
-    /** The memberships of a deleted team or employee. */
-    @Override
-    public Map<Class<? extends Cascade>, CascadeRunner> cascades(DynamoDbClient dynamo, String table) {
-        CascadeRunner memberships = new DynamoDbMembershipCascades(dynamo, table);
-        return Map.of(TeamMemberships.class, memberships, EmployeeMemberships.class, memberships);
-    }
 }

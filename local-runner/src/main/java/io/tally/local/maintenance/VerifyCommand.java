@@ -2,6 +2,7 @@ package io.tally.local.maintenance;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
+import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.local.domains.DomainJars;
 import io.tally.stream.rebuild.Rebuilder;
@@ -94,7 +95,7 @@ public final class VerifyCommand implements Callable<Integer> {
             Rebuilder rebuilder = new Rebuilder(clients.dynamo(), clients.streams(), table.tableName,
                     domains.derivations(settings), segments)
                     .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
-                    .withCascades(domains.cascades(clients.dynamo(), table.tableName));
+                    .withCascades(CascadeRunner.overTable(clients.dynamo(), table.tableName));
             err.println((repair ? "repairing " : "verifying ") + table.describe());
             Progress progress = new Progress(err);
             if (repair) {

@@ -7,12 +7,13 @@ import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.SdkToLambdaRecords;
-import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.WindowedStreamHandler;
-import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DerivedStore;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
@@ -21,7 +22,6 @@ import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import io.tally.stream.engine.SourceRecord;
-import io.tally.core.events.DomainEvent;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestLambdaContext;
@@ -271,7 +271,7 @@ class ExactlyOnceFaultIT {
                 // A crashed invocation here fails each further call instead of being gone: no pause between them.
                 .releaseBackoff(Duration.ZERO);
         builder.cursors(GUARDED ? new DynamoDbShardCursors(faulty, table) : new Unguarded());
-        builder.cascades(DomainRegistry.load().cascades(faulty, table));
+        builder.cascades(CascadeRunner.overTable(faulty, table));
         return builder.build();
     }
 

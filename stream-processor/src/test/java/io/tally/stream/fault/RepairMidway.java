@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.domain.DomainRegistry;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
-import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
@@ -75,7 +75,7 @@ final class RepairMidway {
         }
         if (repair) {
             RepairReport report = new Rebuilder(dynamo, streams, table, derivations, 2)
-                    .withCascades(DomainRegistry.load().cascades(dynamo, table)).repair(count -> { });
+                    .withCascades(CascadeRunner.overTable(dynamo, table)).repair(count -> { });
             assertThat(report.isComplete()).as("repair complete: %s", report).isTrue();
             assertThat(report.written()).as("derived items the repair wrote").isPositive();
             if (!backfill) {

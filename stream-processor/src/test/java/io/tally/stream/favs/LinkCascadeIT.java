@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
-import io.tally.core.domain.DomainRegistry;
+import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
-import io.tally.stream.engine.SourceRecord;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.DomainEvent;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
 import io.tally.stream.rebuild.VerificationReport;
@@ -80,7 +81,7 @@ class LinkCascadeIT {
 
         stream.process(removal);
         assertThat(stream.newRecords()).isEmpty();
-        assertThat(DomainRegistry.load().cascades(dynamo, table).run(new FavouriteLinks("u1", "f1", "fi1"))).isZero();
+        assertThat(CascadeRunner.overTable(dynamo, table).run(new FavouriteLinks("u1", "f1", "fi1"))).isZero();
         assertExact();
     }
 
@@ -172,7 +173,7 @@ class LinkCascadeIT {
         assertThatThrownBy(() -> rebuilder.repair(count -> { })).hasMessageContaining("no cascade runner");
         assertThat(stream.counter(STATS, "tag:trip")).isEqualTo(2);
 
-        RepairReport repair = rebuilder.withCascades(DomainRegistry.load().cascades(dynamo, table)).repair(count -> { });
+        RepairReport repair = rebuilder.withCascades(CascadeRunner.overTable(dynamo, table)).repair(count -> { });
 
         assertThat(repair.cascaded()).isEqualTo(3);
         assertThat(repair.isComplete()).isTrue();

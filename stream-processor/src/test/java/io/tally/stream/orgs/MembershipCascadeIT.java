@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
-import io.tally.core.domain.DomainRegistry;
+import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
-import io.tally.stream.engine.SourceRecord;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.DomainEvent;
+import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
 import io.tally.stream.rebuild.VerificationReport;
@@ -78,7 +79,7 @@ class MembershipCascadeIT {
         // itself, run again, finds nothing to remove.
         stream.process(removal);
         assertThat(stream.newRecords()).isEmpty();
-        assertThat(DomainRegistry.load().cascades(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
+        assertThat(CascadeRunner.overTable(dynamo, table).run(new TeamMemberships("abc", "web", "t1"))).isZero();
         assertThat(stream.newRecords()).isEmpty();
         assertExact();
     }
@@ -150,7 +151,7 @@ class MembershipCascadeIT {
         assertThatThrownBy(() -> rebuilder.repair(count -> { })).hasMessageContaining("no cascade runner");
         assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(2);
 
-        RepairReport repair = rebuilder.withCascades(DomainRegistry.load().cascades(dynamo, table)).repair(count -> { });
+        RepairReport repair = rebuilder.withCascades(CascadeRunner.overTable(dynamo, table)).repair(count -> { });
 
         assertThat(repair.cascaded()).isEqualTo(2);
         assertThat(repair.isComplete()).isTrue();

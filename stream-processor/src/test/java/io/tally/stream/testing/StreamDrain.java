@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
+import io.tally.core.derive.CascadeRunner;
+import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
-import io.tally.core.domain.Derivations;
-import io.tally.stream.engine.DynamoDbDerivedStore;
-import io.tally.stream.engine.InMemoryDeadLetterSink;
-import io.tally.stream.events.EventPublisher;
 import io.tally.stream.engine.BatchResult;
+import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.events.EventPublisher;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.testkit.StreamReader;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ public final class StreamDrain implements AutoCloseable {
                 .store(new DynamoDbDerivedStore(dynamo, table))
                 .deadLetters(new InMemoryDeadLetterSink())
                 .publisher(publisher)
-                .cascades(DomainRegistry.load().cascades(dynamo, table))
+                .cascades(CascadeRunner.overTable(dynamo, table))
                 .build());
     }
 
