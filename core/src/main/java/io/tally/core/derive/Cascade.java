@@ -9,8 +9,13 @@ package io.tally.core.derive;
  * removal does. See {@code docs/exactly-once.md}, "Cascades".
  */
 public interface Cascade {
-    /** What is removed, for logs and errors, e.g. {@code memberships of team t1 (org o1)}. */
-    String describe();
+    /**
+     * What is removed, for logs, errors and {@code verify}'s list of undone cascades: the value as a record shows
+     * itself, e.g. {@code TeamMemberships[orgId=o1, teamId=t1, incarnation=01J...]}.
+     */
+    default String describe() {
+        return toString();
+    }
 
     /**
      * Removes what it names that is still there: found with consistent reads, each deleted on the condition that it

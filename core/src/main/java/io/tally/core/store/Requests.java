@@ -48,13 +48,24 @@ public final class Requests {
 
     /** A transaction's check that the item at the key exists (a user, say), without reading or writing it. */
     public static TransactWriteItem existsAction(String table, Key key) {
-        return TransactWriteItem.builder()
-                .conditionCheck(ConditionCheck.builder()
-                        .tableName(table)
-                        .key(key.toAttributeMap())
-                        .conditionExpression(ITEM_EXISTS)
-                        .build())
-                .build();
+        return checkAction(ConditionCheck.builder().tableName(table).key(key.toAttributeMap())
+                .conditionExpression(ITEM_EXISTS));
+    }
+
+    /**
+     * A transaction's check that the item at the key is still the incarnation read ({@code attribute} holds
+     * {@code incarnation}): an item removed, or removed and made again under its id, meanwhile cancels the
+     * transaction.
+     */
+    public static TransactWriteItem incarnationAction(String table, Key key, String attribute, String incarnation) {
+        return checkAction(ConditionCheck.builder().tableName(table).key(key.toAttributeMap())
+                .conditionExpression("#incarnation = :incarnation")
+                .expressionAttributeNames(Map.of("#incarnation", attribute))
+                .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(incarnation))));
+    }
+
+    private static TransactWriteItem checkAction(ConditionCheck.Builder check) {
+        return TransactWriteItem.builder().conditionCheck(check.build()).build();
     }
 
     /**

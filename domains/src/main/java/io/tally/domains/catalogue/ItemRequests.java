@@ -41,11 +41,6 @@ final class ItemRequests {
      * and the old image is the response body.
      */
     static DeleteItemRequest delete(String table, String itemId) {
-        return DeleteItemRequest.builder()
-                .tableName(table)
-                .key(CatalogueKeys.catalogueItem(itemId).toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .returnValues(ReturnValue.ALL_OLD)
-                .build();
+        return Requests.deleteExisting(table, CatalogueKeys.catalogueItem(itemId));
     }
 }

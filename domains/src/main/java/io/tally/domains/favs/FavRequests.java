@@ -1,7 +1,6 @@
 package io.tally.domains.favs;
 
 import io.tally.core.Items;
-import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
@@ -18,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.ConditionCheck;
 import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
@@ -62,7 +60,7 @@ final class FavRequests {
     /** Writes the favourite if its user exists and its id is new for the user. */
     static TransactWriteItemsRequest create(String table, Favourite favourite) {
         return TransactWriteItemsRequest.builder().transactItems(
-                TransactWriteItem.builder().conditionCheck(userExists(table, favourite.userId())).build(),
+                Requests.existsAction(table, Users.key(favourite.userId())),
                 Requests.putNewAction(table, favourite.toItem()))
                 .build();
     }
@@ -164,10 +162,9 @@ final class FavRequests {
     static TransactWriteItemsRequest link(String table, FavouriteTag link) {
         Favourite favourite = link.favourite();
         return TransactWriteItemsRequest.builder().transactItems(
-                TransactWriteItem.builder().conditionCheck(
-                        incarnation(table, favourite.key(), Favourite.INCARNATION, favourite.incarnation())).build(),
-                TransactWriteItem.builder().conditionCheck(incarnation(table,
-                        FavKeys.tag(favourite.userId(), link.tagId()), Tag.INCARNATION, link.tagIncarnation())).build(),
+                Requests.incarnationAction(table, favourite.key(), Favourite.INCARNATION, favourite.incarnation()),
+                Requests.incarnationAction(table, FavKeys.tag(favourite.userId(), link.tagId()), Tag.INCARNATION,
+                        link.tagIncarnation()),
                 TransactWriteItem.builder().put(Put.builder()
                         .tableName(table)
                         .item(link.toItem())
@@ -218,23 +215,7 @@ final class FavRequests {
         return DerivedReads.exists(table, Users.key(userId));
     }
 
-    static ConditionCheck userExists(String table, String userId) {
-        return ConditionCheck.builder()
-                .tableName(table)
-                .key(Users.key(userId).toAttributeMap())
-                .conditionExpression("attribute_exists(pk)")
-                .build();
-    }
 
-    private static ConditionCheck incarnation(String table, Key key, String attribute, String value) {
-        return ConditionCheck.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .conditionExpression("#incarnation = :incarnation")
-                .expressionAttributeNames(Map.of("#incarnation", attribute))
-                .expressionAttributeValues(Map.of(":incarnation", AttributeValue.fromS(value)))
-                .build();
-    }
 
     private static QueryRequest newestFirst(String table, String index, String hashAttribute, String partition,
                                             int limit, Map<String, AttributeValue> start) {

@@ -5,11 +5,6 @@ import io.tally.core.derive.ConditionalRemovals;
 
 /** The tag links of an un-collected favourite: those in its link partition that were added to this incarnation of it. */
 public record FavouriteLinks(String userId, String favouriteId, String incarnation) implements Cascade {
-    @Override
-    public String describe() {
-        return "tag links of favourite " + favouriteId + " (user " + userId + ", incarnation " + incarnation + ")";
-    }
-
     /** Its link partition. */
     @Override
     public int removeWith(ConditionalRemovals removals) {

@@ -5,11 +5,6 @@ import io.tally.core.derive.ConditionalRemovals;
 
 /** The links of a deleted tag: those, on any favourite of its user, of this incarnation of it. */
 public record TagLinks(String userId, String tagId, String incarnation) implements Cascade {
-    @Override
-    public String describe() {
-        return "links of tag " + tagId + " (user " + userId + ", incarnation " + incarnation + ")";
-    }
-
     /**
      * Found through the user's favourites (the LinksByTag index would name them in one query, but it is eventually
      * consistent): every link of the tag lies in the link partition of a favourite that exists, or of one that was

@@ -1,8 +1,8 @@
 package io.tally.domains.favs;
-
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import io.tally.core.store.Requests;
+import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +65,7 @@ final class TagRequests {
      */
     static TransactWriteItemsRequest create(String table, Tag tag) {
         List<TransactWriteItem> actions = new ArrayList<>(3);
-        actions.add(CREATE_USER, TransactWriteItem.builder()
-                .conditionCheck(FavRequests.userExists(table, tag.userId())).build());
+        actions.add(CREATE_USER, Requests.existsAction(table, Users.key(tag.userId())));
         actions.add(CREATE_NAME, reserve(table, new TagName(tag.userId(), tag.name(), tag.tagId())));
         actions.add(CREATE_TAG, Requests.putNewAction(table, tag.toItem()));
         return TransactWriteItemsRequest.builder().transactItems(actions).build();

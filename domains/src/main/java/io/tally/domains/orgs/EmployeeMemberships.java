@@ -5,11 +5,6 @@ import io.tally.core.derive.ConditionalRemovals;
 
 /** The memberships of a deleted employee: those, in any team of its organisation, of this incarnation of it. */
 public record EmployeeMemberships(String orgId, String employeeId, String incarnation) implements Cascade {
-    @Override
-    public String describe() {
-        return "memberships of employee " + employeeId + " (org " + orgId + ", incarnation " + incarnation + ")";
-    }
-
     /**
      * Found through the teams of its organisation (the reverse-lookup index would name them directly, but it is
      * eventually consistent): every membership of the employee lies in the partition of a team that exists, or of one

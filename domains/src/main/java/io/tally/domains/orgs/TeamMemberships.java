@@ -5,11 +5,6 @@ import io.tally.core.derive.ConditionalRemovals;
 
 /** The memberships of a deleted team: those in its partition that were added to this incarnation of it. */
 public record TeamMemberships(String orgId, String teamId, String incarnation) implements Cascade {
-    @Override
-    public String describe() {
-        return "memberships of team " + teamId + " (org " + orgId + ", incarnation " + incarnation + ")";
-    }
-
     /** The team's partition. */
     @Override
     public int removeWith(ConditionalRemovals removals) {

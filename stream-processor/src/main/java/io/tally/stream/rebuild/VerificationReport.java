@@ -15,7 +15,7 @@ import java.util.Objects;
  *                         it that change them are not applied yet): not compared
  * @param position         the stream position the recomputation is consistent with
  * @param undoneCascades    cascades that would remove base items at the position and that no existing item asks for
- *                          (e.g. {@code memberships of team t1 (org o1, incarnation ...)}): their owner was removed
+ *                          (e.g. {@code TeamMemberships[orgId=o1, teamId=t1, incarnation=...]}): their owner was removed
  *                          without the cascade running (before the stream began, or with no stream processor), or
  *                          its removal is still to be processed; a repair runs them
  */
