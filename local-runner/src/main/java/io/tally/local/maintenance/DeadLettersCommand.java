@@ -12,11 +12,9 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -50,10 +48,7 @@ public final class DeadLettersCommand implements Callable<Integer> {
     @Command(name = "list", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
             description = {"Lists the dead letters, newest day first: id, when it was filed, the record's event and "
                     + "keys, the reason. The id is what show and delete take.", ""})
-    static final class ListCommand implements Callable<Integer> {
-        @Mixin
-        TableConnection table;
-
+    static final class ListCommand extends TableCommand {
         @Option(names = "--days", paramLabel = "N", description = "the letters of the last N days (default: "
                 + "${DEFAULT-VALUE}: they expire after 30 days); one query per day")
         int days = DeadLetterQueries.DEFAULT_DAYS;
@@ -62,25 +57,19 @@ public final class DeadLettersCommand implements Callable<Integer> {
                 + "Local never expires items; on AWS it reads the whole table)")
         boolean all;
 
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
         @Override
-        public Integer call() {
+        int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
             if (days < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--days must be at least 1");
             }
-            PrintWriter out = spec.commandLine().getOut();
-            try (DynamoDbClient dynamo = table.dynamoDb()) {
-                DeadLetterQueries letters = new DeadLetterQueries(dynamo, table.tableName, Clock.systemUTC());
-                List<Map<String, AttributeValue>> found = all ? letters.all() : letters.recent(days);
-                for (Map<String, AttributeValue> letter : found) {
-                    out.println(line(letter));
-                }
-                spec.commandLine().getErr().println(found.size() + " dead letter(s) in " + table.describe()
-                        + (all ? "" : " filed on the last " + days + " days"));
-                return 0;
+            DeadLetterQueries letters = new DeadLetterQueries(clients.dynamo(), table.tableName, Clock.systemUTC());
+            List<Map<String, AttributeValue>> found = all ? letters.all() : letters.recent(days);
+            for (Map<String, AttributeValue> letter : found) {
+                out.println(line(letter));
             }
+            err.println(found.size() + " dead letter(s) in " + table.describe()
+                    + (all ? "" : " filed on the last " + days + " days"));
+            return 0;
         }
 
         private static String line(Map<String, AttributeValue> letter) {
@@ -105,33 +94,25 @@ public final class DeadLettersCommand implements Callable<Integer> {
             description = {"Prints one dead letter as JSON: the id and the item's attributes in DynamoDB JSON (the "
                     + "images as the stream carried them, usable with aws dynamodb put-item). Exit 3 if there is "
                     + "no such letter.", ""})
-    static final class ShowCommand implements Callable<Integer> {
-        @Mixin
-        TableConnection table;
-
+    static final class ShowCommand extends TableCommand {
         @Parameters(paramLabel = "ID", description = "the letter's id, as list prints it (<day>/<sort key>)")
         String id;
 
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
         @Override
-        public Integer call() throws JsonProcessingException {
+        int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) throws JsonProcessingException {
             Map<String, AttributeValue> key = parse(spec, id);
-            try (DynamoDbClient dynamo = table.dynamoDb()) {
-                Optional<Map<String, AttributeValue>> letter =
-                        new DeadLetterQueries(dynamo, table.tableName, Clock.systemUTC()).get(id);
-                if (letter.isEmpty()) {
-                    spec.commandLine().getErr().println("no dead letter " + id + " (" + key.get("pk").s() + " / "
-                            + key.get("sk").s() + ") in " + table.describe());
-                    return NOT_FOUND;
-                }
-                ObjectNode json = JSON.createObjectNode();
-                json.put("id", DeadLetterQueries.id(letter.get()));
-                json.set("item", StreamRecordJson.item(new java.util.TreeMap<>(letter.get())));
-                spec.commandLine().getOut().println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json));
-                return 0;
+            Optional<Map<String, AttributeValue>> letter =
+                    new DeadLetterQueries(clients.dynamo(), table.tableName, Clock.systemUTC()).get(id);
+            if (letter.isEmpty()) {
+                err.println("no dead letter " + id + " (" + key.get("pk").s() + " / " + key.get("sk").s() + ") in "
+                        + table.describe());
+                return NOT_FOUND;
             }
+            ObjectNode json = JSON.createObjectNode();
+            json.put("id", DeadLetterQueries.id(letter.get()));
+            json.set("item", StreamRecordJson.item(new java.util.TreeMap<>(letter.get())));
+            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json));
+            return 0;
         }
     }
 
@@ -139,29 +120,21 @@ public final class DeadLettersCommand implements Callable<Integer> {
     @Command(name = "delete", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
             description = {"Deletes dead letters once handled (never an item that is not a dead letter). Exit 3 if "
                     + "one of them did not exist.", ""})
-    static final class DeleteCommand implements Callable<Integer> {
-        @Mixin
-        TableConnection table;
-
+    static final class DeleteCommand extends TableCommand {
         @Parameters(paramLabel = "ID", arity = "1..*", description = "the letters' ids, as list prints them")
         List<String> ids;
 
-        @Spec
-        CommandLine.Model.CommandSpec spec;
-
         @Override
-        public Integer call() {
+        int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
             ids.forEach(id -> parse(spec, id));
             int missing = 0;
-            try (DynamoDbClient dynamo = table.dynamoDb()) {
-                DeadLetterQueries letters = new DeadLetterQueries(dynamo, table.tableName, Clock.systemUTC());
-                for (String id : ids) {
-                    if (letters.delete(id)) {
-                        spec.commandLine().getOut().println("deleted " + id);
-                    } else {
-                        missing++;
-                        spec.commandLine().getErr().println("no dead letter " + id + " in " + table.describe());
-                    }
+            DeadLetterQueries letters = new DeadLetterQueries(clients.dynamo(), table.tableName, Clock.systemUTC());
+            for (String id : ids) {
+                if (letters.delete(id)) {
+                    out.println("deleted " + id);
+                } else {
+                    missing++;
+                    err.println("no dead letter " + id + " in " + table.describe());
                 }
             }
             return missing == 0 ? 0 : NOT_FOUND;

@@ -2,11 +2,7 @@ package io.tally.local.maintenance;
 
 import io.tally.stream.rebuild.WatermarkPruner;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code tally-local prune-watermarks}: the deployment's daily pass of the pruner, on demand. */
 @Command(name = "prune-watermarks", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -15,25 +11,15 @@ import picocli.CommandLine.Spec;
                     + "shards' cursors (see docs/exactly-once.md, \"Watermark growth\"). Safe while the stream is "
                     + "processed. On AWS the stack makes a pass a day, in hourly runs; this makes a whole pass now.",
             ""})
-public final class PruneWatermarksCommand implements Callable<Integer> {
-    @Mixin
-    TableConnection table;
-
-    @Spec
-    CommandSpec spec;
-
+public final class PruneWatermarksCommand extends TableCommand {
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        try (TableConnection.Clients clients = table.clients()) {
-            err.println("pruning watermarks of " + table.describe());
-            Progress progress = new Progress(err);
-            WatermarkPruner.Report report =
-                    new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName).prune(progress);
-            progress.done();
-            out.println(report.summary());
-            return 0;
-        }
+    int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
+        err.println("pruning watermarks of " + table.describe());
+        Progress progress = new Progress(err);
+        WatermarkPruner.Report report =
+                new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName).prune(progress);
+        progress.done();
+        out.println(report.summary());
+        return 0;
     }
 }

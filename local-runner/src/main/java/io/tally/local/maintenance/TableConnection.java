@@ -49,13 +49,13 @@ public final class TableConnection {
         return new Clients(dynamoDb(), streams());
     }
 
-    DynamoDbClient dynamoDb() {
+    private DynamoDbClient dynamoDb() {
         var builder = DynamoDbClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
         configure(builder);
         return builder.build();
     }
 
-    DynamoDbStreamsClient streams() {
+    private DynamoDbStreamsClient streams() {
         var builder = DynamoDbStreamsClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
         configure(builder);
         return builder.build();

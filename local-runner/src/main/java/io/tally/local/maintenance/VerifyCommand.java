@@ -11,12 +11,9 @@ import io.tally.stream.rebuild.VerificationReport;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tally-local verify}: derived data against a recomputation from the base items at a position of the table's
@@ -42,7 +39,7 @@ import picocli.CommandLine.Spec;
             "  3:differences found (without --repair)",
             "  4:no differences, but derived items are behind the stream (without --repair): run again when drained",
             "  5:the repair refused items a stream processor moved past the position: pause it and run again"})
-public final class VerifyCommand implements Callable<Integer> {
+public final class VerifyCommand extends TableCommand {
     static final int DIFFERENCES = 3;
     static final int BEHIND = 4;
     static final int INCOMPLETE = 5;
@@ -50,9 +47,6 @@ public final class VerifyCommand implements Callable<Integer> {
     static final int SHOWN = 50;
     /** On AWS a change reaches the stream within about a second; DynamoDB Local's stream is synchronous. */
     static final Duration AWS_STREAM_SETTLE = Duration.ofSeconds(5);
-
-    @Mixin
-    TableConnection table;
 
     @Mixin
     DomainJars domainJars = new DomainJars();
@@ -77,52 +71,45 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "parallel scan segments (default: ${DEFAULT-VALUE})")
     int segments;
 
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+    int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
-        try (TableConnection.Clients clients = table.clients()) {
-            DomainRegistry domains;
-            try {
-                domains = domainJars.registry();
-            } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
-            }
-            Rebuilder rebuilder = new Rebuilder(clients.dynamo(), clients.streams(), table.tableName,
-                    domains.derivations(settings), segments)
-                    .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
-                    .withCascades(CascadeRunner.overTable(clients.dynamo(), table.tableName));
-            err.println((repair ? "repairing " : "verifying ") + table.describe());
-            Progress progress = new Progress(err);
-            if (repair) {
-                RepairReport report = rebuilder.repair(progress);
-                progress.done();
-                return repaired(report, out);
-            }
-            VerificationReport report = rebuilder.verify(progress);
+        DomainRegistry domains;
+        try {
+            domains = domainJars.registry();
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        Rebuilder rebuilder = new Rebuilder(clients.dynamo(), clients.streams(), table.tableName,
+                domains.derivations(settings), segments)
+                .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
+                .withCascades(CascadeRunner.overTable(clients.dynamo(), table.tableName));
+        err.println((repair ? "repairing " : "verifying ") + table.describe());
+        Progress progress = new Progress(err);
+        if (repair) {
+            RepairReport report = rebuilder.repair(progress);
             progress.done();
-            summary(report, out);
-            if (report.isExact()) {
-                out.println("derived data is exact");
-                return 0;
-            }
-            if (report.differences().isEmpty() && report.behindItems() > 0) {
-                out.println("no differences in the derived items caught up with the position; run again when the "
-                        + "stream processor has drained");
-                return BEHIND;
-            }
-            if (report.differences().isEmpty()) {
-                out.println("derived items are exact, but cascades are undone: run verify --repair");
-                return DIFFERENCES;
-            }
-            out.println(report.differences().size() + " differing attributes:");
-            list(report.differences(), out);
+            return repaired(report, out);
+        }
+        VerificationReport report = rebuilder.verify(progress);
+        progress.done();
+        summary(report, out);
+        if (report.isExact()) {
+            out.println("derived data is exact");
+            return 0;
+        }
+        if (report.differences().isEmpty() && report.behindItems() > 0) {
+            out.println("no differences in the derived items caught up with the position; run again when the "
+                    + "stream processor has drained");
+            return BEHIND;
+        }
+        if (report.differences().isEmpty()) {
+            out.println("derived items are exact, but cascades are undone: run verify --repair");
             return DIFFERENCES;
         }
+        out.println(report.differences().size() + " differing attributes:");
+        list(report.differences(), out);
+        return DIFFERENCES;
     }
 
     private static int repaired(RepairReport report, PrintWriter out) {
