@@ -107,6 +107,16 @@ public final class ItemSchema<T extends Record> {
         return item;
     }
 
+    /**
+     * The stored components of {@code value} (not the key, type or computed attributes) in a new map, in component
+     * order, to add to: e.g. the document of a derived item that copies the value.
+     */
+    public Map<String, AttributeValue> fieldsOf(T value) {
+        Map<String, AttributeValue> fields = new LinkedHashMap<>();
+        putFields(value, fields);
+        return fields;
+    }
+
     /** The stored components of {@code value} (not the key, type or computed attributes) into {@code item}. */
     public void putFields(T value, Map<String, AttributeValue> item) {
         for (Field field : fields) {

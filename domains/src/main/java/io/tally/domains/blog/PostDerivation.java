@@ -12,7 +12,6 @@ import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -69,8 +68,7 @@ public final class PostDerivation extends EntityDerivation<Post> {
     }
 
     private Map<String, AttributeValue> projection(Post post) {
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
-        PostProjection.SCHEMA.putFields(PostProjection.of(post), values);
+        Map<String, AttributeValue> values = PostProjection.SCHEMA.fieldsOf(PostProjection.of(post));
         // The shard follows the post id, not the status, so a status change moves the projection between the
         // status partitions by updating this one attribute.
         values.put(TableSchema.STATUS_SHARD,

@@ -7,7 +7,6 @@ import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.users.SharedStats;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -44,9 +43,8 @@ public final class CatalogueItemDerivation extends EntityDerivation<CatalogueIte
     }
 
     private Map<String, AttributeValue> selectorEntry(CatalogueItem item) {
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
         // An item without a title leaves the attribute out, and the document write removes a title it had before.
-        SelectorEntry.SCHEMA.putFields(SelectorEntry.of(item), values);
+        Map<String, AttributeValue> values = SelectorEntry.SCHEMA.fieldsOf(SelectorEntry.of(item));
         values.put(TableSchema.SELECTOR,
                 s(CatalogueKeys.selectorPartition(item.selector(), item.itemId(), selectorShards)));
         values.put(TableSchema.DATA, n(item.score()));

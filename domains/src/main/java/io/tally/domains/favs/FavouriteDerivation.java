@@ -12,7 +12,6 @@ import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -62,8 +61,7 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
     }
 
     static Map<String, AttributeValue> entry(Favourite favourite, String term) {
-        Map<String, AttributeValue> values = new HashMap<>();
-        Favourite.FIELDS.putFields(favourite, values);
+        Map<String, AttributeValue> values = Favourite.FIELDS.fieldsOf(favourite);
         values.put(Favs.SEARCH_WORDS, s(SearchTerms.wordList(favourite.title())));
         values.put(TableSchema.SEARCH_KEY, s(FavKeys.searchPartition(favourite.userId(), term)));
         values.put(TableSchema.CLIPPED_KEY, s(favourite.clipped()));
