@@ -1,6 +1,5 @@
 package io.tally.local.events;
 
-import io.tally.local.GracefulStop;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.tally.local.server.GracefulStop;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package io.tally.local.http;
 
-import io.tally.local.GracefulStop;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.local.lambda.LocalLambdaContext;
+import io.tally.local.server.GracefulStop;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.InetAddress;

@@ -1,4 +1,4 @@
-package io.tally.local;
+package io.tally.local.server;
 
 import java.time.Duration;
 import java.util.Objects;
