@@ -21,6 +21,8 @@ import software.amazon.dynamodb.services.local.server.DynamoDBProxyServer;
  * nothing (no request counting), and no HTTP costs would be in the benchmark's figures.
  */
 public final class LocalDynamoDbServer implements AutoCloseable {
+    private static final int START_ATTEMPTS = 3;
+
     private final DynamoDBProxyServer server;
     private final URI endpoint;
 
@@ -29,8 +31,28 @@ public final class LocalDynamoDbServer implements AutoCloseable {
         this.endpoint = URI.create("http://127.0.0.1:" + port);
     }
 
+    /**
+     * Starts a server on a free port. The port is found free and then bound: another process (a parallel test JVM)
+     * may take it in between, so a failed start is tried again on another port, a few times.
+     */
     public static LocalDynamoDbServer start() {
-        int port = freePort();
+        IllegalStateException failure = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            int port = freePort();
+            try {
+                return start(port);
+            } catch (IllegalStateException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        throw failure;
+    }
+
+    private static LocalDynamoDbServer start(int port) {
         try {
             // As ServerRunner.createServerFromCommandLineArgs, without the configuration banner on stdout.
             CommandLineInput input = new CommandLineInput(
