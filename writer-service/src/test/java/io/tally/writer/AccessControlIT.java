@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -159,6 +160,16 @@ class AccessControlIT {
     static final Map<String, String> OTHER_USER = claims(U2, "readers");
     static final Map<String, String> ADMIN = claims("boss", "staff", "admin");
 
+    /** The deployments with the fixture that reads share: a GET changes nothing, so they need no fixture of their own. */
+    private static final Map<Boolean, Deployment> FOR_READS = new ConcurrentHashMap<>();
+
+    /** A fresh deployment with the fixture for a route that writes; the shared one for a read. */
+    static Deployment deploymentFor(Case route, boolean publicReadSide) {
+        return route.method().equals("GET")
+                ? FOR_READS.computeIfAbsent(publicReadSide, open -> new Deployment(open).withFixture())
+                : new Deployment(publicReadSide).withFixture();
+    }
+
     /** A deployment's writer: authorization on, the read side public or not. */
     static final class Deployment {
         final WriterHandler handler;
@@ -291,7 +302,7 @@ class AccessControlIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("routes")
     void everyRoute_refusesWhomItsRuleExcludes_andServesWhomItAdmits(Case route) {
-        Deployment deployment = new Deployment(true).withFixture();
+        Deployment deployment = deploymentFor(route, true);
         Response anonymous = deployment.call(route, null);
         // A token in the header is not a verified claim: only the authorizer's claims count.
         Response headerOnly = deployment.call(route.method(), route.path().replace("{c1}",
@@ -339,7 +350,7 @@ class AccessControlIT {
         if (route.rule() != Rule.READ_SIDE) {
             return;
         }
-        Deployment deployment = new Deployment(false).withFixture();
+        Deployment deployment = deploymentFor(route, false);
         assertUnauthorized(deployment.call(route, null), route);
         Response signedIn = deployment.call(route, OTHER_USER);
         assertThat(signedIn.status()).as("%s: %s", route, signedIn.body()).isEqualTo(route.status());

@@ -264,9 +264,10 @@ class ExactlyOnceFaultIT {
                 .store(store)
                 .deadLetters(new DynamoDbDeadLetterSink(faulty, table))
                 .publisher(publisher)
-                // Long enough to outlive a batch on a busy machine where two consumers compete; short elsewhere, so
-                // that a crashed invocation's lease lapses quickly.
-                .lease(mode == Mode.TWO_CONSUMERS ? Duration.ofSeconds(10) : Duration.ofMillis(50))
+                // Long enough to outlive a batch on a busy machine where two consumers compete (a batch takes well
+                // under a second there), yet each claim whose answer is lost holds the shard this long, a few times a
+                // case; short elsewhere, so that a crashed invocation's lease lapses quickly.
+                .lease(mode == Mode.TWO_CONSUMERS ? Duration.ofSeconds(4) : Duration.ofMillis(50))
                 .eventGiveUp(GUARDED ? 3 : Integer.MAX_VALUE, Duration.ZERO)
                 // A crashed invocation here fails each further call instead of being gone: no pause between them.
                 .releaseBackoff(Duration.ZERO);
