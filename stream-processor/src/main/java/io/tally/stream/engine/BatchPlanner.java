@@ -91,8 +91,14 @@ final class BatchPlanner {
         try {
             return RecordChanges.derived(record, derivations.derive(derive.derivation().entityType(), record.eventId(),
                     record.oldImage(), record.newImage()));
-        } catch (RuntimeException e) {
-            // A derivation must report problems rather than throw; one that throws is a bug on this input.
+        } catch (RuntimeException | Error e) {
+            // A derivation must report problems rather than throw; one that throws is a bug on this input, whether
+            // it throws an exception or an error (an assertion, a stack overflow on a deeply nested image, a class
+            // that failed to initialise). Only an error that leaves the JVM itself in doubt (out of memory, an
+            // internal error) fails the batch: Lambda then retries it in a fresh execution environment.
+            if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+                throw e;
+            }
             return RecordChanges.poisoned(record, "derivation: " + e);
         }
     }

@@ -68,11 +68,13 @@ final class EventRelease {
     }
 
     /**
-     * Publishes the events of the records before {@code failed} (all records when null).
+     * Publishes the events of the records before {@code failed} (all records when null), except those of records
+     * the shard's progress says are done: their events were published (or filed) by the batch that did them, so a
+     * redelivery, a replay from the trim horizon or a retry that starts before the failure point announces nothing
+     * twice.
      *
      * @param before the shard's progress before this batch: the attempts at its pending record count toward giving
-     *               up, and a record it says is done had its events published (or filed) before, so their failing
-     *               again now fails nothing
+     *               up, and the records it says are done publish nothing
      */
     Outcome releaseBefore(String failed, List<RecordChanges> changes, ShardCursors.Progress before, Instant now) {
         ShardCursors.Pending previous = before.pending();
@@ -81,6 +83,9 @@ final class EventRelease {
         for (RecordChanges change : changes) {
             if (failed != null && change.paddedSequence().compareTo(failed) >= 0) {
                 break;
+            }
+            if (isDone(change.paddedSequence(), before)) {
+                continue;
             }
             for (DomainEvent event : change.events()) {
                 events.add(event);
@@ -111,18 +116,12 @@ final class EventRelease {
         for (int i = 0; i < events.size(); i++) {
             if (failedIds.contains(events.get(i).id())) {
                 named = true;
-                if (!isDone(owners.get(i).paddedSequence(), before)) {
-                    byRecord.computeIfAbsent(owners.get(i), owner -> new ArrayList<>()).add(events.get(i));
-                }
+                byRecord.computeIfAbsent(owners.get(i), owner -> new ArrayList<>()).add(events.get(i));
             }
         }
         if (!named) {
             // The publisher named events it was never given: the first record with events, so that nothing is lost.
             return Outcome.failed(published, notPublished.size(), owners.get(0).paddedSequence());
-        }
-        if (byRecord.isEmpty()) {
-            LOG.info("{} events of records processed before could not be published again", notPublished.size());
-            return Outcome.published(published);
         }
         List<RecordChanges> failing = new ArrayList<>(byRecord.keySet());
         RecordChanges first = failing.get(0);
@@ -135,7 +134,11 @@ final class EventRelease {
         return Outcome.failed(published, notPublished.size() - deadLettered, next).withDeadLettered(deadLettered);
     }
 
-    /** Whether the shard's progress says the record was processed, its events included, by an earlier batch. */
+    /**
+     * Whether the shard's progress says the record was processed, its events included, by an earlier batch: it is
+     * before the pending failure point (the batch that failed there published or filed the events before it), or at
+     * or before the acknowledged record.
+     */
     private static boolean isDone(String sequence, ShardCursors.Progress before) {
         return before.pending() != null && sequence.compareTo(before.pending().sequence()) < 0
                 || before.acknowledged() != null && sequence.compareTo(before.acknowledged()) <= 0;

@@ -27,11 +27,14 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * activity" feed ({@link ActivityFeed}) that the dashboard shows. Locally the event bus invokes this very class for
  * the events its rule matches.
  *
- * <p>EventBridge delivers at least once (and again on every retry), so the function drops duplicates by the event's
- * {@code id}, which Tally derives from the stream record and so keeps across redeliveries: one transaction puts a
- * mark {@code EVENT#<id>} on the condition that it is not there, and the feed entry with it. A duplicate fails the
- * condition and writes nothing; a crash writes both or neither. The mark expires (TTL) after a day, longer than the
- * rule retries for.
+ * <p>EventBridge delivers at least once (and again on every retry), and Tally publishes an event again when a stream
+ * record is processed again (docs/events.md). The envelope's {@code id} is EventBridge's, new for every
+ * {@code PutEvents} entry, so the function drops duplicates by {@code detail.eventId}, which Tally derives from the
+ * stream record and keeps across republishing (an event without one, from another source, by its envelope
+ * {@code id}): one transaction puts a mark {@code EVENT#<eventId>} on the condition that it is not there, and the feed
+ * entry with it. A duplicate fails the condition and writes nothing; a crash writes both or neither. The mark expires
+ * (TTL) after {@link ActivityFeed#SEEN_FOR}: a stream keeps a record for 24 hours and a rule retries a delivery for up
+ * to 24 more.
  *
  * <p>A failure is thrown, so that EventBridge retries the event (the rule's retry policy) and then sends it to the
  * rule target's dead-letter queue.
@@ -65,13 +68,16 @@ public final class ActivityFeedHandler implements RequestStreamHandler {
     }
 
     /**
-     * Records one EventBridge envelope in the feed.
+     * Records one EventBridge envelope in the feed, under its {@code detail.eventId} (or its {@code id}).
      *
-     * @return false when the event was recorded before (a duplicate), true when this call recorded it
+     * @return false when the event was recorded before (a duplicate, whatever its envelope id), true when this call
+     *         recorded it
      * @throws IllegalArgumentException for an envelope without {@code id}, {@code detail-type} or {@code time}
      */
     public boolean record(JsonNode event) {
-        String id = text(event, "id");
+        String envelopeId = text(event, "id");
+        JsonNode eventId = event.path("detail").path("eventId");
+        String id = eventId.isTextual() && !eventId.asText().isEmpty() ? eventId.asText() : envelopeId;
         String detailType = text(event, "detail-type");
         String time = text(event, "time");
         String detail = event.path("detail").isObject() ? event.get("detail").toString() : "{}";

@@ -1,7 +1,5 @@
 package io.tally.stream.engine;
 
-import io.tally.core.derive.CounterRef;
-import io.tally.core.users.Users;
 import static io.tally.stream.testing.TestDerivations.comparable;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static io.tally.stream.testing.TestRecords.comment;
@@ -14,22 +12,23 @@ import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
+import io.tally.core.derive.EntityDerivation;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.users.User;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.Comment;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostRef;
 import io.tally.domains.blog.PostStatus;
-import io.tally.core.users.User;
 import io.tally.domains.catalogue.Catalogue;
 import io.tally.domains.catalogue.CatalogueItem;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.derive.Contribution;
-import io.tally.core.derive.Derivation;
-import io.tally.core.domain.Derivations;
-import io.tally.core.derive.EntityDerivation;
-import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
@@ -44,8 +43,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class EngineTest {
@@ -222,20 +226,46 @@ class EngineTest {
     }
 
     @Test
-    void duplicateBatch_processedAgain_changesNothingAndRepublishesSameEventIds() {
+    void duplicateBatch_processedAgain_changesNothingAndPublishesNothingAgain() {
         TestRecords records = blog();
         InMemoryDerivedStore store = new InMemoryDerivedStore();
         Engine engine = engine(store);
         engine.process(records.records());
         Map<Key, Map<String, AttributeValue>> once = store.items();
-        List<String> firstIds = publisher.publishedIds();
+        assertThat(publisher.publishedIds()).isNotEmpty();
         publisher.clear();
 
         BatchResult again = engine.process(records.records());
 
         assertThat(again.failedSequenceNumber()).isEmpty();
         assertThat(store.items()).isEqualTo(once);
-        assertThat(publisher.publishedIds()).isEqualTo(firstIds);
+        assertThat(publisher.publishedIds()).as("the shard's cursor acknowledges every record").isEmpty();
+    }
+
+    @Test
+    void retryFromBeforeTheFailurePoint_publishesOnlyTheEventsOfTheFailedRecordAndAfter() {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        Engine engine = engine(new InMemoryDerivedStore());
+        String refusedPrefix = "ev-" + all.get(5).sequenceNumber() + ":";
+        publisher.refuse(event -> event.id().startsWith(refusedPrefix));
+        assertThat(engine.process(all).failedSequenceNumber()).contains(all.get(5).sequenceNumber());
+        assertThat(publisher.publishedIds()).anyMatch(id -> sequenceOf(id) < Long.parseLong(all.get(5).sequenceNumber()));
+        publisher.clear();
+        publisher.refuse(event -> false);
+
+        // A sloppier mapping restarts the shard from its first record, before the failure point.
+        BatchResult retry = engine.process(all);
+
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+        assertThat(publisher.publishedIds()).as("none of a record before the failure point")
+                .anyMatch(id -> id.startsWith(refusedPrefix))
+                .allMatch(id -> sequenceOf(id) >= Long.parseLong(all.get(5).sequenceNumber()));
+    }
+
+    /** The sequence number of the record an event id names ({@code ev-<sequence>:...} in these records). */
+    private static long sequenceOf(String eventId) {
+        return Long.parseLong(eventId.substring("ev-".length(), eventId.indexOf(':')));
     }
 
     @Test
@@ -487,6 +517,51 @@ class EngineTest {
         assertThat(number(store, Users.statsKey("u1"), "posts")).isZero();
         assertThat(number(store, Users.statsKey("u2"), "comments")).isEqualTo(1);
         assertThat(registry.get(StreamMetrics.POISON).counter().count()).isEqualTo(4);
+    }
+
+    static Stream<Arguments> derivationErrors() {
+        return Stream.of(
+                Arguments.of(new StackOverflowError(), "StackOverflowError"),
+                Arguments.of(new AssertionError("an invariant of the derivation"), "an invariant of the derivation"),
+                Arguments.of(new ExceptionInInitializerError("a static initialiser failed"), "a static initialiser"),
+                Arguments.of(new NoClassDefFoundError("io/tally/Missing"), "io/tally/Missing"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("derivationErrors")
+    void derivationThrowingAnError_isPoison_andTheRestIsApplied(Error error, String reason) {
+        TestRecords records = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "One", PostStatus.CREATED);
+        records.put(p1.toItem());                                                               // 0: fine
+        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0, 1).toItem()); // 1: throws
+        records.put(comment("c1", p1, "u2").toItem());                                          // 2: fine
+        Derivations derivations = Derivations.of(DomainRegistry.load(), TestDerivations.posts(),
+                TestDerivations.comments(), new ThrowingDerivation(() -> error));
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+
+        BatchResult result = engine(store, sink, derivations, new StreamMetrics(new SimpleMeterRegistry()))
+                .process(records.records());
+
+        assertThat(result.failedSequenceNumber()).as("the shard moves on").isEmpty();
+        assertThat(result.poison()).isEqualTo(1);
+        assertThat(sink.letters()).singleElement().satisfies(letter -> {
+            assertThat(letter.sequenceNumber()).isEqualTo(records.records().get(1).sequenceNumber());
+            assertThat(letter.reason()).contains(reason);
+        });
+        assertThat(number(store, Users.statsKey("u1"), "posts")).isEqualTo(1);
+        assertThat(number(store, Users.statsKey("u2"), "comments")).isEqualTo(1);
+    }
+
+    @Test
+    void derivationRunningOutOfMemory_failsTheBatch_forAFreshExecutionEnvironmentToRetry() {
+        TestRecords records = new TestRecords(SHARD);
+        records.put(new CatalogueItem("i1", "t", 5, "back-catalogue", TestRecords.T0, 1).toItem());
+        Derivations derivations = Derivations.of(DomainRegistry.load(), TestDerivations.posts(),
+                TestDerivations.comments(), new ThrowingDerivation(() -> new OutOfMemoryError("Java heap space")));
+        Engine engine = engine(new InMemoryDerivedStore(), sink, derivations, new StreamMetrics(new SimpleMeterRegistry()));
+
+        assertThatThrownBy(() -> engine.process(records.records())).isInstanceOf(OutOfMemoryError.class);
+        assertThat(sink.letters()).isEmpty();
     }
 
     @Test
@@ -774,8 +849,16 @@ class EngineTest {
 
     /** Throws on every catalogue item: a derivation bug on some input. */
     private static final class ThrowingDerivation extends EntityDerivation<CatalogueItem> {
+        /** What it throws: an unchecked exception or an error. */
+        private final Supplier<? extends Throwable> failure;
+
         ThrowingDerivation() {
+            this(() -> new IllegalStateException("boom"));
+        }
+
+        ThrowingDerivation(Supplier<? extends Throwable> failure) {
             super(Catalogue.CATALOGUE_ITEM);
+            this.failure = failure;
         }
 
         @Override
@@ -785,7 +868,11 @@ class EngineTest {
 
         @Override
         protected Contribution contribution(CatalogueItem item) {
-            throw new IllegalStateException("boom");
+            Throwable thrown = failure.get();
+            if (thrown instanceof Error error) {
+                throw error;
+            }
+            throw (RuntimeException) thrown;
         }
     }
 }

@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -68,6 +69,27 @@ class ActivityFeedHandlerIT {
     }
 
     @Test
+    void aRepublishedEvent_withANewEnvelopeIdAndTheSameDetailEventId_isDropped() throws Exception {
+        ObjectNode first = event(40);
+        ((ObjectNode) first.get("detail")).put("eventId", "49e4a2c1-stream-record:PostCreated:post-40");
+        ObjectNode republished = first.deepCopy().put("id", "another-putevents-entry");
+        String own = "activity-" + System.nanoTime();
+        dynamoDb.createTable(ActivityFeed.createTable(own));
+        ActivityFeedHandler subscriber = new ActivityFeedHandler(dynamoDb, own, Clock.fixed(NOW, ZoneOffset.UTC));
+
+        assertThat(subscriber.record(first)).isTrue();
+        assertThat(subscriber.record(republished)).isFalse();
+
+        assertThat(feed(own)).extracting(item -> item.get("eventId").s())
+                .containsExactly("49e4a2c1-stream-record:PostCreated:post-40");
+        Map<String, AttributeValue> seen = dynamoDb.getItem(request -> request.tableName(own)
+                .key(ActivityFeed.seenKey("49e4a2c1-stream-record:PostCreated:post-40")).consistentRead(true)).item();
+        assertThat(Long.parseLong(seen.get("ttl").n()) - NOW.getEpochSecond())
+                .as("the mark outlives the stream's 24 hours and a rule's 24 hours of retries")
+                .isGreaterThanOrEqualTo(Duration.ofHours(48).toSeconds());
+    }
+
+    @Test
     void notAnEvent_isRefusedSoThatEventBridgeRetriesAndDeadLettersIt() {
         assertThatThrownBy(() -> deliver(JSON.createObjectNode().put("detail-type", "PostCreated")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'id'");
@@ -80,6 +102,10 @@ class ActivityFeedHandlerIT {
     }
 
     private static List<Map<String, AttributeValue>> feed() {
+        return feed(table);
+    }
+
+    private static List<Map<String, AttributeValue>> feed(String table) {
         return dynamoDb.query(request -> request.tableName(table).keyConditionExpression("pk = :pk")
                 .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(ActivityFeed.FEED_PK)))
                 .scanIndexForward(false).consistentRead(true)).items();
