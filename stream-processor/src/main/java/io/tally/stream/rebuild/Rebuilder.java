@@ -93,7 +93,8 @@ public final class Rebuilder {
 
     /**
      * This rebuilder, taking an open shard as read to its end only once {@code settle} has passed since the scan
-     * ended: on AWS a change reaches the stream within about a second; DynamoDB Local's stream is synchronous.
+     * ended and since its own read began: on AWS a change reaches the stream within about a second, and GetRecords
+     * may answer an empty page before a shard's tip; DynamoDB Local's stream is synchronous.
      */
     public Rebuilder withStreamSettle(Duration settle) {
         return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock, cascades);
@@ -222,7 +223,7 @@ public final class Rebuilder {
         List<Shard> shards = history.shards(position.streamArn()).stream()
                 .filter(shard -> created.contains(shard.shardId())).toList();
         StreamChanges changes = new StreamChanges(derivations, new ScannedStates());
-        history.read(position.streamArn(), shards, clock.instant(), changes);
+        history.read(position.streamArn(), shards, clock.instant(), settle, changes);
         Map<Key, StreamChanges.Touches> touched = changes.touches();
         return written.stream().filter(touched::containsKey).toList();
     }
@@ -240,7 +241,8 @@ public final class Rebuilder {
         String streamArn = currentStream();
         StreamPosition position = StreamPosition.NONE;
         if (streamArn != null) {
-            position = history.read(streamArn, history.shards(streamArn), clock.instant().plus(settle), changes);
+            position = history.read(streamArn, history.shards(streamArn), clock.instant().plus(settle), settle,
+                    changes);
             if (Duration.between(started, clock.instant()).compareTo(RETENTION_MARGIN) > 0) {
                 throw new IllegalStateException("the scan and the stream read took longer than " + RETENTION_MARGIN
                         + ": the stream may have dropped records of changes the scan saw");

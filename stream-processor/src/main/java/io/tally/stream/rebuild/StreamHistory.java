@@ -23,7 +23,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * Reads everything a table's stream still holds, every shard from its trim horizon to its end, parents before
  * children, and tells the position it reached. A closed shard ends where GetRecords stops returning a next iterator;
  * an open one at the first empty page once {@code notBefore} has passed (the rebuild passes the end of its scan plus a
- * settling time, so that every change the scan saw has had time to reach the stream).
+ * settling time, so that every change the scan saw has had time to reach the stream) and once the shard itself has
+ * been read for the settling time: GetRecords may answer an empty page before a shard's tip, so a shard read after
+ * the common deadline (there are many, or they are long) still gets pages past a first empty one.
  */
 final class StreamHistory {
     private static final int PAGE = 1000;
@@ -84,8 +86,10 @@ final class StreamHistory {
      * Reads the shards (in the order given) to their ends, handing every record to {@code sink}.
      *
      * @param notBefore an open shard is not taken as read to its end before this instant
+     * @param settle    nor before it has been read for this long, from its first page
      */
-    StreamPosition read(String streamArn, List<Shard> shards, Instant notBefore, Consumer<SourceRecord> sink) {
+    StreamPosition read(String streamArn, List<Shard> shards, Instant notBefore, Duration settle,
+                        Consumer<SourceRecord> sink) {
         List<String> read = new ArrayList<>();
         Map<String, String> last = new HashMap<>();
         Set<String> open = new HashSet<>();
@@ -95,7 +99,9 @@ final class StreamHistory {
             if (!closed) {
                 open.add(shard.shardId());
             }
-            String lastRead = readShard(streamArn, shard.shardId(), closed, notBefore, sink);
+            Instant settled = clock.instant().plus(settle);
+            String lastRead = readShard(streamArn, shard.shardId(), closed,
+                    settled.isAfter(notBefore) ? settled : notBefore, sink);
             read.add(shard.shardId());
             if (lastRead != null) {
                 last.put(shard.shardId(), lastRead);
