@@ -20,6 +20,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClientBuilder;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
 
@@ -49,8 +51,11 @@ public final class StreamWiring {
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
     public static final String DEFAULT_EVENT_SOURCE = "io.tally";
 
-    /** An engine and what the handler runs after each invocation (flushing the metrics). */
-    record Processor(Engine engine, Runnable afterInvocation) {
+    /**
+     * An engine, what the handler runs after each invocation (flushing the metrics), and the check of the delivered
+     * shard id.
+     */
+    record Processor(Engine engine, Runnable afterInvocation, ShardIdentity identity) {
     }
 
     private StreamWiring() {
@@ -78,7 +83,11 @@ public final class StreamWiring {
         EmfMetricsFlusher flusher = new EmfMetricsFlusher(registry, System.out);
         Engine engine = engine(dynamoDbClient, tableName, new EventBridgePublisher(eventBridge, eventBusName, source),
                 registry, ShardSettings.fromEnvironment(env));
-        return new Processor(engine, flusher::flush);
+        DynamoDbStreamsClientBuilder streams = DynamoDbStreamsClient.builder()
+                .region(region)
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        endpoint(env, DYNAMODB_ENDPOINT).ifPresent(streams::endpointOverride);
+        return new Processor(engine, flusher::flush, new ShardIdentity(streams.build()));
     }
 
     /** The EventBridge client, pointed at {@code EVENTBRIDGE_ENDPOINT} when it is set. */

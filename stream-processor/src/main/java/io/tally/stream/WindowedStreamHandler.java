@@ -21,6 +21,7 @@ import java.util.Objects;
 public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
     private final Engine engine;
     private final Runnable afterInvocation;
+    private final ShardIdentity identity;
 
     /** SnapStart priming, held here because a CRaC context need not keep its resources reachable. */
     @SuppressWarnings("unused")
@@ -36,7 +37,7 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
     }
 
     private WindowedStreamHandler(StreamWiring.Processor processor) {
-        this(processor.engine(), processor.afterInvocation());
+        this(processor.engine(), processor.afterInvocation(), processor.identity());
     }
 
     WindowedStreamHandler(Engine engine) {
@@ -48,8 +49,13 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
      *                        metrics there)
      */
     public WindowedStreamHandler(Engine engine, Runnable afterInvocation) {
+        this(engine, afterInvocation, ShardIdentity.UNCHECKED);
+    }
+
+    WindowedStreamHandler(Engine engine, Runnable afterInvocation, ShardIdentity identity) {
         this.engine = Objects.requireNonNull(engine, "engine");
         this.afterInvocation = Objects.requireNonNull(afterInvocation, "afterInvocation");
+        this.identity = Objects.requireNonNull(identity, "identity");
     }
 
     @Override
@@ -59,6 +65,9 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
             if (event.getShardId() == null && !records.isEmpty()) {
                 // Without the shard, watermarks of different shards would mix: better to fail loudly than to skip.
                 throw new IllegalArgumentException("time window event without shardId");
+            }
+            if (!records.isEmpty()) {
+                identity.check(records.get(0).getEventSourceARN(), event.getShardId());
             }
             List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
             LambdaBatch.process(engine, event.getShardId(), records, context)

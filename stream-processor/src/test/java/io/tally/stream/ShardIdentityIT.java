@@ -1,0 +1,129 @@
+package io.tally.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
+import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
+import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.InMemoryDeadLetterSink;
+import io.tally.stream.engine.InMemoryDerivedStore;
+import io.tally.stream.testing.RecordingPublisher;
+import io.tally.stream.testing.TestDerivations;
+import io.tally.testkit.LocalDynamoDb;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
+import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
+import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+
+/**
+ * The delivered shard id against the stream's listing, on DynamoDB Local's real stream: a listed shard is confirmed
+ * once per container, an unlisted one fails the batch before anything is written, and a listing that cannot be read
+ * fails nothing and is asked again.
+ */
+class ShardIdentityIT {
+    private static String streamArn;
+    private static String shardId;
+
+    @BeforeAll
+    static void streamWithAShard() {
+        String table = LocalDynamoDb.createTable("identity");
+        LocalDynamoDb.client().putItem(r -> r.tableName(table).item(java.util.Map.of(
+                "pk", AttributeValue.fromS("USER#u1"), "sk", AttributeValue.fromS("#USER#"))));
+        streamArn = LocalDynamoDb.client().describeTable(r -> r.tableName(table)).table().latestStreamArn();
+        shardId = LocalDynamoDb.streamsClient().describeStream(r -> r.streamArn(streamArn))
+                .streamDescription().shards().get(0).shardId();
+    }
+
+    @Test
+    void aListedShard_isConfirmedOnTheFirstBatch_andNotAskedAgain() {
+        CountingStreams streams = new CountingStreams(LocalDynamoDb.streamsClient());
+        ShardIdentity identity = new ShardIdentity(streams);
+
+        identity.check(streamArn, shardId);
+        identity.check(streamArn, shardId);
+        identity.check(streamArn, "shardId-of-a-later-batch");
+
+        assertThat(streams.describeStreamCalls.get()).as("DescribeStream calls, once per container").isEqualTo(1);
+    }
+
+    @Test
+    void anUnlistedShard_failsTheBatch_withTheReason() {
+        ShardIdentity identity = new ShardIdentity(LocalDynamoDb.streamsClient());
+
+        assertThatThrownBy(() -> identity.check(streamArn, "shardId-00000001714564800000-0a1b2c3d"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shardId-00000001714564800000-0a1b2c3d")
+                .hasMessageContaining("not among the 1 shards DescribeStream lists");
+        // Not confirmed: the next batch is checked again.
+        assertThatThrownBy(() -> identity.check(streamArn, "shardId-00000001714564800000-0a1b2c3d"))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aListingThatCannotBeRead_failsNothing_andIsAskedAgain() {
+        CountingStreams streams = new CountingStreams(LocalDynamoDb.streamsClient());
+        ShardIdentity identity = new ShardIdentity(streams);
+        String missing = streamArn.replace("/stream/", "-gone/stream/");
+
+        identity.check(missing, shardId);
+        identity.check(missing, shardId);
+        identity.check(streamArn, shardId);
+        identity.check(streamArn, shardId);
+
+        assertThat(streams.describeStreamCalls.get()).isEqualTo(3);
+    }
+
+    @Test
+    void theHandler_refusesABatchOfAnUnlistedShard_beforeTheEngineWritesAnything() {
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        RecordingPublisher publisher = new RecordingPublisher();
+        InMemoryDeadLetterSink deadLetters = new InMemoryDeadLetterSink();
+        Engine engine = Engine.builder().derivations(TestDerivations.blog()).store(store).publisher(publisher)
+                .deadLetters(deadLetters).build();
+        WindowedStreamHandler handler = new WindowedStreamHandler(engine, () -> { },
+                new ShardIdentity(LocalDynamoDb.streamsClient()));
+        DynamodbEvent.DynamodbStreamRecord record = new DynamodbEvent.DynamodbStreamRecord();
+        record.setEventSourceARN(streamArn);
+        DynamodbTimeWindowEvent event = new DynamodbTimeWindowEvent();
+        event.setShardId("shardId-not-listed");
+        event.setRecords(List.of(record));
+
+        assertThatThrownBy(() -> handler.handleRequest(event, null)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("shardId-not-listed");
+        assertThat(store.items()).isEmpty();
+        assertThat(publisher.publishedIds()).isEmpty();
+        assertThat(deadLetters.letters()).isEmpty();
+        engine.close();
+    }
+
+    /** The real streams client, counting its DescribeStream calls. */
+    private static final class CountingStreams implements DynamoDbStreamsClient {
+        private final DynamoDbStreamsClient delegate;
+        private final AtomicInteger describeStreamCalls = new AtomicInteger();
+
+        CountingStreams(DynamoDbStreamsClient delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public DescribeStreamResponse describeStream(DescribeStreamRequest request) {
+            describeStreamCalls.incrementAndGet();
+            return delegate.describeStream(request);
+        }
+
+        @Override
+        public String serviceName() {
+            return delegate.serviceName();
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
+    }
+}
