@@ -106,6 +106,7 @@ class LeastPrivilegeTest {
         }
         if (className.startsWith("io.tally.stream.rebuild.WatermarkPruner")
                 || className.startsWith("io.tally.stream.rebuild.ShardTokens")
+                || className.startsWith("io.tally.stream.rebuild.UnlistedCursors")
                 || className.startsWith("io.tally.stream.WatermarkPruneHandler")) {
             return "WatermarkPrunerRole";
         }

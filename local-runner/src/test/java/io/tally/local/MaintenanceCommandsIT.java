@@ -2,8 +2,13 @@ package io.tally.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.ShardCursorItem;
+import io.tally.core.TableSchema;
+import io.tally.stream.engine.Watermarks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,14 +55,19 @@ class MaintenanceCommandsIT {
         return runner.dynamoDbEndpoint().toString();
     }
 
+    /** A client of the runner's DynamoDB Local, to change the table behind the pipeline's back. */
+    private static DynamoDbClient dynamo() {
+        return DynamoDbClient.builder().endpointOverride(runner.dynamoDbEndpoint())
+                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .build();
+    }
+
     @Test
     void verify_corruptedStats_reportsTheDifference_repairFixesIt() {
         assertThat(run("verify", "--endpoint", endpoint()).out()).contains("derived data is exact");
 
-        try (DynamoDbClient dynamo = DynamoDbClient.builder().endpointOverride(runner.dynamoDbEndpoint())
-                .region(Region.US_EAST_1).httpClient(UrlConnectionHttpClient.create())
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
-                .build()) {
+        try (DynamoDbClient dynamo = dynamo()) {
             dynamo.updateItem(r -> r.tableName("tally")
                     .key(Map.of("pk", AttributeValue.fromS("USER#mia"), "sk", AttributeValue.fromS("#STATS#")))
                     .updateExpression("SET posts = :p").expressionAttributeValues(Map.of(":p", AttributeValue.fromN("9"))));
@@ -85,6 +95,29 @@ class MaintenanceCommandsIT {
 
         assertThat(pruned.status()).isZero();
         assertThat(pruned.out()).contains("complete: scanned ").contains("removed 0 watermarks of gone shards from 0 items");
+    }
+
+    @Test
+    void pruneWatermarks_aRecentCursorOfAShardTheStreamDoesNotList_refusesInOneLineAndStatus1() {
+        Map<String, AttributeValue> cursor = new HashMap<>(
+                ShardCursorItem.key(Watermarks.token("shardId-as-delivered")).toAttributeMap());
+        cursor.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(ShardCursorItem.TYPE.attributeValue()));
+        cursor.put(ShardCursorItem.SHARD_ID, AttributeValue.fromS("shardId-as-delivered"));
+        cursor.put(ShardCursorItem.UPDATED_AT, AttributeValue.fromS(Instant.now().toString()));
+        try (DynamoDbClient dynamo = dynamo()) {
+            dynamo.putItem(r -> r.tableName("tally").item(cursor));
+            try {
+                Run refused = run("prune-watermarks", "--endpoint", endpoint());
+
+                assertThat(refused.status()).isEqualTo(1);
+                assertThat(refused.err()).contains("watermark pruning refused").contains("shardId-as-delivered")
+                        .doesNotContain("\tat ");
+                assertThat(refused.out()).isEmpty();
+            } finally {
+                dynamo.deleteItem(r -> r.tableName("tally").key(
+                        ShardCursorItem.key(Watermarks.token("shardId-as-delivered")).toAttributeMap()));
+            }
+        }
     }
 
     @Test

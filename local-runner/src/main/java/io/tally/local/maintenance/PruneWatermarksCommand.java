@@ -16,8 +16,13 @@ public final class PruneWatermarksCommand extends TableCommand {
     int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
         err.println("pruning watermarks of " + table.describe());
         Progress progress = new Progress(err);
-        WatermarkPruner.Report report =
-                new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName).prune(progress);
+        WatermarkPruner.Report report;
+        try {
+            report = new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName).prune(progress);
+        } catch (WatermarkPruner.Refused e) {
+            err.println(e.getMessage());
+            return 1;
+        }
         progress.done();
         out.println(report.summary());
         return 0;

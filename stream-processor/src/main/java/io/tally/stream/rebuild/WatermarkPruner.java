@@ -45,9 +45,14 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * UpdateItem per item (a DeleteItem per cursor), on the condition that every removed value is unchanged, so that
  * nothing written since the read is lost.
  *
+ * <p>A pass does not begin while a cursor updated within a day names a shard the listing does not hold
+ * ({@link UnlistedCursors}): the stream processor and the listing would then know a shard by different ids, and the
+ * pass would delete live watermarks. It throws {@link Refused} instead, before removing anything.
+ *
  * <p>Incremental: the pass scans the table page by page and prunes each page as it goes, so a run that stops early has
  * done its share, and it stores its position after every page ({@link PrunerPositionItem}), so that the next run
- * continues the pass ({@link #resume}). Cost: one eventually consistent scan of the table per pass.
+ * continues the pass ({@link #resume}). Cost: two eventually consistent scans of the table per pass (the check of the
+ * cursors, then the pass).
  */
 public final class WatermarkPruner {
     private static final Logger LOG = LoggerFactory.getLogger(WatermarkPruner.class);
@@ -125,6 +130,7 @@ public final class WatermarkPruner {
     private Report run(Map<String, AttributeValue> after, BooleanSupplier mayContinue, LongConsumer progress) {
         ShardTokens tokens = new ShardTokens(liveTokens());
         if (after == null) {
+            refuseIfACursorNamesAnUnlistedShard(tokens.live());
             storePassBegun();
         }
         long scanned = 0;
@@ -168,6 +174,31 @@ public final class WatermarkPruner {
                 next == null ? Outcome.COMPLETE : Outcome.PAUSED);
         LOG.info("watermark pruning {}", report.summary());
         return report;
+    }
+
+    /**
+     * Before a pass begins: a cursor updated within a day that names a shard the listing does not hold means that the
+     * stream processor's shard ids and the listing's differ, and the pass would delete live watermarks.
+     *
+     * @throws Refused naming those shards; nothing is pruned
+     */
+    private void refuseIfACursorNamesAnUnlistedShard(Set<String> live) {
+        List<String> unlisted = UnlistedCursors.find(dynamo, table, live, clock.instant());
+        if (!unlisted.isEmpty()) {
+            String reason = "watermark pruning refused: the cursors of shards " + unlisted + " were updated within "
+                    + UnlistedCursors.RECENT.toHours() + " hours, yet the stream's listing does not hold them; the"
+                    + " stream processor's shard ids and DescribeStream's differ, and pruning would delete live"
+                    + " watermarks. See docs/exactly-once.md, \"When a guard trips\"";
+            LOG.error(reason);
+            throw new Refused(reason);
+        }
+    }
+
+    /** A pass refused before it removed anything: the stream processor's shard ids and the listing's differ. */
+    public static final class Refused extends IllegalStateException {
+        Refused(String reason) {
+            super(reason);
+        }
     }
 
     /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */

@@ -1,10 +1,13 @@
 package io.tally.stream.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.ShardCursorItem;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.LocalDynamoDb;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -85,11 +88,36 @@ class WatermarkPrunerIT {
         assertThat(cursor(liveShard)).containsEntry(ShardCursorItem.SHARD_ID, s(liveShard));
     }
 
+    @Test
+    void prune_refusesWhileARecentCursorNamesAShardTheListingDoesNotHold_andRemovesNothing() {
+        String unlisted = "shardId-00000005-as-delivered";
+        putCursor(unlisted, Instant.now().minus(Duration.ofHours(1)).toString());
+        putDerived("USER#u1", liveShard, unlisted);
+        WatermarkPruner pruner = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table);
+
+        assertThatThrownBy(pruner::prune).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(unlisted).hasMessageContaining("refused");
+
+        assertThat(get("USER#u1")).containsKey(Watermarks.attributeName(unlisted));
+        assertThat(cursor(unlisted)).isNotEmpty();
+
+        // A day later the shard could no longer deliver a record: its cursor is old, and the pass runs.
+        putCursor(unlisted, Instant.now().minus(Duration.ofHours(25)).toString());
+        WatermarkPruner.Report report = pruner.prune();
+        assertThat(report.outcome()).isEqualTo(WatermarkPruner.Outcome.COMPLETE);
+        assertThat(get("USER#u1")).doesNotContainKey(Watermarks.attributeName(unlisted));
+        assertThat(cursor(unlisted)).isEmpty();
+    }
+
     private void putCursor(String shardId) {
+        putCursor(shardId, "2026-11-23T10:00:00Z");
+    }
+
+    private void putCursor(String shardId, String updatedAt) {
         Map<String, AttributeValue> item = new HashMap<>(ShardCursorItem.key(Watermarks.token(shardId)).toAttributeMap());
         item.put("entityType", s(ShardCursorItem.TYPE.attributeValue()));
         item.put(ShardCursorItem.SHARD_ID, s(shardId));
-        item.put(ShardCursorItem.UPDATED_AT, s("2026-11-23T10:00:00Z"));
+        item.put(ShardCursorItem.UPDATED_AT, s(updatedAt));
         dynamo.putItem(r -> r.tableName(table).item(item));
     }
 

@@ -1,0 +1,67 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.ShardCursorItem;
+import io.tally.core.TableSchema;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * The shard cursors that a stream processor updated recently under a shard the stream's listing does not hold. A
+ * stream processor keys its cursor and watermarks by the shard id its events deliver, the pruner judges shards by
+ * {@code DescribeStream}'s ids: a cursor written within the last day names a shard that can still deliver records, so
+ * if the listing does not hold it, the two ids differ, and pruning would delete watermarks that are live.
+ *
+ * <p>Found by a scan of the table filtered to cursor items (it reads the whole table: one more scan per pruning pass).
+ */
+final class UnlistedCursors {
+    /** Records stay in a stream 24 hours: a cursor updated within that span may belong to a shard still delivering. */
+    static final Duration RECENT = Duration.ofHours(24);
+
+    private UnlistedCursors() {
+    }
+
+    /**
+     * The shard ids (or tokens, for a cursor without one) of cursors updated within {@link #RECENT} of {@code now}
+     * whose token {@code live} does not hold.
+     */
+    static List<String> find(DynamoDbClient dynamo, String table, Set<String> live, Instant now) {
+        List<String> unlisted = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table)
+                        .filterExpression("begins_with(#pk, :prefix) AND #sk = :sk")
+                        .projectionExpression("#pk, #sk, #shard, #updated, #type")
+                        .expressionAttributeNames(Map.of("#pk", TableSchema.PK, "#sk", TableSchema.SK,
+                                "#shard", ShardCursorItem.SHARD_ID, "#updated", ShardCursorItem.UPDATED_AT,
+                                "#type", TableSchema.ENTITY_TYPE))
+                        .expressionAttributeValues(Map.of(":prefix", AttributeValue.fromS(ShardCursorItem.PREFIX),
+                                ":sk", AttributeValue.fromS(ShardCursorItem.SORT_KEY))))
+                .items().forEach(cursor -> {
+                    if (ShardTokens.isCursor(cursor) && !live.contains(ShardTokens.cursorToken(cursor))
+                            && updatedWithin(cursor, now)) {
+                        AttributeValue shardId = cursor.get(ShardCursorItem.SHARD_ID);
+                        unlisted.add(shardId != null && shardId.s() != null ? shardId.s()
+                                : ShardTokens.cursorToken(cursor));
+                    }
+                });
+        return unlisted;
+    }
+
+    private static boolean updatedWithin(Map<String, AttributeValue> cursor, Instant now) {
+        AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
+        if (updatedAt == null || updatedAt.s() == null) {
+            return false;
+        }
+        try {
+            return Instant.parse(updatedAt.s()).isAfter(now.minus(RECENT));
+        } catch (DateTimeParseException e) {
+            // Not a time this engine writes: count it as recent, so that a cursor of unknown age stops the pass.
+            return true;
+        }
+    }
+}
