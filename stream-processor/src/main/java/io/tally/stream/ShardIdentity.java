@@ -1,10 +1,11 @@
 package io.tally.stream;
 
+import io.tally.core.StreamShards;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -43,29 +44,17 @@ final class ShardIdentity {
         if (confirmed.get() || streamArn == null || shardId == null) {
             return;
         }
-        boolean listed;
-        int shards = 0;
+        List<Shard> shards;
         try {
-            listed = false;
-            String startAfter = null;
-            do {
-                String exclusiveStart = startAfter;
-                DescribeStreamResponse response = streams.describeStream(r -> r.streamArn(streamArn)
-                        .exclusiveStartShardId(exclusiveStart));
-                for (Shard shard : response.streamDescription().shards()) {
-                    shards++;
-                    listed |= shard.shardId().equals(shardId);
-                }
-                startAfter = listed ? null : response.streamDescription().lastEvaluatedShardId();
-            } while (startAfter != null);
+            shards = StreamShards.listed(streams, streamArn);
         } catch (SdkException e) {
             LOG.warn("the shard id {} could not be checked against stream {} (the next batch asks again): {}",
                     shardId, streamArn, e.toString());
             return;
         }
-        if (!listed) {
+        if (shards.stream().noneMatch(shard -> shard.shardId().equals(shardId))) {
             String reason = "the event source mapping delivered shard " + shardId + ", which is not among the "
-                    + shards + " shards DescribeStream lists for " + streamArn + ": the stream processor would key"
+                    + shards.size() + " shards DescribeStream lists for " + streamArn + ": the stream processor would key"
                     + " watermarks by an id that verify, repair and the watermark pruner do not know; nothing written."
                     + " See docs/exactly-once.md, \"When a guard trips\"";
             LOG.error(reason);

@@ -1,5 +1,6 @@
 package io.tally.testkit;
 
+import io.tally.core.StreamShards;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,6 @@ import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /** Reads a table's whole stream with the Streams API, from the trim horizon, shard by shard (parents first). */
@@ -23,16 +23,7 @@ public final class StreamReader {
     }
 
     public static List<Shard> shards(DynamoDbStreamsClient streams, String streamArn) {
-        List<Shard> shards = new ArrayList<>();
-        String lastShard = null;
-        do {
-            String start = lastShard;
-            StreamDescription description = streams.describeStream(r -> r.streamArn(streamArn)
-                    .exclusiveStartShardId(start)).streamDescription();
-            shards.addAll(description.shards());
-            lastShard = description.lastEvaluatedShardId();
-        } while (lastShard != null);
-        return shards;
+        return StreamShards.listed(streams, streamArn);
     }
 
     /**

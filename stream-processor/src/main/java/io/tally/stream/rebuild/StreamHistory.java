@@ -1,5 +1,6 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.StreamShards;
 import io.tally.stream.engine.SourceRecord;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Record;
@@ -41,16 +41,7 @@ final class StreamHistory {
 
     /** Every shard the stream lists now, parents before children. */
     List<Shard> shards(String streamArn) {
-        List<Shard> listed = new ArrayList<>();
-        String exclusiveStart = null;
-        do {
-            String start = exclusiveStart;
-            DescribeStreamResponse response = streams.describeStream(r -> r.streamArn(streamArn)
-                    .exclusiveStartShardId(start));
-            listed.addAll(response.streamDescription().shards());
-            exclusiveStart = response.streamDescription().lastEvaluatedShardId();
-        } while (exclusiveStart != null);
-        return lineageOrder(listed);
+        return lineageOrder(StreamShards.listed(streams, streamArn));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.tally.stream.rebuild;
 import io.tally.core.Key;
 import io.tally.core.PrunerPositionItem;
 import io.tally.core.ShardCursorItem;
+import io.tally.core.StreamShards;
 import io.tally.core.TableSchema;
 import io.tally.stream.engine.Watermarks;
 import java.time.Clock;
@@ -24,7 +25,6 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
@@ -265,16 +265,9 @@ public final class WatermarkPruner {
         } while (afterStream != null);
         for (String streamArn : streamArns) {
             tokens.add(Watermarks.token(streamArn));
-            String startAfter = null;
-            do {
-                String exclusiveStart = startAfter;
-                DescribeStreamResponse response = streams.describeStream(r -> r.streamArn(streamArn)
-                        .exclusiveStartShardId(exclusiveStart));
-                for (Shard shard : response.streamDescription().shards()) {
-                    tokens.add(Watermarks.token(shard.shardId()));
-                }
-                startAfter = response.streamDescription().lastEvaluatedShardId();
-            } while (startAfter != null);
+            for (Shard shard : StreamShards.listed(streams, streamArn)) {
+                tokens.add(Watermarks.token(shard.shardId()));
+            }
         }
         return tokens;
     }
