@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
             "  2:a usage error",
             "  3:differences found (without --repair)",
             "  4:no differences, but derived items are behind the stream (without --repair): run again when drained",
-            "  5:the repair refused items a stream processor moved past the position: pause it and run again"})
+            "  5:the repair left items unwritten (refused: a stream processor moved them past the position, pause "
+                    + "it and run again; or not taken by DynamoDB, each listed with the reason)"})
 public final class VerifyCommand extends TableCommand {
     static final int DIFFERENCES = 3;
     static final int BEHIND = 4;
@@ -136,6 +137,12 @@ public final class VerifyCommand extends TableCommand {
             out.println(report.uncertain().size() + " derived items uncertain: a shard created during the repair "
                     + "changes them. Pause the stream processor and run verify --repair again:");
             list(report.uncertain(), out);
+        }
+        if (!report.failed().isEmpty()) {
+            out.println(report.failed().size() + " derived items not written: DynamoDB did not take their repair"
+                    + " (the others were repaired). Fix the cause, then run verify --repair again:");
+            list(report.failed().stream().map(failure -> failure.key().pk() + " / " + failure.key().sk() + ": "
+                    + failure.reason()).toList(), out);
         }
         return INCOMPLETE;
     }

@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
@@ -145,28 +146,39 @@ public final class Rebuilder {
         Set<String> unknown = position.hasStream() ? newShards(position, Set.of()) : Set.of();
         List<Key> written = new ArrayList<>();
         List<Key> refused = new ArrayList<>();
+        List<RepairReport.Failure> failed = new ArrayList<>();
         for (ItemChecks.Check check : checks) {
             if (!check.needsRepair()) {
                 continue;
             }
             List<RepairWrite> writes = ItemChecks.repairs(check, position, unknown);
-            if (write(writes)) {
+            String failure = write(writes);
+            if (failure == null) {
                 writes.forEach(write -> written.add(write.key()));
-            } else {
+            } else if (failure.equals(REFUSED)) {
                 refused.add(check.key());
+            } else {
+                LOG.error("could not repair {}: {}", check.key(), failure);
+                failed.add(new RepairReport.Failure(check.key(), failure));
             }
         }
         List<Key> uncertain = position.hasStream() ? uncertain(position, unknown, written) : List.of();
-        LOG.info("repaired {} derived items at {}; {} refused, {} uncertain", written.size(), position.describe(),
-                refused.size(), uncertain.size());
-        return new RepairReport(found, cascaded, position, written.size(), refused, uncertain);
+        LOG.info("repaired {} derived items at {}; {} refused, {} failed, {} uncertain", written.size(),
+                position.describe(), refused.size(), failed.size(), uncertain.size());
+        return new RepairReport(found, cascaded, position, written.size(), refused, uncertain, failed);
     }
 
+    /** What {@link #write} answers when a guard refused the writes. */
+    private static final String REFUSED = "refused";
+
     /**
-     * Makes the writes of one repair, all or none (the slots of a slotted type in one transaction); false when a
-     * guard refused them.
+     * Makes the writes of one repair, all or none (the slots of a slotted type in one transaction).
+     *
+     * @return null when written, {@link #REFUSED} when a guard refused them, else why DynamoDB did not take them (an
+     *         expression or an item over DynamoDB's limits, throttling the client's retries did not outlast): the
+     *         repair reports the item and goes on with the others
      */
-    private boolean write(List<RepairWrite> writes) {
+    private String write(List<RepairWrite> writes) {
         try {
             if (writes.size() == 1) {
                 dynamo.updateItem(writes.get(0).toUpdateItem(table));
@@ -174,15 +186,23 @@ public final class Rebuilder {
                 dynamo.transactWriteItems(r -> r.transactItems(writes.stream()
                         .map(write -> TransactWriteItem.builder().update(write.toUpdate(table)).build()).toList()));
             }
-            return true;
+            return null;
         } catch (ConditionalCheckFailedException e) {
-            return false;
+            return REFUSED;
         } catch (TransactionCanceledException e) {
             if (e.cancellationReasons().stream().anyMatch(reason -> "ConditionalCheckFailed".equals(reason.code()))) {
-                return false;
+                return REFUSED;
             }
-            throw e;
+            return describe(e);
+        } catch (DynamoDbException e) {
+            return describe(e);
         }
+    }
+
+    private static String describe(DynamoDbException e) {
+        String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+        String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+        return (code == null ? e.getClass().getSimpleName() : code) + ": " + message;
     }
 
     private VerificationReport report(Recomputed recomputed, List<ItemChecks.Check> checks) {

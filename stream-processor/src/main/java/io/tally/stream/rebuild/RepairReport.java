@@ -19,18 +19,30 @@ import java.util.Objects;
  * @param uncertain derived items written although a shard the repair did not know (created while it ran) has records
  *                  that change them, which a stream processor may have applied before the write; repair again with
  *                  the stream processor paused
+ * @param failed    derived items DynamoDB did not take the repair of (an expression or an item over its limits,
+ *                  throttling that outlasted the client's retries), each with the reason; the repair went on with
+ *                  the others
  */
 public record RepairReport(VerificationReport found, long cascaded, StreamPosition position, long written,
-                           List<Key> refused, List<Key> uncertain) {
+                           List<Key> refused, List<Key> uncertain, List<Failure> failed) {
     public RepairReport {
         Objects.requireNonNull(position, "position");
         refused = List.copyOf(refused);
         uncertain = List.copyOf(uncertain);
+        failed = List.copyOf(failed);
+    }
+
+    /** A derived item whose repair DynamoDB did not take, and why (its error code and message). */
+    public record Failure(Key key, String reason) {
+        public Failure {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(reason, "reason");
+        }
     }
 
     /** Whether every derived item is now consistent with the position (and the stream processor can go on). */
     public boolean isComplete() {
-        return refused.isEmpty() && uncertain.isEmpty();
+        return refused.isEmpty() && uncertain.isEmpty() && failed.isEmpty();
     }
 
 }

@@ -1,18 +1,17 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostStatus;
-import io.tally.core.domain.DomainRegistry;
-import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
-import io.tally.core.domain.Derivations;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
@@ -32,12 +31,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
@@ -102,6 +103,34 @@ class RepairIT {
             // The engine resumes from the trim horizon: what it had applied, what the repair reflects, and the rest.
             stream(table).values().forEach(records -> process(engine, records));
             assertExact(table);
+        }
+    }
+
+    @Test
+    void repair_anItemDynamoDbRefusesAsInvalid_isReportedWithTheReason_andTheOthersAreRepaired() {
+        String table = table(true);
+        Workload workload = new Workload(dynamo, table, 13, 1.1, true);
+        workload.run(120);
+        try (Engine engine = engine(table)) {
+            stream(table).values().forEach(records -> process(engine, records));
+            Key invalid = Users.statsKey(workload.users().get(0));
+            Key fixable = Users.statsKey(workload.users().get(1));
+            corrupt(table, invalid, "posts", "99");
+            corrupt(table, fixable, "posts", "98");
+            Rebuilder rebuilder = rebuilder(table);
+            HOOKS.invalidUpdate = invalid;
+
+            RepairReport repair = rebuilder.repair(count -> { });
+
+            assertThat(repair.isComplete()).isFalse();
+            assertThat(repair.failed()).singleElement().satisfies(failure -> {
+                assertThat(failure.key()).isEqualTo(invalid);
+                assertThat(failure.reason()).startsWith("ValidationException: ").contains("Expression size");
+            });
+            assertThat(repair.refused()).isEmpty();
+            VerificationReport after = rebuilder(table).verify();
+            assertThat(after.differences()).as("only the item DynamoDB refused still differs")
+                    .isNotEmpty().allSatisfy(difference -> assertThat(difference.key()).isEqualTo(invalid));
         }
     }
 
@@ -292,11 +321,14 @@ class RepairIT {
         volatile Integer scanLimit;
         volatile Runnable afterScanPage;
         volatile Runnable beforeFirstUpdate;
+        /** An item whose UpdateItem DynamoDB answers with a ValidationException, as it does past its limits. */
+        volatile Key invalidUpdate;
 
         void reset() {
             scanLimit = null;
             afterScanPage = null;
             beforeFirstUpdate = null;
+            invalidUpdate = null;
         }
 
         @Override
@@ -310,6 +342,12 @@ class RepairIT {
 
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            if (context.request() instanceof UpdateItemRequest update && invalidUpdate != null
+                    && update.key().equals(invalidUpdate.toAttributeMap())) {
+                throw DynamoDbException.builder().statusCode(400).awsErrorDetails(AwsErrorDetails.builder()
+                        .errorCode("ValidationException").errorMessage("Invalid UpdateExpression: Expression size has"
+                                + " exceeded the maximum allowed size; expression size: 4105").build()).build();
+            }
             if (context.request() instanceof UpdateItemRequest) {
                 Runnable hook = beforeFirstUpdate;
                 beforeFirstUpdate = null;
