@@ -1,6 +1,7 @@
 package io.tally.testkit;
 
 import io.tally.core.TableDefinition;
+import io.tally.core.activity.ActivityFeed;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -36,6 +37,13 @@ public final class LocalDynamoDb {
     /** The embedded instance's streams client; the AWS operations main code makes through it are recorded. */
     public static DynamoDbStreamsClient streamsClient() {
         return AwsOperationRecorder.recording(instance().dynamoDbStreamsClient(), DynamoDbStreamsClient.class);
+    }
+
+    /** Creates a new table of the subscriber example's activity feed ({@link ActivityFeed}) and returns its name. */
+    public static String createActivityTable() {
+        String name = "activity-" + TABLES.incrementAndGet();
+        client().createTable(ActivityFeed.createTable(name));
+        return name;
     }
 
     /** Creates a new table with Tally's definition and returns its name. */

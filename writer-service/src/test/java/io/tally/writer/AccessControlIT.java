@@ -6,7 +6,6 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tally.core.ShardSettings;
-import io.tally.core.activity.ActivityFeed;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.core.http.Authorization;
 import io.tally.core.http.Json;
@@ -177,8 +176,7 @@ class AccessControlIT {
 
         Deployment(boolean publicReadSide) {
             String table = LocalDynamoDb.createTable("access");
-            String activity = "activity-" + System.nanoTime();
-            LocalDynamoDb.client().createTable(ActivityFeed.createTable(activity));
+            String activity = LocalDynamoDb.createActivityTable();
             handler = new WriterHandler(new WriterApi(LocalDynamoDb.client(), table, Clock.systemUTC(),
                     WriterConfig.DEVELOPMENT_SECRET, ShardSettings.DEFAULTS, activity,
                     Authorization.required(publicReadSide)));

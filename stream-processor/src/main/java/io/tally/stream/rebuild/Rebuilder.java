@@ -152,14 +152,14 @@ public final class Rebuilder {
                 continue;
             }
             List<RepairWrite> writes = ItemChecks.repairs(check, position, unknown);
-            String failure = write(writes);
-            if (failure == null) {
-                writes.forEach(write -> written.add(write.key()));
-            } else if (failure.equals(REFUSED)) {
-                refused.add(check.key());
-            } else {
-                LOG.error("could not repair {}: {}", check.key(), failure);
-                failed.add(new RepairReport.Failure(check.key(), failure));
+            WriteOutcome outcome = write(writes);
+            switch (outcome.kind()) {
+                case WRITTEN -> writes.forEach(write -> written.add(write.key()));
+                case REFUSED -> refused.add(check.key());
+                case FAILED -> {
+                    LOG.error("could not repair {}: {}", check.key(), outcome.failure());
+                    failed.add(new RepairReport.Failure(check.key(), outcome.failure()));
+                }
             }
         }
         List<Key> uncertain = position.hasStream() ? uncertain(position, unknown, written) : List.of();
@@ -168,17 +168,26 @@ public final class Rebuilder {
         return new RepairReport(found, cascaded, position, written.size(), refused, uncertain, failed);
     }
 
-    /** What {@link #write} answers when a guard refused the writes. */
-    private static final String REFUSED = "refused";
-
     /**
-     * Makes the writes of one repair, all or none (the slots of a slotted type in one transaction).
-     *
-     * @return null when written, {@link #REFUSED} when a guard refused them, else why DynamoDB did not take them (an
-     *         expression or an item over DynamoDB's limits, throttling the client's retries did not outlast): the
-     *         repair reports the item and goes on with the others
+     * How the writes of one repair ended: written, refused by a guard, or not taken by DynamoDB ({@code failure} says
+     * why: an expression or an item over its limits, throttling the client's retries did not outlast), in which case
+     * the repair reports the item and goes on with the others.
      */
-    private String write(List<RepairWrite> writes) {
+    private record WriteOutcome(Kind kind, String failure) {
+        enum Kind { WRITTEN, REFUSED, FAILED }
+
+        static final WriteOutcome WRITTEN = new WriteOutcome(Kind.WRITTEN, null);
+        static final WriteOutcome REFUSED = new WriteOutcome(Kind.REFUSED, null);
+
+        static WriteOutcome failed(DynamoDbException e) {
+            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+            return new WriteOutcome(Kind.FAILED, (code == null ? e.getClass().getSimpleName() : code) + ": " + message);
+        }
+    }
+
+    /** Makes the writes of one repair, all or none (the slots of a slotted type in one transaction). */
+    private WriteOutcome write(List<RepairWrite> writes) {
         try {
             if (writes.size() == 1) {
                 dynamo.updateItem(writes.get(0).toUpdateItem(table));
@@ -186,23 +195,17 @@ public final class Rebuilder {
                 dynamo.transactWriteItems(r -> r.transactItems(writes.stream()
                         .map(write -> TransactWriteItem.builder().update(write.toUpdate(table)).build()).toList()));
             }
-            return null;
+            return WriteOutcome.WRITTEN;
         } catch (ConditionalCheckFailedException e) {
-            return REFUSED;
+            return WriteOutcome.REFUSED;
         } catch (TransactionCanceledException e) {
             if (e.cancellationReasons().stream().anyMatch(reason -> "ConditionalCheckFailed".equals(reason.code()))) {
-                return REFUSED;
+                return WriteOutcome.REFUSED;
             }
-            return describe(e);
+            return WriteOutcome.failed(e);
         } catch (DynamoDbException e) {
-            return describe(e);
+            return WriteOutcome.failed(e);
         }
-    }
-
-    private static String describe(DynamoDbException e) {
-        String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-        String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
-        return (code == null ? e.getClass().getSimpleName() : code) + ": " + message;
     }
 
     private VerificationReport report(Recomputed recomputed, List<ItemChecks.Check> checks) {

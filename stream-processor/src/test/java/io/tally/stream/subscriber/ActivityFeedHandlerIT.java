@@ -37,8 +37,7 @@ class ActivityFeedHandlerIT {
     @BeforeAll
     static void createTable() {
         dynamoDb = LocalDynamoDb.client();
-        table = "activity-" + System.nanoTime();
-        dynamoDb.createTable(ActivityFeed.createTable(table));
+        table = LocalDynamoDb.createActivityTable();
         handler = new ActivityFeedHandler(dynamoDb, table, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
@@ -73,8 +72,7 @@ class ActivityFeedHandlerIT {
         ObjectNode first = event(40);
         ((ObjectNode) first.get("detail")).put("eventId", "49e4a2c1-stream-record:PostCreated:post-40");
         ObjectNode republished = first.deepCopy().put("id", "another-putevents-entry");
-        String own = "activity-" + System.nanoTime();
-        dynamoDb.createTable(ActivityFeed.createTable(own));
+        String own = LocalDynamoDb.createActivityTable();
         ActivityFeedHandler subscriber = new ActivityFeedHandler(dynamoDb, own, Clock.fixed(NOW, ZoneOffset.UTC));
 
         assertThat(subscriber.record(first)).isTrue();

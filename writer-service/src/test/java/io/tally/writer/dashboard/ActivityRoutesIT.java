@@ -19,8 +19,7 @@ class ActivityRoutesIT {
     @Test
     void feed_newestFirst_limited() {
         DynamoDbClient dynamo = LocalDynamoDb.client();
-        String table = "activity-" + System.nanoTime();
-        dynamo.createTable(ActivityFeed.createTable(table));
+        String table = LocalDynamoDb.createActivityTable();
         for (int i = 1; i <= 3; i++) {
             Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> item = ActivityFeed.feedItem(
                     "ev-" + i, "PostCreated", "2026-11-23T10:00:0" + i + ".000Z", "{\"n\":" + i + "}", NOW);
