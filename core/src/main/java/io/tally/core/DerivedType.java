@@ -81,12 +81,13 @@ public final class DerivedType {
 
     /**
      * Attributes no derivation may write: the key, the entity type and the stream engine's bookkeeping, i.e. the
-     * per-shard watermarks ({@code wm_...}) and the revision of the document an item holds ({@code srcRev}).
+     * per-shard watermarks ({@code wm_...}), the revision of the document an item holds ({@code srcRev}) and the
+     * item's write version ({@code wv}).
      */
     public static boolean isReserved(String attribute) {
         return attribute.equals(TableSchema.PK) || attribute.equals(TableSchema.SK)
                 || attribute.equals(TableSchema.ENTITY_TYPE) || attribute.equals(TableSchema.SOURCE_REVISION)
-                || attribute.startsWith(TableSchema.WATERMARKS + "_");
+                || attribute.equals(TableSchema.WRITE_VERSION) || attribute.startsWith(TableSchema.WATERMARKS + "_");
     }
 
     public EntityType entityType() {

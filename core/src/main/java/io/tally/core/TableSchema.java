@@ -92,6 +92,14 @@ public final class TableSchema {
      */
     public static final String SOURCE_REVISION = "srcRev";
 
+    /**
+     * On every derived item the stream processor has written: how many writes it has taken (each adds one). A repair
+     * reads the item, checks its watermarks against the stream position it recomputed at, and replaces it on the
+     * condition that this is still what it read: one condition, whatever the number of shards, where a guard per
+     * shard would pass DynamoDB's expression limits. See {@code docs/exactly-once.md}, "Repair and backfill".
+     */
+    public static final String WRITE_VERSION = "wv";
+
     private TableSchema() {
     }
 }

@@ -9,10 +9,13 @@ import io.tally.core.derive.Document;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,18 +108,31 @@ final class BatchPlanner {
 
     /**
      * Why a record's changes cannot join the batch's writes (null when they can): derivations that disagree on the
-     * type of a derived item. That is a derivation bug; the record goes to the dead-letter route instead of making a
-     * write that can never succeed. (A counter and a document field never share an attribute: each derived type
-     * declares them apart.)
+     * type of a derived item, or a record that changes more attributes of one item than one write can hold
+     * ({@link KeyContributions#MAX_ATTRIBUTES_PER_WRITE}; DynamoDB would refuse the write every time). Either is a
+     * derivation bug; the record goes to the dead-letter route instead of making a write that can never succeed. (A
+     * counter and a document field never share an attribute: each derived type declares them apart.)
      */
     private String conflict(RecordChanges change, String shardId, Map<Key, KeyContributions> byKey) {
         Map<Key, DerivedType> types = new LinkedHashMap<>();
+        Map<Key, Set<String>> attributes = new HashMap<>();
         List<Map.Entry<Key, DerivedType>> claims = new ArrayList<>();
         for (CounterRef counter : change.counterDeltas().keySet()) {
-            claims.add(Map.entry(derivations.place(counter, shardId), counter.type()));
+            Key key = derivations.place(counter, shardId);
+            claims.add(Map.entry(key, counter.type()));
+            attributes.computeIfAbsent(key, k -> new HashSet<>()).add(counter.attribute());
         }
         for (Map.Entry<Key, Document> document : change.documents().entrySet()) {
             claims.add(Map.entry(document.getKey(), document.getValue().type()));
+            Set<String> changed = attributes.computeIfAbsent(document.getKey(), k -> new HashSet<>());
+            changed.addAll(document.getValue().values().keySet());
+            changed.addAll(document.getValue().owned());
+        }
+        for (Map.Entry<Key, Set<String>> item : attributes.entrySet()) {
+            if (item.getValue().size() > KeyContributions.MAX_ATTRIBUTES_PER_WRITE) {
+                return "changes " + item.getValue().size() + " attributes of " + item.getKey() + ", more than one"
+                        + " write holds (" + KeyContributions.MAX_ATTRIBUTES_PER_WRITE + ")";
+            }
         }
         for (Map.Entry<Key, DerivedType> claim : claims) {
             DerivedType seen = types.putIfAbsent(claim.getKey(), claim.getValue());

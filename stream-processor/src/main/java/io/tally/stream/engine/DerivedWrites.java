@@ -1,6 +1,8 @@
 package io.tally.stream.engine;
 
+import io.tally.core.Key;
 import io.tally.core.TableSchema;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,11 +10,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Builds the DynamoDB request of a {@link DerivedWrite} (pure, no I/O). */
 public final class DerivedWrites {
+    /** Counters removed by one request of {@link #zeroRemovals}. */
+    static final int ZEROS_PER_REMOVAL = 100;
+
     private DerivedWrites() {
     }
 
@@ -56,6 +62,11 @@ public final class DerivedWrites {
             i++;
         }
         List<String> add = new ArrayList<>();
+        // Every write moves the item's version: a repair replaces the item only if none has landed since it read it.
+        names.put("#wv", TableSchema.WRITE_VERSION);
+        values.put(":one", AttributeValue.fromN("1"));
+        add.add("#wv :one");
+        boolean counters = !write.counterAdds().isEmpty();
         i = 0;
         for (Map.Entry<String, Long> entry : new TreeMap<>(write.counterAdds()).entrySet()) {
             names.put("#c" + i, entry.getKey());
@@ -72,9 +83,7 @@ public final class DerivedWrites {
         }
 
         StringBuilder update = new StringBuilder("SET ").append(String.join(", ", set));
-        if (!add.isEmpty()) {
-            update.append(" ADD ").append(String.join(", ", add));
-        }
+        update.append(" ADD ").append(String.join(", ", add));
         if (!remove.isEmpty()) {
             update.append(" REMOVE ").append(String.join(", ", remove));
         }
@@ -102,7 +111,54 @@ public final class DerivedWrites {
                 .expressionAttributeValues(values)
                 // The failed condition returns the item, so the retry learns the watermark without a read.
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                // The counters' new values, so that those the write brought to zero can be removed.
+                .returnValues(counters ? ReturnValue.UPDATED_NEW : ReturnValue.NONE)
                 .build();
+    }
+
+    /**
+     * The counters of the write that its item holds at zero after it, given the attributes the write returned
+     * ({@code UPDATED_NEW}).
+     */
+    public static List<String> zeroCounters(DerivedWrite write, Map<String, AttributeValue> updated) {
+        List<String> zeros = new ArrayList<>();
+        for (String counter : new TreeSet<>(write.counterAdds().keySet())) {
+            AttributeValue value = updated == null ? null : updated.get(counter);
+            if (value != null && value.n() != null && new BigDecimal(value.n()).signum() == 0) {
+                zeros.add(counter);
+            }
+        }
+        return zeros;
+    }
+
+    /**
+     * The UpdateItems that remove these counters from the item while each is still zero (a counter another shard has
+     * meanwhile moved stays), at most {@value #ZEROS_PER_REMOVAL} per request: a condition expression takes at most
+     * 300 operators, and each counter costs two ({@code = } and {@code AND}). An absent counter reads as zero, so a
+     * removal changes no figure; it keeps an item from holding every counter it ever had (a tag deleted long ago).
+     */
+    public static List<UpdateItemRequest> zeroRemovals(String tableName, Key key, List<String> zeros) {
+        List<UpdateItemRequest> requests = new ArrayList<>();
+        for (int from = 0; from < zeros.size(); from += ZEROS_PER_REMOVAL) {
+            List<String> chunk = zeros.subList(from, Math.min(zeros.size(), from + ZEROS_PER_REMOVAL));
+            Map<String, String> names = new HashMap<>();
+            List<String> remove = new ArrayList<>();
+            List<String> conditions = new ArrayList<>();
+            for (int i = 0; i < chunk.size(); i++) {
+                names.put("#z" + i, chunk.get(i));
+                remove.add("#z" + i);
+                conditions.add("#z" + i + " = :zero");
+            }
+            requests.add(UpdateItemRequest.builder()
+                    .tableName(tableName)
+                    .key(key.toAttributeMap())
+                    .updateExpression("REMOVE " + String.join(", ", remove))
+                    .conditionExpression(String.join(" AND ", conditions))
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(Map.of(":zero", AttributeValue.fromN("0")))
+                    .build());
+        }
+        return requests;
     }
 
     /** The revision of the document an item holds (as returned by a failed condition), or null when it has none. */

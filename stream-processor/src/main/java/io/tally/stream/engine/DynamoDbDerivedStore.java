@@ -2,12 +2,22 @@ package io.tally.stream.engine;
 
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
-/** Derived items in the DynamoDB table, one UpdateItem per {@link DerivedWrite}. */
+/**
+ * Derived items in the DynamoDB table, one UpdateItem per {@link DerivedWrite}, and one more when the write brought
+ * counters to zero: they are removed ({@link DerivedWrites#zeroRemovals}), so that an item holds only the counters that
+ * count something.
+ */
 public record DynamoDbDerivedStore(DynamoDbClient client, String tableName) implements DerivedStore {
+    private static final Logger LOG = LoggerFactory.getLogger(DynamoDbDerivedStore.class);
+
     public DynamoDbDerivedStore {
         Objects.requireNonNull(client, "client");
         Objects.requireNonNull(tableName, "tableName");
@@ -15,13 +25,32 @@ public record DynamoDbDerivedStore(DynamoDbClient client, String tableName) impl
 
     @Override
     public Outcome apply(DerivedWrite write) {
+        Map<String, AttributeValue> updated;
         try {
-            client.updateItem(DerivedWrites.toUpdateItem(tableName, write));
-            return Applied.INSTANCE;
+            updated = client.updateItem(DerivedWrites.toUpdateItem(tableName, write)).attributes();
         } catch (ConditionalCheckFailedException e) {
             // No item in the exception means there is no item: its watermark and revision are absent.
             Map<String, AttributeValue> item = e.hasItem() ? e.item() : null;
             return new Refused(DerivedWrites.watermarkOf(write, item), DerivedWrites.revisionOf(item));
+        }
+        removeZeros(write, updated);
+        return Applied.INSTANCE;
+    }
+
+    /**
+     * Removes the counters the write left at zero. The write is in whatever happens here: a counter another shard moved
+     * meanwhile is kept (the condition), and a failure leaves a zero, which reads as no counter, behind.
+     */
+    private void removeZeros(DerivedWrite write, Map<String, AttributeValue> updated) {
+        for (UpdateItemRequest removal : DerivedWrites.zeroRemovals(tableName, write.key(),
+                DerivedWrites.zeroCounters(write, updated))) {
+            try {
+                client.updateItem(removal);
+            } catch (ConditionalCheckFailedException e) {
+                // Another shard's write moved one of them: it counts something again.
+            } catch (SdkException e) {
+                LOG.warn("could not remove the zero counters of {}; they stay, at zero", write.key(), e);
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Derived items in memory, with the semantics of {@link DynamoDbDerivedStore}: the same watermark and document
- * revision conditions, ADD creating a missing number, {@code if_not_exists} for the entity type. For tests and tools.
+ * revision conditions, ADD creating a missing number, {@code if_not_exists} for the entity type, the write version
+ * moved, counters at zero removed. For tests and tools.
  */
 public final class InMemoryDerivedStore implements DerivedStore {
     private final Map<Key, Map<String, AttributeValue>> items = new LinkedHashMap<>();
@@ -35,6 +36,9 @@ public final class InMemoryDerivedStore implements DerivedStore {
                 : new HashMap<>(existing);
         item.putIfAbsent(TableSchema.ENTITY_TYPE, AttributeValue.fromS(write.type().attributeValue()));
         item.put(write.watermarkAttribute(), AttributeValue.fromS(write.lastSequence()));
+        AttributeValue version = item.get(TableSchema.WRITE_VERSION);
+        item.put(TableSchema.WRITE_VERSION, AttributeValue.fromN(Long.toString(
+                version == null ? 1 : Long.parseLong(version.n()) + 1)));
         if (write.hasDocument()) {
             item.put(TableSchema.SOURCE_REVISION, AttributeValue.fromN(Long.toString(write.documentRevision())));
         }
@@ -47,7 +51,12 @@ public final class InMemoryDerivedStore implements DerivedStore {
                 throw new IllegalStateException("ADD to a non-number attribute " + attribute + " of " + write.key());
             }
             BigDecimal sum = (current == null ? BigDecimal.ZERO : new BigDecimal(current.n())).add(BigDecimal.valueOf(amount));
-            item.put(attribute, AttributeValue.fromN(sum.toPlainString()));
+            if (sum.signum() == 0) {
+                // As the DynamoDB store does after its write: a counter at zero is removed.
+                item.remove(attribute);
+            } else {
+                item.put(attribute, AttributeValue.fromN(sum.toPlainString()));
+            }
         });
         items.put(write.key(), Map.copyOf(item));
         return Applied.INSTANCE;

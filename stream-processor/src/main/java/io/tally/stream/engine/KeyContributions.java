@@ -19,6 +19,15 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * write is refused.
  */
 final class KeyContributions {
+    /**
+     * The most attributes one write changes (counters added, document values set or removed). DynamoDB takes an
+     * update expression of at most 4 KB; each of these costs at most 15 bytes of it ({@code #s199 = :s199, }) besides
+     * the type, the watermark and the revision, so 200 stay under 3.2 KB. A batch whose records together change more
+     * of one item is written in several writes, each of a run of consecutive records: the same writes as smaller
+     * batches would make.
+     */
+    static final int MAX_ATTRIBUTES_PER_WRITE = 200;
+
     private final Key key;
     private final String shardId;
     private DerivedType type;
@@ -27,6 +36,16 @@ final class KeyContributions {
     private static final class Pending {
         private final Map<String, Long> counters = new HashMap<>();
         private Document document;
+
+        /** The attributes of the item this record's contributions change. */
+        private Set<String> attributes() {
+            Set<String> attributes = new HashSet<>(counters.keySet());
+            if (document != null) {
+                attributes.addAll(document.values().keySet());
+                attributes.addAll(document.owned());
+            }
+            return attributes;
+        }
     }
 
     KeyContributions(Key key, String shardId) {
@@ -64,7 +83,10 @@ final class KeyContributions {
     }
 
     /**
-     * The write of the contributions after the item's watermark, conditioned on it; empty when none is left.
+     * The write of the contributions after the item's watermark, conditioned on it; empty when none is left. It holds
+     * the records after the watermark, in order, as long as together they change at most
+     * {@link #MAX_ATTRIBUTES_PER_WRITE} attributes (always at least one record): the rest go in the next write, after
+     * this one's last record ({@link DerivedWrite#lastSequence()}).
      *
      * <p>{@code known} is what a refused attempt returned of the item (null before any): its watermark for this shard,
      * which the write then expects (a value, or none at all), and the revision of its document. The write holds
@@ -81,7 +103,7 @@ final class KeyContributions {
      */
     Optional<DerivedWrite> writeAfter(DerivedStore.Refused known) {
         String watermark = known == null ? null : known.watermark();
-        SortedMap<String, Pending> after = after(watermark);
+        SortedMap<String, Pending> after = within(after(watermark));
         if (after.isEmpty()) {
             return Optional.empty();
         }
@@ -105,6 +127,23 @@ final class KeyContributions {
         }
         return Optional.of(new DerivedWrite(key, type.entityType(), sums, set, remove,
                 last == null ? null : last.revision(), shardId, after.firstKey(), after.lastKey(), known != null, watermark));
+    }
+
+    /**
+     * The longest run of the records from the first whose contributions change at most
+     * {@link #MAX_ATTRIBUTES_PER_WRITE} attributes together (the first record alone when it changes more).
+     */
+    private static SortedMap<String, Pending> within(SortedMap<String, Pending> records) {
+        Set<String> attributes = new HashSet<>();
+        String end = null;
+        for (Map.Entry<String, Pending> record : records.entrySet()) {
+            attributes.addAll(record.getValue().attributes());
+            if (attributes.size() > MAX_ATTRIBUTES_PER_WRITE && end != null) {
+                return records.headMap(record.getKey());
+            }
+            end = record.getKey();
+        }
+        return records;
     }
 
     private SortedMap<String, Pending> after(String watermark) {

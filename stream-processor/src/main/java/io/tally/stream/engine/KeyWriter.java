@@ -74,7 +74,8 @@ final class KeyWriter {
     Outcome write(KeyContributions contributions, String acknowledged) {
         DerivedStore.Refused known = null;
         int requests = 0;
-        for (int attempt = 0; attempt < MAX_ATTEMPTS_PER_KEY; attempt++) {
+        int refusals = 0;
+        while (true) {
             Optional<DerivedWrite> write;
             try {
                 write = contributions.writeAfter(known);
@@ -92,14 +93,20 @@ final class KeyWriter {
             } catch (RuntimeException e) {
                 return failed(contributions, requests, known, acknowledged, e);
             }
-            if (!(outcome instanceof DerivedStore.Refused refused)) {
-                return Outcome.done(contributions.key(), requests);
+            if (outcome instanceof DerivedStore.Refused refused) {
+                if (++refusals == MAX_ATTEMPTS_PER_KEY) {
+                    return failed(contributions, requests, refused, acknowledged, new IllegalStateException(
+                            "the watermark of " + contributions.key() + " kept moving during the batch: is the shard"
+                                    + " processed twice at the same time (ParallelizationFactor > 1)?"));
+                }
+                known = refused;
+            } else {
+                // A write of the first records only (the item's contributions were too many for one): the item now
+                // holds them, and the next write takes the rest on the condition that it still does.
+                known = new DerivedStore.Refused(write.get().lastSequence(), write.get().hasDocument()
+                        ? write.get().documentRevision() : known == null ? null : known.revision());
             }
-            known = refused;
         }
-        return failed(contributions, requests, known, acknowledged,
-                new IllegalStateException("the watermark of " + contributions.key() + " kept moving during the batch:"
-                        + " is the shard processed twice at the same time (ParallelizationFactor > 1)?"));
     }
 
     private static Outcome failed(KeyContributions contributions, int requests, DerivedStore.Refused known,

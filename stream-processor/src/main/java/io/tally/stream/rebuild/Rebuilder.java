@@ -22,14 +22,10 @@ import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -144,6 +140,7 @@ public final class Rebuilder {
                 recomputed.changes.touches());
         StreamPosition position = recomputed.position;
         Set<String> unknown = position.hasStream() ? newShards(position, Set.of()) : Set.of();
+        RepairWriter writer = new RepairWriter(dynamo, table);
         List<Key> written = new ArrayList<>();
         List<Key> refused = new ArrayList<>();
         List<RepairReport.Failure> failed = new ArrayList<>();
@@ -152,7 +149,7 @@ public final class Rebuilder {
                 continue;
             }
             List<RepairWrite> writes = ItemChecks.repairs(check, position, unknown);
-            WriteOutcome outcome = write(writes);
+            RepairWriter.Outcome outcome = writer.write(writes);
             switch (outcome.kind()) {
                 case WRITTEN -> writes.forEach(write -> written.add(write.key()));
                 case REFUSED -> refused.add(check.key());
@@ -166,46 +163,6 @@ public final class Rebuilder {
         LOG.info("repaired {} derived items at {}; {} refused, {} failed, {} uncertain", written.size(),
                 position.describe(), refused.size(), failed.size(), uncertain.size());
         return new RepairReport(found, cascaded, position, written.size(), refused, uncertain, failed);
-    }
-
-    /**
-     * How the writes of one repair ended: written, refused by a guard, or not taken by DynamoDB ({@code failure} says
-     * why: an expression or an item over its limits, throttling the client's retries did not outlast), in which case
-     * the repair reports the item and goes on with the others.
-     */
-    private record WriteOutcome(Kind kind, String failure) {
-        enum Kind { WRITTEN, REFUSED, FAILED }
-
-        static final WriteOutcome WRITTEN = new WriteOutcome(Kind.WRITTEN, null);
-        static final WriteOutcome REFUSED = new WriteOutcome(Kind.REFUSED, null);
-
-        static WriteOutcome failed(DynamoDbException e) {
-            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
-            String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
-            return new WriteOutcome(Kind.FAILED, (code == null ? e.getClass().getSimpleName() : code) + ": " + message);
-        }
-    }
-
-    /** Makes the writes of one repair, all or none (the slots of a slotted type in one transaction). */
-    private WriteOutcome write(List<RepairWrite> writes) {
-        try {
-            if (writes.size() == 1) {
-                dynamo.updateItem(writes.get(0).toUpdateItem(table));
-            } else {
-                dynamo.transactWriteItems(r -> r.transactItems(writes.stream()
-                        .map(write -> TransactWriteItem.builder().update(write.toUpdate(table)).build()).toList()));
-            }
-            return WriteOutcome.WRITTEN;
-        } catch (ConditionalCheckFailedException e) {
-            return WriteOutcome.REFUSED;
-        } catch (TransactionCanceledException e) {
-            if (e.cancellationReasons().stream().anyMatch(reason -> "ConditionalCheckFailed".equals(reason.code()))) {
-                return WriteOutcome.REFUSED;
-            }
-            return WriteOutcome.failed(e);
-        } catch (DynamoDbException e) {
-            return WriteOutcome.failed(e);
-        }
     }
 
     private VerificationReport report(Recomputed recomputed, List<ItemChecks.Check> checks) {

@@ -4,22 +4,19 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.Update;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /**
  * The repair of one derived item: its whole content as recomputed at a stream position, the bookkeeping that says
  * which records it reflects, and the guards that refuse the write if the item has meanwhile moved past the position.
+ * The item is read, checked against the guards ({@link #admits}) and replaced whole ({@link #toPut}) on the condition
+ * that no write has landed since the read.
  *
  * @param values      content attributes set (the non-zero counters and the document values)
  * @param removals    content attributes removed (zero counters, fields the document does not hold, leftovers)
@@ -56,62 +53,65 @@ record RepairWrite(Key key, EntityType type, Map<String, AttributeValue> values,
         }
     }
 
-    /** One UpdateItem: SET the type, the values and the bookkeeping, REMOVE the rest, on the guards. */
-    UpdateItemRequest toUpdateItem(String table) {
-        Map<String, String> names = new LinkedHashMap<>();
-        Map<String, AttributeValue> expressionValues = new HashMap<>();
-        List<String> sets = new ArrayList<>();
-        sets.add(name(TableSchema.ENTITY_TYPE, names) + " = :t");
-        expressionValues.put(":t", AttributeValue.fromS(type.attributeValue()));
-        int i = 0;
-        Map<String, AttributeValue> all = new TreeMap<>(values);
-        all.putAll(new TreeMap<>(bookkeeping));
-        for (Map.Entry<String, AttributeValue> value : all.entrySet()) {
-            sets.add(name(value.getKey(), names) + " = :v" + i);
-            expressionValues.put(":v" + i++, value.getValue());
+    /**
+     * Whether the item as read now ({@code current}, empty when there is none) may be replaced: every guard holds, that
+     * is, no stream processor has moved it past the position in an open shard or written it from a shard the position
+     * does not know. Checked on a read, not in the write's condition: a condition per shard would pass DynamoDB's
+     * expression limits (4 KB, 300 operators) at about 80 open shards; the write's one condition, on the item's write
+     * version, then makes sure it has not changed since the read.
+     */
+    boolean admits(Map<String, AttributeValue> current) {
+        for (Map.Entry<String, String> guard : atMost.entrySet()) {
+            AttributeValue value = current.get(guard.getKey());
+            if (value != null && (value.s() == null || value.s().compareTo(guard.getValue()) > 0)) {
+                return false;
+            }
         }
-        List<String> removes = new ArrayList<>();
-        new TreeSet<>(removals).forEach(name -> removes.add(name(name, names)));
-        List<String> guards = new ArrayList<>();
-        i = 0;
-        for (Map.Entry<String, String> guard : new TreeMap<>(atMost).entrySet()) {
-            String name = name(guard.getKey(), names);
-            guards.add("(attribute_not_exists(" + name + ") OR " + name + " <= :g" + i + ")");
-            expressionValues.put(":g" + i++, AttributeValue.fromS(guard.getValue()));
-        }
-        new TreeSet<>(absent).forEach(name -> guards.add("attribute_not_exists(" + name(name, names) + ")"));
-
-        String update = "SET " + String.join(", ", sets)
-                + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
-        UpdateItemRequest.Builder request = UpdateItemRequest.builder()
-                .tableName(table)
-                .key(key.toAttributeMap())
-                .updateExpression(update)
-                .expressionAttributeNames(invert(names))
-                .expressionAttributeValues(expressionValues);
-        if (!guards.isEmpty()) {
-            request.conditionExpression(String.join(" AND ", guards));
-        }
-        return request.build();
+        return absent.stream().noneMatch(current::containsKey);
     }
 
-    /** The same write as one action of a transaction. */
-    Update toUpdate(String table) {
-        UpdateItemRequest request = toUpdateItem(table);
-        return Update.builder().tableName(table).key(request.key()).updateExpression(request.updateExpression())
-                .conditionExpression(request.conditionExpression())
-                .expressionAttributeNames(request.expressionAttributeNames())
-                .expressionAttributeValues(request.expressionAttributeValues()).build();
+    /**
+     * The item that replaces {@code current}: its attributes without the removals, with the content values and the
+     * bookkeeping set, the key and the type, and the write version one past the current one. Watermarks of shards the
+     * repair does not set stay as they were. A whole item, not an expression: it is within DynamoDB's limits whatever
+     * the number of shards or attributes, up to the 400 KB of an item.
+     */
+    Map<String, AttributeValue> replacing(Map<String, AttributeValue> current) {
+        Map<String, AttributeValue> item = new HashMap<>(current);
+        removals.forEach(item::remove);
+        item.putAll(values);
+        item.putAll(bookkeeping);
+        item.putAll(key.toAttributeMap());
+        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(type.attributeValue()));
+        item.put(TableSchema.WRITE_VERSION, AttributeValue.fromN(Long.toString(version(current) + 1)));
+        return item;
     }
 
-    /** The placeholder of an attribute name (every name goes through one: many are reserved words). */
-    private static String name(String attribute, Map<String, String> names) {
-        return names.computeIfAbsent(attribute, a -> "#a" + names.size());
+    /** The replacement as a Put on the condition that the item's write version is still that of {@code current}. */
+    Put toPut(String table, Map<String, AttributeValue> current) {
+        Put.Builder put = Put.builder().tableName(table).item(replacing(current))
+                .expressionAttributeNames(Map.of("#wv", TableSchema.WRITE_VERSION));
+        AttributeValue seen = current.get(TableSchema.WRITE_VERSION);
+        if (seen == null) {
+            put.conditionExpression("attribute_not_exists(#wv)");
+        } else {
+            put.conditionExpression("#wv = :seen").expressionAttributeValues(Map.of(":seen", seen));
+        }
+        return put.build();
     }
 
-    private static Map<String, String> invert(Map<String, String> names) {
-        Map<String, String> placeholders = new HashMap<>();
-        names.forEach((attribute, placeholder) -> placeholders.put(placeholder, attribute));
-        return placeholders;
+    /** The same Put as a request of its own. */
+    PutItemRequest toPutItem(String table, Map<String, AttributeValue> current) {
+        Put put = toPut(table, current);
+        return PutItemRequest.builder().tableName(table).item(put.item())
+                .conditionExpression(put.conditionExpression())
+                .expressionAttributeNames(put.expressionAttributeNames())
+                .expressionAttributeValues(put.hasExpressionAttributeValues() ? put.expressionAttributeValues() : null)
+                .build();
+    }
+
+    private static long version(Map<String, AttributeValue> item) {
+        AttributeValue version = item.get(TableSchema.WRITE_VERSION);
+        return version == null || version.n() == null ? 0 : Long.parseLong(version.n());
     }
 }

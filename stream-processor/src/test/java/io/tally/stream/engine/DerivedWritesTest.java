@@ -9,10 +9,13 @@ import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.catalogue.Catalogue;
 import io.tally.domains.catalogue.CatalogueKeys;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
@@ -42,12 +45,12 @@ class DerivedWritesTest {
                 .tableName("tally")
                 .key(Map.of("pk", AttributeValue.fromS("POSTREF#p1"), "sk", AttributeValue.fromS("#PROJECTION#")))
                 .updateExpression("SET #type = if_not_exists(#type, :type), #wm = :last, #rev = :rev, #s0 = :s0,"
-                        + " #s1 = :s1 ADD #c0 :c0 REMOVE #r0")
+                        + " #s1 = :s1 ADD #wv :one, #c0 :c0 REMOVE #r0")
                 .conditionExpression("(attribute_not_exists(#wm) OR #wm < :first)"
                         + " AND (attribute_not_exists(#rev) OR #rev <= :rev)")
                 .expressionAttributeNames(Map.of(
                         "#type", "entityType", "#wm", WM, "#rev", "srcRev",
-                        "#s0", "status", "#s1", "title", "#c0", "comments", "#r0", "updatedAt"))
+                        "#s0", "status", "#s1", "title", "#wv", "wv", "#c0", "comments", "#r0", "updatedAt"))
                 .expressionAttributeValues(Map.of(
                         ":type", AttributeValue.fromS("PostProjection"),
                         ":last", AttributeValue.fromS(LAST),
@@ -55,8 +58,10 @@ class DerivedWritesTest {
                         ":rev", AttributeValue.fromN("6"),
                         ":s0", AttributeValue.fromS("updated"),
                         ":s1", AttributeValue.fromS("Hello"),
+                        ":one", AttributeValue.fromN("1"),
                         ":c0", AttributeValue.fromN("3")))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .returnValues(ReturnValue.UPDATED_NEW)
                 .build());
     }
 
@@ -70,7 +75,7 @@ class DerivedWritesTest {
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
 
         assertThat(request.updateExpression())
-                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last ADD #c0 :c0, #c1 :c1");
+                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last ADD #wv :one, #c0 :c0, #c1 :c1");
         assertThat(request.conditionExpression()).isEqualTo("#wm = :expected");
         assertThat(request.expressionAttributeNames()).containsEntry("#c0", "comments").containsEntry("#c1", "posts")
                 .doesNotContainKey("#rev");
@@ -115,7 +120,7 @@ class DerivedWritesTest {
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", write);
 
         assertThat(request.updateExpression())
-                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last, #rev = :rev REMOVE #r0, #r1, #r2");
+                .isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last, #rev = :rev ADD #wv :one REMOVE #r0, #r1, #r2");
         assertThat(request.expressionAttributeNames())
                 .containsEntry("#r0", "data").containsEntry("#r1", "selector").containsEntry("#r2", "title");
         assertThat(request.expressionAttributeValues()).containsEntry(":rev", AttributeValue.fromN("7"));
@@ -125,7 +130,7 @@ class DerivedWritesTest {
     void watermarkOnly_whenContributionsCancelOut_stillMovesTheWatermark() {
         UpdateItemRequest request = DerivedWrites.toUpdateItem("tally", counters(Map.of()));
 
-        assertThat(request.updateExpression()).isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last");
+        assertThat(request.updateExpression()).isEqualTo("SET #type = if_not_exists(#type, :type), #wm = :last ADD #wv :one");
         assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#wm) OR #wm < :first");
     }
 
@@ -174,5 +179,31 @@ class DerivedWritesTest {
         assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of(),
                 Map.of("userId", AttributeValue.fromS("u1")), Set.of(), -2L, SHARD, FIRST, LAST, false, null))
                 .hasMessageContaining("revision");
+    }
+
+    @Test
+    void zeroCounters_areTheWritesCountersTheItemHoldsAtZero() {
+        DerivedWrite write = counters(Map.of("posts", -1L, "comments", 2L, "likes", -3L));
+
+        assertThat(DerivedWrites.zeroCounters(write, Map.of("posts", AttributeValue.fromN("0"),
+                "comments", AttributeValue.fromN("2"), "likes", AttributeValue.fromN("0.0"),
+                "title", AttributeValue.fromS("0")))).containsExactly("likes", "posts");
+        assertThat(DerivedWrites.zeroCounters(write, null)).isEmpty();
+    }
+
+    @Test
+    void zeroRemovals_removeEachCounterWhileItIsZero_atMostAHundredPerRequest() {
+        List<String> zeros = IntStream.range(0, 250).mapToObj(i -> "tag:t" + i).toList();
+
+        List<UpdateItemRequest> requests = DerivedWrites.zeroRemovals("tally", STATS, zeros);
+
+        assertThat(requests).extracting(r -> r.expressionAttributeNames().size()).containsExactly(100, 100, 50);
+        UpdateItemRequest last = requests.get(2);
+        assertThat(last.updateExpression()).startsWith("REMOVE #z0, #z1, ").endsWith(", #z49");
+        assertThat(last.conditionExpression()).startsWith("#z0 = :zero AND #z1 = :zero AND ").endsWith("#z49 = :zero");
+        assertThat(last.expressionAttributeNames()).containsEntry("#z0", "tag:t200").containsEntry("#z49", "tag:t249");
+        assertThat(last.expressionAttributeValues()).isEqualTo(Map.of(":zero", AttributeValue.fromN("0")));
+        assertThat(requests).allSatisfy(r -> assertThat(r.key()).isEqualTo(STATS.toAttributeMap()));
+        assertThat(DerivedWrites.zeroRemovals("tally", STATS, List.of())).isEmpty();
     }
 }

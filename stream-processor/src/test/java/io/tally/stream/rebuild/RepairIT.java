@@ -6,6 +6,7 @@ import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
+import io.tally.core.TableSchema;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.Users;
@@ -43,6 +44,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
@@ -125,7 +127,7 @@ class RepairIT {
             assertThat(repair.isComplete()).isFalse();
             assertThat(repair.failed()).singleElement().satisfies(failure -> {
                 assertThat(failure.key()).isEqualTo(invalid);
-                assertThat(failure.reason()).startsWith("ValidationException: ").contains("Expression size");
+                assertThat(failure.reason()).startsWith("ValidationException: ").contains("Item size");
             });
             assertThat(repair.refused()).isEmpty();
             VerificationReport after = rebuilder(table).verify();
@@ -209,8 +211,9 @@ class RepairIT {
             stream(table).values().forEach(records -> process(engine, records.subList(0, records.size() / 2)));
             corrupt(table, Users.statsKey(user), "posts", "99");
             Rebuilder rebuilder = rebuilder(table);
-            // Between the rebuilder's read of the stream and its first write, u1 posts again and the stream
-            // processor applies everything, the new post (past the position) included.
+            // Between the rebuilder's read of an item and its first write, u1 posts again and the stream processor
+            // applies everything, the new post (past the position) included: the write's condition fails, and the
+            // item read again is past the position.
             HOOKS.beforeFirstUpdate = () -> {
                 Instant now = Instant.parse("2026-06-01T00:00:00Z");
                 dynamo.putItem(r -> r.tableName(table).item(
@@ -321,7 +324,7 @@ class RepairIT {
         volatile Integer scanLimit;
         volatile Runnable afterScanPage;
         volatile Runnable beforeFirstUpdate;
-        /** An item whose UpdateItem DynamoDB answers with a ValidationException, as it does past its limits. */
+        /** An item whose PutItem DynamoDB answers with a ValidationException, as it does past its limits. */
         volatile Key invalidUpdate;
 
         void reset() {
@@ -342,13 +345,14 @@ class RepairIT {
 
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-            if (context.request() instanceof UpdateItemRequest update && invalidUpdate != null
-                    && update.key().equals(invalidUpdate.toAttributeMap())) {
+            if (context.request() instanceof PutItemRequest put && invalidUpdate != null
+                    && put.item().get(TableSchema.PK).equals(invalidUpdate.toAttributeMap().get(TableSchema.PK))
+                    && put.item().get(TableSchema.SK).equals(invalidUpdate.toAttributeMap().get(TableSchema.SK))) {
                 throw DynamoDbException.builder().statusCode(400).awsErrorDetails(AwsErrorDetails.builder()
-                        .errorCode("ValidationException").errorMessage("Invalid UpdateExpression: Expression size has"
-                                + " exceeded the maximum allowed size; expression size: 4105").build()).build();
+                        .errorCode("ValidationException").errorMessage("Item size has exceeded the maximum allowed size")
+                        .build()).build();
             }
-            if (context.request() instanceof UpdateItemRequest) {
+            if (context.request() instanceof PutItemRequest) {
                 Runnable hook = beforeFirstUpdate;
                 beforeFirstUpdate = null;
                 if (hook != null) {

@@ -8,13 +8,15 @@ import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 
 /** Which derived items are behind a stream position, and the write that repairs one (pure). */
 class RepairWriteTest {
@@ -73,29 +75,51 @@ class RepairWriteTest {
     }
 
     @Test
-    void toUpdateItem_oneRequest_everyNameThroughAPlaceholder() {
+    void admits_whileNoOpenShardIsPastThePosition_andNoUnknownShardHasWritten() {
         String wm = Watermarks.attributeName(OPEN);
-        String empty = Watermarks.attributeName(EMPTY);
-        UpdateItemRequest request = new RepairWrite(STATS, Users.USER_STATS.entityType(),
-                Map.of("posts", AttributeValue.fromN("2")), Set.of("comments"), Map.of(wm, AttributeValue.fromS(pad(900))),
-                Map.of(wm, pad(900)), Set.of(empty)).toUpdateItem("t");
+        String unknown = Watermarks.attributeName("shard-new");
+        RepairWrite write = new RepairWrite(STATS, Users.USER_STATS.entityType(), Map.of(), Set.of(), Map.of(),
+                Map.of(wm, pad(900)), Set.of(unknown));
 
-        assertThat(request.key()).isEqualTo(STATS.toAttributeMap());
-        assertThat(request.updateExpression()).isEqualTo("SET #a0 = :t, #a1 = :v0, #a2 = :v1 REMOVE #a3");
-        assertThat(request.conditionExpression())
-                .isEqualTo("(attribute_not_exists(#a2) OR #a2 <= :g0) AND attribute_not_exists(#a4)");
-        assertThat(request.expressionAttributeNames()).containsExactlyInAnyOrderEntriesOf(Map.of("#a0", "entityType",
-                "#a1", "posts", "#a2", wm, "#a3", "comments", "#a4", empty));
-        assertThat(request.expressionAttributeValues()).containsEntry(":t", AttributeValue.fromS("UserStats"))
-                .containsEntry(":g0", AttributeValue.fromS(pad(900)));
+        assertThat(write.admits(Map.of())).isTrue();
+        assertThat(write.admits(Map.of(wm, AttributeValue.fromS(pad(900))))).isTrue();
+        assertThat(write.admits(Map.of(wm, AttributeValue.fromS(pad(901))))).isFalse();
+        assertThat(write.admits(Map.of(unknown, AttributeValue.fromS(pad(1))))).isFalse();
     }
 
     @Test
-    void toUpdateItem_noGuards_noCondition() {
-        UpdateItemRequest request = new RepairWrite(STATS, Users.USER_STATS.entityType(), Map.of(), Set.of("posts"),
-                Map.of(), Map.of(), Set.of()).toUpdateItem("t");
-        assertThat(request.conditionExpression()).isNull();
-        assertThat(request.updateExpression()).isEqualTo("SET #a0 = :t REMOVE #a1");
+    void toPut_replacesTheItem_keepsOtherShardsWatermarks_movesTheVersion_onTheVersionRead() {
+        String wm = Watermarks.attributeName(OPEN);
+        String other = Watermarks.attributeName(CLOSED);
+        RepairWrite write = new RepairWrite(STATS, Users.USER_STATS.entityType(),
+                Map.of("posts", AttributeValue.fromN("2")), Set.of("comments"), Map.of(wm, AttributeValue.fromS(pad(900))),
+                Map.of(wm, pad(900)), Set.of());
+        Map<String, AttributeValue> current = new HashMap<>(STATS.toAttributeMap());
+        current.putAll(Map.of("comments", AttributeValue.fromN("7"), "posts", AttributeValue.fromN("9"),
+                wm, AttributeValue.fromS(pad(800)), other, AttributeValue.fromS(pad(5)),
+                TableSchema.WRITE_VERSION, AttributeValue.fromN("41")));
+
+        Put put = write.toPut("t", current);
+
+        Map<String, AttributeValue> expected = new HashMap<>(STATS.toAttributeMap());
+        expected.putAll(Map.of(TableSchema.ENTITY_TYPE, AttributeValue.fromS("UserStats"),
+                "posts", AttributeValue.fromN("2"), wm, AttributeValue.fromS(pad(900)), other, AttributeValue.fromS(pad(5)),
+                TableSchema.WRITE_VERSION, AttributeValue.fromN("42")));
+        assertThat(put.item()).isEqualTo(expected);
+        assertThat(put.conditionExpression()).isEqualTo("#wv = :seen");
+        assertThat(put.expressionAttributeNames()).isEqualTo(Map.of("#wv", "wv"));
+        assertThat(put.expressionAttributeValues()).isEqualTo(Map.of(":seen", AttributeValue.fromN("41")));
+    }
+
+    @Test
+    void toPutItem_ofAnItemWithoutAVersion_requiresStillNone() {
+        PutItemRequest request = new RepairWrite(STATS, Users.USER_STATS.entityType(), Map.of(), Set.of("posts"),
+                Map.of(), Map.of(), Set.of()).toPutItem("t", Map.of());
+
+        assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#wv)");
+        assertThat(request.hasExpressionAttributeValues()).isFalse();
+        assertThat(request.item()).containsEntry(TableSchema.WRITE_VERSION, AttributeValue.fromN("1"))
+                .doesNotContainKey("posts");
     }
 
     @Test
