@@ -15,17 +15,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * condition that no write has landed since the read ({@link RepairWrite}). A stream processor running meanwhile may
  * write an item between the read and the replacement: the read and the check are then made again, a few times.
  */
-final class RepairWriter {
+record RepairWriter(DynamoDbClient dynamo, String table) {
     /** Reads, checks and writes of one repair before it reports the item as refused: a hot item keeps changing. */
     static final int ATTEMPTS = 3;
-
-    private final DynamoDbClient dynamo;
-    private final String table;
-
-    RepairWriter(DynamoDbClient dynamo, String table) {
-        this.dynamo = dynamo;
-        this.table = table;
-    }
 
     /**
      * How the writes of one repair ended: written, refused by a guard, or not taken by DynamoDB ({@code failure} says
