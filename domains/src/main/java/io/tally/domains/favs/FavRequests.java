@@ -38,6 +38,7 @@ final class FavRequests {
     static final int LINK_FAVOURITE = 0;
     static final int LINK_TAG = 1;
     static final int LINK_PUT = 2;
+    static final int LINK_QUOTA = 3;
 
     /** The table key, which a link list's cursor consists of. */
     static final Set<String> TABLE_KEY = Set.of(TableSchema.PK, TableSchema.SK);
@@ -157,9 +158,10 @@ final class FavRequests {
     /**
      * Function 7: tags a favourite if, at that instant, the favourite and the tag read are still there (their
      * incarnations), unless the link is there already, joining them (then nothing is written: a 200). A link left by
-     * an earlier favourite or tag of the same ids is replaced.
+     * an earlier favourite or tag of the same ids is replaced; and while the favourite's link quota is as it was
+     * counted ({@code quota}, {@link FavQuota#claim}).
      */
-    static TransactWriteItemsRequest link(String table, FavouriteTag link) {
+    static TransactWriteItemsRequest link(String table, FavouriteTag link, TransactWriteItem quota) {
         Favourite favourite = link.favourite();
         return TransactWriteItemsRequest.builder().transactItems(
                 Requests.incarnationAction(table, favourite.key(), Favourite.INCARNATION, favourite.incarnation()),
@@ -174,7 +176,8 @@ final class FavRequests {
                         .expressionAttributeValues(Map.of(":f", AttributeValue.fromS(favourite.incarnation()),
                                 ":t", AttributeValue.fromS(link.tagIncarnation())))
                         .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                        .build()).build())
+                        .build()).build(),
+                quota)
                 .build();
     }
 
@@ -187,8 +190,10 @@ final class FavRequests {
                               Map<String, AttributeValue> start) {
         return QueryRequest.builder()
                 .tableName(table)
-                .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(FavKeys.linksPk(userId, favouriteId))))
+                // The links only: the partition also holds the favourite's link quota.
+                .keyConditionExpression("pk = :pk AND begins_with(sk, :tag)")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(FavKeys.linksPk(userId, favouriteId)),
+                        ":tag", AttributeValue.fromS(FavKeys.TAG_PREFIX)))
                 .consistentRead(true)
                 .limit(limit + 1)
                 .exclusiveStartKey(start)

@@ -6,6 +6,7 @@ import io.tally.core.read.DerivedReads;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
 import io.tally.core.store.QueryPage;
+import io.tally.core.store.Requests;
 import io.tally.core.store.Transactions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /** Favourites, their links and the domain's read side: where a failed condition becomes the client's answer. */
@@ -107,25 +109,47 @@ record FavStore(DynamoDbClient dynamo, String table) {
     record Linked(FavouriteTag link, boolean created) {
     }
 
+    /**
+     * Links the favourite and the tag. A link that is there already is a 200 even when the favourite's links are at
+     * their limit; a new one past it is a 409 naming the limit. A link added by another request between the count and
+     * the write makes the count start again.
+     */
     Linked link(String userId, String favouriteId, String tagId, TagStore tags, Instant now) {
         Favourite favourite = get(userId, favouriteId);
         Tag tag = tags.get(userId, tagId);
         FavouriteTag link = new FavouriteTag(favourite, tagId, now, tag.incarnation());
-        try {
-            Transactions.write(dynamo, FavRequests.link(table, link));
-            return new Linked(link, true);
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, FavRequests.LINK_FAVOURITE)) {
-                throw notFound(userId, favouriteId);
+        for (int attempt = 1; ; attempt++) {
+            TransactWriteItem quota;
+            try {
+                quota = FavQuota.links(table, favourite).claim(dynamo);
+            } catch (ApiException full) {
+                Map<String, AttributeValue> existing = dynamo.getItem(Requests.consistentGet(table, link.key())).item();
+                if (existing != null && !existing.isEmpty() && FavouriteTag.fromItem(existing).sameAs(link)) {
+                    return new Linked(FavouriteTag.fromItem(existing), false);
+                }
+                throw full;
             }
-            if (Transactions.conditionFailed(e, FavRequests.LINK_TAG)) {
-                throw TagStore.notFound(userId, tagId);
+            try {
+                Transactions.write(dynamo, FavRequests.link(table, link, quota));
+                return new Linked(link, true);
+            } catch (TransactionCanceledException e) {
+                if (Transactions.conditionFailed(e, FavRequests.LINK_FAVOURITE)) {
+                    throw notFound(userId, favouriteId);
+                }
+                if (Transactions.conditionFailed(e, FavRequests.LINK_TAG)) {
+                    throw TagStore.notFound(userId, tagId);
+                }
+                Map<String, AttributeValue> existing = Transactions.oldItem(e, FavRequests.LINK_PUT);
+                if (Transactions.conditionFailed(e, FavRequests.LINK_PUT) && existing != null) {
+                    return new Linked(FavouriteTag.fromItem(existing), false);
+                }
+                if (!Transactions.conditionFailed(e, FavRequests.LINK_QUOTA)) {
+                    throw e;
+                }
+                if (attempt == Transactions.ATTEMPTS) {
+                    throw ApiException.unavailable("the tags of favourite '" + favouriteId + "' keep changing; retry");
+                }
             }
-            Map<String, AttributeValue> existing = Transactions.oldItem(e, FavRequests.LINK_PUT);
-            if (Transactions.conditionFailed(e, FavRequests.LINK_PUT) && existing != null) {
-                return new Linked(FavouriteTag.fromItem(existing), false);
-            }
-            throw e;
         }
     }
 

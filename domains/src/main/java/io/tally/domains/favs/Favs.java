@@ -28,6 +28,8 @@ public final class Favs extends DeclaredDomain {
     public static final EntityType TAG_NAME = EntityType.base("TagName");
     public static final EntityType FAVOURITE = EntityType.base("Favourite");
     public static final EntityType FAVOURITE_TAG = EntityType.base("FavouriteTag");
+    /** The version that serialises additions against a limit ({@link FavQuota}): a user's tags, a favourite's links. */
+    public static final EntityType QUOTA = EntityType.base("FavQuota");
 
     public static final SharedCounter GLOBAL_FAVOURITES = SharedCounter.of(Users.GLOBAL_STATS, "favourites");
 
@@ -70,7 +72,7 @@ public final class Favs extends DeclaredDomain {
     public Favs() {
         super(Declaration.of("favourites")
                 .requires(UsersDomain.NAME)
-                .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG)
+                .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG, QUOTA)
                 .derivedTypes(FAVOURITE_STATS, SEARCH_ENTRY)
                 .sharedCounters(GLOBAL_FAVOURITES)
                 .events(TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED, TagDerivation.TAG_DELETED,

@@ -26,6 +26,7 @@ final class TagRequests {
     static final int CREATE_USER = 0;
     static final int CREATE_NAME = 1;
     static final int CREATE_TAG = 2;
+    static final int CREATE_QUOTA = 3;
     /** Positions of the actions of {@link #rename}: the tag, then (for a new name) the old and the new reservation. */
     static final int RENAME_TAG = 0;
     static final int RENAME_NEW_NAME = 2;
@@ -61,13 +62,15 @@ final class TagRequests {
 
     /**
      * Writes the tag if, at that instant, its user exists, its name (ignoring case) is free for the user and its id
-     * is new: the reservation is put in the same transaction, so two requests racing for one name cannot both win.
+     * is new: the reservation is put in the same transaction, so two requests racing for one name cannot both win;
+     * and the user's tag quota is still as it was counted ({@code quota}, {@link FavQuota#claim}).
      */
-    static TransactWriteItemsRequest create(String table, Tag tag) {
-        List<TransactWriteItem> actions = new ArrayList<>(3);
+    static TransactWriteItemsRequest create(String table, Tag tag, TransactWriteItem quota) {
+        List<TransactWriteItem> actions = new ArrayList<>(4);
         actions.add(CREATE_USER, Requests.existsAction(table, Users.key(tag.userId())));
         actions.add(CREATE_NAME, reserve(table, new TagName(tag.userId(), tag.name(), tag.tagId())));
         actions.add(CREATE_TAG, Requests.putNewAction(table, tag.toItem()));
+        actions.add(CREATE_QUOTA, quota);
         return TransactWriteItemsRequest.builder().transactItems(actions).build();
     }
 

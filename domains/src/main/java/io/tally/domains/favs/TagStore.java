@@ -23,21 +23,33 @@ record TagStore(DynamoDbClient dynamo, String table) {
     static final Duration ACCESS_GRANULARITY = Duration.ofMinutes(1);
     private static final Logger LOG = Logger.getLogger(TagStore.class.getName());
 
-    /** A missing user is a 404 before a taken name or id is a 409. */
+    /**
+     * A missing user is a 404 before a taken name or id is a 409, and those before a full quota (a 409 naming the
+     * limit). A tag created by another request between the count and the write makes the count start again.
+     */
     void create(Tag tag) {
-        try {
-            Transactions.write(dynamo, TagRequests.create(table, tag));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, TagRequests.CREATE_USER)) {
-                throw FavStore.userNotFound(tag.userId());
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Transactions.write(dynamo, TagRequests.create(table, tag,
+                        FavQuota.tags(table, tag.userId()).claim(dynamo)));
+                return;
+            } catch (TransactionCanceledException e) {
+                if (Transactions.conditionFailed(e, TagRequests.CREATE_USER)) {
+                    throw FavStore.userNotFound(tag.userId());
+                }
+                if (Transactions.conditionFailed(e, TagRequests.CREATE_NAME)) {
+                    throw nameTaken(tag.name());
+                }
+                if (Transactions.conditionFailed(e, TagRequests.CREATE_TAG)) {
+                    throw ApiException.conflict("tag '" + tag.tagId() + "' already exists");
+                }
+                if (!Transactions.conditionFailed(e, TagRequests.CREATE_QUOTA)) {
+                    throw e;
+                }
+                if (attempt == Transactions.ATTEMPTS) {
+                    throw ApiException.unavailable("the tags of user '" + tag.userId() + "' keep changing; retry");
+                }
             }
-            if (Transactions.conditionFailed(e, TagRequests.CREATE_NAME)) {
-                throw nameTaken(tag.name());
-            }
-            if (Transactions.conditionFailed(e, TagRequests.CREATE_TAG)) {
-                throw ApiException.conflict("tag '" + tag.tagId() + "' already exists");
-            }
-            throw e;
         }
     }
 

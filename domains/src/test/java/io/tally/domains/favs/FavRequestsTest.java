@@ -22,8 +22,10 @@ class FavRequestsTest {
     private static final Tag TAG = new Tag("u1", "t1", "Food", T, T, "ti1");
 
     @Test
-    void createTag_checksTheUserReservesTheNameAndPutsTheTag_inThatOrder() {
-        List<TransactWriteItem> actions = TagRequests.create("t", TAG).transactItems();
+    void createTag_checksTheUserReservesTheNamePutsTheTagAndClaimsTheQuota_inThatOrder() {
+        TransactWriteItem quota = TransactWriteItem.builder().build();
+        List<TransactWriteItem> actions = TagRequests.create("t", TAG, quota).transactItems();
+        assertThat(actions.get(TagRequests.CREATE_QUOTA)).isSameAs(quota);
         assertThat(actions.get(TagRequests.CREATE_USER).conditionCheck().key().get("pk").s()).isEqualTo("USER#u1");
         assertThat(actions.get(TagRequests.CREATE_NAME).put().item().get("sk").s()).isEqualTo("TAGNAME#food");
         assertThat(actions.get(TagRequests.CREATE_NAME).put().conditionExpression()).isEqualTo("attribute_not_exists(pk)");
@@ -65,8 +67,11 @@ class FavRequestsTest {
     }
 
     @Test
-    void link_checksBothIncarnationsAndPutsUnlessTheSameLinkIsThere() {
-        List<TransactWriteItem> actions = FavRequests.link("t", new FavouriteTag(FAV, "t1", T, "ti1")).transactItems();
+    void link_checksBothIncarnationsAndPutsUnlessTheSameLinkIsThere_andClaimsTheQuota() {
+        TransactWriteItem quota = TransactWriteItem.builder().build();
+        List<TransactWriteItem> actions = FavRequests.link("t", new FavouriteTag(FAV, "t1", T, "ti1"), quota)
+                .transactItems();
+        assertThat(actions.get(FavRequests.LINK_QUOTA)).isSameAs(quota);
         assertThat(actions.get(FavRequests.LINK_FAVOURITE).conditionCheck().expressionAttributeValues())
                 .containsEntry(":incarnation", AttributeValue.fromS("fi1"));
         assertThat(actions.get(FavRequests.LINK_TAG).conditionCheck().key().get("sk").s()).isEqualTo("TAG#t1");

@@ -1,0 +1,100 @@
+package io.tally.domains.favs;
+
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.core.http.ApiException;
+import java.util.HashMap;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.Select;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+
+/**
+ * DOMAIN.md's limits on what a user adds, so that no derived item grows without bound: at most {@link #TAGS} tags per
+ * user, at most {@link #LINKS} tag links per favourite. The next one is a 409 naming the limit.
+ *
+ * <p>Each limit has a quota item in the partition it counts: a version, which the write that adds an item moves in
+ * its own transaction on the condition that it is still what was read before counting. Two requests that count at
+ * once cannot both add the last one: the second's transaction fails its condition, and it counts again. Removals do
+ * not take part (they only make room), so a cascade removing links, or a tag's delete, needs no change.
+ *
+ * @param key       the quota item
+ * @param counted   the items counted, read consistently (a COUNT query of their partition)
+ * @param limit     how many the partition may hold
+ * @param owner     for the error: what holds them ("user 'u1'")
+ * @param what      for the error: what they are ("tags")
+ * @param extra     attributes of the quota item besides its version (a link quota carries the favourite's
+ *                  incarnation, so that the un-collect cascade removes it with the links)
+ */
+record FavQuota(Key key, QueryRequest counted, int limit, String owner, String what,
+                Map<String, AttributeValue> extra) {
+    public static final int TAGS = 1_000;
+    public static final int LINKS = 50;
+    static final String QUOTA_SK = "#QUOTA#";
+    static final String VERSION = "quotaVersion";
+
+    /** A user's tags: the items of its tag partition whose sort key starts with {@code TAG#}. */
+    static FavQuota tags(String table, String userId) {
+        return new FavQuota(new Key(FavKeys.tagsPk(userId), QUOTA_SK), count(table, FavKeys.tagsPk(userId), null, null),
+                TAGS, "user '" + userId + "'", "tags", Map.of());
+    }
+
+    /** A favourite's links: those of this incarnation of it (an earlier one's are the cascade's, on their way out). */
+    static FavQuota links(String table, Favourite favourite) {
+        String pk = FavKeys.linksPk(favourite.userId(), favourite.favouriteId());
+        return new FavQuota(new Key(pk, QUOTA_SK),
+                count(table, pk, FavouriteTag.FAVOURITE_INCARNATION, favourite.incarnation()), LINKS,
+                "favourite '" + favourite.favouriteId() + "'", "tag links",
+                Map.of(FavouriteTag.FAVOURITE_INCARNATION, AttributeValue.fromS(favourite.incarnation())));
+    }
+
+    /**
+     * Counts what the partition holds and returns the transaction action that claims a place, conditioned on the
+     * quota's version as read before the count.
+     *
+     * @throws ApiException {@code conflict} when the partition is full
+     */
+    TransactWriteItem claim(DynamoDbClient dynamo) {
+        Map<String, AttributeValue> quota = dynamo.getItem(r -> r.tableName(counted.tableName())
+                .key(key.toAttributeMap()).consistentRead(true)).item();
+        AttributeValue version = quota == null ? null : quota.get(VERSION);
+        int held = 0;
+        for (var page : dynamo.queryPaginator(counted)) {
+            held += page.count();
+        }
+        if (held >= limit) {
+            throw ApiException.conflict(owner + " already has " + held + " " + what + ": the limit is " + limit);
+        }
+        Map<String, AttributeValue> item = new HashMap<>(key.toAttributeMap());
+        item.putAll(extra);
+        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Favs.QUOTA.attributeValue()));
+        long next = version == null ? 1 : Long.parseLong(version.n()) + 1;
+        item.put(VERSION, AttributeValue.fromN(Long.toString(next)));
+        Put.Builder put = Put.builder().tableName(counted.tableName()).item(item)
+                .expressionAttributeNames(Map.of("#v", VERSION));
+        if (version == null) {
+            put.conditionExpression("attribute_not_exists(#v)");
+        } else {
+            put.conditionExpression("#v = :v").expressionAttributeValues(Map.of(":v", version));
+        }
+        return TransactWriteItem.builder().put(put.build()).build();
+    }
+
+    /** The COUNT of the partition's items whose sort key starts with {@code TAG#} (and, if named, of an attribute's value). */
+    private static QueryRequest count(String table, String pk, String attribute, String value) {
+        Map<String, String> names = new HashMap<>(Map.of("#pk", TableSchema.PK, "#sk", TableSchema.SK));
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":pk", AttributeValue.fromS(pk),
+                ":tag", AttributeValue.fromS(FavKeys.TAG_PREFIX)));
+        QueryRequest.Builder query = QueryRequest.builder().tableName(table).consistentRead(true).select(Select.COUNT)
+                .keyConditionExpression("#pk = :pk AND begins_with(#sk, :tag)");
+        if (attribute != null) {
+            names.put("#a", attribute);
+            values.put(":a", AttributeValue.fromS(value));
+            query.filterExpression("#a = :a");
+        }
+        return query.expressionAttributeNames(names).expressionAttributeValues(values).build();
+    }
+}
