@@ -66,14 +66,15 @@ public final class DerivedType {
         if (openCounters && !counters.isEmpty()) {
             throw new IllegalArgumentException(builder.name + ": the domains that share it declare its counters");
         }
-        if (slotted && (!document.isEmpty() || keyOf.apply(ALL_SLOTS).equals(keyOf.apply("0")))) {
-            throw new IllegalArgumentException(builder.name + ": a slotted type holds counters only, and its key names"
-                    + " all slots together as '" + ALL_SLOTS + "'");
+        if (slotted && (!document.isEmpty() || !keyOf.apply("0").pk().endsWith(SLOT_SEPARATOR + "0"))) {
+            throw new IllegalArgumentException(builder.name + ": a slotted type holds counters only, and its partition"
+                    + " key ends with its slot ('" + SLOT_SEPARATOR + "<slot>'), slot 0 where a derivation addresses it");
         }
     }
 
-    /** The subject that names every slot of a slotted type at once, in reports: e.g. {@code GLOBAL#STATS#*}. */
+    /** The slot that names every slot of a slotted type at once, in reports: e.g. {@code GLOBAL#STATS#*}. */
     public static final String ALL_SLOTS = "*";
+    private static final String SLOT_SEPARATOR = "#";
 
     public static Builder named(String name) {
         return new Builder(name);
@@ -105,20 +106,32 @@ public final class DerivedType {
 
     /**
      * Whether its items are partial sums, one per slot of the stream's shards: the stream engine adds each change to
-     * the item of the slot of the shard it came from ({@code key("<slot>")}), so that an item is written by few
-     * shards and keeps few watermarks however many shards the stream has. Only the sum over every item of the type
-     * has a meaning; readers and the rebuilder sum them. A derivation addresses slot 0 ({@link #slotKey}).
+     * the item of the slot of the shard it came from ({@link #inSlot}), so that an item is written by few shards and
+     * keeps few watermarks however many shards the stream has. Only the sum over the slots of one subject has a
+     * meaning (all slots of the global totals; the slots of one day's downloads); readers and the rebuilder sum them.
+     * The partition key of a slotted item ends with its slot ({@code #<slot>}), so the slots of a subject are apart
+     * partitions, and a derivation addresses slot 0 ({@link #key}).
      */
     public boolean isSlotted() {
         return slotted;
     }
 
-    /** The key of one slot of a slotted type. */
+    /** The key of one slot of a slotted type whose key needs no subject but the slot (the global totals). */
     public Key slotKey(int slot) {
+        return inSlot(key("0"), Integer.toString(slot));
+    }
+
+    /**
+     * The key of the same subject's item in another slot of a slotted type: its partition key with the slot replaced
+     * ({@code DOWNLOADS#DAYS#0 / DAY#2026-11-27} in slot 3 is {@code DOWNLOADS#DAYS#3 / DAY#2026-11-27}); slot
+     * {@link #ALL_SLOTS} names the whole, in reports.
+     */
+    public Key inSlot(Key key, String slot) {
         if (!slotted) {
             throw new IllegalStateException(name() + " is not slotted");
         }
-        return key(Integer.toString(slot));
+        String pk = key.pk();
+        return new Key(pk.substring(0, pk.lastIndexOf(SLOT_SEPARATOR) + 1) + slot, key.sk());
     }
 
     /** The key pattern, as {@code docs/table-design.md} shows it, e.g. {@code USER#<userId> / #STATS#}. */

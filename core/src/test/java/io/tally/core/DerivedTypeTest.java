@@ -64,8 +64,28 @@ class DerivedTypeTest {
         assertThat(totals.isSlotted()).isTrue();
         assertThat(totals.slotKey(3)).isEqualTo(new Key("TOTALS#3", "#STATS#"));
         assertThat(totals.key(DerivedType.ALL_SLOTS)).isEqualTo(new Key("TOTALS#*", "#STATS#"));
+        assertThat(totals.inSlot(totals.slotKey(3), DerivedType.ALL_SLOTS)).isEqualTo(new Key("TOTALS#*", "#STATS#"));
         assertThat(TAGS.isSlotted()).isFalse();
         assertThatThrownBy(() -> TAGS.slotKey(0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void slotted_withASubject_eachSubjectInEverySlot_theSlotEndingThePartitionKey() {
+        DerivedType days = DerivedType.named("Days").key("DAYS#<k> / DAY#<day>", day -> new Key("DAYS#0", "DAY#" + day))
+                .counters("n").slotted().build();
+
+        Key addressed = days.key("2026-11-27");
+
+        assertThat(days.inSlot(addressed, "7")).isEqualTo(new Key("DAYS#7", "DAY#2026-11-27"));
+        assertThat(days.inSlot(days.inSlot(addressed, "7"), DerivedType.ALL_SLOTS))
+                .isEqualTo(new Key("DAYS#*", "DAY#2026-11-27"));
+    }
+
+    @Test
+    void slotted_whosePartitionKeyDoesNotEndWithTheSlot_isRefused() {
+        assertThatThrownBy(() -> DerivedType.named("Bad").key("k", day -> new Key("DAYS", "DAY#" + day))
+                .counters("n").slotted().build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ends with its slot");
     }
 
     @Test

@@ -89,7 +89,7 @@ public final class Derivations {
      */
     public Key place(CounterRef counter, String shardId) {
         DerivedType type = counter.type();
-        return type.isSlotted() ? type.slotKey(Shards.of(shardId, slots)) : counter.key();
+        return type.isSlotted() ? type.inSlot(counter.key(), Integer.toString(Shards.of(shardId, slots))) : counter.key();
     }
 
     public Optional<Derivation> forType(EntityType type) {

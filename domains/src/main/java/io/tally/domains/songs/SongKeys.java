@@ -21,7 +21,7 @@ import java.time.ZoneOffset;
  * SongStats       SONG#&lt;songId&gt;                   #STATS#
  * SongDay         SONG#&lt;songId&gt;                   DAY#&lt;yyyy-MM-dd&gt;
  * SongMonth       SONG#&lt;songId&gt;                   MONTH#&lt;yyyy-MM&gt;       (selector chart:&lt;yyyy-MM&gt;:&lt;k&gt;, data = downloads)
- * DownloadDay     DOWNLOADS#DAYS                  DAY#&lt;yyyy-MM-dd&gt;
+ * DownloadDay     DOWNLOADS#DAYS#&lt;k&gt;              DAY#&lt;yyyy-MM-dd&gt;   (in K slots, as the global totals)
  * </pre>
  */
 public final class SongKeys {
@@ -32,7 +32,8 @@ public final class SongKeys {
     public static final String STATS_SK = "#STATS#";
     public static final String DAY_PREFIX = "DAY#";
     public static final String MONTH_PREFIX = "MONTH#";
-    public static final String ALL_DOWNLOADS_PK = "DOWNLOADS#DAYS";
+    /** The partitions of all songs' downloads per day, one per slot: {@code DOWNLOADS#DAYS#<k>}. */
+    public static final String ALL_DOWNLOADS_PREFIX = "DOWNLOADS#DAYS#";
     public static final String CHART_PREFIX = "chart:";
     /** Separates the song id from the period in the subject of a per-period derived item. */
     private static final String SUBJECT_SEPARATOR = "#";
@@ -83,8 +84,13 @@ public final class SongKeys {
         return new Key(songPk(parts[0]), MONTH_PREFIX + parts[1]);
     }
 
+    /** All songs' downloads on a day, slot 0 (where the derivation addresses it; the engine places each shard's part). */
     public static Key downloadDay(String day) {
-        return new Key(ALL_DOWNLOADS_PK, DAY_PREFIX + day);
+        return new Key(allDownloadsPk(0), DAY_PREFIX + day);
+    }
+
+    public static String allDownloadsPk(int slot) {
+        return ALL_DOWNLOADS_PREFIX + slot;
     }
 
     /** The CycleSelector partition of a song's chart entry in a month: {@code chart:<yyyy-MM>:<k>}. */

@@ -85,8 +85,8 @@ final class SongRequests {
     }
 
     /** D11: all songs' days from {@code from} to {@code to}, both included. */
-    static QueryRequest allDays(String table, String from, String to) {
-        return partitionRange(table, SongKeys.ALL_DOWNLOADS_PK, SongKeys.DAY_PREFIX + from, SongKeys.DAY_PREFIX + to,
+    static QueryRequest allDays(String table, int slot, String from, String to) {
+        return partitionRange(table, SongKeys.allDownloadsPk(slot), SongKeys.DAY_PREFIX + from, SongKeys.DAY_PREFIX + to,
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS));
     }
 

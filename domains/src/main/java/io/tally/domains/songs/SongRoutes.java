@@ -121,7 +121,7 @@ record SongRoutes(RouteContext context, SongStore songs) {
 
     ApiResponse allDays(ApiRequest request) {
         Periods.DayRange range = Periods.dayRange(request);
-        return ApiResponse.ok(new DownloadDays(days(range.days(), songs.allDays(range))));
+        return ApiResponse.ok(new DownloadDays(days(range.days(), songs.allDays(range, context.shards().global()))));
     }
 
     ApiResponse chart(ApiRequest request) {

@@ -79,8 +79,17 @@ record SongStore(DynamoDbClient dynamo, String table) {
     }
 
     /** All songs' downloads on each day of the range (days without any left out). */
-    Map<String, Long> allDays(Periods.DayRange range) {
-        return days(SongRequests.allDays(table, range.from().toString(), range.to().toString()));
+    /**
+     * All songs' downloads per day of the range: the sum over the {@code slots} partitions the stream processor spreads
+     * them over ({@code GLOBAL_SHARDS}, as the global totals), one query each.
+     */
+    Map<String, Long> allDays(Periods.DayRange range, int slots) {
+        Map<String, Long> days = new HashMap<>();
+        for (int slot = 0; slot < slots; slot++) {
+            days(SongRequests.allDays(table, slot, range.from().toString(), range.to().toString()))
+                    .forEach((day, downloads) -> days.merge(day, downloads, Long::sum));
+        }
+        return days;
     }
 
     /**

@@ -72,10 +72,15 @@ public final class Songs extends DeclaredDomain {
             .indexKeys(TableSchema.SELECTOR)
             .build();
 
-    /** All songs' downloads on one UTC day; the subject is the day. */
+    /**
+     * All songs' downloads on one UTC day; the subject is the day. Every download of the application changes it, so
+     * every stream shard writes it: it is slotted as the global totals are, each slot a partition of its own written by
+     * the shards of that slot, and readers sum the slots.
+     */
     public static final DerivedType DOWNLOAD_DAY = DerivedType.named("DownloadDay")
-            .key("DOWNLOADS#DAYS / DAY#<yyyy-MM-dd>", SongKeys::downloadDay)
+            .key("DOWNLOADS#DAYS#<k> / DAY#<yyyy-MM-dd>", SongKeys::downloadDay)
             .counters(DOWNLOADS)
+            .slotted()
             .build();
 
     /** Attribute names of {@link #SONG_MONTH}'s document. */

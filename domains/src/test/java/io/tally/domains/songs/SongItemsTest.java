@@ -32,7 +32,7 @@ class SongItemsTest {
         assertThat(Songs.SONG_STATS.key("s1")).isEqualTo(new Key("SONG#s1", "#STATS#"));
         assertThat(Songs.SONG_DAY.key(SongKeys.subject("s1", "2024-02-29"))).isEqualTo(new Key("SONG#s1", "DAY#2024-02-29"));
         assertThat(Songs.SONG_MONTH.key(SongKeys.subject("s1", "2024-02"))).isEqualTo(new Key("SONG#s1", "MONTH#2024-02"));
-        assertThat(Songs.DOWNLOAD_DAY.key("2024-02-29")).isEqualTo(new Key("DOWNLOADS#DAYS", "DAY#2024-02-29"));
+        assertThat(Songs.DOWNLOAD_DAY.key("2024-02-29")).isEqualTo(new Key("DOWNLOADS#DAYS#0", "DAY#2024-02-29"));
         assertThat(SongKeys.chartPartition("2024-02", "s1"))
                 .isEqualTo("chart:2024-02:" + Shards.of("s1", Songs.CHART_SHARDS));
         assertThatThrownBy(() -> Songs.SONG_DAY.key("s1")).isInstanceOf(MalformedItemException.class);

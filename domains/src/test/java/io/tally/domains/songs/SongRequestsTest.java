@@ -26,8 +26,8 @@ class SongRequestsTest {
                 .containsEntry(":from", AttributeValue.fromS("DAY#2024-02-28"))
                 .containsEntry(":to", AttributeValue.fromS("DAY#2024-03-02"));
         assertThat(song.consistentRead()).isTrue();
-        assertThat(SongRequests.allDays("t", "2024-02-28", "2024-03-02").expressionAttributeValues())
-                .containsEntry(":pk", AttributeValue.fromS("DOWNLOADS#DAYS"));
+        assertThat(SongRequests.allDays("t", 3, "2024-02-28", "2024-03-02").expressionAttributeValues())
+                .containsEntry(":pk", AttributeValue.fromS("DOWNLOADS#DAYS#3"));
         assertThat(SongRequests.months("t", "s1").expressionAttributeValues())
                 .containsEntry(":from", AttributeValue.fromS("MONTH#"));
     }

@@ -12,32 +12,37 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The items of a slotted type ({@link DerivedType#isSlotted}), checked together. Which slot holds how much depends on
- * which stream shard delivered which record, which the table does not tell; only the sum over the slots is derived
- * data. So the recomputation holds the whole in slot 0 (where derivations address it), the comparison sums the
+ * The items of a slotted type ({@link DerivedType#isSlotted}), checked together per subject (the global totals; one
+ * day's downloads). Which slot holds how much depends on which stream shard delivered which record, which the table
+ * does not tell; only the sum over the slots is derived data. So the recomputation holds the whole in slot 0 (where derivations address it), the comparison sums the
  * stored slots, and the group has caught up with the stream position when every slot has. Its repair writes the whole
  * into slot 0 and empties every other slot that holds anything, each slot with the watermarks of the shards whose
  * records change it: one transaction, so that the sum is never half repaired.
  */
 final class SlottedChecks {
-    private final Map<DerivedType, List<ItemChecks.Check>> groups = new LinkedHashMap<>();
+    /** The slots of each subject of a slotted type, by the key that names them all ({@link DerivedType#ALL_SLOTS}). */
+    private final Map<Key, Group> groups = new LinkedHashMap<>();
+
+    private record Group(DerivedType type, List<ItemChecks.Check> slots) {
+    }
 
     /** Takes the check if its item is of a slotted type; false when it is not. */
     boolean add(ItemChecks.Check check) {
         Optional<DerivedType> type = type(check).filter(DerivedType::isSlotted);
-        type.ifPresent(t -> groups.computeIfAbsent(t, k -> new ArrayList<>()).add(check));
+        type.ifPresent(t -> groups.computeIfAbsent(t.inSlot(check.key(), DerivedType.ALL_SLOTS),
+                k -> new Group(t, new ArrayList<>())).slots().add(check));
         return type.isPresent();
     }
 
-    /** One check per slotted type seen: the sum of its slots against the whole. */
+    /** One check per subject of a slotted type seen: the sum of its slots against the whole. */
     List<ItemChecks.Check> checks() {
         List<ItemChecks.Check> checks = new ArrayList<>();
-        groups.forEach((type, slots) -> checks.add(group(type, slots)));
+        groups.forEach((whole, group) -> checks.add(group(whole, group.type(), group.slots())));
         return checks;
     }
 
-    private static ItemChecks.Check group(DerivedType type, List<ItemChecks.Check> slots) {
-        Key first = type.slotKey(0);
+    private static ItemChecks.Check group(Key whole, DerivedType type, List<ItemChecks.Check> slots) {
+        Key first = type.inSlot(whole, "0");
         DerivedState.Item want = null;
         List<ItemChecks.Check> members = new ArrayList<>();
         boolean caughtUp = true;
@@ -58,7 +63,6 @@ final class SlottedChecks {
         if (!hasFirst) {
             members.add(0, ItemChecks.check(first, null, null, null));
         }
-        Key whole = type.key(DerivedType.ALL_SLOTS);
         Comparison.StoredItem sum = sum(type, slots);
         List<Difference> differences = want == null && sum.attributes().isEmpty() ? List.of()
                 : Comparison.compare(whole, want, sum);
