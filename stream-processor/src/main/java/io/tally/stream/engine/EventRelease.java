@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * it is not {@linkplain Unpublished#retryable() retryable}: a permission, a deleted bus, a malformed or oversized
  * entry) is filed as a dead letter at once, with every other such event of the batch's records before the failure
  * point, each letter holding its events whole (source, detail type, detail with its {@code eventId}) so that
- * {@link EventRepublisher} can publish them later; the shard moves on in the same batch. An event that may pass
+ * {@link io.tally.stream.rebuild.EventRepublisher} can publish them later; the shard moves on in the same batch. An event that may pass
  * (throttling, an internal failure, a timeout) fails its record, and the retry starts there; once that record has
  * failed {@link GiveUp#attempts} batches in a row over at least {@link GiveUp#after}, its unpublished events are
  * filed too. A record's derived writes are kept either way.

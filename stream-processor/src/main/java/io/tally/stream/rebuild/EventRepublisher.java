@@ -1,4 +1,4 @@
-package io.tally.stream.engine;
+package io.tally.stream.rebuild;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
@@ -8,6 +8,8 @@ import io.tally.core.DeadLetterItem;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
 import io.tally.core.events.DomainEvent;
+import io.tally.stream.engine.DeadLetter;
+import io.tally.stream.engine.DeadLetters;
 import io.tally.stream.events.EventPublisher;
 import io.tally.stream.events.Unpublished;
 import java.time.Clock;
@@ -34,6 +36,9 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
  * marked. The mark follows the publication: a run that dies between PutEvents' answer and the mark sends those events
  * once more on the next run, under the same {@code eventId}, which subscribers drop. Letters are kept (with their
  * marks) until deleted or expired, so that an operator sees what was republished.
+ *
+ * <p>An operator's tool ({@code tally-local dead-letters republish-events}), beside the rebuild: it runs in no
+ * function, so the stream processor's role needs none of its reads.
  */
 public final class EventRepublisher {
     /** The letter's attribute listing the ids of the events republished from it. */
