@@ -8,7 +8,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import io.tally.local.events.MatchedEvent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -137,6 +139,65 @@ class DeadLettersCommandIT {
         assertThat(refused.status()).isEqualTo(3);
         assertThat(dynamo.getItem(r -> r.tableName(runner.tableName()).key(Map.of(
                 "pk", AttributeValue.fromS("DEADLETTER#2020-02-02"), "sk", AttributeValue.fromS("x")))).hasItem()).isTrue();
+    }
+
+    @Test
+    void republishEvents_sendsEachUnpublishedEventOnceWithItsEventId_andASecondRunNothing() {
+        // Two letters as the stream processor files them when the bus refuses everything (an AccessDeniedException),
+        // and one filed before letters kept the source: it gets --source's.
+        String day = "2020-03-03";
+        putEventLetter(day, "00000000000000000010#ev-10#events", "[" + eventJson("ev-10:PostCreated:p1",
+                "\"source\":\"io.tally\",", "PostCreated") + "," + eventJson("ev-10:UserStatsChanged:u1",
+                "\"source\":\"io.tally\",", "UserStatsChanged") + "]");
+        putEventLetter(day, "00000000000000000011#ev-11#events",
+                "[" + eventJson("ev-11:PostCreated:p2", "", "PostCreated") + "]");
+        String first = day + "/00000000000000000010#ev-10#events";
+        String second = day + "/00000000000000000011#ev-11#events";
+        try {
+            Run republish = run("dead-letters", "republish-events", first, second, "--events-endpoint",
+                    runner.eventsEndpoint().toString());
+
+            assertThat(republish.status()).as(republish.err()).isZero();
+            assertThat(republish.out()).contains(first + "  republished 2, before 0, not published 0")
+                    .contains(second + "  republished 1, before 0, not published 0");
+            assertThat(republishedOnTheBus()).containsExactlyInAnyOrder("ev-10:PostCreated:p1 io.tally PostCreated",
+                    "ev-10:UserStatsChanged:u1 io.tally UserStatsChanged", "ev-11:PostCreated:p2 io.tally PostCreated");
+            // Each event is marked in its letter.
+            assertThat(dynamo.getItem(r -> r.tableName(runner.tableName()).key(Map.of(
+                    "pk", AttributeValue.fromS("DEADLETTER#" + day),
+                    "sk", AttributeValue.fromS("00000000000000000010#ev-10#events")))).item().get("republished").ss())
+                    .containsExactlyInAnyOrder("ev-10:PostCreated:p1", "ev-10:UserStatsChanged:u1");
+
+            Run again = run("dead-letters", "republish-events", first, second, "--events-endpoint",
+                    runner.eventsEndpoint().toString());
+
+            assertThat(again.status()).as(again.err()).isZero();
+            assertThat(again.out()).contains(first + "  republished 0, before 2").contains(second + "  republished 0, before 1");
+            assertThat(republishedOnTheBus()).hasSize(3);
+        } finally {
+            assertThat(run("dead-letters", "delete", first, second).status()).isZero();
+        }
+    }
+
+    private static void putEventLetter(String day, String sortKey, String events) {
+        dynamo.putItem(r -> r.tableName(runner.tableName()).item(Map.of(
+                "pk", AttributeValue.fromS("DEADLETTER#" + day), "sk", AttributeValue.fromS(sortKey),
+                "entityType", AttributeValue.fromS("DeadLetter"), "reason", AttributeValue.fromS("refused for good"),
+                "shardId", AttributeValue.fromS("shardId-1"), "events", AttributeValue.fromS(events))));
+    }
+
+    private static String eventJson(String id, String source, String detailType) {
+        return "{\"id\":\"" + id + "\"," + source + "\"detailType\":\"" + detailType + "\",\"detail\":{"
+                + "\"eventId\":\"" + id + "\",\"n\":1},\"errorCode\":\"AccessDeniedException\"}";
+    }
+
+    /** The republished events the local bus accepted: detail.eventId, source and detail type of each. */
+    private static List<String> republishedOnTheBus() {
+        return runner.eventBus().recentEvents(1000).stream().map(MatchedEvent::event)
+                .filter(event -> event.at("/detail/eventId").asText().startsWith("ev-1"))
+                .map(event -> event.at("/detail/eventId").asText() + " " + event.path("source").asText() + " "
+                        + event.path("detail-type").asText())
+                .toList();
     }
 
     @Test

@@ -3,9 +3,17 @@ package io.tally.local.maintenance;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.local.events.LocalEventBus;
 import io.tally.local.stream.StreamRecordJson;
+import io.tally.stream.StreamWiring;
+import io.tally.stream.events.EventBridgePublisher;
+import io.tally.stream.events.EventPublisher;
+import io.tally.stream.events.Unpublished;
+import io.tally.stream.rebuild.EventRepublisher;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,15 +24,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
 /**
- * {@code tally-local dead-letters list|show|delete}: the records the stream processor filed as dead letters
- * ({@code DEADLETTER#<day>} items), to find, inspect and, once handled, delete them (docs/exactly-once.md,
- * "Repairing after a dead letter").
+ * {@code tally-local dead-letters list|show|delete|republish-events}: the records the stream processor filed as dead
+ * letters ({@code DEADLETTER#<day>} items), to find, inspect, republish the events of and, once handled, delete them
+ * (docs/exactly-once.md, "Repairing after a dead letter").
  */
 @Command(name = "dead-letters", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         subcommands = {DeadLettersCommand.ListCommand.class, DeadLettersCommand.ShowCommand.class,
-            DeadLettersCommand.DeleteCommand.class},
+            DeadLettersCommand.DeleteCommand.class, DeadLettersCommand.RepublishEventsCommand.class},
         description = {
             "The stream records the stream processor could not process (poison records, events it gave up "
                     + "publishing, derived writes DynamoDB refused for good), kept in the table for 30 days (TTL). "
@@ -138,6 +147,73 @@ public final class DeadLettersCommand implements Callable<Integer> {
                 }
             }
             return missing == 0 ? 0 : NOT_FOUND;
+        }
+    }
+
+    /** {@code republish-events [ID...]}: the letters' unpublished events, sent again once each. */
+    @Command(name = "republish-events", mixinStandardHelpOptions = true, sortOptions = false,
+            usageHelpAutoWidth = true,
+            description = {"Publishes the events of dead letters of unpublished events again (the bus refused them, "
+                    + "or they were given up on), as they were first sent, with their detail.eventId, and marks each "
+                    + "in its letter: running it again publishes nothing twice. Without ids, every such letter of the "
+                    + "last --days days (or --all). One line per letter; exit 5 if some event was not published "
+                    + "(it stays unmarked, to try again).", ""})
+    static final class RepublishEventsCommand extends TableCommand {
+        /** Exit status when some event was not published. */
+        static final int NOT_PUBLISHED = 5;
+
+        @Parameters(paramLabel = "ID", arity = "0..*", description = "the letters' ids, as list prints them "
+                + "(default: every letter of unpublished events)")
+        List<String> ids = List.of();
+
+        @Option(names = "--days", paramLabel = "N", description = "without ids: the letters of the last N days "
+                + "(default: ${DEFAULT-VALUE})")
+        int days = DeadLetterQueries.DEFAULT_DAYS;
+
+        @Option(names = "--all", description = "without ids: every letter, however old (a scan of the whole table)")
+        boolean all;
+
+        @Option(names = "--event-bus", paramLabel = "NAME", defaultValue = LocalEventBus.DEFAULT_BUS_NAME,
+                description = "the bus to publish to (default: ${DEFAULT-VALUE}, the local runner's; a deployed "
+                        + "stack's is its EventBusName output)")
+        String eventBus;
+
+        @Option(names = "--events-endpoint", paramLabel = "URL", defaultValue = "http://127.0.0.1:8001",
+                description = "the local event bus (default: ${DEFAULT-VALUE}; ignored with --aws)")
+        URI eventsEndpoint;
+
+        @Option(names = "--source", paramLabel = "SOURCE", defaultValue = StreamWiring.DEFAULT_EVENT_SOURCE,
+                description = "the source of events whose letter names none, filed before letters kept it "
+                        + "(default: ${DEFAULT-VALUE})")
+        String source;
+
+        @Override
+        int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
+            ids.forEach(id -> parse(spec, id));
+            if (days < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--days must be at least 1");
+            }
+            DeadLetterQueries letters = new DeadLetterQueries(clients.dynamo(), table.tableName, Clock.systemUTC());
+            List<Map<String, AttributeValue>> chosen = !ids.isEmpty() ? ids.stream().map(DeadLetterQueries::key).toList()
+                    : all ? letters.all() : letters.recent(days);
+            try (EventBridgeClient eventBridge = table.eventBridge(eventsEndpoint)) {
+                Map<String, EventPublisher> publishers = new HashMap<>();
+                EventRepublisher.Report report = new EventRepublisher(clients.dynamo(), table.tableName,
+                        name -> publishers.computeIfAbsent(name, n -> new EventBridgePublisher(eventBridge, eventBus, n)),
+                        source, Clock.systemUTC()).republish(chosen);
+                for (EventRepublisher.LetterResult letter : report.letters()) {
+                    out.println(DeadLetterQueries.id(letter.key()) + "  republished " + letter.republished()
+                            + ", before " + letter.alreadyRepublished() + ", not published " + letter.failed().size());
+                    for (Unpublished failed : letter.failed()) {
+                        err.println("not published: " + failed.event().id() + " (" + failed.errorCode() + ")");
+                    }
+                }
+                err.println(report.republished() + " event(s) republished to bus " + eventBus + ", "
+                        + report.alreadyRepublished() + " republished before, " + report.failed().size()
+                        + " not published, from " + report.letters().size() + " letter(s) of events in "
+                        + table.describe());
+                return report.failed().isEmpty() ? 0 : NOT_PUBLISHED;
+            }
         }
     }
 

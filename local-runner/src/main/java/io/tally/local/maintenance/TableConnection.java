@@ -10,6 +10,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
 /**
  * Where the maintenance commands find the table: the local runner's DynamoDB Local by default, a deployed table
@@ -49,19 +50,30 @@ public final class TableConnection {
         return new Clients(dynamoDb(), streams());
     }
 
+    /**
+     * An EventBridge client with the same settings: on AWS the default chain and region, locally the event bus at
+     * {@code localEndpoint} (the local bus checks no credentials).
+     */
+    EventBridgeClient eventBridge(URI localEndpoint) {
+        var builder = EventBridgeClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
+        configure(builder, localEndpoint);
+        return builder.build();
+    }
+
     private DynamoDbClient dynamoDb() {
         var builder = DynamoDbClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
-        configure(builder);
+        configure(builder, endpoint != null ? endpoint : URI.create(LOCAL_ENDPOINT));
         return builder.build();
     }
 
     private DynamoDbStreamsClient streams() {
         var builder = DynamoDbStreamsClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
-        configure(builder);
+        configure(builder, endpoint != null ? endpoint : URI.create(LOCAL_ENDPOINT));
         return builder.build();
     }
 
-    private void configure(software.amazon.awssdk.awscore.client.builder.AwsClientBuilder<?, ?> builder) {
+    private void configure(software.amazon.awssdk.awscore.client.builder.AwsClientBuilder<?, ?> builder,
+                           URI localEndpoint) {
         if (aws) {
             builder.credentialsProvider(DefaultCredentialsProvider.builder().build());
             if (region != null) {
@@ -69,7 +81,7 @@ public final class TableConnection {
             }
             return;
         }
-        builder.endpointOverride(endpoint != null ? endpoint : URI.create(LOCAL_ENDPOINT));
+        builder.endpointOverride(localEndpoint);
         builder.region(Region.of(region != null ? region : "us-east-1"));
         builder.credentialsProvider(localCredentials());
     }

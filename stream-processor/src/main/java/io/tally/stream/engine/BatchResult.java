@@ -102,7 +102,7 @@ public final class BatchResult {
         return events.failed();
     }
 
-    /** Events given up on after repeated failures and filed as a dead letter. */
+    /** Events filed as a dead letter: refused for good by the bus, or given up on after repeated failures. */
     public int eventsDeadLettered() {
         return events.deadLettered();
     }

@@ -13,9 +13,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param sequenceNumber the record's sequence number as delivered (not padded)
  * @param raw            the record as delivered, when it could not be converted to a {@link SourceRecord}
- * @param events         for a record whose derived writes are in but whose domain events could never be published:
- *                       those events as a JSON array of {@code {"id","detailType","detail"}}, to publish by hand;
- *                       null for a record that could not be processed
+ * @param events         for a record whose derived writes are in but whose domain events were refused for good or
+ *                       given up on: those events as a JSON array of
+ *                       {@code {"id","source","detailType","detail","errorCode"}}, each as it was sent (the detail
+ *                       with its {@code eventId}), for {@link io.tally.stream.rebuild.EventRepublisher} to publish again; null for a record
+ *                       that could not be processed
  * @param derivedKey     for a record that was processed except for its write to one derived item, which DynamoDB
  *                       refused for good: that item's key (the reason names the records the write held); null
  *                       otherwise

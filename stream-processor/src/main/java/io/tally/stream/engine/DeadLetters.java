@@ -26,7 +26,8 @@ public final class DeadLetters {
     static final String NEW_IMAGE = "newImage";
     static final String RAW = "raw";
     static final String RECORDED_AT = "recordedAt";
-    static final String EVENTS = "events";
+    /** A letter's unpublished events ({@link DeadLetter#events()}). */
+    public static final String EVENTS = "events";
     /** Appended to the event id in the key of a letter of unpublished events: a record may have both kinds. */
     static final String EVENTS_SUFFIX = "#events";
     static final String DERIVED_KEY = "derivedKey";

@@ -302,8 +302,9 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * When the events of a record are given up on and filed as a dead letter: after {@code attempts} failed
-         * batches in a row, at least {@code after} since the first (defaults: 5 attempts, 10 minutes).
+         * When the events of a record that failed retryably (throttling, an internal failure of the bus) are given
+         * up on and filed as a dead letter: after {@code attempts} failed batches in a row, at least {@code after}
+         * since the first (defaults: 5 attempts, 10 minutes). Events the bus refuses for good are filed at once.
          */
         public Builder eventGiveUp(int attempts, Duration after) {
             this.eventAttempts = attempts;

@@ -4,13 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.events.EventPublisher;
+import io.tally.stream.events.Unpublished;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,10 +21,20 @@ import org.slf4j.LoggerFactory;
  * the records before the first failure (their derived data is in), and names the first record whose events could
  * not be published, so that the retry starts there and publishes them again under the same ids.
  *
- * <p>Events that keep failing must not hold the shard forever (an entry EventBridge refuses for good, an event
- * too large for it): once the first record with unpublished events has failed {@link GiveUp#attempts} batches in
- * a row over at least {@link GiveUp#after}, its unpublished events are filed as a dead letter (derived writes
- * kept) and the shard moves on.
+ * <p>Events must not hold the shard when retrying cannot help. An event the bus refuses for good (the publisher says
+ * it is not {@linkplain Unpublished#retryable() retryable}: a permission, a deleted bus, a malformed or oversized
+ * entry) is filed as a dead letter at once, with every other such event of the batch's records before the failure
+ * point, each letter holding its events whole (source, detail type, detail with its {@code eventId}) so that
+ * {@link io.tally.stream.rebuild.EventRepublisher} can publish them later; the shard moves on in the same batch. An event that may pass
+ * (throttling, an internal failure, a timeout) fails its record, and the retry starts there; once that record has
+ * failed {@link GiveUp#attempts} batches in a row over at least {@link GiveUp#after}, its unpublished events are
+ * filed too. A record's derived writes are kept either way.
+ *
+ * <p>Why a dead letter per record rather than an outbox the shard leaves behind: the dead letters are already the
+ * durable, idempotent store (keyed by the record, {@code DEADLETTER#<day>}) with a TTL, an alarm, an operator's
+ * tool and the fault test's oracle; an outbox would be a second such store, and a drainer of its own that must run
+ * while the bus refuses everything. Filing only the records the shard moves past keeps each letter written once in
+ * the normal course: a record after the failure point is retried anyway, and files its letter then.
  */
 final class EventRelease {
     private static final Logger LOG = LoggerFactory.getLogger(EventRelease.class);
@@ -77,7 +89,6 @@ final class EventRelease {
      *               up, and the records it says are done publish nothing
      */
     Outcome releaseBefore(String failed, List<RecordChanges> changes, ShardCursors.Progress before, Instant now) {
-        ShardCursors.Pending previous = before.pending();
         List<DomainEvent> events = new ArrayList<>();
         List<RecordChanges> owners = new ArrayList<>();
         for (RecordChanges change : changes) {
@@ -95,12 +106,13 @@ final class EventRelease {
         if (events.isEmpty()) {
             return Outcome.NONE;
         }
-        List<DomainEvent> notPublished;
+        List<Unpublished> notPublished;
         try {
-            notPublished = publisher.publish(events);
+            notPublished = publisher.tryPublish(events);
         } catch (RuntimeException e) {
             LOG.warn("publishing {} events failed", events.size(), e);
-            notPublished = events;
+            notPublished = events.stream()
+                    .map(event -> Unpublished.retryable(event, null, e.getClass().getSimpleName())).toList();
         }
         metrics.eventsPublished(events.size() - notPublished.size());
         metrics.eventsFailed(notPublished.size());
@@ -108,30 +120,48 @@ final class EventRelease {
         if (notPublished.isEmpty()) {
             return Outcome.published(published);
         }
-        Set<String> failedIds = new HashSet<>();
-        notPublished.forEach(event -> failedIds.add(event.id()));
+        Map<String, Unpublished> byId = new HashMap<>();
+        notPublished.forEach(unpublished -> byId.put(unpublished.event().id(), unpublished));
         // The unpublished events by record, in record order.
-        Map<RecordChanges, List<DomainEvent>> byRecord = new LinkedHashMap<>();
-        boolean named = false;
+        Map<RecordChanges, List<Unpublished>> byRecord = new LinkedHashMap<>();
         for (int i = 0; i < events.size(); i++) {
-            if (failedIds.contains(events.get(i).id())) {
-                named = true;
-                byRecord.computeIfAbsent(owners.get(i), owner -> new ArrayList<>()).add(events.get(i));
+            Unpublished unpublished = byId.get(events.get(i).id());
+            if (unpublished != null) {
+                byRecord.computeIfAbsent(owners.get(i), owner -> new ArrayList<>()).add(unpublished);
             }
         }
-        if (!named) {
+        if (byRecord.isEmpty()) {
             // The publisher named events it was never given: the first record with events, so that nothing is lost.
             return Outcome.failed(published, notPublished.size(), owners.get(0).paddedSequence());
         }
-        List<RecordChanges> failing = new ArrayList<>(byRecord.keySet());
-        RecordChanges first = failing.get(0);
-        if (!giveUp.reached(previous, first.paddedSequence(), now) || !fileDeadLetter(first, byRecord.get(first), previous)) {
-            return Outcome.failed(published, notPublished.size(), first.paddedSequence());
+        return fileOrFail(byRecord, published, notPublished.size(), before.pending(), now);
+    }
+
+    /**
+     * Walks the records with unpublished events in record order: a record whose events were all refused for good,
+     * or whose retryable failures have reached the give-up rule, is filed as a dead letter and passed; the first
+     * other one (or one whose letter could not be filed) is the failure point, and the records after it are left to
+     * the retry that starts there.
+     */
+    private Outcome fileOrFail(Map<RecordChanges, List<Unpublished>> byRecord, int published, int notPublished,
+                               ShardCursors.Pending previous, Instant now) {
+        int deadLettered = 0;
+        String failedAt = null;
+        for (Map.Entry<RecordChanges, List<Unpublished>> entry : byRecord.entrySet()) {
+            RecordChanges change = entry.getKey();
+            List<Unpublished> unpublished = entry.getValue();
+            boolean retryable = unpublished.stream().anyMatch(Unpublished::retryable);
+            if (retryable && !giveUp.reached(previous, change.paddedSequence(), now)
+                    || !fileDeadLetter(change, unpublished, retryable, previous)) {
+                failedAt = change.paddedSequence();
+                break;
+            }
+            deadLettered += unpublished.size();
         }
-        int deadLettered = byRecord.get(first).size();
-        metrics.eventsDeadLettered(deadLettered);
-        String next = failing.size() > 1 ? failing.get(1).paddedSequence() : null;
-        return Outcome.failed(published, notPublished.size() - deadLettered, next).withDeadLettered(deadLettered);
+        if (deadLettered > 0) {
+            metrics.eventsDeadLettered(deadLettered);
+        }
+        return Outcome.failed(published, notPublished - deadLettered, failedAt).withDeadLettered(deadLettered);
     }
 
     /**
@@ -144,11 +174,15 @@ final class EventRelease {
                 || before.acknowledged() != null && sequence.compareTo(before.acknowledged()) <= 0;
     }
 
-    private boolean fileDeadLetter(RecordChanges change, List<DomainEvent> events, ShardCursors.Pending previous) {
+    private boolean fileDeadLetter(RecordChanges change, List<Unpublished> events, boolean givenUp,
+                                   ShardCursors.Pending previous) {
         SourceRecord record = change.record();
         int attempts = GiveUp.attempt(previous, change.paddedSequence());
-        String reason = events.size() + " domain event(s) not published after " + attempts
-                + " attempts; the record's derived data is applied";
+        Set<String> codes = new TreeSet<>();
+        events.forEach(event -> codes.add(event.errorCode()));
+        String reason = events.size() + " domain event(s) not published ("
+                + (givenUp ? "given up after " + attempts + " attempts" : "refused for good") + ": "
+                + String.join(", ", codes) + "); the record's derived data is applied";
         try {
             deadLetters.send(DeadLetter.ofEvents(record, toJson(events), reason));
         } catch (RuntimeException e) {
@@ -157,26 +191,52 @@ final class EventRelease {
                     record.sequenceNumber(), e);
             return false;
         }
-        LOG.error("gave up publishing {} event(s) of record {} (shard {}, sequence {}) after {} attempts: filed as a"
-                + " dead letter, to publish by hand: {}", events.size(), record.eventId(), record.shardId(),
-                record.sequenceNumber(), attempts, events.stream().map(DomainEvent::id).toList());
+        LOG.error("gave up publishing {} event(s) of record {} (shard {}, sequence {}; {}): filed as a dead letter, to"
+                + " republish with tally-local dead-letters republish-events: {}", events.size(), record.eventId(),
+                record.shardId(), record.sequenceNumber(), String.join(", ", codes),
+                events.stream().map(event -> event.event().id()).toList());
         return true;
     }
 
-    static String toJson(List<DomainEvent> events) {
+    /**
+     * The letter's {@code events}: a JSON array of {@code {"id","source","detailType","detail","errorCode"}}, each
+     * event whole as it was sent ({@code source} absent when the publisher did not say), so that it can be sent
+     * again as it was.
+     */
+    static String toJson(List<Unpublished> events) {
         List<Map<String, Object>> entries = new ArrayList<>();
-        for (DomainEvent event : events) {
+        for (Unpublished unpublished : events) {
+            DomainEvent event = unpublished.event();
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("id", event.id());
+            if (unpublished.source() != null) {
+                entry.put("source", unpublished.source());
+            }
             entry.put("detailType", event.detailType());
-            entry.put("detail", event.detail());
+            entry.put("detail", detail(event));
+            entry.put("errorCode", unpublished.errorCode());
             entries.add(entry);
         }
         try {
             return JSON.writeValueAsString(entries);
         } catch (JsonProcessingException e) {
-            // Details hold JSON-compatible values only (DomainEvent's contract): this is a bug, not an input.
-            throw new IllegalStateException("domain events are not JSON-compatible", e);
+            throw new IllegalStateException("the entries hold JSON trees and strings only", e);
+        }
+    }
+
+    /**
+     * The detail as a JSON tree, with the {@code eventId} subscribers drop duplicates by; a detail that is not JSON-compatible (a derivation bug, which the publisher refuses
+     * for good) as its text, so that the letter is filed and the shard moves on rather than fail on it every time.
+     */
+    private static Object detail(DomainEvent event) {
+        // As the publisher sends it: eventId first, then the detail's fields.
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", event.id());
+        event.detail().forEach(detail::putIfAbsent);
+        try {
+            return JSON.valueToTree(detail);
+        } catch (IllegalArgumentException e) {
+            return String.valueOf(event.detail());
         }
     }
 }

@@ -88,7 +88,7 @@ public final class StreamMetrics {
         registry.counter(WRITES_DEAD_LETTERED).increment(count);
     }
 
-    /** Events given up on and filed as a dead letter. */
+    /** Events filed as a dead letter: refused for good by the bus, or given up on after repeated failures. */
     void eventsDeadLettered(int count) {
         registry.counter(EVENTS_DEAD_LETTERED).increment(count);
     }

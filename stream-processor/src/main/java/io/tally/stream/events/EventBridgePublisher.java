@@ -11,8 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedSet;
-import java.util.TreeSet;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,18 +34,32 @@ import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
  * {@value #MAX_CALL_BYTES} bytes; what the next round resends is exactly the entries EventBridge rejected with a
  * retryable code and the calls that failed retryably, so an accepted event is never sent again. The SDK client
  * retries a failed call on its own first; these rounds add backoff across calls and the per-entry retries the
- * SDK cannot do.
+ * SDK cannot do. What is not published comes back with its error code and whether it was refused for good (a
+ * non-retryable entry code, a call refused with a client error such as {@code AccessDeniedException} or
+ * {@code ResourceNotFoundException}, an entry that cannot be sent) or only ran out of attempts.
  */
 public final class EventBridgePublisher implements EventPublisher {
     static final int MAX_ENTRIES_PER_CALL = 10;
     static final int MAX_CALL_BYTES = 256 * 1024;
 
+    /** The error code of an entry whose result is missing from PutEvents' answer. */
+    static final String NO_RESULT = "NoResult";
+    /** The error code of an event whose entry exceeds {@value #MAX_CALL_BYTES} bytes: never sent. */
+    public static final String ENTRY_TOO_LARGE = "EntryTooLarge";
+    /** The error code of an event whose detail cannot be written as JSON: never sent. */
+    public static final String DETAIL_NOT_JSON = "DetailNotJson";
+
     private static final Logger LOG = LoggerFactory.getLogger(EventBridgePublisher.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** The entry error codes EventBridge documents as non-retryable; any other code is worth another round. */
-    private static final Set<String> PERMANENT_ENTRY_ERRORS = Set.of("AccessDeniedException",
-            "InvalidAccountIdException", "InvalidArgument", "MalformedDetail", "RedactionFailure",
-            "NotAuthorizedForSourceException", "NotAuthorizedForDetailTypeException");
+    /**
+     * The entry error codes EventBridge documents as retryable (throttling, its internal failures), and the missing
+     * result of an entry, which may not have been accepted. Any other code (those it documents as non-retryable:
+     * {@code AccessDeniedException}, {@code InvalidArgument}, {@code MalformedDetail}, {@code NotAuthorizedFor...},
+     * and codes it may add) is a refusal another attempt would meet again: the engine files such an event as a dead
+     * letter at once rather than hold its shard.
+     */
+    private static final Set<String> RETRYABLE_ENTRY_ERRORS = Set.of("ThrottlingException", "InternalFailure",
+            "InternalException", "ServiceUnavailable", NO_RESULT);
 
     private final EventBridgeClient client;
     private final String eventBusName;
@@ -72,9 +86,9 @@ public final class EventBridgePublisher implements EventPublisher {
     }
 
     @Override
-    public List<DomainEvent> publish(List<DomainEvent> events) {
+    public List<Unpublished> tryPublish(List<DomainEvent> events) {
         List<PutEventsRequestEntry> entries = new ArrayList<>(events.size());
-        SortedSet<Integer> failed = new TreeSet<>();
+        SortedMap<Integer, Unpublished> failed = new TreeMap<>();
         List<Integer> pending = new ArrayList<>();
         for (int position = 0; position < events.size(); position++) {
             DomainEvent event = events.get(position);
@@ -84,7 +98,7 @@ public final class EventBridgePublisher implements EventPublisher {
             } catch (IllegalArgumentException e) {
                 LOG.error("Event {} ({}) not published: {}", event.id(), event.detailType(), e.getMessage(), e);
                 entries.add(null);
-                failed.add(position);
+                failed.put(position, Unpublished.refused(event, source, DETAIL_NOT_JSON));
                 continue;
             }
             entries.add(entry);
@@ -92,59 +106,66 @@ public final class EventBridgePublisher implements EventPublisher {
             if (size > MAX_CALL_BYTES) {
                 LOG.error("Event {} ({}) not published: its entry is {} bytes, EventBridge accepts at most {}",
                         event.id(), event.detailType(), size, MAX_CALL_BYTES);
-                failed.add(position);
+                failed.put(position, Unpublished.refused(event, source, ENTRY_TOO_LARGE));
             } else {
                 pending.add(position);
             }
         }
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
-            List<Integer> retry = new ArrayList<>();
+            Map<Integer, String> retry = new LinkedHashMap<>();
             for (List<Integer> call : calls(pending, entries)) {
-                retry.addAll(send(call, entries, events, failed));
+                retry.putAll(send(call, entries, events, failed));
             }
             if (!retry.isEmpty() && (attempt == maxAttempts || !pause(attempt))) {
                 LOG.error("{} events not published after {} attempts: {}", retry.size(), attempt,
-                        retry.stream().map(position -> events.get(position).id()).toList());
-                failed.addAll(retry);
+                        retry.keySet().stream().map(position -> events.get(position).id()).toList());
+                retry.forEach((position, errorCode) ->
+                        failed.put(position, Unpublished.retryable(events.get(position), source, errorCode)));
                 break;
             }
-            pending = retry;
+            pending = new ArrayList<>(retry.keySet());
         }
-        return failed.stream().map(events::get).toList();
+        return List.copyOf(failed.values());
     }
 
-    /** Sends one call; returns the positions worth another round and adds those that never will be to failed. */
-    private List<Integer> send(List<Integer> call, List<PutEventsRequestEntry> entries, List<DomainEvent> events,
-                               SortedSet<Integer> failed) {
+    /**
+     * Sends one call; returns the positions worth another round, each with its error code, and adds those that never
+     * will be to failed.
+     */
+    private Map<Integer, String> send(List<Integer> call, List<PutEventsRequestEntry> entries,
+                                      List<DomainEvent> events, SortedMap<Integer, Unpublished> failed) {
         List<PutEventsResultEntry> results;
         try {
             results = client.putEvents(request(call, entries)).entries();
         } catch (SdkException e) {
+            String errorCode = errorCode(e);
+            Map<Integer, String> retry = new LinkedHashMap<>();
             if (retryable(e)) {
-                LOG.warn("PutEvents call of {} entries failed, retryable: {} {}", call.size(), errorCode(e),
+                LOG.warn("PutEvents call of {} entries failed, retryable: {} {}", call.size(), errorCode,
                         e.getMessage());
-                return call;
+                call.forEach(position -> retry.put(position, errorCode));
+                return retry;
             }
-            LOG.error("PutEvents call of {} entries failed, not retryable: {} {}", call.size(), errorCode(e),
+            LOG.error("PutEvents call of {} entries failed, not retryable: {} {}", call.size(), errorCode,
                     e.getMessage(), e);
-            failed.addAll(call);
-            return List.of();
+            call.forEach(position -> failed.put(position, Unpublished.refused(events.get(position), source, errorCode)));
+            return retry;
         }
-        List<Integer> retry = new ArrayList<>();
+        Map<Integer, String> retry = new LinkedHashMap<>();
         for (int i = 0; i < call.size(); i++) {
             int position = call.get(i);
             // Results line up with the request's entries by index; a missing one is treated as not accepted.
             PutEventsResultEntry result = i < results.size() ? results.get(i) : null;
-            String errorCode = result == null ? "NoResult" : result.errorCode();
+            String errorCode = result == null ? NO_RESULT : result.errorCode();
             if (errorCode == null) {
                 continue;
             }
             LOG.warn("Event {} ({}) rejected by EventBridge: {} {}", events.get(position).id(),
                     events.get(position).detailType(), errorCode, result == null ? "" : result.errorMessage());
-            if (PERMANENT_ENTRY_ERRORS.contains(errorCode)) {
-                failed.add(position);
+            if (RETRYABLE_ENTRY_ERRORS.contains(errorCode)) {
+                retry.put(position, errorCode);
             } else {
-                retry.add(position);
+                failed.put(position, Unpublished.refused(events.get(position), source, errorCode));
             }
         }
         return retry;

@@ -7,6 +7,8 @@ import static io.tally.stream.testing.TestRecords.comment;
 import static io.tally.stream.testing.TestRecords.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -33,6 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** The shard cursor's guard in the engine: deliveries past a failure, two holders, events that never publish. */
 class ShardGuardTest {
     private static final String SHARD = "shardId-00000001714564800000-0a1b2c3d";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final List<Engine> engines = new ArrayList<>();
     private final RecordingPublisher publisher = new RecordingPublisher();
@@ -207,6 +210,74 @@ class ShardGuardTest {
         assertThat(comparable(store.items())).isEqualTo(recompute(TestDerivations.blog(), records.table()));
         assertThat(publisher.publishedIds()).anyMatch(id -> id.startsWith("ev-" + all.get(6).sequenceNumber() + ":"));
         assertThat(publisher.publishedIds()).noneMatch(id -> id.startsWith(refused));
+        assertThat(cursors.pending(SHARD)).isNull();
+    }
+
+    @Test
+    void eventsRefusedForGood_areDeadLetteredAtOnce_everyRecordOfTheBatchWhole_andTheShardMovesOn() throws Exception {
+        TestRecords records = blog();
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine engine = engine(store, 5);
+        // As EventBridge answers a role without events:PutEvents, or a deleted bus: every entry, every time.
+        publisher.refuseForGood(event -> true);
+
+        BatchResult result = engine.process(all);
+
+        // No retry, no waiting for the give-up rule: the shard moved past every record in this one batch.
+        assertThat(result.failedSequenceNumber()).isEmpty();
+        assertThat(cursors.pending(SHARD)).isNull();
+        assertThat(result.eventsFailed()).isZero();
+        assertThat(sink.letters()).extracting(DeadLetter::sequenceNumber)
+                .containsExactlyElementsOf(all.stream().map(SourceRecord::sequenceNumber).toList());
+        int filed = 0;
+        for (DeadLetter letter : sink.letters()) {
+            assertThat(letter.isEvents()).isTrue();
+            assertThat(letter.reason()).contains("refused for good").contains(RecordingPublisher.REFUSED_FOR_GOOD);
+            for (JsonNode event : JSON.readTree(letter.events())) {
+                filed++;
+                assertThat(event.path("id").asText()).startsWith("ev-" + letter.sequenceNumber() + ":");
+                assertThat(event.path("source").asText()).isEqualTo(RecordingPublisher.SOURCE);
+                assertThat(event.path("detailType").asText()).isNotBlank();
+                assertThat(event.path("detail").path("eventId").asText()).isEqualTo(event.path("id").asText());
+                assertThat(event.path("errorCode").asText()).isEqualTo(RecordingPublisher.REFUSED_FOR_GOOD);
+            }
+        }
+        assertThat(filed).isEqualTo(result.eventsDeadLettered()).isGreaterThan(all.size());
+        assertThat(registry.counter(StreamMetrics.EVENTS_DEAD_LETTERED).count()).isEqualTo(filed);
+        assertThat(comparable(store.items())).isEqualTo(recompute(TestDerivations.blog(), records.table()));
+
+        // A redelivery of the acknowledged batch announces and files nothing again.
+        BatchResult again = engine.process(all);
+        assertThat(again.eventsDeadLettered()).isZero();
+        assertThat(sink.letters()).hasSize(all.size());
+    }
+
+    @Test
+    void eventsRefusedForGood_afterARetryableFailure_waitForTheRetryThatStartsThere() {
+        List<SourceRecord> all = blog().records();
+        Engine engine = engine(new InMemoryDerivedStore(), 5);
+        String first = "ev-" + all.get(1).sequenceNumber() + ":";
+        String throttled = "ev-" + all.get(3).sequenceNumber() + ":";
+        String later = "ev-" + all.get(5).sequenceNumber() + ":";
+        publisher.refuseForGood(event -> event.id().startsWith(first) || event.id().startsWith(later));
+        publisher.refuse(event -> event.id().startsWith(throttled));
+
+        BatchResult result = engine.process(all);
+
+        // Record 1's events are filed; record 3 fails the batch there, and record 5 is left to that retry.
+        assertThat(result.failedSequenceNumber()).contains(all.get(3).sequenceNumber());
+        assertThat(sink.letters()).extracting(DeadLetter::sequenceNumber).containsExactly(all.get(1).sequenceNumber());
+        assertThat(cursors.pending(SHARD).sequence()).isEqualTo(all.get(3).paddedSequence());
+
+        publisher.refuse(event -> false);
+        BatchResult retry = engine.process(all.subList(3, 7));
+
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+        assertThat(sink.letters()).extracting(DeadLetter::sequenceNumber)
+                .containsExactly(all.get(1).sequenceNumber(), all.get(5).sequenceNumber());
+        assertThat(publisher.publishedIds()).anyMatch(id -> id.startsWith(throttled))
+                .noneMatch(id -> id.startsWith(first) || id.startsWith(later));
         assertThat(cursors.pending(SHARD)).isNull();
     }
 

@@ -221,6 +221,77 @@ class EventBridgePublisherIT {
     }
 
     @Test
+    void tryPublish_entryRefusedForGood_saysSoWithItsCode_andRetryableOnesAfterTheirAttempts() {
+        List<DomainEvent> events = events(4);
+        eventBridge.rejectEntry(events.get(0).id(), "AccessDeniedException", Integer.MAX_VALUE);
+        eventBridge.rejectEntry(events.get(1).id(), "ThrottlingException", Integer.MAX_VALUE);
+        eventBridge.rejectEntry(events.get(2).id(), "InternalFailure", Integer.MAX_VALUE);
+        // A code EventBridge may add one day: not known to pass on a retry, so not retried.
+        eventBridge.rejectEntry(events.get(3).id(), "SomeNewRefusal", Integer.MAX_VALUE);
+
+        List<Unpublished> failed = publisher.tryPublish(events);
+
+        assertThat(failed).extracting(Unpublished::event).containsExactlyElementsOf(events);
+        assertThat(failed).extracting(Unpublished::errorCode)
+                .containsExactly("AccessDeniedException", "ThrottlingException", "InternalFailure", "SomeNewRefusal");
+        assertThat(failed).extracting(Unpublished::retryable).containsExactly(false, true, true, false);
+        assertThat(failed).extracting(Unpublished::source).containsOnly(SOURCE);
+        // The refused ones went out once, the retryable ones on each of the five attempts.
+        assertThat(eventBridge.requests()).hasSize(5);
+        assertThat(eventBridge.requests().get(1).eventIds()).containsExactly(events.get(1).id(), events.get(2).id());
+    }
+
+    @Test
+    void tryPublish_callRefusedAsTheBusIsGone_refusesItsEventsForGoodWithoutRetrying() {
+        List<DomainEvent> events = events(3);
+        eventBridge.failNextCall(400, "ResourceNotFoundException");
+
+        List<Unpublished> failed = publisher.tryPublish(events);
+
+        assertThat(failed).extracting(Unpublished::event).containsExactlyElementsOf(events);
+        assertThat(failed).extracting(Unpublished::errorCode).containsOnly("ResourceNotFoundException");
+        assertThat(failed).noneMatch(Unpublished::retryable);
+        assertThat(eventBridge.requests()).hasSize(1);
+    }
+
+    @Test
+    void tryPublish_callDeniedAccess_refusesItsEventsForGood() {
+        List<DomainEvent> events = events(2);
+        eventBridge.failNextCall(400, "AccessDeniedException");
+
+        List<Unpublished> failed = publisher.tryPublish(events);
+
+        assertThat(failed).extracting(Unpublished::errorCode).containsOnly("AccessDeniedException");
+        assertThat(failed).noneMatch(Unpublished::retryable);
+    }
+
+    @Test
+    void tryPublish_callThrottledOnEveryAttempt_isRetryable() {
+        List<DomainEvent> events = events(2);
+        for (int i = 0; i < 5; i++) {
+            eventBridge.failNextCall(400, "ThrottlingException");
+        }
+
+        List<Unpublished> failed = publisher.tryPublish(events);
+
+        assertThat(failed).extracting(Unpublished::errorCode).containsOnly("ThrottlingException");
+        assertThat(failed).allMatch(Unpublished::retryable);
+    }
+
+    @Test
+    void tryPublish_entryThatCannotBeSent_isRefusedForGood() {
+        DomainEvent broken = new DomainEvent("record-x:PostCreated:post-x", "PostCreated",
+                Map.of("value", new Object()));
+
+        List<Unpublished> failed = publisher.tryPublish(List.of(broken));
+
+        assertThat(failed).singleElement().satisfies(unpublished -> {
+            assertThat(unpublished.retryable()).isFalse();
+            assertThat(unpublished.errorCode()).isEqualTo(EventBridgePublisher.DETAIL_NOT_JSON);
+        });
+    }
+
+    @Test
     void publish_noEvents_sendsNothing() {
         assertThat(publisher.publish(List.of())).isEmpty();
         assertThat(eventBridge.requests()).isEmpty();
