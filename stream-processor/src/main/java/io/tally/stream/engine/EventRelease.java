@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +72,15 @@ final class EventRelease {
     private final DeadLetterSink deadLetters;
     private final GiveUp giveUp;
     private final StreamMetrics metrics;
+    /**
+     * Per shard, when this engine last gave up on events that failed retryably: the bus has then failed for at least
+     * the give-up period, and until a publish of the shard's succeeds (or a give-up period passes with nothing given
+     * up), its other retryable failures are taken as the same outage and filed at once. Without it, a bus that fails
+     * every call (throttled for hours, an unavailable endpoint) would pass one record per give-up period: about six
+     * an hour, until the mapping's record age discards the rest. Kept in memory: a new execution environment waits
+     * one give-up period again, which bounds the delay and loses nothing.
+     */
+    private final Map<String, Instant> outages = new ConcurrentHashMap<>();
 
     EventRelease(EventPublisher publisher, DeadLetterSink deadLetters, GiveUp giveUp, StreamMetrics metrics) {
         this.publisher = publisher;
@@ -117,7 +127,9 @@ final class EventRelease {
         metrics.eventsPublished(events.size() - notPublished.size());
         metrics.eventsFailed(notPublished.size());
         int published = events.size() - notPublished.size();
+        String shard = owners.get(0).record().shardId();
         if (notPublished.isEmpty()) {
+            outages.remove(shard);
             return Outcome.published(published);
         }
         Map<String, Unpublished> byId = new HashMap<>();
@@ -134,27 +146,36 @@ final class EventRelease {
             // The publisher named events it was never given: the first record with events, so that nothing is lost.
             return Outcome.failed(published, notPublished.size(), owners.get(0).paddedSequence());
         }
-        return fileOrFail(byRecord, published, notPublished.size(), before.pending(), now);
+        return fileOrFail(shard, byRecord, published, notPublished.size(), before.pending(), now);
     }
 
     /**
      * Walks the records with unpublished events in record order: a record whose events were all refused for good,
-     * or whose retryable failures have reached the give-up rule, is filed as a dead letter and passed; the first
-     * other one (or one whose letter could not be filed) is the failure point, and the records after it are left to
-     * the retry that starts there.
+     * or whose retryable failures have reached the give-up rule or fall in an outage already given up on, is filed as
+     * a dead letter and passed; the first other one (or one whose letter could not be filed) is the failure point,
+     * and the records after it are left to the retry that starts there.
      */
-    private Outcome fileOrFail(Map<RecordChanges, List<Unpublished>> byRecord, int published, int notPublished,
-                               ShardCursors.Pending previous, Instant now) {
+    private Outcome fileOrFail(String shard, Map<RecordChanges, List<Unpublished>> byRecord, int published,
+                               int notPublished, ShardCursors.Pending previous, Instant now) {
         int deadLettered = 0;
         String failedAt = null;
+        Instant gaveUp = outages.get(shard);
+        boolean outage = gaveUp != null && now.isBefore(gaveUp.plus(giveUp.after()));
         for (Map.Entry<RecordChanges, List<Unpublished>> entry : byRecord.entrySet()) {
             RecordChanges change = entry.getKey();
             List<Unpublished> unpublished = entry.getValue();
             boolean retryable = unpublished.stream().anyMatch(Unpublished::retryable);
-            if (retryable && !giveUp.reached(previous, change.paddedSequence(), now)
-                    || !fileDeadLetter(change, unpublished, retryable, previous)) {
+            boolean reached = retryable && giveUp.reached(previous, change.paddedSequence(), now);
+            String why = !retryable ? "refused for good" : reached
+                    ? "given up after " + GiveUp.attempt(previous, change.paddedSequence()) + " attempts"
+                    : "given up at once, in an outage of the bus already given up on";
+            if (retryable && !reached && !outage || !fileDeadLetter(change, unpublished, why)) {
                 failedAt = change.paddedSequence();
                 break;
+            }
+            if (retryable) {
+                outage = true;
+                outages.put(shard, now);
             }
             deadLettered += unpublished.size();
         }
@@ -174,14 +195,11 @@ final class EventRelease {
                 || before.acknowledged() != null && sequence.compareTo(before.acknowledged()) <= 0;
     }
 
-    private boolean fileDeadLetter(RecordChanges change, List<Unpublished> events, boolean givenUp,
-                                   ShardCursors.Pending previous) {
+    private boolean fileDeadLetter(RecordChanges change, List<Unpublished> events, String why) {
         SourceRecord record = change.record();
-        int attempts = GiveUp.attempt(previous, change.paddedSequence());
         Set<String> codes = new TreeSet<>();
         events.forEach(event -> codes.add(event.errorCode()));
-        String reason = events.size() + " domain event(s) not published ("
-                + (givenUp ? "given up after " + attempts + " attempts" : "refused for good") + ": "
+        String reason = events.size() + " domain event(s) not published (" + why + ": "
                 + String.join(", ", codes) + "); the record's derived data is applied";
         try {
             deadLetters.send(DeadLetter.ofEvents(record, toJson(events), reason));
