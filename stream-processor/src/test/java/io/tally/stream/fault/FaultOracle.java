@@ -68,6 +68,11 @@ final class FaultOracle {
     void assertExact(DynamoDbStreamsClient streams, List<SourceRecord> records, Set<Key> predating,
                      Collection<String> published, Predicate<String> refusedForGood) {
         assertThat(negativeCounters()).as("negative counters for %s", label).isEmpty();
+        List<Map<String, AttributeValue>> scan = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(scan::add);
+        assertThat(ReadSideModel.differences(scan))
+                .as("figures that differ from the read side DOMAIN.md defines (ReadSideModel) for %s", label)
+                .isEmpty();
         VerificationReport report = new Rebuilder(dynamo, streams, table, derivations, 2).verify();
         assertThat(report.differences()).as("drift for %s", label).isEmpty();
         assertThat(report.behindItems()).as("derived items behind the stream for %s", label).isZero();
