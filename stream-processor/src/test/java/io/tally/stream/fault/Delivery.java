@@ -78,8 +78,9 @@ final class Delivery {
     }
 
     /**
-     * Batches of up to {@code max} records (the mapping's BatchSize goes to 10,000): half of the invocations then take
-     * {@code max} records, or what is left of the shard, the others a random number up to it.
+     * Batches of up to {@code max} records (the mapping's BatchSize goes to 10,000): the first invocation and half of
+     * the others then take {@code max} records, or what is left of the shard (a mapping that starts on a backlog fills
+     * its batches), the others a random number up to it.
      */
     Delivery batchesUpTo(int max) {
         maxBatch = max;
@@ -177,7 +178,7 @@ final class Delivery {
 
     /** The records of the next batch; the default's draws are those of the seeds run before large batches existed. */
     private int batchSize() {
-        if (maxBatch > 30 && random.nextBoolean()) {
+        if (maxBatch > 30 && (invocations == 0 || random.nextBoolean())) {
             return maxBatch;
         }
         return 1 + random.nextInt(maxBatch);

@@ -229,7 +229,7 @@ class ExactlyOnceFaultIT {
         }
         if (mode == Mode.LARGE_BATCHES) {
             // Well over 1,000 records in the shard, of every domain.
-            workload.run(700);
+            workload.run(900);
             workload.run("orgs", 60);
             workload.run("favourites", 60);
             workload.run("songs", 60);
@@ -396,12 +396,14 @@ class ExactlyOnceFaultIT {
     private static void largeBatches(Engine engine, Map<String, List<SourceRecord>> stream, Random random,
                                      RecordingPublisher publisher) {
         int largest = 0;
+        List<Integer> sizes = new ArrayList<>();
         for (List<SourceRecord> records : stream.values()) {
+            sizes.add(records.size());
             Delivery delivery = delivery(engine, records, random, publisher).batchesUpTo(LARGE_BATCH);
             delivery.run();
             largest = Math.max(largest, delivery.largestBatch());
         }
-        assertThat(largest).as("the largest batch delivered").isEqualTo(LARGE_BATCH);
+        assertThat(largest).as("the largest batch delivered, of shards of %s records", sizes).isEqualTo(LARGE_BATCH);
     }
 
     /**
