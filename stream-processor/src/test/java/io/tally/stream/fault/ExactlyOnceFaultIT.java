@@ -139,10 +139,10 @@ class ExactlyOnceFaultIT {
          */
         BACKFILL,
         /**
-         * Batches of up to 1,000 records, half of them that large (the mapping's BatchSize is up to 10,000): a workload
-         * of well over 1,000 records, coalesced by the engine into one write per derived item per batch. Gated with the
-         * next two to seeds 10 and up (the {@code fault} profile), so that {@code mvn verify}'s seeds 1 to 9 cost what
-         * they did.
+         * Batches of up to 1,000 records, a shard's first and half of the others that large (the mapping's BatchSize
+         * is up to 10,000): a workload of well over 1,000 records, coalesced by the engine into one write per derived
+         * item per batch, at a fortieth of the common fault rate. Gated with the next two to seeds 10 and up (the
+         * {@code fault} profile), so that {@code mvn verify}'s seeds 1 to 9 cost what they did.
          */
         LARGE_BATCHES,
         /**
