@@ -44,6 +44,9 @@ final class Delivery {
     private final boolean pastFailure;
     private final boolean crashes;
     private final FaultInterceptor faults;
+    /** The most records an invocation takes: 30 unless {@link #batchesUpTo} says otherwise. */
+    private int maxBatch = 30;
+    private int largestBatch;
     private int position;
     /** Every record before it has been acknowledged once: applied, whatever later retries report. */
     private int highWater;
@@ -74,6 +77,21 @@ final class Delivery {
         return this;
     }
 
+    /**
+     * Batches of up to {@code max} records (the mapping's BatchSize goes to 10,000): the first invocation and half of
+     * the others then take {@code max} records, or what is left of the shard (a mapping that starts on a backlog fills
+     * its batches), the others a random number up to it.
+     */
+    Delivery batchesUpTo(int max) {
+        maxBatch = max;
+        return this;
+    }
+
+    /** The most records one invocation held. */
+    int largestBatch() {
+        return largestBatch;
+    }
+
     boolean done() {
         return position >= records.size();
     }
@@ -98,7 +116,7 @@ final class Delivery {
             throw new AssertionError("no progress after " + invocations + " invocations (" + refusalsInARow
                     + " refused in a row) at record " + position + " of " + records.size());
         }
-        int end = Math.min(records.size(), position + 1 + random.nextInt(30));
+        int end = Math.min(records.size(), position + batchSize());
         boolean crash = crashes && random.nextInt(8) == 0;
         double refusal = random.nextInt(6) == 0 ? 0.3 : 0;
         Random eventDice = new Random(random.nextLong());
@@ -133,7 +151,7 @@ final class Delivery {
         if (random.nextInt(5) == 0) {
             // A duplicate delivery of an acknowledged range, with boundaries of its own; whatever it reports is moot.
             int from = random.nextInt(end);
-            invoke(from, Math.min(end, from + 1 + random.nextInt(30)), -1);
+            invoke(from, Math.min(end, from + batchSize()), -1);
         }
         position = end;
         highWater = Math.max(highWater, end);
@@ -149,7 +167,7 @@ final class Delivery {
             return;
         }
         int from = failedAt + 1 + random.nextInt(records.size() - failedAt - 1);
-        Optional<Outcome> past = invoke(from, Math.min(records.size(), from + 1 + random.nextInt(30)), -1);
+        Optional<Outcome> past = invoke(from, Math.min(records.size(), from + batchSize()), -1);
         pastFailureDeliveries++;
         // Refused unless the failed record turns out to have been applied before (a release that committed but was
         // reported failed moved the shard's acknowledged record past it); either way the end state must be exact.
@@ -158,8 +176,17 @@ final class Delivery {
         }
     }
 
+    /** The records of the next batch; the default's draws are those of the seeds run before large batches existed. */
+    private int batchSize() {
+        if (maxBatch > 30 && (invocations == 0 || random.nextBoolean())) {
+            return maxBatch;
+        }
+        return 1 + random.nextInt(maxBatch);
+    }
+
     /** Empty when the invocation threw or crashed: its outcome is lost. */
     private Optional<Outcome> invoke(int from, int to, int crashAfter) {
+        largestBatch = Math.max(largestBatch, to - from);
         faults.crashAfter(crashAfter);
         try {
             Outcome outcome = invoker.invoke(from, to);

@@ -39,6 +39,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -67,12 +70,15 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * random SDK calls (before the call, or after it committed), crashes between two calls, an event bus that refuses
  * entries. Each seed also runs one {@link Mode} that breaks an assumption the design relies on or guards.
  *
- * <p>Afterwards ({@link FaultOracle}) no counter may be negative, derived data must equal the recomputation from the
- * base items (the {@link Rebuilder}) with no derived item behind the stream, no derived item may exist that no record
- * derives, and every event the records announce must have been published or filed as a dead letter.
+ * <p>Afterwards ({@link FaultOracle}) no counter may be negative, every figure of the read side must be the one an
+ * independent model computes from the base items by DOMAIN.md's definitions ({@link ReadSideModel}), derived data
+ * must equal the recomputation from the base items (the {@link Rebuilder}) with no derived item behind the stream, no
+ * derived item may exist that no record derives, every event the records announce must have been published or filed
+ * as a dead letter, and none published more often than invocations held its record.
  *
- * <p>Cases: {@code -Dtally.fault.cases=N} (default 9, one per mode; the {@code fault} profile of the pom runs seeds 10 to
- * 27, two more per mode, and {@code .ci/run} runs it), {@code -Dtally.fault.mode=NAME} for one mode;
+ * <p>Cases: {@code -Dtally.fault.cases=N} (default 9, one for each of the first nine modes; the {@code fault} profile of
+ * the pom runs seeds 10 to 27, where each of the twelve modes comes once or twice, the last three, the costlier ones,
+ * twice; {@code .ci/run} runs it), {@code -Dtally.fault.mode=NAME} for one mode;
  * {@code -Dtally.fault.unguarded=true} runs without the shard cursor's guard, without giving up on events and without
  * the backfill, to show what the modes catch (docs/exactly-once.md, "How it is checked"). A failing seed reproduces
  * alone, though not always: the injected faults meet the engine's concurrent calls in an order of their own;
@@ -90,6 +96,12 @@ class ExactlyOnceFaultIT {
     private static final boolean GUARDED = !Boolean.getBoolean("tally.fault.unguarded");
     private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
     private static final FaultInterceptor FAULTS = new FaultInterceptor();
+    /**
+     * The invocations that held each record (by its stream event id) in the case that runs: crashed, refused and
+     * duplicate ones included, whoever invoked them. An invocation publishes a record's events at most once, so this
+     * bounds how often each event may be published ({@link FaultOracle#assertExact}).
+     */
+    private static final Map<String, Integer> DELIVERIES = new ConcurrentHashMap<>();
     private static LocalDynamoDbServer server;
     private static DynamoDbClient dynamo;
     private static DynamoDbClient faulty;
@@ -125,8 +137,25 @@ class ExactlyOnceFaultIT {
          * The table's first items predate its stream; a backfill at the stream's position, then changes and removals
          * of those items.
          */
-        BACKFILL
+        BACKFILL,
+        /**
+         * Batches of up to 1,000 records, a shard's first and half of the others that large (the mapping's BatchSize
+         * is up to 10,000): a workload of well over 1,000 records, coalesced by the engine into one write per derived
+         * item per batch, at a fortieth of the common fault rate. Gated with the next two to seeds 10 and up (the
+         * {@code fault} profile), so that {@code mvn verify}'s seeds 1 to 9 cost what they did.
+         */
+        LARGE_BATCHES,
+        /**
+         * Writers run while the processor runs: the workload goes on in a thread of its own while the engine delivers
+         * what the stream holds so far, round after round, until the writer is done and the stream is drained.
+         */
+        CONCURRENT_WRITERS,
+        /** The stream's records re-cut by item into dozens to hundreds of shards, delivered interleaved. */
+        MANY_SHARDS
     }
+
+    /** The largest batch {@link Mode#LARGE_BATCHES} delivers. */
+    private static final int LARGE_BATCH = 1_000;
 
     @BeforeAll
     static void start() {
@@ -164,6 +193,7 @@ class ExactlyOnceFaultIT {
     @MethodSource("cases")
     void anyDelivery_withFaults_endsExactAndLosesNoEvent(long seed, Mode mode) throws InterruptedException {
         Random random = new Random(seed);
+        DELIVERIES.clear();
         String table = "fault-" + seed;
         FaultOracle oracle = new FaultOracle(dynamo, table, DERIVATIONS, "seed " + seed + " (" + mode + ")");
         Set<Key> predating = Set.of();
@@ -197,6 +227,17 @@ class ExactlyOnceFaultIT {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));
         }
+        if (mode == Mode.LARGE_BATCHES) {
+            // Well over 1,000 records in the shard, of every domain.
+            workload.run(900);
+            workload.run("orgs", 60);
+            workload.run("favourites", 60);
+            workload.run("songs", 60);
+        }
+        if (mode == Mode.MANY_SHARDS) {
+            // More records to spread over the shards.
+            workload.run(60 + random.nextInt(60));
+        }
         if (mode == Mode.POISON_MODIFY) {
             for (int i = 0; i < 8; i++) {
                 workload.poisonStep();
@@ -213,7 +254,9 @@ class ExactlyOnceFaultIT {
         Predicate<String> refusedForGood = mode == Mode.PERMANENT_EVENT_FAILURE
                 ? id -> Math.floorMod(id.hashCode(), 3) == 0 : id -> false;
         Predicate<DomainEvent> alwaysRefused = event -> refusedForGood.test(event.id());
-        double faultRate = 0.02 + random.nextDouble() * 0.15;
+        // A batch of 1,000 records makes hundreds of calls, and a failed call fails the batch from its record on: at
+        // the common rates nearly every large batch would fail near its start, and the shard would crawl.
+        double faultRate = (0.02 + random.nextDouble() * 0.15) / (mode == Mode.LARGE_BATCHES ? 40 : 1);
         FAULTS.configure(random, faultRate);
         Map<String, List<SourceRecord>> delivered = stream;
         List<SourceRecord> all = new ArrayList<>();
@@ -230,6 +273,17 @@ class ExactlyOnceFaultIT {
                             sdk.forEach((shard, records) -> delivery(stream.get(shard),
                                     handlerInvoker(handler, shard, records, streamArn), random, publisher,
                                     alwaysRefused, false, true).run());
+                        }
+                        case LARGE_BATCHES -> largeBatches(engine, stream, random, publisher);
+                        case CONCURRENT_WRITERS -> delivered = concurrentWriters(engine, table, workload, random,
+                                publisher);
+                        case MANY_SHARDS -> {
+                            delivered = SplitShards.many(stream, 24 + random.nextInt(177));
+                            assertThat(delivered).as("shards with records").hasSizeGreaterThanOrEqualTo(20);
+                            List<Delivery> shards = new ArrayList<>();
+                            delivered.values().forEach(records -> shards.add(delivery(engine, records, random,
+                                    publisher)));
+                            SplitShards.interleave(shards, random);
                         }
                         case REPAIR_BACKLOG, BACKFILL -> delivered = new RepairMidway(dynamo,
                                 server.streamsClient(), table, DERIVATIONS).run(mode == Mode.BACKFILL,
@@ -249,13 +303,16 @@ class ExactlyOnceFaultIT {
             FAULTS.off();
         }
 
-        // At the stream's end, every derived item must have caught up; SPLIT's watermarks name shards of its own, so
-        // it is checked from the scan alone.
-        oracle.assertExact(mode == Mode.SPLIT ? null : server.streamsClient(), all, predating,
-                publisher.publishedIds(), refusedForGood);
+        // At the stream's end, every derived item must have caught up; SPLIT's and MANY_SHARDS' watermarks name shards
+        // of their own, so they are checked from the scan alone.
+        boolean ownShards = mode == Mode.SPLIT || mode == Mode.MANY_SHARDS;
+        oracle.assertExact(ownShards ? null : server.streamsClient(), all, predating,
+                publisher.publishedIds(), DELIVERIES, refusedForGood);
         dynamo.deleteTable(r -> r.tableName(table));
         // Progress of a long run (the report is written only at its end).
-        LOG.info("fault case passed: seed {} ({})", seed, mode);
+        List<String> published = publisher.publishedIds();
+        LOG.info("fault case passed: seed {} ({}): {} records, {} events published {} times", seed, mode, all.size(),
+                new HashSet<>(published).size(), published.size());
     }
 
     private static Engine engine(String table, Mode mode, RecordingPublisher publisher, DerivedStore store) {
@@ -327,11 +384,104 @@ class ExactlyOnceFaultIT {
 
     private static Delivery.Invoker engineInvoker(Engine engine, List<SourceRecord> records) {
         return (from, to) -> {
+            counted(records.subList(from, to));
             BatchResult result = engine.process(records.subList(from, to));
             return new Delivery.Outcome(result.failedSequenceNumber(), result.refusal().isPresent(),
                     result.derivedWrites() == 0 && result.poison() == 0 && result.eventsPublished() == 0
                             && result.eventsFailed() == 0 && result.eventsDeadLettered() == 0);
         };
+    }
+
+    /** Each shard by one consumer, in batches of up to {@link #LARGE_BATCH} records; one of them that large. */
+    private static void largeBatches(Engine engine, Map<String, List<SourceRecord>> stream, Random random,
+                                     RecordingPublisher publisher) {
+        int largest = 0;
+        List<Integer> sizes = new ArrayList<>();
+        for (List<SourceRecord> records : stream.values()) {
+            sizes.add(records.size());
+            Delivery delivery = delivery(engine, records, random, publisher).batchesUpTo(LARGE_BATCH);
+            delivery.run();
+            largest = Math.max(largest, delivery.largestBatch());
+        }
+        assertThat(largest).as("the largest batch delivered, of shards of %s records", sizes).isEqualTo(LARGE_BATCH);
+    }
+
+    /**
+     * The workload goes on in a thread of its own while the engine delivers, with the common faults, the base items'
+     * records the stream holds so far, round after round, until the writer is done and a round finds nothing new. In
+     * lockstep by rounds, so that the overlap is certain and the writes bounded, not a matter of timing: round r reads
+     * the stream (chunk r-1 of the writer's steps is in it), lets the writer write chunk r, delivers, and waits for the
+     * chunk to end before round r+1 reads. Within a round the writer's puts and transactions meet the engine's writes
+     * and cascades in an order of the threads' own: a seed does not repeat its interleaving exactly.
+     *
+     * @return the records delivered, by shard
+     */
+    private static Map<String, List<SourceRecord>> concurrentWriters(Engine engine, String table, Workload workload,
+                                                                     Random random, RecordingPublisher publisher)
+            throws InterruptedException {
+        int chunks = 4 + random.nextInt(3);
+        int steps = 10 + random.nextInt(10);
+        Semaphore go = new Semaphore(0);
+        Semaphore chunkDone = new Semaphore(0);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                for (int chunk = 0; chunk < chunks; chunk++) {
+                    go.acquire();
+                    try {
+                        workload.run(steps);
+                    } finally {
+                        chunkDone.release();
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "fault-writer");
+        writer.start();
+        Set<String> seen = new HashSet<>();
+        Map<String, List<SourceRecord>> delivered = new LinkedHashMap<>();
+        try {
+            for (int round = 0; ; round++) {
+                Map<String, List<SourceRecord>> fresh = new LinkedHashMap<>();
+                StreamReader.readAll(server.streamsClient(), table, StreamRecords::fromSdk).forEach((shard, records) -> {
+                    List<SourceRecord> unseen = records.stream()
+                            .filter(r -> !seen.contains(r.eventId()) && isBase(r))
+                            .toList();
+                    if (!unseen.isEmpty()) {
+                        fresh.put(shard, unseen);
+                    }
+                });
+                boolean writing = round < chunks;
+                if (writing) {
+                    go.release();
+                }
+                fresh.forEach((shard, records) -> {
+                    delivery(engine, records, random, publisher).run();
+                    records.forEach(record -> seen.add(record.eventId()));
+                    delivered.computeIfAbsent(shard, k -> new ArrayList<>()).addAll(records);
+                });
+                if (writing) {
+                    chunkDone.acquire();
+                } else if (fresh.isEmpty()) {
+                    break;
+                }
+                if (failure.get() != null) {
+                    throw new AssertionError("the writer failed", failure.get());
+                }
+            }
+        } finally {
+            writer.interrupt();
+            writer.join();
+        }
+        return delivered;
+    }
+
+    /** Counts one more invocation that holds each of these records. */
+    private static void counted(List<SourceRecord> batch) {
+        batch.forEach(record -> DELIVERIES.merge(record.eventId(), 1, Integer::sum));
     }
 
     /** Each shard by one consumer; PAST_FAILURE's consumer delivers past a reported failure now and then. */
@@ -357,6 +507,7 @@ class ExactlyOnceFaultIT {
     private static Delivery.Invoker handlerInvoker(WindowedStreamHandler handler, String shardId, List<Record> records,
                                                    String streamArn) {
         return (from, to) -> {
+            counted(records.subList(from, to).stream().map(record -> StreamRecords.fromSdk(shardId, record)).toList());
             DynamodbTimeWindowEvent event = new DynamodbTimeWindowEvent();
             event.setRecords(SdkToLambdaRecords.records(records.subList(from, to), streamArn));
             event.setShardId(shardId);

@@ -25,7 +25,7 @@ import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -63,11 +63,18 @@ final class FaultOracle {
      *                    records were delivered under shard ids of the test's own)
      * @param records     every record delivered
      * @param predating   derived items of base items older than the stream (a backfill wrote them)
+     * @param published  the id of each event published, as often as it was published
+     * @param deliveries by a record's stream event id, the invocations whose batch held it
      * @param refusedForGood events the bus refused every time: they must be dead-lettered
      */
     void assertExact(DynamoDbStreamsClient streams, List<SourceRecord> records, Set<Key> predating,
-                     Collection<String> published, Predicate<String> refusedForGood) {
+                     List<String> published, Map<String, Integer> deliveries, Predicate<String> refusedForGood) {
         assertThat(negativeCounters()).as("negative counters for %s", label).isEmpty();
+        List<Map<String, AttributeValue>> scan = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(scan::add);
+        assertThat(ReadSideModel.differences(scan))
+                .as("figures that differ from the read side DOMAIN.md defines (ReadSideModel) for %s", label)
+                .isEmpty();
         VerificationReport report = new Rebuilder(dynamo, streams, table, derivations, 2).verify();
         assertThat(report.differences()).as("drift for %s", label).isEmpty();
         assertThat(report.behindItems()).as("derived items behind the stream for %s", label).isZero();
@@ -83,6 +90,38 @@ final class FaultOracle {
                 .as("events neither published nor dead-lettered for %s", label).isEmpty();
         assertThat(deadLettered).as("events refused for good, dead-lettered")
                 .containsAll(expected.stream().filter(refusedForGood).toList());
+        assertThat(excessPublications(records, published, deliveries))
+                .as("events published that no record announces, or more often than their record was delivered, %s",
+                        label)
+                .isEmpty();
+    }
+
+    /**
+     * The bound on duplicate events. An event is published by an invocation that holds its record, after that
+     * record's writes, at most once per invocation (the release retries only the entries the bus refused). So an
+     * event may be published at most as often as invocations held its record: the mapping's duplicates, retries
+     * from an earlier record and redeliveries each may publish it again (subscribers drop them by event id), but
+     * nothing else may: not a publisher that loops, not a retry of entries the bus took, not a record's events
+     * published by a batch that does not hold it. And no event may be published that no record announces.
+     */
+    List<String> excessPublications(List<SourceRecord> records, List<String> published,
+                                            Map<String, Integer> deliveries) {
+        Map<String, String> recordOf = new HashMap<>();
+        for (SourceRecord record : records) {
+            changes(record).ifPresent(changes -> changes.events()
+                    .forEach(event -> recordOf.put(event.id(), record.eventId())));
+        }
+        Map<String, Integer> times = new TreeMap<>();
+        published.forEach(id -> times.merge(id, 1, Integer::sum));
+        List<String> excess = new ArrayList<>();
+        times.forEach((id, count) -> {
+            String record = recordOf.get(id);
+            int bound = record == null ? 0 : deliveries.getOrDefault(record, 0);
+            if (count > bound) {
+                excess.add(id + " published " + count + " times, its record delivered " + bound + " times");
+            }
+        });
+        return excess;
     }
 
     /** The derived items the current base items derive, as if each were inserted now (for a backfilled history). */

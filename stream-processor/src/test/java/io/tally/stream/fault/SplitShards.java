@@ -2,6 +2,7 @@ package io.tally.stream.fault;
 
 import io.tally.stream.engine.SourceRecord;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -46,6 +47,23 @@ final class SplitShards {
         return families;
     }
 
+    /**
+     * The records of each shard re-cut into {@code count} shards by item (an item's records stay in order in one
+     * shard, as DynamoDB routes them by key), each named after its real shard: a stream of many shards, whose records
+     * of different items reach the engine in any order and whose shards all write the shared derived items (the
+     * global totals' slots, the days of all songs). Shards that get no record are left out.
+     */
+    static Map<String, List<SourceRecord>> many(Map<String, List<SourceRecord>> stream, int count) {
+        Map<String, List<SourceRecord>> shards = new LinkedHashMap<>();
+        for (Map.Entry<String, List<SourceRecord>> shard : stream.entrySet()) {
+            for (SourceRecord record : shard.getValue()) {
+                String id = shard.getKey() + "-of-" + count + "-" + Math.floorMod(record.keys().hashCode(), count);
+                shards.computeIfAbsent(id, k -> new ArrayList<>()).add(reshard(record, id));
+            }
+        }
+        return shards;
+    }
+
     private static SourceRecord reshard(SourceRecord record, String shardId) {
         return new SourceRecord(record.eventId(), record.eventName(), shardId, record.sequenceNumber(),
                 record.approximateCreationTime(), record.keys(), record.oldImage(), record.newImage());
@@ -76,7 +94,7 @@ final class SplitShards {
     }
 
     /** One invocation of a random shard at a time, until each is delivered. */
-    private static void interleave(List<Delivery> shards, Random random) {
+    static void interleave(List<Delivery> shards, Random random) {
         List<Delivery> left = new ArrayList<>(shards);
         left.removeIf(Delivery::done);
         while (!left.isEmpty()) {
