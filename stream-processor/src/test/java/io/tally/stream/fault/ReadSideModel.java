@@ -24,7 +24,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * <p>Every figure is an attribute of a derived item: counters (a missing counter reads as zero) and the document parts
  * of projections (post projections, selector entries, chart entries, search entries). The global totals are compared
- * as the sum of their slots, as readers sum them. Bookkeeping (watermarks, {@code srcRev}) is not a figure. A base
+ * as the sum of their slots, as readers sum them, and so are all songs' downloads of a day. Bookkeeping (watermarks,
+ * {@code srcRev}, the write version {@code wv}) is not a figure. A base
  * item without the attributes its type needs is unreadable (the workload's poison) and counts nowhere.
  *
  * <p>Kept small on purpose: one method per base type, each a few lines that read like the specification.
@@ -39,6 +40,8 @@ final class ReadSideModel {
     static final int SEARCH_PREFIX_MAX = 4;
     /** The key the global totals are compared under: their slots summed. */
     static final String GLOBAL = "GLOBAL#STATS#<sum of slots>";
+    /** The partition all songs' downloads of a day are compared under: the day's slots (DOWNLOADS#DAYS#<k>) summed. */
+    static final String ALL_DAYS = "DOWNLOADS#DAYS#<sum of slots>";
 
     /** The derived item types the model computes: every stored item of these types is compared. */
     static final Set<String> DERIVED_TYPES = Set.of("UserStats", "PostProjection", "SelectorEntry", "GlobalStats",
@@ -46,7 +49,7 @@ final class ReadSideModel {
             "FavouriteSearchEntry");
 
     /** Attributes of a derived item that are the engine's bookkeeping, not figures. */
-    private static final Set<String> BOOKKEEPING = Set.of("pk", "sk", "entityType", "srcRev");
+    private static final Set<String> BOOKKEEPING = Set.of("pk", "sk", "entityType", "srcRev", "wv");
 
     /** Expected figures by derived item ({@code pk / sk}), each attribute a {@code String} or a {@code Long}. */
     private final Map<String, Map<String, Object>> expected = new TreeMap<>();
@@ -71,8 +74,10 @@ final class ReadSideModel {
             if (type == null || !DERIVED_TYPES.contains(type)) {
                 continue;
             }
-            boolean global = type.equals("GlobalStats");
-            Map<String, Object> figures = stored.computeIfAbsent(global ? GLOBAL : key(item), k -> new TreeMap<>());
+            boolean days = type.equals("DownloadDay");
+            boolean global = days || type.equals("GlobalStats");
+            String key = type.equals("GlobalStats") ? GLOBAL : days ? ALL_DAYS + " / " + string(item, "sk") : key(item);
+            Map<String, Object> figures = stored.computeIfAbsent(key, k -> new TreeMap<>());
             item.forEach((name, value) -> {
                 if (BOOKKEEPING.contains(name) || name.startsWith("wm_")) {
                     return;
@@ -294,7 +299,7 @@ final class ReadSideModel {
         count("SONG#" + songId + " / #STATS#", "downloads", counts);
         count("SONG#" + songId + " / DAY#" + day, "downloads", counts);
         count(songMonth, "data", counts);
-        count("DOWNLOADS#DAYS / DAY#" + day, "downloads", counts);
+        count(ALL_DAYS + " / DAY#" + day, "downloads", counts);
         count(GLOBAL, "downloads", counts);
     }
 

@@ -147,8 +147,11 @@ class ReadSideModelTest {
         table.add(item("SONG#s1", "DAY#2026-02-04", "SongDay", Map.of("downloads", n(0))));
         table.add(item("SONG#s1", "MONTH#2026-02", "SongMonth", Map.of("data", n(1), "songId", s("s1"),
                 "month", s("2026-02"), "selector", s("chart:2026-02:" + crc("s1")))));
-        table.add(item("DOWNLOADS#DAYS", "DAY#2026-02-03", "DownloadDay", Map.of("downloads", n(1))));
-        table.add(item("DOWNLOADS#DAYS", "DAY#2026-02-04", "DownloadDay", Map.of()));
+        // All songs' downloads of a day, in slots: 2 in one, -1 in another (a download counted in through one shard's
+        // slot and refunded through another's).
+        table.add(item("DOWNLOADS#DAYS#1", "DAY#2026-02-03", "DownloadDay", Map.of("downloads", n(2))));
+        table.add(item("DOWNLOADS#DAYS#3", "DAY#2026-02-03", "DownloadDay", Map.of("downloads", n(-1))));
+        table.add(item("DOWNLOADS#DAYS#0", "DAY#2026-02-04", "DownloadDay", Map.of()));
         table.add(item("FAVS#u1", "#STATS#", "FavouriteStats", Map.of("favourites", n(1), "type:link", n(1),
                 "tag:t1", n(1), "tag:t0", n(0))));
         for (String term : List.of("r", "re", "red")) {
