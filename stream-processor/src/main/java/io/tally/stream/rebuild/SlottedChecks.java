@@ -46,11 +46,9 @@ final class SlottedChecks {
         DerivedState.Item want = null;
         List<ItemChecks.Check> members = new ArrayList<>();
         boolean caughtUp = true;
-        boolean hasFirst = false;
         for (ItemChecks.Check slot : slots) {
             caughtUp &= slot.caughtUp();
             if (slot.key().equals(first)) {
-                hasFirst = true;
                 want = slot.want();
                 members.add(slot);
             } else if (slot.want() != null) {
@@ -60,9 +58,8 @@ final class SlottedChecks {
                 members.add(ItemChecks.check(slot.key(), null, slot.have(), slot.touches()));
             }
         }
-        if (!hasFirst) {
-            members.add(0, ItemChecks.check(first, null, null, null));
-        }
+        // Without a slot 0 among them, the whole is nothing (derivations address slot 0): the repair empties the other
+        // slots and has nothing to write into slot 0.
         Comparison.StoredItem sum = sum(type, slots);
         List<Difference> differences = want == null && sum.attributes().isEmpty() ? List.of()
                 : Comparison.compare(whole, want, sum);

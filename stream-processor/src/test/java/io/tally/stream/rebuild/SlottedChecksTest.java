@@ -125,6 +125,18 @@ class SlottedChecksTest {
     }
 
     @Test
+    void repairs_aWholeThatShouldBeNothing_withoutASlotZero_emptiesTheOtherSlotsOnly() {
+        var actual = Map.of(SLOT1, slot(2, 0, Map.of()), SLOT2, slot(1, 1, Map.of()));
+
+        ItemChecks.Check check = ItemChecks.checks(Map.of(), actual, Map.of()).get(0);
+
+        assertThat(check.needsRepair()).isTrue();
+        List<RepairWrite> writes = ItemChecks.repairs(check, POSITION, Set.of());
+        assertThat(writes).extracting(RepairWrite::key).containsExactlyInAnyOrder(SLOT1, SLOT2);
+        assertThat(writes).allSatisfy(write -> assertThat(write.values()).isEmpty());
+    }
+
+    @Test
     void repairs_anEmptySlotCaughtUp_isLeftAlone() {
         var expected = Map.of(SLOT0, total(5, 3));
         var actual = Map.of(SLOT0, slot(1, 0, Map.of()), SLOT1, new Comparison.StoredItem(
