@@ -189,28 +189,23 @@ class LinkCascadeIT {
     }
 
     private Favourite favourite(String id, String title, Instant at, String incarnation) {
-        Favourite favourite = new Favourite("u1", id, FavouriteType.IMAGE, title, null, null, null, at, incarnation);
-        put(favourite.toItem());
-        return favourite;
+        return favs().favourite(id, title, at, incarnation);
     }
 
     private Tag tag(String tagId, String incarnation) {
-        Tag tag = new Tag("u1", tagId, tagId + " tag", T, T, incarnation);
-        put(new TagName("u1", tag.name(), tagId).toItem());
-        put(tag.toItem());
-        return tag;
+        return favs().tag(tagId, incarnation);
     }
 
     private void link(Favourite favourite, Tag tag) {
-        put(new FavouriteTag(favourite, tag.tagId(), T, tag.incarnation()).toItem());
-    }
-
-    private void put(Map<String, AttributeValue> item) {
-        dynamo.putItem(r -> r.tableName(table).item(item));
+        favs().link(favourite, tag);
     }
 
     private void delete(Key key) {
-        dynamo.deleteItem(r -> r.tableName(table).key(key.toAttributeMap()));
+        favs().delete(key);
+    }
+
+    private FavTable favs() {
+        return new FavTable(dynamo, table, T);
     }
 
     private List<FavouriteTag> links() {

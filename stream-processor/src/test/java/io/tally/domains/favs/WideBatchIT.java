@@ -103,28 +103,19 @@ class WideBatchIT {
     }
 
     private Favourite favourite(String id, String title, String incarnation) {
-        Favourite favourite = new Favourite("u1", id, FavouriteType.IMAGE, title, null, null, null, T, incarnation);
-        put(favourite.toItem());
-        return favourite;
+        return new FavTable(dynamo, table, T).favourite(id, title, T, incarnation);
     }
 
     private Tag tag(String tagId) {
-        Tag tag = new Tag("u1", tagId, tagId + " tag", T, T, "i-" + tagId);
-        put(new TagName("u1", tag.name(), tagId).toItem());
-        put(tag.toItem());
-        return tag;
+        return new FavTable(dynamo, table, T).tag(tagId, "i-" + tagId);
     }
 
     private void link(Favourite favourite, Tag tag) {
-        put(new FavouriteTag(favourite, tag.tagId(), T, tag.incarnation()).toItem());
-    }
-
-    private void put(Map<String, AttributeValue> item) {
-        dynamo.putItem(r -> r.tableName(table).item(item));
+        new FavTable(dynamo, table, T).link(favourite, tag);
     }
 
     private void delete(Key key) {
-        dynamo.deleteItem(r -> r.tableName(table).key(key.toAttributeMap()));
+        new FavTable(dynamo, table, T).delete(key);
     }
 
     private Map<String, AttributeValue> stats() {

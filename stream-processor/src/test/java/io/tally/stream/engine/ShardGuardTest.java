@@ -14,16 +14,13 @@ import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostStatus;
-import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.FlakyDerivedStore;
+import io.tally.stream.testing.MutableClock;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.stream.testing.TestRecords;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -455,34 +452,6 @@ class ShardGuardTest {
                 throw new IllegalStateException("no answer from the table (attempt " + attempts + ")");
             }
             return cursors.release(shardId, lease, progress, now);
-        }
-    }
-
-    /** A clock the test moves. */
-    static final class MutableClock extends Clock {
-        private volatile Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
         }
     }
 }

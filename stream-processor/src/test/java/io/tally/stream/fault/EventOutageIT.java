@@ -10,7 +10,6 @@ import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
-import io.tally.core.events.DomainEvent;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
@@ -20,15 +19,13 @@ import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.rebuild.EventRepublisher;
+import io.tally.stream.testing.MutableClock;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.testkit.StreamReader;
 import io.tally.testkit.Workload;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -226,33 +223,5 @@ class EventOutageIT {
 
     private static Duration max(Duration a, Duration b) {
         return a.compareTo(b) >= 0 ? a : b;
-    }
-
-    /** A clock the test moves. */
-    private static final class MutableClock extends Clock {
-        private volatile Instant now;
-
-        MutableClock(Instant now) {
-            this.now = now;
-        }
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
