@@ -6,6 +6,7 @@ import static io.tally.testkit.RecordFixtures.records;
 import static io.tally.testkit.RecordFixtures.sequenceNumber;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.testkit.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

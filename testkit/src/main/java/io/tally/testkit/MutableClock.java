@@ -1,4 +1,4 @@
-package io.tally.stream.testing;
+package io.tally.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock the test moves: give-up periods, leases and lag in simulated time. */
+/** A clock the test moves: give-up periods, leases, lag and record ages in simulated time, without waiting. */
 public final class MutableClock extends Clock {
     private volatile Instant now;
 
@@ -16,6 +16,10 @@ public final class MutableClock extends Clock {
 
     public void advance(Duration duration) {
         now = now.plus(duration);
+    }
+
+    public void set(Instant value) {
+        now = value;
     }
 
     @Override
