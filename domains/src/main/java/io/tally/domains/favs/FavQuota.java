@@ -58,15 +58,30 @@ record FavQuota(Key key, QueryRequest counted, int limit, String owner, String w
      * @throws ApiException {@code conflict} when the partition is full
      */
     TransactWriteItem claim(DynamoDbClient dynamo) {
+        return claim(dynamo, true);
+    }
+
+    /**
+     * The claim of a write that replaces one of the counted items (a link of the favourite's incarnation to an earlier
+     * incarnation of the tag, whose cascade has not run yet): it adds nothing, so the limit is not checked, but the
+     * version still moves, so that a concurrent addition counts again.
+     */
+    TransactWriteItem claimReplacing(DynamoDbClient dynamo) {
+        return claim(dynamo, false);
+    }
+
+    private TransactWriteItem claim(DynamoDbClient dynamo, boolean adds) {
         Map<String, AttributeValue> quota = dynamo.getItem(r -> r.tableName(counted.tableName())
                 .key(key.toAttributeMap()).consistentRead(true)).item();
         AttributeValue version = quota == null ? null : quota.get(VERSION);
-        int held = 0;
-        for (var page : dynamo.queryPaginator(counted)) {
-            held += page.count();
-        }
-        if (held >= limit) {
-            throw ApiException.conflict(owner + " already has " + held + " " + what + ": the limit is " + limit);
+        if (adds) {
+            int held = 0;
+            for (var page : dynamo.queryPaginator(counted)) {
+                held += page.count();
+            }
+            if (held >= limit) {
+                throw ApiException.conflict(owner + " already has " + held + " " + what + ": the limit is " + limit);
+            }
         }
         Map<String, AttributeValue> item = new HashMap<>(key.toAttributeMap());
         item.putAll(extra);

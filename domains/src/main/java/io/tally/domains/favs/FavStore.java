@@ -124,10 +124,15 @@ record FavStore(DynamoDbClient dynamo, String table) {
                 quota = FavQuota.links(table, favourite).claim(dynamo);
             } catch (ApiException full) {
                 Map<String, AttributeValue> existing = dynamo.getItem(Requests.consistentGet(table, link.key())).item();
-                if (existing != null && !existing.isEmpty() && FavouriteTag.fromItem(existing).sameAs(link)) {
-                    return new Linked(FavouriteTag.fromItem(existing), false);
+                FavouriteTag there = existing == null || existing.isEmpty() ? null : FavouriteTag.fromItem(existing);
+                if (there != null && there.sameAs(link)) {
+                    return new Linked(there, false);
                 }
-                throw full;
+                if (there == null || !there.favourite().incarnation().equals(favourite.incarnation())) {
+                    throw full;
+                }
+                // A link of this favourite to an earlier tag of the same id: the new one replaces it, adding none.
+                quota = FavQuota.links(table, favourite).claimReplacing(dynamo);
             }
             try {
                 Transactions.write(dynamo, FavRequests.link(table, link, quota));

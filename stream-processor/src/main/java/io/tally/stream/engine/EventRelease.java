@@ -74,8 +74,8 @@ final class EventRelease {
     private final StreamMetrics metrics;
     /**
      * Per shard, when this engine last gave up on events that failed retryably: the bus has then failed for at least
-     * the give-up period, and until a publish of the shard's succeeds (or a give-up period passes with nothing given
-     * up), its other retryable failures are taken as the same outage and filed at once. Without it, a bus that fails
+     * the give-up period, and until the bus takes an event of the shard's again (or a give-up period passes with
+     * nothing given up), its other retryable failures are taken as the same outage and filed at once. Without it, a bus that fails
      * every call (throttled for hours, an unavailable endpoint) would pass one record per give-up period: about six
      * an hour, until the mapping's record age discards the rest. Kept in memory: a new execution environment waits
      * one give-up period again, which bounds the delay and loses nothing.
@@ -128,8 +128,11 @@ final class EventRelease {
         metrics.eventsFailed(notPublished.size());
         int published = events.size() - notPublished.size();
         String shard = owners.get(0).record().shardId();
-        if (notPublished.isEmpty()) {
+        if (published > 0) {
+            // The bus takes events again: what it refuses now (throttling under load) is retried as usual.
             outages.remove(shard);
+        }
+        if (notPublished.isEmpty()) {
             return Outcome.published(published);
         }
         Map<String, Unpublished> byId = new HashMap<>();

@@ -102,7 +102,9 @@ final class KeyWriter {
                 known = refused;
             } else {
                 // A write of the first records only (the item's contributions were too many for one): the item now
-                // holds them, and the next write takes the rest on the condition that it still does.
+                // holds them, and the next write takes the rest on the condition that it still does. The refusals
+                // counted are those in a row, of one run.
+                refusals = 0;
                 known = new DerivedStore.Refused(write.get().lastSequence(), write.get().hasDocument()
                         ? write.get().documentRevision() : known == null ? null : known.revision());
             }

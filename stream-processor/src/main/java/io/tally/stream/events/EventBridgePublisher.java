@@ -3,7 +3,6 @@ package io.tally.stream.events;
 import io.tally.core.events.DomainEvent;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,6 +57,12 @@ public final class EventBridgePublisher implements EventPublisher {
      * and codes it may add) is a refusal another attempt would meet again: the engine files such an event as a dead
      * letter at once rather than hold its shard.
      */
+    /**
+     * Call error codes that clear by themselves though EventBridge answers them with a 4xx: credentials that expired
+     * (the function's role's session is renewed) and a request signed too long ago.
+     */
+    private static final Set<String> RETRYABLE_CALL_ERRORS = Set.of("ExpiredTokenException", "RequestExpired",
+            "RequestTimeout", "RequestTimeoutException");
     private static final Set<String> RETRYABLE_ENTRY_ERRORS = Set.of("ThrottlingException", "InternalFailure",
             "InternalException", "ServiceUnavailable", NO_RESULT);
 
@@ -171,24 +176,23 @@ public final class EventBridgePublisher implements EventPublisher {
         return retry;
     }
 
-    /** Throttling, 5xx and I/O or timeout failures may pass; anything else (validation, access) will not. */
+    /**
+     * Throttling, 5xx, expired credentials and any failure on this side of the wire (I/O, timeouts, credentials that
+     * could not be loaded) may pass; anything else EventBridge answers (validation, access, a missing bus) will not.
+     * Events that cannot be sent at all (too large, a detail that is not JSON) never reach a call.
+     */
     private static boolean retryable(SdkException e) {
+        if (e instanceof AwsServiceException service && service.awsErrorDetails() != null
+                && RETRYABLE_CALL_ERRORS.contains(service.awsErrorDetails().errorCode())) {
+            return true;
+        }
         if (e instanceof SdkServiceException service) {
             return service.isThrottlingException() || service.statusCode() >= 500;
         }
-        if (e instanceof ApiCallAttemptTimeoutException || e instanceof ApiCallTimeoutException) {
-            // The timed-out call may still have been accepted; resending risks a duplicate, which subscribers
-            // drop by eventId, whereas not resending risks a lost event.
-            return true;
-        }
-        if (e instanceof SdkClientException) {
-            for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-                if (cause instanceof IOException) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        // A timed-out call may still have been accepted; resending risks a duplicate, which subscribers drop by
+        // eventId, whereas not resending risks a lost event.
+        return e instanceof SdkClientException || e instanceof ApiCallAttemptTimeoutException
+                || e instanceof ApiCallTimeoutException;
     }
 
     private static String errorCode(SdkException e) {

@@ -17,6 +17,7 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
@@ -276,6 +277,39 @@ class EventBridgePublisherIT {
 
         assertThat(failed).extracting(Unpublished::errorCode).containsOnly("ThrottlingException");
         assertThat(failed).allMatch(Unpublished::retryable);
+    }
+
+    @Test
+    void tryPublish_callWithExpiredCredentials_isRetryable() {
+        List<DomainEvent> events = events(2);
+        for (int i = 0; i < 5; i++) {
+            eventBridge.failNextCall(400, "ExpiredTokenException");
+        }
+
+        List<Unpublished> failed = publisher.tryPublish(events);
+
+        assertThat(failed).extracting(Unpublished::errorCode).containsOnly("ExpiredTokenException");
+        assertThat(failed).allMatch(Unpublished::retryable);
+    }
+
+    @Test
+    void tryPublish_credentialsThatCannotBeLoaded_isRetryable() {
+        try (EventBridgeClient noCredentials = EventBridgeClient.builder()
+                .endpointOverride(eventBridge.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(() -> {
+                    throw SdkClientException.create("Unable to load credentials from any of the providers");
+                })
+                .httpClient(UrlConnectionHttpClient.create())
+                .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
+                .build()) {
+            EventBridgePublisher publisher = new EventBridgePublisher(noCredentials, BUS, SOURCE, 2, Duration.ofMillis(1),
+                    Duration.ofMillis(2));
+
+            List<Unpublished> failed = publisher.tryPublish(events(2));
+
+            assertThat(failed).hasSize(2).allMatch(Unpublished::retryable);
+        }
     }
 
     @Test
