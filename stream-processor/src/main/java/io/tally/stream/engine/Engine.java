@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * batch.
  *
  * <p>Every derived item carries, per stream shard, the sequence number of the last record of that shard applied
- * to it (its watermark). A batch becomes one conditional UpdateItem per derived item; the condition on the
+ * to it (its watermark). A batch becomes one conditional UpdateItem per derived item (or a few, each of a run of
+ * consecutive records, for an item the batch changes in more attributes than one write holds); the condition on the
  * watermark makes each write idempotent by itself, so duplicated batches, retries from any record, other batch
  * boundaries and a crash between two writes never count a record twice. This needs the records of a shard to be
  * processed one batch at a time, in order (Lambda's ParallelizationFactor 1).
