@@ -118,10 +118,11 @@ record FavStore(DynamoDbClient dynamo, String table) {
         Favourite favourite = get(userId, favouriteId);
         Tag tag = tags.get(userId, tagId);
         FavouriteTag link = new FavouriteTag(favourite, tagId, now, tag.incarnation());
+        FavQuota links = FavQuota.links(table, favourite);
         for (int attempt = 1; ; attempt++) {
             TransactWriteItem quota;
             try {
-                quota = FavQuota.links(table, favourite).claim(dynamo);
+                quota = links.claim(dynamo);
             } catch (ApiException full) {
                 Map<String, AttributeValue> existing = dynamo.getItem(Requests.consistentGet(table, link.key())).item();
                 FavouriteTag there = existing == null || existing.isEmpty() ? null : FavouriteTag.fromItem(existing);
@@ -132,7 +133,7 @@ record FavStore(DynamoDbClient dynamo, String table) {
                     throw full;
                 }
                 // A link of this favourite to an earlier tag of the same id: the new one replaces it, adding none.
-                quota = FavQuota.links(table, favourite).claimReplacing(dynamo);
+                quota = links.claimReplacing(dynamo);
             }
             try {
                 Transactions.write(dynamo, FavRequests.link(table, link, quota));
