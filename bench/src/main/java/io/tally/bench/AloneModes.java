@@ -5,7 +5,10 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The modes that also run alone ({@code --load}, {@code --writer}): their section on stdout, their own JSON. */
+/**
+ * The modes that also run alone ({@code --load}, {@code --writer}, {@code --aws-latency}): their section on stdout,
+ * their own JSON.
+ */
 final class AloneModes {
     private static final Logger LOG = LoggerFactory.getLogger(AloneModes.class);
 
@@ -34,6 +37,21 @@ final class AloneModes {
         Report.Target target = WriterReport.target(writer);
         System.out.println(target.description() + ": " + target.measured() + (target.met() ? " (met)" : " (not met)"));
         LOG.info("wrote {}", options.writerJson);
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(0);
+    }
+
+    /**
+     * The AWS-latency mode alone: writes its JSON and its plot, prints its section, and renders BENCHMARKS.md again
+     * with it and the figures of the last full run (as the cold-start mode does).
+     */
+    static void awsLatency(BenchOptions options) throws IOException {
+        AwsLatencyResults results = AwsLatencyRun.run(options.awsSeconds, options.seed);
+        Bench.writeJson(options.awsJson, results);
+        FreshnessPlot.write(results, options.awsPlot);
+        System.out.println(AwsLatencyReport.section(results));
+        Bench.renderPage(options);
+        LOG.info("wrote {}, {} and {}", options.awsJson, options.awsPlot, options.markdown);
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(0);
     }

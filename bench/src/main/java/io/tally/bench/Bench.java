@@ -44,7 +44,8 @@ public final class Bench {
         if (options.render != null) {
             // Renders the page again from a run's figures, e.g. after a change of the page's text.
             Results results = new ObjectMapper().readValue(options.render.toFile(), Results.class);
-            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson)));
+            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson),
+                    readAwsLatency(options.awsJson)));
             return;
         }
         if (options.coldStart) {
@@ -57,6 +58,10 @@ public final class Bench {
         }
         if (options.writer) {
             AloneModes.writer(options);
+            return;
+        }
+        if (options.awsLatency) {
+            AloneModes.awsLatency(options);
             return;
         }
         // A fresh server per phase (ReplayRun.onFreshServer).
@@ -95,12 +100,18 @@ public final class Bench {
         if (options.writerRequests > 0) {
             writer = new WriterRun(options.writerThreads, options.writerRequests, options.writerRounds).run();
         }
+        AwsLatencyResults aws = readAwsLatency(options.awsJson);
+        if (options.awsSeconds > 0) {
+            aws = AwsLatencyRun.run(options.awsSeconds, options.seed);
+            writeJson(options.awsJson, aws);
+            FreshnessPlot.write(aws, options.awsPlot);
+        }
         {
             Results results = new Results(environment(options), workloads, freshness, load, writer,
                     largeBatchFreshness);
 
             // The cold-start section comes from its own run (--cold-start) and stays on the page.
-            String markdown = Report.markdown(results, readColdStart(options.coldStartJson));
+            String markdown = Report.markdown(results, readColdStart(options.coldStartJson), aws);
             Files.writeString(options.markdown, markdown);
             writeJson(options.json, results);
             System.out.println(markdown);
@@ -125,7 +136,7 @@ public final class Bench {
         writeJson(options.coldStartJson, results);
         Results replay = Files.isRegularFile(options.json)
                 ? new ObjectMapper().readValue(options.json.toFile(), Results.class) : null;
-        Files.writeString(options.markdown, Report.markdown(replay, results));
+        Files.writeString(options.markdown, Report.markdown(replay, results, readAwsLatency(options.awsJson)));
         System.out.println(Report.coldStartSection(results));
         LOG.info("wrote {} and {}", options.markdown, options.coldStartJson);
         // DynamoDB Local leaves non-daemon threads behind.
@@ -136,6 +147,18 @@ public final class Bench {
     static void writeJson(Path file, Object figures) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), figures);
+    }
+
+    /** The page again, from the JSON of the last full run, cold-start run and AWS-latency run (any may be missing). */
+    static void renderPage(BenchOptions options) throws IOException {
+        Results replay = Files.isRegularFile(options.json)
+                ? new ObjectMapper().readValue(options.json.toFile(), Results.class) : null;
+        Files.writeString(options.markdown, Report.markdown(replay, readColdStart(options.coldStartJson),
+                readAwsLatency(options.awsJson)));
+    }
+
+    private static AwsLatencyResults readAwsLatency(Path json) throws IOException {
+        return Files.isRegularFile(json) ? new ObjectMapper().readValue(json.toFile(), AwsLatencyResults.class) : null;
     }
 
     private static ColdStartResults readColdStart(Path json) throws IOException {

@@ -32,6 +32,13 @@ final class BenchOptions {
     int writerRounds = 3;
     int writerThreads = 8;
     Path writerJson = Path.of("bench/results/writer.json");
+    /** Only the AWS-latency mode: its JSON, its plot, and the page rendered again with them. */
+    boolean awsLatency;
+    /** How long records arrive in each of the AWS-latency mode's steady-rate runs; 0 leaves it out of the full run. */
+    int awsSeconds = 8;
+    Path awsJson = Path.of("bench/results/aws-latency.json");
+    /** The freshness-against-rate plot; BENCHMARKS.md shows it from here. */
+    Path awsPlot = Path.of("bench/results/aws-freshness.png");
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -40,6 +47,7 @@ final class BenchOptions {
                 case "--cold-start" -> options.coldStart = true;
                 case "--load" -> options.load = true;
                 case "--writer" -> options.writer = true;
+                case "--aws-latency" -> options.awsLatency = true;
                 default -> options.set(args[i], i + 1 < args.length ? args[++i] : null);
             }
         }
@@ -68,6 +76,10 @@ final class BenchOptions {
         if (options.warmUpRecords < 0) {
             throw new IllegalArgumentException("--warm-up must not be negative (0 leaves the warm-up out)");
         }
+        if (options.awsSeconds < 0 || (options.awsLatency && options.awsSeconds < 1)) {
+            throw new IllegalArgumentException("--aws-seconds must be positive (0 leaves the AWS-latency mode out of a"
+                    + " full run)");
+        }
         if (options.records < 1) {
             throw new IllegalArgumentException("--records must be positive");
         }
@@ -94,12 +106,16 @@ final class BenchOptions {
             case "--runs" -> runs = whole(option, value);
             case "--cold-start-json" -> coldStartJson = path(option, value);
             case "--repo" -> repo = path(option, value);
+            case "--aws-seconds" -> awsSeconds = whole(option, value);
+            case "--aws-json" -> awsJson = path(option, value);
+            case "--aws-plot" -> awsPlot = path(option, value);
             case "--workloads" -> workloads = java.util.Set.of(require(option, value).split(","));
             default -> throw new IllegalArgumentException("unknown option " + option
                     + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                     + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                     + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
-                    + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
+                    + " --writer-rounds N, --writer-threads N, --writer-json FILE, --aws-latency, --aws-seconds S,"
+                    + " --aws-json FILE, --aws-plot FILE,"
                     + " --workloads uniform,zipf,hot-song,tag-heavy)");
         }
     }

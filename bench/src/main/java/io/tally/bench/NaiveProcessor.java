@@ -8,6 +8,8 @@ import io.tally.core.derive.CounterRef;
 import io.tally.core.domain.Derivations;
 import io.tally.core.derive.Document;
 import io.tally.core.derive.IntendedChanges;
+import io.tally.stream.events.EventPublisher;
+import io.tally.stream.events.Unpublished;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,43 +25,64 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * The baseline: a stream consumer as AWS samples write one. For each record, in order, one UpdateItem per derived
  * change ({@code ADD} a counter delta, {@code SET}/{@code REMOVE} a document), sent one after another. It uses
  * Tally's own {@link Derivations}, so both processors decide the same changes and only the way of writing them
- * differs: no coalescing, no concurrency, no watermarks, hence no protection against redelivered records.
+ * differs: no coalescing, no concurrency, no watermarks, hence no protection against redelivered records. With a
+ * publisher, it then publishes the record's domain events, as such a consumer would: one record at a time, after its
+ * writes.
  */
 final class NaiveProcessor {
     private final DynamoDbClient client;
     private final String table;
     private final Derivations derivations;
-    private long skipped;
+    private final EventPublisher publisher;
 
     NaiveProcessor(DynamoDbClient client, String table, Derivations derivations) {
+        this(client, table, derivations, events -> List.of());
+    }
+
+    NaiveProcessor(DynamoDbClient client, String table, Derivations derivations, EventPublisher publisher) {
         this.client = client;
         this.table = table;
         this.derivations = derivations;
+        this.publisher = publisher;
     }
 
     void process(List<SourceRecord> batch) {
         for (SourceRecord record : batch) {
-            for (UpdateItemRequest request : requests(table, derivations, record)) {
+            IntendedChanges changes = changes(derivations, record);
+            for (UpdateItemRequest request : requests(table, derivations, record, changes)) {
                 client.updateItem(request);
+            }
+            if (!changes.events().isEmpty()) {
+                List<Unpublished> failed = publisher.tryPublish(changes.events());
+                if (!failed.isEmpty()) {
+                    throw new IllegalStateException(failed.size() + " events of record " + record.eventId()
+                            + " not published: " + failed.get(0).errorCode());
+                }
             }
         }
     }
 
-    /** Records without a derivation or with an unreadable image write nothing, as the engine's poison handling. */
-    static List<UpdateItemRequest> requests(String table, Derivations derivations, SourceRecord record) {
-        IntendedChanges changes;
+    /** Records without a derivation or with an unreadable image change nothing, as the engine's poison handling. */
+    static IntendedChanges changes(Derivations derivations, SourceRecord record) {
         try {
             Optional<EntityType> type = record.entityType().flatMap(derivations.registry()::entityType);
             if (type.isEmpty()) {
-                return List.of();
+                return IntendedChanges.NONE;
             }
-            changes = derivations.derive(type.get(), record.eventId(), record.oldImage(), record.newImage());
+            IntendedChanges changes = derivations.derive(type.get(), record.eventId(), record.oldImage(),
+                    record.newImage());
+            return changes.isClean() ? changes : IntendedChanges.NONE;
         } catch (RuntimeException e) {
-            return List.of();
+            return IntendedChanges.NONE;
         }
-        if (!changes.isClean()) {
-            return List.of();
-        }
+    }
+
+    static List<UpdateItemRequest> requests(String table, Derivations derivations, SourceRecord record) {
+        return requests(table, derivations, record, changes(derivations, record));
+    }
+
+    private static List<UpdateItemRequest> requests(String table, Derivations derivations, SourceRecord record,
+                                                    IntendedChanges changes) {
         List<UpdateItemRequest> requests = new ArrayList<>();
         for (Map.Entry<CounterRef, Long> delta : changes.counterDeltas().entrySet()) {
             CounterRef counter = delta.getKey();

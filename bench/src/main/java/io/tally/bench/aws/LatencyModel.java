@@ -1,0 +1,109 @@
+package io.tally.bench.aws;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * How long a call to an AWS service takes, seen from a function in the same Region: per operation, a log-normal
+ * distribution fixed by its median (p50) and its 99th percentile (p99). Log-normal because latencies are positive
+ * and right-skewed; two percentiles fix its two parameters.
+ *
+ * <p>{@link #aws()} is the model the bench runs with; {@link Operation#source()} says where each figure comes from
+ * (BENCHMARKS.md prints them). An operation the model does not name takes the {@link #fallback()}'s figures.
+ */
+public final class LatencyModel {
+    /** The standard normal's 99th percentile: p99 = p50 * exp(sigma * Z99). */
+    static final double Z99 = 2.3263478740408408;
+
+    /**
+     * One operation's figures.
+     *
+     * @param service   the SDK's service name ({@code DynamoDB}, {@code EventBridge}, or {@code DynamoDB Streams})
+     * @param operation the API operation ({@code UpdateItem}, {@code PutEvents}, ...)
+     * @param p50Millis its median latency
+     * @param p99Millis its 99th percentile, at least the median
+     * @param source    where the figures come from
+     */
+    public record Operation(String service, String operation, double p50Millis, double p99Millis, String source) {
+        public Operation {
+            Objects.requireNonNull(service, "service");
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(source, "source");
+            if (!(p50Millis > 0) || p99Millis < p50Millis) {
+                throw new IllegalArgumentException(operation + ": need 0 < p50 <= p99, got " + p50Millis + " and "
+                        + p99Millis);
+            }
+        }
+
+        double sigma() {
+            return Math.log(p99Millis / p50Millis) / Z99;
+        }
+
+        /** A latency drawn from this operation's distribution, in nanoseconds. */
+        public long drawNanos(RandomGenerator random) {
+            return Math.round(p50Millis * Math.exp(sigma() * random.nextGaussian()) * 1_000_000d);
+        }
+    }
+
+    /** Where the DynamoDB medians come from. */
+    static final String DYNAMODB_MEDIAN = "AWS Knowledge Center, \"How can I troubleshoot high latency on an Amazon"
+            + " DynamoDB table?\": for GetItem and PutItem \"an average latency is in single-digit milliseconds\"";
+    /** Where the DynamoDB tails come from: a stated assumption, as AWS publishes none. */
+    static final String DYNAMODB_TAIL = "p99 3x p50: an assumption; the DynamoDB Developer Guide (\"Troubleshooting"
+            + " latency issues\") expects spikes at high percentiles but publishes no figure";
+
+    private final Map<String, Operation> operations;
+    private final Operation fallback;
+
+    public LatencyModel(List<Operation> operations, Operation fallback) {
+        Map<String, Operation> byName = new LinkedHashMap<>();
+        for (Operation operation : operations) {
+            if (byName.put(key(operation.service(), operation.operation()), operation) != null) {
+                throw new IllegalArgumentException("operation named twice: " + operation.operation());
+            }
+        }
+        this.operations = byName;
+        this.fallback = Objects.requireNonNull(fallback, "fallback");
+    }
+
+    /** The model of the bench's AWS-latency mode: a function and the services in one Region. */
+    public static LatencyModel aws() {
+        return new LatencyModel(List.of(
+                new Operation("DynamoDB", "GetItem", 4, 12, DYNAMODB_MEDIAN + "; " + DYNAMODB_TAIL),
+                new Operation("DynamoDB", "PutItem", 5, 15, DYNAMODB_MEDIAN + "; " + DYNAMODB_TAIL),
+                new Operation("DynamoDB", "UpdateItem", 5, 15, "as PutItem (a single-item write)"),
+                new Operation("DynamoDB", "DeleteItem", 5, 15, "as PutItem (a single-item write)"),
+                new Operation("DynamoDB", "Query", 6, 18, "a GetItem and a page of items: GetItem's figures"
+                        + " and one more millisecond; " + DYNAMODB_TAIL),
+                new Operation("DynamoDB", "BatchWriteItem", 10, 30, "up to 25 writes in parallel on the service"
+                        + " side: twice a single write; " + DYNAMODB_TAIL),
+                new Operation("DynamoDB", "TransactWriteItems", 15, 45, "three single writes: the Developer"
+                        + " Guide (\"Managing complex workflows with DynamoDB transactions\") says a transaction does"
+                        + " two underlying reads or writes per item, prepare and commit; " + DYNAMODB_TAIL),
+                new Operation("DynamoDB Streams", "GetRecords", 10, 30, "the event source mapping's read of a"
+                        + " shard; AWS publishes no figure: an assumption, twice a single write"),
+                new Operation("EventBridge", "PutEvents", 20, 60, "an assumption: \"tens of milliseconds\" (issue"
+                        + " 30); AWS publishes no PutEvents latency, and a caller sees a synchronous, durable"
+                        + " write of the entries before the answer")),
+                new Operation("any", "other", 5, 15, "as a DynamoDB single-item write"));
+    }
+
+    public List<Operation> operations() {
+        return List.copyOf(operations.values());
+    }
+
+    public Operation fallback() {
+        return fallback;
+    }
+
+    /** The figures of an operation of a service, or the fallback's. */
+    public Operation of(String service, String operation) {
+        return operations.getOrDefault(key(service, operation), fallback);
+    }
+
+    private static String key(String service, String operation) {
+        return service + "/" + operation;
+    }
+}
