@@ -1,4 +1,5 @@
 package io.tally.bench;
+
 import static io.tally.bench.Report.fmt;
 
 import io.tally.bench.aws.CallTimes;

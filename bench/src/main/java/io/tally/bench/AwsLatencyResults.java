@@ -1,4 +1,5 @@
 package io.tally.bench;
+
 import io.tally.bench.aws.ArrivingShard;
 import io.tally.bench.aws.CallTimes;
 import io.tally.bench.aws.LatencyModel;

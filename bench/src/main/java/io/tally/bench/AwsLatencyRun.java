@@ -1,4 +1,5 @@
 package io.tally.bench;
+
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.bench.aws.ArrivingShard;
 import io.tally.bench.aws.AwsLatencyInterceptor;

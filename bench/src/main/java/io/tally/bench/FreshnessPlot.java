@@ -1,4 +1,5 @@
 package io.tally.bench;
+
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;

@@ -1,4 +1,5 @@
 package io.tally.bench.aws;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

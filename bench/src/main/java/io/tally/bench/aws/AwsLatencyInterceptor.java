@@ -1,4 +1,5 @@
 package io.tally.bench.aws;
+
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;

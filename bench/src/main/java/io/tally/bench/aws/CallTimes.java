@@ -1,4 +1,5 @@
 package io.tally.bench.aws;
+
 import java.util.Map;
 import java.util.TreeMap;
 

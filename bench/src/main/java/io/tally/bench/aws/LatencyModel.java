@@ -1,4 +1,5 @@
 package io.tally.bench.aws;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,5 @@
 package io.tally.bench.aws;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
