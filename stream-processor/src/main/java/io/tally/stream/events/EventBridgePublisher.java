@@ -48,27 +48,28 @@ import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
  * original order whatever order the calls finished in.
  *
  * <p><b>Concurrency.</b> A batch of 1,000 stream records announces about 2,000 events, some 200 calls: one after
- * another, at PutEvents' tens of milliseconds, that is seconds per batch. A round's calls are therefore sent by a
- * pool of at most {@code concurrency} daemon threads owned by the publisher (the {@link EventBridgeClient} is
- * thread-safe); the calling thread waits for the round to end, and a round of a single call is sent on the calling
- * thread. Threads that publish through one publisher at once (the local runner's shards share one) share its pool,
- * so the bound is the publisher's, not each caller's; a Lambda environment runs one invocation at a time. The threads are created when first needed and end after {@value #IDLE_SECONDS} idle seconds, and as
- * daemons never keep a JVM alive: a Lambda execution environment is frozen, never shut down, so the publisher has
- * nothing to close. With concurrency 1 no thread is created and the calls go one after another, as before.
+ * another, at PutEvents' tens of milliseconds, that is seconds per batch. A round's calls are therefore sent by a pool
+ * of at most {@code concurrency} daemon threads owned by the publisher (the {@link EventBridgeClient} is thread-safe);
+ * the calling thread waits for the round to end, and a round of a single call is sent on the calling thread. Threads
+ * that publish through one publisher at once (the local runner's shards share one) share its pool, so the bound is the
+ * publisher's, not each caller's; a Lambda environment runs one invocation at a time. The threads are created when
+ * first needed and end after {@value #IDLE_SECONDS} idle seconds, and as daemons never keep a JVM alive: a Lambda
+ * execution environment is frozen, never shut down, so the publisher has nothing to close. With concurrency 1 no thread
+ * is created and the calls go one after another, as before.
  *
- * <p>Why {@value #DEFAULT_CONCURRENCY}: it cuts those 200 calls to 25 waves, well under a second, and keeps one
- * shard's PutEvents rate (about 8 calls per 30 ms, some 270 calls a second) a small share of the account's PutEvents
- * quota, a per-Region soft limit from 10,000 requests a second in the largest Regions down to a few hundred in
- * others, which every shard's processor and every other publisher of the account share. Throttling (of a call, or
- * of entries) is retryable and retried here with full-jitter backoff, so a quota reached slows publishing rather
- * than losing anything (a bus that keeps throttling ends in dead letters to republish, as any retryable failure
- * does); a deployment with many busy shards in a Region with a small quota lowers the concurrency
- * ({@code EVENT_PUBLISH_CONCURRENCY}, see {@code StreamWiring}) or raises the quota. The stream functions' HTTP
- * client is the SDK's URL connection client, not the Apache client with its pool of 50: it has no connection limit
- * to wait on (each call in flight takes a connection of its own, reusing an idle one when there is one) and keeps
- * up to 5 idle connections per host (the JDK's {@code http.maxConnections}). Within a round the threads hand their
- * connections on from call to call; only when a round of 8 ends together are up to 3 of them closed, to be opened
- * again by the next round.
+ * <p>Why {@value #DEFAULT_CONCURRENCY}, as many as the engine's concurrent derived writes: it cuts those 200 calls to
+ * 25 waves, well under a second, and keeps one shard's PutEvents rate (8 calls per 30 ms or so, some 270 calls a
+ * second) a small share of the account's PutEvents quota, a per-Region soft limit from 10,000 requests a second in the
+ * largest Regions down to a few hundred in others, which every shard's processor and every other publisher of the
+ * account share. Throttling (of a call, or of entries) is retryable and retried here with full-jitter backoff, so a
+ * quota reached slows publishing rather than losing anything (a bus that keeps throttling ends in dead letters to
+ * republish, as any retryable failure does); a deployment with many busy shards in a Region with a small quota lowers
+ * the concurrency ({@code EVENT_PUBLISH_CONCURRENCY}, see {@code StreamWiring}) or raises the quota. The stream
+ * functions' HTTP client is the SDK's URL connection client, not the Apache client with its pool of 50: it has no
+ * connection limit to wait on (each call in flight takes a connection of its own, reusing an idle one when there is
+ * one) and keeps up to 5 idle connections per host (the JDK's {@code http.maxConnections}). Within a round the threads
+ * hand their connections on from call to call; only when a round of 8 ends together are up to 3 of them closed, to be
+ * opened again by the next round.
  *
  * <p><b>Order.</b> Calls in flight together finish in any order, so EventBridge may accept an event before one that
  * was handed in before it, of the same subject too: the order is not kept, as EventBridge never promised it for
@@ -102,6 +103,8 @@ public final class EventBridgePublisher implements EventPublisher {
 
     private static final Logger LOG = LoggerFactory.getLogger(EventBridgePublisher.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Numbers the publishers' thread pools, to tell their threads apart. */
+    private static final AtomicInteger POOLS = new AtomicInteger();
     /**
      * The entry error codes EventBridge documents as retryable (throttling, its internal failures), and the missing
      * result of an entry, which may not have been accepted. Any other code (those it documents as non-retryable:
@@ -430,11 +433,15 @@ public final class EventBridgePublisher implements EventPublisher {
         return calls;
     }
 
-    /** Daemons: a publisher is never closed, and its idle threads must not keep a JVM (a CLI, a test run) alive. */
+    /**
+     * Daemons, as the engine's derived-write threads: a publisher is never closed, and its threads must not keep a
+     * JVM (a frozen Lambda environment, a CLI, a test run) alive.
+     */
     private static ThreadFactory daemonThreads() {
+        int pool = POOLS.incrementAndGet();
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
-            Thread thread = new Thread(runnable, "tally-putevents-" + count.incrementAndGet());
+            Thread thread = new Thread(runnable, "tally-putevents-" + pool + "-" + count.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         };
