@@ -271,12 +271,12 @@ public final class EventBridgePublisher implements EventPublisher {
                     interrupted = true;
                     stop.set(true);
                 } catch (ExecutionException e) {
+                    // Thrown once every call has ended, as the sequential loop would have thrown it.
                     if (thrown == null) {
                         thrown = e.getCause();
-                    } else {
+                    } else if (e.getCause() != thrown) {
                         thrown.addSuppressed(e.getCause());
                     }
-                    sent.add(Sent.notSent(calls.get(i), e.getCause().getClass().getSimpleName()));
                     break;
                 }
             }

@@ -237,6 +237,19 @@ class EventBridgePublisherConcurrencyTest {
     }
 
     @Test
+    void tryPublish_aCallThrowsSomethingElseThanAnSdkException_throwsItOnceEveryCallHasEnded() {
+        List<DomainEvent> events = events(40);
+        IllegalStateException bug = new IllegalStateException("a bug in the client");
+        eventBridge.together(4).callFailure(ids -> ids.contains(events.get(10).id()) ? bug : null);
+
+        assertThatThrownBy(() -> publisher(4, 5).tryPublish(events)).isSameAs(bug);
+
+        // Thrown as the sequential loop would throw it, but only after the other calls of the round were answered.
+        assertThat(eventBridge.calls()).hasSize(4);
+        assertThat(eventBridge.accepted()).hasSize(30).doesNotContainAnyElementsOf(ids(events.subList(10, 20)));
+    }
+
+    @Test
     void constructor_concurrencyOutsideOneToFifty_isRefused() {
         assertThatThrownBy(() -> publisher(0, 5)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("concurrency");
