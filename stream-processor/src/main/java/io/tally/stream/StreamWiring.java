@@ -33,6 +33,10 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
  *   <li>{@code AWS_REGION} (required; Lambda sets it);</li>
  *   <li>{@code EVENT_BUS_NAME} (required): the EventBridge bus the domain events go to;</li>
  *   <li>{@code EVENT_SOURCE} (optional, default {@value #DEFAULT_EVENT_SOURCE}): the events' source;</li>
+ *   <li>{@code EVENT_PUBLISH_CONCURRENCY} (optional, 1..50, default 8): how many PutEvents calls of at most ten
+ *       events the publisher has in flight at once in an invocation; 1 sends them one after another. Lower it when
+ *       many busy shards share a Region's small PutEvents quota (throttled events are retried, but each throttled
+ *       round costs a backoff); why 8: {@link EventBridgePublisher};</li>
  *   <li>{@code DYNAMODB_ENDPOINT} (optional): a DynamoDB endpoint override, e.g. {@code http://127.0.0.1:8000}
  *       for DynamoDB Local;</li>
  *   <li>{@code EVENTBRIDGE_ENDPOINT} (optional): an EventBridge endpoint override, e.g. LocalStack's
@@ -48,6 +52,7 @@ public final class StreamWiring {
     static final String EVENTBRIDGE_ENDPOINT = "EVENTBRIDGE_ENDPOINT";
     static final String EVENT_BUS_NAME = "EVENT_BUS_NAME";
     static final String EVENT_SOURCE = "EVENT_SOURCE";
+    static final String EVENT_PUBLISH_CONCURRENCY = "EVENT_PUBLISH_CONCURRENCY";
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
     public static final String DEFAULT_EVENT_SOURCE = "io.tally";
 
@@ -70,6 +75,7 @@ public final class StreamWiring {
         Region region = Region.of(required(env, AWS_REGION));
         String eventBusName = required(env, EVENT_BUS_NAME);
         String source = env.getOrDefault(EVENT_SOURCE, DEFAULT_EVENT_SOURCE);
+        int publishConcurrency = publishConcurrency(env);
 
         DynamoDbClientBuilder dynamoDb = DynamoDbClient.builder()
                 .region(region)
@@ -81,8 +87,9 @@ public final class StreamWiring {
         // One registry per container, flushed as CloudWatch embedded metric format on stdout after every invocation.
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         EmfMetricsFlusher flusher = new EmfMetricsFlusher(registry, System.out);
-        Engine engine = engine(dynamoDbClient, tableName, new EventBridgePublisher(eventBridge, eventBusName, source),
-                registry, ShardSettings.fromEnvironment(env));
+        EventBridgePublisher publisher = new EventBridgePublisher(eventBridge, eventBusName, source,
+                publishConcurrency);
+        Engine engine = engine(dynamoDbClient, tableName, publisher, registry, ShardSettings.fromEnvironment(env));
         DynamoDbStreamsClientBuilder streams = DynamoDbStreamsClient.builder()
                 .region(region)
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
@@ -97,6 +104,30 @@ public final class StreamWiring {
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
         endpoint(env, EVENTBRIDGE_ENDPOINT).ifPresent(builder::endpointOverride);
         return builder.build();
+    }
+
+    /**
+     * {@code EVENT_PUBLISH_CONCURRENCY}, or {@value EventBridgePublisher#DEFAULT_CONCURRENCY} when it is not set.
+     *
+     * @throws IllegalStateException when it is set but not a whole number 1..50: a typo must not start a function
+     *                               that publishes otherwise than configured
+     */
+    static int publishConcurrency(Map<String, String> env) {
+        String value = env.get(EVENT_PUBLISH_CONCURRENCY);
+        if (value == null || value.isBlank()) {
+            return EventBridgePublisher.DEFAULT_CONCURRENCY;
+        }
+        int concurrency;
+        try {
+            concurrency = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            concurrency = 0;
+        }
+        if (concurrency < 1 || concurrency > EventBridgePublisher.MAX_CONCURRENCY) {
+            throw new IllegalStateException("environment variable " + EVENT_PUBLISH_CONCURRENCY
+                    + " must be a whole number 1.." + EventBridgePublisher.MAX_CONCURRENCY + ", not '" + value + "'");
+        }
+        return concurrency;
     }
 
     private static Optional<URI> endpoint(Map<String, String> env, String name) {

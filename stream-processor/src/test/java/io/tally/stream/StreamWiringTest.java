@@ -47,6 +47,28 @@ class StreamWiringTest {
     }
 
     @Test
+    void publishConcurrency_isEightUnlessTheVariableSaysOneToFifty() {
+        assertThat(StreamWiring.publishConcurrency(Map.of())).isEqualTo(8);
+        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", " "))).isEqualTo(8);
+        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", "1"))).isEqualTo(1);
+        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", " 16 "))).isEqualTo(16);
+        for (String invalid : new String[] {"0", "51", "-2", "eight", "2.5"}) {
+            assertThatThrownBy(() -> StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", invalid)))
+                    .as(invalid).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("EVENT_PUBLISH_CONCURRENCY").hasMessageContaining(invalid);
+        }
+    }
+
+    @Test
+    void invalidPublishConcurrency_stopsTheFunctionAtStart() {
+        assertThatThrownBy(() -> StreamWiring.fromEnvironment(Map.of(
+                "TABLE_NAME", "tally", "AWS_REGION", "eu-west-1", "EVENT_BUS_NAME", "tally-events",
+                "EVENT_PUBLISH_CONCURRENCY", "100")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("EVENT_PUBLISH_CONCURRENCY");
+    }
+
+    @Test
     void shardCounts_comeFromTheVariablesTheReadSideReads() {
         assertThat(ShardSettings.fromEnvironment(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2")))
                 .isEqualTo(new ShardSettings(8, 4, 2));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tally.stream.events.FakeEventBridge.Request;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,9 @@ class EventBridgePublisherIT {
                 // records is one the publisher decided to make.
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build();
-        publisher = new EventBridgePublisher(client, BUS, SOURCE, 5, Duration.ofMillis(1), Duration.ofMillis(4));
+        // One call at a time: these tests name the call the fake fails ("the next call") and the order of calls.
+        // EventBridgePublisherConcurrencyTest and the tests at the end, with calls in flight together.
+        publisher = new EventBridgePublisher(client, BUS, SOURCE, 1, 5, Duration.ofMillis(1), Duration.ofMillis(4));
     }
 
     @AfterEach
@@ -303,8 +306,8 @@ class EventBridgePublisherIT {
                 .httpClient(UrlConnectionHttpClient.create())
                 .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()))
                 .build()) {
-            EventBridgePublisher publisher = new EventBridgePublisher(noCredentials, BUS, SOURCE, 2, Duration.ofMillis(1),
-                    Duration.ofMillis(2));
+            EventBridgePublisher publisher = new EventBridgePublisher(noCredentials, BUS, SOURCE, 1, 2,
+                    Duration.ofMillis(1), Duration.ofMillis(2));
 
             List<Unpublished> failed = publisher.tryPublish(events(2));
 
@@ -323,6 +326,43 @@ class EventBridgePublisherIT {
             assertThat(unpublished.retryable()).isFalse();
             assertThat(unpublished.errorCode()).isEqualTo(EventBridgePublisher.DETAIL_NOT_JSON);
         });
+    }
+
+    @Test
+    void publish_1000EventsEightCallsAtOnce_acceptsEachEventOnceThroughTheSdkClient() {
+        List<DomainEvent> events = events(1000);
+        EventBridgePublisher concurrent = new EventBridgePublisher(client, BUS, SOURCE, 8, 5, Duration.ofMillis(1),
+                Duration.ofMillis(4));
+
+        List<Unpublished> failed = concurrent.tryPublish(events);
+
+        assertThat(failed).isEmpty();
+        assertThat(eventBridge.requests()).hasSize(100)
+                .allSatisfy(request -> assertThat(request.entries()).hasSizeBetween(1, 10));
+        assertThat(eventBridge.accepted()).hasSize(1000).containsExactlyInAnyOrderElementsOf(ids(events));
+    }
+
+    @Test
+    void tryPublish_eightCallsAtOnceWithRejectedEntries_retriesTheRetryableAndReturnsTheRefusedInOrder() {
+        List<DomainEvent> events = events(200);
+        eventBridge.rejectEntry(events.get(150).id(), "MalformedDetail", Integer.MAX_VALUE);
+        eventBridge.rejectEntry(events.get(7).id(), "ThrottlingException", 2);
+        eventBridge.rejectEntry(events.get(93).id(), "InternalFailure", 1);
+        eventBridge.rejectEntry(events.get(12).id(), "AccessDeniedException", Integer.MAX_VALUE);
+        EventBridgePublisher concurrent = new EventBridgePublisher(client, BUS, SOURCE, 8, 5, Duration.ofMillis(1),
+                Duration.ofMillis(4));
+
+        List<Unpublished> failed = concurrent.tryPublish(events);
+
+        assertThat(failed).extracting(Unpublished::event).containsExactly(events.get(12), events.get(150));
+        assertThat(failed).extracting(Unpublished::errorCode)
+                .containsExactly("AccessDeniedException", "MalformedDetail");
+        assertThat(failed).noneMatch(Unpublished::retryable);
+        List<String> published = new ArrayList<>(ids(events));
+        published.removeAll(List.of(events.get(12).id(), events.get(150).id()));
+        assertThat(eventBridge.accepted()).hasSize(198).containsExactlyInAnyOrderElementsOf(published);
+        // 20 calls, then one with events 7 and 93, then one with event 7.
+        assertThat(eventBridge.requests()).hasSize(22);
     }
 
     @Test

@@ -17,6 +17,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * An EventBridge endpoint for PutEvents only, speaking the AWS JSON 1.1 protocol the SDK uses. It records every
@@ -53,19 +55,31 @@ final class FakeEventBridge implements AutoCloseable {
     }
 
     private final HttpServer server;
+    private final ExecutorService executor;
     private final List<Request> requests = new ArrayList<>();
     private final List<String> accepted = new ArrayList<>();
     private final Deque<CallFailure> callFailures = new ArrayDeque<>();
     private final Map<String, Rejection> rejections = new HashMap<>();
 
-    private FakeEventBridge(HttpServer server) {
+    private FakeEventBridge(HttpServer server, ExecutorService executor) {
         this.server = server;
+        this.executor = executor;
     }
 
+    /**
+     * Starts listening. Exchanges are taken on a thread each, so that calls a publisher makes at once reach the fake
+     * at once; each is then answered under the fake's lock, whole, so its answer is as if the calls came in turn.
+     */
     static FakeEventBridge start() throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        FakeEventBridge fake = new FakeEventBridge(server);
+        ExecutorService executor = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "fake-eventbridge");
+            thread.setDaemon(true);
+            return thread;
+        });
+        FakeEventBridge fake = new FakeEventBridge(server, executor);
         server.createContext("/", fake::handle);
+        server.setExecutor(executor);
         server.start();
         return fake;
     }
@@ -96,6 +110,7 @@ final class FakeEventBridge implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        executor.shutdownNow();
     }
 
     static String eventId(JsonNode entry) {
