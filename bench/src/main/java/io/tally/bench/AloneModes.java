@@ -46,7 +46,7 @@ final class AloneModes {
      * with it and the figures of the last full run (as the cold-start mode does).
      */
     static void awsLatency(BenchOptions options) throws IOException {
-        AwsLatencyResults results = AwsLatencyRun.run(options.awsSeconds, options.seed);
+        AwsLatencyResults results = AwsLatencyRun.run(options);
         Bench.writeJson(options.awsJson, results);
         FreshnessPlot.write(results, options.awsPlot);
         System.out.println(AwsLatencyReport.section(results));

@@ -62,8 +62,8 @@ final class AwsLatencyRun {
      * that many records a second at most, one per write of an item up to 1 KB.
      */
     static final double PARTITION_WRITES_PER_SEC = 1_000;
-    /** The shares of the partition's limit each processor is run at. */
-    static final List<Double> SHARES = List.of(0.02, 0.05, 0.1, 0.25, 0.5, 0.8, 1.0, 1.2);
+    /** The shares of the partition's limit each processor is run at, after a backlog (0). */
+    static final List<Double> SHARES = List.of(0.0, 0.02, 0.05, 0.1, 0.25, 0.5, 0.8, 1.0, 1.2);
     static final String SHARD_ID = "shardId-00000001000000000000-aws00001";
     static final String TALLY = "tally";
     static final String NAIVE = "naive";
@@ -76,18 +76,22 @@ final class AwsLatencyRun {
     private final Duration arrivals;
     private final Duration deadline;
     private final long seed;
+    private final List<String> processors;
+    private final List<Double> shares;
 
-    private AwsLatencyRun(LocalDynamoDbServer server, LocalEventBus bus, Duration arrivals, long seed) {
+    private AwsLatencyRun(LocalDynamoDbServer server, LocalEventBus bus, BenchOptions options) {
         this.server = server;
         this.admin = server.client();
         this.bus = bus;
-        this.arrivals = arrivals;
+        this.arrivals = Duration.ofSeconds(options.awsSeconds);
         this.deadline = arrivals;
-        this.seed = seed;
+        this.seed = options.seed;
+        this.processors = options.awsProcessors;
+        this.shares = options.awsShares;
     }
 
     /** Runs the mode on a DynamoDB Local and an event bus of its own. */
-    static AwsLatencyResults run(int arrivalSeconds, long seed) {
+    static AwsLatencyResults run(BenchOptions options) {
         Path events;
         try {
             events = Files.createTempDirectory("tally-bench-bus");
@@ -97,7 +101,7 @@ final class AwsLatencyRun {
         try (LocalDynamoDbServer server = LocalDynamoDbServer.start();
              LocalEventBus bus = LocalEventBus.start(LocalEventBus.Settings.of("127.0.0.1", 0, events),
                      EventRules.of("bench", List.of()))) {
-            return new AwsLatencyRun(server, bus, Duration.ofSeconds(arrivalSeconds), seed).run();
+            return new AwsLatencyRun(server, bus, options).run();
         } catch (IOException e) {
             throw new UncheckedIOException("the local event bus did not start", e);
         }
@@ -105,11 +109,17 @@ final class AwsLatencyRun {
 
     private AwsLatencyResults run() {
         List<SourceRecord> shard = recordShard();
+        // Not reported: the JIT compiles DynamoDB Local's, the SDK's and both processors' code first.
+        for (String processor : processors) {
+            point(processor, shard.subList(0, 2_000), 0, "warm-up");
+        }
         List<AwsLatencyResults.Point> points = new ArrayList<>();
-        for (String processor : List.of(TALLY, NAIVE)) {
-            points.add(point(processor, shard, 0));
-            for (double share : SHARES) {
-                points.add(point(processor, shard, share));
+        for (String processor : processors) {
+            for (double share : shares) {
+                // A backlog of 10,000 records, and the naive processor's of far fewer.
+                List<SourceRecord> records = share > 0 ? shard
+                        : shard.subList(0, Math.min(shard.size(), processor.equals(TALLY) ? 10_000 : 500));
+                points.add(point(processor, records, share, share == 0 ? "backlog" : Long.toString(Math.round(share * 100))));
             }
         }
         return new AwsLatencyResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), model.operations(), Bench.BATCH_SIZE, PARTITION_WRITES_PER_SEC,
@@ -122,7 +132,8 @@ final class AwsLatencyRun {
      * change of an item) is kept.
      */
     private List<SourceRecord> recordShard() {
-        int needed = (int) Math.ceil(PARTITION_WRITES_PER_SEC * SHARES.get(SHARES.size() - 1) * arrivals.toSeconds());
+        double most = shares.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        int needed = Math.max(10_000, (int) Math.ceil(PARTITION_WRITES_PER_SEC * most * arrivals.toSeconds()));
         String recording = "rec-aws";
         admin.createTable(TableDefinition.createTableRequest(recording));
         // Deletes and rewrites leave fewer records than writes: 10% more writes than records needed.
@@ -145,16 +156,13 @@ final class AwsLatencyRun {
     }
 
     /** One run: a backlog when {@code share} is 0, else records arriving at that share of the partition's limit. */
-    private AwsLatencyResults.Point point(String processor, List<SourceRecord> shard, double share) {
-        String table = "aws-" + processor + "-" + (share == 0 ? "backlog" : Math.round(share * 100));
+    private AwsLatencyResults.Point point(String processor, List<SourceRecord> records, double share, String run) {
+        String table = "aws-" + processor + "-" + run;
         admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
                 .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
         CallTimes times = new CallTimes();
         AwsLatencyInterceptor latency = new AwsLatencyInterceptor(model, times, seed + table.hashCode());
         double rate = share == 0 ? Double.POSITIVE_INFINITY : share * PARTITION_WRITES_PER_SEC;
-        // A backlog of at most what the largest steady rate brings, and the naive processor's of far fewer.
-        List<SourceRecord> records = share == 0
-                ? shard.subList(0, Math.min(shard.size(), processor.equals(TALLY) ? 10_000 : 500)) : shard;
         LatencyModel.Operation getRecords = model.of("DynamoDB Streams", "GetRecords");
         java.util.random.RandomGenerator pollRandom = new java.util.Random(seed);
         try (DynamoDbClient client = server.client(latency);

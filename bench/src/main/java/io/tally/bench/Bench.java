@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tally.core.ShardSettings;
 import io.tally.core.template.DeploymentTemplate;
 import io.tally.local.stream.EsmSettings;
+import io.tally.stream.StreamWiring;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.Workload;
@@ -41,6 +42,8 @@ public final class Bench {
 
     public static void main(String[] args) throws IOException {
         BenchOptions options = BenchOptions.parse(args);
+        // As the deployed stream function, before the first connection: idle connections kept for 8 calls in flight.
+        StreamWiring.keepConnectionsAlive();
         if (options.render != null) {
             // Renders the page again from a run's figures, e.g. after a change of the page's text.
             Results results = new ObjectMapper().readValue(options.render.toFile(), Results.class);
@@ -102,7 +105,7 @@ public final class Bench {
         }
         AwsLatencyResults aws = readAwsLatency(options.awsJson);
         if (options.awsSeconds > 0) {
-            aws = AwsLatencyRun.run(options.awsSeconds, options.seed);
+            aws = AwsLatencyRun.run(options);
             writeJson(options.awsJson, aws);
             FreshnessPlot.write(aws, options.awsPlot);
         }

@@ -39,6 +39,9 @@ final class BenchOptions {
     Path awsJson = Path.of("bench/results/aws-latency.json");
     /** The freshness-against-rate plot; BENCHMARKS.md shows it from here. */
     Path awsPlot = Path.of("bench/results/aws-freshness.png");
+    /** The AWS-latency mode's processors and shares of the partition's limit (0: a backlog); fewer for a quick look. */
+    java.util.List<String> awsProcessors = java.util.List.of("tally", "naive");
+    java.util.List<Double> awsShares = AwsLatencyRun.SHARES;
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -109,13 +112,16 @@ final class BenchOptions {
             case "--aws-seconds" -> awsSeconds = whole(option, value);
             case "--aws-json" -> awsJson = path(option, value);
             case "--aws-plot" -> awsPlot = path(option, value);
+            case "--aws-processors" -> awsProcessors = java.util.List.of(require(option, value).split(","));
+            case "--aws-shares" -> awsShares = java.util.Arrays.stream(require(option, value).split(","))
+                    .map(Double::valueOf).toList();
             case "--workloads" -> workloads = java.util.Set.of(require(option, value).split(","));
             default -> throw new IllegalArgumentException("unknown option " + option
                     + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                     + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                     + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
                     + " --writer-rounds N, --writer-threads N, --writer-json FILE, --aws-latency, --aws-seconds S,"
-                    + " --aws-json FILE, --aws-plot FILE,"
+                    + " --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive, --aws-shares 0,0.5,...,"
                     + " --workloads uniform,zipf,hot-song,tag-heavy)");
         }
     }

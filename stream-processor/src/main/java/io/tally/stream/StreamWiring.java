@@ -55,6 +55,13 @@ public final class StreamWiring {
     static final String EVENT_PUBLISH_CONCURRENCY = "EVENT_PUBLISH_CONCURRENCY";
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
     public static final String DEFAULT_EVENT_SOURCE = "io.tally";
+    /** The JDK's property for the idle HTTP connections it keeps per host. */
+    static final String MAX_CONNECTIONS_PROPERTY = "http.maxConnections";
+    /**
+     * Idle connections kept per host: more than an invocation has in flight to one service (the engine's 8 derived
+     * writes and its cursor call to DynamoDB, the publisher's 8 PutEvents calls to EventBridge).
+     */
+    static final int KEEP_ALIVE_CONNECTIONS = 32;
 
     /**
      * An engine, what the handler runs after each invocation (flushing the metrics), and the check of the delivered
@@ -71,6 +78,7 @@ public final class StreamWiring {
      * and weighs less than the Apache or Netty clients, and a stream handler makes few, short calls.
      */
     static Processor fromEnvironment(Map<String, String> env) {
+        keepConnectionsAlive();
         String tableName = required(env, TABLE_NAME);
         Region region = Region.of(required(env, AWS_REGION));
         String eventBusName = required(env, EVENT_BUS_NAME);
@@ -95,6 +103,19 @@ public final class StreamWiring {
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
         endpoint(env, DYNAMODB_ENDPOINT).ifPresent(streams::endpointOverride);
         return new Processor(engine, flusher::flush, new ShardIdentity(streams.build()));
+    }
+
+    /**
+     * Lets the JDK keep {@value #KEEP_ALIVE_CONNECTIONS} idle connections per host instead of its default 5, unless
+     * {@code http.maxConnections} is set (e.g. in {@code JAVA_TOOL_OPTIONS}). The SDK's URL connection client runs
+     * on the JDK's HTTP client, which closes every connection beyond that number when a call ends: with 8 derived
+     * writes in flight, each wave of writes would close 3 connections and open them again, a TLS handshake each on
+     * AWS. The JDK reads the property once, at its first connection: call this before any client connects.
+     */
+    public static void keepConnectionsAlive() {
+        if (System.getProperty(MAX_CONNECTIONS_PROPERTY) == null) {
+            System.setProperty(MAX_CONNECTIONS_PROPERTY, Integer.toString(KEEP_ALIVE_CONNECTIONS));
+        }
     }
 
     /** The EventBridge client, pointed at {@code EVENTBRIDGE_ENDPOINT} when it is set. */

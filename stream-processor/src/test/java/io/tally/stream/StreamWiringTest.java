@@ -77,4 +77,24 @@ class StreamWiringTest {
         assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "four")))
                 .hasMessageContaining("STATUS_SHARDS");
     }
+
+    @Test
+    void keepConnectionsAlive_raisesTheJdksIdleConnectionsPerHostUnlessTheyAreSet() {
+        String before = System.getProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY);
+        try {
+            System.clearProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY);
+            StreamWiring.keepConnectionsAlive();
+            assertThat(System.getProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY)).isEqualTo("32");
+
+            System.setProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY, "10");
+            StreamWiring.keepConnectionsAlive();
+            assertThat(System.getProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY)).isEqualTo("10");
+        } finally {
+            if (before == null) {
+                System.clearProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY);
+            } else {
+                System.setProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY, before);
+            }
+        }
+    }
 }
