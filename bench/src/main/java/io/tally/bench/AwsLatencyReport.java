@@ -36,8 +36,11 @@ final class AwsLatencyReport {
                     + fmt(busy.rate(), 0) + " records/s)", freshness(busy, busy.freshnessP99Millis()) + " ms",
                     busy.keptUp() && busy.freshnessP99Millis() <= MAX_P99_MS));
         }
-        List<AwsLatencyResults.Point> tally = aws.points().stream()
-                .filter(p -> p.processor().equals(AwsLatencyRun.TALLY)).toList();
+        List<AwsLatencyResults.Point> tally = new ArrayList<>(aws.points().stream()
+                .filter(p -> p.processor().equals(AwsLatencyRun.TALLY)).toList());
+        if (aws.tuning() != null) {
+            tally.addAll(aws.tuning());
+        }
         long exact = tally.stream().filter(AwsLatencyResults.Point::exact).count();
         targets.add(new Report.Target("AWS-latency mode: exactly-once kept in every run of Tally (oracle exact)",
                 exact + " of " + tally.size() + " exact", exact == tally.size() && !tally.isEmpty()));
@@ -112,6 +115,25 @@ final class AwsLatencyReport {
         md.append("A processor that does not keep up falls further behind every second; its figures are then lower"
                 + " bounds (\"at least\"): a record not processed by the end of the run counts the time it had waited"
                 + " by then.\n\n");
+
+        if (aws.tuning() != null && !aws.tuning().isEmpty()) {
+            md.append("### Calls in flight, side by side\n\n");
+            md.append("Tally's backlog of " + aws.tuning().get(0).arrived() + " records under each setting, one after"
+                    + " another in this run, on tables of their own. The first is the deployed function's; \"before\""
+                    + " is the engine as it was before events were published concurrently.\n\n");
+            double deployed = aws.tuning().get(0).recordsPerSec();
+            MarkdownTable tuning = new MarkdownTable().left("Setting").right("derived writes in flight",
+                    "PutEvents calls in flight", "records/s", "against the deployed setting", "DynamoDB",
+                    "EventBridge", "own code").left("exact");
+            for (AwsLatencyResults.Point p : aws.tuning()) {
+                double busy = p.busySeconds();
+                tuning.row(p.setting(), p.writesInFlight(), p.publishesInFlight(), fmt(p.recordsPerSec(), 0),
+                        fmt(p.recordsPerSec() / deployed, 2) + "x", share(p.dynamoDbSeconds(), busy),
+                        share(p.eventBridgeSeconds(), busy), share(p.ownSeconds(), busy),
+                        p.exact() ? "yes" : "no (" + p.differences() + ")");
+            }
+            md.append(tuning.render()).append('\n');
+        }
 
         md.append("### Where an invocation's time goes\n\n");
         md.append("Inside the invocations: the time with at least one DynamoDB call in flight, with at least one"

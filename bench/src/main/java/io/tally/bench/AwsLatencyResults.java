@@ -13,13 +13,17 @@ import java.util.List;
  * @param partitionWritesPerSec the partition's write limit the rates are shares of
  * @param arrivalSeconds      how long records arrived in each steady-rate run
  * @param idlePollMillis      the mapping's pause between polls of an idle shard
+ * @param points              both processors' runs, with the deployed settings
+ * @param tuning              Tally's backlog under each of {@link AwsLatencyRun#TUNING}, side by side
  */
 record AwsLatencyResults(String date, List<LatencyModel.Operation> model, int batchSize, double partitionWritesPerSec,
-                         long arrivalSeconds, long idlePollMillis, List<Point> points) {
+                         long arrivalSeconds, long idlePollMillis, List<Point> points, List<Point> tuning) {
 
     /**
      * One run of one processor.
      *
+     * @param setting            the calls in flight it ran with ({@link AwsLatencyRun.Setting}): its label, its
+     *                           derived writes and its PutEvents calls
      * @param share              the share of the partition's limit records arrived at; 0 for a backlog (every
      *                           record there at the start)
      * @param keptUp             every record processed, at the rate they arrived
@@ -35,18 +39,18 @@ record AwsLatencyResults(String date, List<LatencyModel.Operation> model, int ba
      * @param exact              the oracle found the derived data of the processed records exact
      * @param calls              per operation ({@code service/operation}), its calls and their times
      */
-    record Point(String processor, double share, double rate, int arrived, int processed, double seconds,
+    record Point(String processor, String setting, int writesInFlight, int publishesInFlight, double share, double rate, int arrived, int processed, double seconds,
                  double recordsPerSec, boolean keptUp, double freshnessP50Millis, double freshnessP99Millis,
                  double freshnessMaxMillis, long invocations, double busySeconds, double dynamoDbSeconds,
                  double eventBridgeSeconds, double awsSeconds, long dynamoDbCalls, long beyondModelCalls,
                  double beyondModelSeconds, long putEventsCalls, boolean exact, int differences,
                  List<CallTimes.OperationFigures> calls) {
 
-        static Point of(String processor, double share, ArrivingShard.Outcome outcome, CallTimes.Snapshot used,
-                        boolean exact, int differences) {
+        static Point of(String processor, AwsLatencyRun.Setting setting, double share, ArrivingShard.Outcome outcome,
+                        CallTimes.Snapshot used, boolean exact, int differences) {
             List<CallTimes.OperationFigures> dynamoDb = List.copyOf(used.of("DynamoDB").values());
             List<CallTimes.OperationFigures> eventBridge = List.copyOf(used.of("EventBridge").values());
-            return new Point(processor, share, Double.isInfinite(outcome.rate()) ? 0 : outcome.rate(),
+            return new Point(processor, setting.label(), setting.writes(), setting.publishes(), share, Double.isInfinite(outcome.rate()) ? 0 : outcome.rate(),
                     outcome.arrived(), outcome.processed(), outcome.seconds(), outcome.recordsPerSec(),
                     outcome.keptUp(), Report.percentile(outcome.freshnessMillis(), 50),
                     Report.percentile(outcome.freshnessMillis(), 99), Report.percentile(outcome.freshnessMillis(), 100),

@@ -67,6 +67,29 @@ final class AwsLatencyRun {
     static final String SHARD_ID = "shardId-00000001000000000000-aws00001";
     static final String TALLY = "tally";
     static final String NAIVE = "naive";
+    /** Records of each tuning run (a backlog). */
+    static final int TUNING_RECORDS = 5_000;
+
+    /**
+     * How many derived writes and PutEvents calls Tally has in flight in an invocation.
+     *
+     * @param label what the setting is
+     */
+    record Setting(String label, int writes, int publishes) {
+        /** The deployed function's: the engine's and the publisher's defaults. */
+        static final Setting DEPLOYED = new Setting("deployed", Engine.DEFAULT_WRITE_CONCURRENCY,
+                EventBridgePublisher.DEFAULT_CONCURRENCY);
+        /** The naive processor: one call at a time. */
+        static final Setting ONE_AT_A_TIME = new Setting("one call at a time", 1, 1);
+    }
+
+    /** The settings the tuning runs compare side by side, the deployed one first. */
+    static final List<Setting> TUNING = List.of(Setting.DEPLOYED,
+            new Setting("events one call at a time (before)", Engine.DEFAULT_WRITE_CONCURRENCY, 1),
+            new Setting("fewer writes in flight", 4, EventBridgePublisher.DEFAULT_CONCURRENCY),
+            new Setting("more writes in flight", 16, EventBridgePublisher.DEFAULT_CONCURRENCY),
+            new Setting("more events in flight", Engine.DEFAULT_WRITE_CONCURRENCY, 16),
+            new Setting("more of both", 16, 16));
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
@@ -111,7 +134,7 @@ final class AwsLatencyRun {
         List<SourceRecord> shard = recordShard();
         // Not reported: the JIT compiles DynamoDB Local's, the SDK's and both processors' code first.
         for (String processor : processors) {
-            point(processor, shard.subList(0, 2_000), 0, "warm-up");
+            point(processor, shard.subList(0, 2_000), 0, "warm-up", setting(processor));
         }
         List<AwsLatencyResults.Point> points = new ArrayList<>();
         for (String processor : processors) {
@@ -119,11 +142,19 @@ final class AwsLatencyRun {
                 // A backlog of 10,000 records, and the naive processor's of far fewer.
                 List<SourceRecord> records = share > 0 ? shard
                         : shard.subList(0, Math.min(shard.size(), processor.equals(TALLY) ? 10_000 : 500));
-                points.add(point(processor, records, share, share == 0 ? "backlog" : Long.toString(Math.round(share * 100))));
+                points.add(point(processor, records, share,
+                        share == 0 ? "backlog" : Long.toString(Math.round(share * 100)), setting(processor)));
             }
         }
-        return new AwsLatencyResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME), model.operations(), Bench.BATCH_SIZE, PARTITION_WRITES_PER_SEC,
-                arrivals.toSeconds(), ArrivingShard.IDLE_POLL_INTERVAL.toMillis(), points);
+        List<AwsLatencyResults.Point> tuning = new ArrayList<>();
+        if (processors.contains(TALLY)) {
+            for (int i = 0; i < TUNING.size(); i++) {
+                tuning.add(point(TALLY, shard.subList(0, TUNING_RECORDS), 0, "tuning-" + i, TUNING.get(i)));
+            }
+        }
+        return new AwsLatencyResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+                model.operations(), Bench.BATCH_SIZE, PARTITION_WRITES_PER_SEC, arrivals.toSeconds(),
+                ArrivingShard.IDLE_POLL_INTERVAL.toMillis(), points, tuning);
     }
 
     /**
@@ -156,7 +187,12 @@ final class AwsLatencyRun {
     }
 
     /** One run: a backlog when {@code share} is 0, else records arriving at that share of the partition's limit. */
-    private AwsLatencyResults.Point point(String processor, List<SourceRecord> records, double share, String run) {
+    private static Setting setting(String processor) {
+        return processor.equals(TALLY) ? Setting.DEPLOYED : Setting.ONE_AT_A_TIME;
+    }
+
+    private AwsLatencyResults.Point point(String processor, List<SourceRecord> records, double share, String run,
+                                          Setting setting) {
         String table = "aws-" + processor + "-" + run;
         admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
                 .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
@@ -167,17 +203,18 @@ final class AwsLatencyRun {
         java.util.random.RandomGenerator pollRandom = new java.util.Random(seed);
         try (DynamoDbClient client = server.client(latency);
              EventBridgeClient eventBridge = eventBridge(latency);
-             Processing processing = processing(processor, client, table,
-                     new EventBridgePublisher(eventBridge, bus.busName(), StreamWiring.DEFAULT_EVENT_SOURCE))) {
+             Processing processing = processing(processor, client, table, setting.writes(),
+                     new EventBridgePublisher(eventBridge, bus.busName(), StreamWiring.DEFAULT_EVENT_SOURCE,
+                             setting.publishes()))) {
             CallTimes.Snapshot before = times.snapshot(System.nanoTime());
             ArrivingShard.Outcome outcome = ArrivingShard.run(records, rate, Bench.BATCH_SIZE, arrivals,
                     share == 0 ? Duration.ofSeconds(60) : deadline, processing.process(), () -> AwsLatencyInterceptor.pause(getRecords.drawNanos(pollRandom)));
             CallTimes.Snapshot used = times.snapshot(System.nanoTime()).minus(before);
             VerificationReport check = verify(table, records.subList(0, outcome.processed()));
-            AwsLatencyResults.Point point = AwsLatencyResults.Point.of(processor, share, outcome, used,
+            AwsLatencyResults.Point point = AwsLatencyResults.Point.of(processor, setting, share, outcome, used,
                     check.isExact(), check.differences().size());
-            LOG.info("aws latency: {} at {}: {} of {} records, {} records/s, freshness p50 {} ms p99 {} ms, kept up {},"
-                    + " exact {}", processor, share == 0 ? "backlog" : Report.fmt(rate, 0) + "/s", outcome.processed(),
+            LOG.info("aws latency: {} ({}) at {}: {} of {} records, {} records/s, freshness p50 {} ms p99 {} ms, kept up {},"
+                    + " exact {}", processor, setting.label(), share == 0 ? "backlog" : Report.fmt(rate, 0) + "/s", outcome.processed(),
                     outcome.arrived(), Report.fmt(outcome.recordsPerSec(), 0), Report.fmt(point.freshnessP50Millis(), 0),
                     Report.fmt(point.freshnessP99Millis(), 0), outcome.keptUp(), check.isExact());
             return point;
@@ -191,10 +228,11 @@ final class AwsLatencyRun {
         }
     }
 
-    private Processing processing(String processor, DynamoDbClient client, String table, EventPublisher publisher) {
+    private Processing processing(String processor, DynamoDbClient client, String table, int writes,
+                                  EventPublisher publisher) {
         if (processor.equals(TALLY)) {
-            Engine engine = StreamWiring.engine(client, table, publisher, new SimpleMeterRegistry(),
-                    ShardSettings.DEFAULTS);
+            Engine engine = StreamWiring.engine(DomainRegistry.load(), client, table, publisher,
+                    new SimpleMeterRegistry(), ShardSettings.DEFAULTS, writes);
             return new Processing(batch -> ReplayRun.processWithRetries(engine, batch), engine::close);
         }
         NaiveProcessor naive = new NaiveProcessor(client, table, derivations, publisher);

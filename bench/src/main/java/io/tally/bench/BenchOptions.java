@@ -83,6 +83,13 @@ final class BenchOptions {
             throw new IllegalArgumentException("--aws-seconds must be positive (0 leaves the AWS-latency mode out of a"
                     + " full run)");
         }
+        if (options.awsProcessors.isEmpty() || !java.util.Set.of("tally", "naive").containsAll(options.awsProcessors)) {
+            throw new IllegalArgumentException("--aws-processors takes tally, naive or both, comma-separated");
+        }
+        if (options.awsShares.isEmpty() || options.awsShares.stream().anyMatch(share -> !(share >= 0 && share <= 5))) {
+            throw new IllegalArgumentException("--aws-shares takes shares of a partition's write limit from 0 (a"
+                    + " backlog) to 5, comma-separated");
+        }
         if (options.records < 1) {
             throw new IllegalArgumentException("--records must be positive");
         }
@@ -113,8 +120,7 @@ final class BenchOptions {
             case "--aws-json" -> awsJson = path(option, value);
             case "--aws-plot" -> awsPlot = path(option, value);
             case "--aws-processors" -> awsProcessors = java.util.List.of(require(option, value).split(","));
-            case "--aws-shares" -> awsShares = java.util.Arrays.stream(require(option, value).split(","))
-                    .map(Double::valueOf).toList();
+            case "--aws-shares" -> awsShares = shares(require(option, value));
             case "--workloads" -> workloads = java.util.Set.of(require(option, value).split(","));
             default -> throw new IllegalArgumentException("unknown option " + option
                     + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
@@ -123,6 +129,14 @@ final class BenchOptions {
                     + " --writer-rounds N, --writer-threads N, --writer-json FILE, --aws-latency, --aws-seconds S,"
                     + " --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive, --aws-shares 0,0.5,...,"
                     + " --workloads uniform,zipf,hot-song,tag-heavy)");
+        }
+    }
+
+    private static java.util.List<Double> shares(String value) {
+        try {
+            return java.util.Arrays.stream(value.split(",")).map(String::trim).map(Double::valueOf).toList();
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--aws-shares takes numbers, comma-separated: " + value, e);
         }
     }
 

@@ -32,4 +32,24 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--fast", "1"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown option --fast (known: ");
     }
+
+    @Test
+    void theAwsLatencyModeTakesItsProcessorsAndSharesAndRefusesOthers() {
+        BenchOptions options = BenchOptions.parse(new String[]{"--aws-latency", "--aws-seconds", "3",
+                "--aws-processors", "tally", "--aws-shares", "0, 0.8"});
+
+        assertThat(options.awsLatency).isTrue();
+        assertThat(options.awsSeconds).isEqualTo(3);
+        assertThat(options.awsProcessors).containsExactly("tally");
+        assertThat(options.awsShares).containsExactly(0.0, 0.8);
+        assertThat(BenchOptions.parse(new String[0]).awsShares).isEqualTo(AwsLatencyRun.SHARES);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-processors", "tally,fast"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-processors");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-shares", "0.5,-1"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-shares");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-shares", "half"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-shares");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-latency", "--aws-seconds", "0"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-seconds");
+    }
 }

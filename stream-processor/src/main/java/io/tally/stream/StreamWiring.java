@@ -165,7 +165,15 @@ public final class StreamWiring {
     /** The engine of these domains over the given clients: the production wiring and the local runner share it. */
     public static Engine engine(DomainRegistry domains, DynamoDbClient dynamoDb, String tableName,
                                 EventPublisher publisher, MeterRegistry registry, ShardSettings shards) {
+        return engine(domains, dynamoDb, tableName, publisher, registry, shards, Engine.DEFAULT_WRITE_CONCURRENCY);
+    }
+
+    /** As the production engine, with {@code writeConcurrency} derived writes in flight (the bench tunes it). */
+    public static Engine engine(DomainRegistry domains, DynamoDbClient dynamoDb, String tableName,
+                                EventPublisher publisher, MeterRegistry registry, ShardSettings shards,
+                                int writeConcurrency) {
         return Engine.builder()
+                .writeConcurrency(writeConcurrency)
                 .derivations(domains.derivations(shards))
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))
                 .deadLetters(new DynamoDbDeadLetterSink(dynamoDb, tableName))

@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
  * pool owned by the engine: {@link #close()} it.
  */
 public final class Engine implements AutoCloseable {
+    /** Derived writes of one batch in flight at once, unless the builder says otherwise. */
+    public static final int DEFAULT_WRITE_CONCURRENCY = 8;
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
     private final DeadLetterSink deadLetters;
@@ -230,7 +232,7 @@ public final class Engine implements AutoCloseable {
         private EventPublisher publisher;
         private StreamMetrics metrics;
         private Clock clock;
-        private int writeConcurrency = 8;
+        private int writeConcurrency = DEFAULT_WRITE_CONCURRENCY;
         private ShardCursors cursors;
         private CascadeRunner cascades = CascadeRunner.NONE;
         private Duration lease = Duration.ofMinutes(2);
