@@ -63,7 +63,7 @@ final class AwsLatencyRun {
      */
     static final double PARTITION_WRITES_PER_SEC = 1_000;
     /** The shares of the partition's limit each processor is run at, after a backlog (0). */
-    static final List<Double> SHARES = List.of(0.0, 0.02, 0.05, 0.1, 0.25, 0.5, 0.8, 1.0, 1.2);
+    static final List<Double> SHARES = List.of(0.0, 0.02, 0.05, 0.25, 0.5, 0.8, 1.0, 1.2);
     static final String SHARD_ID = "shardId-00000001000000000000-aws00001";
     static final String TALLY = "tally";
     static final String NAIVE = "naive";
@@ -101,6 +101,7 @@ final class AwsLatencyRun {
     private final long seed;
     private final List<String> processors;
     private final List<Double> shares;
+    private final double scale;
 
     private AwsLatencyRun(LocalDynamoDbServer server, LocalEventBus bus, BenchOptions options) {
         this.server = server;
@@ -111,6 +112,7 @@ final class AwsLatencyRun {
         this.seed = options.seed;
         this.processors = options.awsProcessors;
         this.shares = options.awsShares;
+        this.scale = options.awsTimeScale;
     }
 
     /** Runs the mode on a DynamoDB Local and an event bus of its own. */
@@ -154,7 +156,7 @@ final class AwsLatencyRun {
         }
         return new AwsLatencyResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 model.operations(), Bench.BATCH_SIZE, PARTITION_WRITES_PER_SEC, arrivals.toSeconds(),
-                ArrivingShard.IDLE_POLL_INTERVAL.toMillis(), points, tuning);
+                ArrivingShard.IDLE_POLL_INTERVAL.toMillis(), scale, points, tuning);
     }
 
     /**
@@ -197,7 +199,7 @@ final class AwsLatencyRun {
         admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
                 .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
         CallTimes times = new CallTimes();
-        AwsLatencyInterceptor latency = new AwsLatencyInterceptor(model, times, seed + table.hashCode());
+        AwsLatencyInterceptor latency = new AwsLatencyInterceptor(model, times, seed + table.hashCode(), scale);
         double rate = share == 0 ? Double.POSITIVE_INFINITY : share * PARTITION_WRITES_PER_SEC;
         LatencyModel.Operation getRecords = model.of("DynamoDB Streams", "GetRecords");
         java.util.random.RandomGenerator pollRandom = new java.util.Random(seed);
@@ -208,17 +210,40 @@ final class AwsLatencyRun {
                              setting.publishes()))) {
             CallTimes.Snapshot before = times.snapshot(System.nanoTime());
             ArrivingShard.Outcome outcome = ArrivingShard.run(records, rate, Bench.BATCH_SIZE, arrivals,
-                    share == 0 ? Duration.ofSeconds(60) : deadline, processing.process(), () -> AwsLatencyInterceptor.pause(getRecords.drawNanos(pollRandom)));
+                    share == 0 ? Duration.ofSeconds(60) : deadline, slowed(processing.process(), times),
+                    () -> AwsLatencyInterceptor.pause(Math.round(getRecords.drawNanos(pollRandom) * scale)), scale);
             CallTimes.Snapshot used = times.snapshot(System.nanoTime()).minus(before);
             VerificationReport check = verify(table, records.subList(0, outcome.processed()));
             AwsLatencyResults.Point point = AwsLatencyResults.Point.of(processor, setting, share, outcome, used,
-                    check.isExact(), check.differences().size());
+                    scale, check.isExact(), check.differences().size());
             LOG.info("aws latency: {} ({}) at {}: {} of {} records, {} records/s, freshness p50 {} ms p99 {} ms, kept up {},"
                     + " exact {}", processor, setting.label(), share == 0 ? "backlog" : Report.fmt(rate, 0) + "/s", outcome.processed(),
                     outcome.arrived(), Report.fmt(outcome.recordsPerSec(), 0), Report.fmt(point.freshnessP50Millis(), 0),
                     Report.fmt(point.freshnessP99Millis(), 0), outcome.keptUp(), check.isExact());
             return point;
         }
+    }
+
+    /**
+     * The processor with its own work (the time of an invocation with no call in flight) made {@code scale} times as
+     * long, by a pause after the invocation, as the interceptor makes every call: the whole invocation then runs
+     * {@code scale} times slower than it would at the model's latencies.
+     */
+    private Consumer<List<SourceRecord>> slowed(Consumer<List<SourceRecord>> process, CallTimes times) {
+        if (scale == 1) {
+            return process;
+        }
+        return batch -> {
+            long started = System.nanoTime();
+            double calls = times.snapshot(started).serviceMillis(CallTimes.ANY);
+            process.accept(batch);
+            long ended = System.nanoTime();
+            long callNanos = Math.round((times.snapshot(ended).serviceMillis(CallTimes.ANY) - calls) * 1e6);
+            long own = ended - started - callNanos;
+            if (own > 0) {
+                AwsLatencyInterceptor.pause(Math.round(own * (scale - 1)));
+            }
+        };
     }
 
     private record Processing(Consumer<List<SourceRecord>> process, Runnable closing) implements AutoCloseable {

@@ -35,13 +35,15 @@ final class BenchOptions {
     /** Only the AWS-latency mode: its JSON, its plot, and the page rendered again with them. */
     boolean awsLatency;
     /** How long records arrive in each of the AWS-latency mode's steady-rate runs; 0 leaves it out of the full run. */
-    int awsSeconds = 8;
+    int awsSeconds = 4;
     Path awsJson = Path.of("bench/results/aws-latency.json");
     /** The freshness-against-rate plot; BENCHMARKS.md shows it from here. */
     Path awsPlot = Path.of("bench/results/aws-freshness.png");
     /** The AWS-latency mode's processors and shares of the partition's limit (0: a backlog); fewer for a quick look. */
     java.util.List<String> awsProcessors = java.util.List.of("tally", "naive");
     java.util.List<Double> awsShares = AwsLatencyRun.SHARES;
+    /** How many times slower time runs in the AWS-latency mode, so that DynamoDB Local keeps within the model. */
+    double awsTimeScale = 5;
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -90,6 +92,9 @@ final class BenchOptions {
             throw new IllegalArgumentException("--aws-shares takes shares of a partition's write limit from 0 (a"
                     + " backlog) to 5, comma-separated");
         }
+        if (!(options.awsTimeScale >= 1 && options.awsTimeScale <= 100)) {
+            throw new IllegalArgumentException("--aws-time-scale takes a factor from 1 (real time) to 100");
+        }
         if (options.records < 1) {
             throw new IllegalArgumentException("--records must be positive");
         }
@@ -121,13 +126,14 @@ final class BenchOptions {
             case "--aws-plot" -> awsPlot = path(option, value);
             case "--aws-processors" -> awsProcessors = java.util.List.of(require(option, value).split(","));
             case "--aws-shares" -> awsShares = shares(require(option, value));
+            case "--aws-time-scale" -> awsTimeScale = Double.parseDouble(require(option, value));
             case "--workloads" -> workloads = java.util.Set.of(require(option, value).split(","));
             default -> throw new IllegalArgumentException("unknown option " + option
                     + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                     + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                     + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
                     + " --writer-rounds N, --writer-threads N, --writer-json FILE, --aws-latency, --aws-seconds S,"
-                    + " --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive, --aws-shares 0,0.5,...,"
+                    + " --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive, --aws-shares 0,0.5,..., --aws-time-scale K,"
                     + " --workloads uniform,zipf,hot-song,tag-heavy)");
         }
     }

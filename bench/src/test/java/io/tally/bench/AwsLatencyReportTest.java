@@ -28,7 +28,7 @@ class AwsLatencyReportTest {
                 Map.of("DynamoDB", seconds * 400, "EventBridge", seconds * 400, CallTimes.ANY, seconds * 800),
                 Map.of("DynamoDB/UpdateItem", new CallTimes.OperationFigures("DynamoDB/UpdateItem", 100, 550, 300, 20,
                         40)));
-        return AwsLatencyResults.Point.of(processor, setting, share, outcome, used, exact, exact ? 0 : 3);
+        return AwsLatencyResults.Point.of(processor, setting, share, outcome, used, 1, exact, exact ? 0 : 3);
     }
 
     static AwsLatencyResults sample(double tallyBacklogSeconds, double tallyFreshnessAt80) {
@@ -40,7 +40,7 @@ class AwsLatencyReportTest {
         List<AwsLatencyResults.Point> tuning = List.of(
                 point("tally", AwsLatencyRun.Setting.DEPLOYED, 0, 5_000, 5_000, 4, 2_000, true),
                 point("tally", AwsLatencyRun.TUNING.get(1), 0, 5_000, 5_000, 16, 8_000, false));
-        return new AwsLatencyResults("2026-11-27", LatencyModel.aws().operations(), 1_000, 1_000, 8, 250, points,
+        return new AwsLatencyResults("2026-11-27", LatencyModel.aws().operations(), 1_000, 1_000, 8, 250, 1, points,
                 tuning);
     }
 
@@ -71,7 +71,7 @@ class AwsLatencyReportTest {
                 .contains("| deployed | 8 | 8 | 1,250 | 1.00x |")
                 .contains("| events one call at a time (before) | 8 | 1 | 313 | 0.25x |")
                 .contains("| tally | backlog | 7.2 | 44% | 44% | 11% | 100 | 0 |")
-                .contains("| tally | backlog | 100 | 20% | 0.04 s | 1% |");
+                .contains("| tally | backlog | 100 | 20% | 0.04 s | 7% |");
         for (LatencyModel.Operation operation : LatencyModel.aws().operations()) {
             assertThat(section).contains(operation.source());
         }

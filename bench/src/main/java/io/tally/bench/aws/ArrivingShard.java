@@ -17,6 +17,11 @@ import java.util.function.Consumer;
  * <p>A record's freshness is the time from its arrival (its write acknowledged) to the return of the invocation that
  * processed it. The stream's own delay between a write and its record becoming readable is not modelled: AWS
  * publishes no figure for it.
+ *
+ * <p>Time may run slower by a {@code scale}: records arrive {@code scale} times less often, idle polls wait
+ * {@code scale} times longer and the run lasts {@code scale} times as long, while the caller makes every call and the
+ * processor's own work last {@code scale} times as long too ({@link AwsLatencyInterceptor}); the outcome is in the
+ * model's time, every duration divided by the scale.
  */
 public final class ArrivingShard {
     /** The mapping's pause between polls of an idle shard. */
@@ -59,9 +64,18 @@ public final class ArrivingShard {
      */
     public static <T> Outcome run(List<T> records, double rate, int batchSize, Duration arrivals, Duration deadline,
                                   Consumer<List<T>> process, Runnable getRecords) {
+        return run(records, rate, batchSize, arrivals, deadline, process, getRecords, 1);
+    }
+
+    /**
+     * Runs {@code records} through {@code process} with time running {@code scale} times slower: the rate, the
+     * durations and the outcome are in the model's time.
+     */
+    public static <T> Outcome run(List<T> records, double rate, int batchSize, Duration arrivals, Duration deadline,
+                                  Consumer<List<T>> process, Runnable getRecords, double scale) {
         Objects.requireNonNull(process, "process");
-        if (!(rate > 0) || batchSize < 1) {
-            throw new IllegalArgumentException("rate and batch size must be positive");
+        if (!(rate > 0) || batchSize < 1 || !(scale >= 1)) {
+            throw new IllegalArgumentException("rate and batch size must be positive, the scale at least 1");
         }
         boolean backlog = Double.isInfinite(rate);
         int count = backlog ? records.size() : (int) Math.round(rate * arrivals.toNanos() / 1e9);
@@ -69,7 +83,8 @@ public final class ArrivingShard {
             throw new IllegalArgumentException(count + " records would arrive; there are " + records.size());
         }
         long start = System.nanoTime();
-        long stop = start + (backlog ? 0 : arrivals.toNanos()) + deadline.toNanos();
+        long stop = start + (long) (((backlog ? 0 : arrivals.toNanos()) + deadline.toNanos()) * scale);
+        double realRate = rate / scale;
         long[] done = new long[count];
         int next = 0;
         long invocations = 0;
@@ -78,7 +93,7 @@ public final class ArrivingShard {
         while (next < count && System.nanoTime() < stop) {
             long polled = System.nanoTime();
             getRecords.run();
-            int arrived = backlog ? count : arrivedBy(System.nanoTime() - start, rate, count);
+            int arrived = backlog ? count : arrivedBy(System.nanoTime() - start, realRate, count);
             if (arrived > next) {
                 int to = Math.min(arrived, next + batchSize);
                 long invoked = System.nanoTime();
@@ -91,16 +106,17 @@ public final class ArrivingShard {
                 }
                 next = to;
             } else {
-                AwsLatencyInterceptor.pause(polled + IDLE_POLL_INTERVAL.toNanos() - System.nanoTime());
+                AwsLatencyInterceptor.pause(polled + (long) (IDLE_POLL_INTERVAL.toNanos() * scale) - System.nanoTime());
             }
         }
         long end = System.nanoTime();
         List<Double> freshness = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            long arrival = start + (backlog ? 0 : (long) (i * 1e9 / rate));
-            freshness.add(((done[i] != 0 ? done[i] : end) - arrival) / 1e6);
+            long arrival = start + (backlog ? 0 : (long) (i * 1e9 / realRate));
+            freshness.add(((done[i] != 0 ? done[i] : end) - arrival) / 1e6 / scale);
         }
-        return new Outcome(rate, count, next, (lastReturn - start) / 1e9, freshness, invocations, busy / 1e9);
+        return new Outcome(rate, count, next, (lastReturn - start) / 1e9 / scale, freshness, invocations,
+                busy / 1e9 / scale);
     }
 
     /** How many of the records have arrived {@code elapsedNanos} after the first (which arrives at 0). */

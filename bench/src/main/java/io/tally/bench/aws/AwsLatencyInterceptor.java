@@ -27,8 +27,18 @@ public final class AwsLatencyInterceptor implements ExecutionInterceptor {
     private final LatencyModel model;
     private final CallTimes times;
     private final RandomGenerator random;
+    private final double scale;
 
     public AwsLatencyInterceptor(LatencyModel model, CallTimes times, long seed) {
+        this(model, times, seed, 1);
+    }
+
+    /** Every draw {@code scale} times as long: time running slower, as {@link ArrivingShard} explains. */
+    public AwsLatencyInterceptor(LatencyModel model, CallTimes times, long seed, double scale) {
+        if (!(scale >= 1)) {
+            throw new IllegalArgumentException("the scale must be at least 1: " + scale);
+        }
+        this.scale = scale;
         this.model = Objects.requireNonNull(model, "model");
         this.times = Objects.requireNonNull(times, "times");
         // Jumpable and thread-safe through the lock below: the draws of one run repeat with its seed.
@@ -57,7 +67,7 @@ public final class AwsLatencyInterceptor implements ExecutionInterceptor {
         String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
         long drawn;
         synchronized (random) {
-            drawn = model.of(service, operation).drawNanos(random);
+            drawn = Math.round(model.of(service, operation).drawNanos(random) * scale);
         }
         times.attempt(service, operation, local, drawn);
         if (drawn > local) {

@@ -54,6 +54,30 @@ class ArrivingShardTest {
     }
 
     @Test
+    void withTimeRunningSlowerRecordsArriveLessOftenAndTheOutcomeIsInTheModelsTime() {
+        List<Long> lateness = new ArrayList<>();
+        long start = System.nanoTime();
+        // 200 records a second in the model's time for half a second, time running 3 times slower: record i arrives
+        // at i * 15 ms, and each invocation takes 30 ms of real time (10 ms of the model's).
+        ArrivingShard.Outcome outcome = ArrivingShard.run(RECORDS, 200, 1_000, Duration.ofMillis(500),
+                Duration.ofSeconds(5), batch -> {
+                    long now = System.nanoTime() - start;
+                    for (int record : batch) {
+                        lateness.add(now - record * 15_000_000L);
+                    }
+                    AwsLatencyInterceptor.pause(30_000_000L);
+                }, () -> { }, 3);
+
+        assertThat(outcome.arrived()).isEqualTo(100);
+        assertThat(outcome.processed()).isEqualTo(100);
+        assertThat(lateness).hasSize(100).allSatisfy(nanos -> assertThat(nanos).isNotNegative());
+        // The last record arrives at 495 ms of the model's time (1,485 ms real) and its invocation lasts 10 ms more.
+        assertThat(outcome.seconds()).isGreaterThanOrEqualTo(0.505);
+        assertThat(outcome.busySeconds()).isGreaterThanOrEqualTo(0.01 * outcome.invocations());
+        assertThat(outcome.freshnessMillis()).allSatisfy(millis -> assertThat(millis).isGreaterThanOrEqualTo(10));
+    }
+
+    @Test
     void aProcessorThatCannotKeepUpIsReportedSoWithLowerBoundsForWhatItNeverProcessed() {
         ArrivingShard.Outcome outcome = ArrivingShard.run(RECORDS, 1_000, 100, Duration.ofMillis(200),
                 Duration.ofMillis(100), batch -> AwsLatencyInterceptor.pause(150_000_000L), () -> { });
