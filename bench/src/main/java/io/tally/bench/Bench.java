@@ -59,6 +59,10 @@ public final class Bench {
             AloneModes.writer(options);
             return;
         }
+        if (options.floor) {
+            AloneModes.floor(options);
+            return;
+        }
         // A fresh server per phase (ReplayRun.onFreshServer).
         if (options.warmUpRecords > 0) {
             ReplayRun.warmUp(options);

@@ -32,6 +32,9 @@ final class BenchOptions {
     int writerRounds = 3;
     int writerThreads = 8;
     Path writerJson = Path.of("bench/results/writer.json");
+    /** Only the floor of the chosen workloads ({@link FloorRun}): its section on stdout and its JSON. */
+    boolean floor;
+    Path floorJson = Path.of("bench/results/floor.json");
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -40,6 +43,7 @@ final class BenchOptions {
                 case "--cold-start" -> options.coldStart = true;
                 case "--load" -> options.load = true;
                 case "--writer" -> options.writer = true;
+                case "--floor" -> options.floor = true;
                 default -> options.set(args[i], i + 1 < args.length ? args[++i] : null);
             }
         }
@@ -87,6 +91,7 @@ final class BenchOptions {
             case "--writer-requests" -> writerRequests = whole(option, value);
             case "--writer-rounds" -> writerRounds = whole(option, value);
             case "--writer-json" -> writerJson = path(option, value);
+            case "--floor-json" -> floorJson = path(option, value);
             case "--writer-threads" -> writerThreads = whole(option, value);
             case "--load-seconds" -> loadSeconds = whole(option, value);
             case "--load-connections" -> loadConnections = whole(option, value);
@@ -99,7 +104,7 @@ final class BenchOptions {
                     + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                     + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                     + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
-                    + " --writer-rounds N, --writer-threads N, --writer-json FILE,"
+                    + " --writer-rounds N, --writer-threads N, --writer-json FILE, --floor, --floor-json FILE,"
                     + " --workloads uniform,zipf,hot-song,tag-heavy)");
         }
     }
