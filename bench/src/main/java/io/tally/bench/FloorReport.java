@@ -87,8 +87,8 @@ final class FloorReport {
         md.append(summary.render()).append('\n');
         md.append("The last three columns split Tally's units above the floor (per record): writes of items the "
                 + "batch left with the same content (contributions that cancel out, which the engine still writes "
-                + "to move the watermark), further writes of an item the batch already wrote (the removal of "
-                + "counters brought to zero, a write split in runs, a write refused and sent again), and what a first "
+                + "to move the watermark), further writes of an item the batch already wrote (the removal of a "
+                + "counter family's counters brought to zero, a write split in runs, a write refused and sent again), and what a first "
                 + "write of a changed item cost beyond the floor's write of it (bookkeeping that takes the item over "
                 + "a KB boundary; for the cursors, whatever Tally's cursor writes cost beyond two a batch).\n\n");
 
