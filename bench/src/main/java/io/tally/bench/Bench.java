@@ -67,6 +67,10 @@ public final class Bench {
             AloneModes.awsLatency(options);
             return;
         }
+        if (options.floor) {
+            AloneModes.floor(options);
+            return;
+        }
         // A fresh server per phase (ReplayRun.onFreshServer).
         if (options.warmUpRecords > 0) {
             ReplayRun.warmUp(options);

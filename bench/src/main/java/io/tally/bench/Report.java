@@ -47,6 +47,7 @@ final class Report {
                     + "x the naive processor's", fmt(workload.writeUnitRatio(), 3) + "x",
                     workload.writeUnitRatio() <= maxUnits));
             boolean exact = workload.tally().exactAfterRun() && workload.tally().differencesAfterDuplicate() == 0;
+            targets.addAll(FloorReport.targets(workload));
             targets.add(new Target(label + "exactly-once kept (oracle exact after the run and after a "
                     + "duplicated batch)", exact ? "exact" : "not exact", exact));
         }
@@ -164,6 +165,7 @@ final class Report {
         md.append(processors.render()).append('\n');
 
         md.append(WriteUnitReport.writeUnitSection(results));
+        md.append(FloorReport.section(results.workloads()));
         md.append(CpuReport.section(results));
         md.append(ShortfallReport.section(results));
         md.append(LargeBatchReport.section(results));
