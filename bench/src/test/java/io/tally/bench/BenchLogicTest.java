@@ -263,10 +263,10 @@ class BenchLogicTest {
 
         List<Report.Target> targets = Report.targets(results);
 
-        // uniform: 10x (at least 5x), 0.25x (at most 0.45x), exact; zipf: 10x (at least 10x), 0.25x, exact;
-        // freshness: 1,200 ms (at most 300 ms).
-        assertThat(targets).extracting(Report.Target::met)
-                .containsExactly(true, true, true, true, true, true, false);
+        // uniform: 0.25x write units (at most 0.45x), exact; zipf: 0.25x, exact; freshness: 1,200 ms (at most
+        // 300 ms). The records/s ratios (10x) are information, not targets: DynamoDB Local bounds them.
+        assertThat(targets).extracting(Report.Target::met).containsExactly(true, true, true, true, false);
+        assertThat(targets).extracting(Report.Target::description).noneMatch(d -> d.contains("records/s"));
         assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**")
                 .contains("## Where the write units go").contains("| | PostsByStatus | | 0.250 | | 1.000 |")
                 .contains("| Warm-up | about 6000 records (blog, catalogue, songs, favourites)").contains("## Where the CPU goes")
