@@ -322,6 +322,25 @@ class BenchLogicTest {
                 new IllegalStateException("down")), records)).isZero();
     }
 
+    @Test
+    void render_attachesTheFloorOfTheLastFloorRunToTheWorkloadsThatHaveNone(@org.junit.jupiter.api.io.TempDir
+                                                                            java.nio.file.Path dir) throws Exception {
+        Results.ProcessorResult tally = processor("tally", 1000, 0.5, true, 0);
+        Results.ProcessorResult naive = processor("naive", 100, 2.0, true, 40);
+        Results run = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000, 0),
+                List.of(new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1, tally, naive),
+                        new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive)), null);
+        Results.Floor floor = new Results.Floor(10, 1000, 1, List.of());
+        java.nio.file.Path json = dir.resolve("floor.json");
+        Bench.writeJson(json, List.of(new Results.WorkloadResult("zipf", 1.1, 1, 1, 0, 10, 1, 0, 0, null, null, null,
+                floor)));
+
+        Results rendered = Bench.withFloors(run, json);
+        assertThat(rendered.workloads()).extracting(Results.WorkloadResult::floor).containsExactly(null, floor);
+        assertThat(rendered.workloads().get(1).tally()).isEqualTo(tally);
+        assertThat(Bench.withFloors(run, dir.resolve("none.json"))).isSameAs(run);
+    }
+
     private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {
         return new Results.ProcessorResult(name, 1, 1, rate, 1, 0, 1, units, units, true, 10, exact, 0, 100, drift, drift,
                 List.of(new Results.WriteUnitShare("PostProjection", 1, units,
