@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * Typed, validated access to the fields of a JSON request body. Every rule broken is a
- * {@code validation_failed} naming the field; a field the route does not know is one too.
+ * {@code validation_failed} naming the field; a field the route does not know is one too. Text follows {@link Text}'s
+ * rules.
  */
 public final class Body {
     private final ObjectNode node;
@@ -35,16 +36,40 @@ public final class Body {
         return value != null && !value.isNull();
     }
 
+    /** A one-line string of {@code minLength..maxLength} characters; see {@link #optionalString}. */
     public String requiredString(String field, int minLength, int maxLength) {
-        String value = optionalString(field, minLength, maxLength);
+        return required(field, optionalString(field, minLength, maxLength));
+    }
+
+    /**
+     * A one-line string of {@code minLength..maxLength} characters (code points) that is not blank and follows
+     * {@link Text}'s rules with no control character at all, or null if absent.
+     */
+    public String optionalString(String field, int minLength, int maxLength) {
+        return text(field, minLength, maxLength, Text.Lines.SINGLE);
+    }
+
+    /** Text that may span lines (a post's body, a comment); see {@link #optionalMultiline}. */
+    public String requiredMultiline(String field, int minLength, int maxLength) {
+        return required(field, optionalMultiline(field, minLength, maxLength));
+    }
+
+    /**
+     * As {@link #optionalString}, except that tab, line feed and carriage return are allowed: text that may span
+     * lines, such as a post's body or a comment.
+     */
+    public String optionalMultiline(String field, int minLength, int maxLength) {
+        return text(field, minLength, maxLength, Text.Lines.ALLOWED);
+    }
+
+    private static String required(String field, String value) {
         if (value == null) {
             throw ApiException.validation(field, "'" + field + "' is required");
         }
         return value;
     }
 
-    /** A string of {@code minLength..maxLength} characters (code points) that is not blank, or null if absent. */
-    public String optionalString(String field, int minLength, int maxLength) {
+    private String text(String field, int minLength, int maxLength, Text.Lines lines) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
@@ -53,6 +78,10 @@ public final class Body {
             throw ApiException.validation(field, "'" + field + "' must be a string");
         }
         String text = value.textValue();
+        String problem = Text.problem(text, lines);
+        if (problem != null) {
+            throw ApiException.validation(field, "'" + field + "' " + problem);
+        }
         int length = text.codePointCount(0, text.length());
         if (length < minLength || length > maxLength) {
             throw ApiException.validation(field,

@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.tally.core.Timestamps;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * The one JSON mapper of the service: strict on input, plain on output. The contract's shapes are records with
@@ -44,10 +46,17 @@ public final class Json {
         return MAPPER.createObjectNode();
     }
 
-    /** Parses a request body that must be one JSON object; anything else is a {@code bad_request}. */
+    /**
+     * Parses a request body that must be one JSON object; anything else is a {@code bad_request}, and so is text that
+     * is not valid Unicode: the body itself, or a string in it (a key or a value at any depth) that a JSON escape made
+     * a lone surrogate ({@code "\ud800"}), which Jackson accepts.
+     */
     public static ObjectNode parseObject(String body) {
         if (body == null || body.isBlank()) {
             throw ApiException.badRequest("request body must be a JSON object");
+        }
+        if (!Text.isValidUnicode(body)) {
+            throw ApiException.badRequest("request body is not valid UTF-8");
         }
         JsonNode node;
         try {
@@ -58,7 +67,38 @@ public final class Json {
         if (node == null || !node.isObject()) {
             throw ApiException.badRequest("request body must be a JSON object");
         }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!Text.isValidUnicode(field.getKey())) {
+                throw ApiException.badRequest("a field name in the request body is not valid Unicode (a lone surrogate)");
+            }
+            if (!isValidUnicode(field.getValue())) {
+                throw ApiException.badRequest("'" + field.getKey() + "' is not valid Unicode (a lone surrogate)",
+                        field.getKey());
+            }
+        }
         return (ObjectNode) node;
+    }
+
+    /** Whether every string in {@code node} (keys and values, at any depth; it is at most 32 deep) is valid Unicode. */
+    private static boolean isValidUnicode(JsonNode node) {
+        if (node.isTextual()) {
+            return Text.isValidUnicode(node.textValue());
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!Text.isValidUnicode(field.getKey()) || !isValidUnicode(field.getValue())) {
+                return false;
+            }
+        }
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (!isValidUnicode(element)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** A contract shape (a record with {@code @JsonPropertyOrder}) as a JSON object, fields in its order. */

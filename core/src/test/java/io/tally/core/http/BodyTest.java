@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class BodyTest {
-    private static final Set<String> FIELDS = Set.of("name", "score", "id", "flag", "progress");
+    private static final Set<String> FIELDS = Set.of("name", "score", "id", "flag", "progress", "text");
 
     @ParameterizedTest
     @ValueSource(strings = {"", "   ", "{", "{\"name\":}", "[]", "42", "\"text\"", "null", "{\"name\":\"a\",\"name\":\"b\"}", "{} {}"})
@@ -72,6 +72,45 @@ class BodyTest {
         assertError(() -> Body.parse("{\"id\":\"a#b\"}", FIELDS).optionalId("id"), ErrorCode.VALIDATION_FAILED, "id");
         assertError(() -> Body.parse("{\"id\":12}", FIELDS).optionalId("id"), ErrorCode.VALIDATION_FAILED, "id");
         assertError(() -> Body.parse("{}", FIELDS).requiredId("id"), ErrorCode.VALIDATION_FAILED, "id");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"name\":\"\\ud800\"}", "{\"name\":\"a\\udc00b\"}", "{\"name\":\"\\ude00\\ud83d\"}",
+            "{\"name\":[\"\\ud800\"]}", "{\"name\":{\"x\":\"\\ud800\"}}", "{\"name\":{\"\\ud800\":1}}"})
+    void loneSurrogateEscape_anywhereInAValue_isBadRequestNamingTheField(String body) {
+        assertError(() -> Body.parse(body, FIELDS), ErrorCode.BAD_REQUEST, "name");
+    }
+
+    @Test
+    void loneSurrogate_inAFieldNameOrInTheBodyText_isBadRequest() {
+        assertError(() -> Body.parse("{\"\\ud800\":1}", FIELDS), ErrorCode.BAD_REQUEST, null);
+        assertError(() -> Body.parse("{\"name\":\"\uD800\"}", FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    @Test
+    void pairedSurrogateEscape_isACharacter() {
+        assertThat(Body.parse("{\"name\":\"\\ud83d\\ude00\"}", FIELDS).requiredString("name", 1, 1))
+                .isEqualTo("\uD83D\uDE00");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\\u0000", "a\\u0000b", "\\u0001", "\\t", "\\n", "\\r", "\\u001f", "\\u007f", "\\u0085",
+            "\\u009f", "\\ufffd", "\uFFFD"})
+    void oneLineString_withAControlOrReplacementCharacter_isValidationFailed(String escaped) {
+        assertError(() -> Body.parse("{\"name\":\"A" + escaped + "\"}", FIELDS).requiredString("name", 1, 100),
+                ErrorCode.VALIDATION_FAILED, "name");
+    }
+
+    @Test
+    void multiline_allowsTabLineFeedAndCarriageReturn_nothingElse() {
+        assertThat(Body.parse("{\"text\":\"one\\r\\ntwo\\tthree\"}", FIELDS).requiredMultiline("text", 1, 100))
+                .isEqualTo("one\r\ntwo\tthree");
+        for (String bad : new String[] {"\\u0000", "\\u000b", "\\u000c", "\\u001b", "\\u007f", "\\u0085", "\\ufffd"}) {
+            assertError(() -> Body.parse("{\"text\":\"a" + bad + "b\"}", FIELDS).requiredMultiline("text", 1, 100),
+                    ErrorCode.VALIDATION_FAILED, "text");
+        }
+        assertError(() -> Body.parse("{\"text\":\"\\n\\t\"}", FIELDS).requiredMultiline("text", 1, 100),
+                ErrorCode.VALIDATION_FAILED, "text");
     }
 
     @Test
