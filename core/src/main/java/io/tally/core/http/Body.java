@@ -10,9 +10,12 @@ import java.util.Set;
 /**
  * Typed, validated access to the fields of a JSON request body. Every rule broken is a
  * {@code validation_failed} naming the field; a field the route does not know is one too. Text follows {@link Text}'s
- * rules.
+ * rules; a number must be one the field's range allows and DynamoDB holds exactly, so that nothing is stored altered.
  */
 public final class Body {
+    /** The significant digits a DynamoDB number holds. */
+    public static final int MAX_DIGITS = 38;
+
     private final ObjectNode node;
 
     private Body(ObjectNode node) {
@@ -133,20 +136,56 @@ public final class Body {
         return decimal.longValueExact();
     }
 
-    /** A number in {@code min..max}, or null if absent. */
+    /**
+     * A number in {@code min..max} that DynamoDB can hold exactly ({@link #isStorable}), or null if absent. A number
+     * written with trailing zeros ({@code 0.50}) is the same number ({@code 0.5}).
+     */
     public BigDecimal optionalDecimal(String field, BigDecimal min, BigDecimal max) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
         }
+        String rule = "'" + field + "' must be a number " + min.toPlainString() + ".." + max.toPlainString();
         if (!value.isNumber()) {
-            throw ApiException.validation(field, "'" + field + "' must be a number " + min + ".." + max);
+            throw ApiException.validation(field, rule);
         }
         BigDecimal decimal = value.decimalValue();
         if (decimal.compareTo(min) < 0 || decimal.compareTo(max) > 0) {
-            throw ApiException.validation(field, "'" + field + "' must be a number " + min + ".." + max);
+            throw ApiException.validation(field, rule);
+        }
+        if (!isStorable(decimal)) {
+            throw ApiException.validation(field, rule + " with at most " + MAX_DIGITS
+                    + " significant digits, none smaller than 1E-130");
+        }
+        return decimal.signum() == 0 ? BigDecimal.ZERO : decimal.stripTrailingZeros();
+    }
+
+    /**
+     * As {@link #optionalDecimal(String, BigDecimal, BigDecimal)}, with at most {@code maxDecimals} digits after the
+     * decimal point (trailing zeros aside): {@code 1e-131} has 131.
+     */
+    public BigDecimal optionalDecimal(String field, BigDecimal min, BigDecimal max, int maxDecimals) {
+        BigDecimal decimal = optionalDecimal(field, min, max);
+        if (decimal != null && decimal.scale() > maxDecimals) {
+            throw ApiException.validation(field, "'" + field + "' must be a number " + min.toPlainString() + ".."
+                    + max.toPlainString() + " with at most " + maxDecimals + " digits after the decimal point");
         }
         return decimal;
+    }
+
+    /**
+     * Whether DynamoDB holds {@code decimal} exactly: at most 38 significant digits, and zero or a magnitude from
+     * 1E-130 to below 1E+126. Anything else it refuses ("Number underflow", "overflow", "more than 38 significant
+     * digits"), which must be the client's 400, not the table's 500.
+     */
+    public static boolean isStorable(BigDecimal decimal) {
+        if (decimal.signum() == 0) {
+            return true;
+        }
+        BigDecimal stripped = decimal.stripTrailingZeros();
+        // The exponent of the first significant digit, as in 1.23E-5: -5. Computed in long, scale may be extreme.
+        long exponent = (long) stripped.precision() - stripped.scale() - 1;
+        return stripped.precision() <= MAX_DIGITS && exponent >= -130 && exponent <= 125;
     }
 
     public Boolean optionalBoolean(String field) {

@@ -2,6 +2,8 @@ package io.tally.core.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +13,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.tally.core.Timestamps;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
@@ -49,7 +52,9 @@ public final class Json {
     /**
      * Parses a request body that must be one JSON object; anything else is a {@code bad_request}, and so is text that
      * is not valid Unicode: the body itself, or a string in it (a key or a value at any depth) that a JSON escape made
-     * a lone surrogate ({@code "\ud800"}), which Jackson accepts.
+     * a lone surrogate ({@code "\ud800"}), which Jackson accepts. A number so large or so small that it cannot be read
+     * at all ({@code 1e2147483648}) is a {@code validation_failed} naming its field, as any number out of a field's
+     * range is.
      */
     public static ObjectNode parseObject(String body) {
         if (body == null || body.isBlank()) {
@@ -63,6 +68,11 @@ public final class Json {
             node = MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
             throw ApiException.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (NumberFormatException | ArithmeticException e) {
+            String field = fieldOfUnreadableNumber(body);
+            throw field == null
+                    ? ApiException.badRequest("request body holds a number out of any range")
+                    : ApiException.validation(field, "'" + field + "' is a number out of any range");
         }
         if (node == null || !node.isObject()) {
             throw ApiException.badRequest("request body must be a JSON object");
@@ -99,6 +109,26 @@ public final class Json {
             }
         }
         return true;
+    }
+
+    /** The top-level field whose value is the number {@code body} cannot hold, or null (not at the top level). */
+    private static String fieldOfUnreadableNumber(String body) {
+        try (JsonParser parser = MAPPER.getFactory().createParser(body)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.VALUE_NUMBER_FLOAT || token == JsonToken.VALUE_NUMBER_INT) {
+                    try {
+                        parser.getDecimalValue();
+                    } catch (NumberFormatException | ArithmeticException e) {
+                        JsonStreamContext context = parser.getParsingContext();
+                        return context.getParent() != null && context.getParent().inRoot() && context.inObject()
+                                ? parser.currentName() : null;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
     }
 
     /** A contract shape (a record with {@code @JsonPropertyOrder}) as a JSON object, fields in its order. */

@@ -75,6 +75,52 @@ class BodyTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"1e-131", "-1e-131", "1e-400", "0.123456789012345678901234567890123456789", "1e126",
+            "-1e126", "1e400", "123456789012345678901234567890123456789"})
+    void decimals_thatDynamoDbCannotHoldExactly_areValidationFailed(String number) {
+        BigDecimal huge = new BigDecimal("1e200");
+        assertError(() -> Body.parse("{\"progress\":" + number + "}", FIELDS).optionalDecimal("progress", huge.negate(), huge),
+                ErrorCode.VALIDATION_FAILED, "progress");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-0", "0.0", "0e-400", "1e-130", "-1e-130", "9.9999999999999999999999999999999999999e125",
+            "0.12345678901234567890123456789012345678", "0.1234567890123456789012345678901234567800000",
+            "12345678901234567890123456789012345678", "1.5e3"})
+    void decimals_thatDynamoDbHoldsExactly_areTheSameNumber(String number) {
+        BigDecimal huge = new BigDecimal("1e200");
+        assertThat(Body.parse("{\"progress\":" + number + "}", FIELDS).optionalDecimal("progress", huge.negate(), huge))
+                .isEqualByComparingTo(number);
+    }
+
+    @Test
+    void decimals_withMoreDecimalsThanTheFieldAllows_areValidationFailed() {
+        assertThat(Body.parse("{\"progress\":0.123456789012345}", FIELDS)
+                .optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, 15)).isEqualByComparingTo("0.123456789012345");
+        assertThat(Body.parse("{\"progress\":0.5000000000000000000000}", FIELDS)
+                .optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, 15)).isEqualByComparingTo("0.5");
+        for (String bad : new String[] {"0.1234567890123456", "1e-16", "1e-131"}) {
+            assertError(() -> Body.parse("{\"progress\":" + bad + "}", FIELDS)
+                    .optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, 15), ErrorCode.VALIDATION_FAILED, "progress");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e2147483648", "1e-2147483649", "1e99999999999", "0.1e-2147483647", "-1E+9999999999"})
+    void numbersNoBigDecimalCanHold_areValidationFailedNamingTheField_notAnException(String number) {
+        assertError(() -> Body.parse("{\"score\":" + number + "}", FIELDS), ErrorCode.VALIDATION_FAILED, "score");
+        assertError(() -> Body.parse("{\"score\":[" + number + "]}", FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    @Test
+    void wholeNumbers_farOutOfRange_areValidationFailed() {
+        for (String bad : new String[] {"1e-131", "1e-999999999", "1e999999999", "-1e999999999"}) {
+            assertError(() -> Body.parse("{\"score\":" + bad + "}", FIELDS).requiredLong("score", 0, 1_000_000_000),
+                    ErrorCode.VALIDATION_FAILED, "score");
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"{\"name\":\"\\ud800\"}", "{\"name\":\"a\\udc00b\"}", "{\"name\":\"\\ude00\\ud83d\"}",
             "{\"name\":[\"\\ud800\"]}", "{\"name\":{\"x\":\"\\ud800\"}}", "{\"name\":{\"\\ud800\":1}}"})
     void loneSurrogateEscape_anywhereInAValue_isBadRequestNamingTheField(String body) {
