@@ -136,7 +136,7 @@ final class AwsLatencyRun {
         List<SourceRecord> shard = recordShard();
         // Not reported: the JIT compiles DynamoDB Local's, the SDK's and both processors' code first.
         for (String processor : processors) {
-            point(processor, shard.subList(0, 2_000), 0, "warm-up", setting(processor));
+            point(processor, shard.subList(0, processor.equals(TALLY) ? 2_000 : 200), 0, "warm-up", setting(processor));
         }
         List<AwsLatencyResults.Point> points = new ArrayList<>();
         for (String processor : processors) {

@@ -142,7 +142,7 @@ public final class WriterApi {
                         "request body exceeds " + MAX_BODY_BYTES + " bytes", null);
             }
             if (request.body() != null && !Text.isValidUnicode(request.body())) {
-                throw ApiException.badRequest("request body is not valid UTF-8");
+                throw ApiException.invalidRequest("request body is not valid UTF-8");
             }
             checkQuery(request);
             Router.Match match = router.match(request.method(), request.path());

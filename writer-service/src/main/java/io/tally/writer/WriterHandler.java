@@ -219,7 +219,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
             bytes = Base64.getDecoder().decode(body);
         } catch (IllegalArgumentException e) {
             // API Gateway never sends one; a hand-made event might.
-            throw ApiException.badRequest("request body is not valid base64");
+            throw ApiException.invalidRequest("request body is not valid base64");
         }
         if (bytes.length > WriterApi.MAX_BODY_BYTES) {
             throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE,
@@ -228,7 +228,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
         try {
             return Text.decodeUtf8(bytes);
         } catch (CharacterCodingException e) {
-            throw ApiException.badRequest("request body is not valid UTF-8");
+            throw ApiException.invalidRequest("request body is not valid UTF-8");
         }
     }
 

@@ -126,11 +126,11 @@ class StrictInputIT {
         for (String value : List.of("\"a\\ud800\"", "\"\\udc00a\"", "\"\\ude00\\ud83d\"")) {
             TestApi.Response response = send(field, value);
             assertThat(response.status()).as("%s = %s: %s", field, value, response.body()).isEqualTo(400);
-            response.assertClientError("bad_request", field.field());
+            response.assertClientError("invalid_request", field.field());
         }
         TestApi.Response raw = send(field, "\"a\uD800\"");
         assertThat(raw.status()).as("%s raw lone surrogate: %s", field, raw.body()).isEqualTo(400);
-        raw.assertClientError("bad_request", null);
+        raw.assertClientError("invalid_request", null);
     }
 
     @ParameterizedTest
@@ -178,7 +178,7 @@ class StrictInputIT {
         TestApi.Response response = api.callBase64("POST", "/users", body);
 
         assertThat(response.status()).as(response.body().toString()).isEqualTo(400);
-        response.assertClientError("bad_request", null);
+        response.assertClientError("invalid_request", null);
         assertThat(response.body().at("/error/message").asText()).contains("UTF-8");
         assertThat(api.call("GET", "/users/" + id).status()).isEqualTo(404);
     }
@@ -195,11 +195,11 @@ class StrictInputIT {
     }
 
     @Test
-    void base64BodyThatIsNotBase64_isBadRequest() {
+    void base64BodyThatIsNotBase64_isInvalidRequest() {
         APIGatewayV2HTTPEvent event = TestApi.event("POST", "/users", "not base64!", Map.of());
         event.setIsBase64Encoded(true);
 
-        api.send(event).assertClientError("bad_request", null);
+        api.send(event).assertClientError("invalid_request", null);
     }
 
     @Test
@@ -222,9 +222,9 @@ class StrictInputIT {
     }
 
     @Test
-    void textBodyWithALoneSurrogate_onAnyRoute_isBadRequest() {
+    void textBodyWithALoneSurrogate_onAnyRoute_isInvalidRequest() {
         // API Gateway never sends one (its events are UTF-8); a hand-made event can.
-        api.call("GET", "/users/u1", "\uDC00").assertClientError("bad_request", null);
+        api.call("GET", "/users/u1", "\uDC00").assertClientError("invalid_request", null);
     }
 
     // ---- numbers -------------------------------------------------------------------------------------------------
@@ -280,11 +280,11 @@ class StrictInputIT {
     @ValueSource(strings = {"/users/%FF", "/users/%C0%AE", "/users/%ED%A0%80", "/users/%E2%82", "/users/%00",
             "/users/a%0Ab", "/users/%EF%BF%BD", "/users/%zz", "/users/%", "/stats/users/%FF", "/nowhere/%FF",
             "/users/u1/posts/%C0%AF/comments"})
-    void pathThatDoesNotDecodeStrictly_isBadRequest(String path) {
+    void pathThatDoesNotDecodeStrictly_isInvalidRequest(String path) {
         TestApi.Response response = api.call("GET", path);
 
         assertThat(response.status()).as(response.body().toString()).isEqualTo(400);
-        response.assertClientError("bad_request", null);
+        response.assertClientError("invalid_request", null);
     }
 
     @Test

@@ -31,6 +31,16 @@ public final class ApiException extends RuntimeException {
         return new ApiException(ErrorCode.BAD_REQUEST, message, field);
     }
 
+    /** A body or path that does not decode (not valid UTF-8, a lone surrogate, a bad escape): 400 invalid_request. */
+    public static ApiException invalidRequest(String message) {
+        return new ApiException(ErrorCode.INVALID_REQUEST, message, null);
+    }
+
+    /** As {@link #invalidRequest(String)}, naming the body field whose text does not decode. */
+    public static ApiException invalidRequest(String message, String field) {
+        return new ApiException(ErrorCode.INVALID_REQUEST, message, field);
+    }
+
     public static ApiException validation(String field, String message) {
         return new ApiException(ErrorCode.VALIDATION_FAILED, message, field);
     }

@@ -3,6 +3,8 @@ package io.tally.core.http;
 /** The error codes of the HTTP contract, each with its status. */
 public enum ErrorCode {
     BAD_REQUEST(400, "bad_request"),
+    /** A body or path that does not decode: not valid UTF-8, not valid Unicode (DOMAIN.md, "Input is decoded strictly"). */
+    INVALID_REQUEST(400, "invalid_request"),
     VALIDATION_FAILED(400, "validation_failed"),
     UNAUTHORIZED(401, "unauthorized"),
     FORBIDDEN(403, "forbidden"),

@@ -61,7 +61,7 @@ public final class Json {
             throw ApiException.badRequest("request body must be a JSON object");
         }
         if (!Text.isValidUnicode(body)) {
-            throw ApiException.badRequest("request body is not valid UTF-8");
+            throw ApiException.invalidRequest("request body is not valid UTF-8");
         }
         JsonNode node;
         try {
@@ -80,10 +80,10 @@ public final class Json {
         for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             if (!Text.isValidUnicode(field.getKey())) {
-                throw ApiException.badRequest("a field name in the request body is not valid Unicode (a lone surrogate)");
+                throw ApiException.invalidRequest("a field name in the request body is not valid Unicode (a lone surrogate)");
             }
             if (!isValidUnicode(field.getValue())) {
-                throw ApiException.badRequest("'" + field.getKey() + "' is not valid Unicode (a lone surrogate)",
+                throw ApiException.invalidRequest("'" + field.getKey() + "' is not valid Unicode (a lone surrogate)",
                         field.getKey());
             }
         }

@@ -183,7 +183,7 @@ public final class Router {
             try {
                 Text.percentDecode(segment);
             } catch (IllegalArgumentException e) {
-                throw ApiException.badRequest("the path " + e.getMessage() + ": " + printable(segment));
+                throw ApiException.invalidRequest("the path " + e.getMessage() + ": " + printable(segment));
             }
         }
         Set<String> allowed = new TreeSet<>();

@@ -123,14 +123,14 @@ class BodyTest {
     @ParameterizedTest
     @ValueSource(strings = {"{\"name\":\"\\ud800\"}", "{\"name\":\"a\\udc00b\"}", "{\"name\":\"\\ude00\\ud83d\"}",
             "{\"name\":[\"\\ud800\"]}", "{\"name\":{\"x\":\"\\ud800\"}}", "{\"name\":{\"\\ud800\":1}}"})
-    void loneSurrogateEscape_anywhereInAValue_isBadRequestNamingTheField(String body) {
-        assertError(() -> Body.parse(body, FIELDS), ErrorCode.BAD_REQUEST, "name");
+    void loneSurrogateEscape_anywhereInAValue_isInvalidRequestNamingTheField(String body) {
+        assertError(() -> Body.parse(body, FIELDS), ErrorCode.INVALID_REQUEST, "name");
     }
 
     @Test
-    void loneSurrogate_inAFieldNameOrInTheBodyText_isBadRequest() {
-        assertError(() -> Body.parse("{\"\\ud800\":1}", FIELDS), ErrorCode.BAD_REQUEST, null);
-        assertError(() -> Body.parse("{\"name\":\"\uD800\"}", FIELDS), ErrorCode.BAD_REQUEST, null);
+    void loneSurrogate_inAFieldNameOrInTheBodyText_isInvalidRequest() {
+        assertError(() -> Body.parse("{\"\\ud800\":1}", FIELDS), ErrorCode.INVALID_REQUEST, null);
+        assertError(() -> Body.parse("{\"name\":\"\uD800\"}", FIELDS), ErrorCode.INVALID_REQUEST, null);
     }
 
     @Test

@@ -60,9 +60,9 @@ class RouterTest {
             "/users/\uD800/posts/p1",
             // on a path no route has, too: the path is refused before routing
             "/nowhere/%FF", "/%00"})
-    void pathThatDoesNotDecodeStrictly_isBadRequest_beforeRouting(String path) {
+    void pathThatDoesNotDecodeStrictly_isInvalidRequest_beforeRouting(String path) {
         assertThatThrownBy(() -> router.match("GET", path)).isInstanceOfSatisfying(ApiException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+            assertThat(e.code()).isEqualTo(ErrorCode.INVALID_REQUEST);
             // The message quotes the path printable: no control character, no lone surrogate.
             assertThat(e.getMessage()).startsWith("the path ").matches("[\\x20-\\x7E]*");
         });

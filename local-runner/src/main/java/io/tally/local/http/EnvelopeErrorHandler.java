@@ -1,6 +1,7 @@
 package io.tally.local.http;
 
 import java.nio.ByteBuffer;
+import io.tally.core.http.Text;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EofException;
@@ -28,7 +29,8 @@ final class EnvelopeErrorHandler extends ErrorHandler {
             // A connection that timed out (or closed) mid-request: the client's doing, never a 500.
             status = 408;
         }
-        FrontErrors.FrontError error = FrontErrors.of(status);
+        FrontErrors.FrontError error = status == 400 && !decodes(request.getHttpURI().getPath())
+                ? FrontErrors.undecodablePath() : FrontErrors.of(status);
         LOG.info("{} {} refused by the server: {} {}", request.getMethod(), request.getHttpURI().getPath(), status,
                 request.getAttribute(ERROR_MESSAGE));
         response.setStatus(error.status());
@@ -38,6 +40,27 @@ final class EnvelopeErrorHandler extends ErrorHandler {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, HttpFront.RETRY_AFTER_SECONDS);
         }
         response.write(true, ByteBuffer.wrap(error.body()), callback);
+        return true;
+    }
+
+    /**
+     * Whether every segment of the raw path decodes strictly ({@link Text#percentDecode}) to acceptable text (no
+     * control character), as the handler's router requires: a path Jetty refused for bytes that are not UTF-8 or for
+     * a {@code %00} is answered as the handler would answer it.
+     */
+    private static boolean decodes(String rawPath) {
+        if (rawPath == null) {
+            return true;
+        }
+        for (String segment : rawPath.split("/", -1)) {
+            try {
+                if (Text.problem(Text.percentDecode(segment), Text.Lines.SINGLE) != null) {
+                    return false;
+                }
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
         return true;
     }
 

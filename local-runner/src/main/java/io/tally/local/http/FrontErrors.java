@@ -30,6 +30,14 @@ final class FrontErrors {
     private FrontErrors() {
     }
 
+    /**
+     * A path that does not decode (bytes that are not UTF-8, a bad escape): 400 {@code invalid_request}, as the handler
+     * answers it (DOMAIN.md's "Input is decoded strictly").
+     */
+    static FrontError undecodablePath() {
+        return new FrontError(400, "invalid_request", "the request's path is not valid UTF-8");
+    }
+
     /** One error as the front sends it. */
     record FrontError(int status, String code, String message) {
         byte[] body() {

@@ -32,7 +32,8 @@ public final class RawHttp {
 
     /** The codes of the envelope, each with the one status it goes with. */
     public static final Map<String, Integer> ENVELOPE_CODES = Map.ofEntries(
-            Map.entry("bad_request", 400), Map.entry("validation_failed", 400), Map.entry("not_found", 404),
+            Map.entry("bad_request", 400), Map.entry("invalid_request", 400), Map.entry("validation_failed", 400),
+            Map.entry("not_found", 404),
             Map.entry("method_not_allowed", 405), Map.entry("request_timeout", 408), Map.entry("conflict", 409),
             Map.entry("precondition_failed", 412), Map.entry("payload_too_large", 413),
             Map.entry("uri_too_long", 414), Map.entry("headers_too_large", 431), Map.entry("unavailable", 503),
