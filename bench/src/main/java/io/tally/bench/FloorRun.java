@@ -35,7 +35,6 @@ import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
@@ -228,13 +227,7 @@ final class FloorRun {
 
         @Override
         public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
-            if (context.request() instanceof UpdateItemRequest update) {
-                return update.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
-            }
-            if (context.request() instanceof PutItemRequest put) {
-                return put.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
-            }
-            return context.request();
+            return RequestCounter.withConsumedCapacity(context.request());
         }
 
         @Override

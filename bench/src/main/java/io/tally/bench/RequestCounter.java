@@ -40,13 +40,18 @@ final class RequestCounter implements ExecutionInterceptor {
 
     @Override
     public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
-        if (context.request() instanceof UpdateItemRequest update) {
+        return withConsumedCapacity(context.request());
+    }
+
+    /** An UpdateItem or PutItem that asks for its consumed capacity per table and index; any other request as it is. */
+    static SdkRequest withConsumedCapacity(SdkRequest request) {
+        if (request instanceof UpdateItemRequest update) {
             return update.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
         }
-        if (context.request() instanceof PutItemRequest put) {
+        if (request instanceof PutItemRequest put) {
             return put.toBuilder().returnConsumedCapacity(ReturnConsumedCapacity.INDEXES).build();
         }
-        return context.request();
+        return request;
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.tally.stream.engine.InMemoryDeadLetterSink;
 import io.tally.stream.engine.InMemoryDerivedStore;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.events.EventBridgePublisher;
+import io.tally.stream.events.PutEventsEntries;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -61,12 +62,12 @@ final class Priming implements Resource {
                 .store(new InMemoryDerivedStore())
                 .deadLetters(new InMemoryDeadLetterSink())
                 .publisher(events -> {
-                    events.forEach(event -> EventBridgePublisher.entry(event, BUS, StreamWiring.DEFAULT_EVENT_SOURCE));
+                    events.forEach(event -> PutEventsEntries.entry(event, BUS, StreamWiring.DEFAULT_EVENT_SOURCE));
                     return List.of();
                 })
                 .build()) {
             // A user announces no event: the entry of one is built here, so that its JSON is primed too.
-            EventBridgePublisher.entry(new DomainEvent("priming:Primed:user-priming", "Primed",
+            PutEventsEntries.entry(new DomainEvent("priming:Primed:user-priming", "Primed",
                     Map.of("eventId", "priming:Primed:user-priming")), BUS, StreamWiring.DEFAULT_EVENT_SOURCE);
             return engine.process(records);
         }

@@ -1,15 +1,11 @@
 package io.tally.stream.events;
 
 import io.tally.core.events.DomainEvent;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
@@ -23,12 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry;
@@ -102,25 +93,8 @@ public final class EventBridgePublisher implements EventPublisher {
     static final String INTERRUPTED = "Interrupted";
 
     private static final Logger LOG = LoggerFactory.getLogger(EventBridgePublisher.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** Numbers the publishers' thread pools, to tell their threads apart. */
     private static final AtomicInteger POOLS = new AtomicInteger();
-    /**
-     * The entry error codes EventBridge documents as retryable (throttling, its internal failures), and the missing
-     * result of an entry, which may not have been accepted. Any other code (those it documents as non-retryable:
-     * {@code AccessDeniedException}, {@code InvalidArgument}, {@code MalformedDetail}, {@code NotAuthorizedFor...},
-     * and codes it may add) is a refusal another attempt would meet again: the engine files such an event as a dead
-     * letter at once rather than hold its shard.
-     */
-    /**
-     * Call error codes that clear by themselves though EventBridge answers them with a 4xx: credentials that expired
-     * (the function's role's session is renewed) and a request signed too long ago.
-     */
-    private static final Set<String> RETRYABLE_CALL_ERRORS = Set.of("ExpiredTokenException", "RequestExpired",
-            "RequestTimeout", "RequestTimeoutException");
-    private static final Set<String> RETRYABLE_ENTRY_ERRORS = Set.of("ThrottlingException", "InternalFailure",
-            "InternalException", "ServiceUnavailable", NO_RESULT);
-
     private final EventBridgeClient client;
     private final String eventBusName;
     private final String source;
@@ -185,7 +159,7 @@ public final class EventBridgePublisher implements EventPublisher {
             DomainEvent event = events.get(position);
             PutEventsRequestEntry entry;
             try {
-                entry = entry(event, eventBusName, source);
+                entry = PutEventsEntries.entry(event, eventBusName, source);
             } catch (IllegalArgumentException e) {
                 LOG.error("Event {} ({}) not published: {}", event.id(), event.detailType(), e.getMessage(), e);
                 entries.add(null);
@@ -193,7 +167,7 @@ public final class EventBridgePublisher implements EventPublisher {
                 continue;
             }
             entries.add(entry);
-            int size = entrySize(entry);
+            int size = PutEventsEntries.entrySize(entry);
             if (size > MAX_CALL_BYTES) {
                 LOG.error("Event {} ({}) not published: its entry is {} bytes, EventBridge accepts at most {}",
                         event.id(), event.detailType(), size, MAX_CALL_BYTES);
@@ -205,7 +179,7 @@ public final class EventBridgePublisher implements EventPublisher {
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             Map<Integer, String> retry = new LinkedHashMap<>();
             // In the order of the calls, not the order they finished in: positions ascend in the next round too.
-            for (Sent sent : sendAll(calls(pending, entries), entries, events)) {
+            for (Sent sent : sendAll(PutEventsEntries.calls(pending, entries), entries, events)) {
                 retry.putAll(sent.retry());
                 failed.putAll(sent.refused());
             }
@@ -304,8 +278,8 @@ public final class EventBridgePublisher implements EventPublisher {
         try {
             results = client.putEvents(request(call, entries)).entries();
         } catch (SdkException e) {
-            String errorCode = errorCode(e);
-            if (retryable(e)) {
+            String errorCode = PutEventsFailures.errorCode(e);
+            if (PutEventsFailures.retryable(e)) {
                 LOG.warn("PutEvents call of {} entries failed, retryable: {} {}", call.size(), errorCode,
                         e.getMessage());
                 call.forEach(position -> retry.put(position, errorCode));
@@ -327,37 +301,13 @@ public final class EventBridgePublisher implements EventPublisher {
             }
             LOG.warn("Event {} ({}) rejected by EventBridge: {} {}", events.get(position).id(),
                     events.get(position).detailType(), errorCode, result == null ? "" : result.errorMessage());
-            if (RETRYABLE_ENTRY_ERRORS.contains(errorCode)) {
+            if (PutEventsFailures.retryableEntry(errorCode)) {
                 retry.put(position, errorCode);
             } else {
                 refused.put(position, Unpublished.refused(events.get(position), source, errorCode));
             }
         }
         return new Sent(retry, refused);
-    }
-
-    /**
-     * Throttling, 5xx, expired credentials and any failure on this side of the wire (I/O, timeouts, credentials that
-     * could not be loaded) may pass; anything else EventBridge answers (validation, access, a missing bus) will not.
-     * Events that cannot be sent at all (too large, a detail that is not JSON) never reach a call.
-     */
-    private static boolean retryable(SdkException e) {
-        if (e instanceof AwsServiceException service && service.awsErrorDetails() != null
-                && RETRYABLE_CALL_ERRORS.contains(service.awsErrorDetails().errorCode())) {
-            return true;
-        }
-        if (e instanceof SdkServiceException service) {
-            return service.isThrottlingException() || service.statusCode() >= 500;
-        }
-        // A timed-out call may still have been accepted; resending risks a duplicate, which subscribers drop by
-        // eventId, whereas not resending risks a lost event.
-        return e instanceof SdkClientException || e instanceof ApiCallAttemptTimeoutException
-                || e instanceof ApiCallTimeoutException;
-    }
-
-    private static String errorCode(SdkException e) {
-        return e instanceof AwsServiceException service && service.awsErrorDetails() != null
-                ? service.awsErrorDetails().errorCode() : e.getClass().getSimpleName();
     }
 
     /** Full jitter, so that concurrent shards throttled together do not retry in lockstep. */
@@ -374,80 +324,5 @@ public final class EventBridgePublisher implements EventPublisher {
 
     private PutEventsRequest request(List<Integer> call, List<PutEventsRequestEntry> entries) {
         return PutEventsRequest.builder().entries(call.stream().map(entries::get).toList()).build();
-    }
-
-    /**
-     * The entry for one event. The detail is the event's detail with {@code eventId} in front: EventBridge assigns
-     * its own envelope id on every put, so subscribers can only recognise a redelivered event by this one.
-     * Public for the SnapStart priming, which builds entries without sending them.
-     *
-     * @throws IllegalArgumentException when the detail cannot be written as JSON
-     */
-    public static PutEventsRequestEntry entry(DomainEvent event, String eventBusName, String source) {
-        Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("eventId", event.id());
-        event.detail().forEach(detail::putIfAbsent);
-        try {
-            return PutEventsRequestEntry.builder()
-                    .eventBusName(eventBusName)
-                    .source(source)
-                    .detailType(event.detailType())
-                    .detail(JSON.writeValueAsString(detail))
-                    .build();
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("Detail of event " + event.id() + " is not JSON-compatible", e);
-        }
-    }
-
-    /** The size EventBridge counts against its limit: Source, DetailType, Detail, Resources and 14 for Time. */
-    static int entrySize(PutEventsRequestEntry entry) {
-        int size = entry.time() == null ? 0 : 14;
-        size += utf8Length(entry.source()) + utf8Length(entry.detailType()) + utf8Length(entry.detail());
-        for (String resource : entry.resources()) {
-            size += utf8Length(resource);
-        }
-        return size;
-    }
-
-    /**
-     * Splits positions, in order, into calls within both PutEvents limits; every position's entry must fit a call
-     * on its own.
-     */
-    static List<List<Integer>> calls(List<Integer> positions, List<PutEventsRequestEntry> entries) {
-        List<List<Integer>> calls = new ArrayList<>();
-        List<Integer> call = new ArrayList<>();
-        int bytes = 0;
-        for (int position : positions) {
-            int size = entrySize(entries.get(position));
-            if (call.size() == MAX_ENTRIES_PER_CALL || bytes + size > MAX_CALL_BYTES) {
-                calls.add(call);
-                call = new ArrayList<>();
-                bytes = 0;
-            }
-            call.add(position);
-            bytes += size;
-        }
-        if (!call.isEmpty()) {
-            calls.add(call);
-        }
-        return calls;
-    }
-
-    /**
-     * Daemons, as the engine's derived-write threads: a publisher is never closed, and its threads must not keep a
-     * JVM (a frozen Lambda environment, a CLI, a test run) alive.
-     */
-    private static ThreadFactory daemonThreads() {
-        int pool = POOLS.incrementAndGet();
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "tally-putevents-" + pool + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    private static int utf8Length(String value) {
-        return value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
     }
 }

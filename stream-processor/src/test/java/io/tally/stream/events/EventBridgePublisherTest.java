@@ -27,7 +27,7 @@ class EventBridgePublisherTest {
         detail.put("score", null);
         DomainEvent event = new DomainEvent("rec-1:PostStatusChanged:dynamodb-101", "PostStatusChanged", detail);
 
-        PutEventsRequestEntry entry = EventBridgePublisher.entry(event, "tally-events", "io.tally");
+        PutEventsRequestEntry entry = PutEventsEntries.entry(event, "tally-events", "io.tally");
 
         assertThat(entry.source()).isEqualTo("io.tally");
         assertThat(entry.detailType()).isEqualTo("PostStatusChanged");
@@ -45,7 +45,7 @@ class EventBridgePublisherTest {
         detail.put("eventId", "something-else");
         DomainEvent event = new DomainEvent("rec-1:PostCreated:p1", "PostCreated", detail);
 
-        PutEventsRequestEntry entry = EventBridgePublisher.entry(event, "bus", "io.tally");
+        PutEventsRequestEntry entry = PutEventsEntries.entry(event, "bus", "io.tally");
 
         assertThat(entry.detail()).isEqualTo("{\"eventId\":\"rec-1:PostCreated:p1\",\"postId\":\"p1\"}");
     }
@@ -54,7 +54,7 @@ class EventBridgePublisherTest {
     void entry_detailNotSerialisable_throwsIllegalArgument() {
         DomainEvent event = new DomainEvent("id", "PostCreated", Map.of("value", new Object()));
 
-        assertThatThrownBy(() -> EventBridgePublisher.entry(event, "bus", "io.tally"))
+        assertThatThrownBy(() -> PutEventsEntries.entry(event, "bus", "io.tally"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("id");
     }
 
@@ -68,21 +68,21 @@ class EventBridgePublisherTest {
                 .time(Instant.parse("2024-05-01T10:00:00Z"))
                 .build();
 
-        assertThat(EventBridgePublisher.entrySize(entry)).isEqualTo(8 + 5 + 11 + 11 + 14);
+        assertThat(PutEventsEntries.entrySize(entry)).isEqualTo(8 + 5 + 11 + 11 + 14);
     }
 
     @Test
     void entrySize_withoutTimeAndResources_countsSourceTypeAndDetail() {
         PutEventsRequestEntry entry = PutEventsRequestEntry.builder().source("s").detailType("dt").detail("{}").build();
 
-        assertThat(EventBridgePublisher.entrySize(entry)).isEqualTo(5);
+        assertThat(PutEventsEntries.entrySize(entry)).isEqualTo(5);
     }
 
     @Test
     void calls_25SmallEntries_splitsIntoTenTenFiveInOrder() {
         List<PutEventsRequestEntry> entries = entries(25, 100);
 
-        List<List<Integer>> calls = EventBridgePublisher.calls(range(0, 25), entries);
+        List<List<Integer>> calls = PutEventsEntries.calls(range(0, 25), entries);
 
         assertThat(calls).containsExactly(range(0, 10), range(10, 20), range(20, 25));
     }
@@ -92,7 +92,7 @@ class EventBridgePublisherTest {
         // Each entry is 100 KiB: two fit within 256 KiB, a third would not.
         List<PutEventsRequestEntry> entries = entries(5, 100 * 1024);
 
-        List<List<Integer>> calls = EventBridgePublisher.calls(range(0, 5), entries);
+        List<List<Integer>> calls = PutEventsEntries.calls(range(0, 5), entries);
 
         assertThat(calls).containsExactly(List.of(0, 1), List.of(2, 3), List.of(4));
     }
@@ -101,7 +101,7 @@ class EventBridgePublisherTest {
     void calls_entriesSummingToExactlyTheLimit_fitOneCall() {
         List<PutEventsRequestEntry> entries = entries(2, EventBridgePublisher.MAX_CALL_BYTES / 2);
 
-        assertThat(EventBridgePublisher.calls(range(0, 2), entries)).containsExactly(List.of(0, 1));
+        assertThat(PutEventsEntries.calls(range(0, 2), entries)).containsExactly(List.of(0, 1));
     }
 
     @Test
@@ -109,14 +109,14 @@ class EventBridgePublisherTest {
         List<PutEventsRequestEntry> entries = entries(30, 100);
         List<Integer> positions = List.of(1, 4, 5, 9, 12, 13, 17, 20, 21, 25, 28, 29);
 
-        List<List<Integer>> calls = EventBridgePublisher.calls(positions, entries);
+        List<List<Integer>> calls = PutEventsEntries.calls(positions, entries);
 
         assertThat(calls).containsExactly(positions.subList(0, 10), positions.subList(10, 12));
     }
 
     @Test
     void calls_noPositions_makesNoCall() {
-        assertThat(EventBridgePublisher.calls(List.of(), List.of())).isEmpty();
+        assertThat(PutEventsEntries.calls(List.of(), List.of())).isEmpty();
     }
 
     /** Entries of exactly {@code size} bytes as EventBridge counts them. */
