@@ -325,4 +325,18 @@ public final class EventBridgePublisher implements EventPublisher {
     private PutEventsRequest request(List<Integer> call, List<PutEventsRequestEntry> entries) {
         return PutEventsRequest.builder().entries(call.stream().map(entries::get).toList()).build();
     }
+
+    /**
+     * Daemons, as the engine's derived-write threads: a publisher is never closed, and its threads must not keep a
+     * JVM (a frozen Lambda environment, a CLI, a test run) alive.
+     */
+    private static ThreadFactory daemonThreads() {
+        int pool = POOLS.incrementAndGet();
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, "tally-putevents-" + pool + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
 }

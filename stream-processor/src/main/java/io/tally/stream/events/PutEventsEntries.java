@@ -77,20 +77,6 @@ public final class PutEventsEntries {
         return calls;
     }
 
-    /**
-     * Daemons, as the engine's derived-write threads: a publisher is never closed, and its threads must not keep a
-     * JVM (a frozen Lambda environment, a CLI, a test run) alive.
-     */
-    private static ThreadFactory daemonThreads() {
-        int pool = POOLS.incrementAndGet();
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "tally-putevents-" + pool + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     private static int utf8Length(String value) {
         return value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
     }
