@@ -478,7 +478,26 @@ class TemplateTest {
     }
 
     @Test
-    void api_answersBrowsersPreflights_logsAccess_andTheWriterHasReservedConcurrency() throws IOException {
+    void writerReservedConcurrency_isNoneByDefault_soTheStackDeploysOnAnAccountOfAnyQuota() {
+        // Lambda keeps 100 of the account's concurrency unreserved: a reservation of N fails to deploy on an account
+        // whose quota is below N + 100, and new accounts have 10 to 50.
+        JsonNode parameter = template.path("Parameters").path("WriterReservedConcurrency");
+        assertThat(parameter.path("Default").asInt()).isZero();
+        assertThat(parameter.path("MinValue").asInt()).isZero();
+        // 0 leaves the property out (AWS::NoValue): a reservation of 0 would stop the function altogether.
+        assertThat(template.path("Conditions").path("HasWriterReservedConcurrency").toString())
+                .isEqualTo("[[\"WriterReservedConcurrency\",\"0\"]]");
+        assertThat(texts(properties("WriterFunction").path("ReservedConcurrentExecutions")))
+                .containsExactly("HasWriterReservedConcurrency", "WriterReservedConcurrency", "AWS::NoValue");
+        for (String function : resourcesOfType("AWS::Serverless::Function")) {
+            if (!function.equals("WriterFunction")) {
+                assertThat(properties(function).has("ReservedConcurrentExecutions")).as(function).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void api_answersBrowsersPreflights_logsAccess() throws IOException {
         JsonNode api = properties("HttpApi");
         JsonNode cors = api.path("CorsConfiguration");
         assertThat(cors.path("AllowOrigins").asText()).isEqualTo("CorsAllowOrigins");
@@ -487,7 +506,6 @@ class TemplateTest {
         assertThat(texts(cors.path("ExposeHeaders"))).contains("etag", "location");
         assertThat(api.path("AccessLogSettings").path("DestinationArn").asText()).isEqualTo("ApiAccessLogGroup.Arn");
         assertThat(JSON.readTree(api.path("AccessLogSettings").path("Format").asText()).has("status")).isTrue();
-        assertThat(properties("WriterFunction").has("ReservedConcurrentExecutions")).isTrue();
     }
 
     @Test
