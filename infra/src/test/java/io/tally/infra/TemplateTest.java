@@ -497,6 +497,34 @@ class TemplateTest {
     }
 
     @Test
+    void preflights_needNoToken_anOptionsRouteOnEveryPathWithoutTheAuthorizer_winsOverTheDefaultRoute() {
+        JsonNode events = properties("WriterFunction").path("Events");
+        // $default (no Path): every request no other route matches, OPTIONS included, with the default JWT authorizer.
+        assertThat(events.path("Api").path("Properties").has("Path")).isFalse();
+        assertThat(properties("HttpApi").at("/Auth/DefaultAuthorizer").asText()).isEqualTo("TallyJwt");
+        // A browser's preflight carries no token: OPTIONS on any path takes a route of its own without the authorizer
+        // (more specific than $default), where API Gateway answers it from the CORS configuration.
+        List<JsonNode> options = new ArrayList<>();
+        events.forEach(event -> {
+            if (event.path("Properties").path("Method").asText().equalsIgnoreCase("OPTIONS")) {
+                options.add(event);
+            }
+        });
+        assertThat(options).hasSize(1);
+        JsonNode preflight = options.get(0);
+        assertThat(preflight.path("Type").asText()).isEqualTo("HttpApi");
+        assertThat(preflight.at("/Properties/ApiId").asText()).isEqualTo("HttpApi");
+        assertThat(preflight.at("/Properties/Path").asText()).isEqualTo("/{proxy+}");
+        assertThat(preflight.at("/Properties/Auth/Authorizer").asText()).isEqualTo("NONE");
+        // No OPTIONS route of the API's own definition could take a preflight with the authorizer instead.
+        properties("HttpApi").at("/DefinitionBody/paths").forEach(path ->
+                assertThat(path.has("options")).isFalse());
+        JsonNode cors = properties("HttpApi").path("CorsConfiguration");
+        assertThat(cors.isObject()).as("API Gateway answers preflights only with a CORS configuration").isTrue();
+        assertThat(texts(cors.path("AllowHeaders"))).contains("authorization");
+    }
+
+    @Test
     void api_answersBrowsersPreflights_logsAccess() throws IOException {
         JsonNode api = properties("HttpApi");
         JsonNode cors = api.path("CorsConfiguration");

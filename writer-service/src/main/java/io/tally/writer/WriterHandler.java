@@ -113,6 +113,11 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     }
 
     private APIGatewayV2HTTPResponse respond(APIGatewayV2HTTPEvent event) {
+        if (isOptions(event)) {
+            // The template's Preflight route (no authorizer): API Gateway answers CORS preflights itself from the
+            // API's CORS configuration; should one reach the function, 204 lets API Gateway add those headers.
+            return APIGatewayV2HTTPResponse.builder().withStatusCode(204).withIsBase64Encoded(false).build();
+        }
         ApiResponse response;
         try {
             response = api.handle(toRequest(event));
@@ -129,6 +134,11 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 .withBody(response.bodyText())
                 .withIsBase64Encoded(false)
                 .build();
+    }
+
+    private static boolean isOptions(APIGatewayV2HTTPEvent event) {
+        return event.getRequestContext() != null && event.getRequestContext().getHttp() != null
+                && "OPTIONS".equalsIgnoreCase(event.getRequestContext().getHttp().getMethod());
     }
 
     static ApiRequest toRequest(APIGatewayV2HTTPEvent event) {
