@@ -580,32 +580,49 @@ class TemplateTest {
         }
     }
 
+    /** The writer's route table, as the template's generated sections are made from it. */
+    private static List<io.tally.core.http.Router.Rule> writerRoutes() {
+        return new io.tally.writer.WriterApi(io.tally.testkit.UnreachableDynamoDb.client(request -> {
+            throw new IllegalStateException("listing the routes must not touch the table");
+        }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
+                "tally-activity", io.tally.core.http.Authorization.required(true)).routeRules();
+    }
+
+    private static List<String> readSideRouteKeys() {
+        return writerRoutes().stream()
+                .filter(rule -> rule.access().kind() == io.tally.core.http.Access.Kind.READ_SIDE)
+                .map(TemplateRoutes::routeKey).toList();
+    }
+
+    /**
+     * Checks that the template's text between {@code beginMarker} (and the comment lines that follow it) and
+     * {@code endMarker} is {@code generated}; with {@code -Dtally.template.write=true} writes it there first.
+     */
+    private static void assertGeneratedSection(String beginMarker, String endMarker, String generated, String what)
+            throws IOException {
+        String text = Files.readString(TEMPLATE);
+        int begin = text.indexOf(beginMarker);
+        int end = text.indexOf(endMarker);
+        assertThat(begin).as("the template's generated " + what).isPositive().isLessThan(end);
+        int first = begin;
+        while (first < end && text.substring(first, text.indexOf('\n', first)).trim().startsWith("#")) {
+            first = text.indexOf('\n', first) + 1;
+        }
+        if (Boolean.getBoolean("tally.template.write")) {
+            Files.writeString(TEMPLATE, text.substring(0, first) + generated + text.substring(end));
+            text = Files.readString(TEMPLATE);
+            end = text.indexOf(endMarker);
+        }
+        assertThat(text.substring(first, end)).as("infra/template.yaml's " + what + " are not the route table's: "
+                + "regenerate them (see the comment above the read-side routes)").isEqualTo(generated);
+    }
+
     @Test
     void publicReadSidePaths_areGeneratedFromTheRouteTable_withoutAnAuthorizerOnlyWhenPublic() throws IOException {
-        io.tally.writer.WriterApi writer = new io.tally.writer.WriterApi(
-                io.tally.testkit.UnreachableDynamoDb.client(request -> {
-                    throw new IllegalStateException("listing the routes must not touch the table");
-                }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
-                "tally-activity", io.tally.core.http.Authorization.required(true));
-        List<String> readSide = writer.routeRules().stream()
-                .filter(rule -> rule.access().kind() == io.tally.core.http.Access.Kind.READ_SIDE)
-                .map(rule -> rule.method() + " " + rule.template()).toList();
+        List<String> readSide = readSideRouteKeys();
         assertThat(readSide).as("the writer's read-side routes").contains("GET /stats/global", "GET /dashboard");
-
-        Path template = Path.of("template.yaml");
-        String text = Files.readString(template);
-        int begin = text.indexOf(TemplateRoutes.BEGIN);
-        int end = text.indexOf(TemplateRoutes.END);
-        assertThat(begin).as("the template's generated section").isPositive().isLessThan(end);
-        int first = text.indexOf('\n', text.indexOf("-Dtally.template.write=true", begin)) + 1;
-        String generated = TemplateRoutes.paths(writer.routeRules());
-        if (Boolean.getBoolean("tally.template.write")) {
-            Files.writeString(template, text.substring(0, first) + generated + text.substring(end));
-            text = Files.readString(template);
-            end = text.indexOf(TemplateRoutes.END);
-        }
-        assertThat(text.substring(first, end)).as("infra/template.yaml's read-side routes are not the route table's: "
-                + "regenerate them (see the comment above them)").isEqualTo(generated);
+        assertGeneratedSection(TemplateRoutes.BEGIN, TemplateRoutes.END, TemplateRoutes.paths(writerRoutes()),
+                "read-side routes");
 
         JsonNode paths = properties("HttpApi").path("DefinitionBody").path("paths");
         List<String> declared = new ArrayList<>();
@@ -624,6 +641,35 @@ class TemplateTest {
             }
         }));
         assertThat(declared).containsExactlyInAnyOrderElementsOf(readSide);
+    }
+
+    @Test
+    void readSideRoutes_areThrottledOneByOne_togetherBelowTheWriteRoute_soAnonymousReadsCannotStarveWrites()
+            throws IOException {
+        assertGeneratedSection(TemplateRoutes.SETTINGS_BEGIN, TemplateRoutes.SETTINGS_END,
+                TemplateRoutes.routeSettings(writerRoutes()), "read-side route settings");
+        JsonNode api = properties("HttpApi");
+        JsonNode settings = api.path("RouteSettings");
+        List<String> readSide = readSideRouteKeys();
+        // Every read-side route (its own route, public with PublicReadSide) has a throttle of its own ...
+        assertThat(settings.fieldNames()).toIterable().containsExactlyInAnyOrderElementsOf(readSide);
+        settings.fields().forEachRemaining(route -> {
+            assertThat(route.getValue().path("ThrottlingRateLimit").asText()).as(route.getKey())
+                    .isEqualTo("ReadSideRateLimit");
+            assertThat(route.getValue().path("ThrottlingBurstLimit").asText()).as(route.getKey())
+                    .isEqualTo("ReadSideBurstLimit");
+        });
+        // ... and together, at the defaults, they get less than the $default route (the writes) alone: a flood of
+        // anonymous reads is refused at API Gateway before it takes more of the function than the writes may.
+        JsonNode parameters = template.path("Parameters");
+        JsonNode defaults = api.path("DefaultRouteSettings");
+        assertThat(readSide.size() * parameters.at("/ReadSideRateLimit/Default").asInt())
+                .isLessThan(defaults.path("ThrottlingRateLimit").asInt());
+        assertThat(readSide.size() * parameters.at("/ReadSideBurstLimit/Default").asInt())
+                .isLessThan(defaults.path("ThrottlingBurstLimit").asInt());
+        // 0 would close the routes, not lift the limit.
+        assertThat(parameters.at("/ReadSideRateLimit/MinValue").asInt()).isPositive();
+        assertThat(parameters.at("/ReadSideBurstLimit/MinValue").asInt()).isPositive();
     }
 
     private JsonNode statementWith(String role, String action) {
