@@ -560,7 +560,7 @@ class TemplateTest {
         assertThat(properties("UserPool").path("UserPoolTags").has("tally:stage")).isTrue();
         assertThat(properties("UserPoolClient").path("GenerateSecret").asBoolean()).isFalse();
         assertThat(texts(properties("UserPoolClient").path("ExplicitAuthFlows")))
-                .contains("ALLOW_USER_PASSWORD_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
+                .contains("ALLOW_USER_SRP_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
         // The group the writer reads from cognito:groups.
         assertThat(properties("AdminGroup").path("GroupName").asText()).isEqualTo(io.tally.core.http.Caller.ADMIN);
         JsonNode outputs = template.path("Outputs");
@@ -615,6 +615,28 @@ class TemplateTest {
         }
         assertThat(text.substring(first, end)).as("infra/template.yaml's " + what + " are not the route table's: "
                 + "regenerate them (see the comment above the read-side routes)").isEqualTo(generated);
+    }
+
+    @Test
+    void userPool_requiresAnAuthenticatorAppCode_signInBySrpNotByPassword_andIsProtectedFromDeletion() {
+        // Admins read every user's data: a password alone must not be enough. MFA is required by default, with an
+        // authenticator app (TOTP; SMS would need an SNS role), and OPTIONAL only as the way in for an existing pool.
+        JsonNode pool = properties("UserPool");
+        assertThat(pool.path("MfaConfiguration").asText()).isEqualTo("UserPoolMfa");
+        JsonNode mfa = template.path("Parameters").path("UserPoolMfa");
+        assertThat(mfa.path("Default").asText()).isEqualTo("ON");
+        assertThat(texts(mfa.path("AllowedValues"))).containsExactlyInAnyOrder("ON", "OPTIONAL");
+        assertThat(texts(pool.path("EnabledMfas"))).containsExactly("SOFTWARE_TOKEN_MFA");
+        // SRP: the password is never sent. No USER_PASSWORD_AUTH; the admin flow needs AWS credentials.
+        assertThat(texts(properties("UserPoolClient").path("ExplicitAuthFlows"))).containsExactlyInAnyOrder(
+                "ALLOW_USER_SRP_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
+        assertThat(properties("UserPoolClient").path("GenerateSecret").asBoolean()).isFalse();
+        // Kept when the stack goes, and protected as the table is, by the same parameter (default true).
+        assertThat(resources.path("UserPool").path("DeletionPolicy").asText()).isEqualTo("Retain");
+        assertThat(texts(pool.path("DeletionProtection"))).containsExactly("ProtectData", "ACTIVE", "INACTIVE");
+        assertThat(template.path("Conditions").path("ProtectData").toString())
+                .isEqualTo("[\"DeletionProtection\",\"true\"]");
+        assertThat(template.path("Parameters").path("DeletionProtection").path("Default").asText()).isEqualTo("true");
     }
 
     @Test
