@@ -336,14 +336,53 @@ class TemplateTest {
         assertThat(byMetric).containsKeys("AWS/Lambda/IteratorAge", "AWS/SQS/ApproximateNumberOfMessagesVisible",
                 "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered",
                 "Tally/tally.stream.derived.deadlettered");
-        JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions").get(0);
-        assertThat(guard.path("Name").asText() + "=" + guard.path("Value").asText()).isEqualTo("reason=past-failure");
+        JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions");
+        assertThat(dimensions(guard)).containsEntry("reason", "past-failure");
         assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("StreamProcessorFunction");
         assertThat(properties("StreamFailureAlarm").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("StreamFailureQueue.QueueName");
         assertThat(properties("WatermarkPrunerFailureAlarm").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("WatermarkPrunerFailureQueue.QueueName");
+    }
+
+    /** An alarm's dimensions, name to value (a !Ref reads as the referenced name). */
+    private static Map<String, String> dimensions(JsonNode dimensions) {
+        Map<String, String> byName = new java.util.LinkedHashMap<>();
+        dimensions.forEach(dimension -> byName.put(dimension.path("Name").asText(), dimension.path("Value").asText()));
+        return byName;
+    }
+
+    @Test
+    void customMetricAlarms_watchTheirOwnStageOnly_withTheDimensionsTheCodeFlushes() {
+        // The functions tag every meter with the stage the template gives them (StageTag): an alarm on a custom metric
+        // names the stage, or a second stage in the account would set it off (and leave it silent for its own).
+        assertThat(template.path("Globals").at("/Function/Environment/Variables/" + io.tally.core.metrics.StageTag.ENV)
+                .asText()).isEqualTo("Stage");
+        // Each tag of a meter is a dimension, and CloudWatch matches an alarm's dimensions exactly: the stage and
+        // the tags StreamMetrics gives the meter, no more, no fewer.
+        Map<String, List<String>> tagsByMetric = Map.of(
+                io.tally.stream.engine.StreamMetrics.POISON, List.of(),
+                io.tally.stream.engine.StreamMetrics.GUARD, List.of("reason"),
+                io.tally.stream.engine.StreamMetrics.EVENTS_DEAD_LETTERED, List.of(),
+                io.tally.stream.engine.StreamMetrics.WRITES_DEAD_LETTERED, List.of());
+        List<String> custom = new ArrayList<>();
+        for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
+            JsonNode alarm = properties(id);
+            if (!alarm.path("Namespace").asText().equals(io.tally.core.metrics.EmfMetricsFlusher.DEFAULT_NAMESPACE)) {
+                continue;
+            }
+            custom.add(id);
+            Map<String, String> dimensions = dimensions(alarm.path("Dimensions"));
+            assertThat(dimensions).as(id).containsEntry(io.tally.core.metrics.StageTag.KEY, "Stage");
+            List<String> tags = tagsByMetric.get(alarm.path("MetricName").asText());
+            assertThat(tags).as(id + " watches a metric the stream processor flushes").isNotNull();
+            List<String> expected = new ArrayList<>(tags);
+            expected.add(io.tally.core.metrics.StageTag.KEY);
+            assertThat(dimensions.keySet()).as(id).containsExactlyInAnyOrderElementsOf(expected);
+        }
+        assertThat(custom).containsExactlyInAnyOrder("PoisonRecordAlarm", "ShardGuardAlarm", "EventDeadLetterAlarm",
+                "DerivedWriteDeadLetterAlarm");
     }
 
     @Test

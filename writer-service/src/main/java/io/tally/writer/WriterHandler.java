@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.metrics.EmfMetricsFlusher;
+import io.tally.core.metrics.StageTag;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Caller;
@@ -40,8 +41,13 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
      * metric format after every invocation, as the stream processor's are.
      */
     public WriterHandler() {
-        this(WriterConfig.fromEnvironment(System.getenv()), new SimpleMeterRegistry(), System.out);
+        this(System.getenv(), System.out);
         priming = Priming.register(this, this::refreshCursorSecret);
+    }
+
+    /** As in Lambda, from {@code env}: the meters tagged with the stage ({@link StageTag}), flushed to {@code emf}. */
+    WriterHandler(Map<String, String> env, PrintStream emf) {
+        this(WriterConfig.fromEnvironment(env), StageTag.apply(new SimpleMeterRegistry(), env), emf);
     }
 
     public WriterHandler(WriterConfig config) {
