@@ -280,23 +280,97 @@ class TemplateTest {
                 "Latency");
     }
 
+    /**
+     * What the functions flush to CloudWatch, as the stage's functions do (StageTag): every metric name, with the
+     * dimension sets it comes with. Every meter of StreamMetrics is registered by calling each of its recording
+     * methods once, and the writer's by answering a request no route matches (which counts an error too).
+     */
+    private static Map<String, java.util.Set<java.util.Set<String>>> flushedMetrics() throws Exception {
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = io.tally.core.metrics.StageTag.apply(
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                Map.of(io.tally.core.metrics.StageTag.ENV, "test"));
+        io.tally.stream.engine.StreamMetrics stream = new io.tally.stream.engine.StreamMetrics(registry);
+        for (Method method : io.tally.stream.engine.StreamMetrics.class.getDeclaredMethods()) {
+            if (Modifier.isStatic(method.getModifiers()) || method.getReturnType() != void.class) {
+                continue;
+            }
+            Object[] arguments = new Object[method.getParameterCount()];
+            Class<?>[] types = method.getParameterTypes();
+            for (int i = 0; i < arguments.length; i++) {
+                arguments[i] = types[i] == String.class ? "x" : types[i] == int.class ? (Object) 1
+                        : types[i] == java.time.Duration.class ? java.time.Duration.ofMillis(1)
+                        : failOn(method);
+            }
+            method.setAccessible(true);
+            method.invoke(stream, arguments);
+        }
+        io.tally.writer.WriterApi writer = new io.tally.writer.WriterApi(io.tally.testkit.UnreachableDynamoDb.client(
+                request -> {
+                    throw new IllegalStateException("no route matches: nothing is read");
+                }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
+                "tally-activity", io.tally.core.http.Authorization.OPEN, registry);
+        writer.handle(new io.tally.core.http.ApiRequest("GET", "/no/such/route", Map.of(), Map.of(), Map.of(), null));
+
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        new io.tally.core.metrics.EmfMetricsFlusher(registry,
+                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8)).flush();
+        Map<String, java.util.Set<java.util.Set<String>>> metrics = new HashMap<>();
+        for (String line : out.toString(java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode directive = JSON.readTree(line).at("/_aws/CloudWatchMetrics/0");
+            assertThat(directive.path("Namespace").asText()).isEqualTo(io.tally.core.metrics.EmfMetricsFlusher.DEFAULT_NAMESPACE);
+            java.util.Set<String> dimensions = new java.util.HashSet<>(texts(directive.path("Dimensions").path(0)));
+            directive.path("Metrics").forEach(metric -> metrics.computeIfAbsent(metric.path("Name").asText(),
+                    name -> new java.util.HashSet<>()).add(dimensions));
+        }
+        assertThat(metrics).containsKeys("tally.stream.poison", "tally.api.requests", "tally.api.latency.max");
+        return metrics;
+    }
+
+    private static Object failOn(Method method) {
+        throw new AssertionError("StreamMetrics." + method.getName() + " takes an argument this test cannot make up");
+    }
+
     @Test
-    void operationsDashboard_isJson_andSearchesTheWritersMetricsByTheDimensionsTheyCarry() throws IOException {
+    void operationsDashboard_isJson_andFindsEveryTallyMetricByTheNameAndDimensionsTheCodeFlushes() throws Exception {
         String body = properties("OperationsDashboard").path("DashboardBody").get(0).asText();
         // !Sub's variables become strings; what is left must be the JSON CloudWatch takes.
         JsonNode dashboard = JSON.readTree(body.replaceAll("\\$\\{[A-Za-z0-9:.]+}", "x"));
-        List<String> expressions = new ArrayList<>();
-        dashboard.path("widgets").forEach(widget -> widget.path("properties").path("metrics").forEach(metric ->
-                metric.forEach(part -> {
-                    if (part.has("expression")) {
-                        expressions.add(part.path("expression").asText());
-                    }
-                })));
-        // The writer's meters (ApiMetrics) flushed as EMF: one dimension per tag, in the Tally namespace.
-        assertThat(expressions).containsExactlyInAnyOrder(
-                "SEARCH('{Tally,route,status} MetricName=\"tally.api.requests\"', 'Sum', 60)",
-                "SEARCH('{Tally,code,route} MetricName=\"tally.api.errors\"', 'Sum', 60)",
-                "SEARCH('{Tally,route} MetricName=\"tally.api.latency\"', 'p99', 60)");
+        Map<String, java.util.Set<java.util.Set<String>>> flushed = flushedMetrics();
+        java.util.regex.Pattern search = java.util.regex.Pattern.compile(
+                "SEARCH\\('\\{Tally,([^}]*)} MetricName=\"([^\"]+)\"( Stage=\"x\")?'");
+        List<String> found = new ArrayList<>();
+        dashboard.path("widgets").forEach(widget -> widget.path("properties").path("metrics").forEach(metric -> {
+            if (metric.path(0).isTextual() && metric.path(0).asText().equals("Tally")) {
+                // ["Tally", name, dimension, value, ..., {options}]: exactly a name and dimension set flushed.
+                java.util.Set<String> dimensions = new java.util.HashSet<>();
+                for (int i = 2; i + 1 < metric.size() && metric.path(i).isTextual(); i += 2) {
+                    dimensions.add(metric.path(i).asText());
+                }
+                String name = metric.path(1).asText();
+                assertThat(flushed.get(name)).as(name + " is flushed with dimensions " + dimensions)
+                        .isNotNull().contains(dimensions);
+                found.add(name);
+            } else if (metric.path(0).has("expression")) {
+                String expression = metric.path(0).path("expression").asText();
+                java.util.regex.Matcher matcher = search.matcher(expression);
+                if (!expression.contains("SEARCH(")) {
+                    return; // arithmetic over the metrics above, which are checked themselves
+                }
+                assertThat(matcher.find()).as(expression).isTrue();
+                java.util.Set<String> dimensions = new java.util.HashSet<>(List.of(matcher.group(1).split(",")));
+                String name = matcher.group(2);
+                // The schema names every dimension of the metric, or SEARCH finds nothing; the stage is this one.
+                assertThat(flushed.get(name)).as(expression).isNotNull().contains(dimensions);
+                assertThat(matcher.group(3)).as(expression + " is limited to the stack's stage").isNotNull();
+                found.add(name);
+            }
+        }));
+        assertThat(found).contains("tally.stream.records", "tally.stream.derived.writes",
+                "tally.stream.coalescing.ratio.sum", "tally.stream.coalescing.ratio.count", "tally.stream.poison",
+                "tally.stream.failures", "tally.api.requests", "tally.api.errors", "tally.api.latency.max");
     }
 
     @Test
@@ -354,18 +428,14 @@ class TemplateTest {
     }
 
     @Test
-    void customMetricAlarms_watchTheirOwnStageOnly_withTheDimensionsTheCodeFlushes() {
+    void customMetricAlarms_watchTheirOwnStageOnly_withTheDimensionsTheCodeFlushes() throws Exception {
         // The functions tag every meter with the stage the template gives them (StageTag): an alarm on a custom metric
         // names the stage, or a second stage in the account would set it off (and leave it silent for its own).
         assertThat(template.path("Globals").at("/Function/Environment/Variables/" + io.tally.core.metrics.StageTag.ENV)
                 .asText()).isEqualTo("Stage");
         // Each tag of a meter is a dimension, and CloudWatch matches an alarm's dimensions exactly: the stage and
-        // the tags StreamMetrics gives the meter, no more, no fewer.
-        Map<String, List<String>> tagsByMetric = Map.of(
-                io.tally.stream.engine.StreamMetrics.POISON, List.of(),
-                io.tally.stream.engine.StreamMetrics.GUARD, List.of("reason"),
-                io.tally.stream.engine.StreamMetrics.EVENTS_DEAD_LETTERED, List.of(),
-                io.tally.stream.engine.StreamMetrics.WRITES_DEAD_LETTERED, List.of());
+        // the tags the code gives the meter, no more, no fewer.
+        Map<String, java.util.Set<java.util.Set<String>>> flushed = flushedMetrics();
         List<String> custom = new ArrayList<>();
         for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
             JsonNode alarm = properties(id);
@@ -375,11 +445,8 @@ class TemplateTest {
             custom.add(id);
             Map<String, String> dimensions = dimensions(alarm.path("Dimensions"));
             assertThat(dimensions).as(id).containsEntry(io.tally.core.metrics.StageTag.KEY, "Stage");
-            List<String> tags = tagsByMetric.get(alarm.path("MetricName").asText());
-            assertThat(tags).as(id + " watches a metric the stream processor flushes").isNotNull();
-            List<String> expected = new ArrayList<>(tags);
-            expected.add(io.tally.core.metrics.StageTag.KEY);
-            assertThat(dimensions.keySet()).as(id).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(flushed.get(alarm.path("MetricName").asText())).as(id + " watches a metric the code flushes, "
+                    + "with these dimensions").isNotNull().contains(dimensions.keySet());
         }
         assertThat(custom).containsExactlyInAnyOrder("PoisonRecordAlarm", "ShardGuardAlarm", "EventDeadLetterAlarm",
                 "DerivedWriteDeadLetterAlarm");
