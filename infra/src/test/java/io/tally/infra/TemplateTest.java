@@ -453,6 +453,21 @@ class TemplateTest {
     }
 
     @Test
+    void api5xxAlarm_firesOnSomeBadMinutesOutOfFive_notOnlyWhenEveryMinuteIsBad() {
+        JsonNode alarm = properties("Api5xxAlarm");
+        assertThat(alarm.path("MetricName").asText()).isEqualTo("5xx");
+        assertThat(alarm.path("Statistic").asText()).isEqualTo("Sum");
+        assertThat(alarm.path("Period").asInt()).isEqualTo(60);
+        // M of N: 3 of 5 minutes, each with at least one 5xx. 5 of 5 stayed silent through an outage with one
+        // good minute in five.
+        assertThat(alarm.path("EvaluationPeriods").asInt()).isEqualTo(5);
+        assertThat(alarm.path("DatapointsToAlarm").asInt()).isEqualTo(3);
+        assertThat(alarm.path("Threshold").asInt()).isEqualTo(1);
+        assertThat(alarm.path("ComparisonOperator").asText()).isEqualTo("GreaterThanOrEqualToThreshold");
+        assertThat(alarm.path("TreatMissingData").asText()).isEqualTo("notBreaching");
+    }
+
+    @Test
     void iamPolicies_areScopedToTheStacksOwnResources() {
         // Resource strings as the YAML reader keeps them: !GetAtt X.Arn reads "X.Arn", !Sub keeps its text.
         List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
