@@ -453,6 +453,35 @@ class TemplateTest {
     }
 
     @Test
+    void emptyAlarmEmail_isSaidAfterEveryDeploy_andOnTheDashboard() throws IOException {
+        // Empty by default (an address must confirm its subscription), so it must be visible that nobody is told.
+        assertThat(template.path("Parameters").path("AlarmEmail").path("Default").asText()).isEmpty();
+        // sam deploy prints the outputs after every deploy: one of them says who is told.
+        JsonNode output = template.path("Outputs").path("AlarmNotifications");
+        assertThat(output.has("Condition")).as("shown with and without an address").isFalse();
+        JsonNode value = output.path("Value");
+        assertThat(value.path(0).asText()).isEqualTo("HasAlarmEmail");
+        assertThat(value.path(1).asText()).contains("${AlarmEmail}");
+        assertThat(value.path(2).asText()).startsWith("NO ONE").contains("AlarmEmail=");
+        // The dashboard's first widget says the same, in full width.
+        JsonNode body = properties("OperationsDashboard").path("DashboardBody");
+        JsonNode first = JSON.readTree(body.get(0).asText().replaceAll("\\$\\{[A-Za-z0-9:.]+}", "x"))
+                .path("widgets").path(0);
+        assertThat(first.path("type").asText()).isEqualTo("text");
+        assertThat(first.path("width").asInt()).isEqualTo(24);
+        assertThat(body.get(0).asText()).contains("\"markdown\": \"${AlarmNotice}\"");
+        JsonNode notice = body.get(1).path("AlarmNotice");
+        assertThat(notice.path(0).asText()).isEqualTo("HasAlarmEmail");
+        assertThat(notice.path(2).asText()).contains("No one is told");
+        // The address goes into the dashboard's JSON: it may hold neither a quote nor a backslash.
+        String pattern = template.path("Parameters").path("AlarmEmail").path("AllowedPattern").asText();
+        assertThat("ops@example.com").matches(pattern);
+        assertThat("").matches(pattern);
+        assertThat("o\"ps@example.com").doesNotMatch(pattern);
+        assertThat("o\\ps@example.com").doesNotMatch(pattern);
+    }
+
+    @Test
     void api5xxAlarm_firesOnSomeBadMinutesOutOfFive_notOnlyWhenEveryMinuteIsBad() {
         JsonNode alarm = properties("Api5xxAlarm");
         assertThat(alarm.path("MetricName").asText()).isEqualTo("5xx");
