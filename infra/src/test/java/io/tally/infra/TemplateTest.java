@@ -675,7 +675,7 @@ class TemplateTest {
     }
 
     @Test
-    void api_answersBrowsersPreflights_logsAccess() throws IOException {
+    void api_answersBrowsersPreflights_logsAccessWithTheCaller() throws IOException {
         JsonNode api = properties("HttpApi");
         JsonNode cors = api.path("CorsConfiguration");
         assertThat(cors.path("AllowOrigins").asText()).isEqualTo("CorsAllowOrigins");
@@ -683,7 +683,14 @@ class TemplateTest {
         assertThat(texts(cors.path("AllowHeaders"))).contains("content-type", "if-match", "authorization");
         assertThat(texts(cors.path("ExposeHeaders"))).contains("etag", "location");
         assertThat(api.path("AccessLogSettings").path("DestinationArn").asText()).isEqualTo("ApiAccessLogGroup.Arn");
-        assertThat(JSON.readTree(api.path("AccessLogSettings").path("Format").asText()).has("status")).isTrue();
+        JsonNode format = JSON.readTree(api.path("AccessLogSettings").path("Format").asText());
+        assertThat(format.path("status").asText()).isEqualTo("$context.status");
+        // Who called: the subject of the token the JWT authorizer verified (HTTP API's variable for a JWT claim),
+        // by which route, and why API Gateway refused a request itself.
+        assertThat(format.path("caller").asText()).isEqualTo("$context.authorizer.claims.sub");
+        assertThat(format.path("routeKey").asText()).isEqualTo("$context.routeKey");
+        assertThat(format.path("error").asText()).isEqualTo("$context.error.message");
+        assertThat(format.path("authorizerError").asText()).isEqualTo("$context.authorizer.error");
     }
 
     @Test
