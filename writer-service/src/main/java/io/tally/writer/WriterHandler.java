@@ -7,7 +7,6 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.metrics.EmfMetricsFlusher;
-import io.tally.core.metrics.StageTag;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Caller;
@@ -45,9 +44,13 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
         priming = Priming.register(this, this::refreshCursorSecret);
     }
 
-    /** As in Lambda, from {@code env}: the meters tagged with the stage ({@link StageTag}), flushed to {@code emf}. */
+    /**
+     * As in Lambda, from {@code env}: the meters tagged with the stage ({@link io.tally.core.metrics.StageTag}),
+     * flushed to {@code emf}.
+     */
     WriterHandler(Map<String, String> env, PrintStream emf) {
-        this(WriterConfig.fromEnvironment(env), StageTag.apply(new SimpleMeterRegistry(), env), emf);
+        this(WriterConfig.fromEnvironment(env), io.tally.core.metrics.StageTag.apply(new SimpleMeterRegistry(), env),
+                emf);
     }
 
     public WriterHandler(WriterConfig config) {
@@ -110,7 +113,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try {
-            return respond(event);
+            return isOptions(event) ? preflight() : respond(event);
         } finally {
             if (!unmetered) {
                 flushMetrics.run();
@@ -118,12 +121,21 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
         }
     }
 
+    private static boolean isOptions(APIGatewayV2HTTPEvent event) {
+        return event.getRequestContext() != null && event.getRequestContext().getHttp() != null
+                && "OPTIONS".equalsIgnoreCase(event.getRequestContext().getHttp().getMethod());
+    }
+
+    /**
+     * The template's Preflight route (OPTIONS on any path, no authorizer): API Gateway answers CORS preflights itself
+     * from the API's CORS configuration; should one reach the function, 204 lets API Gateway add those headers. It is
+     * not routed (a 401, 404 or 405 would fail the browser's preflight), read or counted.
+     */
+    private static APIGatewayV2HTTPResponse preflight() {
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(204).withIsBase64Encoded(false).build();
+    }
+
     private APIGatewayV2HTTPResponse respond(APIGatewayV2HTTPEvent event) {
-        if (isOptions(event)) {
-            // The template's Preflight route (no authorizer): API Gateway answers CORS preflights itself from the
-            // API's CORS configuration; should one reach the function, 204 lets API Gateway add those headers.
-            return APIGatewayV2HTTPResponse.builder().withStatusCode(204).withIsBase64Encoded(false).build();
-        }
         ApiResponse response;
         try {
             response = api.handle(toRequest(event));
@@ -140,11 +152,6 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 .withBody(response.bodyText())
                 .withIsBase64Encoded(false)
                 .build();
-    }
-
-    private static boolean isOptions(APIGatewayV2HTTPEvent event) {
-        return event.getRequestContext() != null && event.getRequestContext().getHttp() != null
-                && "OPTIONS".equalsIgnoreCase(event.getRequestContext().getHttp().getMethod());
     }
 
     static ApiRequest toRequest(APIGatewayV2HTTPEvent event) {
