@@ -280,23 +280,97 @@ class TemplateTest {
                 "Latency");
     }
 
+    /**
+     * What the functions flush to CloudWatch, as the stage's functions do (StageTag): every metric name, with the
+     * dimension sets it comes with. Every meter of StreamMetrics is registered by calling each of its recording
+     * methods once, and the writer's by answering a request no route matches (which counts an error too).
+     */
+    private static Map<String, java.util.Set<java.util.Set<String>>> flushedMetrics() throws Exception {
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry = io.tally.core.metrics.StageTag.apply(
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry(),
+                Map.of(io.tally.core.metrics.StageTag.ENV, "test"));
+        io.tally.stream.engine.StreamMetrics stream = new io.tally.stream.engine.StreamMetrics(registry);
+        for (Method method : io.tally.stream.engine.StreamMetrics.class.getDeclaredMethods()) {
+            if (Modifier.isStatic(method.getModifiers()) || method.getReturnType() != void.class) {
+                continue;
+            }
+            Object[] arguments = new Object[method.getParameterCount()];
+            Class<?>[] types = method.getParameterTypes();
+            for (int i = 0; i < arguments.length; i++) {
+                arguments[i] = types[i] == String.class ? "x" : types[i] == int.class ? (Object) 1
+                        : types[i] == java.time.Duration.class ? java.time.Duration.ofMillis(1)
+                        : failOn(method);
+            }
+            method.setAccessible(true);
+            method.invoke(stream, arguments);
+        }
+        io.tally.writer.WriterApi writer = new io.tally.writer.WriterApi(io.tally.testkit.UnreachableDynamoDb.client(
+                request -> {
+                    throw new IllegalStateException("no route matches: nothing is read");
+                }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
+                "tally-activity", io.tally.core.http.Authorization.OPEN, registry);
+        writer.handle(new io.tally.core.http.ApiRequest("GET", "/no/such/route", Map.of(), Map.of(), Map.of(), null));
+
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        new io.tally.core.metrics.EmfMetricsFlusher(registry,
+                new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8)).flush();
+        Map<String, java.util.Set<java.util.Set<String>>> metrics = new HashMap<>();
+        for (String line : out.toString(java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode directive = JSON.readTree(line).at("/_aws/CloudWatchMetrics/0");
+            assertThat(directive.path("Namespace").asText()).isEqualTo(io.tally.core.metrics.EmfMetricsFlusher.DEFAULT_NAMESPACE);
+            java.util.Set<String> dimensions = new java.util.HashSet<>(texts(directive.path("Dimensions").path(0)));
+            directive.path("Metrics").forEach(metric -> metrics.computeIfAbsent(metric.path("Name").asText(),
+                    name -> new java.util.HashSet<>()).add(dimensions));
+        }
+        assertThat(metrics).containsKeys("tally.stream.poison", "tally.api.requests", "tally.api.latency.max");
+        return metrics;
+    }
+
+    private static Object failOn(Method method) {
+        throw new AssertionError("StreamMetrics." + method.getName() + " takes an argument this test cannot make up");
+    }
+
     @Test
-    void operationsDashboard_isJson_andSearchesTheWritersMetricsByTheDimensionsTheyCarry() throws IOException {
+    void operationsDashboard_isJson_andFindsEveryTallyMetricByTheNameAndDimensionsTheCodeFlushes() throws Exception {
         String body = properties("OperationsDashboard").path("DashboardBody").get(0).asText();
         // !Sub's variables become strings; what is left must be the JSON CloudWatch takes.
         JsonNode dashboard = JSON.readTree(body.replaceAll("\\$\\{[A-Za-z0-9:.]+}", "x"));
-        List<String> expressions = new ArrayList<>();
-        dashboard.path("widgets").forEach(widget -> widget.path("properties").path("metrics").forEach(metric ->
-                metric.forEach(part -> {
-                    if (part.has("expression")) {
-                        expressions.add(part.path("expression").asText());
-                    }
-                })));
-        // The writer's meters (ApiMetrics) flushed as EMF: one dimension per tag, in the Tally namespace.
-        assertThat(expressions).containsExactlyInAnyOrder(
-                "SEARCH('{Tally,route,status} MetricName=\"tally.api.requests\"', 'Sum', 60)",
-                "SEARCH('{Tally,code,route} MetricName=\"tally.api.errors\"', 'Sum', 60)",
-                "SEARCH('{Tally,route} MetricName=\"tally.api.latency\"', 'p99', 60)");
+        Map<String, java.util.Set<java.util.Set<String>>> flushed = flushedMetrics();
+        java.util.regex.Pattern search = java.util.regex.Pattern.compile(
+                "SEARCH\\('\\{Tally,([^}]*)} MetricName=\"([^\"]+)\"( Stage=\"x\")?'");
+        List<String> found = new ArrayList<>();
+        dashboard.path("widgets").forEach(widget -> widget.path("properties").path("metrics").forEach(metric -> {
+            if (metric.path(0).isTextual() && metric.path(0).asText().equals("Tally")) {
+                // ["Tally", name, dimension, value, ..., {options}]: exactly a name and dimension set flushed.
+                java.util.Set<String> dimensions = new java.util.HashSet<>();
+                for (int i = 2; i + 1 < metric.size() && metric.path(i).isTextual(); i += 2) {
+                    dimensions.add(metric.path(i).asText());
+                }
+                String name = metric.path(1).asText();
+                assertThat(flushed.get(name)).as(name + " is flushed with dimensions " + dimensions)
+                        .isNotNull().contains(dimensions);
+                found.add(name);
+            } else if (metric.path(0).has("expression")) {
+                String expression = metric.path(0).path("expression").asText();
+                java.util.regex.Matcher matcher = search.matcher(expression);
+                if (!expression.contains("SEARCH(")) {
+                    return; // arithmetic over the metrics above, which are checked themselves
+                }
+                assertThat(matcher.find()).as(expression).isTrue();
+                java.util.Set<String> dimensions = new java.util.HashSet<>(List.of(matcher.group(1).split(",")));
+                String name = matcher.group(2);
+                // The schema names every dimension of the metric, or SEARCH finds nothing; the stage is this one.
+                assertThat(flushed.get(name)).as(expression).isNotNull().contains(dimensions);
+                assertThat(matcher.group(3)).as(expression + " is limited to the stack's stage").isNotNull();
+                found.add(name);
+            }
+        }));
+        assertThat(found).contains("tally.stream.records", "tally.stream.derived.writes",
+                "tally.stream.coalescing.ratio.sum", "tally.stream.coalescing.ratio.count", "tally.stream.poison",
+                "tally.stream.failures", "tally.api.requests", "tally.api.errors", "tally.api.latency.max");
     }
 
     @Test
@@ -336,14 +410,90 @@ class TemplateTest {
         assertThat(byMetric).containsKeys("AWS/Lambda/IteratorAge", "AWS/SQS/ApproximateNumberOfMessagesVisible",
                 "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered",
                 "Tally/tally.stream.derived.deadlettered");
-        JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions").get(0);
-        assertThat(guard.path("Name").asText() + "=" + guard.path("Value").asText()).isEqualTo("reason=past-failure");
+        JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions");
+        assertThat(dimensions(guard)).containsEntry("reason", "past-failure");
         assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("StreamProcessorFunction");
         assertThat(properties("StreamFailureAlarm").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("StreamFailureQueue.QueueName");
         assertThat(properties("WatermarkPrunerFailureAlarm").path("Dimensions").get(0).path("Value").asText())
                 .isEqualTo("WatermarkPrunerFailureQueue.QueueName");
+    }
+
+    /** An alarm's dimensions, name to value (a !Ref reads as the referenced name). */
+    private static Map<String, String> dimensions(JsonNode dimensions) {
+        Map<String, String> byName = new java.util.LinkedHashMap<>();
+        dimensions.forEach(dimension -> byName.put(dimension.path("Name").asText(), dimension.path("Value").asText()));
+        return byName;
+    }
+
+    @Test
+    void customMetricAlarms_watchTheirOwnStageOnly_withTheDimensionsTheCodeFlushes() throws Exception {
+        // The functions tag every meter with the stage the template gives them (StageTag): an alarm on a custom metric
+        // names the stage, or a second stage in the account would set it off (and leave it silent for its own).
+        assertThat(template.path("Globals").at("/Function/Environment/Variables/" + io.tally.core.metrics.StageTag.ENV)
+                .asText()).isEqualTo("Stage");
+        // Each tag of a meter is a dimension, and CloudWatch matches an alarm's dimensions exactly: the stage and
+        // the tags the code gives the meter, no more, no fewer.
+        Map<String, java.util.Set<java.util.Set<String>>> flushed = flushedMetrics();
+        List<String> custom = new ArrayList<>();
+        for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
+            JsonNode alarm = properties(id);
+            if (!alarm.path("Namespace").asText().equals(io.tally.core.metrics.EmfMetricsFlusher.DEFAULT_NAMESPACE)) {
+                continue;
+            }
+            custom.add(id);
+            Map<String, String> dimensions = dimensions(alarm.path("Dimensions"));
+            assertThat(dimensions).as(id).containsEntry(io.tally.core.metrics.StageTag.KEY, "Stage");
+            assertThat(flushed.get(alarm.path("MetricName").asText())).as(id + " watches a metric the code flushes, "
+                    + "with these dimensions").isNotNull().contains(dimensions.keySet());
+        }
+        assertThat(custom).containsExactlyInAnyOrder("PoisonRecordAlarm", "ShardGuardAlarm", "EventDeadLetterAlarm",
+                "DerivedWriteDeadLetterAlarm");
+    }
+
+    @Test
+    void emptyAlarmEmail_isSaidAfterEveryDeploy_andOnTheDashboard() throws IOException {
+        // Empty by default (an address must confirm its subscription), so it must be visible that nobody is told.
+        assertThat(template.path("Parameters").path("AlarmEmail").path("Default").asText()).isEmpty();
+        // sam deploy prints the outputs after every deploy: one of them says who is told.
+        JsonNode output = template.path("Outputs").path("AlarmNotifications");
+        assertThat(output.has("Condition")).as("shown with and without an address").isFalse();
+        JsonNode value = output.path("Value");
+        assertThat(value.path(0).asText()).isEqualTo("HasAlarmEmail");
+        assertThat(value.path(1).asText()).contains("${AlarmEmail}");
+        assertThat(value.path(2).asText()).startsWith("NO ONE").contains("AlarmEmail=");
+        // The dashboard's first widget says the same, in full width.
+        JsonNode body = properties("OperationsDashboard").path("DashboardBody");
+        JsonNode first = JSON.readTree(body.get(0).asText().replaceAll("\\$\\{[A-Za-z0-9:.]+}", "x"))
+                .path("widgets").path(0);
+        assertThat(first.path("type").asText()).isEqualTo("text");
+        assertThat(first.path("width").asInt()).isEqualTo(24);
+        assertThat(body.get(0).asText()).contains("\"markdown\": \"${AlarmNotice}\"");
+        JsonNode notice = body.get(1).path("AlarmNotice");
+        assertThat(notice.path(0).asText()).isEqualTo("HasAlarmEmail");
+        assertThat(notice.path(2).asText()).contains("No one is told");
+        // The address goes into the dashboard's JSON: it may hold neither a quote nor a backslash.
+        String pattern = template.path("Parameters").path("AlarmEmail").path("AllowedPattern").asText();
+        assertThat("ops@example.com").matches(pattern);
+        assertThat("").matches(pattern);
+        assertThat("o\"ps@example.com").doesNotMatch(pattern);
+        assertThat("o\\ps@example.com").doesNotMatch(pattern);
+    }
+
+    @Test
+    void api5xxAlarm_firesOnSomeBadMinutesOutOfFive_notOnlyWhenEveryMinuteIsBad() {
+        JsonNode alarm = properties("Api5xxAlarm");
+        assertThat(alarm.path("MetricName").asText()).isEqualTo("5xx");
+        assertThat(alarm.path("Statistic").asText()).isEqualTo("Sum");
+        assertThat(alarm.path("Period").asInt()).isEqualTo(60);
+        // M of N: 3 of 5 minutes, each with at least one 5xx. 5 of 5 stayed silent through an outage with one
+        // good minute in five.
+        assertThat(alarm.path("EvaluationPeriods").asInt()).isEqualTo(5);
+        assertThat(alarm.path("DatapointsToAlarm").asInt()).isEqualTo(3);
+        assertThat(alarm.path("Threshold").asInt()).isEqualTo(1);
+        assertThat(alarm.path("ComparisonOperator").asText()).isEqualTo("GreaterThanOrEqualToThreshold");
+        assertThat(alarm.path("TreatMissingData").asText()).isEqualTo("notBreaching");
     }
 
     @Test
@@ -478,7 +628,54 @@ class TemplateTest {
     }
 
     @Test
-    void api_answersBrowsersPreflights_logsAccess_andTheWriterHasReservedConcurrency() throws IOException {
+    void writerReservedConcurrency_isNoneByDefault_soTheStackDeploysOnAnAccountOfAnyQuota() {
+        // Lambda keeps 100 of the account's concurrency unreserved: a reservation of N fails to deploy on an account
+        // whose quota is below N + 100, and new accounts have 10 to 50.
+        JsonNode parameter = template.path("Parameters").path("WriterReservedConcurrency");
+        assertThat(parameter.path("Default").asInt()).isZero();
+        assertThat(parameter.path("MinValue").asInt()).isZero();
+        // 0 leaves the property out (AWS::NoValue): a reservation of 0 would stop the function altogether.
+        assertThat(template.path("Conditions").path("HasWriterReservedConcurrency").toString())
+                .isEqualTo("[[\"WriterReservedConcurrency\",\"0\"]]");
+        assertThat(texts(properties("WriterFunction").path("ReservedConcurrentExecutions")))
+                .containsExactly("HasWriterReservedConcurrency", "WriterReservedConcurrency", "AWS::NoValue");
+        for (String function : resourcesOfType("AWS::Serverless::Function")) {
+            if (!function.equals("WriterFunction")) {
+                assertThat(properties(function).has("ReservedConcurrentExecutions")).as(function).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void preflights_needNoToken_anOptionsRouteOnEveryPathWithoutTheAuthorizer_winsOverTheDefaultRoute() {
+        JsonNode events = properties("WriterFunction").path("Events");
+        // $default (no Path): every request no other route matches, OPTIONS included, with the default JWT authorizer.
+        assertThat(events.path("Api").path("Properties").has("Path")).isFalse();
+        assertThat(properties("HttpApi").at("/Auth/DefaultAuthorizer").asText()).isEqualTo("TallyJwt");
+        // A browser's preflight carries no token: OPTIONS on any path takes a route of its own without the authorizer
+        // (more specific than $default), where API Gateway answers it from the CORS configuration.
+        List<JsonNode> options = new ArrayList<>();
+        events.forEach(event -> {
+            if (event.path("Properties").path("Method").asText().equalsIgnoreCase("OPTIONS")) {
+                options.add(event);
+            }
+        });
+        assertThat(options).hasSize(1);
+        JsonNode preflight = options.get(0);
+        assertThat(preflight.path("Type").asText()).isEqualTo("HttpApi");
+        assertThat(preflight.at("/Properties/ApiId").asText()).isEqualTo("HttpApi");
+        assertThat(preflight.at("/Properties/Path").asText()).isEqualTo("/{proxy+}");
+        assertThat(preflight.at("/Properties/Auth/Authorizer").asText()).isEqualTo("NONE");
+        // No OPTIONS route of the API's own definition could take a preflight with the authorizer instead.
+        properties("HttpApi").at("/DefinitionBody/paths").forEach(path ->
+                assertThat(path.has("options")).isFalse());
+        JsonNode cors = properties("HttpApi").path("CorsConfiguration");
+        assertThat(cors.isObject()).as("API Gateway answers preflights only with a CORS configuration").isTrue();
+        assertThat(texts(cors.path("AllowHeaders"))).contains("authorization");
+    }
+
+    @Test
+    void api_answersBrowsersPreflights_logsAccessWithTheCaller() throws IOException {
         JsonNode api = properties("HttpApi");
         JsonNode cors = api.path("CorsConfiguration");
         assertThat(cors.path("AllowOrigins").asText()).isEqualTo("CorsAllowOrigins");
@@ -486,8 +683,14 @@ class TemplateTest {
         assertThat(texts(cors.path("AllowHeaders"))).contains("content-type", "if-match", "authorization");
         assertThat(texts(cors.path("ExposeHeaders"))).contains("etag", "location");
         assertThat(api.path("AccessLogSettings").path("DestinationArn").asText()).isEqualTo("ApiAccessLogGroup.Arn");
-        assertThat(JSON.readTree(api.path("AccessLogSettings").path("Format").asText()).has("status")).isTrue();
-        assertThat(properties("WriterFunction").has("ReservedConcurrentExecutions")).isTrue();
+        JsonNode format = JSON.readTree(api.path("AccessLogSettings").path("Format").asText());
+        assertThat(format.path("status").asText()).isEqualTo("$context.status");
+        // Who called: the subject of the token the JWT authorizer verified (HTTP API's variable for a JWT claim),
+        // by which route, and why API Gateway refused a request itself.
+        assertThat(format.path("caller").asText()).isEqualTo("$context.authorizer.claims.sub");
+        assertThat(format.path("routeKey").asText()).isEqualTo("$context.routeKey");
+        assertThat(format.path("error").asText()).isEqualTo("$context.error.message");
+        assertThat(format.path("authorizerError").asText()).isEqualTo("$context.authorizer.error");
     }
 
     @Test
@@ -514,7 +717,7 @@ class TemplateTest {
         assertThat(properties("UserPool").path("UserPoolTags").has("tally:stage")).isTrue();
         assertThat(properties("UserPoolClient").path("GenerateSecret").asBoolean()).isFalse();
         assertThat(texts(properties("UserPoolClient").path("ExplicitAuthFlows")))
-                .contains("ALLOW_USER_PASSWORD_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
+                .contains("ALLOW_USER_SRP_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
         // The group the writer reads from cognito:groups.
         assertThat(properties("AdminGroup").path("GroupName").asText()).isEqualTo(io.tally.core.http.Caller.ADMIN);
         JsonNode outputs = template.path("Outputs");
@@ -534,32 +737,71 @@ class TemplateTest {
         }
     }
 
+    /** The writer's route table, as the template's generated sections are made from it. */
+    private static List<io.tally.core.http.Router.Rule> writerRoutes() {
+        return new io.tally.writer.WriterApi(io.tally.testkit.UnreachableDynamoDb.client(request -> {
+            throw new IllegalStateException("listing the routes must not touch the table");
+        }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
+                "tally-activity", io.tally.core.http.Authorization.required(true)).routeRules();
+    }
+
+    private static List<String> readSideRouteKeys() {
+        return writerRoutes().stream()
+                .filter(rule -> rule.access().kind() == io.tally.core.http.Access.Kind.READ_SIDE)
+                .map(TemplateRoutes::routeKey).toList();
+    }
+
+    /**
+     * Checks that the template's text between {@code beginMarker} (and the comment lines that follow it) and
+     * {@code endMarker} is {@code generated}; with {@code -Dtally.template.write=true} writes it there first.
+     */
+    private static void assertGeneratedSection(String beginMarker, String endMarker, String generated, String what)
+            throws IOException {
+        String text = Files.readString(TEMPLATE);
+        int begin = text.indexOf(beginMarker);
+        int end = text.indexOf(endMarker);
+        assertThat(begin).as("the template's generated " + what).isPositive().isLessThan(end);
+        int first = begin;
+        while (first < end && text.substring(first, text.indexOf('\n', first)).trim().startsWith("#")) {
+            first = text.indexOf('\n', first) + 1;
+        }
+        if (Boolean.getBoolean("tally.template.write")) {
+            Files.writeString(TEMPLATE, text.substring(0, first) + generated + text.substring(end));
+            text = Files.readString(TEMPLATE);
+            end = text.indexOf(endMarker);
+        }
+        assertThat(text.substring(first, end)).as("infra/template.yaml's " + what + " are not the route table's: "
+                + "regenerate them (see the comment above the read-side routes)").isEqualTo(generated);
+    }
+
+    @Test
+    void userPool_requiresAnAuthenticatorAppCode_signInBySrpNotByPassword_andIsProtectedFromDeletion() {
+        // Admins read every user's data: a password alone must not be enough. MFA is required by default, with an
+        // authenticator app (TOTP; SMS would need an SNS role), and OPTIONAL only as the way in for an existing pool.
+        JsonNode pool = properties("UserPool");
+        assertThat(pool.path("MfaConfiguration").asText()).isEqualTo("UserPoolMfa");
+        JsonNode mfa = template.path("Parameters").path("UserPoolMfa");
+        assertThat(mfa.path("Default").asText()).isEqualTo("ON");
+        assertThat(texts(mfa.path("AllowedValues"))).containsExactlyInAnyOrder("ON", "OPTIONAL");
+        assertThat(texts(pool.path("EnabledMfas"))).containsExactly("SOFTWARE_TOKEN_MFA");
+        // SRP: the password is never sent. No USER_PASSWORD_AUTH; the admin flow needs AWS credentials.
+        assertThat(texts(properties("UserPoolClient").path("ExplicitAuthFlows"))).containsExactlyInAnyOrder(
+                "ALLOW_USER_SRP_AUTH", "ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH");
+        assertThat(properties("UserPoolClient").path("GenerateSecret").asBoolean()).isFalse();
+        // Kept when the stack goes, and protected as the table is, by the same parameter (default true).
+        assertThat(resources.path("UserPool").path("DeletionPolicy").asText()).isEqualTo("Retain");
+        assertThat(texts(pool.path("DeletionProtection"))).containsExactly("ProtectData", "ACTIVE", "INACTIVE");
+        assertThat(template.path("Conditions").path("ProtectData").toString())
+                .isEqualTo("[\"DeletionProtection\",\"true\"]");
+        assertThat(template.path("Parameters").path("DeletionProtection").path("Default").asText()).isEqualTo("true");
+    }
+
     @Test
     void publicReadSidePaths_areGeneratedFromTheRouteTable_withoutAnAuthorizerOnlyWhenPublic() throws IOException {
-        io.tally.writer.WriterApi writer = new io.tally.writer.WriterApi(
-                io.tally.testkit.UnreachableDynamoDb.client(request -> {
-                    throw new IllegalStateException("listing the routes must not touch the table");
-                }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
-                "tally-activity", io.tally.core.http.Authorization.required(true));
-        List<String> readSide = writer.routeRules().stream()
-                .filter(rule -> rule.access().kind() == io.tally.core.http.Access.Kind.READ_SIDE)
-                .map(rule -> rule.method() + " " + rule.template()).toList();
+        List<String> readSide = readSideRouteKeys();
         assertThat(readSide).as("the writer's read-side routes").contains("GET /stats/global", "GET /dashboard");
-
-        Path template = Path.of("template.yaml");
-        String text = Files.readString(template);
-        int begin = text.indexOf(TemplateRoutes.BEGIN);
-        int end = text.indexOf(TemplateRoutes.END);
-        assertThat(begin).as("the template's generated section").isPositive().isLessThan(end);
-        int first = text.indexOf('\n', text.indexOf("-Dtally.template.write=true", begin)) + 1;
-        String generated = TemplateRoutes.paths(writer.routeRules());
-        if (Boolean.getBoolean("tally.template.write")) {
-            Files.writeString(template, text.substring(0, first) + generated + text.substring(end));
-            text = Files.readString(template);
-            end = text.indexOf(TemplateRoutes.END);
-        }
-        assertThat(text.substring(first, end)).as("infra/template.yaml's read-side routes are not the route table's: "
-                + "regenerate them (see the comment above them)").isEqualTo(generated);
+        assertGeneratedSection(TemplateRoutes.BEGIN, TemplateRoutes.END, TemplateRoutes.paths(writerRoutes()),
+                "read-side routes");
 
         JsonNode paths = properties("HttpApi").path("DefinitionBody").path("paths");
         List<String> declared = new ArrayList<>();
@@ -578,6 +820,35 @@ class TemplateTest {
             }
         }));
         assertThat(declared).containsExactlyInAnyOrderElementsOf(readSide);
+    }
+
+    @Test
+    void readSideRoutes_areThrottledOneByOne_togetherBelowTheWriteRoute_soAnonymousReadsCannotStarveWrites()
+            throws IOException {
+        assertGeneratedSection(TemplateRoutes.SETTINGS_BEGIN, TemplateRoutes.SETTINGS_END,
+                TemplateRoutes.routeSettings(writerRoutes()), "read-side route settings");
+        JsonNode api = properties("HttpApi");
+        JsonNode settings = api.path("RouteSettings");
+        List<String> readSide = readSideRouteKeys();
+        // Every read-side route (its own route, public with PublicReadSide) has a throttle of its own ...
+        assertThat(settings.fieldNames()).toIterable().containsExactlyInAnyOrderElementsOf(readSide);
+        settings.fields().forEachRemaining(route -> {
+            assertThat(route.getValue().path("ThrottlingRateLimit").asText()).as(route.getKey())
+                    .isEqualTo("ReadSideRateLimit");
+            assertThat(route.getValue().path("ThrottlingBurstLimit").asText()).as(route.getKey())
+                    .isEqualTo("ReadSideBurstLimit");
+        });
+        // ... and together, at the defaults, they get less than the $default route (the writes) alone: a flood of
+        // anonymous reads is refused at API Gateway before it takes more of the function than the writes may.
+        JsonNode parameters = template.path("Parameters");
+        JsonNode defaults = api.path("DefaultRouteSettings");
+        assertThat(readSide.size() * parameters.at("/ReadSideRateLimit/Default").asInt())
+                .isLessThan(defaults.path("ThrottlingRateLimit").asInt());
+        assertThat(readSide.size() * parameters.at("/ReadSideBurstLimit/Default").asInt())
+                .isLessThan(defaults.path("ThrottlingBurstLimit").asInt());
+        // 0 would close the routes, not lift the limit.
+        assertThat(parameters.at("/ReadSideRateLimit/MinValue").asInt()).isPositive();
+        assertThat(parameters.at("/ReadSideBurstLimit/MinValue").asInt()).isPositive();
     }
 
     private JsonNode statementWith(String role, String action) {

@@ -6,6 +6,7 @@ import io.tally.core.ShardSettings;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.metrics.EmfMetricsFlusher;
+import io.tally.core.metrics.StageTag;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.DynamoDbShardCursors;
@@ -92,8 +93,9 @@ public final class StreamWiring {
         DynamoDbClient dynamoDbClient = dynamoDb.build();
         EventBridgeClient eventBridge = eventBridge(env, region);
 
-        // One registry per container, flushed as CloudWatch embedded metric format on stdout after every invocation.
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        // One registry per container, flushed as CloudWatch embedded metric format on stdout after every invocation;
+        // every metric carries the deployment's stage (STAGE) as a dimension.
+        SimpleMeterRegistry registry = StageTag.apply(new SimpleMeterRegistry(), env);
         EmfMetricsFlusher flusher = new EmfMetricsFlusher(registry, System.out);
         EventBridgePublisher publisher = new EventBridgePublisher(eventBridge, eventBusName, source,
                 publishConcurrency);

@@ -24,6 +24,19 @@ class StreamWiringTest {
     }
 
     @Test
+    void stage_isATagOfEveryMeter_soEveryMetricHasAStageDimension() {
+        StreamWiring.Processor processor = StreamWiring.fromEnvironment(Map.of(
+                "TABLE_NAME", "tally", "AWS_REGION", "eu-west-1", "EVENT_BUS_NAME", "tally-events",
+                "DYNAMODB_ENDPOINT", "http://127.0.0.1:8000", "STAGE", "prod"));
+        try (Engine engine = processor.engine()) {
+            var registry = engine.metrics().registry();
+            registry.counter(io.tally.stream.engine.StreamMetrics.POISON).increment();
+            assertThat(registry.getMeters()).isNotEmpty().allSatisfy(meter ->
+                    assertThat(meter.getId().getTag("Stage")).as(meter.getId().getName()).isEqualTo("prod"));
+        }
+    }
+
+    @Test
     void eventBridgeEndpoint_overridesTheClientsEndpointOnlyWhenSet() {
         try (var local = StreamWiring.eventBridge(Map.of("EVENTBRIDGE_ENDPOINT", "http://127.0.0.1:4566"),
                 Region.EU_WEST_1);

@@ -43,8 +43,17 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
      * metric format after every invocation, as the stream processor's are.
      */
     public WriterHandler() {
-        this(WriterConfig.fromEnvironment(System.getenv()), new SimpleMeterRegistry(), System.out);
+        this(System.getenv(), System.out);
         priming = Priming.register(this, this::refreshCursorSecret);
+    }
+
+    /**
+     * As in Lambda, from {@code env}: the meters tagged with the stage ({@link io.tally.core.metrics.StageTag}),
+     * flushed to {@code emf}.
+     */
+    WriterHandler(Map<String, String> env, PrintStream emf) {
+        this(WriterConfig.fromEnvironment(env), io.tally.core.metrics.StageTag.apply(new SimpleMeterRegistry(), env),
+                emf);
     }
 
     public WriterHandler(WriterConfig config) {
@@ -107,12 +116,26 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
         try {
-            return respond(event);
+            return isOptions(event) ? preflight() : respond(event);
         } finally {
             if (!unmetered) {
                 flushMetrics.run();
             }
         }
+    }
+
+    private static boolean isOptions(APIGatewayV2HTTPEvent event) {
+        return event.getRequestContext() != null && event.getRequestContext().getHttp() != null
+                && "OPTIONS".equalsIgnoreCase(event.getRequestContext().getHttp().getMethod());
+    }
+
+    /**
+     * The template's Preflight route (OPTIONS on any path, no authorizer): API Gateway answers CORS preflights itself
+     * from the API's CORS configuration; should one reach the function, 204 lets API Gateway add those headers. It is
+     * not routed (a 401, 404 or 405 would fail the browser's preflight), read or counted.
+     */
+    private static APIGatewayV2HTTPResponse preflight() {
+        return APIGatewayV2HTTPResponse.builder().withStatusCode(204).withIsBase64Encoded(false).build();
     }
 
     private APIGatewayV2HTTPResponse respond(APIGatewayV2HTTPEvent event) {
