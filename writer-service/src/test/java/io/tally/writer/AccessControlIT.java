@@ -238,6 +238,10 @@ class AccessControlIT {
                 }
             }
             Map<String, String> headers = new LinkedHashMap<>(Map.of("content-type", "application/json"));
+            if (claims != null) {
+                // API Gateway passes the verified token on in its identity source, the authorization header.
+                headers.put("authorization", "Bearer " + token(claims));
+            }
             headers.putAll(extraHeaders);
             APIGatewayV2HTTPEvent.RequestContext.RequestContextBuilder context =
                     APIGatewayV2HTTPEvent.RequestContext.builder()
@@ -265,6 +269,30 @@ class AccessControlIT {
                     .build();
             return Response.of(handler.handleRequest(event, null));
         }
+    }
+
+    /**
+     * The token whose claims these are, as its issuer wrote it: a list claim an array (the test's names hold no
+     * space), the rest strings. Unsigned: API Gateway verified it before the function runs.
+     */
+    static String token(Map<String, String> claims) {
+        com.fasterxml.jackson.databind.node.ObjectNode payload = Json.object();
+        claims.forEach((name, value) -> {
+            if (value.startsWith("[") && value.endsWith("]")) {
+                var array = payload.putArray(name);
+                for (String element : value.substring(1, value.length() - 1).split(" ")) {
+                    if (!element.isEmpty()) {
+                        array.add(element);
+                    }
+                }
+            } else {
+                payload.put(name, value);
+            }
+        });
+        java.util.Base64.Encoder base64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        return base64.encodeToString("{\"alg\":\"RS256\",\"kid\":\"test\"}".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)) + "." + base64.encodeToString(payload.toString().getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)) + ".c2lnbmF0dXJl";
     }
 
     record Response(int status, JsonNode body, Map<String, String> headers) {
@@ -394,6 +422,44 @@ class AccessControlIT {
         Map<String, String> lookalike = claims("u3", "administrators", "admins");
         Case route = new Case("SongRoutes", "PUT", "/songs/s9", null, Rule.ADMIN, 200);
         assertForbidden(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", lookalike), route);
+    }
+
+    @Test
+    void aGroupIsMatchedWhole_asTheVerifiedTokenNamesIt_notByItsRendering() {
+        Deployment deployment = new Deployment(true);
+        Case route = new Case("SongRoutes", "PUT", "/songs/s9", null, Rule.ADMIN, 201);
+        for (List<String> groups : List.of(List.of("ops,admin"), List.of("\"admin\""), List.of("not admin"),
+                List.of("staff admin"), List.of("admin,ops"))) {
+            Map<String, String> claims = claims("u3");
+            claims.put("cognito:groups", "[" + String.join(" ", groups) + "]");
+            com.fasterxml.jackson.databind.node.ObjectNode payload = Json.MAPPER.valueToTree(claims);
+            var array = payload.putArray("cognito:groups");
+            groups.forEach(array::add);
+            java.util.Base64.Encoder base64 = java.util.Base64.getUrlEncoder().withoutPadding();
+            String token = base64.encodeToString("{\"alg\":\"RS256\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    + "." + base64.encodeToString(payload.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    + ".c2ln";
+            assertForbidden(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", claims,
+                    Map.of("authorization", "Bearer " + token)), route);
+            // The claims alone (no token to read the names from) grant no group either.
+            assertForbidden(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", claims,
+                    Map.of("authorization", "")), route);
+        }
+        assertThat(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", ADMIN).status()).isEqualTo(201);
+    }
+
+    @Test
+    void aCognitoIdToken_isNoCaller_onlyAnAccessTokenIs() {
+        Deployment deployment = new Deployment(true);
+        Map<String, String> idToken = claims(U1);
+        idToken.put("token_use", "id");
+        idToken.remove("client_id");
+        idToken.put("aud", "exampleclientid");
+        Case route = new Case("UserRoutes", "POST", "/users", null, Rule.OWNER, 201);
+        assertUnauthorized(deployment.call("POST", "/users", "{\"name\":\"One\",\"email\":\"one@example.com\"}",
+                idToken), route);
+        assertThat(deployment.call("POST", "/users", "{\"name\":\"One\",\"email\":\"one@example.com\"}", OWNER)
+                .status()).isEqualTo(201);
     }
 
     @Test
