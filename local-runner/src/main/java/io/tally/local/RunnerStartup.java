@@ -155,7 +155,7 @@ final class RunnerStartup {
         DynamoDbClient client = TableSetup.adminClient(endpoint);
         return List.of(new FunctionTarget(LocalRunner.ACTIVITY_FEED_RULE, LocalRunner.ACTIVITY_FEED_FUNCTION,
                 new ActivityFeedHandler(client, LocalRunner.activityTableName(tableName), Clock.systemUTC(),
-                        PublicEvents.of(domains)), client));
+                        PublicEvents.of(domains.events())), client));
     }
 
     private static EventRules loadRules(Path rulesDir) {

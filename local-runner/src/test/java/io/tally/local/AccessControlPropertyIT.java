@@ -105,8 +105,8 @@ class AccessControlPropertyIT {
         cases.add(new Case("GET /stats/posts/{postId}", "GET", "/stats/posts/p{ns}", null, Rule.READ_SIDE, 200));
         cases.add(new Case("GET /posts", "GET", "/posts?status=created", null, Rule.READ_SIDE, 200));
         // Catalogue
-        cases.add(new Case("PUT /items/{itemId}", "PUT", "/items/in{ns}", "{\"score\":8,\"selector\":\"back-catalogue\"}",
-                Rule.ADMIN, 201));
+        cases.add(new Case("PUT /items/{itemId}", "PUT", "/items/in{ns}",
+                "{\"score\":8,\"selector\":\"back-catalogue\"}", Rule.ADMIN, 201));
         cases.add(new Case("GET /items/{itemId}", "GET", "/items/i{ns}", null, Rule.SIGNED_IN, 200));
         cases.add(new Case("DELETE /items/{itemId}", "DELETE", "/items/i{ns}", null, Rule.ADMIN, 200));
         cases.add(new Case("PUT /users/{userId}/items/{itemId}", "PUT", "/users/{o}/items/i{ns}",
@@ -155,8 +155,8 @@ class AccessControlPropertyIT {
         cases.add(new Case("GET /charts/downloads/{month}", "GET", "/charts/downloads/" + MONTH, null, Rule.READ_SIDE,
                 200));
         // Favourites
-        cases.add(new Case("POST /users/{userId}/tags", "POST", "/users/{o}/tags", "{\"tagId\":\"tn{ns}\",\"name\":\"Work\"}",
-                Rule.OWNER, 201));
+        cases.add(new Case("POST /users/{userId}/tags", "POST", "/users/{o}/tags",
+                "{\"tagId\":\"tn{ns}\",\"name\":\"Work\"}", Rule.OWNER, 201));
         cases.add(new Case("GET /users/{userId}/tags", "GET", "/users/{o}/tags", null, Rule.OWNER_OR_ADMIN, 200));
         cases.add(new Case("PATCH /users/{userId}/tags/{tagId}", "PATCH", "/users/{o}/tags/tg{ns}",
                 "{\"name\":\"Trips\"}", Rule.OWNER, 200));
@@ -285,7 +285,8 @@ class AccessControlPropertyIT {
             ok(call("PUT", "/songs/s" + ns, "{\"title\":\"Song " + ns + "\"}", admin), 201);
             ok(call("POST", "/songs/s" + ns + "/downloads", "{\"downloadId\":\"d" + ns + "\",\"userId\":\""
                     + bare.secret("downloader") + "\"}", admin), 201);
-            ok(call("POST", "/orgs", "{\"orgId\":\"g" + ns + "\",\"name\":\"" + bare.secret("org") + "\"}", admin), 201);
+            ok(call("POST", "/orgs", "{\"orgId\":\"g" + ns + "\",\"name\":\"" + bare.secret("org") + "\"}", admin),
+                    201);
             ok(call("POST", "/orgs/g" + ns + "/teams", "{\"teamId\":\"tm" + ns + "\",\"name\":\"" + bare.secret("team")
                     + "\"}", admin), 201);
             ok(call("POST", "/orgs/g" + ns + "/employees", "{\"employeeId\":\"e" + ns + "\",\"name\":\""

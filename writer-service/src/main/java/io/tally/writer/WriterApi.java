@@ -90,8 +90,8 @@ public final class WriterApi {
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
         domains.domains().forEach(domain -> domain.routes(router, context));
         if (activityTable != null) {
-            ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable), PublicEvents.of(domains),
-                    authorization.enabled());
+            ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
+                    PublicEvents.of(domains.events()), authorization.enabled());
         }
         OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.

@@ -2,7 +2,6 @@ package io.tally.core.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tally.core.domain.DomainRegistry;
 import io.tally.core.http.Json;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -29,12 +28,7 @@ public final class PublicEvents {
         this.byDetailType = Map.copyOf(map);
     }
 
-    /** The public events of the registry's domains. */
-    public static PublicEvents of(DomainRegistry registry) {
-        return new PublicEvents(registry.domains().stream().flatMap(domain -> domain.events().stream()).toList());
-    }
-
-    /** The public ones of these kinds. */
+    /** The public ones of these kinds (a registry's: {@code DomainRegistry.events()}). */
     public static PublicEvents of(Collection<EventType> types) {
         return new PublicEvents(types);
     }

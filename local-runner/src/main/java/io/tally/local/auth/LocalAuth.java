@@ -36,8 +36,8 @@ import java.util.stream.Collectors;
 /**
  * The local stand-in for the deployment's token issuer (a Cognito user pool or another OIDC issuer) and for API
  * Gateway's JWT authorizer, for {@code tally-local --auth}: one RS256 key pair, which signs the tokens
- * {@code tally-local token} mints and verifies the bearer tokens the front receives, with the checks of an HTTP API's JWT
- * authorizer ({@link #verify(String, Instant)}). The cryptography is nimbus-jose-jwt's.
+ * {@code tally-local token} mints and verifies the bearer tokens the front receives, with the checks of an HTTP
+ * API's JWT authorizer ({@link #verify(String, Instant)}). The cryptography is nimbus-jose-jwt's.
  *
  * <p>With a data directory the key is kept in {@value #KEY_FILE} below it (owner-only permissions), so tokens minted
  * before a restart stay valid; without one it lives in memory, gone when the runner stops.

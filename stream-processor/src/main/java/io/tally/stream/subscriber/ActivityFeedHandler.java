@@ -68,7 +68,7 @@ public final class ActivityFeedHandler implements RequestStreamHandler {
 
     /** The public events of the domains on the class path. */
     public ActivityFeedHandler(DynamoDbClient dynamoDb, String table, Clock clock) {
-        this(dynamoDb, table, clock, PublicEvents.of(DomainRegistry.load()));
+        this(dynamoDb, table, clock, PublicEvents.of(DomainRegistry.load().events()));
     }
 
     /** {@code publicEvents}: those that also go into the public feed (the local runner's: with --domain-jar's). */

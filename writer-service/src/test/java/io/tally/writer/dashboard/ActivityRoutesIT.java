@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 class ActivityRoutesIT {
     private static final Instant NOW = Instant.parse("2026-11-23T10:00:00Z");
-    private static final PublicEvents PUBLIC = PublicEvents.of(DomainRegistry.load());
+    private static final PublicEvents PUBLIC = PublicEvents.of(DomainRegistry.load().events());
     private static final Caller ADMIN = new Caller("boss", Set.of("admin"), Set.of());
     private static final Caller USER = new Caller("u1", Set.of("staff"), Set.of());
 
