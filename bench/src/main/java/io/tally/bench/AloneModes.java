@@ -1,13 +1,18 @@
 package io.tally.bench;
 
+import io.tally.core.workload.Write;
+import io.tally.domains.favs.FavWorkload;
+import io.tally.testkit.Workload;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The modes that also run alone ({@code --load}, {@code --writer}, {@code --aws-latency}): their section on stdout,
- * their own JSON.
+ * The modes that also run alone ({@code --load}, {@code --writer}, {@code --floor}, {@code --aws-latency}): their
+ * section on stdout, their own JSON.
  */
 final class AloneModes {
     private static final Logger LOG = LoggerFactory.getLogger(AloneModes.class);
@@ -27,6 +32,44 @@ final class AloneModes {
         LOG.info("wrote {}; checks {}", options.loadJson, load.passed() ? "passed" : "FAILED");
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(load.passed() ? 0 : 1);
+    }
+
+    /**
+     * The floor alone: Tally's write units against the floor ({@link FloorRun}) for the chosen workloads, without the
+     * measured replays; prints its section and its targets, writes its JSON, leaves BENCHMARKS.md as it is.
+     */
+    static void floor(BenchOptions options) throws IOException {
+        List<Results.WorkloadResult> workloads = new ArrayList<>();
+        for (String name : List.of("uniform", "zipf", "hot-song", "tag-heavy")) {
+            if (!options.workloads.contains(name)) {
+                continue;
+            }
+            double skew = switch (name) {
+                case "uniform" -> 0.0;
+                case "zipf" -> 1.1;
+                case "hot-song" -> Bench.HOT_SONG_SKEW;
+                default -> Bench.TAG_SKEW;
+            };
+            // The same writes as the full run's workloads (Bench.main).
+            List<Write> writes = switch (name) {
+                case "hot-song" -> Workload.writes(options.seed, skew, options.records, "songs");
+                case "tag-heavy" -> Workload.writes(options.seed, skew, options.records, FavWorkload::unlinkingFirst);
+                default -> Workload.writes(options.seed, skew, options.records);
+            };
+            workloads.add(FloorRun.alone(name, skew, writes));
+        }
+        Bench.writeJson(options.floorJson, workloads);
+        System.out.println(FloorReport.section(workloads));
+        for (Results.WorkloadResult workload : workloads) {
+            for (Report.Target target : FloorReport.targets(workload)) {
+                System.out.println(target.description() + ": " + target.measured()
+                        + (target.met() ? " (met)" : " (not met)"));
+            }
+        }
+        FloorReport.summaries(workloads).forEach(line -> LOG.info("floor: {}", line));
+        LOG.info("wrote {}", options.floorJson);
+        // DynamoDB Local leaves non-daemon threads behind.
+        System.exit(0);
     }
 
     /** The writer mode alone: prints its section, writes its JSON, leaves BENCHMARKS.md as it is. */

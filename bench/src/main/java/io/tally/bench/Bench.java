@@ -46,7 +46,8 @@ public final class Bench {
         StreamWiring.keepConnectionsAlive();
         if (options.render != null) {
             // Renders the page again from a run's figures, e.g. after a change of the page's text.
-            Results results = new ObjectMapper().readValue(options.render.toFile(), Results.class);
+            Results results = withFloors(new ObjectMapper().readValue(options.render.toFile(), Results.class),
+                    options.floorJson);
             Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson),
                     readAwsLatency(options.awsJson)));
             return;
@@ -65,6 +66,10 @@ public final class Bench {
         }
         if (options.awsLatency) {
             AloneModes.awsLatency(options);
+            return;
+        }
+        if (options.floor) {
+            AloneModes.floor(options);
             return;
         }
         // A fresh server per phase (ReplayRun.onFreshServer).
@@ -155,9 +160,32 @@ public final class Bench {
     /** The page again, from the JSON of the last full run, cold-start run and AWS-latency run (any may be missing). */
     static void renderPage(BenchOptions options) throws IOException {
         Results replay = Files.isRegularFile(options.json)
-                ? new ObjectMapper().readValue(options.json.toFile(), Results.class) : null;
+                ? withFloors(new ObjectMapper().readValue(options.json.toFile(), Results.class), options.floorJson)
+                : null;
         Files.writeString(options.markdown, Report.markdown(replay, readColdStart(options.coldStartJson),
                 readAwsLatency(options.awsJson)));
+    }
+
+    /**
+     * The run's workloads with the floor of the last {@code --floor} run ({@code floorJson}) where the run measured
+     * none: a full run written before the floor was measured keeps its figures, and gains the floor section.
+     */
+    static Results withFloors(Results results, Path floorJson) throws IOException {
+        if (!Files.isRegularFile(floorJson)) {
+            return results;
+        }
+        List<Results.WorkloadResult> floors = List.of(new ObjectMapper().readValue(floorJson.toFile(),
+                Results.WorkloadResult[].class));
+        List<Results.WorkloadResult> workloads = new ArrayList<>();
+        for (Results.WorkloadResult w : results.workloads()) {
+            Results.Floor floor = w.floor() != null ? w.floor() : floors.stream()
+                    .filter(f -> f.name().equals(w.name())).map(Results.WorkloadResult::floor).findFirst().orElse(null);
+            workloads.add(new Results.WorkloadResult(w.name(), w.skew(), w.baseWrites(), w.baseWriteThreads(),
+                    w.baseWritesPerSec(), w.records(), w.shards(), w.getRecordsPerSec(), w.baseItems(), w.tally(),
+                    w.naive(), w.tallyLargeBatch(), floor));
+        }
+        return new Results(results.environment(), workloads, results.freshness(), results.load(), results.writer(),
+                results.largeBatchFreshness());
     }
 
     private static AwsLatencyResults readAwsLatency(Path json) throws IOException {

@@ -44,6 +44,9 @@ final class BenchOptions {
     java.util.List<Double> awsShares = AwsLatencyRun.SHARES;
     /** How many times slower time runs in the AWS-latency mode, so that DynamoDB Local keeps within the model. */
     double awsTimeScale = 5;
+    /** Only the floor of the chosen workloads ({@link FloorRun}): its section on stdout and its JSON. */
+    boolean floor;
+    Path floorJson = Path.of("bench/results/floor.json");
 
     static BenchOptions parse(String[] args) {
         BenchOptions options = new BenchOptions();
@@ -53,6 +56,7 @@ final class BenchOptions {
                 case "--load" -> options.load = true;
                 case "--writer" -> options.writer = true;
                 case "--aws-latency" -> options.awsLatency = true;
+                case "--floor" -> options.floor = true;
                 default -> options.set(args[i], i + 1 < args.length ? args[++i] : null);
             }
         }
@@ -114,6 +118,7 @@ final class BenchOptions {
             case "--writer-requests" -> writerRequests = whole(option, value);
             case "--writer-rounds" -> writerRounds = whole(option, value);
             case "--writer-json" -> writerJson = path(option, value);
+            case "--floor-json" -> floorJson = path(option, value);
             case "--writer-threads" -> writerThreads = whole(option, value);
             case "--load-seconds" -> loadSeconds = whole(option, value);
             case "--load-connections" -> loadConnections = whole(option, value);
@@ -132,8 +137,9 @@ final class BenchOptions {
                     + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
                     + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
                     + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
-                    + " --writer-rounds N, --writer-threads N, --writer-json FILE, --aws-latency, --aws-seconds S,"
-                    + " --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive, --aws-shares 0,0.5,..., --aws-time-scale K,"
+                    + " --writer-rounds N, --writer-threads N, --writer-json FILE, --floor, --floor-json FILE,"
+                    + " --aws-latency, --aws-seconds S, --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive,"
+                    + " --aws-shares 0,0.5,..., --aws-time-scale K,"
                     + " --workloads uniform,zipf,hot-song,tag-heavy)");
         }
     }

@@ -111,8 +111,9 @@ final class ReplayRun {
         // The naive processor takes a record at a time: the batch size changes nothing of its work.
         Results.ProcessorResult largeBatch = replay(name, LargeBatchReport.PROCESSOR, stream, baseItems, records,
                 LargeBatchReport.BATCH_SIZE, engine);
+        Results.Floor floor = FloorRun.run(server, name, stream, Bench.BATCH_SIZE);
         return new Results.WorkloadResult(name, skew, writes.size(), Bench.WRITER_THREADS, writes.size() / writeSeconds,
-                records, stream.size(), records / readSeconds, baseItems.size(), tally, naive, largeBatch);
+                records, stream.size(), records / readSeconds, baseItems.size(), tally, naive, largeBatch, floor);
     }
 
     record Processor(Consumer<List<SourceRecord>> process, Runnable close) {

@@ -29,10 +29,21 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      * @param baseItems         base items in the table at the end (what the oracle recomputes from)
      * @param tallyLargeBatch   Tally's replay of the same records in batches of {@link LargeBatchReport#BATCH_SIZE}
      *                          (null in a run's JSON written before there was one)
+     * @param floor             Tally's write units against the least any processor must spend on the same batches
+     *                          ({@link FloorRun}; null when not measured)
      */
     record WorkloadResult(String name, double skew, int baseWrites, int baseWriteThreads, double baseWritesPerSec,
                           int records, int shards, double getRecordsPerSec, long baseItems,
-                          ProcessorResult tally, ProcessorResult naive, ProcessorResult tallyLargeBatch) {
+                          ProcessorResult tally, ProcessorResult naive, ProcessorResult tallyLargeBatch,
+                          Floor floor) {
+        /** Without the floor ({@link FloorRun}). */
+        WorkloadResult(String name, double skew, int baseWrites, int baseWriteThreads, double baseWritesPerSec,
+                       int records, int shards, double getRecordsPerSec, long baseItems,
+                       ProcessorResult tally, ProcessorResult naive, ProcessorResult tallyLargeBatch) {
+            this(name, skew, baseWrites, baseWriteThreads, baseWritesPerSec, records, shards, getRecordsPerSec,
+                    baseItems, tally, naive, tallyLargeBatch, null);
+        }
+
         /** Without Tally's replay in large batches ({@link LargeBatchReport}). */
         WorkloadResult(String name, double skew, int baseWrites, int baseWriteThreads, double baseWritesPerSec,
                        int records, int shards, double getRecordsPerSec, long baseItems,
@@ -152,6 +163,37 @@ record Results(Environment environment, List<WorkloadResult> workloads, Freshnes
      * {@code ReturnConsumedCapacity=INDEXES}).
      */
     record WriteUnitShare(String itemType, long writes, double units, java.util.Map<String, Double> byDestination) {
+    }
+
+    /**
+     * Tally's write units against the floor ({@link WriteUnitFloor}) on one replay of a workload in batches of
+     * {@code batchSize} ({@link FloorRun}).
+     *
+     * @param records     records replayed
+     * @param batches     batches delivered
+     * @param byType      per item type (the shard cursors as {@code ShardCursor})
+     */
+    record Floor(int records, int batchSize, int batches, List<FloorShare> byType) {
+    }
+
+    /**
+     * One item type's write units on a floor replay: Tally's, as DynamoDB Local reported them, and the floor's, per
+     * destination ({@code table}, or an index by name).
+     *
+     * @param tallyWrites     Tally's successful single-item writes of the type
+     * @param floorWrites     the floor's table writes of the type: items whose content changed, one per batch each
+     *                        (the cursors: two per batch)
+     * @param unchangedWrites Tally's writes of items whose content the batch left as it was, and their units
+     * @param repeatWrites    Tally's writes of an item after its first in the same batch, and their units
+     * @param sizeUnits       what Tally's first write of each changed item cost beyond the floor's write of it
+     *                        (bookkeeping over a 1 KB boundary, an index written for bookkeeping; negative where
+     *                        DynamoDB Local charged less than the published rules); for the cursors, all of Tally's
+     *                        units beyond the floor's
+     */
+    record FloorShare(String itemType, long tallyWrites, double tallyUnits, java.util.Map<String, Double> tallyByDestination,
+                      long floorWrites, double floorUnits, java.util.Map<String, Double> floorByDestination,
+                      long unchangedWrites, double unchangedUnits, long repeatWrites, double repeatUnits,
+                      double sizeUnits) {
     }
 
     /**

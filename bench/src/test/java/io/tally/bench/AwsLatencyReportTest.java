@@ -23,7 +23,7 @@ class AwsLatencyReportTest {
         List<Double> freshnessMillis = new ArrayList<>(Collections.nCopies(arrived, freshness));
         ArrivingShard.Outcome outcome = new ArrivingShard.Outcome(
                 share == 0 ? Double.POSITIVE_INFINITY : share * 1_000, arrived, processed, seconds, freshnessMillis,
-                10, seconds * 0.9);
+                10, seconds * 0.9, processed == arrived ? 0.5 : Double.POSITIVE_INFINITY);
         CallTimes.Snapshot used = new CallTimes.Snapshot(
                 Map.of("DynamoDB", seconds * 400, "EventBridge", seconds * 400, CallTimes.ANY, seconds * 800),
                 Map.of("DynamoDB/UpdateItem", new CallTimes.OperationFigures("DynamoDB/UpdateItem", 100, 550, 300, 20,

@@ -263,10 +263,10 @@ class BenchLogicTest {
 
         List<Report.Target> targets = Report.targets(results);
 
-        // uniform: 10x (at least 5x), 0.25x (at most 0.45x), exact; zipf: 10x (at least 10x), 0.25x, exact;
-        // freshness: 1,200 ms (at most 300 ms).
-        assertThat(targets).extracting(Report.Target::met)
-                .containsExactly(true, true, true, true, true, true, false);
+        // uniform: 0.25x write units (at most 0.45x), exact; zipf: 0.25x, exact; freshness: 1,200 ms (at most
+        // 300 ms). The records/s ratios (10x) are information, not targets: DynamoDB Local bounds them.
+        assertThat(targets).extracting(Report.Target::met).containsExactly(true, true, true, true, false);
+        assertThat(targets).extracting(Report.Target::description).noneMatch(d -> d.contains("records/s"));
         assertThat(Report.markdown(results)).contains("| zipf | 1 | 10.00x |").contains("**no**")
                 .contains("## Where the write units go").contains("| | PostsByStatus | | 0.250 | | 1.000 |")
                 .contains("| Warm-up | about 6000 records (blog, catalogue, songs, favourites)").contains("## Where the CPU goes")
@@ -320,6 +320,25 @@ class BenchLogicTest {
                 List.of("999")), records)).isZero();
         assertThat(FreshnessRun.appliedBefore(io.tally.local.stream.InvocationResult.functionError(
                 new IllegalStateException("down")), records)).isZero();
+    }
+
+    @Test
+    void render_attachesTheFloorOfTheLastFloorRunToTheWorkloadsThatHaveNone(@org.junit.jupiter.api.io.TempDir
+                                                                            java.nio.file.Path dir) throws Exception {
+        Results.ProcessorResult tally = processor("tally", 1000, 0.5, true, 0);
+        Results.ProcessorResult naive = processor("naive", 100, 2.0, true, 40);
+        Results run = new Results(new Results.Environment("d", "c", 2, "jvm", "os", 1024, "local", 20000, 1, 1000, 0),
+                List.of(new Results.WorkloadResult("uniform", 0, 1, 1, 1, 1, 1, 1, 1, tally, naive),
+                        new Results.WorkloadResult("zipf", 1.1, 1, 1, 1, 1, 1, 1, 1, tally, naive)), null);
+        Results.Floor floor = new Results.Floor(10, 1000, 1, List.of());
+        java.nio.file.Path json = dir.resolve("floor.json");
+        Bench.writeJson(json, List.of(new Results.WorkloadResult("zipf", 1.1, 1, 1, 0, 10, 1, 0, 0, null, null, null,
+                floor)));
+
+        Results rendered = Bench.withFloors(run, json);
+        assertThat(rendered.workloads()).extracting(Results.WorkloadResult::floor).containsExactly(null, floor);
+        assertThat(rendered.workloads().get(1).tally()).isEqualTo(tally);
+        assertThat(Bench.withFloors(run, dir.resolve("none.json"))).isSameAs(run);
     }
 
     private static Results.ProcessorResult processor(String name, double rate, double units, boolean exact, int drift) {

@@ -24,6 +24,15 @@ class BenchOptionsTest {
     }
 
     @Test
+    void theFloorAlone_isAFlag_withAJsonOfItsOwn() {
+        BenchOptions options = BenchOptions.parse(new String[]{"--floor", "--floor-json", "/tmp/floor.json"});
+
+        assertThat(options.floor).isTrue();
+        assertThat(options.floorJson).isEqualTo(Path.of("/tmp/floor.json"));
+        assertThat(BenchOptions.parse(new String[0]).floorJson).isEqualTo(Path.of("bench/results/floor.json"));
+    }
+
+    @Test
     void anOptionWithoutItsValue_orAnUnknownOne_isRefusedByName() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--records"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--records needs a value");

@@ -82,12 +82,12 @@ class WriterLogicTest {
 
         String section = ShortfallReport.section(results);
 
-        assertThat(section).contains("## Targets not met: why")
+        assertThat(section).contains("## Targets not met, and the records/s ratios: why")
                 .contains("| zipf | 10x | 1,000 | 2.00 | 2.00 | 5.00 | 3.00 | yes |")
                 .contains("| zipf | 1,000 | 400 | 1.50 | 667 | 70% | 80% | 2.5 | 500 | yes |")
                 // 0.35 x 2.0 = 0.7 allowed, 1.0 written: 0.3 over (30%).
                 .contains("| zipf | 0.35x | 0.700 | 1.000 | 0.300 (30%) | UserStats 0.600, PostProjection 0.400 |");
-        assertThat(Report.markdown(results)).contains("## Targets not met: why").contains("| cores busy |");
+        assertThat(Report.markdown(results)).contains("## Targets not met, and the records/s ratios: why").contains("| cores busy |");
 
         // A run's JSON from before the lock was sampled: the SQLite thread's ceiling decides.
         Results unsampled = new Results(results.environment(), List.of(new Results.WorkloadResult("zipf", 1.1, 1, 1, 1,

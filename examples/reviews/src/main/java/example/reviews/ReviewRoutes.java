@@ -54,7 +54,7 @@ record ReviewRoutes(RouteContext context, ReviewStore reviews) {
         String itemId = request.id("itemId");
         Body body = Body.parse(request.body(), FIELDS);
         long stars = body.requiredLong("stars", 1, 5);
-        String text = body.optionalString("text", 0, TEXT_MAX);
+        String text = body.optionalMultiline("text", 0, TEXT_MAX);
         context.requireExists(Users.USER.attributeValue(), userId, "user");
         context.requireExists(CATALOGUE_ITEM, itemId, "catalogue item");
         Review review = new Review(userId, itemId, stars, text, context.now());

@@ -87,7 +87,10 @@ class ReviewsIT {
     @Order(2)
     void badInput_isA400_unknownUserOrItem_isA404() {
         for (String body : new String[] {"{\"stars\":0}", "{\"stars\":6}", "{\"stars\":2.5}", "{\"stars\":\"5\"}", "{}",
-                "{\"stars\":3,\"text\":\"" + "x".repeat(2_001) + "\"}", "{\"stars\":3,\"rating\":1}", "not json"}) {
+                "{\"stars\":3,\"text\":\"" + "x".repeat(2_001) + "\"}", "{\"stars\":3,\"rating\":1}", "not json",
+                // Input is decoded strictly: numbers no field holds (1e2147483648 was a 500), text no field takes.
+                "{\"stars\":1e2147483648}", "{\"stars\":5e-131}", "{\"stars\":3,\"text\":\"a\\u0000\"}",
+                "{\"stars\":3,\"text\":\"\\ud800\"}"}) {
             Reply reply = call("PUT", "/users/ada/reviews/55", body, ada);
             assertThat(reply.status()).as(body).isEqualTo(400);
             assertThat(reply.code()).as(body).isIn("validation_failed", "bad_request");

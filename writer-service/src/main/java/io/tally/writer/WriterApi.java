@@ -19,6 +19,7 @@ import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.PublicEvents;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
+import io.tally.core.http.Text;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,6 +122,16 @@ public final class WriterApi {
         return response;
     }
 
+    /**
+     * The answer to a request that could not even be decoded (the front's {@link WriterHandler} refused its body or
+     * query string), counted as an unmatched request.
+     */
+    public ApiResponse refuse(ApiException refusal, Duration latency) {
+        ApiResponse response = ApiResponse.error(refusal);
+        metrics.record(null, response, latency);
+        return response;
+    }
+
     /** The response; {@code route[0]} is set to the template of the matched route, if one matched. */
     private ApiResponse route(ApiRequest request, String[] route) {
         if (!authorization.enabled() && !request.caller().isAnonymous()) {
@@ -132,6 +143,10 @@ public final class WriterApi {
                 throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE,
                         "request body exceeds " + MAX_BODY_BYTES + " bytes", null);
             }
+            if (request.body() != null && !Text.isValidUnicode(request.body())) {
+                throw ApiException.badRequest("request body is not valid UTF-8");
+            }
+            checkQuery(request);
             Router.Match match = router.match(request.method(), request.path());
             route[0] = match.template();
             return match.handler().handle(request.withPathParameters(match.pathParameters()));
@@ -155,6 +170,20 @@ public final class WriterApi {
             LOG.error("{} {}: unexpected failure", request.method(), request.path(), e);
             return internal();
         }
+    }
+
+    /** Every query parameter's name and value is {@link Text} on one line, whether the route reads it or not. */
+    private static void checkQuery(ApiRequest request) {
+        request.query().forEach((name, value) -> {
+            String problem = Text.problem(name, Text.Lines.SINGLE);
+            if (problem != null) {
+                throw ApiException.badRequest("a query parameter's name " + problem);
+            }
+            problem = Text.problem(value, Text.Lines.SINGLE);
+            if (problem != null) {
+                throw ApiException.badRequest("query parameter '" + name + "' " + problem, name);
+            }
+        });
     }
 
     private static ApiResponse internal() {

@@ -7,13 +7,16 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.metrics.EmfMetricsFlusher;
+import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Caller;
 import io.tally.core.http.ErrorCode;
+import io.tally.core.http.Text;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.charset.CharacterCodingException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -113,12 +116,13 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     }
 
     private APIGatewayV2HTTPResponse respond(APIGatewayV2HTTPEvent event) {
+        long started = System.nanoTime();
         ApiResponse response;
         try {
+            // handle() answers every ApiException itself: only toRequest's refusals arrive below.
             response = api.handle(toRequest(event));
-        } catch (IllegalArgumentException e) {
-            // Only reachable through a body flagged base64 that is not base64; API Gateway never sends one.
-            response = ApiResponse.error(ErrorCode.BAD_REQUEST, "request body is not valid base64", null);
+        } catch (ApiException e) {
+            response = api.refuse(e, Duration.ofNanos(System.nanoTime() - started));
         }
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", ApiResponse.JSON_CONTENT_TYPE);
@@ -131,6 +135,11 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 .build();
     }
 
+    /**
+     * The request of an event, its body and query string decoded strictly ({@link #body}, {@link #query}).
+     *
+     * @throws ApiException a {@code bad_request} (or {@code payload_too_large}) when they do not decode
+     */
     static ApiRequest toRequest(APIGatewayV2HTTPEvent event) {
         String method = event.getRequestContext() != null && event.getRequestContext().getHttp() != null
                 ? event.getRequestContext().getHttp().getMethod()
@@ -145,6 +154,44 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 }
             });
         }
+        return new ApiRequest(
+                method == null ? "" : method.toUpperCase(Locale.ROOT),
+                event.getRawPath() == null ? "/" : event.getRawPath(),
+                Map.of(),
+                query(event),
+                headers,
+                body(event),
+                caller(event));
+    }
+
+    /**
+     * The decoded query parameters of the event ({@code queryStringParameters}), after checking that the query string
+     * as the client sent it ({@code rawQueryString}) decodes strictly: every {@code %} an escape, the bytes UTF-8, no
+     * control character ({@link Text#percentDecode}). API Gateway has already decoded the parameters, so only the raw
+     * text shows what the bytes were. The decoded values are checked again by {@link WriterApi}.
+     */
+    static Map<String, String> query(APIGatewayV2HTTPEvent event) {
+        String raw = event.getRawQueryString();
+        if (raw != null && !raw.isEmpty()) {
+            for (String pair : raw.split("&")) {
+                int equals = pair.indexOf('=');
+                String name = equals < 0 ? pair : pair.substring(0, equals);
+                String decodedName;
+                try {
+                    decodedName = Text.percentDecode(name);
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.badRequest("a query parameter's name " + e.getMessage());
+                }
+                if (equals >= 0) {
+                    try {
+                        Text.percentDecode(pair.substring(equals + 1));
+                    } catch (IllegalArgumentException e) {
+                        throw ApiException.badRequest("query parameter '" + decodedName + "' " + e.getMessage(),
+                                decodedName);
+                    }
+                }
+            }
+        }
         Map<String, String> query = new LinkedHashMap<>();
         if (event.getQueryStringParameters() != null) {
             event.getQueryStringParameters().forEach((name, value) -> {
@@ -153,18 +200,36 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
                 }
             });
         }
+        return query;
+    }
+
+    /**
+     * The body as text. API Gateway sends it as text or, flagged {@code isBase64Encoded}, as base64 (binary media, or
+     * text it would not pass as a string); base64 is decoded and the bytes must then be UTF-8, strictly: a
+     * malformed or overlong sequence or an encoded surrogate is a {@code bad_request}, never a replacement character.
+     * A text body is checked for lone surrogates by {@link WriterApi}, after its size.
+     */
+    static String body(APIGatewayV2HTTPEvent event) {
         String body = event.getBody();
-        if (body != null && event.getIsBase64Encoded()) {
-            body = new String(Base64.getDecoder().decode(body), StandardCharsets.UTF_8);
+        if (body == null || !event.getIsBase64Encoded()) {
+            return body;
         }
-        return new ApiRequest(
-                method == null ? "" : method.toUpperCase(Locale.ROOT),
-                event.getRawPath() == null ? "/" : event.getRawPath(),
-                Map.of(),
-                query,
-                headers,
-                body,
-                caller(event));
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(body);
+        } catch (IllegalArgumentException e) {
+            // API Gateway never sends one; a hand-made event might.
+            throw ApiException.badRequest("request body is not valid base64");
+        }
+        if (bytes.length > WriterApi.MAX_BODY_BYTES) {
+            throw new ApiException(ErrorCode.PAYLOAD_TOO_LARGE,
+                    "request body exceeds " + WriterApi.MAX_BODY_BYTES + " bytes", null);
+        }
+        try {
+            return Text.decodeUtf8(bytes);
+        } catch (CharacterCodingException e) {
+            throw ApiException.badRequest("request body is not valid UTF-8");
+        }
     }
 
     /**

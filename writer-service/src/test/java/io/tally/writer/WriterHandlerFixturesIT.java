@@ -98,6 +98,104 @@ class WriterHandlerFixturesIT {
         assertThat(response.getHeaders()).containsEntry("Allow", "POST");
     }
 
+    @ParameterizedTest
+    @Event(value = "events/create-user-overlong-utf8-base64.json", type = APIGatewayV2HTTPEvent.class)
+    void createUser_base64BodyThatIsNotUtf8_returns400BadRequest_andStoresNothing(APIGatewayV2HTTPEvent event)
+            throws Exception {
+        APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        assertThat(Json.MAPPER.readTree(response.getBody()).at("/error/code").asText()).isEqualTo("bad_request");
+        assertThat(get("/users/user-overlong").getStatusCode()).isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @Event(value = "events/create-user-lone-surrogate-escape.json", type = APIGatewayV2HTTPEvent.class)
+    void createUser_loneSurrogateEscape_returns400BadRequestNamingTheField(APIGatewayV2HTTPEvent event)
+            throws Exception {
+        APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        JsonNode error = Json.MAPPER.readTree(response.getBody()).get("error");
+        assertThat(error.get("code").asText()).isEqualTo("bad_request");
+        assertThat(error.get("field").asText()).isEqualTo("name");
+        assertThat(get("/users/user-surrogate").getStatusCode()).isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @Event(value = "events/create-user-nul-escape.json", type = APIGatewayV2HTTPEvent.class)
+    void createUser_nulInTheName_returns400ValidationFailed(APIGatewayV2HTTPEvent event) throws Exception {
+        APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        JsonNode error = Json.MAPPER.readTree(response.getBody()).get("error");
+        assertThat(error.get("code").asText()).isEqualTo("validation_failed");
+        assertThat(error.get("field").asText()).isEqualTo("name");
+        assertThat(get("/users/user-nul").getStatusCode()).isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @Event(value = "events/put-user-item-progress-underflow.json", type = APIGatewayV2HTTPEvent.class)
+    void putUserItem_progressDynamoDbCannotHold_returns400NotA500(APIGatewayV2HTTPEvent event) throws Exception {
+        assertThat(createEric().status()).isEqualTo(201);
+        APIGatewayV2HTTPEvent item = com.amazonaws.services.lambda.runtime.tests.EventLoader
+                .loadApiGatewayHttpEvent("events/put-user-item-progress-underflow.json");
+        item.setRawPath("/items/item-1");
+        item.getRequestContext().getHttp().setPath("/items/item-1");
+        item.setBody("{\"title\":\"Item\",\"score\":70,\"selector\":\"back-catalogue\"}");
+        assertThat(handler.handleRequest(item, null).getStatusCode()).isEqualTo(201);
+
+        APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        JsonNode error = Json.MAPPER.readTree(response.getBody()).get("error");
+        assertThat(error.get("code").asText()).isEqualTo("validation_failed");
+        assertThat(error.get("field").asText()).isEqualTo("progress");
+        assertThat(Json.MAPPER.readTree(get("/users/user-8790/items?state=in-progress").getBody()).get("items"))
+                .isEmpty();
+    }
+
+    @ParameterizedTest
+    @Event(value = "events/get-user-path-not-utf8.json", type = APIGatewayV2HTTPEvent.class)
+    void getUser_pathThatIsNotUtf8_returns400BadRequest(APIGatewayV2HTTPEvent event) throws Exception {
+        APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        assertThat(Json.MAPPER.readTree(response.getBody()).at("/error/code").asText()).isEqualTo("bad_request");
+    }
+
+    @ParameterizedTest
+    @Event(value = "events/get-posts-query-not-utf8.json", type = APIGatewayV2HTTPEvent.class)
+    void listPosts_queryStringThatIsNotUtf8_returns400BadRequestNamingTheParameter(APIGatewayV2HTTPEvent event)
+            throws Exception {
+        APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
+        JsonNode error = Json.MAPPER.readTree(response.getBody()).get("error");
+        assertThat(error.get("code").asText()).isEqualTo("bad_request");
+        assertThat(error.get("field").asText()).isEqualTo("q");
+    }
+
+    /** A GET of {@code pathAndQuery} in the shape of the fixtures. */
+    private APIGatewayV2HTTPResponse get(String pathAndQuery) {
+        APIGatewayV2HTTPEvent event = com.amazonaws.services.lambda.runtime.tests.EventLoader
+                .loadApiGatewayHttpEvent("events/get-user.json");
+        int q = pathAndQuery.indexOf('?');
+        String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+        event.setRawPath(path);
+        event.getRequestContext().getHttp().setPath(path);
+        if (q >= 0) {
+            event.setRawQueryString(pathAndQuery.substring(q + 1));
+            java.util.Map<String, String> query = new java.util.LinkedHashMap<>();
+            for (String pair : pathAndQuery.substring(q + 1).split("&")) {
+                String[] parts = pair.split("=", 2);
+                query.put(parts[0], parts.length > 1 ? parts[1] : "");
+            }
+            event.setQueryStringParameters(query);
+        }
+        return handler.handleRequest(event, null);
+    }
+
     private TestApi.Response createEric() {
         APIGatewayV2HTTPEvent create = com.amazonaws.services.lambda.runtime.tests.EventLoader
                 .loadApiGatewayHttpEvent("events/create-user.json");

@@ -38,16 +38,24 @@ public final class ArrivingShard {
      *                        it had waited then (a lower bound)
      * @param invocations     invocations of the processor
      * @param busySeconds     time spent inside the processor's invocations
+     * @param drainSeconds    from the last arrival to the return of the invocation that processed the last record
+     *                        (infinite when some record was not processed)
      */
     public record Outcome(double rate, int arrived, int processed, double seconds, List<Double> freshnessMillis,
-                          long invocations, double busySeconds) {
+                          long invocations, double busySeconds, double drainSeconds) {
+        /** How long after the last arrival the processor may finish and still have kept up. */
+        public static final double KEPT_UP_WITHIN_SECONDS = 1.0;
+
         public double recordsPerSec() {
             return seconds > 0 ? processed / seconds : 0;
         }
 
-        /** Every record processed, at the rate they arrived (within 5%: the last poll and invocation take time). */
+        /**
+         * Every record processed, at a steady rate the last within {@value #KEPT_UP_WITHIN_SECONDS} s of its arrival:
+         * a processor slower than the arrivals ends its run with a backlog that takes longer.
+         */
         public boolean keptUp() {
-            return processed == arrived && (Double.isInfinite(rate) || recordsPerSec() >= 0.95 * rate);
+            return processed == arrived && (Double.isInfinite(rate) || drainSeconds <= KEPT_UP_WITHIN_SECONDS);
         }
     }
 
@@ -110,13 +118,15 @@ public final class ArrivingShard {
             }
         }
         long end = System.nanoTime();
+        long lastArrival = start + (backlog ? 0 : (long) ((count - 1) * 1e9 / realRate));
+        double drain = next == count ? Math.max(0, lastReturn - lastArrival) / 1e9 / scale : Double.POSITIVE_INFINITY;
         List<Double> freshness = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             long arrival = start + (backlog ? 0 : (long) (i * 1e9 / realRate));
             freshness.add(((done[i] != 0 ? done[i] : end) - arrival) / 1e6 / scale);
         }
         return new Outcome(rate, count, next, (lastReturn - start) / 1e9 / scale, freshness, invocations,
-                busy / 1e9 / scale);
+                busy / 1e9 / scale, drain);
     }
 
     /** How many of the records have arrived {@code elapsedNanos} after the first (which arrives at 0). */

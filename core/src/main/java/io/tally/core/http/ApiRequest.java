@@ -51,12 +51,17 @@ public record ApiRequest(String method, String path, Map<String, String> pathPar
 
     /**
      * The {@code If-Match} precondition. {@code *} matches any existing version; an entity tag that is not a
-     * version number can never match, so it is a 412 rather than a 400.
+     * version number can never match, so it is a 412 rather than a 400. A value that is not {@link Text} at all (a
+     * control character, a lone surrogate) is a 400 {@code bad_request}.
      */
     public IfMatch ifMatch() {
         String value = header("if-match");
         if (value == null) {
             return IfMatch.NONE;
+        }
+        String problem = Text.problem(value, Text.Lines.SINGLE);
+        if (problem != null) {
+            throw ApiException.badRequest("the header If-Match " + problem, "If-Match");
         }
         String tag = value.trim();
         if (tag.equals("*")) {

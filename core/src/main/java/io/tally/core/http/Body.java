@@ -9,9 +9,13 @@ import java.util.Set;
 
 /**
  * Typed, validated access to the fields of a JSON request body. Every rule broken is a
- * {@code validation_failed} naming the field; a field the route does not know is one too.
+ * {@code validation_failed} naming the field; a field the route does not know is one too. Text follows {@link Text}'s
+ * rules; a number must be one the field's range allows and DynamoDB holds exactly, so that nothing is stored altered.
  */
 public final class Body {
+    /** The significant digits a DynamoDB number holds. */
+    public static final int MAX_DIGITS = 38;
+
     private final ObjectNode node;
 
     private Body(ObjectNode node) {
@@ -35,16 +39,40 @@ public final class Body {
         return value != null && !value.isNull();
     }
 
+    /** A one-line string of {@code minLength..maxLength} characters; see {@link #optionalString}. */
     public String requiredString(String field, int minLength, int maxLength) {
-        String value = optionalString(field, minLength, maxLength);
+        return required(field, optionalString(field, minLength, maxLength));
+    }
+
+    /**
+     * A one-line string of {@code minLength..maxLength} characters (code points) that is not blank and follows
+     * {@link Text}'s rules with no control character at all, or null if absent.
+     */
+    public String optionalString(String field, int minLength, int maxLength) {
+        return text(field, minLength, maxLength, Text.Lines.SINGLE);
+    }
+
+    /** Text that may span lines (a post's body, a comment); see {@link #optionalMultiline}. */
+    public String requiredMultiline(String field, int minLength, int maxLength) {
+        return required(field, optionalMultiline(field, minLength, maxLength));
+    }
+
+    /**
+     * As {@link #optionalString}, except that tab, line feed and carriage return are allowed: text that may span
+     * lines, such as a post's body or a comment.
+     */
+    public String optionalMultiline(String field, int minLength, int maxLength) {
+        return text(field, minLength, maxLength, Text.Lines.ALLOWED);
+    }
+
+    private static String required(String field, String value) {
         if (value == null) {
             throw ApiException.validation(field, "'" + field + "' is required");
         }
         return value;
     }
 
-    /** A string of {@code minLength..maxLength} characters (code points) that is not blank, or null if absent. */
-    public String optionalString(String field, int minLength, int maxLength) {
+    private String text(String field, int minLength, int maxLength, Text.Lines lines) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
@@ -53,6 +81,10 @@ public final class Body {
             throw ApiException.validation(field, "'" + field + "' must be a string");
         }
         String text = value.textValue();
+        String problem = Text.problem(text, lines);
+        if (problem != null) {
+            throw ApiException.validation(field, "'" + field + "' " + problem);
+        }
         int length = text.codePointCount(0, text.length());
         if (length < minLength || length > maxLength) {
             throw ApiException.validation(field,
@@ -104,20 +136,56 @@ public final class Body {
         return decimal.longValueExact();
     }
 
-    /** A number in {@code min..max}, or null if absent. */
+    /**
+     * A number in {@code min..max} that DynamoDB can hold exactly ({@link #isStorable}), or null if absent. A number
+     * written with trailing zeros ({@code 0.50}) is the same number ({@code 0.5}).
+     */
     public BigDecimal optionalDecimal(String field, BigDecimal min, BigDecimal max) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             return null;
         }
+        String rule = "'" + field + "' must be a number " + min.toPlainString() + ".." + max.toPlainString();
         if (!value.isNumber()) {
-            throw ApiException.validation(field, "'" + field + "' must be a number " + min + ".." + max);
+            throw ApiException.validation(field, rule);
         }
         BigDecimal decimal = value.decimalValue();
         if (decimal.compareTo(min) < 0 || decimal.compareTo(max) > 0) {
-            throw ApiException.validation(field, "'" + field + "' must be a number " + min + ".." + max);
+            throw ApiException.validation(field, rule);
+        }
+        if (!isStorable(decimal)) {
+            throw ApiException.validation(field, rule + " with at most " + MAX_DIGITS
+                    + " significant digits, none smaller than 1E-130");
+        }
+        return decimal.signum() == 0 ? BigDecimal.ZERO : decimal.stripTrailingZeros();
+    }
+
+    /**
+     * As {@link #optionalDecimal(String, BigDecimal, BigDecimal)}, with at most {@code maxDecimals} digits after the
+     * decimal point (trailing zeros aside): {@code 1e-131} has 131.
+     */
+    public BigDecimal optionalDecimal(String field, BigDecimal min, BigDecimal max, int maxDecimals) {
+        BigDecimal decimal = optionalDecimal(field, min, max);
+        if (decimal != null && decimal.scale() > maxDecimals) {
+            throw ApiException.validation(field, "'" + field + "' must be a number " + min.toPlainString() + ".."
+                    + max.toPlainString() + " with at most " + maxDecimals + " digits after the decimal point");
         }
         return decimal;
+    }
+
+    /**
+     * Whether DynamoDB holds {@code decimal} exactly: at most 38 significant digits, and zero or a magnitude from
+     * 1E-130 to below 1E+126. Anything else it refuses ("Number underflow", "overflow", "more than 38 significant
+     * digits"), which must be the client's 400, not the table's 500.
+     */
+    public static boolean isStorable(BigDecimal decimal) {
+        if (decimal.signum() == 0) {
+            return true;
+        }
+        BigDecimal stripped = decimal.stripTrailingZeros();
+        // The exponent of the first significant digit, as in 1.23E-5: -5. Computed in long, scale may be extreme.
+        long exponent = (long) stripped.precision() - stripped.scale() - 1;
+        return stripped.precision() <= MAX_DIGITS && exponent >= -130 && exponent <= 125;
     }
 
     public Boolean optionalBoolean(String field) {

@@ -2,6 +2,8 @@ package io.tally.core.http;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,7 +13,10 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.tally.core.Timestamps;
+import java.io.IOException;
 import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
 
 /**
  * The one JSON mapper of the service: strict on input, plain on output. The contract's shapes are records with
@@ -44,21 +49,86 @@ public final class Json {
         return MAPPER.createObjectNode();
     }
 
-    /** Parses a request body that must be one JSON object; anything else is a {@code bad_request}. */
+    /**
+     * Parses a request body that must be one JSON object; anything else is a {@code bad_request}, and so is text that
+     * is not valid Unicode: the body itself, or a string in it (a key or a value at any depth) that a JSON escape made
+     * a lone surrogate ({@code "\ud800"}), which Jackson accepts. A number so large or so small that it cannot be read
+     * at all ({@code 1e2147483648}) is a {@code validation_failed} naming its field, as any number out of a field's
+     * range is.
+     */
     public static ObjectNode parseObject(String body) {
         if (body == null || body.isBlank()) {
             throw ApiException.badRequest("request body must be a JSON object");
+        }
+        if (!Text.isValidUnicode(body)) {
+            throw ApiException.badRequest("request body is not valid UTF-8");
         }
         JsonNode node;
         try {
             node = MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
             throw ApiException.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (NumberFormatException | ArithmeticException e) {
+            String field = fieldOfUnreadableNumber(body);
+            throw field == null
+                    ? ApiException.badRequest("request body holds a number out of any range")
+                    : ApiException.validation(field, "'" + field + "' is a number out of any range");
         }
         if (node == null || !node.isObject()) {
             throw ApiException.badRequest("request body must be a JSON object");
         }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!Text.isValidUnicode(field.getKey())) {
+                throw ApiException.badRequest("a field name in the request body is not valid Unicode (a lone surrogate)");
+            }
+            if (!isValidUnicode(field.getValue())) {
+                throw ApiException.badRequest("'" + field.getKey() + "' is not valid Unicode (a lone surrogate)",
+                        field.getKey());
+            }
+        }
         return (ObjectNode) node;
+    }
+
+    /** Whether every string in {@code node} (keys and values, at any depth; it is at most 32 deep) is valid Unicode. */
+    private static boolean isValidUnicode(JsonNode node) {
+        if (node.isTextual()) {
+            return Text.isValidUnicode(node.textValue());
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!Text.isValidUnicode(field.getKey()) || !isValidUnicode(field.getValue())) {
+                return false;
+            }
+        }
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                if (!isValidUnicode(element)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The top-level field whose value is the number {@code body} cannot hold, or null (not at the top level). */
+    private static String fieldOfUnreadableNumber(String body) {
+        try (JsonParser parser = MAPPER.getFactory().createParser(body)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.VALUE_NUMBER_FLOAT || token == JsonToken.VALUE_NUMBER_INT) {
+                    try {
+                        parser.getDecimalValue();
+                    } catch (NumberFormatException | ArithmeticException e) {
+                        JsonStreamContext context = parser.getParsingContext();
+                        return context.getParent() != null && context.getParent().inRoot() && context.inObject()
+                                ? parser.currentName() : null;
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        return null;
     }
 
     /** A contract shape (a record with {@code @JsonPropertyOrder}) as a JSON object, fields in its order. */

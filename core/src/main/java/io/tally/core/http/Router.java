@@ -1,7 +1,5 @@
 package io.tally.core.http;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -174,9 +172,20 @@ public final class Router {
         return routes.stream().map(Route::describe).toList();
     }
 
-    /** The route for a request; {@code not_found} for an unknown path, {@code method_not_allowed} otherwise. */
+    /**
+     * The route for a request; {@code not_found} for an unknown path, {@code method_not_allowed} otherwise. A path
+     * with a segment that does not decode strictly ({@link Text#percentDecode}: a bad escape, bytes that are not
+     * UTF-8, a control character) is a {@code bad_request} whatever the route, before any route is looked at.
+     */
     public Match match(String method, String rawPath) {
         String[] segments = split(rawPath == null ? "" : rawPath);
+        for (String segment : segments) {
+            try {
+                Text.percentDecode(segment);
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("the path " + e.getMessage() + ": " + printable(segment));
+            }
+        }
         Set<String> allowed = new TreeSet<>();
         for (Route route : routes) {
             Map<String, String> parameters = bind(route.segments, segments);
@@ -248,13 +257,26 @@ public final class Router {
         return parameters;
     }
 
+    /** A segment strictly decoded ('+' is a literal plus in a path), or null if it does not decode. */
     private static String decode(String segment) {
         try {
-            // URLDecoder would turn '+' into a space; in a path '+' is a literal plus.
-            return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
+            return Text.percentDecode(segment);
         } catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** A segment as an error message may quote it: what is not printable ASCII escaped. */
+    private static String printable(String segment) {
+        StringBuilder out = new StringBuilder();
+        segment.chars().limit(100).forEach(c -> {
+            if (c >= 0x20 && c < 0x7F) {
+                out.append((char) c);
+            } else {
+                out.append(String.format("\\u%04X", c));
+            }
+        });
+        return segment.length() > 100 ? out + "..." : out.toString();
     }
 
     private static String[] split(String path) {

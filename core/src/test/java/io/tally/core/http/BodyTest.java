@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class BodyTest {
-    private static final Set<String> FIELDS = Set.of("name", "score", "id", "flag", "progress");
+    private static final Set<String> FIELDS = Set.of("name", "score", "id", "flag", "progress", "text");
 
     @ParameterizedTest
     @ValueSource(strings = {"", "   ", "{", "{\"name\":}", "[]", "42", "\"text\"", "null", "{\"name\":\"a\",\"name\":\"b\"}", "{} {}"})
@@ -72,6 +72,91 @@ class BodyTest {
         assertError(() -> Body.parse("{\"id\":\"a#b\"}", FIELDS).optionalId("id"), ErrorCode.VALIDATION_FAILED, "id");
         assertError(() -> Body.parse("{\"id\":12}", FIELDS).optionalId("id"), ErrorCode.VALIDATION_FAILED, "id");
         assertError(() -> Body.parse("{}", FIELDS).requiredId("id"), ErrorCode.VALIDATION_FAILED, "id");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e-131", "-1e-131", "1e-400", "0.123456789012345678901234567890123456789", "1e126",
+            "-1e126", "1e400", "123456789012345678901234567890123456789"})
+    void decimals_thatDynamoDbCannotHoldExactly_areValidationFailed(String number) {
+        BigDecimal huge = new BigDecimal("1e200");
+        assertError(() -> Body.parse("{\"progress\":" + number + "}", FIELDS).optionalDecimal("progress", huge.negate(), huge),
+                ErrorCode.VALIDATION_FAILED, "progress");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-0", "0.0", "0e-400", "1e-130", "-1e-130", "9.9999999999999999999999999999999999999e125",
+            "0.12345678901234567890123456789012345678", "0.1234567890123456789012345678901234567800000",
+            "12345678901234567890123456789012345678", "1.5e3"})
+    void decimals_thatDynamoDbHoldsExactly_areTheSameNumber(String number) {
+        BigDecimal huge = new BigDecimal("1e200");
+        assertThat(Body.parse("{\"progress\":" + number + "}", FIELDS).optionalDecimal("progress", huge.negate(), huge))
+                .isEqualByComparingTo(number);
+    }
+
+    @Test
+    void decimals_withMoreDecimalsThanTheFieldAllows_areValidationFailed() {
+        assertThat(Body.parse("{\"progress\":0.123456789012345}", FIELDS)
+                .optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, 15)).isEqualByComparingTo("0.123456789012345");
+        assertThat(Body.parse("{\"progress\":0.5000000000000000000000}", FIELDS)
+                .optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, 15)).isEqualByComparingTo("0.5");
+        for (String bad : new String[] {"0.1234567890123456", "1e-16", "1e-131"}) {
+            assertError(() -> Body.parse("{\"progress\":" + bad + "}", FIELDS)
+                    .optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, 15), ErrorCode.VALIDATION_FAILED, "progress");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e2147483648", "1e-2147483649", "1e99999999999", "0.1e-2147483647", "-1E+9999999999"})
+    void numbersNoBigDecimalCanHold_areValidationFailedNamingTheField_notAnException(String number) {
+        assertError(() -> Body.parse("{\"score\":" + number + "}", FIELDS), ErrorCode.VALIDATION_FAILED, "score");
+        assertError(() -> Body.parse("{\"score\":[" + number + "]}", FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    @Test
+    void wholeNumbers_farOutOfRange_areValidationFailed() {
+        for (String bad : new String[] {"1e-131", "1e-999999999", "1e999999999", "-1e999999999"}) {
+            assertError(() -> Body.parse("{\"score\":" + bad + "}", FIELDS).requiredLong("score", 0, 1_000_000_000),
+                    ErrorCode.VALIDATION_FAILED, "score");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"name\":\"\\ud800\"}", "{\"name\":\"a\\udc00b\"}", "{\"name\":\"\\ude00\\ud83d\"}",
+            "{\"name\":[\"\\ud800\"]}", "{\"name\":{\"x\":\"\\ud800\"}}", "{\"name\":{\"\\ud800\":1}}"})
+    void loneSurrogateEscape_anywhereInAValue_isBadRequestNamingTheField(String body) {
+        assertError(() -> Body.parse(body, FIELDS), ErrorCode.BAD_REQUEST, "name");
+    }
+
+    @Test
+    void loneSurrogate_inAFieldNameOrInTheBodyText_isBadRequest() {
+        assertError(() -> Body.parse("{\"\\ud800\":1}", FIELDS), ErrorCode.BAD_REQUEST, null);
+        assertError(() -> Body.parse("{\"name\":\"\uD800\"}", FIELDS), ErrorCode.BAD_REQUEST, null);
+    }
+
+    @Test
+    void pairedSurrogateEscape_isACharacter() {
+        assertThat(Body.parse("{\"name\":\"\\ud83d\\ude00\"}", FIELDS).requiredString("name", 1, 1))
+                .isEqualTo("\uD83D\uDE00");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\\u0000", "a\\u0000b", "\\u0001", "\\t", "\\n", "\\r", "\\u001f", "\\u007f", "\\u0085",
+            "\\u009f", "\\ufffd", "\uFFFD"})
+    void oneLineString_withAControlOrReplacementCharacter_isValidationFailed(String escaped) {
+        assertError(() -> Body.parse("{\"name\":\"A" + escaped + "\"}", FIELDS).requiredString("name", 1, 100),
+                ErrorCode.VALIDATION_FAILED, "name");
+    }
+
+    @Test
+    void multiline_allowsTabLineFeedAndCarriageReturn_nothingElse() {
+        assertThat(Body.parse("{\"text\":\"one\\r\\ntwo\\tthree\"}", FIELDS).requiredMultiline("text", 1, 100))
+                .isEqualTo("one\r\ntwo\tthree");
+        for (String bad : new String[] {"\\u0000", "\\u000b", "\\u000c", "\\u001b", "\\u007f", "\\u0085", "\\ufffd"}) {
+            assertError(() -> Body.parse("{\"text\":\"a" + bad + "b\"}", FIELDS).requiredMultiline("text", 1, 100),
+                    ErrorCode.VALIDATION_FAILED, "text");
+        }
+        assertError(() -> Body.parse("{\"text\":\"\\n\\t\"}", FIELDS).requiredMultiline("text", 1, 100),
+                ErrorCode.VALIDATION_FAILED, "text");
     }
 
     @Test

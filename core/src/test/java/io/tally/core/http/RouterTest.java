@@ -48,9 +48,30 @@ class RouterTest {
         assertThat(router.allowedMethods("/users/u1/posts/p1")).containsExactly("DELETE", "GET");
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+            "/users/%zz/posts/p1", "/users/%/posts/p1", "/users/u1/posts/%2",
+            // not UTF-8 once decoded: a lone continuation byte, an overlong '.', an encoded surrogate, a truncation
+            "/users/%FF/posts/p1", "/users/%C0%AE/posts/p1", "/users/%ED%A0%80/posts/p1", "/users/%E2%82/posts/p1",
+            // control characters, encoded or not, and the replacement character
+            "/users/%00/posts/p1", "/users/a%0Ab/posts/p1", "/users/a\0b/posts/p1", "/users/%7F/posts/p1",
+            "/users/%C2%85/posts/p1", "/users/%EF%BF%BD/posts/p1",
+            // a lone surrogate in the path as delivered (a hand-made event)
+            "/users/\uD800/posts/p1",
+            // on a path no route has, too: the path is refused before routing
+            "/nowhere/%FF", "/%00"})
+    void pathThatDoesNotDecodeStrictly_isBadRequest_beforeRouting(String path) {
+        assertThatThrownBy(() -> router.match("GET", path)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+            // The message quotes the path printable: no control character, no lone surrogate.
+            assertThat(e.getMessage()).startsWith("the path ").matches("[\\x20-\\x7E]*");
+        });
+    }
+
     @Test
-    void malformedPercentEncoding_doesNotMatch() {
-        assertThatThrownBy(() -> router.match("GET", "/users/%zz/posts/p1")).isInstanceOfSatisfying(ApiException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+    void pathOfValidUtf8_decodesAndMatches() {
+        Router.Match match = router.match("GET", "/users/caf%C3%A9%20%F0%9F%98%80/posts/%E2%82%AC");
+        assertThat(match.pathParameters()).containsEntry("userId", "caf\u00e9 \uD83D\uDE00")
+                .containsEntry("postId", "\u20ac");
     }
 }

@@ -40,7 +40,7 @@ record CommentRoutes(RouteContext context, PostStore posts, CommentStore comment
         String postId = request.id("postId");
         Body body = Body.parse(request.body(), CREATE);
         String authorId = author(request, body);
-        String text = body.requiredString("text", 1, TEXT_MAX);
+        String text = body.requiredMultiline("text", 1, TEXT_MAX);
         PostRef ref = posts.locate(userId, postId);
         Comment comment = new Comment(context.ids().next(), postId, ref.userId(), ref.createdAt(), authorId, text,
                 context.now());

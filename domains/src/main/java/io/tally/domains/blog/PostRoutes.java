@@ -42,7 +42,7 @@ record PostRoutes(RouteContext context, UserStore users, PostStore posts) {
         Body body = Body.parse(request.body(), CREATE);
         String postId = body.optionalId("postId");
         String title = body.requiredString("title", 1, TITLE_MAX);
-        String text = body.requiredString("body", 1, BODY_MAX);
+        String text = body.requiredMultiline("body", 1, BODY_MAX);
         Instant now = context.now();
         Post post = new Post(context.idOrNew(postId), userId, title, text, PostStatus.CREATED, now, now, 1);
         posts.create(post);
@@ -62,7 +62,7 @@ record PostRoutes(RouteContext context, UserStore users, PostStore posts) {
         IfMatch ifMatch = request.ifMatch();
         Body body = Body.parse(request.body(), UPDATE);
         String title = body.optionalString("title", 1, TITLE_MAX);
-        String text = body.optionalString("body", 1, BODY_MAX);
+        String text = body.optionalMultiline("body", 1, BODY_MAX);
         if (title == null && text == null) {
             throw ApiException.validation(null, "nothing to change: give title or body");
         }

@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
 record UserItemRoutes(RouteContext context, UserItemStore userItems) {
     /** Longer than any state; a longer string fails on length before the list of states. */
     private static final int STATE_MAX = 32;
+    /** Digits after the decimal point of a progress: 0.123456789012345 is fine, 1e-131 is not. */
+    static final int PROGRESS_DECIMALS = 15;
     private static final String STATES =
             Arrays.stream(ItemState.values()).map(ItemState::value).collect(Collectors.joining(", "));
     /** The fields of the body of {@code PUT /users/{userId}/items/{itemId}}. */
@@ -57,12 +59,25 @@ record UserItemRoutes(RouteContext context, UserItemStore userItems) {
     private static UserItemChange change(Body body) {
         ItemState state = ItemState.parse(body.requiredString("state", 1, STATE_MAX))
                 .orElseThrow(() -> ApiException.validation("state", "'state' must be one of " + STATES));
-        BigDecimal progress = body.optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE);
+        BigDecimal progress = body.optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, PROGRESS_DECIMALS);
         return new UserItemChange(
                 state,
-                progress == null ? null : progress.doubleValue(),
+                progress == null ? null : exactDouble(progress),
                 body.optionalBoolean("correct"),
                 body.optionalBoolean("live"));
+    }
+
+    /**
+     * The progress as the double it is kept as. With at most {@link #PROGRESS_DECIMALS} decimals in 0..1 it has at
+     * most 15 significant digits, which a double holds exactly (and stores back as the same decimal); the check makes
+     * sure, so that a progress is refused rather than stored altered.
+     */
+    private static double exactDouble(BigDecimal progress) {
+        double value = progress.doubleValue();
+        if (BigDecimal.valueOf(value).compareTo(progress) != 0) {
+            throw ApiException.validation("progress", "'progress' " + progress + " cannot be kept exactly");
+        }
+        return value;
     }
 
     private static ItemState stateParameter(String value) {

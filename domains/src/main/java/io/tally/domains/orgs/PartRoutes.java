@@ -60,7 +60,7 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
     private Team team(String orgId, Body body) {
         String teamId = body.optionalId("teamId");
         String name = body.requiredString("name", 1, NAME_MAX);
-        String details = body.optionalString("details", 1, DETAILS_MAX);
+        String details = body.optionalMultiline("details", 1, DETAILS_MAX);
         return new Team(context.idOrNew(teamId), orgId, name, details, context.now(), context.ids().next());
     }
 
@@ -71,7 +71,7 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
         if (!EMAIL.matcher(email).matches()) {
             throw ApiException.validation("email", "'email' must be an e-mail address");
         }
-        String details = body.optionalString("details", 1, DETAILS_MAX);
+        String details = body.optionalMultiline("details", 1, DETAILS_MAX);
         return new Employee(context.idOrNew(employeeId), orgId, name, email, details, context.now(),
                 context.ids().next());
     }

@@ -27,11 +27,25 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param watermarkKnown    whether the item's watermark is known (from a refused attempt); false on the first attempt
  * @param expectedWatermark the watermark the item is known to hold; null when it is known to hold none, or when it
  *                          is not known
+ * @param removableCounters the counters of {@code counterAdds} that the item drops when the write leaves them at zero:
+ *                          those of a counter family (named at run time, such as a tag's), which would otherwise
+ *                          stay on the item for good after their subject went away. A declared counter stays at zero,
+ *                          which reads as an absent one: removing it would take a second write, and a second write
+ *                          unit, every time it comes back to zero.
  */
 public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAdds,
                            Map<String, AttributeValue> documentSet, Set<String> documentRemove, Long documentRevision,
                            String shardId, String firstSequence, String lastSequence,
-                           boolean watermarkKnown, String expectedWatermark) {
+                           boolean watermarkKnown, String expectedWatermark, Set<String> removableCounters) {
+
+    /** A write whose counters all stay on the item at zero. */
+    public DerivedWrite(Key key, EntityType type, Map<String, Long> counterAdds,
+                        Map<String, AttributeValue> documentSet, Set<String> documentRemove, Long documentRevision,
+                        String shardId, String firstSequence, String lastSequence,
+                        boolean watermarkKnown, String expectedWatermark) {
+        this(key, type, counterAdds, documentSet, documentRemove, documentRevision, shardId, firstSequence,
+                lastSequence, watermarkKnown, expectedWatermark, Set.of());
+    }
 
     public DerivedWrite {
         Objects.requireNonNull(key, "key");
@@ -45,6 +59,10 @@ public record DerivedWrite(Key key, EntityType type, Map<String, Long> counterAd
         counterAdds = Map.copyOf(counterAdds);
         documentSet = Map.copyOf(documentSet);
         documentRemove = Set.copyOf(documentRemove);
+        removableCounters = Set.copyOf(removableCounters);
+        if (!counterAdds.keySet().containsAll(removableCounters)) {
+            throw new IllegalArgumentException("removable counters the write does not add to: " + removableCounters);
+        }
         requirePadded(firstSequence);
         requirePadded(lastSequence);
         if (expectedWatermark != null) {

@@ -66,7 +66,6 @@ public final class DerivedWrites {
         names.put("#wv", TableSchema.WRITE_VERSION);
         values.put(":one", AttributeValue.fromN("1"));
         add.add("#wv :one");
-        boolean counters = !write.counterAdds().isEmpty();
         i = 0;
         for (Map.Entry<String, Long> entry : new TreeMap<>(write.counterAdds()).entrySet()) {
             names.put("#c" + i, entry.getKey());
@@ -111,18 +110,19 @@ public final class DerivedWrites {
                 .expressionAttributeValues(values)
                 // The failed condition returns the item, so the retry learns the watermark without a read.
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                // The counters' new values, so that those the write brought to zero can be removed.
-                .returnValues(counters ? ReturnValue.UPDATED_NEW : ReturnValue.NONE)
+                // The new values of the counters that go at zero, so that those the write brought to zero can be
+                // removed.
+                .returnValues(write.removableCounters().isEmpty() ? ReturnValue.NONE : ReturnValue.UPDATED_NEW)
                 .build();
     }
 
     /**
-     * The counters of the write that its item holds at zero after it, given the attributes the write returned
-     * ({@code UPDATED_NEW}).
+     * The removable counters of the write ({@link DerivedWrite#removableCounters}) that its item holds at zero after
+     * it, given the attributes the write returned ({@code UPDATED_NEW}). A declared counter stays at zero.
      */
     public static List<String> zeroCounters(DerivedWrite write, Map<String, AttributeValue> updated) {
         List<String> zeros = new ArrayList<>();
-        for (String counter : new TreeSet<>(write.counterAdds().keySet())) {
+        for (String counter : new TreeSet<>(write.removableCounters())) {
             AttributeValue value = updated == null ? null : updated.get(counter);
             if (value != null && value.n() != null && new BigDecimal(value.n()).signum() == 0) {
                 zeros.add(counter);
@@ -135,7 +135,8 @@ public final class DerivedWrites {
      * The UpdateItems that remove these counters from the item while each is still zero (a counter another shard has
      * meanwhile moved stays), at most {@value #ZEROS_PER_REMOVAL} per request: a condition expression takes at most
      * 300 operators, and each counter costs two ({@code = } and {@code AND}). An absent counter reads as zero, so a
-     * removal changes no figure; it keeps an item from holding every counter it ever had (a tag deleted long ago).
+     * removal changes no figure; it keeps an item from holding every counter of a family it ever had (a tag deleted
+     * long ago).
      */
     public static List<UpdateItemRequest> zeroRemovals(String tableName, Key key, List<String> zeros) {
         List<UpdateItemRequest> requests = new ArrayList<>();

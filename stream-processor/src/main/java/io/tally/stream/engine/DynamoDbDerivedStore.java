@@ -12,8 +12,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Derived items in the DynamoDB table, one UpdateItem per {@link DerivedWrite}, and one more when the write brought
- * counters to zero: they are removed ({@link DerivedWrites#zeroRemovals}), so that an item holds only the counters that
- * count something.
+ * counters of a family ({@link DerivedWrite#removableCounters}, such as a tag's) to zero: they are removed
+ * ({@link DerivedWrites#zeroRemovals}), so that an item does not keep the counters of subjects gone long ago. A
+ * declared counter stays at zero, without the second write.
  */
 public record DynamoDbDerivedStore(DynamoDbClient client, String tableName) implements DerivedStore {
     private static final Logger LOG = LoggerFactory.getLogger(DynamoDbDerivedStore.class);

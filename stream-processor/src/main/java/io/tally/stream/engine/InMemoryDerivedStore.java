@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * Derived items in memory, with the semantics of {@link DynamoDbDerivedStore}: the same watermark and document
  * revision conditions, ADD creating a missing number, {@code if_not_exists} for the entity type, the write version
- * moved, counters at zero removed. For tests and tools.
+ * moved, counters of a family at zero removed (declared ones kept at zero). For tests and tools.
  */
 public final class InMemoryDerivedStore implements DerivedStore {
     private final Map<Key, Map<String, AttributeValue>> items = new LinkedHashMap<>();
@@ -51,8 +51,8 @@ public final class InMemoryDerivedStore implements DerivedStore {
                 throw new IllegalStateException("ADD to a non-number attribute " + attribute + " of " + write.key());
             }
             BigDecimal sum = (current == null ? BigDecimal.ZERO : new BigDecimal(current.n())).add(BigDecimal.valueOf(amount));
-            if (sum.signum() == 0) {
-                // As the DynamoDB store does after its write: a counter at zero is removed.
+            if (sum.signum() == 0 && write.removableCounters().contains(attribute)) {
+                // As the DynamoDB store does after its write: a counter of a family at zero is removed.
                 item.remove(attribute);
             } else {
                 item.put(attribute, AttributeValue.fromN(sum.toPlainString()));

@@ -125,8 +125,15 @@ final class KeyContributions {
             remove.addAll(last.owned());
             remove.removeAll(last.values().keySet());
         }
+        Set<String> removable = new HashSet<>();
+        for (String counter : sums.keySet()) {
+            if (type.counterFamilies().stream().anyMatch(counter::startsWith)) {
+                removable.add(counter);
+            }
+        }
         return Optional.of(new DerivedWrite(key, type.entityType(), sums, set, remove,
-                last == null ? null : last.revision(), shardId, after.firstKey(), after.lastKey(), known != null, watermark));
+                last == null ? null : last.revision(), shardId, after.firstKey(), after.lastKey(), known != null, watermark,
+                removable));
     }
 
     /**

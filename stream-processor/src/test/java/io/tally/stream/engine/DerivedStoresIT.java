@@ -10,6 +10,7 @@ import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.catalogue.Catalogue;
 import io.tally.domains.catalogue.CatalogueKeys;
+import io.tally.domains.favs.Favs;
 import io.tally.testkit.LocalDynamoDb;
 import java.util.List;
 import java.util.Map;
@@ -128,8 +129,25 @@ class DerivedStoresIT {
                 .isEqualTo(new DerivedStore.Refused(S20, null));
         assertThat(subject.store().apply(write("d", Map.of("posts", -1L), S30, S40, S20)))
                 .isInstanceOf(DerivedStore.Applied.class);
-        // Back at zero, the counter is removed (it reads as zero), by both stores.
-        assertThat(subject.read().apply(Users.statsKey("d"))).doesNotContainKey("posts");
+        // Back at zero, a declared counter stays, at zero (which reads as none), in both stores: no second write.
+        assertThat(subject.read().apply(Users.statsKey("d"))).containsEntry("posts", AttributeValue.fromN("0"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void counterOfAFamily_backAtZero_isRemoved_andADeclaredOneStays(Subject subject) {
+        Key key = new Key("FAVS#f", "#STATS#");
+        subject.store().apply(new DerivedWrite(key, Favs.FAVOURITE_STATS.entityType(),
+                Map.of("favourites", 1L, "tag:t1", 1L, "tag:t2", 1L), Map.of(), Set.of(), null, SHARD, S10, S10, false,
+                null, Set.of("tag:t1", "tag:t2")));
+
+        subject.store().apply(new DerivedWrite(key, Favs.FAVOURITE_STATS.entityType(),
+                Map.of("favourites", -1L, "tag:t1", -1L, "tag:t2", 1L), Map.of(), Set.of(), null, SHARD, S20, S20,
+                false, null, Set.of("tag:t1", "tag:t2")));
+
+        assertThat(subject.read().apply(key)).doesNotContainKey("tag:t1")
+                .containsEntry("tag:t2", AttributeValue.fromN("2"))
+                .containsEntry("favourites", AttributeValue.fromN("0"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -61,8 +61,21 @@ class DerivedWritesTest {
                         ":one", AttributeValue.fromN("1"),
                         ":c0", AttributeValue.fromN("3")))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                .returnValues(ReturnValue.UPDATED_NEW)
+                // A declared counter stays at zero: no new values to ask for.
+                .returnValues(ReturnValue.NONE)
                 .build());
+    }
+
+    @Test
+    void countersOfAFamily_askForTheirNewValues_toRemoveThoseAtZero() {
+        DerivedWrite write = new DerivedWrite(STATS, Users.USER_STATS.entityType(),
+                Map.of("posts", 1L, "tag:t1", -1L), Map.of(), Set.of(), null, SHARD, FIRST, LAST, false, null,
+                Set.of("tag:t1"));
+
+        assertThat(DerivedWrites.toUpdateItem("tally", write).returnValues()).isEqualTo(ReturnValue.UPDATED_NEW);
+        assertThatThrownBy(() -> new DerivedWrite(STATS, Users.USER_STATS.entityType(), Map.of("posts", 1L), Map.of(),
+                Set.of(), null, SHARD, FIRST, LAST, false, null, Set.of("tag:t1")))
+                .hasMessageContaining("removable counters the write does not add to");
     }
 
     @Test
@@ -182,13 +195,18 @@ class DerivedWritesTest {
     }
 
     @Test
-    void zeroCounters_areTheWritesCountersTheItemHoldsAtZero() {
-        DerivedWrite write = counters(Map.of("posts", -1L, "comments", 2L, "likes", -3L));
+    void zeroCounters_areTheWritesRemovableCountersTheItemHoldsAtZero() {
+        DerivedWrite write = new DerivedWrite(STATS, Users.USER_STATS.entityType(),
+                Map.of("posts", -1L, "tag:a", -1L, "tag:b", 2L, "tag:c", -3L), Map.of(), Set.of(), null, SHARD, FIRST,
+                LAST, false, null, Set.of("tag:a", "tag:b", "tag:c"));
+        Map<String, AttributeValue> updated = Map.of("posts", AttributeValue.fromN("0"),
+                "tag:a", AttributeValue.fromN("0"), "tag:b", AttributeValue.fromN("2"),
+                "tag:c", AttributeValue.fromN("0.0"), "title", AttributeValue.fromS("0"));
 
-        assertThat(DerivedWrites.zeroCounters(write, Map.of("posts", AttributeValue.fromN("0"),
-                "comments", AttributeValue.fromN("2"), "likes", AttributeValue.fromN("0.0"),
-                "title", AttributeValue.fromS("0")))).containsExactly("likes", "posts");
+        // The declared counter at zero stays.
+        assertThat(DerivedWrites.zeroCounters(write, updated)).containsExactly("tag:a", "tag:c");
         assertThat(DerivedWrites.zeroCounters(write, null)).isEmpty();
+        assertThat(DerivedWrites.zeroCounters(counters(Map.of("posts", -1L)), updated)).isEmpty();
     }
 
     @Test
