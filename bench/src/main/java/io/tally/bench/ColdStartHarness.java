@@ -88,7 +88,10 @@ public final class ColdStartHarness {
         System.exit(0);
     }
 
-    /** POST /users as API Gateway's HTTP API (payload 2.0) delivers it. */
+    /**
+     * POST /users as API Gateway's HTTP API (payload 2.0) delivers it, with the claims its JWT authorizer verified
+     * (the writer checks access unless it is told {@code AUTH_ENABLED=false}): the new user is the token's subject.
+     */
     static APIGatewayV2HTTPEvent createUser(String run) {
         String body = "{\"userId\":\"user-cold-" + run + "\",\"name\":\"Cold " + run + "\",\"email\":\"cold" + run
                 + "@example.com\"}";
@@ -102,6 +105,13 @@ public final class ColdStartHarness {
                                 .withMethod("POST").withPath("/users").withProtocol("HTTP/1.1")
                                 .withSourceIp("127.0.0.1").build())
                         .withRequestId("cold-" + run)
+                        .withAuthorizer(APIGatewayV2HTTPEvent.RequestContext.Authorizer.builder()
+                                .withJwt(APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT.builder()
+                                        .withClaims(Map.of("sub", "user-cold-" + run,
+                                                "iss", "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_bench",
+                                                "client_id", "tally-bench", "token_use", "access"))
+                                        .build())
+                                .build())
                         .build())
                 .withBody(body)
                 .withIsBase64Encoded(false)

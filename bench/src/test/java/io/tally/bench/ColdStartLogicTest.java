@@ -80,6 +80,9 @@ class ColdStartLogicTest {
         var request = ColdStartHarness.createUser("3");
         assertThat(request.getRequestContext().getHttp().getMethod()).isEqualTo("POST");
         assertThat(request.getBody()).contains("\"userId\":\"user-cold-3\"");
+        assertThat(request.getRequestContext().getAuthorizer().getJwt().getClaims())
+                .as("the writer checks access: the authorizer's claims, the new user the subject")
+                .containsEntry("sub", "user-cold-3").containsEntry("token_use", "access");
         var records = ColdStartHarness.records("windowed", "3");
         assertThat(records).hasSize(3).allSatisfy(record -> {
             assertThat(record.getEventName()).isEqualTo("INSERT");

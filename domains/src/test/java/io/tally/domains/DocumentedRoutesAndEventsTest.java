@@ -62,6 +62,11 @@ class DocumentedRoutesAndEventsTest {
 
         assertThat(events.stream().collect(Collectors.toMap(EventType::detailType, EventType::publicData)))
                 .isEqualTo(EVENTS.get(domain));
+        // A public feed shows that a post has comments, as /posts does, not who wrote them.
+        events.stream().filter(event -> event.detailType().startsWith("Comment")).forEach(event ->
+                assertThat(event.withheld()).as(event.detailType()).containsExactly("authorId"));
+        events.stream().filter(event -> !event.detailType().startsWith("Comment")).forEach(event ->
+                assertThat(event.withheld()).as(event.detailType()).isEmpty());
         for (EventType event : events) {
             JsonPropertyOrder order = event.detail().getAnnotation(JsonPropertyOrder.class);
             assertThat(order).as(event.detailType()).isNotNull();

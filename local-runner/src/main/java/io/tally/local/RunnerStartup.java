@@ -14,6 +14,8 @@ import io.tally.local.http.HttpFront;
 import io.tally.stream.subscriber.ActivityFeedHandler;
 import io.tally.writer.WriterConfig;
 import io.tally.writer.WriterHandler;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.PublicEvents;
 import io.tally.core.http.Authorization;
 import java.io.IOException;
 import java.net.BindException;
@@ -86,7 +88,7 @@ final class RunnerStartup {
         try {
             try {
                 events = LocalEventBus.start(LocalEventBus.Settings.of(host, settings.eventsPort(), eventsDir.path()),
-                        rules, activityFeedTarget(rules, endpoint, settings.tableName()));
+                        rules, activityFeedTarget(rules, endpoint, settings.tableName(), settings.domains()));
             } catch (BindException e) {
                 throw new PortInUseException(host, settings.eventsPort(), "--events-port", e);
             } catch (IOException e) {
@@ -145,13 +147,15 @@ final class RunnerStartup {
      * The subscriber example, the same handler as the deployed function, as the target of the rule
      * {@value LocalRunner#ACTIVITY_FEED_RULE}; none when the rules (e.g. a --rules-dir) have no such rule.
      */
-    private static List<FunctionTarget> activityFeedTarget(EventRules rules, URI endpoint, String tableName) {
+    private static List<FunctionTarget> activityFeedTarget(EventRules rules, URI endpoint, String tableName,
+            DomainRegistry domains) {
         if (!rules.names().contains(LocalRunner.ACTIVITY_FEED_RULE)) {
             return List.of();
         }
         DynamoDbClient client = TableSetup.adminClient(endpoint);
         return List.of(new FunctionTarget(LocalRunner.ACTIVITY_FEED_RULE, LocalRunner.ACTIVITY_FEED_FUNCTION,
-                new ActivityFeedHandler(client, LocalRunner.activityTableName(tableName), Clock.systemUTC()), client));
+                new ActivityFeedHandler(client, LocalRunner.activityTableName(tableName), Clock.systemUTC(),
+                        PublicEvents.of(domains.events())), client));
     }
 
     private static EventRules loadRules(Path rulesDir) {

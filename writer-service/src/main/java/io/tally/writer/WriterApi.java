@@ -16,6 +16,7 @@ import io.tally.core.http.Caller;
 import io.tally.core.http.Cursors;
 import io.tally.core.http.ErrorCode;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.PublicEvents;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import io.tally.core.http.Text;
@@ -90,7 +91,8 @@ public final class WriterApi {
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
         domains.domains().forEach(domain -> domain.routes(router, context));
         if (activityTable != null) {
-            ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable));
+            ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
+                    PublicEvents.of(domains.events()), authorization.enabled());
         }
         OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.

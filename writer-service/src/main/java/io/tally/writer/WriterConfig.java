@@ -24,15 +24,18 @@ import java.util.function.Function;
  *                     of a deployment the same settings.
  * @param activityTable {@code ACTIVITY_TABLE_NAME}, optional: the subscriber example's feed table, which
  *                     {@code GET /activity} reads; without it that route does not exist
- * @param authorization {@code AUTH_ENABLED} ({@code true} or {@code false}, default false: open, as locally) and
+ * @param authorization {@code AUTH_ENABLED} ({@code true}, the default, or {@code false}) and
  *                     {@code PUBLIC_READ_SIDE} ({@code true}, the default, or {@code false}): whether each route's
  *                     access rule is checked against the caller of the verified token claims, and whether the
- *                     aggregate read side and the dashboard need a token
+ *                     aggregate read side and the dashboard need a token. A function deployed without
+ *                     {@code AUTH_ENABLED} checks: only {@code false}, said on purpose, opens every route (as the
+ *                     local runner without {@code --auth} is, which builds its settings in code)
  * @param domains       the domains whose routes the writer serves: those on the function's class path (the default);
  *                      the local runner adds those of {@code --domain-jar}
  */
 public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
         String activityTable, Authorization authorization, DomainRegistry domains) {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WriterConfig.class);
     /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
@@ -88,11 +91,19 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
                 authorization(env));
     }
 
-    /** {@code AUTH_ENABLED} and {@code PUBLIC_READ_SIDE}; anything but {@code true}, {@code false} or unset fails. */
+    /**
+     * {@code AUTH_ENABLED} (unset or blank: on, so that a function deployed by other means than the template is not
+     * open by omission) and {@code PUBLIC_READ_SIDE}; anything but {@code true}, {@code false} or unset fails.
+     */
     static Authorization authorization(Map<String, String> env) {
-        boolean enabled = flag(env, "AUTH_ENABLED", false);
+        boolean enabled = flag(env, "AUTH_ENABLED", true);
         boolean publicReadSide = flag(env, "PUBLIC_READ_SIDE", true);
-        return enabled ? Authorization.required(publicReadSide) : Authorization.OPEN;
+        if (!enabled) {
+            LOG.warn("AUTH_ENABLED=false: no route checks its access rule; anyone who reaches the function may write"
+                    + " and read everything");
+            return Authorization.OPEN;
+        }
+        return Authorization.required(publicReadSide);
     }
 
     private static boolean flag(Map<String, String> env, String name, boolean otherwise) {

@@ -257,7 +257,9 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     /**
      * The caller of the claims API Gateway's JWT authorizer verified ({@code requestContext.authorizer.jwt}); nothing
-     * else of the event (headers, body) names a caller. No authorizer on the route: anonymous.
+     * else of the event (headers, body) names a caller. No authorizer on the route: anonymous. The
+     * {@code authorization} header, the token the authorizer verified, is read only to tell the names of a list claim
+     * apart ({@link Caller#fromClaims(Map, java.util.List, String)}).
      */
     static Caller caller(APIGatewayV2HTTPEvent event) {
         APIGatewayV2HTTPEvent.RequestContext context = event.getRequestContext();
@@ -265,6 +267,14 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
             return Caller.ANONYMOUS;
         }
         APIGatewayV2HTTPEvent.RequestContext.Authorizer.JWT jwt = context.getAuthorizer().getJwt();
-        return Caller.fromClaims(jwt.getClaims(), jwt.getScopes());
+        String authorization = null;
+        if (event.getHeaders() != null) {
+            for (Map.Entry<String, String> header : event.getHeaders().entrySet()) {
+                if (header.getKey() != null && header.getKey().equalsIgnoreCase("authorization")) {
+                    authorization = header.getValue();
+                }
+            }
+        }
+        return Caller.fromClaims(jwt.getClaims(), jwt.getScopes(), authorization);
     }
 }

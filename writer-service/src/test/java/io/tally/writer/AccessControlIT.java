@@ -35,7 +35,7 @@ class AccessControlIT {
     private static final String TODAY = LocalDate.now(ZoneOffset.UTC).toString();
 
     /** Whom a route admits besides the anonymous caller (always refused unless the read side is public). */
-    enum Rule { READ_SIDE, SIGNED_IN, OWNER, OWNER_OR_ADMIN, ADMIN }
+    enum Rule { READ_SIDE, SIGNED_IN, OWNER, OWNER_OR_ADMIN, ADMIN, AUTHOR, AUTHOR_OWNER_OR_ADMIN }
 
     /** One route: its class, the request, its rule, and the status the right caller gets. */
     record Case(String routeClass, String method, String path, String body, Rule rule, int status) {
@@ -58,10 +58,11 @@ class AccessControlIT {
         cases.add(new Case("PostRoutes", "PATCH", "/users/u1/posts/p1", "{\"title\":\"T2\"}", Rule.OWNER, 200));
         cases.add(new Case("PostRoutes", "DELETE", "/users/u1/posts/p1", null, Rule.OWNER, 200));
         // CommentRoutes
-        cases.add(new Case("CommentRoutes", "POST", "/users/u1/posts/p1/comments",
-                "{\"authorId\":\"u1\",\"text\":\"Hi\"}", Rule.OWNER, 201));
+        cases.add(new Case("CommentRoutes", "POST", "/users/u1/posts/p1/comments", "{\"text\":\"Hi\"}", Rule.AUTHOR,
+                201));
         cases.add(new Case("CommentRoutes", "GET", "/users/u1/posts/p1/comments", null, Rule.OWNER_OR_ADMIN, 200));
-        cases.add(new Case("CommentRoutes", "DELETE", "/users/u1/posts/p1/comments/{c1}", null, Rule.OWNER, 200));
+        cases.add(new Case("CommentRoutes", "DELETE", "/users/u1/posts/p1/comments/{c1}", null,
+                Rule.AUTHOR_OWNER_OR_ADMIN, 200));
         // PostProjectionRoutes
         cases.add(new Case("PostProjectionRoutes", "GET", "/stats/posts/p1", null, Rule.READ_SIDE, 200));
         cases.add(new Case("PostProjectionRoutes", "GET", "/posts?status=created", null, Rule.READ_SIDE, 200));
@@ -238,6 +239,10 @@ class AccessControlIT {
                 }
             }
             Map<String, String> headers = new LinkedHashMap<>(Map.of("content-type", "application/json"));
+            if (claims != null) {
+                // API Gateway passes the verified token on in its identity source, the authorization header.
+                headers.put("authorization", "Bearer " + token(claims));
+            }
             headers.putAll(extraHeaders);
             APIGatewayV2HTTPEvent.RequestContext.RequestContextBuilder context =
                     APIGatewayV2HTTPEvent.RequestContext.builder()
@@ -265,6 +270,30 @@ class AccessControlIT {
                     .build();
             return Response.of(handler.handleRequest(event, null));
         }
+    }
+
+    /**
+     * The token whose claims these are, as its issuer wrote it: a list claim an array (the test's names hold no
+     * space), the rest strings. Unsigned: API Gateway verified it before the function runs.
+     */
+    static String token(Map<String, String> claims) {
+        com.fasterxml.jackson.databind.node.ObjectNode payload = Json.object();
+        claims.forEach((name, value) -> {
+            if (value.startsWith("[") && value.endsWith("]")) {
+                var array = payload.putArray(name);
+                for (String element : value.substring(1, value.length() - 1).split(" ")) {
+                    if (!element.isEmpty()) {
+                        array.add(element);
+                    }
+                }
+            } else {
+                payload.put(name, value);
+            }
+        });
+        java.util.Base64.Encoder base64 = java.util.Base64.getUrlEncoder().withoutPadding();
+        return base64.encodeToString("{\"alg\":\"RS256\",\"kid\":\"test\"}".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)) + "." + base64.encodeToString(payload.toString().getBytes(
+                java.nio.charset.StandardCharsets.UTF_8)) + ".c2lnbmF0dXJl";
     }
 
     record Response(int status, JsonNode body, Map<String, String> headers) {
@@ -338,6 +367,22 @@ class AccessControlIT {
                 Response admin = deployment.call(route, ADMIN);
                 assertThat(admin.status()).as("%s as an admin: %s", route, admin.body()).isEqualTo(route.status());
             }
+            case AUTHOR -> {
+                // Any signed-in user with a user of its own, as itself.
+                Response other = deployment.call(route, OTHER_USER);
+                assertThat(other.status()).as("%s as another user: %s", route, other.body()).isEqualTo(route.status());
+                Response owner = deployment.call(route, OWNER);
+                assertThat(owner.status()).as("%s as its owner: %s", route, owner.body()).isEqualTo(route.status());
+            }
+            case AUTHOR_OWNER_OR_ADMIN -> {
+                // The fixture's comment is the owner's own: another user may not, the owner and an admin may.
+                assertForbidden(deployment.call(route, OTHER_USER), route);
+                Response owner = deployment.call(route, OWNER);
+                assertThat(owner.status()).as("%s as its owner: %s", route, owner.body()).isEqualTo(route.status());
+                Deployment fresh = deploymentFor(route, true);
+                Response admin = fresh.call(route, ADMIN);
+                assertThat(admin.status()).as("%s as an admin: %s", route, admin.body()).isEqualTo(route.status());
+            }
             default -> throw new AssertionError(route.rule());
         }
     }
@@ -394,6 +439,110 @@ class AccessControlIT {
         Map<String, String> lookalike = claims("u3", "administrators", "admins");
         Case route = new Case("SongRoutes", "PUT", "/songs/s9", null, Rule.ADMIN, 200);
         assertForbidden(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", lookalike), route);
+    }
+
+    @Test
+    void aComment_isWrittenAsTheCaller_andDeletedByItsAuthor_thePostsOwner_orAnAdmin() {
+        Deployment deployment = new Deployment(true).withFixture();
+        Case write = new Case("CommentRoutes", "POST", "/users/u1/posts/p1/comments", null, Rule.AUTHOR, 201);
+        // Impersonation: alice (u1) says bob (u2) wrote it.
+        assertForbidden(deployment.call("POST", "/users/u1/posts/p1/comments",
+                "{\"authorId\":\"u2\",\"text\":\"Bob says\"}", OWNER), write);
+        assertForbidden(deployment.call("POST", "/users/u1/posts/p1/comments",
+                "{\"authorId\":\"u1\",\"text\":\"Not me\"}", OTHER_USER), write);
+        assertUnauthorized(deployment.call("POST", "/users/u1/posts/p1/comments", "{\"text\":\"Hi\"}", null), write);
+        Response named = deployment.call("POST", "/users/u1/posts/p1/comments",
+                "{\"authorId\":\"u2\",\"text\":\"Bob, named\"}", OTHER_USER);
+        assertThat(named.status()).as(named.body().toString()).isEqualTo(201);
+        assertThat(named.body().path("authorId").asText()).isEqualTo(U2);
+        Response defaulted = deployment.call("POST", "/users/u1/posts/p1/comments", "{\"text\":\"Bob, left out\"}",
+                OTHER_USER);
+        assertThat(defaulted.status()).as(defaulted.body().toString()).isEqualTo(201);
+        assertThat(defaulted.body().path("authorId").asText()).as("the token's subject").isEqualTo(U2);
+        Map<String, String> stranger = claims("u3");
+        expectStatus(deployment.call("POST", "/users", "{\"name\":\"Three\",\"email\":\"three@example.com\"}",
+                stranger), 201);
+
+        Case delete = new Case("CommentRoutes", "DELETE", "/users/u1/posts/p1/comments/{c}", null,
+                Rule.AUTHOR_OWNER_OR_ADMIN, 200);
+        String byBob = "/users/u1/posts/p1/comments/" + named.body().path("commentId").asText();
+        assertForbidden(deployment.call("DELETE", byBob, null, stranger), delete);
+        assertUnauthorized(deployment.call("DELETE", byBob, null, null), delete);
+        expectStatus(deployment.call("DELETE", byBob, null, OTHER_USER), 200);
+        String byBobAgain = "/users/u1/posts/p1/comments/" + defaulted.body().path("commentId").asText();
+        expectStatus(deployment.call("DELETE", byBobAgain, null, OWNER), 200);
+        Response third = deployment.call("POST", "/users/u1/posts/p1/comments", "{\"text\":\"Three\"}", stranger);
+        expectStatus(third, 201);
+        expectStatus(deployment.call("DELETE", "/users/u1/posts/p1/comments/" + third.body().path("commentId").asText(),
+                null, ADMIN), 200);
+        // Bob, on his own post, may not delete alice's comment on alice's post.
+        expectStatus(deployment.call("POST", "/users/u2/posts", "{\"postId\":\"p9\",\"title\":\"T\",\"body\":\"B\"}",
+                OTHER_USER), 201);
+        assertForbidden(deployment.call("DELETE", "/users/u1/posts/p1/comments/" + deployment.ids.get("{c1}"), null,
+                OTHER_USER), delete);
+    }
+
+    @Test
+    void withoutAccessControl_aCommentNamesItsAuthor_asTheContractsTableSays() {
+        String table = LocalDynamoDb.createTable("open-comments");
+        WriterHandler open = new WriterHandler(new WriterApi(LocalDynamoDb.client(), table, Clock.systemUTC(),
+                WriterConfig.DEVELOPMENT_SECRET));
+        Response response = Response.of(open.handleRequest(event("POST", "/users/u1/posts/p1/comments",
+                "{\"text\":\"Hi\"}"), null));
+        assertThat(response.status()).isEqualTo(400);
+        assertThat(response.body().path("error").path("field").asText()).isEqualTo("authorId");
+    }
+
+    private static APIGatewayV2HTTPEvent event(String method, String path, String body) {
+        return APIGatewayV2HTTPEvent.builder()
+                .withRawPath(path)
+                .withBody(body)
+                .withRequestContext(APIGatewayV2HTTPEvent.RequestContext.builder()
+                        .withHttp(APIGatewayV2HTTPEvent.RequestContext.Http.builder().withMethod(method).build())
+                        .build())
+                .build();
+    }
+
+    private static void expectStatus(Response response, int status) {
+        assertThat(response.status()).as(response.body().toString()).isEqualTo(status);
+    }
+
+    @Test
+    void aGroupIsMatchedWhole_asTheVerifiedTokenNamesIt_notByItsRendering() {
+        Deployment deployment = new Deployment(true);
+        Case route = new Case("SongRoutes", "PUT", "/songs/s9", null, Rule.ADMIN, 201);
+        for (List<String> groups : List.of(List.of("ops,admin"), List.of("\"admin\""), List.of("not admin"),
+                List.of("staff admin"), List.of("admin,ops"))) {
+            Map<String, String> claims = claims("u3");
+            claims.put("cognito:groups", "[" + String.join(" ", groups) + "]");
+            com.fasterxml.jackson.databind.node.ObjectNode payload = Json.MAPPER.valueToTree(claims);
+            var array = payload.putArray("cognito:groups");
+            groups.forEach(array::add);
+            java.util.Base64.Encoder base64 = java.util.Base64.getUrlEncoder().withoutPadding();
+            String token = base64.encodeToString("{\"alg\":\"RS256\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    + "." + base64.encodeToString(payload.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                    + ".c2ln";
+            assertForbidden(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", claims,
+                    Map.of("authorization", "Bearer " + token)), route);
+            // The claims alone (no token to read the names from) grant no group either.
+            assertForbidden(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", claims,
+                    Map.of("authorization", "")), route);
+        }
+        assertThat(deployment.call("PUT", "/songs/s9", "{\"title\":\"Nine\"}", ADMIN).status()).isEqualTo(201);
+    }
+
+    @Test
+    void aCognitoIdToken_isNoCaller_onlyAnAccessTokenIs() {
+        Deployment deployment = new Deployment(true);
+        Map<String, String> idToken = claims(U1);
+        idToken.put("token_use", "id");
+        idToken.remove("client_id");
+        idToken.put("aud", "exampleclientid");
+        Case route = new Case("UserRoutes", "POST", "/users", null, Rule.OWNER, 201);
+        assertUnauthorized(deployment.call("POST", "/users", "{\"name\":\"One\",\"email\":\"one@example.com\"}",
+                idToken), route);
+        assertThat(deployment.call("POST", "/users", "{\"name\":\"One\",\"email\":\"one@example.com\"}", OWNER)
+                .status()).isEqualTo(201);
     }
 
     @Test

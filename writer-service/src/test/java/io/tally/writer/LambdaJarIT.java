@@ -61,10 +61,11 @@ class LambdaJarIT {
                     }
                 }
                 """);
-        // Never called: the request fails validation before any DynamoDB call.
+        // Never called: without AUTH_ENABLED the function checks access, and a write without verified claims is
+        // refused before any DynamoDB call.
         String output = LambdaJars.run(JAR, source, Map.of("TABLE_NAME", "tally", "AWS_REGION", "us-east-1",
                 "DYNAMODB_ENDPOINT", "http://127.0.0.1:9"));
 
-        assertThat(output).contains("status 400").contains("validation_failed");
+        assertThat(output).contains("status 401").contains("\"unauthorized\"");
     }
 }

@@ -85,9 +85,15 @@ class WriterConfigTest {
     }
 
     @Test
-    void authorization_isOffByDefault_andReadFromAuthEnabledAndPublicReadSide() {
+    void authorization_isOnByDefault_andReadFromAuthEnabledAndPublicReadSide() {
         assertThat(WriterConfig.fromEnvironment(env()).authorization())
-                .isEqualTo(io.tally.core.http.Authorization.OPEN);
+                .as("a function deployed without AUTH_ENABLED is not open")
+                .isEqualTo(io.tally.core.http.Authorization.required(true));
+        assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", " ")).authorization().enabled()).isTrue();
+        assertThat(WriterConfig.fromEnvironment(env("PUBLIC_READ_SIDE", "false")).authorization())
+                .isEqualTo(io.tally.core.http.Authorization.required(false));
+        assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", "false")).authorization())
+                .as("open only when told so").isEqualTo(io.tally.core.http.Authorization.OPEN);
         assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", "false", "PUBLIC_READ_SIDE", "false"))
                 .authorization().enabled()).isFalse();
         assertThat(WriterConfig.fromEnvironment(env("AUTH_ENABLED", "true")).authorization())
@@ -98,5 +104,20 @@ class WriterConfigTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("AUTH_ENABLED");
         assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("AUTH_ENABLED", "true", "PUBLIC_READ_SIDE", "1")))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("PUBLIC_READ_SIDE");
+    }
+    @Test
+    void aFunctionDeployedWithoutAuthEnabled_refusesAWriteWithoutAToken_beforeTouchingTheTable() {
+        WriterHandler handler = new WriterHandler(WriterConfig.fromEnvironment(env("DYNAMODB_ENDPOINT",
+                "http://127.0.0.1:9"), arn -> null));
+        var event = com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent.builder()
+                .withRawPath("/users")
+                .withBody("{\"userId\":\"u1\",\"name\":\"One\",\"email\":\"one@example.com\"}")
+                .withRequestContext(com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent.RequestContext
+                        .builder().withHttp(com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent
+                                .RequestContext.Http.builder().withMethod("POST").build()).build())
+                .build();
+        var response = handler.handleRequest(event, null);
+        assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(401);
+        assertThat(response.getBody()).contains("\"unauthorized\"");
     }
 }

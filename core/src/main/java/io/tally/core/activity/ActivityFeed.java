@@ -20,7 +20,12 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  *   <li>seen event: {@code EVENT#<eventId>} / {@code EVENT} ({@code detail.eventId}, stable across republishing),
  *       kept {@link #SEEN_FOR}: the conditional write that drops a redelivered or republished event (EventBridge
  *       delivers at least once, and Tally publishes a record's events again when it processes the record again);</li>
- *   <li>feed entry: {@code FEED} / {@code <time>#<eventId>}, kept {@link #FEED_FOR}, newest first by a query.</li>
+ *   <li>feed entry: {@code FEED} / {@code <time>#<eventId>}, kept {@link #FEED_FOR}, newest first by a query: every
+ *       event the subscriber gets, whole (what an admin reads);</li>
+ *   <li>public feed entry: {@code FEED#PUBLIC} / {@code <time>#<eventId>}, the same for the events about public data
+ *       only, each detail cut down to what a public route shows ({@link io.tally.core.events.PublicEvents}): what
+ *       anyone else reads. A partition of its own, so that a page of the public feed is one query, as full as asked,
+ *       and a private event is never even read for an anonymous caller.</li>
  * </ul>
  *
  * One feed partition takes the whole feed: fine for an example at a few hundred events a second (a partition takes
@@ -29,6 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  */
 public final class ActivityFeed {
     public static final String FEED_PK = "FEED";
+    public static final String PUBLIC_FEED_PK = "FEED#PUBLIC";
     public static final String SEEN_SK = "EVENT";
     /**
      * 48 hours, as docs/events.md asks of every subscriber: a stream keeps a record for 24 hours (a republished event
@@ -61,7 +67,22 @@ public final class ActivityFeed {
      */
     public static Map<String, AttributeValue> feedItem(String eventId, String detailType, String time,
             String detailJson, Instant now) {
-        return Map.of("pk", s(FEED_PK), "sk", s(time + "#" + eventId), "eventId", s(eventId),
+        return entry(FEED_PK, eventId, detailType, time, detailJson, now);
+    }
+
+    /**
+     * A public feed entry.
+     *
+     * @param publicDetailJson the event's detail as a public route may show it, as JSON text
+     */
+    public static Map<String, AttributeValue> publicFeedItem(String eventId, String detailType, String time,
+            String publicDetailJson, Instant now) {
+        return entry(PUBLIC_FEED_PK, eventId, detailType, time, publicDetailJson, now);
+    }
+
+    private static Map<String, AttributeValue> entry(String partition, String eventId, String detailType, String time,
+            String detailJson, Instant now) {
+        return Map.of("pk", s(partition), "sk", s(time + "#" + eventId), "eventId", s(eventId),
                 "detailType", s(detailType), "time", s(time), "detail", s(detailJson),
                 "ttl", n(now.plus(FEED_FOR).getEpochSecond()));
     }

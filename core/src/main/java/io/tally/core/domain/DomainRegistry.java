@@ -187,6 +187,11 @@ public final class DomainRegistry {
         return all;
     }
 
+    /** The kinds of events the domains declare ({@link Domain#events}), in the registry's order. */
+    public List<io.tally.core.events.EventType> events() {
+        return domains.stream().flatMap(domain -> domain.events().stream()).toList();
+    }
+
     /** One line a domain: its name, entities, derived types and what it requires (for logs and {@code --help}). */
     public String describe() {
         return domains.stream().map(domain -> domain.name() + ": entities " + names(domain.entityTypes())

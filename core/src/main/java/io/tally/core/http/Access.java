@@ -8,8 +8,9 @@ import java.util.Objects;
  * default) every rule lets every request through.
  *
  * @param kind      the rule
- * @param parameter the path parameter ({@link Kind#OWNER}, {@link Kind#OWNER_OR_ADMIN}) or body field
- *                  ({@link Kind#NEW_USER}) that names the user; null for the other rules
+ * @param parameter the path parameter ({@link Kind#OWNER}, {@link Kind#OWNER_OR_ADMIN},
+ *                  {@link Kind#AUTHOR_OWNER_OR_ADMIN}) or body field ({@link Kind#NEW_USER}, {@link Kind#AUTHOR}) that
+ *                  names the user; null for the other rules
  */
 public record Access(Kind kind, String parameter) {
     /** The rules. */
@@ -26,6 +27,17 @@ public record Access(Kind kind, String parameter) {
         ADMIN,
         /** {@code POST /users}: the body's user id, when given, must be the caller's subject (its default). */
         NEW_USER,
+        /**
+         * Any signed-in caller, writing as itself: the body's author field, when given, must be the caller's subject
+         * (its default). A comment on anyone's post.
+         */
+        AUTHOR,
+        /**
+         * The author of the item, the user the route's path names (the owner of what it belongs to), or an admin:
+         * deleting a comment. {@link Authorization#check} asks for a signed-in caller; the route, once it has read
+         * the item, finishes the check with {@link Authorization#checkAuthor}.
+         */
+        AUTHOR_OWNER_OR_ADMIN,
         /** A route registered without a rule: refused when authorization is on, and a failing test. */
         UNDECLARED
     }
@@ -37,7 +49,8 @@ public record Access(Kind kind, String parameter) {
 
     public Access {
         Objects.requireNonNull(kind, "kind");
-        boolean named = kind == Kind.OWNER || kind == Kind.OWNER_OR_ADMIN || kind == Kind.NEW_USER;
+        boolean named = kind == Kind.OWNER || kind == Kind.OWNER_OR_ADMIN || kind == Kind.NEW_USER
+                || kind == Kind.AUTHOR || kind == Kind.AUTHOR_OWNER_OR_ADMIN;
         if (named != (parameter != null)) {
             throw new IllegalArgumentException(kind + (named ? " names the user's parameter" : " takes no parameter"));
         }
@@ -56,6 +69,19 @@ public record Access(Kind kind, String parameter) {
     /** A new user: the body field {@code userField}, when present, must be the caller's subject. */
     public static Access newUser(String userField) {
         return new Access(Kind.NEW_USER, userField);
+    }
+
+    /** Any signed-in caller as the author: the body field {@code authorField}, when present, must be its subject. */
+    public static Access author(String authorField) {
+        return new Access(Kind.AUTHOR, authorField);
+    }
+
+    /**
+     * The item's author, the user named by the path parameter {@code ownerParameter}, or an admin; the route reads the
+     * author and calls {@link Authorization#checkAuthor}.
+     */
+    public static Access authorOwnerOrAdmin(String ownerParameter) {
+        return new Access(Kind.AUTHOR_OWNER_OR_ADMIN, ownerParameter);
     }
 
     /** E.g. {@code owner(userId)}, {@code admin}, {@code read-side}. */

@@ -56,15 +56,37 @@ public record Authorization(boolean enabled, boolean publicReadSide) {
                             + "' or an admin may read this");
                 }
             }
-            case NEW_USER -> {
+            case NEW_USER, AUTHOR -> {
                 signedIn(caller);
                 String claimed = bodyText(request.body(), access.parameter());
                 if (claimed != null && !claimed.equals(caller.subject())) {
                     throw ApiException.forbidden("'" + access.parameter() + "' must be the token's subject");
                 }
             }
+            case AUTHOR_OWNER_OR_ADMIN -> signedIn(caller);
             case UNDECLARED -> throw ApiException.forbidden("this route declares no access rule");
         }
+    }
+
+    /**
+     * The rest of {@link Access.Kind#AUTHOR_OWNER_OR_ADMIN}, once the route has read the item: lets the author, the
+     * user the path parameter names, or an admin through, and throws {@code forbidden} otherwise. An anonymous caller
+     * passes: {@link #check} refused one before the route ran unless checks are off (the writer then drops whatever
+     * claims arrive, so every caller is anonymous).
+     *
+     * @param authorId the item's author
+     */
+    public static void checkAuthor(Access access, ApiRequest request, String authorId) {
+        if (access.kind() != Access.Kind.AUTHOR_OWNER_OR_ADMIN) {
+            throw new IllegalArgumentException("not an author rule: " + access);
+        }
+        Caller caller = request.caller();
+        if (caller.isAnonymous() || caller.isAdmin() || caller.subject().equals(authorId)
+                || caller.subject().equals(request.pathParameters().get(access.parameter()))) {
+            return;
+        }
+        throw ApiException.forbidden("only its author, the user '" + request.pathParameters().get(access.parameter())
+                + "' or an admin may delete this");
     }
 
     private static void signedIn(Caller caller) {

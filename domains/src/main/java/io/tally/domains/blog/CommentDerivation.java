@@ -15,8 +15,11 @@ import java.util.List;
  * comment (REMOVE) no longer exists, so it stops counting everywhere. Comments own no document.
  */
 public final class CommentDerivation extends EntityDerivation<Comment> {
-    public static final EventType COMMENT_ADDED = EventType.publicEvent("CommentAdded", CommentChanged.class);
-    public static final EventType COMMENT_DELETED = EventType.publicEvent("CommentDeleted", CommentChanged.class);
+    /** Public as {@code /posts} shows comments: that a post has them, not who wrote them. */
+    public static final EventType COMMENT_ADDED = EventType.publicEvent("CommentAdded", CommentChanged.class,
+            "authorId");
+    public static final EventType COMMENT_DELETED = EventType.publicEvent("CommentDeleted", CommentChanged.class,
+            "authorId");
 
     /**
      * The detail of {@code CommentAdded} and {@code CommentDeleted}, with the post's author, whom a subscriber

@@ -6,6 +6,7 @@ import io.tally.core.store.QueryPage;
 import io.tally.core.store.Transactions;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -30,12 +31,17 @@ record CommentStore(DynamoDbClient dynamo, String table) {
                 CommentRequests.LIST_KEY);
     }
 
-    /** The comment as it was before the hard delete; a comment not there (any more) is {@code not_found}. */
-    Comment delete(PostRef post, String commentId) {
+    /**
+     * The comment as it was before the hard delete; a comment not there (any more) is {@code not_found}.
+     * {@code mayDelete} sees the comment first and throws to keep it (a caller who may not delete it); a comment never
+     * changes, so what it saw is what goes.
+     */
+    Comment delete(PostRef post, String commentId, Consumer<Comment> mayDelete) {
         List<Map<String, AttributeValue>> found = dynamo.query(CommentRequests.find(table, post, commentId)).items();
         if (found.isEmpty()) {
             throw notFound(post.postId(), commentId);
         }
+        mayDelete.accept(Comment.fromItem(found.get(0)));
         try {
             return Comment.fromItem(dynamo.deleteItem(CommentRequests.delete(table, Key.of(found.get(0)))).attributes());
         } catch (ConditionalCheckFailedException e) {

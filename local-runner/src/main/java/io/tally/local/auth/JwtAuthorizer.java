@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * The local stand-in for an HTTP API's JWT authorizer, between the front and the writer function: it verifies the
- * request's bearer token with {@link LocalAuth} and, when valid, puts the claims into the event's
+ * request's token with {@link LocalAuth} (the checks API Gateway makes, {@link LocalAuth#verify(String,
+ * java.time.Instant)}) and, when valid, puts the claims into the event's
  * {@code requestContext.authorizer.jwt.claims} exactly as API Gateway does, then invokes the function. The function
  * runs the same code as on AWS: it never sees the token, only verified claims.
  *

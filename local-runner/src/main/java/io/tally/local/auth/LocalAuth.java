@@ -7,19 +7,13 @@ import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
-import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
-import com.nimbusds.jose.proc.BadJOSEException;
-import com.nimbusds.jose.proc.JWSVerificationKeySelector;
-import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
-import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
-import com.nimbusds.jwt.proc.DefaultJWTProcessor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,19 +28,16 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
  * The local stand-in for the deployment's token issuer (a Cognito user pool or another OIDC issuer) and for API
  * Gateway's JWT authorizer, for {@code tally-local --auth}: one RS256 key pair, which signs the tokens
- * {@code tally-local token} mints and verifies the bearer tokens the front receives. All cryptography is
- * nimbus-jose-jwt's: its JWT processor checks the signature against the local JWKS, the issuer, the audience and the
- * expiry.
+ * {@code tally-local token} mints and verifies the bearer tokens the front receives, with the checks of an HTTP
+ * API's JWT authorizer ({@link #verify(String, Instant)}). The cryptography is nimbus-jose-jwt's.
  *
  * <p>With a data directory the key is kept in {@value #KEY_FILE} below it (owner-only permissions), so tokens minted
  * before a restart stay valid; without one it lives in memory, gone when the runner stops.
@@ -66,17 +57,13 @@ public final class LocalAuth {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The scheme prefix the authorizer's identity source may carry before the token. */
+    private static final String BEARER = "Bearer ";
+
     private final RSAKey key;
-    private final ConfigurableJWTProcessor<SecurityContext> processor;
 
     private LocalAuth(RSAKey key) {
         this.key = key;
-        DefaultJWTProcessor<SecurityContext> jwtProcessor = new DefaultJWTProcessor<>();
-        jwtProcessor.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256,
-                new ImmutableJWKSet<>(new JWKSet(key.toPublicJWK()))));
-        jwtProcessor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(AUDIENCE,
-                new JWTClaimsSet.Builder().issuer(ISSUER).build(), Set.of("sub", "iat", "exp")));
-        this.processor = jwtProcessor;
     }
 
     /** With a given key pair (tests: another key under the same key id forges a signature). */
@@ -173,25 +160,81 @@ public final class LocalAuth {
     }
 
     /**
-     * The claims of a valid bearer token, written as API Gateway's JWT authorizer writes them into
+     * The claims of a valid token, written as API Gateway's JWT authorizer writes them into
      * {@code requestContext.authorizer.jwt.claims} (payload 2.0): every value a string, a number as its digits, a list
-     * as {@code [a b]}. Empty for a missing header, a header that is not {@code Bearer <token>}, or a token that
-     * fails any check (signature, algorithm, key id, issuer, audience, expiry, not-before).
+     * as {@code [a b]}. Empty when the token fails any check of {@link #verify(String, Instant)}, at the current time.
      */
     public Optional<Map<String, String>> verify(String authorizationHeader) {
+        return verify(authorizationHeader, Instant.now());
+    }
+
+    /**
+     * Verifies the {@code authorization} header as an HTTP API's JWT authorizer does, following AWS's description of
+     * it ("Controlling access to HTTP APIs with JWT authorizers", API Gateway developer guide, section "Authorizing API
+     * requests"), neither more leniently nor more strictly where that page is precise:
+     * <ol>
+     *   <li>The identity source holds the token alone or prefixed with {@code Bearer } (as the page writes it; another
+     *       spelling of the scheme is read as part of the token, which then does not decode).</li>
+     *   <li>The token decodes as a signed JWT with an RSA algorithm (the page: "only RSA-based algorithms are
+     *       supported"; the local key signs RS256, so that is the one accepted) and its signature verifies with the
+     *       key of the JWKS ({@link #jwksJson}).</li>
+     *   <li>{@code kid}: the header must have one, and it must name the key that signed the token.</li>
+     *   <li>{@code iss}: must be {@value #ISSUER}.</li>
+     *   <li>{@code aud} or {@code client_id}: {@code aud} must hold {@value #AUDIENCE}; {@code client_id} is
+     *       checked only when there is no {@code aud} (the page: "API Gateway validates client_id only if aud is not
+     *       present"), which is how a Cognito access token names its app client.</li>
+     *   <li>{@code exp} must be after {@code now}; {@code nbf} and {@code iat} must not be after it. No clock skew
+     *       is allowed: the page names none (nimbus' default verifier allowed 60 seconds, so a token expired 30
+     *       seconds ago passed). The times are whole seconds, so a token issued within the current second counts as
+     *       issued before it.</li>
+     * </ol>
+     * Where the page says nothing this is a choice: a token without {@code exp} is refused (it could never be
+     * "after the current time"), one without {@code nbf} or {@code iat} is not. Nor does the authorizer ask for a
+     * subject: a token without {@code sub} passes here, and the writer finds no caller in it (a route that needs one
+     * answers 401). Route scopes ({@code authorizationScopes}) are not checked: the template sets none.
+     */
+    public Optional<Map<String, String>> verify(String authorizationHeader, Instant now) {
         if (authorizationHeader == null) {
             return Optional.empty();
         }
         String header = authorizationHeader.trim();
-        if (header.length() < 7 || !header.substring(0, 7).toLowerCase(Locale.ROOT).equals("bearer ")) {
-            return Optional.empty();
-        }
+        String token = header.startsWith(BEARER) ? header.substring(BEARER.length()) : header;
         try {
-            JWTClaimsSet claims = processor.process(header.substring(7).trim(), null);
-            return Optional.of(apiGatewayClaims(claims));
-        } catch (ParseException | BadJOSEException | JOSEException e) {
+            SignedJWT jwt = SignedJWT.parse(token);
+            JWSHeader jws = jwt.getHeader();
+            if (!JWSAlgorithm.RS256.equals(jws.getAlgorithm()) || jws.getKeyID() == null
+                    || !jws.getKeyID().equals(key.getKeyID())
+                    || !jwt.verify(new RSASSAVerifier(key.toRSAPublicKey()))) {
+                return Optional.empty();
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            return accepted(claims, now) ? Optional.of(apiGatewayClaims(claims)) : Optional.empty();
+        } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** The claim checks of {@link #verify(String, Instant)}. */
+    private static boolean accepted(JWTClaimsSet claims, Instant now) throws ParseException {
+        if (!ISSUER.equals(claims.getIssuer())) {
+            return false;
+        }
+        List<String> audience = claims.getAudience();
+        boolean audienceMatches = audience != null && !audience.isEmpty() ? audience.contains(AUDIENCE)
+                : AUDIENCE.equals(claims.getStringClaim("client_id"));
+        if (!audienceMatches) {
+            return false;
+        }
+        Date expires = claims.getExpirationTime();
+        if (expires == null || !now.isBefore(expires.toInstant())) {
+            return false;
+        }
+        Date notBefore = claims.getNotBeforeTime();
+        if (notBefore != null && notBefore.toInstant().isAfter(now)) {
+            return false;
+        }
+        Date issued = claims.getIssueTime();
+        return issued == null || !issued.toInstant().isAfter(now);
     }
 
     static Map<String, String> apiGatewayClaims(JWTClaimsSet claims) {

@@ -33,7 +33,7 @@ class LocalAuthTest {
                 .containsEntry("aud", LocalAuth.AUDIENCE).containsEntry("cognito:groups", "[admin]")
                 .containsEntry("exp", Long.toString(now.plus(Duration.ofHours(1)).getEpochSecond()))
                 .containsEntry("iat", Long.toString(now.getEpochSecond()));
-        assertThat(auth.verify("bearer " + token)).as("the scheme is case-insensitive").isPresent();
+        assertThat(auth.verify(token)).as("the bare token, as the authorizer takes it too").isPresent();
         assertThat(auth.mint("u2", false, Duration.ofMinutes(5), now)).satisfies(plain ->
                 assertThat(auth.verify("Bearer " + plain).orElseThrow()).doesNotContainKey("cognito:groups"));
     }
@@ -43,7 +43,7 @@ class LocalAuthTest {
         Instant now = Instant.now();
         String good = auth.mint("u1", false, Duration.ofHours(1), now);
         assertThat(auth.verify(null)).isEmpty();
-        assertThat(auth.verify(good)).as("no Bearer scheme").isEmpty();
+        assertThat(auth.verify("bearer " + good)).as("the scheme as AWS writes it, Bearer, or none").isEmpty();
         assertThat(auth.verify("Basic " + good)).isEmpty();
         assertThat(auth.verify("Bearer not-a-jwt")).isEmpty();
         assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now.minus(Duration.ofHours(2)),
@@ -52,8 +52,6 @@ class LocalAuthTest {
                 .issuer("https://elsewhere.example").build()))).as("another issuer").isEmpty();
         assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, now.plus(Duration.ofHours(1)))
                 .audience("another-api").build()))).as("another audience").isEmpty();
-        assertThat(auth.verify("Bearer " + auth.sign(claims(null, now, now.plus(Duration.ofHours(1))).build())))
-                .as("no subject").isEmpty();
         // The same key id, another key: a forged signature.
         RSAKey forger = new RSAKeyGenerator(2048).keyID(auth.keyId()).algorithm(JWSAlgorithm.RS256).generate();
         LocalAuth forged = LocalAuth.of(forger);
@@ -68,6 +66,61 @@ class LocalAuthTest {
         String unsigned = new com.nimbusds.jwt.PlainJWT(claims("u1", now, now.plus(Duration.ofHours(1))).build())
                 .serialize();
         assertThat(auth.verify("Bearer " + unsigned)).as("unsigned").isEmpty();
+    }
+
+    /**
+     * The checks API Gateway's JWT authorizer makes, and no laxer ones: a key id naming the signing key, the times to
+     * the second without clock skew, {@code client_id} only without {@code aud}.
+     */
+    @Test
+    void theChecks_areApiGatewaysJwtAuthorizers() throws Exception {
+        RSAKey key = new RSAKeyGenerator(2048).keyID("tally-local-test").algorithm(JWSAlgorithm.RS256).generate();
+        LocalAuth auth = LocalAuth.of(key);
+        Instant now = Instant.parse("2026-11-26T12:00:00.500Z");
+        Instant hourLater = now.plus(Duration.ofHours(1));
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, hourLater).build()), now)).isPresent();
+
+        assertThat(auth.verify("Bearer " + signed(key, null, claims("u1", now, hourLater).build()), now))
+                .as("no kid").isEmpty();
+        assertThat(auth.verify("Bearer " + signed(key, "another-key", claims("u1", now, hourLater).build()), now))
+                .as("a kid that is not the signing key's").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now.minusSeconds(3600), now.minusSeconds(30))
+                .build()), now)).as("expired 30 seconds ago").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now.minusSeconds(3600), now.minusSeconds(1))
+                .build()), now)).as("expired a second ago").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now.minusSeconds(10), now).build()),
+                now.plusMillis(500))).as("expiring this very second").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now.plusSeconds(2), hourLater).build()), now))
+                .as("issued in the future").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, hourLater)
+                .notBeforeTime(java.util.Date.from(now.plusSeconds(2))).build()), now)).as("not yet valid").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, hourLater)
+                .notBeforeTime(java.util.Date.from(now.minusSeconds(1))).build()), now)).as("valid since").isPresent();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", now, null).build()), now)).as("no exp").isEmpty();
+        assertThat(auth.verify("Bearer " + auth.sign(claims("u1", null, hourLater).build()), now))
+                .as("no iat: the authorizer checks it when it is there").isPresent();
+
+        JWTClaimsSet accessToken = claims("u1", now, hourLater).audience((String) null)
+                .claim("client_id", LocalAuth.AUDIENCE).claim("token_use", "access").build();
+        assertThat(auth.verify("Bearer " + auth.sign(accessToken), now)).as("client_id without aud (a Cognito access"
+                + " token)").isPresent();
+        JWTClaimsSet wrongAud = claims("u1", now, hourLater).audience("another-api")
+                .claim("client_id", LocalAuth.AUDIENCE).build();
+        assertThat(auth.verify("Bearer " + auth.sign(wrongAud), now)).as("aud decides when it is there").isEmpty();
+        JWTClaimsSet neither = claims("u1", now, hourLater).audience((String) null).build();
+        assertThat(auth.verify("Bearer " + auth.sign(neither), now)).as("neither aud nor client_id").isEmpty();
+
+        assertThat(auth.verify("Bearer " + auth.sign(claims(null, now, hourLater).build()), now).orElseThrow())
+                .as("the authorizer asks for no subject; the writer finds no caller in such claims")
+                .doesNotContainKey("sub");
+    }
+
+    /** The claims signed with {@code key} under the key id {@code keyId} (none: null). */
+    private static String signed(RSAKey key, String keyId, JWTClaimsSet claims) throws Exception {
+        com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(new com.nimbusds.jose.JWSHeader.Builder(
+                JWSAlgorithm.RS256).keyID(keyId).build(), claims);
+        jwt.sign(new com.nimbusds.jose.crypto.RSASSASigner(key));
+        return jwt.serialize();
     }
 
     @Test
@@ -133,6 +186,7 @@ class LocalAuthTest {
 
     static JWTClaimsSet.Builder claims(String subject, Instant issued, Instant expires) {
         return new JWTClaimsSet.Builder().issuer(LocalAuth.ISSUER).audience(List.of(LocalAuth.AUDIENCE))
-                .subject(subject).issueTime(Date.from(issued)).expirationTime(Date.from(expires));
+                .subject(subject).issueTime(issued == null ? null : Date.from(issued))
+                .expirationTime(expires == null ? null : Date.from(expires));
     }
 }

@@ -4,14 +4,20 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.activity.ActivityFeed;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.PublicEvents;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -36,6 +42,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * (TTL) after {@link ActivityFeed#SEEN_FOR}: a stream keeps a record for 24 hours and a rule retries a delivery for up
  * to 24 more.
  *
+ * <p>Every event goes into the feed whole, which only an admin reads; an event about public data
+ * ({@link PublicEvents}, from the domains' declarations) goes, in the same transaction, into the public feed too, its
+ * detail cut down to what a public route shows. An event of a type no domain declares public (another source's, one
+ * added later) stays out of the public feed.
+ *
  * <p>A failure is thrown, so that EventBridge retries the event (the rule's retry policy) and then sends it to the
  * rule target's dead-letter queue.
  *
@@ -48,16 +59,24 @@ public final class ActivityFeedHandler implements RequestStreamHandler {
     private final DynamoDbClient dynamoDb;
     private final String table;
     private final Clock clock;
+    private final PublicEvents publicEvents;
 
     /** Used by Lambda: the settings from the environment, the client built once per container. */
     public ActivityFeedHandler() {
         this(client(System.getenv()), required(System.getenv(), "ACTIVITY_TABLE_NAME"), Clock.systemUTC());
     }
 
+    /** The public events of the domains on the class path. */
     public ActivityFeedHandler(DynamoDbClient dynamoDb, String table, Clock clock) {
+        this(dynamoDb, table, clock, PublicEvents.of(DomainRegistry.load().events()));
+    }
+
+    /** {@code publicEvents}: those that also go into the public feed (the local runner's: with --domain-jar's). */
+    public ActivityFeedHandler(DynamoDbClient dynamoDb, String table, Clock clock, PublicEvents publicEvents) {
         this.dynamoDb = dynamoDb;
         this.table = table;
         this.clock = clock;
+        this.publicEvents = publicEvents;
     }
 
     @Override
@@ -81,14 +100,18 @@ public final class ActivityFeedHandler implements RequestStreamHandler {
         String detailType = text(event, "detail-type");
         String time = text(event, "time");
         String detail = event.path("detail").isObject() ? event.get("detail").toString() : "{}";
+        Optional<ObjectNode> publicDetail = publicEvents.publicDetail(detailType, event.path("detail"));
         var now = clock.instant();
+        List<TransactWriteItem> writes = new ArrayList<>(3);
+        writes.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
+                .item(ActivityFeed.seenItem(id, now))
+                .conditionExpression("attribute_not_exists(pk)").build()).build());
+        writes.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
+                .item(ActivityFeed.feedItem(id, detailType, time, detail, now)).build()).build());
+        publicDetail.ifPresent(shown -> writes.add(TransactWriteItem.builder().put(Put.builder().tableName(table)
+                .item(ActivityFeed.publicFeedItem(id, detailType, time, shown.toString(), now)).build()).build()));
         try {
-            dynamoDb.transactWriteItems(request -> request.transactItems(
-                    TransactWriteItem.builder().put(Put.builder().tableName(table)
-                            .item(ActivityFeed.seenItem(id, now))
-                            .conditionExpression("attribute_not_exists(pk)").build()).build(),
-                    TransactWriteItem.builder().put(Put.builder().tableName(table)
-                            .item(ActivityFeed.feedItem(id, detailType, time, detail, now)).build()).build()));
+            dynamoDb.transactWriteItems(request -> request.transactItems(writes));
             return true;
         } catch (TransactionCanceledException e) {
             if (e.hasCancellationReasons() && !e.cancellationReasons().isEmpty()

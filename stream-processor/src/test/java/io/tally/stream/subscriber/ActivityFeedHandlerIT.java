@@ -88,6 +88,39 @@ class ActivityFeedHandlerIT {
     }
 
     @Test
+    void anEventAboutPublicData_goesIntoThePublicFeedToo_cutDown_aPrivateOneOnlyIntoTheWholeFeed() throws Exception {
+        String own = LocalDynamoDb.createActivityTable();
+        ActivityFeedHandler subscriber = new ActivityFeedHandler(dynamoDb, own, Clock.fixed(NOW, ZoneOffset.UTC));
+        ObjectNode comment = JSON.createObjectNode().put("id", "env-1").put("detail-type", "CommentAdded")
+                .put("source", "io.tally").put("time", "2026-03-01T09:00:01Z");
+        comment.putObject("detail").put("eventId", "rec-1:CommentAdded:c1").put("commentId", "c1").put("postId", "p1")
+                .put("authorId", "bob").put("createdAt", "2026-03-01T09:00:00.000Z").put("postUserId", "alice");
+        ObjectNode favourite = JSON.createObjectNode().put("id", "env-2").put("detail-type", "FavouriteCollected")
+                .put("source", "io.tally").put("time", "2026-03-01T09:00:02Z");
+        favourite.putObject("detail").put("eventId", "rec-2:FavouriteCollected:alice/f1").put("userId", "alice")
+                .put("favouriteId", "f1").put("type", "note").put("title", "Secret trip")
+                .put("clippedAt", "2026-03-01T09:00:00.000Z");
+        ObjectNode foreign = JSON.createObjectNode().put("id", "env-3").put("detail-type", "SomethingElse")
+                .put("source", "elsewhere").put("time", "2026-03-01T09:00:03Z");
+        foreign.putObject("detail").put("secret", "x");
+
+        assertThat(subscriber.record(comment)).isTrue();
+        assertThat(subscriber.record(favourite)).isTrue();
+        assertThat(subscriber.record(foreign)).isTrue();
+
+        assertThat(feed(own)).extracting(item -> item.get("detailType").s())
+                .containsExactly("SomethingElse", "FavouriteCollected", "CommentAdded");
+        List<Map<String, AttributeValue>> publicFeed = feed(own, ActivityFeed.PUBLIC_FEED_PK);
+        assertThat(publicFeed).extracting(item -> item.get("detailType").s()).containsExactly("CommentAdded");
+        assertThat(JSON.readTree(publicFeed.get(0).get("detail").s())).isEqualTo(JSON.readTree(
+                "{\"eventId\":\"rec-1:CommentAdded:c1\",\"commentId\":\"c1\",\"postId\":\"p1\","
+                        + "\"createdAt\":\"2026-03-01T09:00:00.000Z\",\"postUserId\":\"alice\"}"));
+        assertThat(subscriber.record(comment.deepCopy().put("id", "env-4"))).as("a duplicate, in neither feed again")
+                .isFalse();
+        assertThat(feed(own, ActivityFeed.PUBLIC_FEED_PK)).hasSize(1);
+    }
+
+    @Test
     void notAnEvent_isRefusedSoThatEventBridgeRetriesAndDeadLettersIt() {
         assertThatThrownBy(() -> deliver(JSON.createObjectNode().put("detail-type", "PostCreated")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'id'");
@@ -104,8 +137,12 @@ class ActivityFeedHandlerIT {
     }
 
     private static List<Map<String, AttributeValue>> feed(String table) {
+        return feed(table, ActivityFeed.FEED_PK);
+    }
+
+    private static List<Map<String, AttributeValue>> feed(String table, String partition) {
         return dynamoDb.query(request -> request.tableName(table).keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(ActivityFeed.FEED_PK)))
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))
                 .scanIndexForward(false).consistentRead(true)).items();
     }
 

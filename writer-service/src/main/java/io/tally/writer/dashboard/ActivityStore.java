@@ -6,7 +6,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** Reads the subscriber example's feed table ({@link ActivityFeed}): one query of its feed partition, never a scan. */
+/** Reads the subscriber example's feed table ({@link ActivityFeed}): one query of a feed partition, never a scan. */
 public final class ActivityStore {
     private final DynamoDbClient dynamo;
     private final String table;
@@ -17,10 +17,19 @@ public final class ActivityStore {
         this.table = table;
     }
 
-    /** Up to {@code limit} feed entries, newest first. */
+    /** Up to {@code limit} entries of the whole feed, newest first. */
     List<Map<String, AttributeValue>> newest(int limit) {
+        return newest(ActivityFeed.FEED_PK, limit);
+    }
+
+    /** Up to {@code limit} entries of the public feed (events about public data only), newest first. */
+    List<Map<String, AttributeValue>> newestPublic(int limit) {
+        return newest(ActivityFeed.PUBLIC_FEED_PK, limit);
+    }
+
+    private List<Map<String, AttributeValue>> newest(String partition, int limit) {
         return dynamo.query(query -> query.tableName(table).keyConditionExpression("pk = :pk")
-                        .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(ActivityFeed.FEED_PK)))
+                        .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))
                         .scanIndexForward(false).limit(limit))
                 .items();
     }
