@@ -100,24 +100,24 @@ class WriterHandlerFixturesIT {
 
     @ParameterizedTest
     @Event(value = "events/create-user-overlong-utf8-base64.json", type = APIGatewayV2HTTPEvent.class)
-    void createUser_base64BodyThatIsNotUtf8_returns400BadRequest_andStoresNothing(APIGatewayV2HTTPEvent event)
+    void createUser_base64BodyThatIsNotUtf8_returns400InvalidRequest_andStoresNothing(APIGatewayV2HTTPEvent event)
             throws Exception {
         APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
 
         assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
-        assertThat(Json.MAPPER.readTree(response.getBody()).at("/error/code").asText()).isEqualTo("bad_request");
+        assertThat(Json.MAPPER.readTree(response.getBody()).at("/error/code").asText()).isEqualTo("invalid_request");
         assertThat(get("/users/user-overlong").getStatusCode()).isEqualTo(404);
     }
 
     @ParameterizedTest
     @Event(value = "events/create-user-lone-surrogate-escape.json", type = APIGatewayV2HTTPEvent.class)
-    void createUser_loneSurrogateEscape_returns400BadRequestNamingTheField(APIGatewayV2HTTPEvent event)
+    void createUser_loneSurrogateEscape_returns400InvalidRequestNamingTheField(APIGatewayV2HTTPEvent event)
             throws Exception {
         APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
 
         assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
         JsonNode error = Json.MAPPER.readTree(response.getBody()).get("error");
-        assertThat(error.get("code").asText()).isEqualTo("bad_request");
+        assertThat(error.get("code").asText()).isEqualTo("invalid_request");
         assertThat(error.get("field").asText()).isEqualTo("name");
         assertThat(get("/users/user-surrogate").getStatusCode()).isEqualTo(404);
     }
@@ -157,11 +157,11 @@ class WriterHandlerFixturesIT {
 
     @ParameterizedTest
     @Event(value = "events/get-user-path-not-utf8.json", type = APIGatewayV2HTTPEvent.class)
-    void getUser_pathThatIsNotUtf8_returns400BadRequest(APIGatewayV2HTTPEvent event) throws Exception {
+    void getUser_pathThatIsNotUtf8_returns400InvalidRequest(APIGatewayV2HTTPEvent event) throws Exception {
         APIGatewayV2HTTPResponse response = handler.handleRequest(event, null);
 
         assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(400);
-        assertThat(Json.MAPPER.readTree(response.getBody()).at("/error/code").asText()).isEqualTo("bad_request");
+        assertThat(Json.MAPPER.readTree(response.getBody()).at("/error/code").asText()).isEqualTo("invalid_request");
     }
 
     @ParameterizedTest
