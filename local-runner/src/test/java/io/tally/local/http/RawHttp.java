@@ -237,6 +237,7 @@ public final class RawHttp {
     }
 
     /** The statuses the front may answer to what a client sends. */
-    public static final Set<Integer> DOCUMENTED = Set.of(200, 201, 400, 401, 403, 404, 405, 408, 409, 412, 413, 414,
+    // 204: a CORS preflight (OPTIONS) that reaches the writer, which answers it without routing (infra/README.md).
+    public static final Set<Integer> DOCUMENTED = Set.of(200, 201, 204, 400, 401, 403, 404, 405, 408, 409, 412, 413, 414,
             431, 503);
 }
