@@ -37,6 +37,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
  */
 final class ReplayRun {
     private static final Logger LOG = LoggerFactory.getLogger(ReplayRun.class);
+    private static final String WARM_UP = "warm-up";
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
@@ -60,7 +61,7 @@ final class ReplayRun {
         List<Write> writes = new ArrayList<>(Workload.writes(seed, 1.1, records / 2));
         writes.addAll(Workload.writes(seed, Bench.HOT_SONG_SKEW, records / 4, "songs"));
         writes.addAll(Workload.writes(seed, Bench.TAG_SKEW, records / 4, FavWorkload::unlinkingFirst));
-        Results.WorkloadResult warmUp = onFreshServer("warm-up", 1.1, writes);
+        Results.WorkloadResult warmUp = onFreshServer(WARM_UP, 1.1, writes);
         LOG.info("warm-up (not reported): {} records, tally {} records/s, naive {} records/s, exact {}",
                 warmUp.records(), Report.fmt(warmUp.tally().recordsPerSec(), 0),
                 Report.fmt(warmUp.naive().recordsPerSec(), 0), warmUp.tally().exactAfterRun());
@@ -111,7 +112,8 @@ final class ReplayRun {
         // The naive processor takes a record at a time: the batch size changes nothing of its work.
         Results.ProcessorResult largeBatch = replay(name, LargeBatchReport.PROCESSOR, stream, baseItems, records,
                 LargeBatchReport.BATCH_SIZE, engine);
-        Results.Floor floor = FloorRun.run(server, name, stream, Bench.BATCH_SIZE);
+        // The warm-up is not reported: no floor for it.
+        Results.Floor floor = name.equals(WARM_UP) ? null : FloorRun.run(server, name, stream, Bench.BATCH_SIZE);
         return new Results.WorkloadResult(name, skew, writes.size(), Bench.WRITER_THREADS, writes.size() / writeSeconds,
                 records, stream.size(), records / readSeconds, baseItems.size(), tally, naive, largeBatch, floor);
     }
