@@ -42,7 +42,7 @@ public final class Bench {
 
     public static void main(String[] args) throws IOException {
         BenchOptions options = BenchOptions.parse(args);
-        // As the deployed stream function, before the first connection: idle connections kept for 8 calls in flight.
+        // As the deployed stream function, before the first connection: idle connections kept for the calls in flight.
         StreamWiring.keepConnectionsAlive();
         if (options.render != null) {
             // Renders the page again from a run's figures, e.g. after a change of the page's text.

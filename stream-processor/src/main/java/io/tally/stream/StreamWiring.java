@@ -34,10 +34,10 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
  *   <li>{@code AWS_REGION} (required; Lambda sets it);</li>
  *   <li>{@code EVENT_BUS_NAME} (required): the EventBridge bus the domain events go to;</li>
  *   <li>{@code EVENT_SOURCE} (optional, default {@value #DEFAULT_EVENT_SOURCE}): the events' source;</li>
- *   <li>{@code EVENT_PUBLISH_CONCURRENCY} (optional, 1..50, default 8): how many PutEvents calls of at most ten
+ *   <li>{@code EVENT_PUBLISH_CONCURRENCY} (optional, 1..50, default 16): how many PutEvents calls of at most ten
  *       events the publisher has in flight at once in an invocation; 1 sends them one after another. Lower it when
  *       many busy shards share a Region's small PutEvents quota (throttled events are retried, but each throttled
- *       round costs a backoff); why 8: {@link EventBridgePublisher};</li>
+ *       round costs a backoff); why 16: {@link EventBridgePublisher};</li>
  *   <li>{@code DYNAMODB_ENDPOINT} (optional): a DynamoDB endpoint override, e.g. {@code http://127.0.0.1:8000}
  *       for DynamoDB Local;</li>
  *   <li>{@code EVENTBRIDGE_ENDPOINT} (optional): an EventBridge endpoint override, e.g. LocalStack's
@@ -60,7 +60,7 @@ public final class StreamWiring {
     static final String MAX_CONNECTIONS_PROPERTY = "http.maxConnections";
     /**
      * Idle connections kept per host: more than an invocation has in flight to one service (the engine's 8 derived
-     * writes and its cursor call to DynamoDB, the publisher's 8 PutEvents calls to EventBridge).
+     * writes and its cursor call to DynamoDB, the publisher's 16 PutEvents calls to EventBridge).
      */
     static final int KEEP_ALIVE_CONNECTIONS = 32;
 

@@ -60,11 +60,11 @@ class StreamWiringTest {
     }
 
     @Test
-    void publishConcurrency_isEightUnlessTheVariableSaysOneToFifty() {
-        assertThat(StreamWiring.publishConcurrency(Map.of())).isEqualTo(8);
-        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", " "))).isEqualTo(8);
+    void publishConcurrency_isSixteenUnlessTheVariableSaysOneToFifty() {
+        assertThat(StreamWiring.publishConcurrency(Map.of())).isEqualTo(16);
+        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", " "))).isEqualTo(16);
         assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", "1"))).isEqualTo(1);
-        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", " 16 "))).isEqualTo(16);
+        assertThat(StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", " 8 "))).isEqualTo(8);
         for (String invalid : new String[] {"0", "51", "-2", "eight", "2.5"}) {
             assertThatThrownBy(() -> StreamWiring.publishConcurrency(Map.of("EVENT_PUBLISH_CONCURRENCY", invalid)))
                     .as(invalid).isInstanceOf(IllegalStateException.class)

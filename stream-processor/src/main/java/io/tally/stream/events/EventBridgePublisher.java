@@ -48,19 +48,20 @@ import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
  * execution environment is frozen, never shut down, so the publisher has nothing to close. With concurrency 1 no thread
  * is created and the calls go one after another, as before.
  *
- * <p>Why {@value #DEFAULT_CONCURRENCY}, as many as the engine's concurrent derived writes: it cuts those 200 calls to
- * 25 waves, well under a second, and keeps one shard's PutEvents rate (8 calls per 30 ms or so, some 270 calls a
- * second) a small share of the account's PutEvents quota, a per-Region soft limit from 10,000 requests a second in the
- * largest Regions down to a few hundred in others, which every shard's processor and every other publisher of the
- * account share. Throttling (of a call, or of entries) is retryable and retried here with full-jitter backoff, so a
- * quota reached slows publishing rather than losing anything (a bus that keeps throttling ends in dead letters to
- * republish, as any retryable failure does); a deployment with many busy shards in a Region with a small quota lowers
- * the concurrency ({@code EVENT_PUBLISH_CONCURRENCY}, see {@code StreamWiring}) or raises the quota. The stream
- * functions' HTTP client is the SDK's URL connection client, not the Apache client with its pool of 50: it has no
- * connection limit to wait on (each call in flight takes a connection of its own, reusing an idle one when there is
- * one) and keeps up to 5 idle connections per host (the JDK's {@code http.maxConnections}). Within a round the threads
- * hand their connections on from call to call; only when a round of 8 ends together are up to 3 of them closed, to be
- * opened again by the next round.
+ * <p>Why {@value #DEFAULT_CONCURRENCY}: it cuts those 200 calls to 13 waves, a few hundred milliseconds, so that a
+ * shard whose partition takes writes at its limit (about 1,000 a second) keeps up with a margin, events included: the
+ * benchmark's AWS-latency mode measured 8 calls in flight and 16 side by side, and 16 sustained about 1.5 times the
+ * records a second of 8 (BENCHMARKS.md, "On AWS"). One busy shard then makes some 500 PutEvents calls a second (16
+ * calls of about 30 ms), a share of the account's PutEvents quota, a per-Region soft limit from 10,000 requests a
+ * second in the largest Regions down to a few hundred in others, which every shard's processor and every other
+ * publisher of the account share. Throttling (of a call, or of entries) is retryable and retried here with full-jitter
+ * backoff, so a quota reached slows publishing rather than losing anything (a bus that keeps throttling ends in dead
+ * letters to republish, as any retryable failure does); a deployment with many busy shards in a Region with a small
+ * quota lowers the concurrency ({@code EVENT_PUBLISH_CONCURRENCY}, see {@code StreamWiring}) or raises the quota. The
+ * stream functions' HTTP client is the SDK's URL connection client, not the Apache client with its pool of 50: it has
+ * no connection limit to wait on (each call in flight takes a connection of its own, reusing an idle one when there is
+ * one), and the stream function keeps up to 32 idle connections per host ({@code StreamWiring}), so a round's
+ * connections are handed on to the next round rather than closed and opened again.
  *
  * <p><b>Order.</b> Calls in flight together finish in any order, so EventBridge may accept an event before one that
  * was handed in before it, of the same subject too: the order is not kept, as EventBridge never promised it for
@@ -71,7 +72,7 @@ public final class EventBridgePublisher implements EventPublisher {
     static final int MAX_ENTRIES_PER_CALL = 10;
     static final int MAX_CALL_BYTES = 256 * 1024;
     /** PutEvents calls in flight at once unless configured otherwise: see the class comment. */
-    public static final int DEFAULT_CONCURRENCY = 8;
+    public static final int DEFAULT_CONCURRENCY = 16;
     /**
      * The most calls in flight one publisher allows: a guard against a typo in the configuration, 50 calls of 30 ms
      * being already some 1,700 calls a second from one shard.

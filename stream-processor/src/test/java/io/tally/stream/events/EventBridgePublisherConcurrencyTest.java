@@ -49,15 +49,15 @@ class EventBridgePublisherConcurrencyTest {
     }
 
     @Test
-    void tryPublish_defaultPublisher_hasEightCallsInFlight() {
+    void tryPublish_defaultPublisher_hasSixteenCallsInFlight() {
         List<DomainEvent> events = events(200);
         eventBridge.together(EventBridgePublisher.DEFAULT_CONCURRENCY);
         EventBridgePublisher publisher = new EventBridgePublisher(eventBridge, BUS, SOURCE);
 
         assertThat(publisher.tryPublish(events)).isEmpty();
 
-        assertThat(publisher.concurrency()).isEqualTo(8);
-        assertThat(eventBridge.maxInFlight()).isEqualTo(8);
+        assertThat(publisher.concurrency()).isEqualTo(16);
+        assertThat(eventBridge.maxInFlight()).isEqualTo(16);
     }
 
     @Test
