@@ -85,12 +85,11 @@ final class AwsLatencyRun {
 
     /** The settings the tuning runs compare side by side, the deployed one first. */
     static final List<Setting> TUNING = List.of(Setting.DEPLOYED,
-            new Setting("events one call at a time (before)", Engine.DEFAULT_WRITE_CONCURRENCY, 1),
-            new Setting("8 events in flight (the first concurrent publisher)", Engine.DEFAULT_WRITE_CONCURRENCY, 8),
-            new Setting("fewer writes in flight", 4, EventBridgePublisher.DEFAULT_CONCURRENCY),
-            new Setting("more writes in flight", 16, EventBridgePublisher.DEFAULT_CONCURRENCY),
-            new Setting("more events in flight", Engine.DEFAULT_WRITE_CONCURRENCY, 32),
-            new Setting("more of both", 16, 32));
+            new Setting("events one call at a time (before)", 8, 1),
+            new Setting("8 of each (the first concurrent publisher)", 8, 8),
+            new Setting("fewer writes in flight", 8, EventBridgePublisher.DEFAULT_CONCURRENCY),
+            new Setting("fewer events in flight", Engine.DEFAULT_WRITE_CONCURRENCY, 8),
+            new Setting("more of both", 24, 24));
 
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;

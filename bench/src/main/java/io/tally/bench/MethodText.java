@@ -32,7 +32,7 @@ final class MethodText {
             definition, but without a stream: nothing reads it, and DynamoDB Local looks the stream up on every \
             write at a cost growing with the stream, which would penalize each extra request more), shard by \
             shard in batches of {batch} (the deployment's `BatchSize`, which batches reach under a backlog). \
-            *Tally* is the production `Engine` (`StreamWiring.engine`, 8 concurrent derived writes per batch, events to a no-op publisher). *Naive* \
+            *Tally* is the production `Engine` (`StreamWiring.engine`, {writes} concurrent derived writes per batch, events to a no-op publisher). *Naive* \
             sends, for each record in order, one UpdateItem per derived change (an `ADD` per counter delta, a \
             `SET`/`REMOVE` per document), decided by the same `Derivations`, on one thread, without coalescing or \
             watermarks. Records/s is records over the wall time of the replay; requests and write units count \
@@ -72,7 +72,7 @@ final class MethodText {
             other tenants add noise. Only ratios measured in the same run are meaningful; absolute rates are \
             DynamoDB Local's (an SQLite-backed emulator), not DynamoDB's, whose latency per request is lower and \
             whose partitions throttle hot keys at 1,000 write units per second, which this emulator does not.
-            - Tally writes a batch's derived items concurrently (8 threads) while the naive processor is \
+            - Tally writes a batch's derived items concurrently ({writes} threads) while the naive processor is \
             sequential, as the samples are. The throughput ratio is therefore fewer requests (the inverse of the \
             requests-per-record ratio) times what that concurrency buys. DynamoDB Local runs each write to a \
             table under that table's write lock (`LocalDBAccess$WriteLockWithTimeout`), for the whole write; only \

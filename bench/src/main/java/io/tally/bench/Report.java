@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.stream.engine.Engine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -205,6 +206,7 @@ final class Report {
             md.append(WriterReport.section(results.writer()));
         }
         md.append(MethodText.METHOD.replace("{batch}", Integer.toString(env.batchSize()))
+                .replace("{writes}", Integer.toString(Engine.DEFAULT_WRITE_CONCURRENCY))
                 .replace("{warmUp}", env.warmUpRecords() <= 0 ? "" : " Tally replays each workload first, so before "
                         + "the workloads a warm-up replays a mix of the domains' writes to both processors on a server "
                         + "of its own and is not reported: the JIT compiler's work on DynamoDB Local's, the SDK's and "

@@ -68,7 +68,7 @@ class AwsLatencyReportTest {
                 .contains("![Freshness p50 and p99 against the arrival rate")
                 // The naive processor did 250 of 6,400: not kept up, its freshness a lower bound.
                 .contains("| naive | 80% | 800 | 250 of 6400 |").contains("| **no** | at least 9,000 | at least 9,000 |")
-                .contains("| deployed | 8 | 8 | 1,250 | 1.00x |")
+                .contains("| deployed | 16 | 16 | 1,250 | 1.00x |")
                 .contains("| events one call at a time (before) | 8 | 1 | 313 | 0.25x |")
                 .contains("| tally | backlog | 7.2 | 44% | 44% | 11% | 100 | 0 |")
                 .contains("| tally | backlog | 100 | 20% | 0.04 s | 7% |");

@@ -59,7 +59,7 @@ public final class StreamWiring {
     /** The JDK's property for the idle HTTP connections it keeps per host. */
     static final String MAX_CONNECTIONS_PROPERTY = "http.maxConnections";
     /**
-     * Idle connections kept per host: more than an invocation has in flight to one service (the engine's 8 derived
+     * Idle connections kept per host: more than an invocation has in flight to one service (the engine's 16 derived
      * writes and its cursor call to DynamoDB, the publisher's 16 PutEvents calls to EventBridge).
      */
     static final int KEEP_ALIVE_CONNECTIONS = 32;
@@ -110,8 +110,8 @@ public final class StreamWiring {
     /**
      * Lets the JDK keep {@value #KEEP_ALIVE_CONNECTIONS} idle connections per host instead of its default 5, unless
      * {@code http.maxConnections} is set (e.g. in {@code JAVA_TOOL_OPTIONS}). The SDK's URL connection client runs
-     * on the JDK's HTTP client, which closes every connection beyond that number when a call ends: with 8 derived
-     * writes in flight, each wave of writes would close 3 connections and open them again, a TLS handshake each on
+     * on the JDK's HTTP client, which closes every connection beyond that number when a call ends: with 16 derived
+     * writes in flight, each wave of writes would close 11 connections and open them again, a TLS handshake each on
      * AWS. The JDK reads the property once, at its first connection: call this before any client connects.
      */
     public static void keepConnectionsAlive() {

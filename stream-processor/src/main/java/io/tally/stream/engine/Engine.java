@@ -39,8 +39,14 @@ import org.slf4j.LoggerFactory;
  * pool owned by the engine: {@link #close()} it.
  */
 public final class Engine implements AutoCloseable {
-    /** Derived writes of one batch in flight at once, unless the builder says otherwise. */
-    public static final int DEFAULT_WRITE_CONCURRENCY = 8;
+    /**
+     * Derived writes of one batch in flight at once, unless the builder says otherwise. At DynamoDB's latencies a
+     * batch's writes wait on the network far more than on this JVM: the benchmark's AWS-latency mode measured 4, 8,
+     * 16 and 32 side by side (BENCHMARKS.md, "Calls in flight, side by side"), and 16 let a shard written at its
+     * partition's limit keep up with a margin. The writes of a batch address different items, so more in flight
+     * costs no more write units, only a higher momentary request rate.
+     */
+    public static final int DEFAULT_WRITE_CONCURRENCY = 16;
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
 
     private final DeadLetterSink deadLetters;

@@ -50,18 +50,18 @@ import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
  *
  * <p>Why {@value #DEFAULT_CONCURRENCY}: it cuts those 200 calls to 13 waves, a few hundred milliseconds, so that a
  * shard whose partition takes writes at its limit (about 1,000 a second) keeps up with a margin, events included: the
- * benchmark's AWS-latency mode measured 8 calls in flight and 16 side by side, and 16 sustained about 1.5 times the
- * records a second of 8 (BENCHMARKS.md, "On AWS"). One busy shard then makes some 500 PutEvents calls a second (16
- * calls of about 30 ms), a share of the account's PutEvents quota, a per-Region soft limit from 10,000 requests a
- * second in the largest Regions down to a few hundred in others, which every shard's processor and every other
- * publisher of the account share. Throttling (of a call, or of entries) is retryable and retried here with full-jitter
- * backoff, so a quota reached slows publishing rather than losing anything (a bus that keeps throttling ends in dead
- * letters to republish, as any retryable failure does); a deployment with many busy shards in a Region with a small
- * quota lowers the concurrency ({@code EVENT_PUBLISH_CONCURRENCY}, see {@code StreamWiring}) or raises the quota. The
- * stream functions' HTTP client is the SDK's URL connection client, not the Apache client with its pool of 50: it has
- * no connection limit to wait on (each call in flight takes a connection of its own, reusing an idle one when there is
- * one), and the stream function keeps up to 32 idle connections per host ({@code StreamWiring}), so a round's
- * connections are handed on to the next round rather than closed and opened again.
+ * benchmark's AWS-latency mode measured the settings side by side (BENCHMARKS.md, "Calls in flight, side by side"), and
+ * 16 of these with the engine's 16 derived writes kept a shard ahead with a margin that 8 did not. One busy shard then
+ * makes some 500 PutEvents calls a second (16 calls of about 30 ms), a share of the account's PutEvents quota, a
+ * per-Region soft limit from 10,000 requests a second in the largest Regions down to a few hundred in others, which
+ * every shard's processor and every other publisher of the account share. Throttling (of a call, or of entries) is
+ * retryable and retried here with full-jitter backoff, so a quota reached slows publishing rather than losing anything
+ * (a bus that keeps throttling ends in dead letters to republish, as any retryable failure does); a deployment with
+ * many busy shards in a Region with a small quota lowers the concurrency ({@code EVENT_PUBLISH_CONCURRENCY}, see
+ * {@code StreamWiring}) or raises the quota. The stream functions' HTTP client is the SDK's URL connection client, not
+ * the Apache client with its pool of 50: it has no connection limit to wait on (each call in flight takes a connection
+ * of its own, reusing an idle one when there is one), and the stream function keeps up to 32 idle connections per host
+ * ({@code StreamWiring}), so a round's connections are handed on to the next round rather than closed and opened again.
  *
  * <p><b>Order.</b> Calls in flight together finish in any order, so EventBridge may accept an event before one that
  * was handed in before it, of the same subject too: the order is not kept, as EventBridge never promised it for
