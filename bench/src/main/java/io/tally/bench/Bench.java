@@ -45,11 +45,14 @@ public final class Bench {
         // As the deployed stream function, before the first connection: idle connections kept for the calls in flight.
         StreamWiring.keepConnectionsAlive();
         if (options.render != null) {
-            // Renders the page again from a run's figures, e.g. after a change of the page's text.
+            // Renders the page (and the freshness plot) again from a run's figures, e.g. after a change of the text.
             Results results = withFloors(new ObjectMapper().readValue(options.render.toFile(), Results.class),
                     options.floorJson);
-            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson),
-                    readAwsLatency(options.awsJson)));
+            AwsLatencyResults aws = readAwsLatency(options.awsJson);
+            if (aws != null) {
+                FreshnessPlot.write(aws, options.awsPlot);
+            }
+            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson), aws));
             return;
         }
         if (options.coldStart) {

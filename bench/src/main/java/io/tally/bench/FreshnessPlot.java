@@ -5,14 +5,18 @@ import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.List;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -46,6 +50,9 @@ final class FreshnessPlot {
         NumberAxis rate = new NumberAxis("records/s arriving on the shard (" + fmtLimit(aws) + ")");
         LogAxis freshness = new LogAxis("freshness (ms, log scale); naive: lower bounds once it falls behind");
         freshness.setSmallestValue(1);
+        // A tick at each power of ten, labelled as a plain number of milliseconds (10, 100, 1,000), not 10^2.3.
+        freshness.setTickUnit(new NumberTickUnit(1));
+        freshness.setNumberFormatOverride(new DecimalFormat("#,##0"));
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         Color tally = new Color(0x1f, 0x77, 0xb4);
         Color naive = new Color(0xd6, 0x27, 0x28);
@@ -64,6 +71,9 @@ final class FreshnessPlot {
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         ValueMarker target = new ValueMarker(AwsLatencyReport.MAX_P99_MS, Color.GRAY, new BasicStroke(1f));
         target.setLabel("1 s: Tally's p99 target at 80% of the limit");
+        // Inside the plot, above the line at its right end, where no point is drawn over it.
+        target.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+        target.setLabelTextAnchor(TextAnchor.BOTTOM_RIGHT);
         plot.addRangeMarker(target);
         ValueMarker limit = new ValueMarker(aws.partitionWritesPerSec(), Color.GRAY, new BasicStroke(1f));
         limit.setLabel("partition write limit");
