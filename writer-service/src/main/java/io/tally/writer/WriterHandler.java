@@ -6,13 +6,14 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Caller;
 import io.tally.core.http.ErrorCode;
 import io.tally.core.http.Text;
+import io.tally.core.metrics.EmfMetricsFlusher;
+import io.tally.core.metrics.StageTag;
 import java.io.PrintStream;
 import java.nio.charset.CharacterCodingException;
 import java.time.Clock;
@@ -48,12 +49,10 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     }
 
     /**
-     * As in Lambda, from {@code env}: the meters tagged with the stage ({@link io.tally.core.metrics.StageTag}),
-     * flushed to {@code emf}.
+     * As in Lambda, from {@code env}: the meters tagged with the stage ({@link StageTag}), flushed to {@code emf}.
      */
     WriterHandler(Map<String, String> env, PrintStream emf) {
-        this(WriterConfig.fromEnvironment(env), io.tally.core.metrics.StageTag.apply(new SimpleMeterRegistry(), env),
-                emf);
+        this(WriterConfig.fromEnvironment(env), StageTag.apply(new SimpleMeterRegistry(), env), emf);
     }
 
     public WriterHandler(WriterConfig config) {

@@ -1,7 +1,7 @@
 package io.tally.local.http;
 
-import java.nio.ByteBuffer;
 import io.tally.core.http.Text;
+import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.EofException;
