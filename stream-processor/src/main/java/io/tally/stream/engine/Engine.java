@@ -41,10 +41,10 @@ import org.slf4j.LoggerFactory;
 public final class Engine implements AutoCloseable {
     /**
      * Derived writes of one batch in flight at once, unless the builder says otherwise. At DynamoDB's latencies a
-     * batch's writes wait on the network far more than on this JVM: the benchmark's AWS-latency mode measured 4, 8,
-     * 16 and 32 side by side (BENCHMARKS.md, "Calls in flight, side by side"), and 16 let a shard written at its
-     * partition's limit keep up with a margin. The writes of a batch address different items, so more in flight
-     * costs no more write units, only a higher momentary request rate.
+     * batch's writes wait on the network far more than on this JVM: the benchmark's AWS-latency mode measured 8, 16
+     * and 24 side by side (BENCHMARKS.md, "Calls in flight, side by side"; 16 gave about 1.45 times the records a
+     * second of 8), and 16 let a shard written at its partition's limit keep up with a margin. The writes of a batch
+     * address different items, so more in flight costs no more write units, only a higher momentary request rate.
      */
     public static final int DEFAULT_WRITE_CONCURRENCY = 16;
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
