@@ -26,6 +26,7 @@ public final class DerivedType {
     private final List<String> document;
     private final List<String> indexKeys;
     private final boolean slotted;
+    private final boolean shared;
     private final boolean openCounters;
     /** For the membership checks every counter and document write makes. */
     private final Set<String> counterSet;
@@ -40,6 +41,7 @@ public final class DerivedType {
         this.document = List.copyOf(builder.document);
         this.indexKeys = List.copyOf(builder.indexKeys);
         this.slotted = builder.slotted;
+        this.shared = builder.shared || builder.slotted;
         this.openCounters = builder.openCounters;
         this.counterSet = Set.copyOf(counters);
         this.documentSet = Set.copyOf(document);
@@ -71,6 +73,12 @@ public final class DerivedType {
                     + " key ends with its slot ('" + SLOT_SEPARATOR + "<slot>'), slot 0 where a derivation addresses it");
         }
     }
+
+    /**
+     * What separates a shared item's sort key from the token of the shard whose partial it is: {@code #STATS#} and
+     * {@code #STATS#~p~k5sxg2lom4qgs3tf}. No sort key of the application contains it.
+     */
+    public static final String PARTIAL_MARK = "~p~";
 
     /** The slot that names every slot of a slotted type at once, in reports: e.g. {@code GLOBAL#STATS#*}. */
     public static final String ALL_SLOTS = "*";
@@ -114,6 +122,74 @@ public final class DerivedType {
      */
     public boolean isSlotted() {
         return slotted;
+    }
+
+    /**
+     * Whether its counters are kept as per-shard partials: an item written by records of unboundedly many
+     * partitions (a user's stats, counted by comments on every post; the global totals) would otherwise collect the
+     * exactly-once bookkeeping of every stream shard that writes it. The stream engine adds a record's counter changes
+     * to the partial of the shard it came from ({@link #partial}), an item of its own written by that shard alone,
+     * with one watermark; the document, owned by one base item, stays on the base item ({@link #key}), and a partial
+     * whose shard has closed is folded into the base item exactly once. Only the base item and its partials together
+     * have a meaning: readers read them with one Query ({@code SharedReads}) and sum the counters. Slotted types are
+     * shared.
+     */
+    public boolean isShared() {
+        return shared;
+    }
+
+    /**
+     * The partial of the shard whose token is given, of the shared item {@code base}: the base item's partition key
+     * and its sort key followed by {@link #PARTIAL_MARK} and the token.
+     */
+    public Key partial(Key base, String shardToken) {
+        if (!shared) {
+            throw new IllegalStateException(name() + " is not shared");
+        }
+        if (shardToken.isEmpty() || shardToken.contains(PARTIAL_MARK)) {
+            throw new IllegalArgumentException("not a shard token: " + shardToken);
+        }
+        return new Key(base.pk(), base.sk() + PARTIAL_MARK + shardToken);
+    }
+
+    /**
+     * An upper bound, for a range of sort keys, that takes in the partials of the item with this sort key: every
+     * partial's sort key lies between {@code sk} and it.
+     */
+    public static String partialsUpTo(String sk) {
+        return sk + PARTIAL_MARK + "~";
+    }
+
+    /** Whether the key is that of a partial of a shared item (of any type). */
+    public static boolean isPartial(Key key) {
+        return key.sk().contains(PARTIAL_MARK);
+    }
+
+    /** The base item of a partial ({@link #partial}); any other key as it is. */
+    public static Key baseOf(Key key) {
+        String sk = baseSortKey(key.sk());
+        return sk.equals(key.sk()) ? key : new Key(key.pk(), sk);
+    }
+
+    /** The sort key of the base item of a partial whose sort key this is; any other sort key as it is. */
+    public static String baseSortKey(String sk) {
+        int mark = sk.indexOf(PARTIAL_MARK);
+        return mark < 0 ? sk : sk.substring(0, mark);
+    }
+
+    /** The token of the shard a partial belongs to, or null for a key that is not a partial's. */
+    public static String partialToken(Key key) {
+        int mark = key.sk().indexOf(PARTIAL_MARK);
+        return mark < 0 ? null : key.sk().substring(mark + PARTIAL_MARK.length());
+    }
+
+    /**
+     * The key that names a shared item whole, in reports and in the rebuild's groups: the base item of a partial,
+     * and for a slotted type that of every slot at once ({@link #ALL_SLOTS}).
+     */
+    public Key whole(Key key) {
+        Key base = baseOf(key);
+        return slotted ? inSlot(base, ALL_SLOTS) : base;
     }
 
     /** The key of one slot of a slotted type whose key needs no subject but the slot (the global totals). */
@@ -222,6 +298,7 @@ public final class DerivedType {
         private final Set<String> document = new LinkedHashSet<>();
         private final Set<String> indexKeys = new LinkedHashSet<>();
         private boolean slotted;
+        private boolean shared;
         private boolean openCounters;
 
         private Builder(String name) {
@@ -266,6 +343,16 @@ public final class DerivedType {
          */
         public Builder slotted() {
             this.slotted = true;
+            return this;
+        }
+
+        /**
+         * Counters kept as per-shard partials ({@link DerivedType#isShared}): declare it for every type whose counters
+         * records of many partitions change (a user's totals over what they did anywhere, an organisation's over all
+         * its teams), so that no item's size depends on the number of partitions or shard generations.
+         */
+        public Builder shared() {
+            this.shared = true;
             return this;
         }
 

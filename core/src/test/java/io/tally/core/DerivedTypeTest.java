@@ -82,6 +82,37 @@ class DerivedTypeTest {
     }
 
     @Test
+    void shared_partialsSitBesideTheBaseItem_andNameItBack() {
+        DerivedType stats = DerivedType.named("Stats").key("S#<id> / #STATS#", id -> new Key("S#" + id, "#STATS#"))
+                .counters("n").shared().build();
+        Key base = stats.key("a");
+
+        Key partial = stats.partial(base, "k5sxg2lom4qgs3tf");
+
+        assertThat(stats.isShared()).isTrue();
+        assertThat(stats.isSlotted()).isFalse();
+        assertThat(partial).isEqualTo(new Key("S#a", "#STATS#~p~k5sxg2lom4qgs3tf"));
+        assertThat(partial.sk()).startsWith(base.sk()).isLessThan(DerivedType.partialsUpTo(base.sk()));
+        assertThat(DerivedType.isPartial(partial)).isTrue();
+        assertThat(DerivedType.isPartial(base)).isFalse();
+        assertThat(DerivedType.baseOf(partial)).isEqualTo(base);
+        assertThat(DerivedType.baseOf(base)).isEqualTo(base);
+        assertThat(DerivedType.partialToken(partial)).isEqualTo("k5sxg2lom4qgs3tf");
+        assertThat(stats.whole(partial)).isEqualTo(base);
+        assertThatThrownBy(() -> TAGS.partial(TAGS.key("a"), "k5sxg2lom4qgs3tf"))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void slotted_isShared_itsWholeNamesEverySlotAndPartial() {
+        DerivedType totals = DerivedType.named("Totals").key("TOTALS#<slot> / #STATS#",
+                slot -> new Key("TOTALS#" + slot, "#STATS#")).counters("n").slotted().build();
+
+        assertThat(totals.isShared()).isTrue();
+        assertThat(totals.whole(totals.partial(totals.slotKey(2), "abc"))).isEqualTo(new Key("TOTALS#*", "#STATS#"));
+    }
+
+    @Test
     void slotted_whosePartitionKeyDoesNotEndWithTheSlot_isRefused() {
         assertThatThrownBy(() -> DerivedType.named("Bad").key("k", day -> new Key("DAYS", "DAY#" + day))
                 .counters("n").slotted().build())

@@ -2,6 +2,7 @@ package example.reviews;
 
 import io.tally.core.Key;
 import io.tally.core.http.ApiException;
+import io.tally.core.read.SharedReads;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -36,10 +37,12 @@ record ReviewStore(DynamoDbClient dynamo, String table) {
         }
     }
 
-    /** A derived item, or null when nothing is counted there yet. */
+    /**
+     * A derived item whole (with the per-shard partials of a shared one, summed), or null when nothing is counted there
+     * yet.
+     */
     Map<String, AttributeValue> derived(Key key) {
-        Map<String, AttributeValue> item = dynamo.getItem(get(table, key)).item();
-        return item == null || item.isEmpty() ? null : item;
+        return SharedReads.whole(dynamo, table, key, null);
     }
 
     static PutItemRequest put(String table, Review review) {

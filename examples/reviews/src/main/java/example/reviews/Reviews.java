@@ -32,10 +32,14 @@ public final class Reviews extends DeclaredDomain {
     static final String REVIEWS = "reviews";
     static final String STARS = "stars";
 
-    /** One per reviewed item: its existing reviews and the sum of their stars. */
+    /**
+     * One per reviewed item: its existing reviews and the sum of their stars. Shared: a review lives in its reviewer's
+     * partition, so the records of every reviewer's partition change it.
+     */
     static final DerivedType ITEM_REVIEWS = DerivedType.named("ItemReviews")
             .key("REVIEWS#<itemId> / #STATS#", itemId -> new Key("REVIEWS#" + itemId, "#STATS#"))
             .counters(REVIEWS, STARS)
+            .shared()
             .build();
 
     /** One per reviewer, in the user's partition: the user's existing reviews. */

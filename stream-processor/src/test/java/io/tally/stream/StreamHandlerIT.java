@@ -1,6 +1,8 @@
 package io.tally.stream;
 
+import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
+import static io.tally.stream.testing.TestDerivations.partial;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
@@ -99,20 +101,21 @@ class StreamHandlerIT {
     @Test
     void sameEventTwice_countsOnce() {
         handler.handleRequest(load(), null);
-        Map<String, AttributeValue> once = item(Users.statsKey("u1"));
+        Map<String, AttributeValue> once = SharedReads.whole(client, table, Users.statsKey("u1"), null);
 
         StreamsEventResponse again = handler.handleRequest(load(), null);
 
         assertThat(again.getBatchItemFailures()).isEmpty();
-        assertThat(item(Users.statsKey("u1"))).isEqualTo(once);
+        assertThat(SharedReads.whole(client, table, Users.statsKey("u1"), null)).isEqualTo(once);
         assertThat(deadLetters()).hasSize(2);
     }
 
     @Test
     void writeThatFails_reportsTheFirstRecordOfThatItem_andTheRetryFromThereConverges() {
-        // A stats item whose counter is a string: the ADD of u2's post fails, as a write that keeps failing would.
+        // A stats partial whose counter is a string: the ADD of u2's post fails, as a write that keeps failing would.
+        Key broken = partial(Users.statsKey("u2"), STREAM_ARN);
         client.putItem(PutItemRequest.builder().tableName(table).item(Map.of(
-                "pk", AttributeValue.fromS("USER#u2"), "sk", AttributeValue.fromS("#STATS#"),
+                "pk", AttributeValue.fromS(broken.pk()), "sk", AttributeValue.fromS(broken.sk()),
                 "posts", AttributeValue.fromS("broken"))).build());
 
         StreamsEventResponse response = handler.handleRequest(load(), null);
@@ -123,7 +126,7 @@ class StreamHandlerIT {
         assertThat(number(Users.statsKey("u1"), "posts")).isEqualTo(1);
 
         client.putItem(PutItemRequest.builder().tableName(table).item(Map.of(
-                "pk", AttributeValue.fromS("USER#u2"), "sk", AttributeValue.fromS("#STATS#"))).build());
+                "pk", AttributeValue.fromS(broken.pk()), "sk", AttributeValue.fromS(broken.sk()))).build());
         DynamodbEvent retry = load();
         retry.setRecords(retry.getRecords().subList(2, retry.getRecords().size()));
         StreamsEventResponse retried = handler.handleRequest(retry, null);
@@ -144,7 +147,7 @@ class StreamHandlerIT {
     }
 
     private long number(Key key, String attribute) {
-        AttributeValue value = item(key).get(attribute);
+        AttributeValue value = SharedReads.whole(client, table, key, null).get(attribute);
         return value == null ? 0 : Long.parseLong(value.n());
     }
 

@@ -48,7 +48,7 @@ class StreamHandlerTest {
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(sink.letters()).extracting(DeadLetter::reason)
                 .anySatisfy(reason -> assertThat(reason).contains("could not be converted"));
-        assertThat(store.item(Users.statsKey("u2"))).isPresent();
+        assertThat(store.whole(Users.statsKey("u2"))).isPresent();
     }
 
     @Test
@@ -66,8 +66,8 @@ class StreamHandlerTest {
                 .extracting(StreamsEventResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("not-a-number");
         // Records before it were processed, records after it were not.
-        assertThat(store.item(Users.statsKey("u1"))).isPresent();
-        assertThat(store.item(Users.statsKey("u2"))).isEmpty();
+        assertThat(store.whole(Users.statsKey("u1"))).isPresent();
+        assertThat(store.whole(Users.statsKey("u2"))).isEmpty();
     }
 
     @Test

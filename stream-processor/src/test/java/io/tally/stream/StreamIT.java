@@ -72,7 +72,7 @@ class StreamIT {
 
             Map<Key, Map<String, AttributeValue>> derived = derivedItems(client, table);
             assertThat(comparable(derived)).isEqualTo(recompute(TestDerivations.blog(), baseItems(client, table)));
-            assertThat(derived.get(Users.statsKey("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
+            assertThat(comparable(derived).get(Users.statsKey("u1"))).containsEntry("posts", AttributeValue.fromN("1"))
                     .containsEntry("comments", AttributeValue.fromN("1"));
             assertThat(derived.get(BlogKeys.postProjection("p1"))).containsEntry("comments", AttributeValue.fromN("1"))
                     .containsEntry("status", AttributeValue.fromS("updated"));

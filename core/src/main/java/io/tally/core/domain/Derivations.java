@@ -3,6 +3,7 @@ package io.tally.core.domain;
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.ShardToken;
 import io.tally.core.Shards;
 import io.tally.core.derive.CascadeLinks;
 import io.tally.core.derive.CounterEvents;
@@ -83,13 +84,19 @@ public final class Derivations {
     }
 
     /**
-     * The item a counter change of a record of this stream shard goes to: for a slotted type, the slot of the shard
-     * (a shard's records always go to the same slot, so each item carries the watermarks of few shards); for any
-     * other type, the counter's own item.
+     * The item a counter change of a record of this stream shard goes to: for a shared type
+     * ({@link DerivedType#isShared}), the shard's own partial of the counter's item, in the slot of the shard for a
+     * slotted type (a shard's records always go to the same slot, so that the partials of one subject are spread over
+     * the slots' partitions); for any other type, the counter's own item.
      */
     public Key place(CounterRef counter, String shardId) {
         DerivedType type = counter.type();
-        return type.isSlotted() ? type.inSlot(counter.key(), Integer.toString(Shards.of(shardId, slots))) : counter.key();
+        if (!type.isShared()) {
+            return counter.key();
+        }
+        Key base = type.isSlotted() ? type.inSlot(counter.key(), Integer.toString(Shards.of(shardId, slots)))
+                : counter.key();
+        return type.partial(base, ShardToken.of(shardId));
     }
 
     public Optional<Derivation> forType(EntityType type) {

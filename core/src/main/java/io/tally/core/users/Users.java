@@ -32,6 +32,7 @@ public final class Users {
     public static final DerivedType USER_STATS = DerivedType.named("UserStats")
             .key("USER#<userId> / #STATS#", Users::statsKey)
             .openCounters()
+            .shared()
             .document(USER_STATS_USER_ID)
             .build();
 

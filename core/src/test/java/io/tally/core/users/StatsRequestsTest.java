@@ -2,7 +2,6 @@ package io.tally.core.users;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.domain.Domain;
 import io.tally.core.domain.DomainRegistry;
@@ -11,8 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 class StatsRequestsTest {
     /** The kernel and a domain adding counters to both shared items. */
@@ -44,13 +42,14 @@ class StatsRequestsTest {
     }
 
     @Test
-    void userStats_readsTheStatsItemsCountersConsistently() {
+    void userStats_queriesTheStatsItemAndItsPartialsCountersConsistently() {
         var request = StatsRequests.userStats("t", "u1", REGISTRY);
         assertThat(request.tableName()).isEqualTo("t");
-        assertThat(request.key()).isEqualTo(Map.of("pk", s("USER#u1"), "sk", s("#STATS#")));
+        assertThat(request.keyConditionExpression()).isEqualTo("#pk = :pk AND begins_with(#sk, :sk)");
+        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":pk", s("USER#u1"), ":sk", s("#STATS#")));
         assertThat(request.consistentRead()).isTrue();
         assertThat(projected(request.projectionExpression(), request.expressionAttributeNames())).containsExactly(
-                "entityType", "posts", "comments");
+                "entityType", "posts", "comments", "pk", "sk");
     }
 
     @Test
@@ -62,22 +61,12 @@ class StatsRequestsTest {
     }
 
     @Test
-    void globalStats_asksForEveryShardInOneBatch() {
-        BatchGetItemRequest request = StatsRequests.globalStats("t", 4, REGISTRY);
-        KeysAndAttributes keys = request.requestItems().get("t");
-        assertThat(request.requestItems()).containsOnlyKeys("t");
-        assertThat(keys.keys()).containsExactly(
-                Map.of("pk", s("GLOBAL#STATS#0"), "sk", s("#STATS#")),
-                Map.of("pk", s("GLOBAL#STATS#1"), "sk", s("#STATS#")),
-                Map.of("pk", s("GLOBAL#STATS#2"), "sk", s("#STATS#")),
-                Map.of("pk", s("GLOBAL#STATS#3"), "sk", s("#STATS#")));
-        assertThat(keys.consistentRead()).isTrue();
-        assertThat(projected(keys.projectionExpression(), keys.expressionAttributeNames())).containsExactly(
-                "entityType", "users", "items");
-    }
-
-    @Test
-    void globalStats_hundredShards_fitOneBatch() {
-        assertThat(StatsRequests.globalStats("t", ShardSettings.MAX, REGISTRY).requestItems().get("t").keys()).hasSize(100);
+    void globalStats_queriesOneSlotAndItsPartials() {
+        QueryRequest request = StatsRequests.globalStats("t", 3, REGISTRY);
+        assertThat(request.expressionAttributeValues()).isEqualTo(
+                Map.of(":pk", s("GLOBAL#STATS#3"), ":sk", s("#STATS#")));
+        assertThat(request.consistentRead()).isTrue();
+        assertThat(projected(request.projectionExpression(), request.expressionAttributeNames())).containsExactly(
+                "entityType", "users", "items", "pk", "sk");
     }
 }

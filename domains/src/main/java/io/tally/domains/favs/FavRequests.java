@@ -7,6 +7,7 @@ import io.tally.core.Timestamps;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.read.ShardMerge.Position;
 import io.tally.core.read.ShardMerge;
+import io.tally.core.read.SharedReads;
 import io.tally.core.store.Requests;
 import io.tally.core.users.Users;
 import java.util.Comparator;
@@ -210,9 +211,12 @@ final class FavRequests {
                 .build();
     }
 
-    /** The user's favourite stats, whole: its per-type and per-tag counters are named at run time. */
-    static GetItemRequest stats(String table, String userId) {
-        return Requests.consistentGet(table, FavKeys.favouriteStats(userId));
+    /**
+     * The first page of the user's favourite stats, whole (a shared item: its base item and per-shard partials), every
+     * attribute: its per-type and per-tag counters are named at run time.
+     */
+    static QueryRequest stats(String table, String userId) {
+        return SharedReads.query(table, FavKeys.favouriteStats(userId), null, null);
     }
 
     /** Whether the user exists (only its key is read). */

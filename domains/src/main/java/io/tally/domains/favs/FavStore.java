@@ -5,6 +5,7 @@ import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.read.SharedReads;
 import io.tally.core.store.QueryPage;
 import io.tally.core.store.Requests;
 import io.tally.core.store.Transactions;
@@ -188,7 +189,7 @@ record FavStore(DynamoDbClient dynamo, String table) {
 
     /** The user's favourite stats item, or null when nothing is counted yet; {@code not_found} for an unknown user. */
     Map<String, AttributeValue> stats(String userId) {
-        Map<String, AttributeValue> stats = DerivedReads.found(dynamo.getItem(FavRequests.stats(table, userId)));
+        Map<String, AttributeValue> stats = SharedReads.whole(dynamo, table, FavKeys.favouriteStats(userId), null);
         if (stats == null) {
             requireUser(userId);
         }

@@ -47,6 +47,7 @@ public final class Favs extends DeclaredDomain {
             .counters(STATS_FAVOURITES)
             .counterFamily(STATS_TYPE_PREFIX)
             .counterFamily(STATS_TAG_PREFIX)
+            .shared()
             .build();
 
     /** The attribute of a search entry holding its title's words, each between spaces. */

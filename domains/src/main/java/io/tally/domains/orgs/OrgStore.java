@@ -3,6 +3,7 @@ package io.tally.domains.orgs;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.IfMatch;
 import io.tally.core.read.DerivedReads;
+import io.tally.core.read.SharedReads;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -50,7 +51,8 @@ record OrgStore(DynamoDbClient dynamo, String table) {
      * organisation is read only when there are no stats: one never written is {@code not_found}.
      */
     Map<String, AttributeValue> orgStats(String orgId) {
-        Map<String, AttributeValue> stats = DerivedReads.found(dynamo.getItem(OrgRequests.orgStats(table, orgId)));
+        Map<String, AttributeValue> stats = SharedReads.whole(dynamo, table, OrgKeys.orgStats(orgId),
+                DerivedReads.counters(Orgs.ORG_STATS));
         if (stats == null) {
             get(orgId);
         }

@@ -44,10 +44,14 @@ public final class Orgs extends DeclaredDomain {
     /** Attribute name of {@link #TEAM_STATS}. */
     public static final String TEAM_MEMBERS = "members";
 
-    /** One per organisation: its existing teams, employees and memberships. */
+    /**
+     * One per organisation: its existing teams, employees and memberships. Shared: memberships live in their team's
+     * partition, so the records of every team's partition change it.
+     */
     public static final DerivedType ORG_STATS = DerivedType.named("OrgStats")
             .key("ORG#<orgId> / #STATS#", OrgKeys::orgStats)
             .counters(ORG_TEAMS, ORG_EMPLOYEES, ORG_MEMBERSHIPS)
+            .shared()
             .build();
 
     /** One per team id: the team's existing memberships. */

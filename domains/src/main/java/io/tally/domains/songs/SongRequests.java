@@ -1,5 +1,6 @@
 package io.tally.domains.songs;
 
+import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import io.tally.core.read.DerivedReads;
@@ -67,26 +68,29 @@ final class SongRequests {
                 .build();
     }
 
-    /** D8: a song's all-time figure. */
-    static GetItemRequest songStats(String table, String songId) {
-        return DerivedReads.get(table, Songs.SONG_STATS.key(songId), DerivedReads.counters(Songs.SONG_STATS));
-    }
-
     /** D9: a song's months, in order. */
     static QueryRequest months(String table, String songId) {
         return partitionRange(table, SongKeys.songPk(songId), SongKeys.MONTH_PREFIX, SongKeys.MONTH_PREFIX + "~",
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, TableSchema.DATA));
     }
 
-    /** D10: a song's days from {@code from} to {@code to}, both included. */
+    /**
+     * D10: a song's days from {@code from} to {@code to}, both included, with their per-shard partials
+     * ({@link Songs#SONG_DAY} is shared).
+     */
     static QueryRequest songDays(String table, String songId, String from, String to) {
-        return partitionRange(table, SongKeys.songPk(songId), SongKeys.DAY_PREFIX + from, SongKeys.DAY_PREFIX + to,
+        return partitionRange(table, SongKeys.songPk(songId), SongKeys.DAY_PREFIX + from,
+                DerivedType.partialsUpTo(SongKeys.DAY_PREFIX + to),
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS));
     }
 
-    /** D11: all songs' days from {@code from} to {@code to}, both included. */
+    /**
+     * D11: all songs' days from {@code from} to {@code to}, both included, with their per-shard partials
+     * ({@link Songs#DOWNLOAD_DAY} is shared).
+     */
     static QueryRequest allDays(String table, int slot, String from, String to) {
-        return partitionRange(table, SongKeys.allDownloadsPk(slot), SongKeys.DAY_PREFIX + from, SongKeys.DAY_PREFIX + to,
+        return partitionRange(table, SongKeys.allDownloadsPk(slot), SongKeys.DAY_PREFIX + from,
+                DerivedType.partialsUpTo(SongKeys.DAY_PREFIX + to),
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS));
     }
 

@@ -1,11 +1,13 @@
 package io.tally.domains.songs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
+import io.tally.core.read.SharedReads;
 import io.tally.core.read.StatsJson;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,7 +62,8 @@ record SongStore(DynamoDbClient dynamo, String table) {
     /** A song's all-time downloads and each month's (the months with downloads, in order). */
     SongStats stats(String songId) {
         get(songId);
-        Map<String, AttributeValue> stats = DerivedReads.found(dynamo.getItem(SongRequests.songStats(table, songId)));
+        Map<String, AttributeValue> stats = SharedReads.whole(dynamo, table, Songs.SONG_STATS.key(songId),
+                DerivedReads.counters(Songs.SONG_STATS));
         StatsJson.check(stats, Songs.SONG_STATS.entityType());
         Map<String, Long> months = new LinkedHashMap<>();
         for (Map<String, AttributeValue> item : query(SongRequests.months(table, songId))) {
@@ -140,7 +143,10 @@ record SongStore(DynamoDbClient dynamo, String table) {
     private Map<String, Long> days(QueryRequest request) {
         Map<String, Long> days = new HashMap<>();
         for (Map<String, AttributeValue> item : query(request)) {
-            days.put(period(item, SongKeys.DAY_PREFIX), StatsJson.counter(item, Songs.DOWNLOADS));
+            // A day of all songs is a base item and the partials beside it ({@link Songs#DOWNLOAD_DAY} is shared).
+            Map<String, AttributeValue> whole = new HashMap<>(item);
+            whole.put(TableSchema.SK, AttributeValue.fromS(DerivedType.baseSortKey(Items.string(item, TableSchema.SK))));
+            days.merge(period(whole, SongKeys.DAY_PREFIX), StatsJson.counter(item, Songs.DOWNLOADS), Long::sum);
         }
         return days;
     }

@@ -46,16 +46,21 @@ public final class Songs extends DeclaredDomain {
     public static final String DOWNLOADS = "downloads";
     public static final SharedCounter GLOBAL_DOWNLOADS = SharedCounter.of(Users.GLOBAL_STATS, "downloads");
 
-    /** A song's all-time downloads (counting downloads not refunded). */
+    /**
+     * A song's all-time downloads (counting downloads not refunded). Shared: a song's downloads live in its
+     * {@link #DOWNLOAD_SHARDS} download partitions, each of them written through its own stream shard.
+     */
     public static final DerivedType SONG_STATS = DerivedType.named("SongStats")
             .key("SONG#<songId> / #STATS#", SongKeys::songStats)
             .counters(DOWNLOADS)
+            .shared()
             .build();
 
-    /** A song's downloads on one UTC day; the subject is {@code <songId>#<yyyy-MM-dd>}. */
+    /** A song's downloads on one UTC day; the subject is {@code <songId>#<yyyy-MM-dd>}. Shared, as its stats. */
     public static final DerivedType SONG_DAY = DerivedType.named("SongDay")
             .key("SONG#<songId> / DAY#<yyyy-MM-dd>", SongKeys::songDay)
             .counters(DOWNLOADS)
+            .shared()
             .build();
 
     /**
@@ -74,8 +79,8 @@ public final class Songs extends DeclaredDomain {
 
     /**
      * All songs' downloads on one UTC day; the subject is the day. Every download of the application changes it, so
-     * every stream shard writes it: it is slotted as the global totals are, each slot a partition of its own written by
-     * the shards of that slot, and readers sum the slots.
+     * every stream shard writes it: it is slotted as the global totals are (and so shared: one partial per stream shard),
+     * each slot a partition of its own written by the shards of that slot, and readers sum the slots and partials.
      */
     public static final DerivedType DOWNLOAD_DAY = DerivedType.named("DownloadDay")
             .key("DOWNLOADS#DAYS#<k> / DAY#<yyyy-MM-dd>", SongKeys::downloadDay)

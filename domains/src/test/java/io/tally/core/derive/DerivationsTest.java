@@ -2,8 +2,10 @@ package io.tally.core.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
+import io.tally.core.ShardToken;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.domain.Derivations;
@@ -60,7 +62,7 @@ class DerivationsTest {
 
         CounterRef created = SharedStats.global(Blog.GLOBAL_POSTS_CREATED);
         assertThat(postChanges.counterDeltas()).containsKey(created);
-        assertThat(derivations.place(created, "shardId-0007"))
+        assertThat(DerivedType.baseOf(derivations.place(created, "shardId-0007")))
                 .isEqualTo(Users.globalStatsKey(Shards.of("shardId-0007", 11)));
         assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
                 .isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
@@ -69,26 +71,41 @@ class DerivationsTest {
     }
 
     @Test
-    void place_slottedCounter_goesToTheSlotOfTheStreamShard_everySlotInUse() {
+    void place_slottedCounter_goesToTheShardsPartialInTheSlotOfTheStreamShard_everySlotInUse() {
         Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
         CounterRef users = new CounterRef(Users.globalStatsKey(0), Users.GLOBAL_STATS, Users.GLOBAL_USERS.attribute());
         Set<Key> slots = new HashSet<>();
         for (int i = 0; i < 100; i++) {
             String shard = "shardId-00000001-" + i;
             Key placed = derivations.place(users, shard);
-            assertThat(placed).isEqualTo(derivations.place(users, shard)).isEqualTo(Users.globalStatsKey(Shards.of(shard, 4)));
-            slots.add(placed);
+            assertThat(placed).isEqualTo(derivations.place(users, shard)).isEqualTo(Users.GLOBAL_STATS.partial(
+                    Users.globalStatsKey(Shards.of(shard, 4)), ShardToken.of(shard)));
+            slots.add(DerivedType.baseOf(placed));
         }
         assertThat(slots).containsExactlyInAnyOrder(Users.globalStatsKey(0), Users.globalStatsKey(1),
                 Users.globalStatsKey(2), Users.globalStatsKey(3));
     }
 
     @Test
-    void place_counterOfAnUnslottedType_staysOnItsItem() {
+    void place_counterOfASharedType_goesToTheStreamShardsOwnPartialBesideTheItem() {
         Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
         CounterRef posts = SharedStats.user("u1", Blog.USER_POSTS);
 
-        assertThat(derivations.place(posts, "shardId-1")).isEqualTo(posts.key());
+        Key placed = derivations.place(posts, "shardId-1");
+
+        assertThat(placed).isEqualTo(new Key("USER#u1", "#STATS#~p~" + ShardToken.of("shardId-1")));
+        assertThat(DerivedType.baseOf(placed)).isEqualTo(posts.key());
+        assertThat(DerivedType.partialToken(placed)).isEqualTo(ShardToken.of("shardId-1"));
+        assertThat(derivations.place(posts, "shardId-2")).isNotEqualTo(placed);
+    }
+
+    @Test
+    void place_counterOfAnUnsharedType_staysOnItsItem() {
+        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        CounterRef comments = new CounterRef(BlogKeys.postProjection("p1"), Blog.POST_PROJECTION,
+                Blog.Projection.COMMENTS);
+
+        assertThat(derivations.place(comments, "shardId-1")).isEqualTo(comments.key());
     }
 
     @Test

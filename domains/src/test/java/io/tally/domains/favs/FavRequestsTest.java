@@ -116,13 +116,16 @@ class FavRequestsTest {
         assertThat(create.transactItems().get(FavRequests.CREATE_FAVOURITE).put().conditionExpression())
                 .isEqualTo("attribute_not_exists(pk)");
         assertThat(create.transactItems().get(FavRequests.CREATE_FAVOURITE).put().item()).isEqualTo(FAV.toItem());
-        for (GetItemRequest get : List.of(FavRequests.get("t", "u1", "f1"), FavRequests.stats("t", "u1"),
-                TagRequests.get("t", "u1", "t1"))) {
+        for (GetItemRequest get : List.of(FavRequests.get("t", "u1", "f1"), TagRequests.get("t", "u1", "t1"))) {
             assertThat(get.tableName()).isEqualTo("t");
             assertThat(get.consistentRead()).isTrue();
             assertThat(get.projectionExpression()).isNull();
         }
-        assertThat(FavRequests.stats("t", "u1").key().get("sk").s()).isEqualTo("#STATS#");
+        QueryRequest stats = FavRequests.stats("t", "u1");
+        assertThat(stats.consistentRead()).isTrue();
+        assertThat(stats.projectionExpression()).isNull();
+        assertThat(stats.keyConditionExpression()).isEqualTo("#pk = :pk AND begins_with(#sk, :sk)");
+        assertThat(stats.expressionAttributeValues().get(":sk").s()).isEqualTo("#STATS#");
         assertThat(TagRequests.get("t", "u1", "t1").key().get("sk").s()).isEqualTo("TAG#t1");
         DeleteItemRequest uncollect = FavRequests.delete("t", "u1", "f1");
         DeleteItemRequest unlink = FavRequests.unlink("t", "u1", "f1", "t1");

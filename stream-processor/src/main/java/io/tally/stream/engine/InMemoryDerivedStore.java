@@ -1,7 +1,9 @@
 package io.tally.stream.engine;
 
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
+import io.tally.core.read.SharedReads;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -64,6 +66,17 @@ public final class InMemoryDerivedStore implements DerivedStore {
 
     public synchronized Optional<Map<String, AttributeValue>> item(Key key) {
         return Optional.ofNullable(items.get(key));
+    }
+
+    /**
+     * An item as readers see it: for a shared type, its base item and the per-shard partials beside it, counters
+     * summed ({@link SharedReads#merge}: without key and bookkeeping); empty when there is neither.
+     */
+    public synchronized Optional<Map<String, AttributeValue>> whole(Key base) {
+        return Optional.ofNullable(SharedReads.merge(base, items.entrySet().stream()
+                .filter(entry -> DerivedType.baseOf(entry.getKey()).equals(base))
+                .map(Map.Entry::getValue)
+                .toList()));
     }
 
     /** A snapshot of every item. */

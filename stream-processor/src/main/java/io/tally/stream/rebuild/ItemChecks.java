@@ -29,7 +29,7 @@ final class ItemChecks {
      * @param touches   what the stream's records do to it, or null (nothing)
      * @param caughtUp  whether the stored item reflects every record up to the position that changes it (then its
      *                  content is final at the position and compares); an item that has not is behind the stream
-     * @param slots     for the items of a slotted type taken together ({@link SlottedChecks}): each slot's own
+     * @param slots     for the items of a slotted type taken together ({@link SharedChecks}): each slot's own
      *                  check; empty for any other item
      */
     record Check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touches,
@@ -46,11 +46,11 @@ final class ItemChecks {
 
     /**
      * Every derived item that is computed, stored or changed by a record, in table order; the items of each slotted
-     * type as one check of their sum ({@link SlottedChecks}).
+     * type as one check of their sum ({@link SharedChecks}).
      */
     static List<Check> checks(Map<Key, DerivedState.Item> expected, Map<Key, Comparison.StoredItem> actual,
                               Map<Key, StreamChanges.Touches> touches) {
-        SlottedChecks slotted = new SlottedChecks();
+        SharedChecks slotted = new SharedChecks();
         Set<Key> keys = new TreeSet<>(Comparison.KEY_ORDER);
         keys.addAll(expected.keySet());
         keys.addAll(actual.keySet());

@@ -7,6 +7,7 @@ import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.read.SharedReads;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
@@ -84,12 +85,12 @@ class HotSongIT {
             assertThat(counter(client, Songs.SONG_STATS.key("hot").toAttributeMap(), Songs.DOWNLOADS)).isEqualTo(DOWNLOADS);
             assertThat(counter(client, Songs.SONG_MONTH.key(SongKeys.subject("hot", "2024-05")).toAttributeMap(),
                     TableSchema.DATA)).isEqualTo(DOWNLOADS);
-            // All songs' downloads of the day are slotted: the shard's slot holds them all, the others nothing.
+            // All songs' downloads of the day are slotted: the shard's partial in its slot holds them all, the other
+            // slots nothing.
             long day = 0;
             for (int slot = 0; slot < ShardSettings.DEFAULTS.global(); slot++) {
                 Key key = Songs.DOWNLOAD_DAY.inSlot(Songs.DOWNLOAD_DAY.key("2024-05-17"), Integer.toString(slot));
-                Map<String, AttributeValue> item = client.getItem(r -> r.tableName("tally").consistentRead(true)
-                        .key(key.toAttributeMap())).item();
+                Map<String, AttributeValue> item = SharedReads.whole(client, "tally", key, null);
                 day += item == null || !item.containsKey(Songs.DOWNLOADS) ? 0 : Long.parseLong(item.get(Songs.DOWNLOADS).n());
             }
             assertThat(day).isEqualTo(DOWNLOADS);
@@ -98,9 +99,9 @@ class HotSongIT {
         }
     }
 
+    /** A counter as readers read it: the item whole, with the per-shard partials of a shared one summed. */
     private static long counter(DynamoDbClient client, Map<String, AttributeValue> key, String attribute) {
-        return Long.parseLong(client.getItem(r -> r.tableName("tally").key(key).consistentRead(true)).item()
-                .get(attribute).n());
+        return Long.parseLong(SharedReads.whole(client, "tally", Key.of(key), null).get(attribute).n());
     }
 
     private static void batchWrite(DynamoDbClient client, List<Map<String, AttributeValue>> items) {

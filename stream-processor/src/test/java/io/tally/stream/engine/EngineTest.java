@@ -1,6 +1,7 @@
 package io.tally.stream.engine;
 
 import static io.tally.stream.testing.TestDerivations.comparable;
+import static io.tally.stream.testing.TestDerivations.partial;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static io.tally.stream.testing.TestRecords.comment;
 import static io.tally.stream.testing.TestRecords.post;
@@ -110,7 +111,7 @@ class EngineTest {
     }
 
     private static long number(InMemoryDerivedStore store, Key key, String attribute) {
-        AttributeValue value = store.item(key).orElseThrow().get(attribute);
+        AttributeValue value = store.whole(key).orElseThrow().get(attribute);
         return value == null ? 0 : Long.parseLong(value.n());
     }
 
@@ -139,7 +140,7 @@ class EngineTest {
     }
 
     @Test
-    void globalTotals_manyShards_eachSlotCarriesOnlyTheWatermarksOfItsShards_andTheSlotsSumToTheTotal() {
+    void globalTotals_manyShards_eachShardWritesItsOwnPartialInItsSlot_oneWatermarkEach_andTheyAllSumToTheTotal() {
         Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
         InMemoryDerivedStore store = new InMemoryDerivedStore();
         Engine engine = engine(store, sink, derivations, new StreamMetrics(new SimpleMeterRegistry()));
@@ -151,18 +152,22 @@ class EngineTest {
                 records.put(new User("u" + s + "-" + u, "n", "e@x.io", TestRecords.T0, TestRecords.T0, 1).toItem());
             }
             assertThat(engine.process(records.records()).failedSequenceNumber()).isEmpty();
-            shardsOfSlot.computeIfAbsent(Shards.of(shard, 4), k -> new HashSet<>())
-                    .add(Watermarks.attributeName(shard));
+            shardsOfSlot.computeIfAbsent(Shards.of(shard, 4), k -> new HashSet<>()).add(shard);
         }
 
         long users = 0;
         for (int slot = 0; slot < 4; slot++) {
-            Map<String, AttributeValue> item = store.item(Users.globalStatsKey(slot)).orElse(Map.of());
-            assertThat(item.keySet().stream().filter(Watermarks::isWatermark).toList())
-                    .containsExactlyInAnyOrderElementsOf(shardsOfSlot.getOrDefault(slot, Set.of()));
-            users += item.containsKey(Users.GLOBAL_USERS.attribute()) ? Long.parseLong(item.get(Users.GLOBAL_USERS.attribute()).n()) : 0;
+            assertThat(store.item(Users.globalStatsKey(slot))).as("no shard writes the base item").isEmpty();
+            for (String shard : shardsOfSlot.getOrDefault(slot, Set.of())) {
+                Map<String, AttributeValue> partial = store.item(partial(Users.globalStatsKey(slot), shard)).orElseThrow();
+                assertThat(partial.keySet().stream().filter(Watermarks::isWatermark).toList())
+                        .containsExactly(Watermarks.attributeName(shard));
+            }
+            users += store.whole(Users.globalStatsKey(slot)).map(item -> Long.parseLong(
+                    item.get(Users.GLOBAL_USERS.attribute()).n())).orElse(0L);
         }
         assertThat(users).isEqualTo(60);
+        assertThat(store.items().keySet().stream().filter(key -> key.pk().startsWith("GLOBAL#"))).hasSize(12);
         assertThat(shardsOfSlot).hasSizeGreaterThan(1);
     }
 
@@ -177,7 +182,7 @@ class EngineTest {
         // p1's projection was last touched by record 8 (comment c1 removed), u2's stats by record 9.
         assertThat(store.item(BlogKeys.postProjection("p1")).orElseThrow().get(watermark).s())
                 .isEqualTo(padded(records.records().get(8)));
-        assertThat(store.item(Users.statsKey("u2")).orElseThrow().get(watermark).s())
+        assertThat(store.item(partial(Users.statsKey("u2"), SHARD)).orElseThrow().get(watermark).s())
                 .isEqualTo(padded(records.records().get(9)));
     }
 
@@ -318,7 +323,8 @@ class EngineTest {
 
         // u1's stats hold records 0 and 1; the batch also has 4 and 7 for them: refused, then the rest written
         // on the condition that the watermark is still record 1.
-        List<DerivedWrite> u1 = store.writes().stream().filter(w -> w.key().equals(Users.statsKey("u1"))).toList();
+        List<DerivedWrite> u1 = store.writes().stream()
+                .filter(w -> w.key().equals(partial(Users.statsKey("u1"), SHARD))).toList();
         assertThat(u1).hasSize(2);
         assertThat(u1.get(0).expectedWatermark()).isNull();
         assertThat(u1.get(0).firstSequence()).isEqualTo(padded(all.get(0)));

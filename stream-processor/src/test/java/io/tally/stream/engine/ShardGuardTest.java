@@ -1,6 +1,7 @@
 package io.tally.stream.engine;
 
 import static io.tally.stream.testing.TestDerivations.comparable;
+import static io.tally.stream.testing.TestDerivations.partial;
 import static io.tally.stream.testing.TestDerivations.recompute;
 import static io.tally.stream.testing.TestRecords.comment;
 import static io.tally.stream.testing.TestRecords.post;
@@ -363,7 +364,7 @@ class ShardGuardTest {
         assertThat(registry.counter(StreamMetrics.WRITES_DEAD_LETTERED).count()).isEqualTo(1);
         assertThat(sink.letters()).singleElement().satisfies(letter -> {
             assertThat(letter.isDerivedWrite()).isTrue();
-            assertThat(letter.derivedKey()).isEqualTo(u2);
+            assertThat(letter.derivedKey()).isEqualTo(partial(u2, SHARD));
             assertThat(letter.sequenceNumber()).isEqualTo(all.get(1).sequenceNumber());
             assertThat(letter.reason()).contains("after 4 attempts", "ValidationException", "verify --repair",
                     "4 records from " + all.get(1).paddedSequence() + " to " + all.get(6).paddedSequence());

@@ -99,7 +99,7 @@ class WideWritesTest {
             assertThat(writes.get(i).firstSequence()).isGreaterThan(writes.get(i - 1).lastSequence());
         }
         assertThat(writes.get(2).lastSequence()).isEqualTo(records.records().get(499).paddedSequence());
-        Map<String, AttributeValue> item = items.item(STATS).orElseThrow();
+        Map<String, AttributeValue> item = items.whole(STATS).orElseThrow();
         for (int i = 0; i < 500; i++) {
             assertThat(item.get(Favs.tagCounter("t" + i))).isEqualTo(AttributeValue.fromN("1"));
         }
@@ -122,7 +122,7 @@ class WideWritesTest {
             assertThat(letter.sequenceNumber()).isEqualTo(records.records().get(1).sequenceNumber());
             assertThat(letter.reason()).contains("changes 201 attributes", "more than one write holds (200)");
         });
-        Map<String, AttributeValue> item = items.item(STATS).orElseThrow();
+        Map<String, AttributeValue> item = items.whole(STATS).orElseThrow();
         assertThat(item.get(Favs.tagCounter("b"))).isEqualTo(AttributeValue.fromN("2"));
         assertThat(item).doesNotContainKey(Favs.tagCounter("w0"));
     }

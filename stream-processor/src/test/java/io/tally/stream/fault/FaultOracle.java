@@ -149,8 +149,10 @@ final class FaultOracle {
                 if (!type.isCounter(name) || value.n() == null) {
                     return;
                 }
-                if (type.isSlotted()) {
-                    slotSums.merge(type.key(DerivedType.ALL_SLOTS) + " " + name, Long.parseLong(value.n()), Long::sum);
+                if (type.isShared()) {
+                    // Only the whole of a shared item is a figure: a partial may be negative (counted in through one
+                    // shard, out through another).
+                    slotSums.merge(type.whole(Key.of(item)) + " " + name, Long.parseLong(value.n()), Long::sum);
                 } else if (Long.parseLong(value.n()) < 0) {
                     negative.add(Key.of(item) + " " + name + " = " + value.n());
                 }
@@ -167,7 +169,8 @@ final class FaultOracle {
     /**
      * Derived items whose key no record's derivation touches: a write that should never have happened. A slot of a
      * slotted type (the global totals) is explained by any record that changes the type: which slot a record reaches
-     * depends on the shard that delivered it, and SPLIT delivers records under shard ids of its own.
+     * depends on the shard that delivered it, and SPLIT delivers records under shard ids of its own. A partial of a
+     * shared item is explained by its base item.
      */
     private List<Key> unexplainedDerivedItems(List<SourceRecord> records, Set<Key> predating) {
         Set<Key> touched = new HashSet<>(predating);
@@ -178,8 +181,8 @@ final class FaultOracle {
         List<Key> unexplained = new ArrayList<>();
         dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
             AttributeValue type = item.get(TableSchema.ENTITY_TYPE);
-            if (type != null && DomainRegistry.load().derivedType(type.s()).isPresent() && !touched.contains(Key.of(item))
-                    && !slottedTypes.contains(type.s())) {
+            if (type != null && DomainRegistry.load().derivedType(type.s()).isPresent()
+                    && !touched.contains(DerivedType.baseOf(Key.of(item))) && !slottedTypes.contains(type.s())) {
                 unexplained.add(Key.of(item));
             }
         });

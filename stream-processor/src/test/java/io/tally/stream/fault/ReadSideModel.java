@@ -66,7 +66,16 @@ final class ReadSideModel {
         return model.expected;
     }
 
-    /** The figures the derived items among {@code items} hold, the global totals' slots summed. */
+    /**
+     * What ends the sort key of a shared item's per-shard partial (docs/table-design.md): {@code <sort key of the
+     * item>~p~<shard token>}. A partial's counters are part of its item's figures, as readers sum them.
+     */
+    private static final String PARTIAL_MARK = "~p~";
+
+    /**
+     * The figures the derived items among {@code items} hold, the global totals' slots summed, the partials of a shared
+     * item summed into it.
+     */
     static Map<String, Map<String, Object>> stored(List<Map<String, AttributeValue>> items) {
         Map<String, Map<String, Object>> stored = new TreeMap<>();
         for (Map<String, AttributeValue> item : items) {
@@ -75,15 +84,17 @@ final class ReadSideModel {
                 continue;
             }
             boolean days = type.equals("DownloadDay");
-            boolean global = days || type.equals("GlobalStats");
-            String key = type.equals("GlobalStats") ? GLOBAL : days ? ALL_DAYS + " / " + string(item, "sk") : key(item);
+            String sk = string(item, "sk");
+            String itemSk = sk.contains(PARTIAL_MARK) ? sk.substring(0, sk.indexOf(PARTIAL_MARK)) : sk;
+            String key = type.equals("GlobalStats") ? GLOBAL : days ? ALL_DAYS + " / " + itemSk
+                    : string(item, "pk") + " / " + itemSk;
             Map<String, Object> figures = stored.computeIfAbsent(key, k -> new TreeMap<>());
             item.forEach((name, value) -> {
                 if (BOOKKEEPING.contains(name) || name.startsWith("wm_")) {
                     return;
                 }
                 Object figure = value.n() != null ? (Object) Long.parseLong(value.n()) : value.s();
-                if (global && figure instanceof Long count) {
+                if (figure instanceof Long count) {
                     figures.merge(name, count, (a, b) -> (Long) a + (Long) b);
                 } else {
                     figures.put(name, figure == null ? value.toString() : figure);
@@ -391,10 +402,6 @@ final class ReadSideModel {
         CRC32 crc = new CRC32();
         crc.update(id.getBytes(StandardCharsets.UTF_8));
         return (int) (crc.getValue() % shards);
-    }
-
-    private static String key(Map<String, AttributeValue> item) {
-        return string(item, "pk") + " / " + string(item, "sk");
     }
 
     private static String string(Map<String, AttributeValue> item, String name) {

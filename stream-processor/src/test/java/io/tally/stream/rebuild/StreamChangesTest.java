@@ -1,6 +1,7 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.users.Users;
+import static io.tally.stream.testing.TestDerivations.partial;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -49,7 +50,7 @@ class StreamChangesTest {
 
         assertThat(recomputation.baseItems).isEqualTo(1);
         assertThat(posts()).isZero();
-        StreamChanges.Touches touches = changes.touches().get(Users.statsKey("u1"));
+        StreamChanges.Touches touches = changes.touches().get(partial(Users.statsKey("u1"), "shard-a"));
         assertThat(touches.lastChange()).containsExactly(Map.entry("shard-a", deleted.paddedSequence()));
         assertThat(touches.attributes()).contains("posts");
     }

@@ -7,6 +7,7 @@ import io.tally.core.Key;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.read.SharedReads;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.DynamoDbDerivedStore;
@@ -94,8 +95,8 @@ public final class StreamDrain implements AutoCloseable {
 
     /** A counter of an item, read consistently; 0 when the item or the counter is not there. */
     public long counter(Key key, String attribute) {
-        Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName(table).key(key.toAttributeMap())
-                .consistentRead(true)).item();
+        // As readers read it: the item whole, with the per-shard partials of a shared one summed.
+        Map<String, AttributeValue> item = SharedReads.whole(dynamo, table, key, null);
         return item == null || !item.containsKey(attribute) ? 0 : Items.number(item, attribute);
     }
 }

@@ -3,6 +3,7 @@ package io.tally.stream.testing;
 import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
+import io.tally.core.ShardToken;
 import io.tally.core.TableSchema;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
@@ -152,6 +153,11 @@ public final class TestDerivations {
         }
     }
 
+    /** The partial of a shard of a shared item ({@link DerivedType#partial}), whatever its type. */
+    public static Key partial(Key base, String shardId) {
+        return new Key(base.pk(), base.sk() + DerivedType.PARTIAL_MARK + ShardToken.of(shardId));
+    }
+
     /**
      * Derived data recomputed from scratch over base items, as a rebuild from a scan would: items of unknown
      * types, without a derivation, or that a derivation refuses contribute nothing.
@@ -187,20 +193,38 @@ public final class TestDerivations {
     }
 
     /**
-     * Derived items as readers see them, comparable with {@link #recompute}: watermarks and the document revision
-     * dropped, zero counters
+     * Derived items as readers see them, comparable with {@link #recompute}: the per-shard partials of a shared item
+     * summed into its base item, watermarks, the document revision and the write version dropped, zero counters
      * dropped (absent and zero read the same), items left with nothing but key and type dropped.
      */
     public static Map<Key, Map<String, AttributeValue>> comparable(Map<Key, Map<String, AttributeValue>> items) {
-        Map<Key, Map<String, AttributeValue>> result = new HashMap<>();
+        Map<Key, Map<String, AttributeValue>> wholes = new HashMap<>();
+        Map<Key, Map<String, BigDecimal>> sums = new HashMap<>();
         items.forEach((key, item) -> {
-            Map<String, AttributeValue> copy = new HashMap<>(item);
-            copy.keySet().removeIf(Watermarks::isWatermark);
-            copy.remove(TableSchema.SOURCE_REVISION);
-            copy.remove(TableSchema.WRITE_VERSION);
-            copy.values().removeIf(value -> value.n() != null && new BigDecimal(value.n()).signum() == 0);
-            if (copy.size() > 3) {
-                result.put(key, Map.copyOf(copy));
+            Key base = DerivedType.baseOf(key);
+            Map<String, AttributeValue> whole = wholes.computeIfAbsent(base, k -> new HashMap<>(k.toAttributeMap()));
+            item.forEach((name, value) -> {
+                if (name.equals(TableSchema.PK) || name.equals(TableSchema.SK) || Watermarks.isWatermark(name)
+                        || name.equals(TableSchema.SOURCE_REVISION) || name.equals(TableSchema.WRITE_VERSION)) {
+                    return;
+                }
+                if (value.n() != null) {
+                    sums.computeIfAbsent(base, k -> new HashMap<>()).merge(name, new BigDecimal(value.n()),
+                            BigDecimal::add);
+                } else if (key.equals(base) || !whole.containsKey(name)) {
+                    whole.put(name, value);
+                }
+            });
+        });
+        sums.forEach((base, counters) -> counters.forEach((name, sum) -> {
+            if (sum.signum() != 0) {
+                wholes.get(base).put(name, AttributeValue.fromN(sum.toPlainString()));
+            }
+        }));
+        Map<Key, Map<String, AttributeValue>> result = new HashMap<>();
+        wholes.forEach((key, whole) -> {
+            if (whole.size() > 3) {
+                result.put(key, Map.copyOf(whole));
             }
         });
         return Map.copyOf(result);

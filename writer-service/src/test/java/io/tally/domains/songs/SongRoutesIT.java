@@ -139,6 +139,12 @@ class SongRoutesIT {
                 + "{\"day\":\"2024-03-01\",\"downloads\":0},{\"day\":\"2024-03-02\",\"downloads\":4}]}");
         var all = api.call("GET", "/stats/downloads/days?from=2024-02-29&to=2024-02-29");
         assertThat(all.body().toString()).isEqualTo("{\"days\":[{\"day\":\"2024-02-29\",\"downloads\":11}]}");
+        // A stream shard's partial of the day (DownloadDay is shared) counts in the day, in every slot.
+        put(Songs.DOWNLOAD_DAY.partial(Songs.DOWNLOAD_DAY.inSlot(Songs.DOWNLOAD_DAY.key("2024-02-29"), "2"),
+                "k5sxg2lom4qgs3tf"), Songs.DOWNLOAD_DAY, Map.of("downloads", n(5)));
+        assertThat(api.call("GET", "/stats/downloads/days?from=2024-02-28&to=2024-02-29").body().toString())
+                .isEqualTo("{\"days\":[{\"day\":\"2024-02-28\",\"downloads\":0},{\"day\":\"2024-02-29\","
+                        + "\"downloads\":16}]}");
         assertThat(api.call("GET", "/stats/songs/s1/days?from=2024-01-01&to=2024-12-31").body().get("days"))
                 .hasSize(366);
         assertThat(api.call("GET", "/stats/songs/nobody/days?from=2024-01-01&to=2024-01-02").status()).isEqualTo(404);

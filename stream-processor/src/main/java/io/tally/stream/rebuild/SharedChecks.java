@@ -12,29 +12,32 @@ import java.util.Optional;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The items of a slotted type ({@link DerivedType#isSlotted}), checked together per subject (the global totals; one
- * day's downloads). Which slot holds how much depends on which stream shard delivered which record, which the table
- * does not tell; only the sum over the slots is derived data. So the recomputation holds the whole in slot 0 (where derivations address it), the comparison sums the
- * stored slots, and the group has caught up with the stream position when every slot has. Its repair writes the whole
- * into slot 0 and empties every other slot that holds anything, each slot with the watermarks of the shards whose
- * records change it: one transaction, so that the sum is never half repaired.
+ * The items of a shared type ({@link DerivedType#isShared}), checked together per subject: the base item and the
+ * per-shard partials beside it (a user's stats), and for a slotted type the base items and partials of every slot (the
+ * global totals; one day's downloads). Which partial holds how much depends on which stream shard delivered which
+ * record, and on which partials were folded into their base item, which the table does not tell; only the sum is
+ * derived data. So the recomputation holds the whole in the item derivations address (the base item, slot 0's for a
+ * slotted type), the comparison sums the stored members, and the group has caught up with the stream position when
+ * every member has. Its repair writes the whole into that item and empties every other member that holds anything,
+ * each with the watermarks of the shards whose records change it: one transaction, so that the sum is never half
+ * repaired.
  */
-final class SlottedChecks {
-    /** The slots of each subject of a slotted type, by the key that names them all ({@link DerivedType#ALL_SLOTS}). */
+final class SharedChecks {
+    /** The members of each subject of a shared type, by the key that names them all ({@link DerivedType#whole}). */
     private final Map<Key, Group> groups = new LinkedHashMap<>();
 
     private record Group(DerivedType type, List<ItemChecks.Check> slots) {
     }
 
-    /** Takes the check if its item is of a slotted type; false when it is not. */
+    /** Takes the check if its item is of a shared type; false when it is not. */
     boolean add(ItemChecks.Check check) {
-        Optional<DerivedType> type = type(check).filter(DerivedType::isSlotted);
-        type.ifPresent(t -> groups.computeIfAbsent(t.inSlot(check.key(), DerivedType.ALL_SLOTS),
+        Optional<DerivedType> type = type(check).filter(DerivedType::isShared);
+        type.ifPresent(t -> groups.computeIfAbsent(t.whole(check.key()),
                 k -> new Group(t, new ArrayList<>())).slots().add(check));
         return type.isPresent();
     }
 
-    /** One check per subject of a slotted type seen: the sum of its slots against the whole. */
+    /** One check per subject of a shared type seen: the sum of its members against the whole. */
     List<ItemChecks.Check> checks() {
         List<ItemChecks.Check> checks = new ArrayList<>();
         groups.forEach((whole, group) -> checks.add(group(whole, group.type(), group.slots())));
@@ -42,7 +45,7 @@ final class SlottedChecks {
     }
 
     private static ItemChecks.Check group(Key whole, DerivedType type, List<ItemChecks.Check> slots) {
-        Key first = type.inSlot(whole, "0");
+        Key first = type.isSlotted() ? type.inSlot(whole, "0") : whole;
         DerivedState.Item want = null;
         List<ItemChecks.Check> members = new ArrayList<>();
         boolean caughtUp = true;
@@ -52,21 +55,21 @@ final class SlottedChecks {
                 want = slot.want();
                 members.add(slot);
             } else if (slot.want() != null) {
-                throw new IllegalStateException("a derivation addressed " + slot.key() + ": slotted items are addressed"
-                        + " at slot 0 and placed by the engine");
+                throw new IllegalStateException("a derivation addressed " + slot.key() + ": shared items are addressed"
+                        + " at their base item (slot 0 for a slotted type), their partials placed by the engine");
             } else if (!slot.caughtUp() || slot.have() != null && !slot.have().attributes().isEmpty()) {
                 members.add(ItemChecks.check(slot.key(), null, slot.have(), slot.touches()));
             }
         }
-        // Without a slot 0 among them, the whole is nothing (derivations address slot 0): the repair empties the other
-        // slots and has nothing to write into slot 0.
+        // Without the addressed item among them, the whole is nothing: the repair empties the other members and has
+        // nothing to write into the addressed item.
         Comparison.StoredItem sum = sum(type, slots);
         List<Difference> differences = want == null && sum.attributes().isEmpty() ? List.of()
                 : Comparison.compare(whole, want, sum);
         return new ItemChecks.Check(whole, want, sum, null, caughtUp, differences, members);
     }
 
-    /** The stored slots as one item: counters summed, any other attribute (a leftover) as found. */
+    /** The stored members as one item: counters summed, any other attribute (the document, a leftover) as found. */
     private static Comparison.StoredItem sum(DerivedType type, List<ItemChecks.Check> slots) {
         Map<String, BigDecimal> counters = new HashMap<>();
         Map<String, AttributeValue> attributes = new HashMap<>();

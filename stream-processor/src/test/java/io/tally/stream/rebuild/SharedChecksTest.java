@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
+import io.tally.domains.blog.Blog;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import java.util.HashMap;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /** The global totals' slots checked and repaired as one sum (pure). */
-class SlottedChecksTest {
+class SharedChecksTest {
     private static final Key SLOT0 = Users.globalStatsKey(0);
     private static final Key SLOT1 = Users.globalStatsKey(1);
     private static final Key SLOT2 = Users.globalStatsKey(2);
@@ -90,14 +91,16 @@ class SlottedChecksTest {
     }
 
     @Test
-    void checks_otherTypes_stayItemByItem() {
+    void checks_unsharedTypes_stayItemByItem_sharedOnesGoByTheirWhole() {
         Key stats = Users.statsKey("u1");
+        Key projection = new Key("POSTREF#p1", "#PROJECTION#");
         var expected = Map.of(SLOT0, total(1, 0), stats, new DerivedState.Item(Users.USER_STATS, Map.of("posts", 1L),
-                Map.of("userId", AttributeValue.fromS("u1")), 1L));
+                Map.of("userId", AttributeValue.fromS("u1")), 1L), projection, new DerivedState.Item(
+                Blog.POST_PROJECTION, Map.of("comments", 1L), Map.of(), null));
         var actual = Map.of(SLOT1, slot(1, 0, Map.of()));
 
         assertThat(ItemChecks.checks(expected, actual, Map.of())).extracting(ItemChecks.Check::key)
-                .containsExactly(stats, WHOLE);
+                .containsExactly(projection, WHOLE, stats);
     }
 
     @Test
