@@ -1,0 +1,144 @@
+package io.tally.stream.rebuild;
+
+import io.tally.core.DerivedType;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Delete;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+
+/**
+ * Folds the partial of a gone stream shard into its shared item's base item, exactly once ({@code docs/exactly-once.md},
+ * "Bounded bookkeeping"): its counters are added to the base item and the partial is deleted, in one transaction
+ * conditioned on the partial's write version ({@code wv}, which every engine write moves), so that a fold that ran
+ * before (the partial is gone) or a partial written since it was read (the version moved) changes nothing. Once its
+ * shard is gone from {@code DescribeStream} no record of it can be delivered again, so the partial, and its watermark,
+ * will never be consulted or written again; folding it keeps the number of partials of an item to the shards that wrote
+ * it within the stream's retention, and the base item written only by this fold and by its document's owner.
+ *
+ * <p>A partial with more counters than one update expression takes is folded in several transactions, each moving at
+ * most {@value #COUNTERS_PER_STEP} counters from the partial to the base item (both conditioned on the version the
+ * step before left), the last one deleting the partial. A fold cut short between two steps leaves the moved counters in
+ * the base item and the rest in the partial: the sum is the same, and the next pass folds the rest. Pure: this builds
+ * the requests, {@link WatermarkPruner} sends them.
+ */
+final class PartialFold {
+    /** Counters one step moves: two expressions of 100 names each stay far within DynamoDB's 4 KB and 300 operators. */
+    static final int COUNTERS_PER_STEP = 100;
+
+    private PartialFold() {
+    }
+
+    /** The fold's transactions, in order; each expects the write version the one before it left. */
+    static List<TransactWriteItemsRequest> steps(String table, Map<String, AttributeValue> partial) {
+        Key key = Key.of(partial);
+        if (!DerivedType.isPartial(key)) {
+            throw new IllegalArgumentException("not a partial: " + key);
+        }
+        Key base = DerivedType.baseOf(key);
+        AttributeValue type = partial.get(TableSchema.ENTITY_TYPE);
+        Map<String, AttributeValue> counters = new TreeMap<>();
+        partial.forEach((name, value) -> {
+            if (!DerivedType.isReserved(name) && value.n() != null && !isZero(value.n())) {
+                counters.put(name, value);
+            }
+        });
+        List<Map.Entry<String, AttributeValue>> all = new ArrayList<>(counters.entrySet());
+        long version = version(partial);
+        List<TransactWriteItemsRequest> steps = new ArrayList<>();
+        int from = 0;
+        do {
+            List<Map.Entry<String, AttributeValue>> chunk = all.subList(from, Math.min(all.size(), from + COUNTERS_PER_STEP));
+            boolean last = from + COUNTERS_PER_STEP >= all.size();
+            List<TransactWriteItem> items = new ArrayList<>(2);
+            items.add(last ? deletePartial(table, key, version) : movePartial(table, key, version, chunk));
+            if (!chunk.isEmpty()) {
+                items.add(addToBase(table, base, type, chunk));
+            }
+            steps.add(TransactWriteItemsRequest.builder().transactItems(items).build());
+            version++;
+            from += COUNTERS_PER_STEP;
+        } while (from < all.size());
+        return steps;
+    }
+
+    private static TransactWriteItem deletePartial(String table, Key key, long version) {
+        Map<String, AttributeValue> values = new HashMap<>();
+        String condition = versionCondition(version, values);
+        Delete.Builder delete = Delete.builder().tableName(table).key(key.toAttributeMap())
+                .conditionExpression(condition)
+                .expressionAttributeNames(Map.of("#wv", TableSchema.WRITE_VERSION));
+        if (!values.isEmpty()) {
+            delete.expressionAttributeValues(values);
+        }
+        return TransactWriteItem.builder().delete(delete.build()).build();
+    }
+
+    private static TransactWriteItem movePartial(String table, Key key, long version,
+                                                 List<Map.Entry<String, AttributeValue>> chunk) {
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        names.put("#wv", TableSchema.WRITE_VERSION);
+        values.put(":one", AttributeValue.fromN("1"));
+        List<String> remove = new ArrayList<>();
+        for (int i = 0; i < chunk.size(); i++) {
+            names.put("#c" + i, chunk.get(i).getKey());
+            remove.add("#c" + i);
+        }
+        String condition = versionCondition(version, values);
+        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(key.toAttributeMap())
+                .updateExpression("ADD #wv :one REMOVE " + String.join(", ", remove))
+                .conditionExpression(condition)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .build()).build();
+    }
+
+    private static TransactWriteItem addToBase(String table, Key base, AttributeValue type,
+                                               List<Map.Entry<String, AttributeValue>> chunk) {
+        Map<String, String> names = new HashMap<>();
+        Map<String, AttributeValue> values = new HashMap<>();
+        names.put("#type", TableSchema.ENTITY_TYPE);
+        names.put("#wv", TableSchema.WRITE_VERSION);
+        values.put(":type", type);
+        values.put(":one", AttributeValue.fromN("1"));
+        List<String> add = new ArrayList<>();
+        add.add("#wv :one");
+        for (int i = 0; i < chunk.size(); i++) {
+            names.put("#c" + i, chunk.get(i).getKey());
+            values.put(":c" + i, chunk.get(i).getValue());
+            add.add("#c" + i + " :c" + i);
+        }
+        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(base.toAttributeMap())
+                .updateExpression("SET #type = if_not_exists(#type, :type) ADD " + String.join(", ", add))
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .build()).build();
+    }
+
+    /** The partial holds this write version (a partial without one, never written by the engine, holds none). */
+    private static String versionCondition(long version, Map<String, AttributeValue> values) {
+        if (version == 0) {
+            return "attribute_not_exists(#wv)";
+        }
+        values.put(":wv", AttributeValue.fromN(Long.toString(version)));
+        return "#wv = :wv";
+    }
+
+    private static long version(Map<String, AttributeValue> item) {
+        AttributeValue wv = item.get(TableSchema.WRITE_VERSION);
+        return wv == null || wv.n() == null ? 0 : Long.parseLong(wv.n());
+    }
+
+    private static boolean isZero(String n) {
+        return new BigDecimal(n).signum() == 0;
+    }
+}
