@@ -15,9 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -41,9 +39,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * lists every shard that still holds any, so a shard that is not listed can never deliver a record again, and its
  * watermark can never be consulted. A token is judged gone only by a listing made after the item holding it was read
  * (a shard is listed from its creation, before it can write anything), and once gone it stays gone. The tokens of the
- * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). Each removal is one
- * UpdateItem per item (a DeleteItem per cursor), on the condition that every removed value is unchanged, so that
- * nothing written since the read is lost.
+ * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). An item's stale
+ * watermarks are removed in UpdateItems of at most 100 ({@link WatermarkRemovals}), each on the condition that the
+ * values it removes are unchanged, so that nothing written since the read is lost; a cursor by a conditional
+ * DeleteItem.
  *
  * <p>A pass does not begin while a cursor updated within a day names a shard the listing does not hold
  * ({@link UnlistedCursors}): the stream processor and the listing would then know a shard by different ids, and the
@@ -148,18 +147,20 @@ public final class WatermarkPruner {
                     cursors += deleteCursorOfGoneShard(item, tokens.live()) ? 1 : 0;
                     continue;
                 }
-                Optional<UpdateItemRequest> request = removal(table, item, tokens.live());
-                if (request.isEmpty()) {
-                    continue;
+                long removedFromItem = 0;
+                boolean changedMeanwhile = false;
+                for (UpdateItemRequest request : WatermarkRemovals.removals(table, item, tokens.live())) {
+                    try {
+                        dynamo.updateItem(request);
+                        removedFromItem += request.expressionAttributeNames().size();
+                    } catch (ConditionalCheckFailedException e) {
+                        // A removed value changed after the read: leave this chunk to the next pass.
+                        changedMeanwhile = true;
+                    }
                 }
-                try {
-                    dynamo.updateItem(request.get());
-                    pruned++;
-                    removed += request.get().expressionAttributeNames().size();
-                } catch (ConditionalCheckFailedException e) {
-                    // A removed value changed after the read: leave the item to the next pass.
-                    changed++;
-                }
+                pruned += removedFromItem > 0 ? 1 : 0;
+                removed += removedFromItem;
+                changed += changedMeanwhile ? 1 : 0;
             }
             scanned += page.count();
             next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
@@ -270,47 +271,5 @@ public final class WatermarkPruner {
             }
         }
         return tokens;
-    }
-
-    /** The watermark attributes of an item whose token is not live, with their values, by name. */
-    static Map<String, AttributeValue> staleWatermarks(Map<String, AttributeValue> item, Set<String> liveTokens) {
-        Map<String, AttributeValue> stale = new TreeMap<>();
-        item.forEach((name, value) -> {
-            if (Watermarks.isWatermark(name) && !liveTokens.contains(name.substring(Watermarks.PREFIX.length()))) {
-                stale.put(name, value);
-            }
-        });
-        return stale;
-    }
-
-    /**
-     * The UpdateItem that removes an item's stale watermarks on the condition that each still has the value the scan
-     * read; empty when it has none.
-     */
-    static Optional<UpdateItemRequest> removal(String table, Map<String, AttributeValue> item, Set<String> liveTokens) {
-        Map<String, AttributeValue> stale = staleWatermarks(item, liveTokens);
-        if (stale.isEmpty()) {
-            return Optional.empty();
-        }
-        Map<String, String> names = new HashMap<>();
-        Map<String, AttributeValue> values = new HashMap<>();
-        List<String> removes = new ArrayList<>();
-        List<String> conditions = new ArrayList<>();
-        int i = 0;
-        for (Map.Entry<String, AttributeValue> watermark : stale.entrySet()) {
-            names.put("#w" + i, watermark.getKey());
-            values.put(":w" + i, watermark.getValue());
-            removes.add("#w" + i);
-            conditions.add("#w" + i + " = :w" + i);
-            i++;
-        }
-        return Optional.of(UpdateItemRequest.builder()
-                .tableName(table)
-                .key(Map.of(TableSchema.PK, item.get(TableSchema.PK), TableSchema.SK, item.get(TableSchema.SK)))
-                .updateExpression("REMOVE " + String.join(", ", removes))
-                .conditionExpression(String.join(" AND ", conditions))
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .build());
     }
 }
