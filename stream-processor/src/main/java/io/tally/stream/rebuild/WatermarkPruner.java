@@ -2,7 +2,6 @@ package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
 import io.tally.core.PrunerPositionItem;
-import io.tally.core.ShardCursorItem;
 import io.tally.core.StreamShards;
 import io.tally.core.TableSchema;
 import io.tally.stream.engine.Watermarks;
@@ -18,15 +17,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -82,15 +80,28 @@ public final class WatermarkPruner {
         NOT_DUE
     }
 
-    /** What one run did. */
+    /**
+     * What one run did. {@code itemsFailed} counts the items DynamoDB refused to change for their own sake (an item
+     * over its limits, a transaction conflict): the pass went on past them; {@code failedKeys} names the first
+     * {@value PruneTally#FAILED_KEYS_REPORTED} of them, the log every one with its error.
+     */
     public record Report(long itemsScanned, long itemsPruned, long watermarksRemoved, long itemsChangedMeanwhile,
-                         long cursorsRemoved, int liveTokens, Outcome outcome) {
+                         long cursorsRemoved, long itemsFailed, List<Key> failedKeys, int liveTokens,
+                         Outcome outcome) {
+        public Report {
+            failedKeys = List.copyOf(failedKeys);
+        }
+
         /** One line for the logs. */
         public String summary() {
             return outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": scanned " + itemsScanned
                     + " items; removed " + watermarksRemoved + " watermarks of gone shards from " + itemsPruned
                     + " items and " + cursorsRemoved + " cursors of gone shards; " + itemsChangedMeanwhile
-                    + " items changed meanwhile, left to the next pass; " + liveTokens + " live shards and streams";
+                    + " items changed meanwhile, left to the next pass; " + itemsFailed
+                    + " items DynamoDB refused to change" + (failedKeys.isEmpty() ? "" : " (" + failedKeys.stream()
+                            .map(key -> key.pk() + " / " + key.sk()).collect(Collectors.joining(", "))
+                            + (itemsFailed > failedKeys.size() ? ", ..." : "") + ")")
+                    + "; " + liveTokens + " live shards and streams";
         }
     }
 
@@ -121,7 +132,7 @@ public final class WatermarkPruner {
         }
         AttributeValue started = position == null ? null : position.get(PrunerPositionItem.PASS_STARTED);
         if (started != null && Instant.parse(started.s()).plus(interval).isAfter(clock.instant())) {
-            return new Report(0, 0, 0, 0, 0, 0, Outcome.NOT_DUE);
+            return new PruneTally().report(0, Outcome.NOT_DUE);
         }
         return run(null, mayContinue, progress);
     }
@@ -132,37 +143,14 @@ public final class WatermarkPruner {
             refuseIfACursorNamesAnUnlistedShard(tokens.live());
             storePassBegun();
         }
-        long scanned = 0;
-        long pruned = 0;
-        long removed = 0;
-        long changed = 0;
-        long cursors = 0;
+        PruneTally tally = new PruneTally();
+        PagePruner pages = new PagePruner(dynamo, table, tokens, this::liveTokens, tally);
         Map<String, AttributeValue> next = after;
         do {
             Map<String, AttributeValue> start = next;
             ScanResponse page = dynamo.scan(r -> r.tableName(table).exclusiveStartKey(start));
-            tokens.judge(page.items(), this::liveTokens);
-            for (Map<String, AttributeValue> item : page.items()) {
-                if (ShardTokens.isCursor(item)) {
-                    cursors += deleteCursorOfGoneShard(item, tokens.live()) ? 1 : 0;
-                    continue;
-                }
-                long removedFromItem = 0;
-                boolean changedMeanwhile = false;
-                for (UpdateItemRequest request : WatermarkRemovals.removals(table, item, tokens.live())) {
-                    try {
-                        dynamo.updateItem(request);
-                        removedFromItem += request.expressionAttributeNames().size();
-                    } catch (ConditionalCheckFailedException e) {
-                        // A removed value changed after the read: leave this chunk to the next pass.
-                        changedMeanwhile = true;
-                    }
-                }
-                pruned += removedFromItem > 0 ? 1 : 0;
-                removed += removedFromItem;
-                changed += changedMeanwhile ? 1 : 0;
-            }
-            scanned += page.count();
+            pages.prune(page.items());
+            long scanned = tally.scanned(page.count());
             next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
             if (next == null) {
                 storePassCompleted();
@@ -171,8 +159,7 @@ public final class WatermarkPruner {
             }
             progress.accept(scanned);
         } while (next != null && mayContinue.getAsBoolean());
-        Report report = new Report(scanned, pruned, removed, changed, cursors, tokens.live().size(),
-                next == null ? Outcome.COMPLETE : Outcome.PAUSED);
+        Report report = tally.report(tokens.live().size(), next == null ? Outcome.COMPLETE : Outcome.PAUSED);
         LOG.info("watermark pruning {}", report.summary());
         return report;
     }
@@ -199,28 +186,6 @@ public final class WatermarkPruner {
     public static final class Refused extends IllegalStateException {
         Refused(String reason) {
             super(reason);
-        }
-    }
-
-    /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */
-    private boolean deleteCursorOfGoneShard(Map<String, AttributeValue> cursor, Set<String> live) {
-        if (live.contains(ShardTokens.cursorToken(cursor))) {
-            return false;
-        }
-        AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
-        try {
-            dynamo.deleteItem(r -> {
-                r.tableName(table).key(Key.of(cursor).toAttributeMap()).expressionAttributeNames(Map.of("#u",
-                        ShardCursorItem.UPDATED_AT));
-                if (updatedAt == null) {
-                    r.conditionExpression("attribute_not_exists(#u)");
-                } else {
-                    r.conditionExpression("#u = :u").expressionAttributeValues(Map.of(":u", updatedAt));
-                }
-            });
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
         }
     }
 

@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 class WatermarkPrunerTest {
@@ -104,5 +107,32 @@ class WatermarkPrunerTest {
             watermarks[i] = Watermarks.attributeName(String.format("shardId-%08d-gone", i));
         }
         return watermarks;
+    }
+
+    @Test
+    void itemFailures_theItemsOwnRefusals_areReportedAndPassed_throttlingServerAndTableErrorsStopThePass() {
+        assertThat(ItemFailures.isTheItems(error(400, "ValidationException"))).isTrue();
+        assertThat(ItemFailures.isTheItems(error(400, "ItemCollectionSizeLimitExceededException"))).isTrue();
+        assertThat(ItemFailures.isTheItems(error(400, "TransactionConflictException"))).isTrue();
+
+        assertThat(ItemFailures.isTheItems(error(400, "ProvisionedThroughputExceededException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "ThrottlingException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "RequestLimitExceeded"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(500, "InternalServerError"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(503, "ServiceUnavailable"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "ResourceNotFoundException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "AccessDeniedException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(SdkClientException.create("Unable to execute HTTP request"))).isFalse();
+    }
+
+    @Test
+    void itemFailures_describe_namesTheCodeAndDynamoDbsMessage() {
+        assertThat(ItemFailures.describe(error(400, "ValidationException")))
+                .isEqualTo("ValidationException: refused");
+    }
+
+    private static DynamoDbException error(int status, String code) {
+        return (DynamoDbException) DynamoDbException.builder().statusCode(status)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("refused").build()).build();
     }
 }
