@@ -3,6 +3,7 @@ package io.tally.local.maintenance;
 import io.tally.stream.rebuild.WatermarkPruner;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code tally-local prune-watermarks}: the deployment's daily pass of the pruner, on demand. */
 @Command(name = "prune-watermarks", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -12,13 +13,18 @@ import picocli.CommandLine.Command;
                     + "processed. On AWS the stack makes a pass a day, in hourly runs; this makes a whole pass now.",
             ""})
 public final class PruneWatermarksCommand extends TableCommand {
+    @Option(names = "--segments", paramLabel = "N", defaultValue = "" + WatermarkPruner.DEFAULT_SEGMENTS,
+            description = "parallel scan segments, 1 to " + WatermarkPruner.MAX_SEGMENTS + " (default: ${DEFAULT-VALUE})")
+    int segments;
+
     @Override
     int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
         err.println("pruning watermarks of " + table.describe());
         Progress progress = new Progress(err);
         WatermarkPruner.Report report;
         try {
-            report = new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName).prune(progress);
+            report = new WatermarkPruner(clients.dynamo(), clients.streams(), table.tableName, segments)
+                    .prune(progress);
         } catch (WatermarkPruner.Refused e) {
             err.println(e.getMessage());
             return 1;

@@ -31,12 +31,15 @@ final class PrunerHooks implements ExecutionInterceptor {
     volatile Key throttled;
     /** The keys of every item an unfiltered scan (the pruning, not the cursors' check) returned, as they came. */
     final List<Key> scanned = new CopyOnWriteArrayList<>();
+    /** Every scan's segment, as {@code segment/totalSegments}: the pruning's and the cursors' check's. */
+    final List<String> segments = new CopyOnWriteArrayList<>();
 
     void reset() {
         scanLimit = null;
         invalid = null;
         throttled = null;
         scanned.clear();
+        segments.clear();
     }
 
     @Override
@@ -50,6 +53,9 @@ final class PrunerHooks implements ExecutionInterceptor {
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        if (context.request() instanceof ScanRequest scan) {
+            segments.add(scan.segment() + "/" + scan.totalSegments());
+        }
         if (!(context.request() instanceof UpdateItemRequest update)) {
             return;
         }

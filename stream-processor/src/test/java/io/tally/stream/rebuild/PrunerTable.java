@@ -1,6 +1,7 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
+import io.tally.core.ShardCursorItem;
 import io.tally.core.TableDefinition;
 import io.tally.stream.engine.Watermarks;
 import java.util.ArrayList;
@@ -53,6 +54,17 @@ final class PrunerTable {
             keys.add(key);
         }
         return keys;
+    }
+
+    /** The cursor of a shard, last updated at {@code updatedAt}. */
+    Key putCursor(String shardId, String updatedAt) {
+        Key key = ShardCursorItem.key(Watermarks.token(shardId));
+        Map<String, AttributeValue> item = new HashMap<>(key.toAttributeMap());
+        item.put("entityType", s(ShardCursorItem.TYPE.attributeValue()));
+        item.put(ShardCursorItem.SHARD_ID, s(shardId));
+        item.put(ShardCursorItem.UPDATED_AT, s(updatedAt));
+        dynamo.putItem(r -> r.tableName(name).item(item));
+        return key;
     }
 
     Map<String, AttributeValue> get(Key key) {

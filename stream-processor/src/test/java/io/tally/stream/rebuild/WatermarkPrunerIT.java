@@ -125,6 +125,9 @@ class WatermarkPrunerIT {
 
         assertThat(get("USER#u1")).containsKey(Watermarks.attributeName(unlisted));
         assertThat(cursor(unlisted)).isNotEmpty();
+        // A refused pass is not one that began: the next scheduled run checks again rather than waiting a day.
+        assertThatThrownBy(() -> pruner.resume(Duration.ofDays(1), () -> true, scanned -> { }))
+                .isInstanceOf(WatermarkPruner.Refused.class);
 
         // A day later the shard could no longer deliver a record: its cursor is old, and the pass runs.
         putCursor(unlisted, Instant.now().minus(Duration.ofHours(25)).toString());
