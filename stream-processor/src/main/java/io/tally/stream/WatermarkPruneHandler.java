@@ -63,9 +63,19 @@ public final class WatermarkPruneHandler implements RequestHandler<ScheduledEven
             dynamo.endpointOverride(URI.create(endpoint.trim()));
             streams.endpointOverride(URI.create(endpoint.trim()));
         }
-        String segments = env.get(PRUNE_SEGMENTS);
-        return new WatermarkPruner(dynamo.build(), streams.build(), table, segments == null || segments.isBlank()
-                ? WatermarkPruner.DEFAULT_SEGMENTS : Integer.parseInt(segments.trim()));
+        return new WatermarkPruner(dynamo.build(), streams.build(), table, segments(env.get(PRUNE_SEGMENTS)));
+    }
+
+    private static int segments(String value) {
+        if (value == null || value.isBlank()) {
+            return WatermarkPruner.DEFAULT_SEGMENTS;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(PRUNE_SEGMENTS + " must be a number of segments, 1 to "
+                    + WatermarkPruner.MAX_SEGMENTS + ", not " + value, e);
+        }
     }
 
     @Override
