@@ -99,8 +99,8 @@ public final class WatermarkPruner {
 
     /**
      * What one run did. {@code itemsFailed} counts the items DynamoDB refused to change for their own sake (an item
-     * over its limits, a transaction conflict): the pass went on past them; {@code failedKeys} names the first
-     * {@value PruneTally#FAILED_KEYS_REPORTED} of them, the log every one with its error.
+     * over its limits, a transaction conflict): the pass went on past them; {@code failedKeys} names the first ten
+     * of them, the log every one with its error.
      */
     public record Report(long itemsScanned, long itemsPruned, long watermarksRemoved, long itemsChangedMeanwhile,
                          long cursorsRemoved, long itemsFailed, List<Key> failedKeys, int liveTokens,
