@@ -8,14 +8,30 @@ package io.tally.core;
  * <pre>
  * PrunerPosition  PRUNER#WATERMARKS                  #POSITION#
  * </pre>
+ *
+ * <p>A pass has two phases, the check of the shard cursors and then the pruning, each a parallel scan of the table in
+ * {@link #SEGMENTS} segments. While a pass is in progress, {@link #PHASE} names its phase and {@link #POSITIONS}
+ * holds, per segment of that phase (by its number, {@code "0"}, {@code "1"}, ...), where it stands: the key of the
+ * last item it has done ({@link #NEXT_PK}, {@link #NEXT_SK}) or {@link #DONE}; a segment not in it has not begun.
  */
 public final class PrunerPositionItem {
     public static final EntityType TYPE = EntityType.derivedType("PrunerPosition");
     public static final Key KEY = new Key("PRUNER#WATERMARKS", "#POSITION#");
 
-    /** The key of the last item the pass has done (absent: the pass has not begun, or is complete). */
+    /** The phase of the pass in progress, {@code check} or {@code prune} (absent: no pass is in progress). */
+    public static final String PHASE = "phase";
+    /** The number of segments of the pass in progress: it keeps it to its end. */
+    public static final String SEGMENTS = "segments";
+    /** Per segment of the phase in progress, where it stands (a map of maps, keyed by the segment's number). */
+    public static final String POSITIONS = "positions";
+    /**
+     * In a segment's position, the key of the last item the segment has done. At the top level of the item, where the
+     * pruner stood before its scan had segments: such a pass is not continued, and a new pass removes them.
+     */
     public static final String NEXT_PK = "afterPk";
     public static final String NEXT_SK = "afterSk";
+    /** In a segment's position: the segment has reached its end (true). */
+    public static final String DONE = "done";
     /** When the pass in progress, or the last one, began (ISO-8601). */
     public static final String PASS_STARTED = "passStarted";
     /** When the last pass completed (ISO-8601). */

@@ -107,6 +107,9 @@ class LeastPrivilegeTest {
         if (className.startsWith("io.tally.stream.rebuild.WatermarkPruner")
                 || className.startsWith("io.tally.stream.rebuild.ShardTokens")
                 || className.startsWith("io.tally.stream.rebuild.UnlistedCursors")
+                || className.startsWith("io.tally.stream.rebuild.PagePruner")
+                || className.startsWith("io.tally.stream.rebuild.PrunerPosition")
+                || className.startsWith("io.tally.stream.rebuild.SegmentedScan")
                 || className.startsWith("io.tally.stream.WatermarkPruneHandler")) {
             return "WatermarkPrunerRole";
         }

@@ -21,14 +21,20 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClientBui
  * Removes the watermarks and cursors of stream shards that are gone ({@link WatermarkPruner}), on a schedule: the
  * template runs it hourly; a run continues the pass in progress until its invocation is nearly out of time, and
  * begins a new pass once a day. Environment: {@code TABLE_NAME}, {@code AWS_REGION}, optional
- * {@code DYNAMODB_ENDPOINT}. Returns a one-line summary, which it also logs.
+ * {@code DYNAMODB_ENDPOINT} and {@code PRUNE_SEGMENTS} (the parallel scan segments of a pass that begins, default
+ * {@value WatermarkPruner#DEFAULT_SEGMENTS}). Returns a one-line summary, which it also logs; a run that DynamoDB
+ * throttled, or that could not reach it, fails, and the next run continues from the stored position.
  */
 public final class WatermarkPruneHandler implements RequestHandler<ScheduledEvent, String> {
     private static final Logger LOG = LoggerFactory.getLogger(WatermarkPruneHandler.class);
 
+    static final String PRUNE_SEGMENTS = "PRUNE_SEGMENTS";
     /** A new pass over the table begins a day after the last one began; the runs in between continue it. */
     static final Duration PASS_INTERVAL = Duration.ofDays(1);
-    /** A run stops taking pages when less than this is left of its invocation (a page and its removals fit). */
+    /**
+     * A run stops taking pages when less than this is left of its invocation: a page and its removals fit, in each
+     * segment (at most one 1 MB page each, its removals in UpdateItems of 100 watermarks).
+     */
     static final Duration PAGE_MARGIN = Duration.ofMinutes(2);
 
     private final WatermarkPruner pruner;
@@ -57,7 +63,19 @@ public final class WatermarkPruneHandler implements RequestHandler<ScheduledEven
             dynamo.endpointOverride(URI.create(endpoint.trim()));
             streams.endpointOverride(URI.create(endpoint.trim()));
         }
-        return new WatermarkPruner(dynamo.build(), streams.build(), table);
+        return new WatermarkPruner(dynamo.build(), streams.build(), table, segments(env.get(PRUNE_SEGMENTS)));
+    }
+
+    private static int segments(String value) {
+        if (value == null || value.isBlank()) {
+            return WatermarkPruner.DEFAULT_SEGMENTS;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException(PRUNE_SEGMENTS + " must be a number of segments, 1 to "
+                    + WatermarkPruner.MAX_SEGMENTS + ", not " + value, e);
+        }
     }
 
     @Override

@@ -64,6 +64,16 @@ class WatermarkPruneHandlerIT {
     }
 
     @Test
+    void environmentWithSegmentsThatAreNoNumberOrOutOfRange_failsAtStartSayingSo() {
+        Map<String, String> env = Map.of("TABLE_NAME", "t", "AWS_REGION", "eu-west-1", "PRUNE_SEGMENTS", "many");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatermarkPruneHandler.fromEnvironment(env))
+                .hasMessageContaining("PRUNE_SEGMENTS").hasMessageContaining("many");
+        Map<String, String> none = Map.of("TABLE_NAME", "t", "AWS_REGION", "eu-west-1", "PRUNE_SEGMENTS", "0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatermarkPruneHandler.fromEnvironment(none))
+                .hasMessageContaining("segments must be from 1 to 32");
+    }
+
+    @Test
     void environmentWithoutTable_failsAtStartWithTheVariableName() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatermarkPruneHandler.fromEnvironment(Map.of()))
                 .hasMessageContaining("TABLE_NAME");

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -15,14 +16,14 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The watermark pruner's judgement of shard tokens, live or gone. A token absent from a listing of the stream's
  * shards made after an item holding it was read is gone for good (a shard is listed from its creation, before it
  * can write, until its records expire); so the stream is listed again only when a page holds a token not judged
- * yet, not once per page.
+ * yet, not once per page. Thread-safe: the segments of a parallel scan share one.
  */
 final class ShardTokens {
-    private final Set<String> live;
-    private final Set<String> gone = new HashSet<>();
+    private final Set<String> live = ConcurrentHashMap.newKeySet();
+    private final Set<String> gone = ConcurrentHashMap.newKeySet();
 
     ShardTokens(Set<String> live) {
-        this.live = new HashSet<>(live);
+        this.live.addAll(live);
     }
 
     /** The tokens judged live so far (every token not in it that a judged page held is gone). */
@@ -30,8 +31,11 @@ final class ShardTokens {
         return live;
     }
 
-    /** Judges the tokens of a page just read, listing the stream again if it holds any not judged yet. */
-    void judge(List<Map<String, AttributeValue>> page, Supplier<Set<String>> listing) {
+    /**
+     * Judges the tokens of a page just read, listing the stream again if it holds any not judged yet. The scan's
+     * segments judge their pages one at a time, so that two pages with the same new token list the stream once.
+     */
+    synchronized void judge(List<Map<String, AttributeValue>> page, Supplier<Set<String>> listing) {
         Set<String> unjudged = new HashSet<>();
         for (Map<String, AttributeValue> item : page) {
             for (String token : tokensOf(item)) {

@@ -1,34 +1,27 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
-import io.tally.core.PrunerPositionItem;
-import io.tally.core.ShardCursorItem;
 import io.tally.core.StreamShards;
-import io.tally.core.TableSchema;
 import io.tally.stream.engine.Watermarks;
+import io.tally.stream.rebuild.PrunerPosition.Phase;
+import io.tally.stream.rebuild.PrunerPosition.State;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
-import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -41,36 +34,57 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * lists every shard that still holds any, so a shard that is not listed can never deliver a record again, and its
  * watermark can never be consulted. A token is judged gone only by a listing made after the item holding it was read
  * (a shard is listed from its creation, before it can write anything), and once gone it stays gone. The tokens of the
- * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). Each removal is one
- * UpdateItem per item (a DeleteItem per cursor), on the condition that every removed value is unchanged, so that
- * nothing written since the read is lost.
+ * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). An item's stale
+ * watermarks are removed in UpdateItems of at most 100 ({@link WatermarkRemovals}), each on the condition that the
+ * values it removes are unchanged, so that nothing written since the read is lost; a cursor by a conditional
+ * DeleteItem. An item DynamoDB refuses to change for its own sake is reported and passed ({@link PagePruner},
+ * {@link ItemFailures}); throttling, server errors and errors about the table stop the run.
  *
- * <p>A pass does not begin while a cursor updated within a day names a shard the listing does not hold
+ * <p>A pass does not prune while a cursor updated within a day names a shard the listing does not hold
  * ({@link UnlistedCursors}): the stream processor and the listing would then know a shard by different ids, and the
- * pass would delete live watermarks. It throws {@link Refused} instead, before removing anything.
+ * pass would delete live watermarks. Each pass therefore first checks every cursor, and throws {@link Refused},
+ * before removing anything, if it finds one.
  *
- * <p>Incremental: the pass scans the table page by page and prunes each page as it goes, so a run that stops early has
- * done its share, and it stores its position after every page ({@link PrunerPositionItem}), so that the next run
- * continues the pass ({@link #resume}). Cost: two eventually consistent scans of the table per pass (the check of the
- * cursors, then the pass).
+ * <p>Incremental and parallel: each of the pass's two phases (the check, then the pruning) is a scan in
+ * {@code segments} parallel segments ({@link SegmentedScan}), page by page; each segment stores its position after
+ * every page ({@link PrunerPosition}), so a run that stops early has done its share and the next run continues the
+ * pass ({@link #resume}) with the same number of segments. Cost: two eventually consistent scans of the table per
+ * pass.
  */
 public final class WatermarkPruner {
+    /** Segments of a pass when none are given: four pages in flight at once, each with its removals. */
+    public static final int DEFAULT_SEGMENTS = 4;
+    /** The most segments a pass may have: each is a thread and a page of up to 1 MB in memory. */
+    public static final int MAX_SEGMENTS = 32;
+
     private static final Logger LOG = LoggerFactory.getLogger(WatermarkPruner.class);
 
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
     private final String table;
+    private final int segments;
     private final Clock clock;
+    private final PrunerPosition position;
 
     public WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table) {
-        this(dynamo, streams, table, Clock.systemUTC());
+        this(dynamo, streams, table, DEFAULT_SEGMENTS);
     }
 
-    WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Clock clock) {
+    /** @param segments parallel scan segments of a pass that begins (one in progress keeps its own), 1 to 32 */
+    public WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int segments) {
+        this(dynamo, streams, table, segments, Clock.systemUTC());
+    }
+
+    WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int segments, Clock clock) {
+        if (segments < 1 || segments > MAX_SEGMENTS) {
+            throw new IllegalArgumentException("segments must be from 1 to " + MAX_SEGMENTS + ", not " + segments);
+        }
         this.dynamo = dynamo;
         this.streams = streams;
         this.table = table;
+        this.segments = segments;
         this.clock = clock;
+        this.position = new PrunerPosition(dynamo, table, clock);
     }
 
     /** How a run ended. */
@@ -83,15 +97,28 @@ public final class WatermarkPruner {
         NOT_DUE
     }
 
-    /** What one run did. */
+    /**
+     * What one run did. {@code itemsFailed} counts the items DynamoDB refused to change for their own sake (an item
+     * over its limits, a transaction conflict): the pass went on past them; {@code failedKeys} names the first ten
+     * of them, the log every one with its error.
+     */
     public record Report(long itemsScanned, long itemsPruned, long watermarksRemoved, long itemsChangedMeanwhile,
-                         long cursorsRemoved, int liveTokens, Outcome outcome) {
+                         long cursorsRemoved, long itemsFailed, List<Key> failedKeys, int liveTokens,
+                         Outcome outcome) {
+        public Report {
+            failedKeys = List.copyOf(failedKeys);
+        }
+
         /** One line for the logs. */
         public String summary() {
             return outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": scanned " + itemsScanned
                     + " items; removed " + watermarksRemoved + " watermarks of gone shards from " + itemsPruned
                     + " items and " + cursorsRemoved + " cursors of gone shards; " + itemsChangedMeanwhile
-                    + " items changed meanwhile, left to the next pass; " + liveTokens + " live shards and streams";
+                    + " items changed meanwhile, left to the next pass; " + itemsFailed
+                    + " items DynamoDB refused to change" + (failedKeys.isEmpty() ? "" : " (" + failedKeys.stream()
+                            .map(key -> key.pk() + " / " + key.sk()).collect(Collectors.joining(", "))
+                            + (itemsFailed > failedKeys.size() ? ", ..." : "") + ")")
+                    + "; " + liveTokens + " live shards and streams";
         }
     }
 
@@ -105,86 +132,90 @@ public final class WatermarkPruner {
      * @param progress told the number of items scanned so far, after every page
      */
     public Report prune(LongConsumer progress) {
-        return run(null, () -> true, progress);
+        return run(State.NONE, () -> true, progress);
     }
 
     /**
      * A scheduled run: continues the stored pass, or begins one if the last began at least {@code interval} ago, and
-     * stops storing its position once {@code mayContinue} says so (checked after every page).
+     * stops once {@code mayContinue} says so (asked by each segment after every page), its position stored.
      */
     public Report resume(Duration interval, BooleanSupplier mayContinue, LongConsumer progress) {
-        Map<String, AttributeValue> position = dynamo.getItem(r -> r.tableName(table).consistentRead(true)
-                .key(PrunerPositionItem.KEY.toAttributeMap())).item();
-        if (position != null && position.containsKey(PrunerPositionItem.NEXT_PK)) {
-            Map<String, AttributeValue> after = Map.of(TableSchema.PK, position.get(PrunerPositionItem.NEXT_PK),
-                    TableSchema.SK, position.get(PrunerPositionItem.NEXT_SK));
-            return run(after, mayContinue, progress);
+        State state = position.read();
+        if (!state.inProgress() && state.started() != null && state.started().plus(interval).isAfter(clock.instant())) {
+            return new PruneTally().report(0, Outcome.NOT_DUE);
         }
-        AttributeValue started = position == null ? null : position.get(PrunerPositionItem.PASS_STARTED);
-        if (started != null && Instant.parse(started.s()).plus(interval).isAfter(clock.instant())) {
-            return new Report(0, 0, 0, 0, 0, 0, Outcome.NOT_DUE);
-        }
-        return run(null, mayContinue, progress);
+        return run(state, mayContinue, progress);
     }
 
-    private Report run(Map<String, AttributeValue> after, BooleanSupplier mayContinue, LongConsumer progress) {
+    private Report run(State stored, BooleanSupplier mayContinue, LongConsumer progress) {
         ShardTokens tokens = new ShardTokens(liveTokens());
-        if (after == null) {
-            refuseIfACursorNamesAnUnlistedShard(tokens.live());
-            storePassBegun();
+        PruneTally tally = new PruneTally();
+        try {
+            State state = stored.inProgress() ? stored : position.begin(segments);
+            if (state.phase() == Phase.CHECK) {
+                if (!checkCursors(state, tokens, mayContinue)) {
+                    return finish(tally, tokens, Outcome.PAUSED);
+                }
+                state = position.beginPruning(state);
+                if (!mayContinue.getAsBoolean()) {
+                    return finish(tally, tokens, Outcome.PAUSED);
+                }
+            }
+            PagePruner pages = new PagePruner(dynamo, table, tokens, this::liveTokens, tally);
+            Object progressLock = new Object();
+            boolean complete = SegmentedScan.run(state.segments(),
+                    (segment, total, start) -> dynamo.scan(r -> r.tableName(table).segment(segment)
+                            .totalSegments(total).exclusiveStartKey(start)),
+                    items -> {
+                        pages.prune(items);
+                        // Under a lock: the consumer sees one call at a time, with counts that only grow.
+                        synchronized (progressLock) {
+                            progress.accept(tally.scanned(items.size()));
+                        }
+                        return true;
+                    },
+                    position::store, mayContinue);
+            if (complete) {
+                position.complete();
+            }
+            return finish(tally, tokens, complete ? Outcome.COMPLETE : Outcome.PAUSED);
+        } catch (Refused e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.warn("watermark pruning stopped, the next run continues from the stored position: {}; so far {}",
+                    e.toString(), tally.report(tokens.live().size(), Outcome.PAUSED).summary());
+            throw e;
         }
-        long scanned = 0;
-        long pruned = 0;
-        long removed = 0;
-        long changed = 0;
-        long cursors = 0;
-        Map<String, AttributeValue> next = after;
-        do {
-            Map<String, AttributeValue> start = next;
-            ScanResponse page = dynamo.scan(r -> r.tableName(table).exclusiveStartKey(start));
-            tokens.judge(page.items(), this::liveTokens);
-            for (Map<String, AttributeValue> item : page.items()) {
-                if (ShardTokens.isCursor(item)) {
-                    cursors += deleteCursorOfGoneShard(item, tokens.live()) ? 1 : 0;
-                    continue;
-                }
-                Optional<UpdateItemRequest> request = removal(table, item, tokens.live());
-                if (request.isEmpty()) {
-                    continue;
-                }
-                try {
-                    dynamo.updateItem(request.get());
-                    pruned++;
-                    removed += request.get().expressionAttributeNames().size();
-                } catch (ConditionalCheckFailedException e) {
-                    // A removed value changed after the read: leave the item to the next pass.
-                    changed++;
-                }
-            }
-            scanned += page.count();
-            next = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-            if (next == null) {
-                storePassCompleted();
-            } else {
-                storePassAfter(next);
-            }
-            progress.accept(scanned);
-        } while (next != null && mayContinue.getAsBoolean());
-        Report report = new Report(scanned, pruned, removed, changed, cursors, tokens.live().size(),
-                next == null ? Outcome.COMPLETE : Outcome.PAUSED);
+    }
+
+    private static Report finish(PruneTally tally, ShardTokens tokens, Outcome outcome) {
+        Report report = tally.report(tokens.live().size(), outcome);
         LOG.info("watermark pruning {}", report.summary());
         return report;
     }
 
     /**
-     * Before a pass begins: a cursor updated within a day that names a shard the listing does not hold means that the
-     * stream processor's shard ids and the listing's differ, and the pass would delete live watermarks.
+     * The pass's first phase: a cursor updated within a day that names a shard the listing does not hold means that
+     * the stream processor's shard ids and the listing's differ, and the pass would delete live watermarks.
      *
-     * @throws Refused naming those shards; nothing is pruned
+     * @return whether every segment has been checked (false: out of time, the next run continues the check)
+     * @throws Refused naming those shards; the pass is forgotten, so the next run begins one again
      */
-    private void refuseIfACursorNamesAnUnlistedShard(Set<String> live) {
-        List<String> unlisted = UnlistedCursors.find(dynamo, table, live, clock.instant());
+    private boolean checkCursors(State state, ShardTokens tokens, BooleanSupplier mayContinue) {
+        Instant now = clock.instant();
+        List<String> unlisted = Collections.synchronizedList(new ArrayList<>());
+        boolean checked = SegmentedScan.run(state.segments(),
+                (segment, total, start) -> dynamo.scan(UnlistedCursors.page(table, segment, total, start)),
+                cursors -> {
+                    // A cursor of a shard created after the run's listing is judged by a listing made after it.
+                    tokens.judge(cursors, this::liveTokens);
+                    List<String> found = UnlistedCursors.unlisted(cursors, tokens.live(), now);
+                    unlisted.addAll(found);
+                    return found.isEmpty();
+                },
+                position::store, mayContinue);
         if (!unlisted.isEmpty()) {
+            position.abandon();
             String reason = "watermark pruning refused: the cursors of shards " + unlisted + " were updated within "
                     + UnlistedCursors.RECENT.toHours() + " hours, yet the stream's listing does not hold them; the"
                     + " stream processor's shard ids and DescribeStream's differ, and pruning would delete live"
@@ -192,6 +223,7 @@ public final class WatermarkPruner {
             LOG.error(reason);
             throw new Refused(reason);
         }
+        return checked;
     }
 
     /** A pass refused before it removed anything: the stream processor's shard ids and the listing's differ. */
@@ -199,56 +231,6 @@ public final class WatermarkPruner {
         Refused(String reason) {
             super(reason);
         }
-    }
-
-    /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */
-    private boolean deleteCursorOfGoneShard(Map<String, AttributeValue> cursor, Set<String> live) {
-        if (live.contains(ShardTokens.cursorToken(cursor))) {
-            return false;
-        }
-        AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
-        try {
-            dynamo.deleteItem(r -> {
-                r.tableName(table).key(Key.of(cursor).toAttributeMap()).expressionAttributeNames(Map.of("#u",
-                        ShardCursorItem.UPDATED_AT));
-                if (updatedAt == null) {
-                    r.conditionExpression("attribute_not_exists(#u)");
-                } else {
-                    r.conditionExpression("#u = :u").expressionAttributeValues(Map.of(":u", updatedAt));
-                }
-            });
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            return false;
-        }
-    }
-
-    /** Stores that a pass begins now: no position yet. */
-    private void storePassBegun() {
-        storePosition("SET #t = :t, #b = :now REMOVE #p, #s", Map.of("#b", PrunerPositionItem.PASS_STARTED),
-                Map.of(":now", AttributeValue.fromS(clock.instant().toString())));
-    }
-
-    /** Stores that the pass has done every item up to this key. */
-    private void storePassAfter(Map<String, AttributeValue> after) {
-        storePosition("SET #t = :t, #p = :p, #s = :s", Map.of(),
-                Map.of(":p", after.get(TableSchema.PK), ":s", after.get(TableSchema.SK)));
-    }
-
-    /** Stores that the pass reached the end of the table now. */
-    private void storePassCompleted() {
-        storePosition("SET #t = :t, #c = :now REMOVE #p, #s", Map.of("#c", PrunerPositionItem.PASS_COMPLETED),
-                Map.of(":now", AttributeValue.fromS(clock.instant().toString())));
-    }
-
-    private void storePosition(String update, Map<String, String> names, Map<String, AttributeValue> values) {
-        Map<String, String> allNames = new HashMap<>(names);
-        allNames.putAll(Map.of("#t", TableSchema.ENTITY_TYPE, "#p", PrunerPositionItem.NEXT_PK,
-                "#s", PrunerPositionItem.NEXT_SK));
-        Map<String, AttributeValue> allValues = new HashMap<>(values);
-        allValues.put(":t", AttributeValue.fromS(PrunerPositionItem.TYPE.attributeValue()));
-        dynamo.updateItem(r -> r.tableName(table).key(PrunerPositionItem.KEY.toAttributeMap())
-                .updateExpression(update).expressionAttributeNames(allNames).expressionAttributeValues(allValues));
     }
 
     /** The tokens of every shard the table's streams list now, and of the stream ARNs themselves. */
@@ -270,47 +252,5 @@ public final class WatermarkPruner {
             }
         }
         return tokens;
-    }
-
-    /** The watermark attributes of an item whose token is not live, with their values, by name. */
-    static Map<String, AttributeValue> staleWatermarks(Map<String, AttributeValue> item, Set<String> liveTokens) {
-        Map<String, AttributeValue> stale = new TreeMap<>();
-        item.forEach((name, value) -> {
-            if (Watermarks.isWatermark(name) && !liveTokens.contains(name.substring(Watermarks.PREFIX.length()))) {
-                stale.put(name, value);
-            }
-        });
-        return stale;
-    }
-
-    /**
-     * The UpdateItem that removes an item's stale watermarks on the condition that each still has the value the scan
-     * read; empty when it has none.
-     */
-    static Optional<UpdateItemRequest> removal(String table, Map<String, AttributeValue> item, Set<String> liveTokens) {
-        Map<String, AttributeValue> stale = staleWatermarks(item, liveTokens);
-        if (stale.isEmpty()) {
-            return Optional.empty();
-        }
-        Map<String, String> names = new HashMap<>();
-        Map<String, AttributeValue> values = new HashMap<>();
-        List<String> removes = new ArrayList<>();
-        List<String> conditions = new ArrayList<>();
-        int i = 0;
-        for (Map.Entry<String, AttributeValue> watermark : stale.entrySet()) {
-            names.put("#w" + i, watermark.getKey());
-            values.put(":w" + i, watermark.getValue());
-            removes.add("#w" + i);
-            conditions.add("#w" + i + " = :w" + i);
-            i++;
-        }
-        return Optional.of(UpdateItemRequest.builder()
-                .tableName(table)
-                .key(Map.of(TableSchema.PK, item.get(TableSchema.PK), TableSchema.SK, item.get(TableSchema.SK)))
-                .updateExpression("REMOVE " + String.join(", ", removes))
-                .conditionExpression(String.join(" AND ", conditions))
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .build());
     }
 }

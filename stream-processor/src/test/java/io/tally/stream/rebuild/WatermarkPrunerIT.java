@@ -75,6 +75,31 @@ class WatermarkPrunerIT {
         assertThat(again.itemsPruned()).isZero();
     }
 
+    /** Issue 38: one item with 1,000 stale watermarks, more than one request's condition can hold (300 operators). */
+    @Test
+    void prunerTestWith1000StaleWatermarks_removesThemAll_keepsTheLiveOnesAndTheCounters() {
+        String[] shards = new String[1_002];
+        for (int i = 0; i < 1_000; i++) {
+            shards[i] = String.format("shardId-%08d-gone", i);
+        }
+        shards[1_000] = liveShard;
+        shards[1_001] = streamArn;
+        putDerived("GLOBAL#STATS#0", shards);
+        putDerived("USER#u7", liveShard, "shardId-00001000-gone");
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.watermarksRemoved()).isEqualTo(1_001);
+        assertThat(report.itemsPruned()).isEqualTo(2);
+        assertThat(report.itemsChangedMeanwhile()).isZero();
+        assertThat(report.outcome()).isEqualTo(WatermarkPruner.Outcome.COMPLETE);
+        assertThat(get("GLOBAL#STATS#0")).containsOnlyKeys("pk", "sk", "posts", "entityType",
+                Watermarks.attributeName(liveShard), Watermarks.attributeName(streamArn));
+        assertThat(get("GLOBAL#STATS#0").get("posts").n()).isEqualTo("3");
+        assertThat(get("USER#u7")).containsOnlyKeys("pk", "sk", "posts", "entityType",
+                Watermarks.attributeName(liveShard));
+    }
+
     @Test
     void prune_deletesTheCursorsOfGoneShards_keepsTheLiveOnes() {
         putCursor("shardId-00000004-gone");
@@ -100,6 +125,9 @@ class WatermarkPrunerIT {
 
         assertThat(get("USER#u1")).containsKey(Watermarks.attributeName(unlisted));
         assertThat(cursor(unlisted)).isNotEmpty();
+        // A refused pass is not one that began: the next scheduled run checks again rather than waiting a day.
+        assertThatThrownBy(() -> pruner.resume(Duration.ofDays(1), () -> true, scanned -> { }))
+                .isInstanceOf(WatermarkPruner.Refused.class);
 
         // A day later the shard could no longer deliver a record: its cursor is old, and the pass runs.
         putCursor(unlisted, Instant.now().minus(Duration.ofHours(25)).toString());

@@ -3,10 +3,16 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.stream.engine.Watermarks;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 class WatermarkPrunerTest {
@@ -27,20 +33,20 @@ class WatermarkPrunerTest {
 
     @Test
     void staleWatermarks_onlyWatermarksOfShardsNotLive() {
-        assertThat(WatermarkPruner.staleWatermarks(item(LIVE, GONE, GONE_TOO), LIVE_TOKENS))
+        assertThat(WatermarkRemovals.staleWatermarks(item(LIVE, GONE, GONE_TOO), LIVE_TOKENS))
                 .containsOnlyKeys(GONE, GONE_TOO);
-        assertThat(WatermarkPruner.staleWatermarks(item(LIVE), LIVE_TOKENS)).isEmpty();
+        assertThat(WatermarkRemovals.staleWatermarks(item(LIVE), LIVE_TOKENS)).isEmpty();
     }
 
     @Test
-    void removal_itemWithoutStaleWatermarks_isNoRequest() {
-        assertThat(WatermarkPruner.removal("t", item(LIVE), LIVE_TOKENS)).isEmpty();
-        assertThat(WatermarkPruner.removal("t", item(), LIVE_TOKENS)).isEmpty();
+    void removals_itemWithoutStaleWatermarks_isNoRequest() {
+        assertThat(WatermarkRemovals.removals("t", item(LIVE), LIVE_TOKENS)).isEmpty();
+        assertThat(WatermarkRemovals.removals("t", item(), LIVE_TOKENS)).isEmpty();
     }
 
     @Test
-    void removal_removesEachStaleWatermarkOnConditionItIsUnchanged() {
-        UpdateItemRequest request = WatermarkPruner.removal("t", item(LIVE, GONE, GONE_TOO), LIVE_TOKENS).orElseThrow();
+    void removals_removeEachStaleWatermarkOnConditionItIsUnchanged() {
+        UpdateItemRequest request = WatermarkRemovals.removals("t", item(LIVE, GONE, GONE_TOO), LIVE_TOKENS).get(0);
 
         assertThat(request.tableName()).isEqualTo("t");
         assertThat(request.key()).containsOnlyKeys("pk", "sk");
@@ -49,5 +55,84 @@ class WatermarkPrunerTest {
         assertThat(request.expressionAttributeNames().values()).containsExactlyInAnyOrder(GONE, GONE_TOO);
         assertThat(request.expressionAttributeValues().values())
                 .allMatch(v -> v.s().equals("0000000000000000000000000000000000000042"));
+    }
+
+    /** Issue 38: one request for 151 watermarks has 301 operators, which DynamoDB refuses. */
+    @Test
+    void removals_151StaleWatermarks_areTwoRequestsOfAtMost100() {
+        List<UpdateItemRequest> requests = WatermarkRemovals.removals("t", item(gone(151)), LIVE_TOKENS);
+
+        assertThat(requests).extracting(r -> r.expressionAttributeNames().size()).containsExactly(100, 51);
+    }
+
+    @Test
+    void removals_1000StaleWatermarks_chunksOf100_eachWithinDynamoDbsLimits_eachConditionedOnItsOwnValues() {
+        String[] watermarks = gone(1_000);
+        Map<String, AttributeValue> item = item(watermarks);
+        item.put(LIVE, AttributeValue.fromS("0000000000000000000000000000000000000001"));
+        for (int i = 0; i < watermarks.length; i++) {
+            item.put(watermarks[i], AttributeValue.fromS(String.format("%040d", i)));
+        }
+
+        List<UpdateItemRequest> requests = WatermarkRemovals.removals("t", item, LIVE_TOKENS);
+
+        assertThat(requests).hasSize(10);
+        Set<String> removed = new HashSet<>();
+        for (UpdateItemRequest request : requests) {
+            assertThat(request.expressionAttributeNames()).hasSize(100);
+            assertThat(WatermarkRemovals.conditionOperators(request.conditionExpression())).isEqualTo(199)
+                    .isLessThanOrEqualTo(WatermarkRemovals.MAX_CONDITION_OPERATORS);
+            assertThat(request.conditionExpression().getBytes(StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(WatermarkRemovals.MAX_EXPRESSION_LENGTH);
+            assertThat(request.updateExpression().getBytes(StandardCharsets.UTF_8).length)
+                    .isLessThanOrEqualTo(WatermarkRemovals.MAX_EXPRESSION_LENGTH);
+            // Each placeholder's value is the value read for that very watermark: the chunk's own, no other.
+            request.expressionAttributeNames().forEach((placeholder, name) -> assertThat(request
+                    .expressionAttributeValues().get(":" + placeholder.substring(1))).isEqualTo(item.get(name)));
+            assertThat(request.expressionAttributeValues()).hasSize(100);
+            removed.addAll(request.expressionAttributeNames().values());
+        }
+        assertThat(removed).containsExactlyInAnyOrder(watermarks);
+    }
+
+    @Test
+    void conditionOperators_countsComparisonsAndAnds() {
+        assertThat(WatermarkRemovals.conditionOperators("#w0 = :w0")).isEqualTo(1);
+        assertThat(WatermarkRemovals.conditionOperators("#w0 = :w0 AND #w1 = :w1 AND #w2 = :w2")).isEqualTo(5);
+    }
+
+    private static String[] gone(int count) {
+        String[] watermarks = new String[count];
+        for (int i = 0; i < count; i++) {
+            watermarks[i] = Watermarks.attributeName(String.format("shardId-%08d-gone", i));
+        }
+        return watermarks;
+    }
+
+    @Test
+    void itemFailures_theItemsOwnRefusals_areReportedAndPassed_throttlingServerAndTableErrorsStopThePass() {
+        assertThat(ItemFailures.isTheItems(error(400, "ValidationException"))).isTrue();
+        assertThat(ItemFailures.isTheItems(error(400, "ItemCollectionSizeLimitExceededException"))).isTrue();
+        assertThat(ItemFailures.isTheItems(error(400, "TransactionConflictException"))).isTrue();
+
+        assertThat(ItemFailures.isTheItems(error(400, "ProvisionedThroughputExceededException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "ThrottlingException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "RequestLimitExceeded"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(500, "InternalServerError"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(503, "ServiceUnavailable"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "ResourceNotFoundException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(error(400, "AccessDeniedException"))).isFalse();
+        assertThat(ItemFailures.isTheItems(SdkClientException.create("Unable to execute HTTP request"))).isFalse();
+    }
+
+    @Test
+    void itemFailures_describe_namesTheCodeAndDynamoDbsMessage() {
+        assertThat(ItemFailures.describe(error(400, "ValidationException")))
+                .isEqualTo("ValidationException: refused");
+    }
+
+    private static DynamoDbException error(int status, String code) {
+        return (DynamoDbException) DynamoDbException.builder().statusCode(status)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("refused").build()).build();
     }
 }
