@@ -1,7 +1,6 @@
 package io.tally.stream.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.core.Key;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
 import io.tally.stream.events.EventPublisher;
@@ -157,27 +156,9 @@ public final class Engine implements AutoCloseable {
                     () -> deadLetters.send(DeadLetter.of(change.record(), change.poisonReason())))));
         }
 
-        int requests = 0;
-        List<KeyWriter.Outcome> failedWrites = new ArrayList<>();
-        List<Key> written = new ArrayList<>();
-        for (Future<KeyWriter.Outcome> future : writes) {
-            KeyWriter.Outcome outcome = Futures.await(future);
-            requests += outcome.requests();
-            if (outcome.written()) {
-                written.add(outcome.key());
-            }
-            if (outcome.failed()) {
-                failedWrites.add(outcome);
-                metrics.failure("derived-write");
-                LOG.warn("derived write of {} failed from sequence {}", outcome.key(), outcome.failedAt(),
-                        outcome.error());
-            }
-        }
-        WriteGiveUp.Filed givenUp = writeGiveUp.fileRefusedForGood(failedWrites, plan, before, now);
-        String failed = null;
-        for (KeyWriter.Outcome outcome : failedWrites) {
-            failed = Futures.min(failed, outcome.failedAt());
-        }
+        WrittenItems ended = WrittenItems.await(writes, metrics);
+        WriteGiveUp.Filed givenUp = writeGiveUp.fileRefusedForGood(ended.failed(), plan, before, now);
+        String failed = ended.failedAt();
         for (PendingLetter letter : letters) {
             try {
                 Futures.await(letter.future());
@@ -193,14 +174,14 @@ public final class Engine implements AutoCloseable {
         failed = Futures.min(failed, events.failedAt());
         String last = batch.get(batch.size() - 1).paddedSequence();
         ShardCursors.Progress after = before.after(first, last, failed, now)
-                .withRefused(before.refused().after(givenUp.items(), written, now));
+                .withRefused(before.refused().after(givenUp.items(), ended.written(), now));
         if (!guard.release(plan.shardId(), lease, after, clock.instant())) {
             // The cursor still names this batch's first record: retrying the whole batch is safe and clears it.
             failed = first;
         }
-        metrics.coalescing(batch.size(), requests);
+        metrics.coalescing(batch.size(), ended.requests());
         return BatchResult.ran(plan, failed,
-                new BatchResult.Writes(requests, failedWrites.size(), givenUp.count()), events);
+                new BatchResult.Writes(ended.requests(), ended.failed().size(), givenUp.count()), events);
     }
 
     /** Waits for writes in flight, then stops the pool. */
