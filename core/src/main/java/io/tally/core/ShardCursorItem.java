@@ -27,6 +27,12 @@ public final class ShardCursorItem {
     public static final String CLAIMED_FROM = "claimedFrom";
     /** Every record up to this one (zero-padded sequence) is applied: where the shard stands. */
     public static final String ACKNOWLEDGED = "acknowledged";
+    /**
+     * The derived items the shard gave up writing because DynamoDB refused them for good, so that their next refused
+     * write is filed at once: a map from a hash of the item's key (the one in its dead letters' sort key) to when it
+     * was last refused (epoch milliseconds), the 20 most recent at most. Absent when there are none.
+     */
+    public static final String REFUSED = "refused";
     /** When the cursor last changed (ISO-8601). */
     public static final String UPDATED_AT = "updatedAt";
 

@@ -108,9 +108,23 @@ class KeysTest {
     }
 
     @Test
-    void deadLetter_isFiledUnderTheUtcDayInSequenceOrder() {
+    void deadLetter_isFiledUnderTheUtcDayInSequenceOrder_inTheSlotItsSortKeyHashesTo() {
+        // The slot is the CRC-32 of the sort key modulo 16: stable, so a letter filed again overwrites itself.
         assertThat(DeadLetterItem.key(Instant.parse("2024-03-01T23:59:59.999Z"), "0042", "ev-1"))
-                .isEqualTo(new Key("DEADLETTER#2024-03-01", "0042#ev-1"));
+                .isEqualTo(new Key("DEADLETTER#2024-03-01#4", "0042#ev-1"));
+        assertThat(DeadLetterItem.partitions("2024-03-01")).hasSize(17).contains("DEADLETTER#2024-03-01#0",
+                "DEADLETTER#2024-03-01#15").endsWith("DEADLETTER#2024-03-01");
+        assertThat(DeadLetterItem.dayOf("DEADLETTER#2024-03-01#4")).isEqualTo("2024-03-01");
+        assertThat(DeadLetterItem.dayOf("DEADLETTER#2024-03-01")).isEqualTo("2024-03-01");
+    }
+
+    @Test
+    void deadLetters_spreadOverEverySlot() {
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        for (int sequence = 0; sequence < 200; sequence++) {
+            slots.add(DeadLetterItem.slot(String.format("%040d#ev-%d", sequence, sequence)));
+        }
+        assertThat(slots).hasSize(DeadLetterItem.PARTITIONS);
     }
 
     @Test

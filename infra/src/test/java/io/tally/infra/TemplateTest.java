@@ -401,7 +401,7 @@ class TemplateTest {
     }
 
     @Test
-    void alarms_watchIteratorAgeTheFailureDestinationPoisonRecordsTheGuardAndGivenUpEventsAndWrites() {
+    void alarms_watchIteratorAgeTheFailureDestinationPoisonRecordsTheGuardGivenUpEventsAndWritesAndItemSize() {
         Map<String, JsonNode> byMetric = new HashMap<>();
         for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
             JsonNode alarm = properties(id);
@@ -409,7 +409,13 @@ class TemplateTest {
         }
         assertThat(byMetric).containsKeys("AWS/Lambda/IteratorAge", "AWS/SQS/ApproximateNumberOfMessagesVisible",
                 "Tally/tally.stream.poison", "Tally/tally.stream.guard", "Tally/tally.stream.events.deadlettered",
-                "Tally/tally.stream.derived.deadlettered");
+                "Tally/tally.stream.derived.deadlettered", "Tally/tally.stream.derived.maxwriteunits.max");
+        // The largest item written: a write unit is a KB of it, and DynamoDB refuses an item over 400 KB.
+        JsonNode size = byMetric.get("Tally/tally.stream.derived.maxwriteunits.max");
+        assertThat(size.path("Statistic").asText()).isEqualTo("Maximum");
+        assertThat(size.path("Threshold").asInt()).isEqualTo(100);
+        assertThat(size.path("ComparisonOperator").asText()).isEqualTo("GreaterThanThreshold");
+        assertThat(size.path("AlarmDescription").asText()).contains("large derived item", "400 KB");
         JsonNode guard = byMetric.get("Tally/tally.stream.guard").path("Dimensions");
         assertThat(dimensions(guard)).containsEntry("reason", "past-failure");
         assertThat(byMetric.get("AWS/Lambda/IteratorAge").path("Dimensions").get(0).path("Value").asText())
@@ -449,7 +455,7 @@ class TemplateTest {
                     + "with these dimensions").isNotNull().contains(dimensions.keySet());
         }
         assertThat(custom).containsExactlyInAnyOrder("PoisonRecordAlarm", "ShardGuardAlarm", "EventDeadLetterAlarm",
-                "DerivedWriteDeadLetterAlarm");
+                "DerivedWriteDeadLetterAlarm", "DerivedItemSizeAlarm");
     }
 
     @Test

@@ -12,13 +12,14 @@ import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * {@code tally.deadletters} in {@code GET /metrics}: how many dead letters the table holds (those filed on the last
- * {@link DeadLetterQueries#DEFAULT_DAYS} days: one counting query per day, no item read). The count is kept for
- * {@link #MAX_AGE}, so that the dashboard's polling does not turn into a stream of queries. NaN when the table
- * cannot be read.
+ * {@link DeadLetterQueries#DEFAULT_DAYS} days: one counting query per partition of each day, no item read). The count
+ * is kept for {@link #MAX_AGE}, so that the dashboard's polling does not turn into a stream of queries. NaN when the
+ * table cannot be read.
  */
 final class DeadLetterGauge {
     static final String NAME = "tally.deadletters";
-    static final Duration MAX_AGE = Duration.ofSeconds(5);
+    /** A count is 17 queries per day, 544 in all: kept long enough that the dashboard's polling stays cheap. */
+    static final Duration MAX_AGE = Duration.ofSeconds(30);
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterGauge.class);
 
     private final DeadLetterQueries letters;

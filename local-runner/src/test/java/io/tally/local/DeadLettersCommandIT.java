@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import io.tally.core.DeadLetterItem;
 import io.tally.local.events.MatchedEvent;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +84,11 @@ class DeadLettersCommandIT {
         assertThat(list.err()).contains("1 dead letter(s) in table tally");
         String id = onlyLetterId();
         assertThat(id).matches("\\d{4}-\\d{2}-\\d{2}/\\d+#.+");
+        // Filed in one of its day's 16 partitions, the one its sort key gives; the id leaves the slot out.
+        String day = id.substring(0, id.indexOf('/'));
+        String sortKey = id.substring(id.indexOf('/') + 1);
+        assertThat(dynamo.getItem(r -> r.tableName(runner.tableName())
+                .key(DeadLetterItem.key(day, sortKey).toAttributeMap())).hasItem()).isTrue();
 
         Run show = run("dead-letters", "show", id);
         assertThat(show.status()).as(show.err()).isZero();
@@ -106,7 +112,7 @@ class DeadLettersCommandIT {
         assertThat(again.status()).isEqualTo(3);
         assertThat(again.err()).contains("no dead letter " + id);
 
-        // The gauge is recounted at most every few seconds: wait for the next count.
+        // The gauge is recounted at most every 30 seconds: wait for the next count.
         while (gauge() != 0) {
             Thread.sleep(200);
         }
@@ -125,6 +131,27 @@ class DeadLettersCommandIT {
         } finally {
             assertThat(run("dead-letters", "delete", "2020-01-01/00000000000000000001#old").status()).isZero();
         }
+    }
+
+    @Test
+    void letterFiledBeforeLettersWereSpread_inItsDaysPartitionWithoutASlot_isListedShownAndDeleted() throws Exception {
+        String day = DeadLetterItem.day(Instant.now());
+        dynamo.putItem(r -> r.tableName(runner.tableName()).item(Map.of(
+                "pk", AttributeValue.fromS("DEADLETTER#" + day), "sk", AttributeValue.fromS("00000000000000000002#before"),
+                "entityType", AttributeValue.fromS("DeadLetter"), "reason", AttributeValue.fromS("filed before"))));
+        String id = day + "/00000000000000000002#before";
+        try {
+            Run list = run("dead-letters", "list", "--days", "2");
+            assertThat(list.status()).as(list.err()).isZero();
+            assertThat(list.out()).contains(id + "  ").contains("filed before");
+
+            Run show = run("dead-letters", "show", id);
+            assertThat(show.status()).as(show.err()).isZero();
+            assertThat(JSON.readTree(show.out()).get("id").asText()).isEqualTo(id);
+        } finally {
+            assertThat(run("dead-letters", "delete", id).status()).isZero();
+        }
+        assertThat(run("dead-letters", "show", id).status()).isEqualTo(3);
     }
 
     @Test

@@ -9,6 +9,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.amazonaws.services.lambda.runtime.tests.annotations.Event;
+import io.tally.core.DeadLetterItem;
 import io.tally.core.Key;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
@@ -19,6 +20,7 @@ import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.testkit.LocalDynamoDb;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -153,10 +155,14 @@ class StreamHandlerIT {
 
     /** The fixture's records were all written on 2024-05-01. */
     private List<Map<String, AttributeValue>> deadLetters() {
-        return client.query(QueryRequest.builder().tableName(table)
-                .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("DEADLETTER#2024-05-01")))
-                .consistentRead(true)
-                .build()).items();
+        List<Map<String, AttributeValue>> letters = new ArrayList<>();
+        for (String partition : DeadLetterItem.partitions("2024-05-01")) {
+            letters.addAll(client.query(QueryRequest.builder().tableName(table)
+                    .keyConditionExpression("pk = :pk")
+                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))
+                    .consistentRead(true)
+                    .build()).items());
+        }
+        return letters;
     }
 }

@@ -28,7 +28,7 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 
 /**
  * {@code tally-local dead-letters list|show|delete|republish-events}: the records the stream processor filed as dead
- * letters ({@code DEADLETTER#<day>} items), to find, inspect, republish the events of and, once handled, delete them
+ * letters ({@code DEADLETTER#<day>#<slot>} items), to find, inspect, republish the events of and, once handled, delete them
  * (docs/exactly-once.md, "Repairing after a dead letter").
  */
 @Command(name = "dead-letters", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
@@ -59,7 +59,7 @@ public final class DeadLettersCommand implements Callable<Integer> {
                     + "keys, the reason. The id is what show and delete take.", ""})
     static final class ListCommand extends TableCommand {
         @Option(names = "--days", paramLabel = "N", description = "the letters of the last N days (default: "
-                + "${DEFAULT-VALUE}: they expire after 30 days); one query per day")
+                + "${DEFAULT-VALUE}: they expire after 30 days); 17 queries per day, one per partition")
         int days = DeadLetterQueries.DEFAULT_DAYS;
 
         @Option(names = "--all", description = "every letter, however old (a scan of the whole table: DynamoDB "
@@ -194,7 +194,10 @@ public final class DeadLettersCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--days must be at least 1");
             }
             DeadLetterQueries letters = new DeadLetterQueries(clients.dynamo(), table.tableName, Clock.systemUTC());
-            List<Map<String, AttributeValue>> chosen = !ids.isEmpty() ? ids.stream().map(DeadLetterQueries::key).toList()
+            // An id names a letter in its slot or, filed before letters were spread, in its day's partition: both
+            // keys are given, and the one without an item is skipped.
+            List<Map<String, AttributeValue>> chosen = !ids.isEmpty()
+                    ? ids.stream().flatMap(id -> DeadLetterQueries.keys(id).stream()).toList()
                     : all ? letters.all() : letters.recent(days);
             try (EventBridgeClient eventBridge = table.eventBridge(eventsEndpoint)) {
                 Map<String, EventPublisher> publishers = new HashMap<>();

@@ -51,10 +51,17 @@ public final class DeadLetters {
                 : letter.sequenceNumber();
         String eventId = letter.eventId() != null ? letter.eventId() : "sha256-" + sha256(String.valueOf(letter.raw()));
         String suffix = letter.isEvents() ? EVENTS_SUFFIX
-                : letter.isDerivedWrite()
-                ? DERIVED_SUFFIX + sha256(letter.derivedKey().pk() + "\u0000" + letter.derivedKey().sk())
+                : letter.isDerivedWrite() ? DERIVED_SUFFIX + derivedKeyHash(letter.derivedKey())
                 : "";
         return DeadLetterItem.key(day, sequence, eventId + suffix);
+    }
+
+    /**
+     * The hash of a derived item's key in the sort key of its letters ({@value #DERIVED_SUFFIX}{@code <hash>}), and in
+     * the shard cursor's memory of items refused for good ({@link RefusedItems}): 32 hex digits.
+     */
+    static String derivedKeyHash(Key key) {
+        return sha256(key.pk() + "\u0000" + key.sk());
     }
 
     /** A plain PutItem: a redelivered record replaces its own letter, which is what idempotent filing needs. */

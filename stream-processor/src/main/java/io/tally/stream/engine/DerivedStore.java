@@ -19,9 +19,13 @@ public interface DerivedStore {
     sealed interface Outcome permits Applied, Refused {
     }
 
-    /** The write is committed. */
-    record Applied() implements Outcome {
-        public static final Applied INSTANCE = new Applied();
+    /**
+     * The write is committed; it cost {@code writeUnits} write units of the table (its indexes left out): the size of
+     * the item, before or after the write whichever is larger, in KB rounded up. 0 when the store does not say.
+     */
+    record Applied(int writeUnits) implements Outcome {
+        /** Committed, at a cost the store does not say. */
+        public static final Applied INSTANCE = new Applied(0);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -113,6 +114,9 @@ public final class DerivedWrites {
                 // The new values of the counters that go at zero, so that those the write brought to zero can be
                 // removed.
                 .returnValues(write.removableCounters().isEmpty() ? ReturnValue.NONE : ReturnValue.UPDATED_NEW)
+                // The write units the table charged: the item's size in KB, rounded up (tally.stream.derived
+                // .maxwriteunits), with the indexes' apart.
+                .returnConsumedCapacity(ReturnConsumedCapacity.INDEXES)
                 .build();
     }
 

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 
-/** Dead letters as items of the table ({@code DEADLETTER#<day>}), see {@link DeadLetters}. */
+/** Dead letters as items of the table ({@code DEADLETTER#<day>#<slot>}), see {@link DeadLetters}. */
 public final class DynamoDbDeadLetterSink implements DeadLetterSink {
     private static final Logger LOG = LoggerFactory.getLogger(DynamoDbDeadLetterSink.class);
 

@@ -8,7 +8,9 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * Derived items in the DynamoDB table, one UpdateItem per {@link DerivedWrite}, and one more when the write brought
@@ -26,16 +28,26 @@ public record DynamoDbDerivedStore(DynamoDbClient client, String tableName) impl
 
     @Override
     public Outcome apply(DerivedWrite write) {
-        Map<String, AttributeValue> updated;
+        UpdateItemResponse response;
         try {
-            updated = client.updateItem(DerivedWrites.toUpdateItem(tableName, write)).attributes();
+            response = client.updateItem(DerivedWrites.toUpdateItem(tableName, write));
         } catch (ConditionalCheckFailedException e) {
             // No item in the exception means there is no item: its watermark and revision are absent.
             Map<String, AttributeValue> item = e.hasItem() ? e.item() : null;
             return new Refused(DerivedWrites.watermarkOf(write, item), DerivedWrites.revisionOf(item));
         }
-        removeZeros(write, updated);
-        return Applied.INSTANCE;
+        removeZeros(write, response.attributes());
+        return new Applied(writeUnits(response.consumedCapacity()));
+    }
+
+    /** The table's write units, without its indexes'; 0 when DynamoDB did not say. */
+    static int writeUnits(ConsumedCapacity consumed) {
+        if (consumed == null) {
+            return 0;
+        }
+        Double units = consumed.table() != null && consumed.table().capacityUnits() != null
+                ? consumed.table().capacityUnits() : consumed.capacityUnits();
+        return units == null ? 0 : (int) Math.ceil(units);
     }
 
     /**

@@ -7,6 +7,7 @@ import static io.tally.core.ShardCursorItem.HOLDER;
 import static io.tally.core.ShardCursorItem.LEASE_UNTIL;
 import static io.tally.core.ShardCursorItem.PENDING;
 import static io.tally.core.ShardCursorItem.PENDING_SINCE;
+import static io.tally.core.ShardCursorItem.REFUSED;
 import static io.tally.core.ShardCursorItem.SHARD_ID;
 import static io.tally.core.ShardCursorItem.UPDATED_AT;
 
@@ -46,9 +47,11 @@ public final class DynamoDbShardCursors implements ShardCursors {
      * The attribute each placeholder of the expressions names. A request passes only the names its expressions use:
      * DynamoDB refuses an unused one.
      */
-    private static final Map<String, String> NAMES = Map.of("#type", TableSchema.ENTITY_TYPE, "#shard", SHARD_ID,
-            "#holder", HOLDER, "#until", LEASE_UNTIL, "#from", CLAIMED_FROM, "#pending", PENDING, "#ack", ACKNOWLEDGED,
-            "#attempts", ATTEMPTS, "#since", PENDING_SINCE, "#updated", UPDATED_AT);
+    private static final Map<String, String> NAMES = Map.ofEntries(Map.entry("#type", TableSchema.ENTITY_TYPE),
+            Map.entry("#shard", SHARD_ID), Map.entry("#holder", HOLDER), Map.entry("#until", LEASE_UNTIL),
+            Map.entry("#from", CLAIMED_FROM), Map.entry("#pending", PENDING), Map.entry("#ack", ACKNOWLEDGED),
+            Map.entry("#attempts", ATTEMPTS), Map.entry("#since", PENDING_SINCE), Map.entry("#refused", REFUSED),
+            Map.entry("#updated", UPDATED_AT));
 
     private final DynamoDbClient client;
     private final String tableName;
@@ -111,7 +114,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
     @Override
     public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
         Map<String, String> names = names("#holder", "#until", "#from", "#pending", "#attempts", "#since",
-                "#updated");
+                "#refused", "#updated");
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":holder", AttributeValue.fromS(lease.holder()));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
@@ -130,6 +133,15 @@ public final class DynamoDbShardCursors implements ShardCursors {
             } else {
                 remove.add("#since");
             }
+        }
+        if (progress.refused().isEmpty()) {
+            remove.add("#refused");
+        } else {
+            set.add("#refused = :refused");
+            Map<String, AttributeValue> refused = new HashMap<>();
+            progress.refused().byHash().forEach((hash, when) ->
+                    refused.put(hash, AttributeValue.fromN(Long.toString(when.toEpochMilli()))));
+            values.put(":refused", AttributeValue.fromM(refused));
         }
         if (progress.acknowledged() != null) {
             names.put("#ack", ACKNOWLEDGED);
@@ -184,6 +196,15 @@ public final class DynamoDbShardCursors implements ShardCursors {
             pending = new Pending(string(item, PENDING), attempts == null ? 0 : Integer.parseInt(attempts.n()),
                     since == null ? null : Timestamps.parse(since.s()));
         }
-        return new Progress(pending, string(item, ACKNOWLEDGED));
+        return new Progress(pending, string(item, ACKNOWLEDGED), refused(item.get(REFUSED)));
+    }
+
+    private static RefusedItems refused(AttributeValue value) {
+        if (value == null || !value.hasM()) {
+            return RefusedItems.NONE;
+        }
+        Map<String, Instant> byHash = new HashMap<>();
+        value.m().forEach((hash, when) -> byHash.put(hash, Instant.ofEpochMilli(Long.parseLong(when.n()))));
+        return new RefusedItems(byHash);
     }
 }

@@ -156,23 +156,9 @@ public final class Engine implements AutoCloseable {
                     () -> deadLetters.send(DeadLetter.of(change.record(), change.poisonReason())))));
         }
 
-        int requests = 0;
-        List<KeyWriter.Outcome> failedWrites = new ArrayList<>();
-        for (Future<KeyWriter.Outcome> future : writes) {
-            KeyWriter.Outcome outcome = Futures.await(future);
-            requests += outcome.requests();
-            if (outcome.failed()) {
-                failedWrites.add(outcome);
-                metrics.failure("derived-write");
-                LOG.warn("derived write of {} failed from sequence {}", outcome.key(), outcome.failedAt(),
-                        outcome.error());
-            }
-        }
-        int writesDeadLettered = writeGiveUp.fileRefusedForGood(failedWrites, plan, before.pending(), now);
-        String failed = null;
-        for (KeyWriter.Outcome outcome : failedWrites) {
-            failed = Futures.min(failed, outcome.failedAt());
-        }
+        WrittenItems ended = WrittenItems.await(writes, metrics);
+        WriteGiveUp.Filed givenUp = writeGiveUp.fileRefusedForGood(ended.failed(), plan, before, now);
+        String failed = ended.failedAt();
         for (PendingLetter letter : letters) {
             try {
                 Futures.await(letter.future());
@@ -187,13 +173,15 @@ public final class Engine implements AutoCloseable {
         EventRelease.Outcome events = release.releaseBefore(failed, plan.changes(), before, now);
         failed = Futures.min(failed, events.failedAt());
         String last = batch.get(batch.size() - 1).paddedSequence();
-        if (!guard.release(plan.shardId(), lease, before.after(first, last, failed, now), clock.instant())) {
+        ShardCursors.Progress after = before.after(first, last, failed, now)
+                .withRefused(before.refused().after(givenUp.items(), ended.written(), now));
+        if (!guard.release(plan.shardId(), lease, after, clock.instant())) {
             // The cursor still names this batch's first record: retrying the whole batch is safe and clears it.
             failed = first;
         }
-        metrics.coalescing(batch.size(), requests);
+        metrics.coalescing(batch.size(), ended.requests());
         return BatchResult.ran(plan, failed,
-                new BatchResult.Writes(requests, failedWrites.size() - writesDeadLettered, writesDeadLettered), events);
+                new BatchResult.Writes(ended.requests(), ended.failed().size(), givenUp.count()), events);
     }
 
     /** Waits for writes in flight, then stops the pool. */
@@ -324,8 +312,9 @@ public final class Engine implements AutoCloseable {
         /**
          * When a derived write that DynamoDB refuses for good (an item over 400 KB, a full item collection) is given
          * up on and filed as a dead letter, so that the shard moves on: after {@code attempts} failed batches in a
-         * row at its record, at least {@code after} since the first (defaults: 5 attempts, 10 minutes). Throttling
-         * and other errors that clear are retried until they do.
+         * row at its record, at least {@code after} since the first (defaults: 5 attempts, 10 minutes); a write to an
+         * item the shard gave up on before ({@link RefusedItems}, in its cursor) is filed at once. Throttling and
+         * other errors that clear are retried until they do.
          */
         public Builder writeGiveUp(int attempts, Duration after) {
             this.writeAttempts = attempts;

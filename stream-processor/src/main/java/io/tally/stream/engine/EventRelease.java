@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * filed too. A record's derived writes are kept either way.
  *
  * <p>Why a dead letter per record rather than an outbox the shard leaves behind: the dead letters are already the
- * durable, idempotent store (keyed by the record, {@code DEADLETTER#<day>}) with a TTL, an alarm, an operator's
+ * durable, idempotent store (keyed by the record, {@code DEADLETTER#<day>#<slot>}) with a TTL, an alarm, an operator's
  * tool and the fault test's oracle; an outbox would be a second such store, and a drainer of its own that must run
  * while the bus refuses everything. Filing only the records the shard moves past keeps each letter written once in
  * the normal course: a record after the failure point is retried anyway, and files its letter then.

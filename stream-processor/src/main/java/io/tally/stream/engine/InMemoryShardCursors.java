@@ -44,6 +44,12 @@ public final class InMemoryShardCursors implements ShardCursors {
         return true;
     }
 
+    /** What the cursor of a shard records ({@link Progress#NONE} for a shard it does not know). */
+    public synchronized Progress progress(String shardId) {
+        Cursor cursor = cursors.get(shardId);
+        return cursor == null ? Progress.NONE : cursor.progress();
+    }
+
     /** The pending record of a shard, or null. */
     public synchronized Pending pending(String shardId) {
         Cursor cursor = cursors.get(shardId);

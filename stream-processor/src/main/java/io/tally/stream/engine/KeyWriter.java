@@ -31,11 +31,23 @@ final class KeyWriter {
 
     /**
      * The result of writing one derived item: {@code unapplied} is every sequence of the batch whose contribution to
-     * the item may not be in it, in stream order (empty when the write succeeded), and {@code error} why.
+     * the item may not be in it, in stream order (empty when the write succeeded), and {@code error} why (also when
+     * the failed write only repeated records the item holds). {@code applied}: the writes the item took, the most
+     * costly of them {@code writeUnits} write units (0: not known).
      */
-    record Outcome(Key key, int requests, RuntimeException error, List<String> unapplied) {
-        static Outcome done(Key key, int requests) {
-            return new Outcome(key, requests, null, List.of());
+    record Outcome(Key key, int requests, RuntimeException error, List<String> unapplied, int applied,
+                   int writeUnits) {
+        Outcome(Key key, int requests, RuntimeException error, List<String> unapplied) {
+            this(key, requests, error, unapplied, 0, 0);
+        }
+
+        static Outcome done(Key key, int requests, int applied, int writeUnits) {
+            return new Outcome(key, requests, null, List.of(), applied, writeUnits);
+        }
+
+        /** Whether the item took a write and none failed: DynamoDB does not refuse it for good (any more). */
+        boolean written() {
+            return applied > 0 && error == null;
         }
 
         boolean failed() {
@@ -75,15 +87,17 @@ final class KeyWriter {
         DerivedStore.Refused known = null;
         int requests = 0;
         int refusals = 0;
+        int applied = 0;
+        int writeUnits = 0;
         while (true) {
             Optional<DerivedWrite> write;
             try {
                 write = contributions.writeAfter(known);
             } catch (RuntimeException e) {
-                return failed(contributions, requests, known, acknowledged, e);
+                return failed(contributions, requests, applied, writeUnits, known, acknowledged, e);
             }
             if (write.isEmpty()) {
-                return Outcome.done(contributions.key(), requests);
+                return Outcome.done(contributions.key(), requests, applied, writeUnits);
             }
             DerivedStore.Outcome outcome;
             try {
@@ -91,13 +105,14 @@ final class KeyWriter {
                 metrics.derivedWrite();
                 outcome = store.apply(write.get());
             } catch (RuntimeException e) {
-                return failed(contributions, requests, known, acknowledged, e);
+                return failed(contributions, requests, applied, writeUnits, known, acknowledged, e);
             }
             if (outcome instanceof DerivedStore.Refused refused) {
                 if (++refusals == MAX_ATTEMPTS_PER_KEY) {
-                    return failed(contributions, requests, refused, acknowledged, new IllegalStateException(
-                            "the watermark of " + contributions.key() + " kept moving during the batch: is the shard"
-                                    + " processed twice at the same time (ParallelizationFactor > 1)?"));
+                    return failed(contributions, requests, applied, writeUnits, refused, acknowledged,
+                            new IllegalStateException("the watermark of " + contributions.key() + " kept moving"
+                                    + " during the batch: is the shard processed twice at the same time"
+                                    + " (ParallelizationFactor > 1)?"));
                 }
                 known = refused;
             } else {
@@ -105,22 +120,21 @@ final class KeyWriter {
                 // holds them, and the next write takes the rest on the condition that it still does. The refusals
                 // counted are those in a row, of one run.
                 refusals = 0;
+                applied++;
+                writeUnits = Math.max(writeUnits, ((DerivedStore.Applied) outcome).writeUnits());
                 known = new DerivedStore.Refused(write.get().lastSequence(), write.get().hasDocument()
                         ? write.get().documentRevision() : known == null ? null : known.revision());
             }
         }
     }
 
-    private static Outcome failed(KeyContributions contributions, int requests, DerivedStore.Refused known,
-                                  String acknowledged, RuntimeException error) {
+    private static Outcome failed(KeyContributions contributions, int requests, int applied, int writeUnits,
+                                  DerivedStore.Refused known, String acknowledged, RuntimeException error) {
         String watermark = known == null ? null : known.watermark();
-        String applied = watermark == null || acknowledged != null && acknowledged.compareTo(watermark) > 0
+        String through = watermark == null || acknowledged != null && acknowledged.compareTo(watermark) > 0
                 ? acknowledged : watermark;
-        List<String> unapplied = contributions.sequencesAfter(applied);
-        if (unapplied.isEmpty()) {
-            // Every record of the write is applied already: the failed write only repeated them.
-            return Outcome.done(contributions.key(), requests);
-        }
-        return new Outcome(contributions.key(), requests, error, unapplied);
+        List<String> unapplied = contributions.sequencesAfter(through);
+        // Empty when every record of the write is applied already: the failed write only repeated them.
+        return new Outcome(contributions.key(), requests, error, unapplied, applied, writeUnits);
     }
 }

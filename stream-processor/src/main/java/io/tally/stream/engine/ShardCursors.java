@@ -61,9 +61,25 @@ public interface ShardCursors {
     /**
      * What is known of a shard: every record up to {@code acknowledged} is applied (null: nothing known), and
      * {@code pending}, when present, is the lowest record that may not be; every record before it is applied.
+     * {@code refused}: the derived items the shard gave up writing ({@link RefusedItems}), whose next write refused for
+     * good is filed at once.
      */
-    record Progress(Pending pending, String acknowledged) {
+    record Progress(Pending pending, String acknowledged, RefusedItems refused) {
         public static final Progress NONE = new Progress(null, null);
+
+        public Progress {
+            refused = refused == null ? RefusedItems.NONE : refused;
+        }
+
+        /** A progress that remembers no refused item. */
+        public Progress(Pending pending, String acknowledged) {
+            this(pending, acknowledged, RefusedItems.NONE);
+        }
+
+        /** This progress, remembering {@code refused} instead. */
+        public Progress withRefused(RefusedItems refused) {
+            return new Progress(pending, acknowledged, refused);
+        }
 
         /**
          * The first record of a claim that was never released (its invocation died), as a pending record: its batch
@@ -82,20 +98,21 @@ public interface ShardCursors {
             if (abandoned == null || pending != null && pending.sequence().compareTo(abandoned.sequence()) <= 0) {
                 return this;
             }
-            return new Progress(abandoned, acknowledged);
+            return new Progress(abandoned, acknowledged, refused);
         }
 
         /**
          * The progress after a batch {@code first..last} that was admitted under this progress and reported its
          * first unprocessed record {@code failedAt} (null: the batch completed). Every record before the batch was
          * applied (it started at or before the pending record), the batch applied every record before
-         * {@code failedAt}, or all of them.
+         * {@code failedAt}, or all of them. The refused items are kept as they are: {@link #withRefused} sets the
+         * batch's.
          */
         public Progress after(String first, String last, String failedAt, Instant now) {
             if (failedAt == null) {
                 String reached = acknowledged == null || acknowledged.compareTo(last) < 0 ? last : acknowledged;
                 return new Progress(pending != null && pending.sequence().compareTo(last) > 0 ? pending : null,
-                        reached);
+                        reached, refused);
             }
             if (pending != null && pending.sequence().compareTo(failedAt) > 0
                     || acknowledged != null && failedAt.compareTo(acknowledged) <= 0) {
@@ -105,7 +122,8 @@ public interface ShardCursors {
             boolean again = pending != null && pending.sequence().equals(failedAt);
             // Milliseconds, as stored: a release can then recognise its own progress in the cursor.
             return new Progress(new Pending(failedAt, again ? pending.attempts() + 1 : 1,
-                    again && pending.since() != null ? pending.since() : Timestamps.truncate(now)), acknowledged);
+                    again && pending.since() != null ? pending.since() : Timestamps.truncate(now)), acknowledged,
+                    refused);
         }
     }
 

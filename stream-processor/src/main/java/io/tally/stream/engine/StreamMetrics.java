@@ -14,6 +14,13 @@ public final class StreamMetrics {
     public static final String RECORDS = "tally.stream.records";
     public static final String RECORDS_SKIPPED = "tally.stream.records.skipped";
     public static final String DERIVED_WRITES = "tally.stream.derived.writes";
+    /**
+     * Per batch, the write units of its most costly derived write: the size of the largest item it wrote, in KB
+     * rounded up (DynamoDB refuses an item over 400 KB). Flushed as {@code .max}, {@code .sum} and {@code .count}.
+     */
+    public static final String MAX_WRITE_UNITS = "tally.stream.derived.maxwriteunits";
+    /** Write units above which a derived item is logged as large: 100 KB, a quarter of DynamoDB's limit. */
+    public static final int LARGE_ITEM_WRITE_UNITS = 100;
     public static final String FAILURES = "tally.stream.failures";
     public static final String POISON = "tally.stream.poison";
     public static final String EVENTS_PUBLISHED = "tally.stream.events.published";
@@ -28,6 +35,7 @@ public final class StreamMetrics {
 
     private final MeterRegistry registry;
     private final DistributionSummary coalescingRatio;
+    private final DistributionSummary maxWriteUnits;
     private final Timer batchDuration;
     private final Timer lag;
 
@@ -35,6 +43,9 @@ public final class StreamMetrics {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.coalescingRatio = DistributionSummary.builder(COALESCING_RATIO)
                 .description("records per derived write request, per batch")
+                .register(registry);
+        this.maxWriteUnits = DistributionSummary.builder(MAX_WRITE_UNITS)
+                .description("per batch, the write units of its most costly derived write (the largest item, in KB)")
                 .register(registry);
         this.batchDuration = Timer.builder(BATCH_DURATION).register(registry);
         this.lag = Timer.builder(LAG)
@@ -59,6 +70,13 @@ public final class StreamMetrics {
     /** One request to the derived store. */
     void derivedWrite() {
         registry.counter(DERIVED_WRITES).increment();
+    }
+
+    /** The write units of the batch's most costly derived write (0: none was reported, nothing recorded). */
+    void maxWriteUnits(int units) {
+        if (units > 0) {
+            maxWriteUnits.record(units);
+        }
     }
 
     /** Base items a cascade removed (none when an earlier delivery of its record had removed them). */

@@ -2,6 +2,7 @@ package io.tally.stream.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.DeadLetterItem;
 import io.tally.core.Key;
 import java.time.Instant;
 import java.util.Map;
@@ -26,7 +27,8 @@ class DeadLettersTest {
         assertThat(request.tableName()).isEqualTo("tally");
         assertThat(request.conditionExpression()).isNull();
         assertThat(request.item()).isEqualTo(Map.ofEntries(
-                Map.entry("pk", AttributeValue.fromS("DEADLETTER#2024-05-01")),
+                // The day's slot 7 of 16: the CRC-32 of the sort key, modulo 16.
+                Map.entry("pk", AttributeValue.fromS("DEADLETTER#2024-05-01#7")),
                 Map.entry("sk", AttributeValue.fromS(SourceRecord.pad("4200") + "#ev-1")),
                 Map.entry("entityType", AttributeValue.fromS("DeadLetter")),
                 Map.entry("reason", AttributeValue.fromS("unknown type")),
@@ -49,7 +51,8 @@ class DeadLettersTest {
 
         Key key = DeadLetters.key(letter, RECORDED);
 
-        assertThat(key.pk()).isEqualTo("DEADLETTER#2024-05-02");
+        assertThat(key.pk()).startsWith("DEADLETTER#2024-05-02#")
+                .isEqualTo(DeadLetterItem.key("2024-05-02", key.sk()).pk());
         assertThat(key.sk()).startsWith("unsequenced#sha256-");
         assertThat(DeadLetters.key(same, RECORDED)).isEqualTo(key);
         assertThat(DeadLetters.key(other, RECORDED)).isNotEqualTo(key);

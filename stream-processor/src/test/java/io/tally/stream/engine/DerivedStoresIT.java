@@ -295,4 +295,17 @@ class DerivedStoresIT {
         RuntimeException throttled = ProvisionedThroughputExceededException.builder().message("slow down").build();
         assertThat(new KeyWriter.Outcome(oversized.key(), 1, throttled, List.of(S10)).permanent()).isFalse();
     }
+
+    @Test
+    void dynamoDbStore_saysTheWriteUnitsOfTheTable_theItemsSizeInKbRoundedUp() {
+        DynamoDbDerivedStore store = new DynamoDbDerivedStore(LocalDynamoDb.client(),
+                LocalDynamoDb.createTable("derived-write-units"));
+
+        DerivedStore.Outcome small = store.apply(entry("i1", "Small", 1, SHARD, S10));
+        DerivedStore.Outcome large = store.apply(entry("i2", "x".repeat(150 * 1024), 1, SHARD, S10));
+
+        assertThat(small).isEqualTo(new DerivedStore.Applied(1));
+        // 150 KB of title, the keys and the other attributes: 151 KB, rounded up.
+        assertThat(large).isEqualTo(new DerivedStore.Applied(151));
+    }
 }

@@ -2,10 +2,12 @@ package io.tally.stream.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.DeadLetterItem;
 import io.tally.testkit.LocalDynamoDb;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -64,11 +66,32 @@ class DynamoDbDeadLetterSinkIT {
                 .hasEntrySatisfying("reason", reason -> assertThat(reason.s()).contains("images omitted")));
     }
 
+    /** The day's letters, from every partition that may hold them. */
     private List<Map<String, AttributeValue>> letters() {
-        return client.query(QueryRequest.builder().tableName(table)
-                .keyConditionExpression("pk = :pk")
-                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS("DEADLETTER#2024-05-01")))
-                .consistentRead(true)
-                .build()).items();
+        List<Map<String, AttributeValue>> letters = new ArrayList<>();
+        for (String partition : DeadLetterItem.partitions("2024-05-01")) {
+            letters.addAll(client.query(QueryRequest.builder().tableName(table)
+                    .keyConditionExpression("pk = :pk")
+                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))
+                    .consistentRead(true)
+                    .build()).items());
+        }
+        return letters;
+    }
+
+    @Test
+    void lettersOfADay_areSpreadOverItsSixteenPartitions_eachInTheSlotOfItsSortKey() {
+        for (int i = 1; i <= 64; i++) {
+            Map<String, AttributeValue> keys = Map.of("pk", AttributeValue.fromS("PLANET#p" + i),
+                    "sk", AttributeValue.fromS("#METADATA#"));
+            sink.send(DeadLetter.of(new SourceRecord("ev-" + i, "INSERT", "shard-1", Integer.toString(1000 + i),
+                    WRITTEN, keys, null, keys), "unknown entity type"));
+        }
+
+        List<Map<String, AttributeValue>> letters = letters();
+
+        assertThat(letters).hasSize(64).allSatisfy(letter -> assertThat(letter.get("pk").s())
+                .isEqualTo("DEADLETTER#2024-05-01#" + DeadLetterItem.slot(letter.get("sk").s())));
+        assertThat(letters.stream().map(letter -> letter.get("pk").s()).distinct().count()).isGreaterThan(8);
     }
 }

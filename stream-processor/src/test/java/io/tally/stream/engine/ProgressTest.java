@@ -2,9 +2,11 @@ package io.tally.stream.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.users.Users;
 import io.tally.stream.engine.ShardCursors.Pending;
 import io.tally.stream.engine.ShardCursors.Progress;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What a shard's cursor records after a batch: the lowest record that may not be applied, and how far it is. */
@@ -45,5 +47,16 @@ class ProgressTest {
         assertThat(acknowledged.after(s(10), s(20), s(15), T)).isEqualTo(acknowledged);
         Progress pending = new Progress(new Pending(s(40), 3, T), s(30));
         assertThat(pending.after(s(35), s(45), s(38), LATER)).isEqualTo(pending);
+    }
+
+    @Test
+    void refusedItems_areCarriedOverByEveryOutcome_untilTheBatchSetsItsOwn() {
+        RefusedItems refused = RefusedItems.NONE.after(List.of(Users.statsKey("u1")), List.of(), T);
+        Progress remembering = new Progress(null, s(10), refused);
+
+        assertThat(remembering.after(s(11), s(20), null, LATER).refused()).isEqualTo(refused);
+        assertThat(remembering.after(s(11), s(20), s(15), LATER).refused()).isEqualTo(refused);
+        assertThat(remembering.withAbandonedClaim(s(11)).refused()).isEqualTo(refused);
+        assertThat(remembering.withRefused(RefusedItems.NONE)).isEqualTo(new Progress(null, s(10)));
     }
 }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
+import io.tally.core.users.Users;
 import io.tally.stream.engine.ShardCursors.Progress;
 import io.tally.testkit.LocalDynamoDb;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -133,5 +135,23 @@ class ShardCursorsIT {
         assertThat(item.get(ShardCursorItem.SHARD_ID).s()).isEqualTo(shard);
         assertThat(item.get(ShardCursorItem.CLAIMED_FROM).s()).isEqualTo(S10);
         assertThat(item.get(ShardCursorItem.HOLDER).s()).isEqualTo("a");
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void refusedItems_areKeptByTheRelease_andTheClaimReturnsThem(ShardCursors cursors) {
+        String shard = shard();
+        RefusedItems refused = RefusedItems.NONE.after(List.of(Users.statsKey("u1"), Users.statsKey("u2")), List.of(),
+                NOW.plusMillis(7));
+        Progress remembering = new Progress(null, S20, refused);
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        assertThat(cursors.release(shard, lease("a", 60), remembering, NOW)).isTrue();
+        // A repeated release (its first answer lost) recognises the progress it stored.
+        assertThat(cursors.release(shard, lease("a", 60), remembering, NOW)).isTrue();
+
+        assertThat(cursors.claim(shard, S30, lease("b", 60), NOW)).isEqualTo(new ShardCursors.Granted(remembering));
+        assertThat(cursors.release(shard, lease("b", 60), new Progress(null, S30), NOW)).isTrue();
+        assertThat(cursors.claim(shard, S30, lease("c", 60), NOW))
+                .isEqualTo(new ShardCursors.Granted(new Progress(null, S30)));
     }
 }
