@@ -1,7 +1,9 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.core.ShardCursorItem;
+import io.tally.core.TableSchema;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,12 +12,15 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * What the watermark pruner does with one page of its scan: judges the page's shard tokens, removes each item's
- * watermarks of gone shards ({@link WatermarkRemovals}) and deletes the cursors of gone shards, each on the condition
- * that what it removes is unchanged since the read. Thread-safe: the scan's segments share one.
+ * What the watermark pruner does with one page of its scan: judges the page's shard tokens, folds the partials of gone
+ * shards into their shared items ({@link PartialFold}), removes each other item's watermarks of gone shards
+ * ({@link WatermarkRemovals}) and deletes the cursors of gone shards, each on the condition that what it removes is
+ * unchanged since the read. Thread-safe: the scan's segments share one.
  *
  * <p>A request DynamoDB refuses for the item's own sake ({@link ItemFailures}) is counted and logged with the item's
  * key, and the page goes on with the next item; any other failure is thrown, and the pass stops before it stores a
@@ -43,6 +48,8 @@ final class PagePruner {
             try {
                 if (ShardTokens.isCursor(item)) {
                     deleteCursorOfGoneShard(item);
+                } else if (isPartialOfAGoneShard(item)) {
+                    fold(item);
                 } else {
                     removeStaleWatermarks(item);
                 }
@@ -75,6 +82,30 @@ final class PagePruner {
         } finally {
             tally.item(removed, changedMeanwhile);
         }
+    }
+
+    private boolean isPartialOfAGoneShard(Map<String, AttributeValue> item) {
+        String token = DerivedType.partialToken(Key.of(item));
+        return token != null && item.containsKey(TableSchema.ENTITY_TYPE) && !tokens.live().contains(token);
+    }
+
+    /**
+     * Folds a gone shard's partial into its base item, step by step ({@link PartialFold}); a step refused by its
+     * condition (the partial was written since the read, or folded by another pass) leaves the rest to the next pass.
+     */
+    private void fold(Map<String, AttributeValue> partial) {
+        for (TransactWriteItemsRequest step : PartialFold.steps(table, partial)) {
+            try {
+                dynamo.transactWriteItems(step);
+            } catch (TransactionCanceledException e) {
+                if (e.cancellationReasons().stream().noneMatch(r -> "ConditionalCheckFailed".equals(r.code()))) {
+                    throw e;
+                }
+                tally.partial(false);
+                return;
+            }
+        }
+        tally.partial(true);
     }
 
     /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */

@@ -19,6 +19,7 @@ final class PruneTally {
     private final AtomicLong removed = new AtomicLong();
     private final AtomicLong changed = new AtomicLong();
     private final AtomicLong cursors = new AtomicLong();
+    private final AtomicLong folded = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private final List<Key> failedKeys = new ArrayList<>();
 
@@ -42,6 +43,11 @@ final class PruneTally {
         cursors.incrementAndGet();
     }
 
+    /** Counts a partial folded into its base item, or one left to the next pass because it changed since the read. */
+    void partial(boolean foldedNow) {
+        (foldedNow ? folded : changed).incrementAndGet();
+    }
+
     /** Counts and logs an item DynamoDB refused to change; the pass goes on past it. */
     void failed(Key key, SdkException failure) {
         failed.incrementAndGet();
@@ -60,6 +66,6 @@ final class PruneTally {
             keys = List.copyOf(failedKeys);
         }
         return new WatermarkPruner.Report(scanned.get(), pruned.get(), removed.get(), changed.get(), cursors.get(),
-                failed.get(), keys, liveTokens, outcome);
+                folded.get(), failed.get(), keys, liveTokens, outcome);
     }
 }

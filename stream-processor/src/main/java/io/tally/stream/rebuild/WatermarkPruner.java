@@ -103,8 +103,8 @@ public final class WatermarkPruner {
      * of them, the log every one with its error.
      */
     public record Report(long itemsScanned, long itemsPruned, long watermarksRemoved, long itemsChangedMeanwhile,
-                         long cursorsRemoved, long itemsFailed, List<Key> failedKeys, int liveTokens,
-                         Outcome outcome) {
+                         long cursorsRemoved, long partialsFolded, long itemsFailed, List<Key> failedKeys,
+                         int liveTokens, Outcome outcome) {
         public Report {
             failedKeys = List.copyOf(failedKeys);
         }
@@ -113,7 +113,8 @@ public final class WatermarkPruner {
         public String summary() {
             return outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": scanned " + itemsScanned
                     + " items; removed " + watermarksRemoved + " watermarks of gone shards from " + itemsPruned
-                    + " items and " + cursorsRemoved + " cursors of gone shards; " + itemsChangedMeanwhile
+                    + " items and " + cursorsRemoved + " cursors of gone shards; folded " + partialsFolded
+                    + " partials of gone shards into their items; " + itemsChangedMeanwhile
                     + " items changed meanwhile, left to the next pass; " + itemsFailed
                     + " items DynamoDB refused to change" + (failedKeys.isEmpty() ? "" : " (" + failedKeys.stream()
                             .map(key -> key.pk() + " / " + key.sk()).collect(Collectors.joining(", "))

@@ -3,12 +3,16 @@ package io.tally.stream.rebuild;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.Key;
 import io.tally.core.ShardCursorItem;
+import io.tally.core.read.SharedReads;
+import io.tally.core.users.Users;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.LocalDynamoDb;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -98,6 +102,40 @@ class WatermarkPrunerIT {
         assertThat(get("GLOBAL#STATS#0").get("posts").n()).isEqualTo("3");
         assertThat(get("USER#u7")).containsOnlyKeys("pk", "sk", "posts", "entityType",
                 Watermarks.attributeName(liveShard));
+    }
+
+    @Test
+    void prune_foldsThePartialsOfGoneShardsIntoTheirItems_keepsThoseOfLiveShards_theFiguresUnchanged() {
+        Key stats = Users.statsKey("u7");
+        dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", s(stats.pk()), "sk", s(stats.sk()),
+                "entityType", s("UserStats"), "userId", s("u7"), "posts", AttributeValue.fromN("1"),
+                "wv", AttributeValue.fromN("1"), Watermarks.attributeName(liveShard), s(VALUE))));
+        putPartial(stats, "shardId-00000006-gone", Map.of("posts", AttributeValue.fromN("2"),
+                "comments", AttributeValue.fromN("-1")));
+        putPartial(stats, "shardId-00000007-gone", Map.of("comments", AttributeValue.fromN("4")));
+        putPartial(stats, liveShard, Map.of("posts", AttributeValue.fromN("5")));
+        Map<String, AttributeValue> before = SharedReads.whole(dynamo, table, stats, null);
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.partialsFolded()).isEqualTo(2);
+        assertThat(SharedReads.whole(dynamo, table, stats, null)).isEqualTo(before)
+                .containsEntry("posts", AttributeValue.fromN("8")).containsEntry("comments", AttributeValue.fromN("3"));
+        List<Key> left = dynamo.queryPaginator(r -> r.tableName(table).keyConditionExpression("pk = :pk")
+                .expressionAttributeValues(Map.of(":pk", s(stats.pk())))).items().stream().map(Key::of).toList();
+        assertThat(left).containsExactlyInAnyOrder(stats,
+                Users.USER_STATS.partial(stats, Watermarks.token(liveShard)));
+        assertThat(new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune().partialsFolded()).isZero();
+    }
+
+    private void putPartial(Key base, String shardId, Map<String, AttributeValue> counters) {
+        Key key = Users.USER_STATS.partial(base, Watermarks.token(shardId));
+        Map<String, AttributeValue> item = new HashMap<>(counters);
+        item.putAll(key.toAttributeMap());
+        item.put("entityType", s("UserStats"));
+        item.put("wv", AttributeValue.fromN("3"));
+        item.put(Watermarks.attributeName(shardId), s(VALUE));
+        dynamo.putItem(r -> r.tableName(table).item(item));
     }
 
     @Test
