@@ -74,12 +74,6 @@ public final class DerivedType {
         }
     }
 
-    /**
-     * What separates a shared item's sort key from the token of the shard whose partial it is: {@code #STATS#} and
-     * {@code #STATS#~p~k5sxg2lom4qgs3tf}. No sort key of the application contains it.
-     */
-    public static final String PARTIAL_MARK = "~p~";
-
     /** The slot that names every slot of a slotted type at once, in reports: e.g. {@code GLOBAL#STATS#*}. */
     public static final String ALL_SLOTS = "*";
     private static final String SLOT_SEPARATOR = "#";
@@ -140,47 +134,13 @@ public final class DerivedType {
 
     /**
      * The partial of the shard whose token is given, of the shared item {@code base}: the base item's partition key
-     * and its sort key followed by {@link #PARTIAL_MARK} and the token.
+     * and its sort key followed by {@link PartialKeys#MARK} and the token.
      */
     public Key partial(Key base, String shardToken) {
         if (!shared) {
             throw new IllegalStateException(name() + " is not shared");
         }
-        if (shardToken.isEmpty() || shardToken.contains(PARTIAL_MARK)) {
-            throw new IllegalArgumentException("not a shard token: " + shardToken);
-        }
-        return new Key(base.pk(), base.sk() + PARTIAL_MARK + shardToken);
-    }
-
-    /**
-     * An upper bound, for a range of sort keys, that takes in the partials of the item with this sort key: every
-     * partial's sort key lies between {@code sk} and it.
-     */
-    public static String partialsUpTo(String sk) {
-        return sk + PARTIAL_MARK + "~";
-    }
-
-    /** Whether the key is that of a partial of a shared item (of any type). */
-    public static boolean isPartial(Key key) {
-        return key.sk().contains(PARTIAL_MARK);
-    }
-
-    /** The base item of a partial ({@link #partial}); any other key as it is. */
-    public static Key baseOf(Key key) {
-        String sk = baseSortKey(key.sk());
-        return sk.equals(key.sk()) ? key : new Key(key.pk(), sk);
-    }
-
-    /** The sort key of the base item of a partial whose sort key this is; any other sort key as it is. */
-    public static String baseSortKey(String sk) {
-        int mark = sk.indexOf(PARTIAL_MARK);
-        return mark < 0 ? sk : sk.substring(0, mark);
-    }
-
-    /** The token of the shard a partial belongs to, or null for a key that is not a partial's. */
-    public static String partialToken(Key key) {
-        int mark = key.sk().indexOf(PARTIAL_MARK);
-        return mark < 0 ? null : key.sk().substring(mark + PARTIAL_MARK.length());
+        return PartialKeys.partial(base, shardToken);
     }
 
     /**
@@ -188,7 +148,7 @@ public final class DerivedType {
      * and for a slotted type that of every slot at once ({@link #ALL_SLOTS}).
      */
     public Key whole(Key key) {
-        Key base = baseOf(key);
+        Key base = PartialKeys.baseOf(key);
         return slotted ? inSlot(base, ALL_SLOTS) : base;
     }
 

@@ -92,12 +92,12 @@ class DerivedTypeTest {
         assertThat(stats.isShared()).isTrue();
         assertThat(stats.isSlotted()).isFalse();
         assertThat(partial).isEqualTo(new Key("S#a", "#STATS#~p~k5sxg2lom4qgs3tf"));
-        assertThat(partial.sk()).startsWith(base.sk()).isLessThan(DerivedType.partialsUpTo(base.sk()));
-        assertThat(DerivedType.isPartial(partial)).isTrue();
-        assertThat(DerivedType.isPartial(base)).isFalse();
-        assertThat(DerivedType.baseOf(partial)).isEqualTo(base);
-        assertThat(DerivedType.baseOf(base)).isEqualTo(base);
-        assertThat(DerivedType.partialToken(partial)).isEqualTo("k5sxg2lom4qgs3tf");
+        assertThat(partial.sk()).startsWith(base.sk()).isLessThan(PartialKeys.partialsUpTo(base.sk()));
+        assertThat(PartialKeys.isPartial(partial)).isTrue();
+        assertThat(PartialKeys.isPartial(base)).isFalse();
+        assertThat(PartialKeys.baseOf(partial)).isEqualTo(base);
+        assertThat(PartialKeys.baseOf(base)).isEqualTo(base);
+        assertThat(PartialKeys.partialToken(partial)).isEqualTo("k5sxg2lom4qgs3tf");
         assertThat(stats.whole(partial)).isEqualTo(base);
         assertThatThrownBy(() -> TAGS.partial(TAGS.key("a"), "k5sxg2lom4qgs3tf"))
                 .isInstanceOf(IllegalStateException.class);

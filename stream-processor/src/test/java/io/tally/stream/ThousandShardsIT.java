@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
-import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
@@ -139,7 +139,7 @@ class ThousandShardsIT {
         long total = 0;
         for (Map<String, AttributeValue> partial : daySlots) {
             Key key = Key.of(partial);
-            String token = DerivedType.partialToken(key);
+            String token = PartialKeys.partialToken(key);
             assertThat(token).as("a partial: %s", key).isNotNull();
             int k = Integer.parseInt(key.pk().substring("DOWNLOADS#DAYS#".length()));
             assertThat(partial.keySet().stream().filter(Watermarks::isWatermark).toList())

@@ -2,6 +2,7 @@ package io.tally.core.read;
 
 import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -82,7 +83,7 @@ public final class SharedReads {
         for (Map<String, AttributeValue> item : items) {
             Key key = Key.of(item);
             boolean isBase = key.equals(base);
-            if (!isBase && !DerivedType.baseOf(key).equals(base)) {
+            if (!isBase && !PartialKeys.baseOf(key).equals(base)) {
                 continue;
             }
             if (whole == null) {

@@ -1,7 +1,7 @@
 package io.tally.domains.songs;
 
-import io.tally.core.DerivedType;
 import io.tally.core.Items;
+import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.store.Requests;
@@ -80,7 +80,7 @@ final class SongRequests {
      */
     static QueryRequest songDays(String table, String songId, String from, String to) {
         return partitionRange(table, SongKeys.songPk(songId), SongKeys.DAY_PREFIX + from,
-                DerivedType.partialsUpTo(SongKeys.DAY_PREFIX + to),
+                PartialKeys.partialsUpTo(SongKeys.DAY_PREFIX + to),
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS));
     }
 
@@ -90,7 +90,7 @@ final class SongRequests {
      */
     static QueryRequest allDays(String table, int slot, String from, String to) {
         return partitionRange(table, SongKeys.allDownloadsPk(slot), SongKeys.DAY_PREFIX + from,
-                DerivedType.partialsUpTo(SongKeys.DAY_PREFIX + to),
+                PartialKeys.partialsUpTo(SongKeys.DAY_PREFIX + to),
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS));
     }
 

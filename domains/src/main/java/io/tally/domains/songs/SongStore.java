@@ -1,8 +1,8 @@
 package io.tally.domains.songs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.tally.core.DerivedType;
 import io.tally.core.Items;
+import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.BatchReads;
@@ -145,7 +145,7 @@ record SongStore(DynamoDbClient dynamo, String table) {
         for (Map<String, AttributeValue> item : query(request)) {
             // A day of all songs is a base item and the partials beside it ({@link Songs#DOWNLOAD_DAY} is shared).
             Map<String, AttributeValue> whole = new HashMap<>(item);
-            whole.put(TableSchema.SK, AttributeValue.fromS(DerivedType.baseSortKey(Items.string(item, TableSchema.SK))));
+            whole.put(TableSchema.SK, AttributeValue.fromS(PartialKeys.baseSortKey(Items.string(item, TableSchema.SK))));
             days.merge(period(whole, SongKeys.DAY_PREFIX), StatsJson.counter(item, Songs.DOWNLOADS), Long::sum);
         }
         return days;

@@ -2,8 +2,8 @@ package io.tally.core.derive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.ShardSettings;
 import io.tally.core.ShardToken;
 import io.tally.core.Shards;
@@ -62,7 +62,7 @@ class DerivationsTest {
 
         CounterRef created = SharedStats.global(Blog.GLOBAL_POSTS_CREATED);
         assertThat(postChanges.counterDeltas()).containsKey(created);
-        assertThat(DerivedType.baseOf(derivations.place(created, "shardId-0007")))
+        assertThat(PartialKeys.baseOf(derivations.place(created, "shardId-0007")))
                 .isEqualTo(Users.globalStatsKey(Shards.of("shardId-0007", 11)));
         assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
                 .isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
@@ -80,7 +80,7 @@ class DerivationsTest {
             Key placed = derivations.place(users, shard);
             assertThat(placed).isEqualTo(derivations.place(users, shard)).isEqualTo(Users.GLOBAL_STATS.partial(
                     Users.globalStatsKey(Shards.of(shard, 4)), ShardToken.of(shard)));
-            slots.add(DerivedType.baseOf(placed));
+            slots.add(PartialKeys.baseOf(placed));
         }
         assertThat(slots).containsExactlyInAnyOrder(Users.globalStatsKey(0), Users.globalStatsKey(1),
                 Users.globalStatsKey(2), Users.globalStatsKey(3));
@@ -94,8 +94,8 @@ class DerivationsTest {
         Key placed = derivations.place(posts, "shardId-1");
 
         assertThat(placed).isEqualTo(new Key("USER#u1", "#STATS#~p~" + ShardToken.of("shardId-1")));
-        assertThat(DerivedType.baseOf(placed)).isEqualTo(posts.key());
-        assertThat(DerivedType.partialToken(placed)).isEqualTo(ShardToken.of("shardId-1"));
+        assertThat(PartialKeys.baseOf(placed)).isEqualTo(posts.key());
+        assertThat(PartialKeys.partialToken(placed)).isEqualTo(ShardToken.of("shardId-1"));
         assertThat(derivations.place(posts, "shardId-2")).isNotEqualTo(placed);
     }
 

@@ -1,7 +1,7 @@
 package io.tally.stream.engine;
 
-import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
 import io.tally.core.read.SharedReads;
 import java.math.BigDecimal;
@@ -74,7 +74,7 @@ public final class InMemoryDerivedStore implements DerivedStore {
      */
     public synchronized Optional<Map<String, AttributeValue>> whole(Key base) {
         return Optional.ofNullable(SharedReads.merge(base, items.entrySet().stream()
-                .filter(entry -> DerivedType.baseOf(entry.getKey()).equals(base))
+                .filter(entry -> PartialKeys.baseOf(entry.getKey()).equals(base))
                 .map(Map.Entry::getValue)
                 .toList()));
     }

@@ -1,7 +1,7 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
 import java.util.List;
@@ -85,7 +85,7 @@ final class PagePruner {
     }
 
     private boolean isPartialOfAGoneShard(Map<String, AttributeValue> item) {
-        String token = DerivedType.partialToken(Key.of(item));
+        String token = PartialKeys.partialToken(Key.of(item));
         return token != null && item.containsKey(TableSchema.ENTITY_TYPE) && !tokens.live().contains(token);
     }
 

@@ -2,6 +2,7 @@ package io.tally.stream.rebuild;
 
 import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -40,10 +41,10 @@ final class PartialFold {
     /** The fold's transactions, in order; each expects the write version the one before it left. */
     static List<TransactWriteItemsRequest> steps(String table, Map<String, AttributeValue> partial) {
         Key key = Key.of(partial);
-        if (!DerivedType.isPartial(key)) {
+        if (!PartialKeys.isPartial(key)) {
             throw new IllegalArgumentException("not a partial: " + key);
         }
-        Key base = DerivedType.baseOf(key);
+        Key base = PartialKeys.baseOf(key);
         AttributeValue type = partial.get(TableSchema.ENTITY_TYPE);
         Map<String, AttributeValue> counters = new TreeMap<>();
         partial.forEach((name, value) -> {

@@ -75,7 +75,9 @@ public final class WatermarkPruner {
         this(dynamo, streams, table, segments, Clock.systemUTC());
     }
 
-    WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int segments, Clock clock) {
+    /** @param clock when the pass runs: its position's times, the age of a recent cursor (a simulation's own) */
+    public WatermarkPruner(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, int segments,
+                           Clock clock) {
         if (segments < 1 || segments > MAX_SEGMENTS) {
             throw new IllegalArgumentException("segments must be from 1 to " + MAX_SEGMENTS + ", not " + segments);
         }

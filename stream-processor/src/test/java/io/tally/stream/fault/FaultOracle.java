@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.domains.orgs.Employee;
@@ -182,7 +182,7 @@ final class FaultOracle {
         dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
             AttributeValue type = item.get(TableSchema.ENTITY_TYPE);
             if (type != null && DomainRegistry.load().derivedType(type.s()).isPresent()
-                    && !touched.contains(DerivedType.baseOf(Key.of(item))) && !slottedTypes.contains(type.s())) {
+                    && !touched.contains(PartialKeys.baseOf(Key.of(item))) && !slottedTypes.contains(type.s())) {
                 unexplained.add(Key.of(item));
             }
         });

@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * <p>Kept small on purpose: one method per base type, each a few lines that read like the specification.
  */
-final class ReadSideModel {
+public final class ReadSideModel {
     /** The shards of the status index and the back catalogue (docs/table-design.md: K defaults to 4). */
     static final int STATUS_SHARDS = 4;
     static final int BACK_CATALOGUE_SHARDS = 4;
@@ -108,7 +108,7 @@ final class ReadSideModel {
      * Every figure that differs between the model and the table, one line each; empty when the read side is right.
      * A counter missing on one side reads as zero; a text attribute must be present on both sides or neither.
      */
-    static List<String> differences(List<Map<String, AttributeValue>> items) {
+    public static List<String> differences(List<Map<String, AttributeValue>> items) {
         return differences(expected(items), stored(items));
     }
 

@@ -1,7 +1,7 @@
 package io.tally.stream.testing;
 
-import io.tally.core.DerivedType;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.stream.engine.DerivedStore;
 import io.tally.stream.engine.DerivedWrite;
 import java.util.ArrayList;
@@ -29,14 +29,14 @@ public final class FlakyDerivedStore implements DerivedStore {
         synchronized (writes) {
             writes.add(write);
         }
-        if (refused.containsKey(DerivedType.baseOf(write.key()))) {
+        if (refused.containsKey(PartialKeys.baseOf(write.key()))) {
             // What DynamoDB answers for an item grown past 400 KB: no retry changes it.
             throw DynamoDbException.builder().statusCode(400)
                     .awsErrorDetails(AwsErrorDetails.builder().errorCode("ValidationException")
                             .errorMessage("Item size has exceeded the maximum allowed size").build())
                     .build();
         }
-        if (throttled.getOrDefault(DerivedType.baseOf(write.key()), w -> false).test(write)) {
+        if (throttled.getOrDefault(PartialKeys.baseOf(write.key()), w -> false).test(write)) {
             // What the SDK throws once its own retries are spent.
             throw ProvisionedThroughputExceededException.builder().message("throttled: " + write.key()).build();
         }

@@ -3,6 +3,7 @@ package io.tally.stream.testing;
 import io.tally.core.DerivedType;
 import io.tally.core.Items;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
 import io.tally.core.ShardToken;
 import io.tally.core.TableSchema;
 import io.tally.domains.blog.Blog;
@@ -155,7 +156,7 @@ public final class TestDerivations {
 
     /** The partial of a shard of a shared item ({@link DerivedType#partial}), whatever its type. */
     public static Key partial(Key base, String shardId) {
-        return new Key(base.pk(), base.sk() + DerivedType.PARTIAL_MARK + ShardToken.of(shardId));
+        return new Key(base.pk(), base.sk() + PartialKeys.MARK + ShardToken.of(shardId));
     }
 
     /**
@@ -201,7 +202,7 @@ public final class TestDerivations {
         Map<Key, Map<String, AttributeValue>> wholes = new HashMap<>();
         Map<Key, Map<String, BigDecimal>> sums = new HashMap<>();
         items.forEach((key, item) -> {
-            Key base = DerivedType.baseOf(key);
+            Key base = PartialKeys.baseOf(key);
             Map<String, AttributeValue> whole = wholes.computeIfAbsent(base, k -> new HashMap<>(k.toAttributeMap()));
             item.forEach((name, value) -> {
                 if (name.equals(TableSchema.PK) || name.equals(TableSchema.SK) || Watermarks.isWatermark(name)
