@@ -19,12 +19,12 @@ class SongRequestsTest {
     }
 
     @Test
-    void days_areOneConsistentRangeOfOnePartition() {
+    void days_areOneConsistentRangeOfOnePartition_theLastDaysPartialsIncluded() {
         var song = SongRequests.songDays("t", "s1", "2024-02-28", "2024-03-02");
         assertThat(song.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk BETWEEN :from AND :to");
         assertThat(song.expressionAttributeValues()).containsEntry(":pk", AttributeValue.fromS("SONG#s1"))
                 .containsEntry(":from", AttributeValue.fromS("DAY#2024-02-28"))
-                .containsEntry(":to", AttributeValue.fromS("DAY#2024-03-02"));
+                .containsEntry(":to", AttributeValue.fromS("DAY#2024-03-02~p~~"));
         assertThat(song.consistentRead()).isTrue();
         assertThat(SongRequests.allDays("t", 3, "2024-02-28", "2024-03-02").expressionAttributeValues())
                 .containsEntry(":pk", AttributeValue.fromS("DOWNLOADS#DAYS#3"));
