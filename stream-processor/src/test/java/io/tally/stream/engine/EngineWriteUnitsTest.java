@@ -1,5 +1,6 @@
 package io.tally.stream.engine;
 
+import static io.tally.stream.testing.TestDerivations.partial;
 import static io.tally.stream.testing.TestRecords.comment;
 import static io.tally.stream.testing.TestRecords.post;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +63,7 @@ class EngineWriteUnitsTest {
         records.put(comment("c1", p1, "u2").toItem());
         records.put(comment("c2", p1, "u2").toItem());
         List<SourceRecord> all = records.records();
-        store.units.put(Users.statsKey("u2"), 120);
+        store.units.put(partial(Users.statsKey("u2"), SHARD), 120);
 
         assertThat(engine.process(all.subList(0, 2)).failedSequenceNumber()).isEmpty();
         store.units.clear();

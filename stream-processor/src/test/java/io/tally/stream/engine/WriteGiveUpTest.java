@@ -1,5 +1,6 @@
 package io.tally.stream.engine;
 
+import static io.tally.stream.testing.TestDerivations.partial;
 import static io.tally.stream.testing.TestRecords.comment;
 import static io.tally.stream.testing.TestRecords.post;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +27,8 @@ class WriteGiveUpTest {
     private static final Duration PERIOD = Duration.ofMinutes(10);
     private static final Key U1 = Users.statsKey("u1");
     private static final Key U2 = Users.statsKey("u2");
+    /** What the engine writes of u2's stats, which are shared: the shard's partial. */
+    private static final Key U2_WRITTEN = partial(U2, SHARD);
 
     private final InMemoryDeadLetterSink sink = new InMemoryDeadLetterSink();
     private final InMemoryShardCursors cursors = new InMemoryShardCursors();
@@ -85,7 +88,7 @@ class WriteGiveUpTest {
         store.refuseForGood(U2);
         giveUpU2();
         Instant givenUpAt = clock.instant();
-        assertThat(cursors.progress(SHARD).refused().since(U2)).isEqualTo(givenUpAt);
+        assertThat(cursors.progress(SHARD).refused().since(U2_WRITTEN)).isEqualTo(givenUpAt);
         clock.advance(Duration.ofSeconds(5));
 
         // Records 3 to 6: u2's write (records 5 and 6) is refused again. Its first attempt files it.
@@ -97,14 +100,14 @@ class WriteGiveUpTest {
         assertThat(deadLettered()).isEqualTo(2);
         assertThat(sink.letters()).hasSize(2);
         DeadLetter letter = sink.letters().get(1);
-        assertThat(letter.derivedKey()).isEqualTo(U2);
+        assertThat(letter.derivedKey()).isEqualTo(U2_WRITTEN);
         assertThat(letter.sequenceNumber()).isEqualTo(all.get(5).sequenceNumber());
         assertThat(letter.reason()).contains("refused again", "filed at once", givenUpAt.toString(),
                 "ValidationException", "2 records from " + all.get(5).paddedSequence());
         ShardCursors.Progress progress = cursors.progress(SHARD);
         assertThat(progress.pending()).isNull();
         assertThat(progress.acknowledged()).isEqualTo(all.get(6).paddedSequence());
-        assertThat(progress.refused().since(U2)).isEqualTo(clock.instant());
+        assertThat(progress.refused().since(U2_WRITTEN)).isEqualTo(clock.instant());
     }
 
     @Test
