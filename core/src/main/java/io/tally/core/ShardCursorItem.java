@@ -1,8 +1,9 @@
 package io.tally.core;
 
 /**
- * The stream processor's bookkeeping for one stream shard: which invocation holds the shard, and the record the
- * shard must be retried from after a failure. Not derived data: the rebuild neither computes nor compares it.
+ * The stream processor's bookkeeping for one stream shard: which invocation holds the shard, the record the shard
+ * must be retried from after a failure, and what the shard gave up on (derived items, an outage of the event bus). Not
+ * derived data: the rebuild neither computes nor compares it.
  *
  * <pre>
  * ShardCursor     SHARD#&lt;shard token&gt;                 #CURSOR#
@@ -33,6 +34,14 @@ public final class ShardCursorItem {
      * was last refused (epoch milliseconds), the 20 most recent at most. Absent when there are none.
      */
     public static final String REFUSED = "refused";
+    /**
+     * When the shard gave up on events the event bus failed retryably, taking the bus to be in an outage (ISO-8601),
+     * and when it last filed such events as a dead letter ({@link #OUTAGE_LAST_FILED}): until a give-up period has
+     * passed since then, or the bus takes one of the shard's events, the shard files the events that fail retryably at
+     * once. Absent when there is no outage.
+     */
+    public static final String OUTAGE_SINCE = "outageSince";
+    public static final String OUTAGE_LAST_FILED = "outageLastFiled";
     /** When the cursor last changed (ISO-8601). */
     public static final String UPDATED_AT = "updatedAt";
 

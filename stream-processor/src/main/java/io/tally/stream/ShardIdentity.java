@@ -1,8 +1,12 @@
 package io.tally.stream;
 
 import io.tally.core.StreamShards;
+import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -10,38 +14,63 @@ import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * Checks, once per container, that the shard id the event source mapping delivers is one of the ids
- * {@code DescribeStream} lists for the stream. The stream processor keys its watermarks and cursors by the delivered
- * id, while {@code verify}, repair and the watermark pruner know shards by the listed ids: were the two ever to
- * differ, the pruner would take live watermarks for those of a gone shard and delete them, and the next redelivery
- * would count twice. The first batch confirms the identity (a few {@code DescribeStream} calls, 10 a second allowed per
- * account); later batches are not checked.
+ * Checks, on every batch, that the shard id the event source mapping delivers is one of the ids {@code DescribeStream}
+ * lists for the stream. The stream processor keys its watermarks, partials and cursors by the delivered id, while
+ * {@code verify}, repair and the watermark pruner know shards by the listed ids: were the two ever to differ, the
+ * pruner would take live watermarks for those of a gone shard and delete them (or fold a live shard's partials), and
+ * the next redelivery would count twice.
+ *
+ * <p>The check runs against a listing the environment keeps in memory, so a batch of a known shard costs nothing. A
+ * shard the memory does not hold (the environment is cold, or the shard is new) is looked up in the listing the
+ * environments share ({@link SharedListing}, one GetItem), and only when that does not hold it either is the stream
+ * listed ({@code DescribeStream}, every page), and the listing shared for the others. So a deploy, which starts many
+ * environments at once, reads one item per environment instead of listing the stream in each (at 1,000 shards about
+ * 70 {@code DescribeStream} pages, against an account limit of 10 calls a second), and a new shard is listed about once.
  *
  * <p>A shard that is not listed fails the batch, with the reason in the log ({@code docs/exactly-once.md}, "When a
- * guard trips"): nothing is written under an identity the rest of Tally would not recognise. A {@code DescribeStream}
- * that fails (throttled, not permitted) confirms nothing and fails nothing: the next batch asks again.
+ * guard trips"): nothing is written under an identity the rest of Tally would not recognise. A listing that cannot be
+ * read (throttled, not permitted) confirms nothing and fails nothing: the next batch asks again. The shared listing is
+ * a cache: one that cannot be read or written only costs a listing of the stream.
  */
 final class ShardIdentity {
     private static final Logger LOG = LoggerFactory.getLogger(ShardIdentity.class);
 
     /** Checks nothing: for handlers built around an engine of the caller's (tests, the local runner). */
-    static final ShardIdentity UNCHECKED = new ShardIdentity(null);
+    static final ShardIdentity UNCHECKED = new ShardIdentity(null, null, Clock.systemUTC());
 
     private final DynamoDbStreamsClient streams;
-    private final AtomicBoolean confirmed;
+    private final SharedListing shared;
+    private final Clock clock;
+    /** By stream ARN, the tokens of the shards a listing held. */
+    private final Map<String, Set<String>> known = new ConcurrentHashMap<>();
 
+    /** A check that lists the stream itself, sharing nothing. */
     ShardIdentity(DynamoDbStreamsClient streams) {
+        this(streams, null, Clock.systemUTC());
+    }
+
+    /** @param shared the listing the environments share; null to share none */
+    ShardIdentity(DynamoDbStreamsClient streams, SharedListing shared, Clock clock) {
         this.streams = streams;
-        this.confirmed = new AtomicBoolean(streams == null);
+        this.shared = shared;
+        this.clock = clock;
     }
 
     /**
-     * Confirms the delivered shard id on the container's first batch.
+     * Checks the delivered shard id.
      *
      * @throws IllegalStateException when the stream's listing, read whole, does not hold {@code shardId}
      */
     void check(String streamArn, String shardId) {
-        if (confirmed.get() || streamArn == null || shardId == null) {
+        if (streams == null || streamArn == null || shardId == null) {
+            return;
+        }
+        String token = SharedListing.token(shardId);
+        Set<String> tokens = known.get(streamArn);
+        if (tokens != null && tokens.contains(token)) {
+            return;
+        }
+        if (shared != null && readShared(streamArn).contains(token)) {
             return;
         }
         List<Shard> shards;
@@ -52,7 +81,11 @@ final class ShardIdentity {
                     shardId, streamArn, e.toString());
             return;
         }
-        if (shards.stream().noneMatch(shard -> shard.shardId().equals(shardId))) {
+        Set<String> listed = shards.stream().map(shard -> SharedListing.token(shard.shardId()))
+                .collect(Collectors.toUnmodifiableSet());
+        known.put(streamArn, listed);
+        share(streamArn, listed);
+        if (!listed.contains(token)) {
             String reason = "the event source mapping delivered shard " + shardId + ", which is not among the "
                     + shards.size() + " shards DescribeStream lists for " + streamArn + ": the stream processor would key"
                     + " watermarks by an id that verify, repair and the watermark pruner do not know; nothing written."
@@ -60,7 +93,31 @@ final class ShardIdentity {
             LOG.error(reason);
             throw new IllegalStateException(reason);
         }
-        confirmed.set(true);
-        LOG.info("shard id {} confirmed against stream {}", shardId, streamArn);
+        LOG.info("shard id {} confirmed against stream {} ({} shards listed)", shardId, streamArn, shards.size());
+    }
+
+    private Set<String> readShared(String streamArn) {
+        try {
+            Set<String> tokens = shared.read(streamArn);
+            if (!tokens.isEmpty()) {
+                known.put(streamArn, tokens);
+            }
+            return tokens;
+        } catch (SdkException e) {
+            LOG.warn("the shared listing of stream {} could not be read; listing the stream: {}", streamArn,
+                    e.toString());
+            return Set.of();
+        }
+    }
+
+    private void share(String streamArn, Set<String> tokens) {
+        if (shared == null) {
+            return;
+        }
+        try {
+            shared.write(streamArn, tokens, clock.instant());
+        } catch (SdkException e) {
+            LOG.warn("the listing of stream {} could not be shared: {}", streamArn, e.toString());
+        }
     }
 }

@@ -15,6 +15,7 @@ import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.events.EventBridgePublisher;
 import io.tally.stream.events.EventPublisher;
 import java.net.URI;
+import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -104,7 +105,8 @@ public final class StreamWiring {
                 .region(region)
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
         endpoint(env, DYNAMODB_ENDPOINT).ifPresent(streams::endpointOverride);
-        return new Processor(engine, flusher::flush, new ShardIdentity(streams.build()));
+        return new Processor(engine, flusher::flush, new ShardIdentity(streams.build(),
+                new SharedListing(dynamoDbClient, tableName), Clock.systemUTC()));
     }
 
     /**

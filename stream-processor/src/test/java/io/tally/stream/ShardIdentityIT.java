@@ -11,6 +11,7 @@ import io.tally.stream.engine.InMemoryDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.testkit.LocalDynamoDb;
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,9 +22,10 @@ import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
- * The delivered shard id against the stream's listing, on DynamoDB Local's real stream: a listed shard is confirmed
- * once per container, an unlisted one fails the batch before anything is written, and a listing that cannot be read
- * fails nothing and is asked again.
+ * The delivered shard id against the stream's listing, on DynamoDB Local's real stream: every batch is checked, against
+ * a listing kept in memory and shared by the environments (a cold one reads it rather than listing the stream), an
+ * unlisted shard fails the batch before anything is written, and a listing that cannot be read fails nothing and is
+ * asked again.
  */
 class ShardIdentityIT {
     private static String streamArn;
@@ -40,15 +42,39 @@ class ShardIdentityIT {
     }
 
     @Test
-    void aListedShard_isConfirmedOnTheFirstBatch_andNotAskedAgain() {
+    void aListedShard_isConfirmedOnce_andEveryLaterBatchIsCheckedAgainstTheListingInMemory() {
         CountingStreams streams = new CountingStreams(LocalDynamoDb.streamsClient());
         ShardIdentity identity = new ShardIdentity(streams);
 
         identity.check(streamArn, shardId);
         identity.check(streamArn, shardId);
-        identity.check(streamArn, "shardId-of-a-later-batch");
+        assertThat(streams.describeStreamCalls.get()).as("DescribeStream calls for a known shard").isEqualTo(1);
 
-        assertThat(streams.describeStreamCalls.get()).as("DescribeStream calls, once per container").isEqualTo(1);
+        // A later batch of a shard the listing does not hold is checked too (listed again, then refused).
+        assertThatThrownBy(() -> identity.check(streamArn, "shardId-of-a-later-batch"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shardId-of-a-later-batch");
+        assertThat(streams.describeStreamCalls.get()).isEqualTo(2);
+    }
+
+    @Test
+    void environmentsShareTheListing_aColdOneReadsItInsteadOfListingTheStream() {
+        String table = LocalDynamoDb.createTable("listing");
+        SharedListing shared = new SharedListing(LocalDynamoDb.client(), table);
+        CountingStreams first = new CountingStreams(LocalDynamoDb.streamsClient());
+        CountingStreams second = new CountingStreams(LocalDynamoDb.streamsClient());
+
+        new ShardIdentity(first, shared, Clock.systemUTC()).check(streamArn, shardId);
+        ShardIdentity cold = new ShardIdentity(second, shared, Clock.systemUTC());
+        cold.check(streamArn, shardId);
+        cold.check(streamArn, shardId);
+
+        assertThat(first.describeStreamCalls.get()).isEqualTo(1);
+        assertThat(second.describeStreamCalls.get()).as("DescribeStream calls of the cold environment").isZero();
+        assertThat(shared.read(streamArn)).containsExactly(SharedListing.token(shardId));
+        // A shard the shared listing does not hold: the cold environment lists the stream itself, and refuses it.
+        assertThatThrownBy(() -> cold.check(streamArn, "shardId-00000001714564800000-0a1b2c3d"))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(second.describeStreamCalls.get()).isEqualTo(1);
     }
 
     @Test

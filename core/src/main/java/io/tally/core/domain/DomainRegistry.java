@@ -7,6 +7,7 @@ import io.tally.core.PrunerPositionItem;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
+import io.tally.core.StreamListingItem;
 import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public final class DomainRegistry {
 
     /** The stream processor's own records and bookkeeping: items of these types are neither base nor derived data. */
     public static final Set<EntityType> BOOKKEEPING = Set.of(DeadLetterItem.TYPE, ShardCursorItem.TYPE,
-            PrunerPositionItem.TYPE);
+            PrunerPositionItem.TYPE, StreamListingItem.TYPE);
 
     private final List<Domain> domains;
     private final Map<String, EntityType> entityTypes = new LinkedHashMap<>();

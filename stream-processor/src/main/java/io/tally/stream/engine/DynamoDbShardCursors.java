@@ -5,6 +5,8 @@ import static io.tally.core.ShardCursorItem.ATTEMPTS;
 import static io.tally.core.ShardCursorItem.CLAIMED_FROM;
 import static io.tally.core.ShardCursorItem.HOLDER;
 import static io.tally.core.ShardCursorItem.LEASE_UNTIL;
+import static io.tally.core.ShardCursorItem.OUTAGE_LAST_FILED;
+import static io.tally.core.ShardCursorItem.OUTAGE_SINCE;
 import static io.tally.core.ShardCursorItem.PENDING;
 import static io.tally.core.ShardCursorItem.PENDING_SINCE;
 import static io.tally.core.ShardCursorItem.REFUSED;
@@ -51,6 +53,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
             Map.entry("#shard", SHARD_ID), Map.entry("#holder", HOLDER), Map.entry("#until", LEASE_UNTIL),
             Map.entry("#from", CLAIMED_FROM), Map.entry("#pending", PENDING), Map.entry("#ack", ACKNOWLEDGED),
             Map.entry("#attempts", ATTEMPTS), Map.entry("#since", PENDING_SINCE), Map.entry("#refused", REFUSED),
+            Map.entry("#outage", OUTAGE_SINCE), Map.entry("#outageFiled", OUTAGE_LAST_FILED),
             Map.entry("#updated", UPDATED_AT));
 
     private final DynamoDbClient client;
@@ -114,7 +117,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
     @Override
     public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
         Map<String, String> names = names("#holder", "#until", "#from", "#pending", "#attempts", "#since",
-                "#refused", "#updated");
+                "#refused", "#outage", "#outageFiled", "#updated");
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":holder", AttributeValue.fromS(lease.holder()));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
@@ -142,6 +145,14 @@ public final class DynamoDbShardCursors implements ShardCursors {
             progress.refused().byHash().forEach((hash, when) ->
                     refused.put(hash, AttributeValue.fromN(Long.toString(when.toEpochMilli()))));
             values.put(":refused", AttributeValue.fromM(refused));
+        }
+        if (progress.outage() == null) {
+            // Removing an attribute the item does not have costs nothing: in normal operation there is none.
+            remove.addAll(List.of("#outage", "#outageFiled"));
+        } else {
+            set.addAll(List.of("#outage = :outage", "#outageFiled = :outageFiled"));
+            values.put(":outage", AttributeValue.fromS(Timestamps.format(progress.outage().since())));
+            values.put(":outageFiled", AttributeValue.fromS(Timestamps.format(progress.outage().lastFiled())));
         }
         if (progress.acknowledged() != null) {
             names.put("#ack", ACKNOWLEDGED);
@@ -196,7 +207,16 @@ public final class DynamoDbShardCursors implements ShardCursors {
             pending = new Pending(string(item, PENDING), attempts == null ? 0 : Integer.parseInt(attempts.n()),
                     since == null ? null : Timestamps.parse(since.s()));
         }
-        return new Progress(pending, string(item, ACKNOWLEDGED), refused(item.get(REFUSED)));
+        return new Progress(pending, string(item, ACKNOWLEDGED), refused(item.get(REFUSED)), outage(item));
+    }
+
+    private static Outage outage(Map<String, AttributeValue> item) {
+        String since = string(item, OUTAGE_SINCE);
+        if (since == null) {
+            return null;
+        }
+        String lastFiled = string(item, OUTAGE_LAST_FILED);
+        return new Outage(Timestamps.parse(since), Timestamps.parse(lastFiled == null ? since : lastFiled));
     }
 
     private static RefusedItems refused(AttributeValue value) {

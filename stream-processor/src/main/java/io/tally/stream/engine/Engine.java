@@ -174,7 +174,8 @@ public final class Engine implements AutoCloseable {
         failed = Futures.min(failed, events.failedAt());
         String last = batch.get(batch.size() - 1).paddedSequence();
         ShardCursors.Progress after = before.after(first, last, failed, now)
-                .withRefused(before.refused().after(givenUp.items(), ended.written(), now));
+                .withRefused(before.refused().after(givenUp.items(), ended.written(), now))
+                .withOutage(events.outage());
         if (!guard.release(plan.shardId(), lease, after, clock.instant())) {
             // The cursor still names this batch's first record: retrying the whole batch is safe and clears it.
             failed = first;
@@ -301,7 +302,9 @@ public final class Engine implements AutoCloseable {
         /**
          * When the events of a record that failed retryably (throttling, an internal failure of the bus) are given
          * up on and filed as a dead letter: after {@code attempts} failed batches in a row, at least {@code after}
-         * since the first (defaults: 5 attempts, 10 minutes). Events the bus refuses for good are filed at once.
+         * since the first (defaults: 5 attempts, 10 minutes); the shard then takes the bus to be in an outage, kept
+         * in its cursor, and files its next events that fail retryably at once, until the bus takes one of them or
+         * {@code after} passes with nothing filed. Events the bus refuses for good are filed at once.
          */
         public Builder eventGiveUp(int attempts, Duration after) {
             this.eventAttempts = attempts;

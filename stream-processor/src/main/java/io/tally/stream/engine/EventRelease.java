@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * {@link io.tally.stream.rebuild.EventRepublisher} can publish them later; the shard moves on in the same batch. An event that may pass
  * (throttling, an internal failure, a timeout) fails its record, and the retry starts there; once that record has
  * failed {@link GiveUp#attempts} batches in a row over at least {@link GiveUp#after}, its unpublished events are
- * filed too. A record's derived writes are kept either way.
+ * filed too, and the shard takes the bus to be in an outage ({@link ShardCursors.Outage}, in its cursor), filing its
+ * next retryable failures at once. A record's derived writes are kept either way.
  *
  * <p>Why a dead letter per record rather than an outbox the shard leaves behind: the dead letters are already the
  * durable, idempotent store (keyed by the record, {@code DEADLETTER#<day>#<slot>}) with a TTL, an alarm, an operator's
@@ -43,15 +43,16 @@ final class EventRelease {
 
     /**
      * {@code failedAt}: the padded sequence of the first record with an unpublished event that was not given up on,
-     * or null; {@code deadLettered}: events filed as a dead letter instead.
+     * or null; {@code deadLettered}: events filed as a dead letter instead; {@code outage}: the outage of the bus the
+     * shard gave up on, as its cursor is to keep it after the batch (null: none).
      */
-    record Outcome(int published, int failed, String failedAt, int deadLettered) {
+    record Outcome(int published, int failed, String failedAt, int deadLettered, ShardCursors.Outage outage) {
         /** No event to publish. */
         static final Outcome NONE = published(0);
 
         /** Every event published, or failed again but of records processed before: nothing to publish again. */
         static Outcome published(int published) {
-            return new Outcome(published, 0, null, 0);
+            return new Outcome(published, 0, null, 0, null);
         }
 
         /**
@@ -59,12 +60,17 @@ final class EventRelease {
          * them is of a record still to process).
          */
         static Outcome failed(int published, int failed, String failedAt) {
-            return new Outcome(published, failed, failedAt, 0);
+            return new Outcome(published, failed, failedAt, 0, null);
         }
 
         /** This outcome with {@code deadLettered} events given up on and filed as a dead letter. */
         Outcome withDeadLettered(int deadLettered) {
-            return new Outcome(published, failed, failedAt, deadLettered);
+            return new Outcome(published, failed, failedAt, deadLettered, outage);
+        }
+
+        /** This outcome, leaving the shard in {@code outage} (null: none). */
+        Outcome withOutage(ShardCursors.Outage outage) {
+            return new Outcome(published, failed, failedAt, deadLettered, outage);
         }
     }
 
@@ -72,15 +78,6 @@ final class EventRelease {
     private final DeadLetterSink deadLetters;
     private final GiveUp giveUp;
     private final StreamMetrics metrics;
-    /**
-     * Per shard, when this engine last gave up on events that failed retryably: the bus has then failed for at least
-     * the give-up period, and until the bus takes an event of the shard's again (or a give-up period passes with
-     * nothing given up), its other retryable failures are taken as the same outage and filed at once. Without it, a bus that fails
-     * every call (throttled for hours, an unavailable endpoint) would pass one record per give-up period: about six
-     * an hour, until the mapping's record age discards the rest. Kept in memory: a new execution environment waits
-     * one give-up period again, which bounds the delay and loses nothing.
-     */
-    private final Map<String, Instant> outages = new ConcurrentHashMap<>();
 
     EventRelease(EventPublisher publisher, DeadLetterSink deadLetters, GiveUp giveUp, StreamMetrics metrics) {
         this.publisher = publisher;
@@ -95,10 +92,27 @@ final class EventRelease {
      * redelivery, a replay from the trim horizon or a retry that starts before the failure point announces nothing
      * twice.
      *
+     * <p>Once a record's events that failed retryably have been given up on, the bus has failed for at least the
+     * give-up period: the shard is then in an outage ({@link ShardCursors.Outage}, kept in its cursor, so that every
+     * execution environment that holds the shard knows it), and its other retryable failures are taken as the same
+     * outage and filed at once, until the bus takes one of the shard's events again or a give-up period passes with
+     * nothing filed. Without it, a bus that fails every call (throttled for hours, an unavailable endpoint) would pass
+     * one record per give-up period: about six an hour, until the mapping's record age discards the rest; kept in one
+     * environment's memory only, it would make each new environment wait the period again.
+     *
      * @param before the shard's progress before this batch: the attempts at its pending record count toward giving
-     *               up, and the records it says are done publish nothing
+     *               up, the records it says are done publish nothing, and its outage, while in force, files the
+     *               retryable failures at once
+     * @return what was published and filed, with the outage the shard's cursor is to keep
      */
     Outcome releaseBefore(String failed, List<RecordChanges> changes, ShardCursors.Progress before, Instant now) {
+        String shard = changes.isEmpty() ? null : changes.get(0).record().shardId();
+        ShardCursors.Outage outage = before.outage();
+        if (outage != null && !outage.inForce(now, giveUp.after())) {
+            LOG.info("the event bus outage that shard {} gave up on at {} is over: nothing was filed in the {}"
+                    + " since {}", shard, outage.since(), giveUp.after(), outage.lastFiled());
+            outage = null;
+        }
         List<DomainEvent> events = new ArrayList<>();
         List<RecordChanges> owners = new ArrayList<>();
         for (RecordChanges change : changes) {
@@ -114,7 +128,7 @@ final class EventRelease {
             }
         }
         if (events.isEmpty()) {
-            return Outcome.NONE;
+            return Outcome.NONE.withOutage(outage);
         }
         List<Unpublished> notPublished;
         try {
@@ -127,10 +141,11 @@ final class EventRelease {
         metrics.eventsPublished(events.size() - notPublished.size());
         metrics.eventsFailed(notPublished.size());
         int published = events.size() - notPublished.size();
-        String shard = owners.get(0).record().shardId();
-        if (published > 0) {
+        if (published > 0 && outage != null) {
             // The bus takes events again: what it refuses now (throttling under load) is retried as usual.
-            outages.remove(shard);
+            LOG.info("the event bus takes the events of shard {} again: the outage it gave up on at {} is over",
+                    shard, outage.since());
+            outage = null;
         }
         if (notPublished.isEmpty()) {
             return Outcome.published(published);
@@ -147,23 +162,25 @@ final class EventRelease {
         }
         if (byRecord.isEmpty()) {
             // The publisher named events it was never given: the first record with events, so that nothing is lost.
-            return Outcome.failed(published, notPublished.size(), owners.get(0).paddedSequence());
+            return Outcome.failed(published, notPublished.size(), owners.get(0).paddedSequence()).withOutage(outage);
         }
-        return fileOrFail(shard, byRecord, published, notPublished.size(), before.pending(), now);
+        return fileOrFail(shard, byRecord, published, notPublished.size(), before.pending(), outage, now);
     }
 
     /**
      * Walks the records with unpublished events in record order: a record whose events were all refused for good,
      * or whose retryable failures have reached the give-up rule or fall in an outage already given up on, is filed as
      * a dead letter and passed; the first other one (or one whose letter could not be filed) is the failure point,
-     * and the records after it are left to the retry that starts there.
+     * and the records after it are left to the retry that starts there. A retryable failure filed begins the outage,
+     * or marks the one in force as having filed now.
+     *
+     * @param outage the outage in force at the batch (null: none)
      */
     private Outcome fileOrFail(String shard, Map<RecordChanges, List<Unpublished>> byRecord, int published,
-                               int notPublished, ShardCursors.Pending previous, Instant now) {
+                               int notPublished, ShardCursors.Pending previous, ShardCursors.Outage outage,
+                               Instant now) {
         int deadLettered = 0;
         String failedAt = null;
-        Instant gaveUp = outages.get(shard);
-        boolean outage = gaveUp != null && now.isBefore(gaveUp.plus(giveUp.after()));
         for (Map.Entry<RecordChanges, List<Unpublished>> entry : byRecord.entrySet()) {
             RecordChanges change = entry.getKey();
             List<Unpublished> unpublished = entry.getValue();
@@ -171,21 +188,27 @@ final class EventRelease {
             boolean reached = retryable && giveUp.reached(previous, change.paddedSequence(), now);
             String why = !retryable ? "refused for good" : reached
                     ? "given up after " + GiveUp.attempt(previous, change.paddedSequence()) + " attempts"
-                    : "given up at once, in an outage of the bus already given up on";
-            if (retryable && !reached && !outage || !fileDeadLetter(change, unpublished, why)) {
+                    : outage == null ? null : "given up at once, in an outage of the bus the shard gave up on at "
+                    + outage.since();
+            if (why == null || !fileDeadLetter(change, unpublished, why)) {
                 failedAt = change.paddedSequence();
                 break;
             }
             if (retryable) {
-                outage = true;
-                outages.put(shard, now);
+                if (outage == null) {
+                    LOG.warn("the event bus is taken to be in an outage for shard {}: its events that fail retryably"
+                            + " are filed at once until the bus takes one or {} pass with nothing filed", shard,
+                            giveUp.after());
+                }
+                outage = outage == null ? ShardCursors.Outage.begin(now) : outage.filed(now);
             }
             deadLettered += unpublished.size();
         }
         if (deadLettered > 0) {
             metrics.eventsDeadLettered(deadLettered);
         }
-        return Outcome.failed(published, notPublished - deadLettered, failedAt).withDeadLettered(deadLettered);
+        return Outcome.failed(published, notPublished - deadLettered, failedAt).withDeadLettered(deadLettered)
+                .withOutage(outage);
     }
 
     /**

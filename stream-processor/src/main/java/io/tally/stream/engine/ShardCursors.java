@@ -1,6 +1,7 @@
 package io.tally.stream.engine;
 
 import io.tally.core.Timestamps;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -59,26 +60,65 @@ public interface ShardCursors {
     }
 
     /**
+     * An outage of the event bus the shard gave up on: the shard's events failed retryably until a record's reached
+     * the give-up rule ({@link GiveUp}) at {@code since}, and its events were last filed as a dead letter at
+     * {@code lastFiled}. While a give-up period has not passed since {@code lastFiled}, a batch files the events that
+     * fail retryably at once, in whichever execution environment holds the shard; an event the bus takes ends it.
+     * Milliseconds, as stored.
+     */
+    record Outage(Instant since, Instant lastFiled) {
+        public Outage {
+            since = Timestamps.truncate(Objects.requireNonNull(since, "since"));
+            lastFiled = Timestamps.truncate(Objects.requireNonNull(lastFiled, "lastFiled"));
+        }
+
+        /** An outage that begins with a give-up at {@code now}. */
+        public static Outage begin(Instant now) {
+            return new Outage(now, now);
+        }
+
+        /** This outage, having filed events again at {@code now}. */
+        public Outage filed(Instant now) {
+            return new Outage(since, now);
+        }
+
+        /** Whether the outage is still taken as one at {@code now}: less than {@code period} since it last filed. */
+        public boolean inForce(Instant now, Duration period) {
+            return now.isBefore(lastFiled.plus(period));
+        }
+    }
+
+    /**
      * What is known of a shard: every record up to {@code acknowledged} is applied (null: nothing known), and
      * {@code pending}, when present, is the lowest record that may not be; every record before it is applied.
      * {@code refused}: the derived items the shard gave up writing ({@link RefusedItems}), whose next write refused for
-     * good is filed at once.
+     * good is filed at once. {@code outage}: the outage of the event bus the shard gave up on, or null.
      */
-    record Progress(Pending pending, String acknowledged, RefusedItems refused) {
+    record Progress(Pending pending, String acknowledged, RefusedItems refused, Outage outage) {
         public static final Progress NONE = new Progress(null, null);
 
         public Progress {
             refused = refused == null ? RefusedItems.NONE : refused;
         }
 
-        /** A progress that remembers no refused item. */
+        /** A progress that remembers no refused item and no outage. */
         public Progress(Pending pending, String acknowledged) {
-            this(pending, acknowledged, RefusedItems.NONE);
+            this(pending, acknowledged, RefusedItems.NONE, null);
+        }
+
+        /** A progress that remembers no outage. */
+        public Progress(Pending pending, String acknowledged, RefusedItems refused) {
+            this(pending, acknowledged, refused, null);
         }
 
         /** This progress, remembering {@code refused} instead. */
         public Progress withRefused(RefusedItems refused) {
-            return new Progress(pending, acknowledged, refused);
+            return new Progress(pending, acknowledged, refused, outage);
+        }
+
+        /** This progress, remembering {@code outage} instead (null: none). */
+        public Progress withOutage(Outage outage) {
+            return new Progress(pending, acknowledged, refused, outage);
         }
 
         /**
@@ -98,21 +138,21 @@ public interface ShardCursors {
             if (abandoned == null || pending != null && pending.sequence().compareTo(abandoned.sequence()) <= 0) {
                 return this;
             }
-            return new Progress(abandoned, acknowledged, refused);
+            return new Progress(abandoned, acknowledged, refused, outage);
         }
 
         /**
          * The progress after a batch {@code first..last} that was admitted under this progress and reported its
          * first unprocessed record {@code failedAt} (null: the batch completed). Every record before the batch was
          * applied (it started at or before the pending record), the batch applied every record before
-         * {@code failedAt}, or all of them. The refused items are kept as they are: {@link #withRefused} sets the
-         * batch's.
+         * {@code failedAt}, or all of them. The refused items and the outage are kept as they are: {@link #withRefused}
+         * and {@link #withOutage} set the batch's.
          */
         public Progress after(String first, String last, String failedAt, Instant now) {
             if (failedAt == null) {
                 String reached = acknowledged == null || acknowledged.compareTo(last) < 0 ? last : acknowledged;
                 return new Progress(pending != null && pending.sequence().compareTo(last) > 0 ? pending : null,
-                        reached, refused);
+                        reached, refused, outage);
             }
             if (pending != null && pending.sequence().compareTo(failedAt) > 0
                     || acknowledged != null && failedAt.compareTo(acknowledged) <= 0) {
@@ -123,7 +163,7 @@ public interface ShardCursors {
             // Milliseconds, as stored: a release can then recognise its own progress in the cursor.
             return new Progress(new Pending(failedAt, again ? pending.attempts() + 1 : 1,
                     again && pending.since() != null ? pending.since() : Timestamps.truncate(now)), acknowledged,
-                    refused);
+                    refused, outage);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.users.Users;
 import io.tally.stream.engine.ShardCursors.Pending;
 import io.tally.stream.engine.ShardCursors.Progress;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -58,5 +59,29 @@ class ProgressTest {
         assertThat(remembering.after(s(11), s(20), s(15), LATER).refused()).isEqualTo(refused);
         assertThat(remembering.withAbandonedClaim(s(11)).refused()).isEqualTo(refused);
         assertThat(remembering.withRefused(RefusedItems.NONE)).isEqualTo(new Progress(null, s(10)));
+    }
+
+    @Test
+    void outage_isCarriedOverByEveryOutcome_untilTheBatchSetsItsOwn() {
+        ShardCursors.Outage outage = ShardCursors.Outage.begin(T);
+        Progress inOutage = new Progress(new Pending(s(15), 5, T), s(10)).withOutage(outage);
+
+        assertThat(inOutage.after(s(15), s(20), null, LATER).outage()).isEqualTo(outage);
+        assertThat(inOutage.after(s(15), s(20), s(18), LATER).outage()).isEqualTo(outage);
+        assertThat(inOutage.after(s(5), s(8), s(6), LATER).outage()).isEqualTo(outage);
+        assertThat(inOutage.withAbandonedClaim(s(12)).outage()).isEqualTo(outage);
+        assertThat(inOutage.withRefused(RefusedItems.NONE).outage()).isEqualTo(outage);
+        assertThat(inOutage.withOutage(null)).isEqualTo(new Progress(new Pending(s(15), 5, T), s(10)));
+    }
+
+    @Test
+    void outage_isInForceUntilAGiveUpPeriodPassedSinceItLastFiled_inMilliseconds() {
+        ShardCursors.Outage outage = ShardCursors.Outage.begin(Instant.parse("2026-11-23T10:00:00.123456Z"))
+                .filed(Instant.parse("2026-11-23T10:04:00.000999Z"));
+
+        assertThat(outage.since()).isEqualTo(Instant.parse("2026-11-23T10:00:00.123Z"));
+        assertThat(outage.lastFiled()).isEqualTo(Instant.parse("2026-11-23T10:04:00Z"));
+        assertThat(outage.inForce(Instant.parse("2026-11-23T10:13:59.999Z"), Duration.ofMinutes(10))).isTrue();
+        assertThat(outage.inForce(Instant.parse("2026-11-23T10:14:00Z"), Duration.ofMinutes(10))).isFalse();
     }
 }

@@ -154,4 +154,45 @@ class ShardCursorsIT {
         assertThat(cursors.claim(shard, S30, lease("c", 60), NOW))
                 .isEqualTo(new ShardCursors.Granted(new Progress(null, S30)));
     }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void outage_isKeptByTheRelease_andTheClaimReturnsIt_untilAReleaseClearsIt(ShardCursors cursors) {
+        String shard = shard();
+        ShardCursors.Outage outage = ShardCursors.Outage.begin(NOW.plusMillis(7)).filed(NOW.plusSeconds(90));
+        Progress inOutage = new Progress(new ShardCursors.Pending(S20, 5, NOW), S10).withOutage(outage);
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        assertThat(cursors.release(shard, lease("a", 60), inOutage, NOW)).isTrue();
+        // A repeated release (its first answer lost) recognises the progress it stored.
+        assertThat(cursors.release(shard, lease("a", 60), inOutage, NOW)).isTrue();
+
+        // Another execution environment's claim learns of the outage.
+        assertThat(cursors.claim(shard, S20, lease("b", 60), NOW)).isEqualTo(new ShardCursors.Granted(inOutage));
+        assertThat(cursors.release(shard, lease("b", 60), new Progress(null, S30), NOW)).isTrue();
+        assertThat(cursors.claim(shard, S30, lease("c", 60), NOW))
+                .isEqualTo(new ShardCursors.Granted(new Progress(null, S30)));
+    }
+
+    @org.junit.jupiter.api.Test
+    void dynamoDbCursor_storesTheOutageAsTwoTimestamps_absentWithoutOne() {
+        String shard = shard();
+        DynamoDbShardCursors cursors = new DynamoDbShardCursors(CLIENT, TABLE);
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        cursors.release(shard, lease("a", 60), new Progress(null, S20)
+                .withOutage(ShardCursors.Outage.begin(NOW).filed(NOW.plusSeconds(90))), NOW);
+
+        Map<String, AttributeValue> item = cursorItem(shard);
+        assertThat(item.get(ShardCursorItem.OUTAGE_SINCE).s()).isEqualTo("2026-11-23T10:00:00.000Z");
+        assertThat(item.get(ShardCursorItem.OUTAGE_LAST_FILED).s()).isEqualTo("2026-11-23T10:01:30.000Z");
+
+        cursors.claim(shard, S30, lease("b", 60), NOW);
+        cursors.release(shard, lease("b", 60), new Progress(null, S30), NOW);
+        assertThat(cursorItem(shard)).doesNotContainKeys(ShardCursorItem.OUTAGE_SINCE,
+                ShardCursorItem.OUTAGE_LAST_FILED);
+    }
+
+    private static Map<String, AttributeValue> cursorItem(String shard) {
+        return CLIENT.getItem(r -> r.tableName(TABLE).consistentRead(true)
+                .key(ShardCursorItem.key(Watermarks.token(shard)).toAttributeMap())).item();
+    }
 }

@@ -316,6 +316,97 @@ class ShardGuardTest {
         assertThat(publisher.publishedIds()).anyMatch(id -> id.startsWith("ev-" + all.get(7).sequenceNumber() + ":"));
     }
 
+    /**
+     * With every event throttled, {@code environment} fails records 0 to 2 at record 0, then, a give-up period later,
+     * gives record 0 up and files records 1 and 2 at once, in the outage that begins.
+     *
+     * @return when the outage began
+     */
+    private Instant outageGivenUpOnIn(Engine environment, List<SourceRecord> all) {
+        publisher.refuse(event -> true);
+        assertThat(environment.process(all.subList(0, 3)).failedSequenceNumber()).contains(all.get(0).sequenceNumber());
+        clock.advance(Duration.ofMinutes(1));
+        BatchResult givenUp = environment.process(all.subList(0, 3));
+        assertThat(givenUp.failedSequenceNumber()).isEmpty();
+        assertThat(sink.letters()).extracting(DeadLetter::sequenceNumber).containsExactly(all.get(0).sequenceNumber(),
+                all.get(1).sequenceNumber(), all.get(2).sequenceNumber());
+        assertThat(cursors.progress(SHARD).outage()).isEqualTo(ShardCursors.Outage.begin(clock.instant()));
+        return clock.instant();
+    }
+
+    @Test
+    void outageGivenUpOnInOneExecutionEnvironment_filesTheFailingEventsOfABatchInAnotherAtOnce() {
+        List<SourceRecord> all = blog().records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        // Two execution environments Lambda runs the shard's batches in: engines of their own, one table of cursors.
+        Engine first = engine(store, 2);
+        Engine second = engine(store, 2);
+        Instant since = outageGivenUpOnIn(first, all);
+        clock.advance(Duration.ofSeconds(10));
+
+        // The next batch runs in the other environment, whose publisher never failed before: the outage is in the
+        // shard's cursor, so its first attempt files the failing events instead of waiting a give-up period again.
+        BatchResult next = second.process(all.subList(3, 7));
+
+        assertThat(next.failedSequenceNumber()).isEmpty();
+        assertThat(next.eventsFailed()).isZero();
+        assertThat(next.eventsDeadLettered()).isPositive();
+        assertThat(sink.letters()).extracting(DeadLetter::sequenceNumber)
+                .containsExactlyElementsOf(all.stream().map(SourceRecord::sequenceNumber).toList());
+        assertThat(sink.letters().subList(3, 7)).allSatisfy(letter -> assertThat(letter.reason())
+                .contains("given up at once", "gave up on at " + since));
+        assertThat(cursors.pending(SHARD)).isNull();
+        assertThat(cursors.progress(SHARD).outage()).isEqualTo(new ShardCursors.Outage(since, clock.instant()));
+        assertThat(publisher.publishedIds()).isEmpty();
+        assertThat(comparable(store.items())).isEqualTo(recompute(TestDerivations.blog(), blog().table()));
+    }
+
+    @Test
+    void outageEnds_forEveryExecutionEnvironment_onceTheBusTakesOneOfTheShardsEvents() {
+        TestRecords records = blog();
+        records.put(post("u1", "p8", "Eight", PostStatus.CREATED).toItem());
+        records.put(post("u1", "p9", "Nine", PostStatus.CREATED).toItem());
+        List<SourceRecord> all = records.records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine first = engine(store, 2);
+        Engine second = engine(store, 2);
+        outageGivenUpOnIn(first, all);
+
+        // The bus takes events again, in the other environment: the outage is over, in the shard's cursor.
+        publisher.refuse(event -> false);
+        assertThat(second.process(all.subList(3, 5)).failedSequenceNumber()).isEmpty();
+        assertThat(cursors.progress(SHARD).outage()).isNull();
+
+        // Throttled again within the give-up period: the environment that gave up before retries as usual.
+        publisher.refuse(event -> true);
+        BatchResult throttled = first.process(all.subList(5, 9));
+
+        assertThat(throttled.failedSequenceNumber()).contains(all.get(5).sequenceNumber());
+        assertThat(throttled.eventsDeadLettered()).isZero();
+        assertThat(sink.letters()).hasSize(3);
+        assertThat(cursors.pending(SHARD).sequence()).isEqualTo(all.get(5).paddedSequence());
+        assertThat(cursors.progress(SHARD).outage()).isNull();
+    }
+
+    @Test
+    void outageLapses_forEveryExecutionEnvironment_aGiveUpPeriodAfterItLastFiled() {
+        List<SourceRecord> all = blog().records();
+        InMemoryDerivedStore store = new InMemoryDerivedStore();
+        Engine first = engine(store, 2);
+        Engine second = engine(store, 2);
+        outageGivenUpOnIn(first, all);
+        clock.advance(Duration.ofMinutes(1));
+
+        // Nothing filed for a give-up period: the next failure waits the attempts and the period again.
+        BatchResult next = second.process(all.subList(3, 7));
+
+        assertThat(next.failedSequenceNumber()).contains(all.get(3).sequenceNumber());
+        assertThat(next.eventsDeadLettered()).isZero();
+        assertThat(sink.letters()).hasSize(3);
+        assertThat(cursors.pending(SHARD).attempts()).isEqualTo(1);
+        assertThat(cursors.progress(SHARD).outage()).isNull();
+    }
+
     @Test
     void failureInARedeliveredRange_leavesTheFirstUnappliedRecordPending_soALaterBatchCannotPassIt() {
         TestRecords records = blog();

@@ -39,13 +39,15 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * An event bus that refuses every entry for an hour (as EventBridge answers a function whose role lost
- * {@code events:PutEvents}, or a deleted bus), with the engine's production give-up settings (5 attempts, 10 minutes)
- * and a simulated clock: records keep arriving on DynamoDB Local's real stream, a poller delivers them as the event
- * source mapping would (every 10 simulated seconds, from the last reported failure), and the shard must keep moving,
- * its lag bounded by the polling, not by the give-up rule. Afterwards every event the records announce is either
- * published once or in the dead letters, and republishing the dead letters ({@link EventRepublisher}, what
- * {@code tally-local dead-letters republish-events} runs) publishes each of them once, and nothing on a second run.
+ * An event bus that fails every entry for a while, with the engine's production give-up settings (5 attempts, 10
+ * minutes) and a simulated clock: records keep arriving on DynamoDB Local's real stream, a poller delivers them as the
+ * event source mapping would (every 10 simulated seconds, from the last reported failure), and the shard must keep
+ * moving. A bus that refuses every entry for good for an hour (as EventBridge answers a function whose role lost
+ * {@code events:PutEvents}, or a deleted bus) holds it no longer than the polling; one that throttles every entry for 40
+ * minutes, with the batches spread over 64 execution environments as Lambda may run them, holds it once for the
+ * give-up period. Afterwards every event the records announce is either published once or in the dead letters, and
+ * republishing the dead letters ({@link EventRepublisher}, what {@code tally-local dead-letters republish-events} runs)
+ * publishes each of them once, and nothing on a second run.
  */
 class EventOutageIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,6 +57,19 @@ class EventOutageIT {
     /** The records arrive evenly over this span, which outlasts the outage. */
     private static final Duration ARRIVALS = Duration.ofMinutes(75);
     private static final int BATCH_SIZE = 100;
+    /**
+     * The batch size of the throttling case: more records arrive in a give-up period than a batch holds (about 30
+     * against 10), as with the deployment's batches of 1,000 at the 10 records a second of the probe of issue 38
+     * (6,000 a period), so that a shard held once per give-up period falls behind.
+     */
+    private static final int SMALL_BATCH_SIZE = 10;
+    /** The engine's default give-up period for events. */
+    private static final Duration GIVE_UP = Duration.ofMinutes(10);
+    /**
+     * As many execution environments as the probe of issue 38 had: taken in turn, each runs at most one batch in 640
+     * simulated seconds, longer than the give-up period, so none would know of the outage from its own memory.
+     */
+    private static final int ENVIRONMENTS = 64;
 
     @Test
     void busRefusingEverythingForAnHour_neverHoldsTheShard_andEveryEventIsPublishedOnceAfterTheRepublish() {
@@ -75,53 +90,15 @@ class EventOutageIT {
         RecordingPublisher publisher = new RecordingPublisher();
         publisher.refuseForGood(event -> clock.instant().isBefore(outageEnds));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        Duration maxLag = Duration.ZERO;
-        int acknowledgedDuringOutage = 0;
-        // For the oracle's bound on duplicate events: the invocations whose batch held each record.
-        Map<String, Integer> deliveries = new HashMap<>();
-        // The production settings: no eventGiveUp(...) here.
-        try (Engine engine = Engine.builder()
-                .derivations(DERIVATIONS)
-                .store(new DynamoDbDerivedStore(dynamo, table))
-                .deadLetters(new DynamoDbDeadLetterSink(dynamo, table, clock))
-                .cursors(new DynamoDbShardCursors(dynamo, table))
-                .publisher(publisher)
-                .metrics(new StreamMetrics(registry))
-                .clock(clock)
-                .build()) {
-            for (List<SourceRecord> records : stream.values()) {
-                Shard shard = new Shard(records, start);
-                while (!shard.done()) {
-                    clock.advance(POLL);
-                    maxLag = max(maxLag, shard.lag(clock.instant()));
-                    List<SourceRecord> batch = shard.available(clock.instant());
-                    if (batch.isEmpty()) {
-                        continue;
-                    }
-                    batch.forEach(record -> deliveries.merge(record.eventId(), 1, Integer::sum));
-                    BatchResult result = engine.process(batch);
-                    int moved = shard.acknowledge(batch.size(), result);
-                    if (clock.instant().isBefore(outageEnds)) {
-                        acknowledgedDuringOutage += moved;
-                    }
-                }
-            }
-        }
+        Run run = deliver(stream, BATCH_SIZE, environments(1, dynamo, table, publisher, registry, clock), clock,
+                outageEnds);
 
         // The shard kept moving while the bus refused: no batch waited for the give-up rule's 10 minutes.
-        assertThat(maxLag).as("largest lag of the shard (simulated)").isLessThanOrEqualTo(POLL.multipliedBy(2));
-        assertThat(acknowledgedDuringOutage).as("records acknowledged while the bus refused everything")
+        assertThat(run.maxLag()).as("largest lag of the shard (simulated)").isLessThanOrEqualTo(POLL.multipliedBy(2));
+        assertThat(run.acknowledgedDuringOutage()).as("records acknowledged while the bus refused everything")
                 .isGreaterThan(all.size() / 2);
-        Set<String> deadLettered = deadLetteredEventIds(dynamo, table);
-        Set<String> published = new HashSet<>(publisher.publishedIds());
-        assertThat(deadLettered).as("events of the outage, dead-lettered").isNotEmpty();
-        assertThat(registry.counter(StreamMetrics.EVENTS_DEAD_LETTERED).count()).isEqualTo(deadLettered.size());
-        // Exactly once, or in the dead letters: never both, never neither.
-        assertThat(publisher.publishedIds()).doesNotHaveDuplicates();
-        assertThat(published).doesNotContainAnyElementsOf(deadLettered);
-        oracle.assertExact(LocalDynamoDb.streamsClient(), all, Set.of(), publisher.publishedIds(), deliveries,
-                id -> false);
-        assertThat(union(published, deadLettered)).containsExactlyInAnyOrderElementsOf(new HashSet<>(expected));
+        Set<String> deadLettered = assertPublishedOnceOrDeadLettered(dynamo, table, oracle, all, expected, publisher,
+                registry, run);
 
         // The bus works again: the operator republishes the letters, twice.
         Function<String, io.tally.stream.events.EventPublisher> publishers = source -> publisher;
@@ -141,14 +118,142 @@ class EventOutageIT {
                 .allSatisfy(event -> assertThat(event.detail().get("eventId")).isEqualTo(event.id()));
     }
 
+    @Test
+    void busThrottlingEverythingFor40Minutes_inManyExecutionEnvironments_holdsTheShardOnceForTheGiveUpPeriod() {
+        DynamoDbClient dynamo = LocalDynamoDb.client();
+        String table = LocalDynamoDb.createTable("throttled");
+        new Workload(dynamo, table, 31, 0, false).run(150);
+        Map<String, List<SourceRecord>> stream = StreamReader.readAll(LocalDynamoDb.streamsClient(), table,
+                StreamRecords::fromSdk);
+        List<SourceRecord> all = stream.values().stream().flatMap(List::stream).toList();
+        FaultOracle oracle = new FaultOracle(dynamo, table, DERIVATIONS, "throttling outage");
+        List<String> expected = oracle.expectedEventIds(all);
+
+        MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+        Instant outageEnds = clock.instant().plus(Duration.ofMinutes(40));
+        RecordingPublisher publisher = new RecordingPublisher();
+        // Throttling: retryable, so the first failing record waits the give-up rule (5 batches over 10 minutes).
+        publisher.refuse(event -> clock.instant().isBefore(outageEnds));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Run run = deliver(stream, SMALL_BATCH_SIZE, environments(ENVIRONMENTS, dynamo, table, publisher, registry,
+                clock), clock, outageEnds);
+
+        // The first failing record waits the give-up period; after it, the outage is in the shard's cursor, so the
+        // environment of each later batch files its failing events at once. Kept in one environment's memory, the
+        // next batch's environment knew nothing of it and held the next failing record for the period again: the
+        // shard moved one batch per period and the lag grew toward the length of the outage.
+        List<String> reasons = letters(dynamo, table).stream().map(letter -> letter.get("reason").s()).toList();
+        assertThat(reasons).as("letters given up on after the attempts and the period: once per outage")
+                .filteredOn(reason -> reason.contains("given up after")).hasSize(1);
+        assertThat(reasons).as("letters filed at once, in the outage")
+                .anyMatch(reason -> reason.contains("given up at once"));
+        assertThat(run.maxLag()).as("largest lag of the shard (simulated)")
+                .isGreaterThanOrEqualTo(GIVE_UP)
+                .isLessThanOrEqualTo(GIVE_UP.plus(POLL.multipliedBy(2)));
+        assertThat(run.acknowledgedDuringOutage()).as("records acknowledged while the bus throttled everything")
+                .isGreaterThan(all.size() / 3);
+        Set<String> deadLettered = assertPublishedOnceOrDeadLettered(dynamo, table, oracle, all, expected, publisher,
+                registry, run);
+        assertThat(deadLettered).as("events dead-lettered").hasSizeLessThan(expected.size());
+    }
+
+    /** The engines of {@code count} execution environments of the function: one table, the production settings. */
+    private static List<Engine> environments(int count, DynamoDbClient dynamo, String table,
+                                             RecordingPublisher publisher, SimpleMeterRegistry registry,
+                                             MutableClock clock) {
+        List<Engine> engines = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            // The production settings: no eventGiveUp(...) here. Few writer threads: there are many engines.
+            engines.add(Engine.builder()
+                    .derivations(DERIVATIONS)
+                    .store(new DynamoDbDerivedStore(dynamo, table))
+                    .deadLetters(new DynamoDbDeadLetterSink(dynamo, table, clock))
+                    .cursors(new DynamoDbShardCursors(dynamo, table))
+                    .publisher(publisher)
+                    .metrics(new StreamMetrics(registry))
+                    .clock(clock)
+                    .writeConcurrency(count == 1 ? Engine.DEFAULT_WRITE_CONCURRENCY : 2)
+                    .build());
+        }
+        return engines;
+    }
+
+    /**
+     * @param maxLag                   the largest lag of a shard seen at a poll
+     * @param acknowledgedDuringOutage the records acknowledged before the outage ended
+     * @param deliveries               for the oracle's bound on duplicate events: the invocations whose batch held
+     *                                 each record
+     */
+    private record Run(Duration maxLag, int acknowledgedDuringOutage, Map<String, Integer> deliveries) {
+    }
+
+    /**
+     * Delivers every shard as the event source mapping would, in batches of at most {@code batchSize} records, each
+     * batch in the next of the {@code environments} in turn; closes them.
+     */
+    private static Run deliver(Map<String, List<SourceRecord>> stream, int batchSize, List<Engine> environments,
+                               MutableClock clock, Instant outageEnds) {
+        Instant start = clock.instant();
+        Duration maxLag = Duration.ZERO;
+        int acknowledgedDuringOutage = 0;
+        Map<String, Integer> deliveries = new HashMap<>();
+        int batches = 0;
+        try {
+            for (List<SourceRecord> records : stream.values()) {
+                Shard shard = new Shard(records, start, batchSize);
+                while (!shard.done()) {
+                    clock.advance(POLL);
+                    maxLag = max(maxLag, shard.lag(clock.instant()));
+                    List<SourceRecord> batch = shard.available(clock.instant());
+                    if (batch.isEmpty()) {
+                        continue;
+                    }
+                    batch.forEach(record -> deliveries.merge(record.eventId(), 1, Integer::sum));
+                    BatchResult result = environments.get(batches++ % environments.size()).process(batch);
+                    int moved = shard.acknowledge(batch.size(), result);
+                    if (clock.instant().isBefore(outageEnds)) {
+                        acknowledgedDuringOutage += moved;
+                    }
+                }
+            }
+        } finally {
+            environments.forEach(Engine::close);
+        }
+        return new Run(maxLag, acknowledgedDuringOutage, deliveries);
+    }
+
+    /**
+     * Every event the records announce is published exactly once or in the dead letters, never both, never neither;
+     * the derived data is exact.
+     *
+     * @return the ids of the events dead-lettered
+     */
+    private static Set<String> assertPublishedOnceOrDeadLettered(DynamoDbClient dynamo, String table,
+                                                                 FaultOracle oracle, List<SourceRecord> all,
+                                                                 List<String> expected, RecordingPublisher publisher,
+                                                                 SimpleMeterRegistry registry, Run run) {
+        Set<String> deadLettered = deadLetteredEventIds(dynamo, table);
+        Set<String> published = new HashSet<>(publisher.publishedIds());
+        assertThat(deadLettered).as("events of the outage, dead-lettered").isNotEmpty();
+        assertThat(registry.counter(StreamMetrics.EVENTS_DEAD_LETTERED).count()).isEqualTo(deadLettered.size());
+        assertThat(publisher.publishedIds()).doesNotHaveDuplicates();
+        assertThat(published).doesNotContainAnyElementsOf(deadLettered);
+        oracle.assertExact(LocalDynamoDb.streamsClient(), all, Set.of(), publisher.publishedIds(), run.deliveries(),
+                id -> false);
+        assertThat(union(published, deadLettered)).containsExactlyInAnyOrderElementsOf(new HashSet<>(expected));
+        return deadLettered;
+    }
+
     /** One shard as the event source mapping delivers it: from its checkpoint, what has arrived, a batch at a time. */
     private static final class Shard {
         private final List<SourceRecord> records;
         private final List<Instant> arrivals = new ArrayList<>();
+        private final int batchSize;
         private int checkpoint;
 
-        Shard(List<SourceRecord> records, Instant start) {
+        Shard(List<SourceRecord> records, Instant start, int batchSize) {
             this.records = records;
+            this.batchSize = batchSize;
             Duration spacing = ARRIVALS.dividedBy(Math.max(1, records.size()));
             for (int i = 0; i < records.size(); i++) {
                 arrivals.add(start.plus(spacing.multipliedBy(i + 1L)));
@@ -169,7 +274,7 @@ class EventOutageIT {
 
         List<SourceRecord> available(Instant now) {
             int end = checkpoint;
-            while (end < records.size() && end - checkpoint < BATCH_SIZE && !arrivals.get(end).isAfter(now)) {
+            while (end < records.size() && end - checkpoint < batchSize && !arrivals.get(end).isAfter(now)) {
                 end++;
             }
             return records.subList(checkpoint, end);
