@@ -272,7 +272,7 @@ public final class Engine implements AutoCloseable {
             return this;
         }
 
-        /** Derived writes of one batch in flight at once; defaults to 8. */
+        /** Derived writes of one batch in flight at once; defaults to {@link Engine#DEFAULT_WRITE_CONCURRENCY}. */
         public Builder writeConcurrency(int writeConcurrency) {
             this.writeConcurrency = writeConcurrency;
             return this;
