@@ -12,7 +12,10 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.template.DeploymentTemplate;
 import java.io.IOException;
 import java.lang.reflect.Method;
@@ -25,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
@@ -763,6 +767,11 @@ class TemplateTest {
      */
     private static void assertGeneratedSection(String beginMarker, String endMarker, String generated, String what)
             throws IOException {
+        assertGeneratedSection(beginMarker, endMarker, generated, what, "the route table's");
+    }
+
+    private static void assertGeneratedSection(String beginMarker, String endMarker, String generated, String what,
+            String source) throws IOException {
         String text = Files.readString(TEMPLATE);
         int begin = text.indexOf(beginMarker);
         int end = text.indexOf(endMarker);
@@ -776,7 +785,7 @@ class TemplateTest {
             text = Files.readString(TEMPLATE);
             end = text.indexOf(endMarker);
         }
-        assertThat(text.substring(first, end)).as("infra/template.yaml's " + what + " are not the route table's: "
+        assertThat(text.substring(first, end)).as("infra/template.yaml's " + what + " are not " + source + ": "
                 + "regenerate them (see the comment above the read-side routes)").isEqualTo(generated);
     }
 
@@ -855,6 +864,57 @@ class TemplateTest {
         // 0 would close the routes, not lift the limit.
         assertThat(parameters.at("/ReadSideRateLimit/MinValue").asInt()).isPositive();
         assertThat(parameters.at("/ReadSideBurstLimit/MinValue").asInt()).isPositive();
+    }
+
+    @Test
+    void streamFilter_dropsExactlyTheRegistrysDerivedAndBookkeepingTypes_andNothingTheEngineDerives()
+            throws IOException {
+        DomainRegistry registry = DomainRegistry.load();
+        List<String> own = TemplateStreamFilter.ownTypes(registry);
+        // What this build's registry holds: the seed domains, the users kernel and the stream processor's bookkeeping.
+        assertThat(own).contains("UserStats", "GlobalStats", "PostProjection", "SelectorEntry", "OrgStats", "TeamStats",
+                "SongStats", "SongDay", "SongMonth", "DownloadDay", "FavouriteStats", "FavouriteSearchEntry",
+                "ShardCursor", "DeadLetter", "PrunerPosition");
+        // Every one is a type whose records the engine skips as derived: the filter drops nothing it would derive
+        // or dead-letter.
+        Derivations derivations = registry.derivations(ShardSettings.DEFAULTS);
+        for (String type : own) {
+            assertThat(derivations.route(type)).as(type).isEqualTo(new Derivations.Skip("derived"));
+        }
+        List<String> before = TemplateStreamFilter.patterns(DeploymentTemplate.read(TEMPLATE));
+
+        assertGeneratedSection(TemplateStreamFilter.BEGIN, TemplateStreamFilter.END, TemplateStreamFilter.yaml(own),
+                "stream filters", "the domain registry's (types of ours it does not drop: "
+                        + TemplateStreamFilter.notDropped(own, before) + "; types it drops that are not ours: "
+                        + TemplateStreamFilter.droppedNotOwn(own, before) + ")");
+
+        List<String> patterns = TemplateStreamFilter.patterns(DeploymentTemplate.read(TEMPLATE));
+        Map<String, Set<String>> dropped = TemplateStreamFilter.droppedTypes(patterns);
+        assertThat(dropped.keySet()).containsExactlyElementsOf(TemplateStreamFilter.IMAGES);
+        dropped.forEach((image, types) -> assertThat(types).as("the types the filter drops in " + image)
+                .containsExactlyInAnyOrderElementsOf(own));
+        // The patterns are the generated ones (the YAML folds a long one over lines; the JSON is the same).
+        List<JsonNode> parsed = new ArrayList<>();
+        for (String pattern : patterns) {
+            parsed.add(JSON.readTree(pattern));
+        }
+        List<JsonNode> generated = new ArrayList<>();
+        for (String pattern : TemplateStreamFilter.patterns(own)) {
+            generated.add(JSON.readTree(pattern));
+        }
+        assertThat(parsed).containsExactlyElementsOf(generated);
+        // Within Lambda's limits, and on the only key a DynamoDB event source mapping filters on.
+        assertThat(patterns).hasSizeLessThanOrEqualTo(TemplateStreamFilter.MAX_FILTERS)
+                .allSatisfy(pattern -> assertThat(pattern).hasSizeLessThanOrEqualTo(
+                        TemplateStreamFilter.MAX_PATTERN_LENGTH));
+        assertThat(parsed).allSatisfy(pattern -> assertThat(pattern.fieldNames()).toIterable()
+                .containsExactly("dynamodb"));
+        // "Has an image" is its hash key: every image holds the item's key. And every record has its images: one
+        // without any (a KEYS_ONLY stream) would match no filter.
+        assertThat(properties("Table").path("KeySchema").path(0).path("AttributeName").asText())
+                .isEqualTo(TableSchema.PK);
+        assertThat(properties("Table").path("StreamSpecification").path("StreamViewType").asText())
+                .isEqualTo("NEW_AND_OLD_IMAGES");
     }
 
     private JsonNode statementWith(String role, String action) {

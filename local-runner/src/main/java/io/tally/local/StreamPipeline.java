@@ -183,6 +183,8 @@ final class StreamPipeline implements AutoCloseable {
                 poller, p -> p.snapshot().batchesDiscarded());
         gauge(registry, "tally.poller.records.discarded", "records sent to the on-failure destination",
                 poller, p -> p.snapshot().recordsDiscarded());
+        gauge(registry, "tally.poller.records.filtered", "records the event source mapping's filter passed over",
+                poller, p -> p.snapshot().recordsFiltered());
         gauge(registry, "tally.poller.shards", "shards known to the poller",
                 poller, p -> p.snapshot().shards().size());
         gauge(registry, "tally.poller.lag.seconds", "the largest lag of a shard's worker (zero when caught up)",

@@ -12,9 +12,9 @@ import java.util.Objects;
  *
  * <p>{@link #defaults()} are the values the AWS deployment uses, read from the deployment template
  * ({@code infra/template.yaml}, the stream processor's {@code DynamoDB} event), which is their single source: the
- * local poller retries, bisects and discards like the event source mapping on AWS because it runs with the very
- * same settings. Some differ from AWS's own defaults on purpose (AWS: no bisect, no tumbling window, no
- * ReportBatchItemFailures); {@code docs/exactly-once.md} says why each value is what it is.
+ * local poller filters, retries, bisects and discards like the event source mapping on AWS because it runs with the
+ * very same settings. Some differ from AWS's own defaults on purpose (AWS: no bisect, no tumbling window, no
+ * ReportBatchItemFailures, no filter); {@code docs/exactly-once.md} says why each value is what it is.
  *
  * @param batchSize                      records per invocation at most (AWS: 1..10000)
  * @param maximumBatchingWindowInSeconds how long to gather records before invoking with less than a full batch
@@ -31,6 +31,9 @@ import java.util.Objects;
  * @param reportBatchItemFailures        {@code FunctionResponseTypes: [ReportBatchItemFailures]}: whether the
  *                                       function's {@code batchItemFailures} are honoured; without it AWS treats a
  *                                       response that names failed records as a success
+ * @param filterPatterns                 the {@code Pattern} of each filter of {@code FilterCriteria}: a record is
+ *                                       delivered when any of them matches it, and passed over otherwise; none
+ *                                       delivers every record
  */
 @RecordBuilder
 public record EsmSettings(
@@ -42,7 +45,8 @@ public record EsmSettings(
         int parallelizationFactor,
         StartingPosition startingPosition,
         int tumblingWindowInSeconds,
-        boolean reportBatchItemFailures) implements EsmSettingsBuilder.With {
+        boolean reportBatchItemFailures,
+        List<String> filterPatterns) implements EsmSettingsBuilder.With {
 
     /** Where to start reading a shard that has no checkpoint. */
     public enum StartingPosition {
@@ -72,6 +76,9 @@ public record EsmSettings(
                     + "data is only complete if every record of the stream is processed");
         }
         checkRange("TumblingWindowInSeconds", tumblingWindowInSeconds, 0, 900);
+        filterPatterns = List.copyOf(Objects.requireNonNull(filterPatterns, "filterPatterns"));
+        // Refused here, as Lambda refuses the mapping, rather than when the first shard is read.
+        StreamRecordFilter.of(filterPatterns);
     }
 
     /** The settings of the AWS deployment, from the template this build carries. */
@@ -83,11 +90,14 @@ public record EsmSettings(
      * The settings of the stream processor's event source mapping in a template. Every setting the poller
      * implements must be there as a literal, except those whose AWS default is also the deployment's choice
      * (MaximumBatchingWindowInSeconds 0, ParallelizationFactor 1, TumblingWindowInSeconds 0, no function response
-     * types), so that a setting can never silently take a local default that differs from AWS's.
+     * types, no filter), so that a setting can never silently take a local default that differs from AWS's.
      */
     public static EsmSettings fromTemplate(DeploymentTemplate template) {
         DeploymentTemplate.Node p = template.streamEventSourceMapping();
         List<String> responseTypes = p.has("FunctionResponseTypes") ? p.texts("FunctionResponseTypes") : List.of();
+        List<String> filterPatterns = p.has("FilterCriteria")
+                ? p.get("FilterCriteria").list("Filters").stream().map(filter -> filter.text("Pattern")).toList()
+                : List.of();
         return new EsmSettings(
                 p.integer("BatchSize"),
                 p.has("MaximumBatchingWindowInSeconds") ? p.integer("MaximumBatchingWindowInSeconds") : 0,
@@ -97,7 +107,8 @@ public record EsmSettings(
                 p.has("ParallelizationFactor") ? p.integer("ParallelizationFactor") : 1,
                 startingPosition(p.text("StartingPosition")),
                 p.has("TumblingWindowInSeconds") ? p.integer("TumblingWindowInSeconds") : 0,
-                responseTypes.contains("ReportBatchItemFailures"));
+                responseTypes.contains("ReportBatchItemFailures"),
+                filterPatterns);
     }
 
     public Duration maximumBatchingWindow() {

@@ -11,6 +11,7 @@ final class PollerMetrics {
     private final LongAdder retries = new LongAdder();
     private final LongAdder batchesDiscarded = new LongAdder();
     private final LongAdder recordsDiscarded = new LongAdder();
+    private final LongAdder recordsFiltered = new LongAdder();
 
     void invoked(int records, boolean retry) {
         invocations.increment();
@@ -27,6 +28,11 @@ final class PollerMetrics {
     void discarded(int records) {
         batchesDiscarded.increment();
         recordsDiscarded.add(records);
+    }
+
+    /** Records the mapping's filter passed over: read, never delivered. */
+    void filtered(int records) {
+        recordsFiltered.add(records);
     }
 
     long invocations() {
@@ -53,9 +59,13 @@ final class PollerMetrics {
         return recordsDiscarded.sum();
     }
 
+    long recordsFiltered() {
+        return recordsFiltered.sum();
+    }
+
     /** The counters now, with the progress of each shard. */
     PollerSnapshot snapshot(List<PollerSnapshot.ShardProgress> shards) {
         return new PollerSnapshot(invocations(), recordsDelivered(), recordsProcessed(), retries(), batchesDiscarded(),
-                recordsDiscarded(), shards);
+                recordsDiscarded(), recordsFiltered(), shards);
     }
 }

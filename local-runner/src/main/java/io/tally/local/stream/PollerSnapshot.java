@@ -12,6 +12,8 @@ import java.util.List;
  * @param retries          invocations that retried records after a failure
  * @param batchesDiscarded batches sent to the on-failure destination
  * @param recordsDiscarded records sent to the on-failure destination
+ * @param recordsFiltered  records the event source mapping's filter passed over ({@code FilterCriteria}): read from
+ *                         the stream, never delivered
  * @param shards           every shard known, in the order they were discovered
  */
 public record PollerSnapshot(
@@ -21,6 +23,7 @@ public record PollerSnapshot(
         long retries,
         long batchesDiscarded,
         long recordsDiscarded,
+        long recordsFiltered,
         List<ShardProgress> shards) {
 
     public PollerSnapshot {

@@ -21,7 +21,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * Reads one shard from its checkpoint to its end and hands its records to a {@link BatchProcessor}, one batch at a
- * time, so that the shard's records reach the function strictly in order. Runs on a thread of its own.
+ * time, so that the shard's records reach the function strictly in order. Runs on a thread of its own. Records the
+ * mapping's filter does not keep are passed over as they are read, before batching, as on AWS: a batch holds up to
+ * {@code BatchSize} kept records, and a shard whose records are all passed over invokes nothing.
  */
 final class ShardWorker implements Runnable, BatchProcessor.Shard {
     private static final Logger LOG = LoggerFactory.getLogger(ShardWorker.class);
@@ -46,10 +48,12 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
     private final String shardId;
     private final DynamoDbStreamsClient streams;
     private final EsmSettings settings;
+    private final StreamRecordFilter filter;
     private final Duration pollInterval;
     private final BatchProcessor.Backoff backoff;
     private final CheckpointStore checkpoints;
     private final Clock clock;
+    private final PollerMetrics metrics;
     private final Poller poller;
     private BatchProcessor processor;
 
@@ -76,18 +80,20 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
     private volatile long caughtUpGeneration = -1;
 
     ShardWorker(String streamArn, String shardId, String checkpoint, DynamoDbStreamsClient streams,
-            EsmSettings settings, Duration pollInterval, BatchProcessor.Backoff backoff, CheckpointStore checkpoints,
-            Clock clock, Poller poller) {
+            EsmSettings settings, StreamRecordFilter filter, Duration pollInterval, BatchProcessor.Backoff backoff,
+            CheckpointStore checkpoints, Clock clock, PollerMetrics metrics, Poller poller) {
         this.streamArn = streamArn;
         this.shardId = shardId;
         this.checkpoint = checkpoint;
         this.lastRead = checkpoint;
         this.streams = streams;
         this.settings = settings;
+        this.filter = filter;
         this.pollInterval = pollInterval;
         this.backoff = backoff;
         this.checkpoints = checkpoints;
         this.clock = clock;
+        this.metrics = metrics;
         this.poller = poller;
     }
 
@@ -217,14 +223,24 @@ final class ShardWorker implements Runnable, BatchProcessor.Shard {
         }
         List<Record> records = response.records();
         if (!records.isEmpty()) {
-            Instant seenAt = clock.instant();
-            if (buffer.isEmpty()) {
-                bufferedSince = System.nanoTime();
-                // Nothing else waits (a batch in flight is processed on this thread, before the next read).
-                oldestPendingSeenAt = seenAt;
+            List<Record> kept = filter.keep(records, streamArn);
+            if (kept.size() < records.size()) {
+                metrics.filtered(records.size() - kept.size());
             }
-            buffer.addAll(records);
-            records.forEach(record -> bufferedSeenAt.addLast(seenAt));
+            if (!kept.isEmpty()) {
+                Instant seenAt = clock.instant();
+                if (buffer.isEmpty()) {
+                    bufferedSince = System.nanoTime();
+                    // Nothing else waits (a batch in flight is processed on this thread, before the next read).
+                    oldestPendingSeenAt = seenAt;
+                }
+                buffer.addAll(kept);
+                kept.forEach(record -> bufferedSeenAt.addLast(seenAt));
+            } else if (buffer.isEmpty()) {
+                // All passed over, and nothing before them waits: the shard's position moves past them, as the
+                // mapping's does, so that a restart does not read them again.
+                checkpoint(records.get(records.size() - 1));
+            }
             lastRead = records.get(records.size() - 1).dynamodb().sequenceNumber();
         }
         iterator = response.nextShardIterator();

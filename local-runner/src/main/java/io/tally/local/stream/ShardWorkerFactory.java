@@ -7,7 +7,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
  * What every shard's worker is made of: the stream to read, the function to invoke with the event source mapping's
- * settings, where failures and checkpoints go, and the counters they all add to.
+ * settings (its filter included), where failures and checkpoints go, and the counters they all add to.
  */
 final class ShardWorkerFactory {
     private final DynamoDbStreamsClient streams;
@@ -41,8 +41,9 @@ final class ShardWorkerFactory {
 
     /** A worker that reads {@code shardId} after {@code checkpoint} (null: from its oldest record). */
     ShardWorker create(String shardId, String checkpoint, ShardWorker.Poller poller) {
-        ShardWorker worker = new ShardWorker(streamArn, shardId, checkpoint, streams, settings, pollInterval, backoff,
-                checkpoints, clock, poller);
+        ShardWorker worker = new ShardWorker(streamArn, shardId, checkpoint, streams, settings,
+                StreamRecordFilter.of(settings.filterPatterns()), pollInterval, backoff, checkpoints, clock, metrics,
+                poller);
         worker.processor(new BatchProcessor(shardId, streamArn, functionArn, settings, invoker, destination, clock,
                 backoff, metrics, warnedIgnoredFailures));
         return worker;

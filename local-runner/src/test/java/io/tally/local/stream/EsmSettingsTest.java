@@ -26,6 +26,9 @@ class EsmSettingsTest {
         assertThat(defaults.startingPosition()).isEqualTo(EsmSettings.StartingPosition.TRIM_HORIZON);
         assertThat(defaults.tumblingWindow()).isEqualTo(Duration.ofSeconds(60));
         assertThat(defaults.reportBatchItemFailures()).isTrue();
+        // The echo of our own writes is dropped (infra's StreamFilterTest has the cases).
+        assertThat(defaults.filterPatterns()).hasSize(4)
+                .allSatisfy(pattern -> assertThat(pattern).startsWith("{\"dynamodb\": "));
     }
 
     @Test
@@ -61,6 +64,23 @@ class EsmSettingsTest {
         String edited = Files.readString(TEMPLATE).replace("MaximumRetryAttempts: -1", "");
 
         assertThatThrownBy(() -> EsmSettings.fromTemplate(write(edited))).hasMessageContaining("MaximumRetryAttempts is missing");
+    }
+
+    @Test
+    void fromTemplate_withoutFilterCriteria_deliversEveryRecord() throws IOException {
+        String template = Files.readString(TEMPLATE);
+        int begin = template.indexOf("            FilterCriteria:");
+        int end = template.indexOf("            # END stream filter");
+        String edited = template.substring(0, begin) + template.substring(end);
+
+        assertThat(EsmSettings.fromTemplate(write(edited)).filterPatterns()).isEmpty();
+    }
+
+    @Test
+    void filterPatternEventRulerRefuses_rejectedAsLambdaRejectsTheMapping() {
+        assertThatThrownBy(() -> EsmSettings.defaults().withFilterPatterns(java.util.List.of("{\"dynamodb\": ")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FilterCriteria.Filters[0].Pattern");
     }
 
     private static DeploymentTemplate write(String yaml) throws IOException {

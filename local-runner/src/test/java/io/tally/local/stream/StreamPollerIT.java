@@ -382,6 +382,37 @@ class StreamPollerIT {
     }
 
     @Test
+    void filterCriteria_recordsNoFilterMatches_passedOverBeforeBatching_andTheCheckpointMovesPastThem()
+            throws Exception {
+        // The deployment's filter: the echo of our own writes is dropped; base items and poison are delivered.
+        putTyped("item-1", "Post");
+        putTyped("item-2", "UserStats");
+        putTyped("item-3", null);
+        putTyped("item-4", "ShardCursor");
+        putTyped("item-5", "Comment");
+        StreamPoller poller = start(NO_WINDOW.withBatchSize(2), handler(records -> null), new InMemoryCheckpointStore());
+
+        poller.awaitDrained(DRAIN_TIMEOUT);
+
+        // Batches of two delivered records: the filter runs before batching.
+        assertThat(invocations).extracting(Invocation::keys)
+                .containsExactly(List.of("item-1", "item-3"), List.of("item-5"));
+        assertThat(poller.snapshot().recordsFiltered()).isEqualTo(2);
+        assertThat(poller.snapshot().recordsDelivered()).isEqualTo(3);
+
+        // Only echoes: nothing is invoked, and the shard's position still moves past them.
+        putTyped("item-6", "DeadLetter");
+        putTyped("item-7", "UserStats");
+        poller.awaitDrained(DRAIN_TIMEOUT);
+
+        assertThat(invocations).hasSize(2);
+        assertThat(poller.snapshot().recordsFiltered()).isEqualTo(4);
+        List<Record> all = streamRecords();
+        assertThat(poller.snapshot().shards()).singleElement().satisfies(shard ->
+                assertThat(shard.checkpoint()).isEqualTo(all.get(all.size() - 1).dynamodb().sequenceNumber()));
+    }
+
+    @Test
     void tumblingWindowHandler_getsTheShardIdAndTheStateOfItsPreviousResponseInTheSameWindow() throws Exception {
         put(1, 10);
         List<DynamodbTimeWindowEvent> events = Collections.synchronizedList(new ArrayList<>());
@@ -510,6 +541,17 @@ class StreamPollerIT {
                     "n", AttributeValue.fromN(Integer.toString(n)));
             LocalDynamoDb.client().putItem(request -> request.tableName(table).item(item));
         }
+    }
+
+    /** One item with this entity type attribute (none when null), one PutItem. */
+    private void putTyped(String pk, String entityType) {
+        Map<String, AttributeValue> item = new HashMap<>(Map.of(
+                "pk", AttributeValue.fromS(pk),
+                "sk", AttributeValue.fromS("v")));
+        if (entityType != null) {
+            item.put("entityType", AttributeValue.fromS(entityType));
+        }
+        LocalDynamoDb.client().putItem(request -> request.tableName(table).item(item));
     }
 
     private static List<String> keys(int from, int to) {
