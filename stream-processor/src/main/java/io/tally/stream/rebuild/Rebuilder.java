@@ -216,7 +216,7 @@ public final class Rebuilder {
         }
         List<Shard> shards = history.shards(position.streamArn()).stream()
                 .filter(shard -> created.contains(shard.shardId())).toList();
-        StreamChanges changes = new StreamChanges(derivations, new ScannedStates());
+        StreamChanges changes = new StreamChanges(derivations, new Recomputation(derivations));
         history.read(position.streamArn(), shards, clock.instant(), settle, changes);
         Map<Key, StreamChanges.Touches> touched = changes.touches();
         return written.stream().filter(touched::containsKey).toList();
@@ -231,7 +231,7 @@ public final class Rebuilder {
         Instant started = clock.instant();
         Recomputation data = new Recomputation(derivations);
         scanAll(data, progress);
-        StreamChanges changes = new StreamChanges(derivations, data.scannedStates);
+        StreamChanges changes = new StreamChanges(derivations, data);
         String streamArn = currentStream();
         StreamPosition position = StreamPosition.NONE;
         if (streamArn != null) {
@@ -241,7 +241,7 @@ public final class Rebuilder {
                 throw new IllegalStateException("the scan and the stream read took longer than " + RETENTION_MARGIN
                         + ": the stream may have dropped records of changes the scan saw");
             }
-            changes.applyTo(data);
+            changes.countLastStates();
         }
         LOG.info("recomputed {} base items at {} ({} records)", data.baseItems, position.describe(),
                 changes.records());
