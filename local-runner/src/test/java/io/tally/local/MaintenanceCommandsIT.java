@@ -79,7 +79,7 @@ class MaintenanceCommandsIT {
         assertThat(found.out()).contains("1 differing attributes").contains("USER#mia / #STATS# (UserStats) posts: expected 2, found 11");
         assertThat(found.err()).contains("scanned");
 
-        Run repaired = run("verify", "--endpoint", endpoint(), "--repair");
+        Run repaired = run("verify", "--endpoint", endpoint(), "--repair", "--stream-readers", "2");
         assertThat(repaired.status()).isZero();
         assertThat(repaired.out()).contains("1 differing attributes found")
                 // The stats item and its partial, repaired as one group.
@@ -120,6 +120,13 @@ class MaintenanceCommandsIT {
                         ShardCursorItem.key(Watermarks.token("shardId-as-delivered")).toAttributeMap()));
             }
         }
+    }
+
+    @Test
+    void verify_noStreamReaders_isAUsageError() {
+        Run none = run("verify", "--endpoint", endpoint(), "--stream-readers", "0");
+        assertThat(none.status()).isEqualTo(2);
+        assertThat(none.err()).contains("--stream-readers must be at least 1");
     }
 
     @Test

@@ -79,6 +79,9 @@ public final class VerifyCommand extends TableCommand {
 
     @Override
     int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
+        if (streamReaders < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--stream-readers must be at least 1");
+        }
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
         DomainRegistry domains;
         try {
