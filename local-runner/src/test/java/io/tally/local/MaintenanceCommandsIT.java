@@ -73,16 +73,17 @@ class MaintenanceCommandsIT {
                     .updateExpression("SET posts = :p").expressionAttributeValues(Map.of(":p", AttributeValue.fromN("9"))));
         }
 
-        // The stats are shared: the stream wrote mia's 2 posts to its shard's partial, the base item now says 9 more.
+        // The user's stats are shared: the posts counted by the stream are in its shard's partial, summed with the 9.
         Run found = run("verify", "--endpoint", endpoint());
         assertThat(found.status()).isEqualTo(3);
         assertThat(found.out()).contains("1 differing attributes").contains("USER#mia / #STATS# (UserStats) posts: expected 2, found 11");
         assertThat(found.err()).contains("scanned");
 
-        Run repaired = run("verify", "--endpoint", endpoint(), "--repair");
+        Run repaired = run("verify", "--endpoint", endpoint(), "--repair", "--stream-readers", "2");
         assertThat(repaired.status()).isZero();
         assertThat(repaired.out()).contains("1 differing attributes found")
-                .contains("repaired: wrote 1 derived items with their content and watermarks at the stream position")
+                // The stats item and its partial, repaired as one group.
+                .contains("repaired: wrote 2 derived items with their content and watermarks at the stream position")
                 .containsPattern("stream position: arn:aws:dynamodb:\\S+/stream/\\S+ \\{shardId-\\S+=\\d+");
 
         Run after = run("verify", "--endpoint", endpoint());
@@ -119,6 +120,13 @@ class MaintenanceCommandsIT {
                         ShardCursorItem.key(Watermarks.token("shardId-as-delivered")).toAttributeMap()));
             }
         }
+    }
+
+    @Test
+    void verify_noStreamReaders_isAUsageError() {
+        Run none = run("verify", "--endpoint", endpoint(), "--stream-readers", "0");
+        assertThat(none.status()).isEqualTo(2);
+        assertThat(none.err()).contains("--stream-readers must be at least 1");
     }
 
     @Test

@@ -72,8 +72,16 @@ public final class VerifyCommand extends TableCommand {
             description = "parallel scan segments (default: ${DEFAULT-VALUE})")
     int segments;
 
+    @Option(names = "--stream-readers", paramLabel = "N", defaultValue = "" + Rebuilder.DEFAULT_STREAM_READERS,
+            description = "stream shards read at the same time, each line of shards in order (default: "
+                    + "${DEFAULT-VALUE})")
+    int streamReaders;
+
     @Override
     int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
+        if (streamReaders < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--stream-readers must be at least 1");
+        }
         ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
         DomainRegistry domains;
         try {
@@ -84,6 +92,7 @@ public final class VerifyCommand extends TableCommand {
         Rebuilder rebuilder = new Rebuilder(clients.dynamo(), clients.streams(), table.tableName,
                 domains.derivations(settings), segments)
                 .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
+                .withStreamReaders(streamReaders)
                 .withCascades(CascadeRunner.overTable(clients.dynamo(), table.tableName));
         err.println((repair ? "repairing " : "verifying ") + table.describe());
         Progress progress = new Progress(err);

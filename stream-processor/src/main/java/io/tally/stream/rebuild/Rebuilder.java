@@ -50,6 +50,8 @@ public final class Rebuilder {
     private static final Logger LOG = LoggerFactory.getLogger(Rebuilder.class);
     /** The stream keeps records 24 hours; the scan and the read must end well before the first ones go. */
     private static final Duration RETENTION_MARGIN = Duration.ofHours(23);
+    /** How many shards the stream read reads at the same time unless told otherwise. */
+    public static final int DEFAULT_STREAM_READERS = 32;
 
     private final DynamoDbClient dynamo;
     private final DynamoDbStreamsClient streams;
@@ -58,6 +60,7 @@ public final class Rebuilder {
     private final int segments;
     private final StreamHistory history;
     private final Duration settle;
+    private final int streamReaders;
     private final Clock clock;
     private final CascadeRunner cascades;
 
@@ -69,11 +72,12 @@ public final class Rebuilder {
      */
     public Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
                      int segments) {
-        this(dynamo, streams, table, derivations, segments, Duration.ZERO, Clock.systemUTC(), CascadeRunner.NONE);
+        this(dynamo, streams, table, derivations, segments, Duration.ZERO, DEFAULT_STREAM_READERS, Clock.systemUTC(),
+                CascadeRunner.NONE);
     }
 
     private Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
-                      int segments, Duration settle, Clock clock, CascadeRunner cascades) {
+                      int segments, Duration settle, int streamReaders, Clock clock, CascadeRunner cascades) {
         if (segments < 1) {
             throw new IllegalArgumentException("segments must be at least 1");
         }
@@ -81,8 +85,9 @@ public final class Rebuilder {
         this.table = table;
         this.derivations = derivations;
         this.segments = segments;
-        this.history = new StreamHistory(streams, clock);
+        this.history = new StreamHistory(streams, clock, streamReaders);
         this.settle = settle;
+        this.streamReaders = streamReaders;
         this.clock = clock;
         this.streams = streams;
         this.cascades = cascades;
@@ -94,7 +99,16 @@ public final class Rebuilder {
      * may answer an empty page before a shard's tip; DynamoDB Local's stream is synchronous.
      */
     public Rebuilder withStreamSettle(Duration settle) {
-        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock, cascades);
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, streamReaders, clock, cascades);
+    }
+
+    /**
+     * This rebuilder, reading up to {@code readers} shards of the stream at the same time (default
+     * {@value #DEFAULT_STREAM_READERS}): the shards of different lines are read side by side, so that the settling
+     * times of the open shards overlap.
+     */
+    public Rebuilder withStreamReaders(int readers) {
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, readers, clock, cascades);
     }
 
     /**
@@ -102,7 +116,7 @@ public final class Rebuilder {
      * runners, {@code DomainRegistry.cascades}); without, a repair that finds one fails before writing anything.
      */
     public Rebuilder withCascades(CascadeRunner cascades) {
-        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, clock,
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, streamReaders, clock,
                 Objects.requireNonNull(cascades, "cascades"));
     }
 
@@ -202,7 +216,7 @@ public final class Rebuilder {
         }
         List<Shard> shards = history.shards(position.streamArn()).stream()
                 .filter(shard -> created.contains(shard.shardId())).toList();
-        StreamChanges changes = new StreamChanges(derivations, new ScannedStates());
+        StreamChanges changes = new StreamChanges(derivations, new Recomputation(derivations));
         history.read(position.streamArn(), shards, clock.instant(), settle, changes);
         Map<Key, StreamChanges.Touches> touched = changes.touches();
         return written.stream().filter(touched::containsKey).toList();
@@ -217,7 +231,7 @@ public final class Rebuilder {
         Instant started = clock.instant();
         Recomputation data = new Recomputation(derivations);
         scanAll(data, progress);
-        StreamChanges changes = new StreamChanges(derivations, data.scannedStates);
+        StreamChanges changes = new StreamChanges(derivations, data);
         String streamArn = currentStream();
         StreamPosition position = StreamPosition.NONE;
         if (streamArn != null) {
@@ -227,7 +241,7 @@ public final class Rebuilder {
                 throw new IllegalStateException("the scan and the stream read took longer than " + RETENTION_MARGIN
                         + ": the stream may have dropped records of changes the scan saw");
             }
-            changes.applyTo(data);
+            changes.countLastStates();
         }
         LOG.info("recomputed {} base items at {} ({} records)", data.baseItems, position.describe(),
                 changes.records());

@@ -20,16 +20,22 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * What the stream's records, read after the scan, tell a rebuild: the state of each base item at the stream's
  * position (the new image of its last record, nothing after a REMOVE), the state the scan saw of it (found among
- * its records' images), and which derived items each shard's records change, as the engine derives them.
+ * its records' images, and taken out of the recomputation there and then), and which derived items each shard's
+ * records change, as the engine derives them.
  *
- * <p>Records must arrive per shard in stream order, parents before children. Records of derived items (the stream's
- * echo of the engine's own writes) tell nothing and are passed over.
+ * <p>Memory: per base item with records, its key and its last image, however many records it has (the images of
+ * the records before are let go); per derived item they change, its key, the attributes they write and, per shard,
+ * one sequence number. The state the scan saw is found by its fingerprint ({@link ScannedStates}), never held.
+ *
+ * <p>Records must arrive per shard in stream order, parents before children, one at a time (not thread-safe: the
+ * stream's readers hand it their pages one after the other). Records of derived items (the stream's echo of the
+ * engine's own writes) tell nothing and are passed over.
  */
 final class StreamChanges implements Consumer<SourceRecord> {
-    /** One base item with records: its last image, and the image equal to the state the scan saw. */
+    /** One base item with records: its last image, and whether the state the scan saw was found (and taken out). */
     private static final class History {
         Map<String, AttributeValue> last;
-        Map<String, AttributeValue> scanned;
+        boolean scannedFound;
     }
 
     /**
@@ -44,14 +50,20 @@ final class StreamChanges implements Consumer<SourceRecord> {
     }
 
     private final Derivations derivations;
+    private final Recomputation recomputation;
     private final ScannedStates scannedStates;
     private final Map<Key, History> histories = new HashMap<>();
     private final Map<Key, Touches> touches = new HashMap<>();
     private long records;
 
-    StreamChanges(Derivations derivations, ScannedStates scannedStates) {
+    /**
+     * @param recomputation the scan's: the state it saw of an item with records is taken out of it as soon as a
+     *                      record's image shows it, and {@link #countLastStates} adds the states at the position
+     */
+    StreamChanges(Derivations derivations, Recomputation recomputation) {
         this.derivations = derivations;
-        this.scannedStates = scannedStates;
+        this.recomputation = recomputation;
+        this.scannedStates = recomputation.scannedStates;
     }
 
     @Override
@@ -68,13 +80,17 @@ final class StreamChanges implements Consumer<SourceRecord> {
         Key key = Key.of(keys);
         History history = histories.computeIfAbsent(key, k -> new History());
         history.last = record.newImage();
-        if (history.scanned == null) {
+        if (!history.scannedFound) {
             long print = scannedStates.get(key);
             if (print != ScannedStates.NOT_SCANNED && print != ScannedStates.AMBIGUOUS) {
+                // Only scanned states leave the recomputation before the read ends, the states at the position all
+                // enter after it: a document never has two owners on the way.
                 if (matches(record.oldImage(), print)) {
-                    history.scanned = record.oldImage();
+                    recomputation.count(record.oldImage(), -1);
+                    history.scannedFound = true;
                 } else if (matches(record.newImage(), print)) {
-                    history.scanned = record.newImage();
+                    recomputation.count(record.newImage(), -1);
+                    history.scannedFound = true;
                 }
             }
         }
@@ -95,28 +111,27 @@ final class StreamChanges implements Consumer<SourceRecord> {
     }
 
     /**
-     * Replaces, in the recomputation, the state the scan saw of every base item with records by its state at the
-     * stream's position. Every change after the scan began is in the stream (it was read after the scan ended), so
-     * the state the scan saw is among the images of the item's records; when it is not, the stream does not cover
-     * the scan and no position is consistent with it.
+     * Completes, once the stream is read to its end, the replacement of the state the scan saw of every base item
+     * with records by its state at the stream's position: the scanned states are out, the last images go in. Every
+     * change after the scan began is in the stream (it was read after the scan ended), so the state the scan saw is
+     * among the images of the item's records; when it is not, the stream does not cover the scan and no position is
+     * consistent with it.
      *
      * @throws IllegalStateException when the stream does not hold the state the scan saw of an item
      */
-    void applyTo(Recomputation recomputation) {
+    void countLastStates() {
         for (Map.Entry<Key, History> entry : histories.entrySet()) {
             long print = scannedStates.get(entry.getKey());
             if (print == ScannedStates.NOT_SCANNED) {
                 continue;
             }
-            if (entry.getValue().scanned == null) {
+            if (!entry.getValue().scannedFound) {
                 throw new IllegalStateException("the stream does not hold the state the scan saw of " + entry.getKey()
                         + (print == ScannedStates.AMBIGUOUS ? " (its key hash is shared: run again)"
                         : ": was the stream enabled after the scan began, or did reading take longer than the"
                         + " stream keeps records?"));
             }
-            recomputation.count(entry.getValue().scanned, -1);
         }
-        // Take every scanned state out before adding any: a document never has two owners on the way.
         for (History history : histories.values()) {
             if (history.last != null) {
                 recomputation.count(history.last, 1);

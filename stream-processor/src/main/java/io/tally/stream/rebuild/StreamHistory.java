@@ -11,12 +11,17 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
-import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
-import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -26,17 +31,27 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * settling time, so that every change the scan saw has had time to reach the stream) and once the shard itself has
  * been read for the settling time: GetRecords may answer an empty page before a shard's tip, so a shard read after
  * the common deadline (there are many, or they are long) still gets pages past a first empty one.
+ *
+ * <p>Lines of shards are read at the same time, by a bounded number of readers: a shard is read once its parent has
+ * been read to its end, and any shard whose parent is read (or not listed) may be read alongside the others, so the
+ * open shards' settling times overlap instead of adding up. The records of one item are in one line, so the sink still
+ * meets them in the order they were written.
  */
 final class StreamHistory {
-    private static final int PAGE = 1000;
-    private static final Duration POLL = Duration.ofMillis(200);
-
     private final DynamoDbStreamsClient streams;
+    private final ShardReader reader;
     private final Clock clock;
+    private final int readers;
 
-    StreamHistory(DynamoDbStreamsClient streams, Clock clock) {
+    /** @param readers how many shards are read at the same time, at most */
+    StreamHistory(DynamoDbStreamsClient streams, Clock clock, int readers) {
+        if (readers < 1) {
+            throw new IllegalArgumentException("readers must be at least 1: " + readers);
+        }
         this.streams = streams;
+        this.reader = new ShardReader(streams, clock);
         this.clock = clock;
+        this.readers = readers;
     }
 
     /** Every shard the stream lists now, parents before children. */
@@ -74,66 +89,90 @@ final class StreamHistory {
     }
 
     /**
-     * Reads the shards (in the order given) to their ends, handing every record to {@code sink}.
+     * Reads the shards to their ends, handing every record to {@code sink}. A shard is read once its parent, if given,
+     * has been read to its end; up to {@code readers} shards are read at the same time. The sink is called by one
+     * thread at a time and meets each shard's records in stream order, a parent's before its children's; it need not
+     * be thread-safe. When a shard's read fails, the others stop and the first failure is thrown.
      *
+     * @param shards    parents before children ({@link #lineageOrder}); the position lists them in this order
      * @param notBefore an open shard is not taken as read to its end before this instant
      * @param settle    nor before it has been read for this long, from its first page
      */
     StreamPosition read(String streamArn, List<Shard> shards, Instant notBefore, Duration settle,
                         Consumer<SourceRecord> sink) {
-        List<String> read = new ArrayList<>();
-        Map<String, String> last = new HashMap<>();
+        Map<String, String> last = new ConcurrentHashMap<>();
         Set<String> open = new HashSet<>();
         for (Shard shard : shards) {
-            boolean closed = shard.sequenceNumberRange() != null
-                    && shard.sequenceNumberRange().endingSequenceNumber() != null;
-            if (!closed) {
+            if (!closed(shard)) {
                 open.add(shard.shardId());
             }
-            Instant settled = clock.instant().plus(settle);
-            String lastRead = readShard(streamArn, shard.shardId(), closed,
-                    settled.isAfter(notBefore) ? settled : notBefore, sink);
-            read.add(shard.shardId());
-            if (lastRead != null) {
-                last.put(shard.shardId(), lastRead);
-            }
         }
-        return new StreamPosition(streamArn, read, last, open);
-    }
-
-    /** Reads one shard to its end; returns the padded sequence number of its last record, or null. */
-    private String readShard(String streamArn, String shardId, boolean closed, Instant notBefore,
-                             Consumer<SourceRecord> sink) {
-        String iterator = streams.getShardIterator(r -> r.streamArn(streamArn).shardId(shardId)
-                .shardIteratorType(ShardIteratorType.TRIM_HORIZON)).shardIterator();
-        String last = null;
-        while (iterator != null) {
-            GetRecordsResponse response = streams.getRecords(GetRecordsRequest.builder()
-                    .shardIterator(iterator).limit(PAGE).build());
-            for (Record record : response.records()) {
-                SourceRecord source = SourceRecord.fromSdk(shardId, record);
-                sink.accept(source);
-                last = source.paddedSequence();
+        CompletableFuture<Void> failed = new CompletableFuture<>();
+        Object sinkLock = new Object();
+        Consumer<List<SourceRecord>> pages = page -> {
+            if (failed.isDone()) {
+                throw new CancellationException("another shard's read failed");
             }
-            iterator = response.nextShardIterator();
-            if (!closed && response.records().isEmpty()) {
-                // An open shard never ends: an empty page is its tip, once every change of the scan has reached it.
-                Duration wait = Duration.between(clock.instant(), notBefore);
-                if (wait.isNegative() || wait.isZero()) {
-                    break;
-                }
-                sleep(wait.compareTo(POLL) < 0 ? wait : POLL);
+            synchronized (sinkLock) {
+                page.forEach(sink);
             }
-        }
-        return last;
-    }
-
-    private static void sleep(Duration duration) {
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(readers, shards.size())),
+                new ReaderThreads());
         try {
-            Thread.sleep(duration.toMillis());
+            Map<String, CompletableFuture<Void>> reads = new HashMap<>();
+            for (Shard shard : lineageOrder(shards)) {
+                Runnable task = () -> {
+                    try {
+                        Instant settled = clock.instant().plus(settle);
+                        String lastRead = reader.read(streamArn, shard.shardId(), closed(shard),
+                                settled.isAfter(notBefore) ? settled : notBefore, pages);
+                        if (lastRead != null) {
+                            last.put(shard.shardId(), lastRead);
+                        }
+                    } catch (RuntimeException | Error e) {
+                        failed.completeExceptionally(e);
+                        throw e;
+                    }
+                };
+                CompletableFuture<Void> parent = shard.parentShardId() == null ? null
+                        : reads.get(shard.parentShardId());
+                reads.put(shard.shardId(), parent == null ? CompletableFuture.runAsync(task, pool)
+                        : parent.thenRunAsync(task, pool));
+            }
+            CompletableFuture.anyOf(CompletableFuture.allOf(reads.values().toArray(CompletableFuture[]::new)), failed)
+                    .get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading the stream", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            while (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
+        } finally {
+            pool.shutdownNow();
+        }
+        return new StreamPosition(streamArn, shards.stream().map(Shard::shardId).toList(), last, open);
+    }
+
+    private static boolean closed(Shard shard) {
+        return shard.sequenceNumberRange() != null && shard.sequenceNumberRange().endingSequenceNumber() != null;
+    }
+
+    /** Daemon threads, named for a thread dump. */
+    private static final class ReaderThreads implements ThreadFactory {
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable runnable) {
+            Thread thread = new Thread(runnable, "stream-reader-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
         }
     }
 }

@@ -27,7 +27,7 @@ import software.amazon.awssdk.services.dynamodb.model.Shard;
 class StreamChangesTest {
     private final Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
     private final Recomputation recomputation = new Recomputation(derivations);
-    private final StreamChanges changes = new StreamChanges(derivations, recomputation.scannedStates);
+    private final StreamChanges changes = new StreamChanges(derivations, recomputation);
     private final TestRecords shard = new TestRecords("shard-a");
 
     private static Map<String, AttributeValue> post(String postId, PostStatus status) {
@@ -46,7 +46,7 @@ class StreamChangesTest {
         SourceRecord deleted = shard.put(post("p1", PostStatus.DELETED));
         shard.records().forEach(changes);
 
-        changes.applyTo(recomputation);
+        changes.countLastStates();
 
         assertThat(recomputation.baseItems).isEqualTo(1);
         assertThat(posts()).isZero();
@@ -70,6 +70,19 @@ class StreamChangesTest {
     }
 
     @Test
+    void scannedState_leavesWhenARecordShowsIt_andTheLastStateEntersOnlyAtTheEnd() {
+        recomputation.scanned(post("p1", PostStatus.CREATED));
+        shard.put(post("p1", PostStatus.CREATED));
+        shard.put(post("p1", PostStatus.UPDATED));
+        shard.records().forEach(changes);
+
+        assertThat(posts()).as("while the stream is read").isZero();
+        changes.countLastStates();
+        assertThat(posts()).isEqualTo(1);
+        assertThat(recomputation.baseItems).isEqualTo(1);
+    }
+
+    @Test
     void itemRemovedAfterTheScanSawIt_isGone_andOneCreatedAfterItsPageCounts() {
         recomputation.scanned(post("p1", PostStatus.CREATED));
         shard.put(post("p1", PostStatus.CREATED));
@@ -77,7 +90,7 @@ class StreamChangesTest {
         shard.put(post("p2", PostStatus.CREATED));
         shard.records().forEach(changes);
 
-        changes.applyTo(recomputation);
+        changes.countLastStates();
 
         assertThat(recomputation.baseItems).isEqualTo(1);
         assertThat(posts()).isEqualTo(1);
@@ -90,7 +103,7 @@ class StreamChangesTest {
         recomputation.scanned(old);
         changes.accept(shard.raw("MODIFY", Key.of(old).toAttributeMap(), old, post("p1", PostStatus.UPDATED)));
 
-        changes.applyTo(recomputation);
+        changes.countLastStates();
 
         assertThat(recomputation.baseItems).isEqualTo(1);
         assertThat(posts()).isEqualTo(1);
@@ -102,7 +115,7 @@ class StreamChangesTest {
         Map<String, AttributeValue> other = post("p1", PostStatus.CREATED);
         changes.accept(shard.raw("REMOVE", Key.of(other).toAttributeMap(), other, null));
 
-        assertThatThrownBy(() -> changes.applyTo(recomputation)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> changes.countLastStates()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("does not hold the state the scan saw");
     }
 
@@ -112,7 +125,7 @@ class StreamChangesTest {
                 AttributeValue.fromS("#STATS#"), "entityType", AttributeValue.fromS("UserStats"),
                 "posts", AttributeValue.fromN("4"));
         changes.accept(shard.raw("INSERT", Key.of(stats).toAttributeMap(), null, stats));
-        changes.applyTo(recomputation);
+        changes.countLastStates();
 
         assertThat(changes.records()).isEqualTo(1);
         assertThat(changes.touches()).isEmpty();

@@ -1,6 +1,7 @@
 package io.tally.stream.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.stream.engine.SourceRecord;
 import java.time.Clock;
@@ -41,8 +42,9 @@ class StreamHistoryTest {
         streams.shard("shardId-b", false, List.of(List.of(), List.of(record("shardId-b", 200))));
         List<SourceRecord> read = new ArrayList<>();
 
-        // The scan's deadline is the read's start: by the time the second shard is read, it has passed.
-        StreamPosition position = new StreamHistory(streams, Clock.systemUTC())
+        // The scan's deadline is the read's start: by the time the second shard is read, it has passed (one reader
+        // reads them one after the other).
+        StreamPosition position = new StreamHistory(streams, Clock.systemUTC(), 1)
                 .read(STREAM, List.of(open("shardId-a"), open("shardId-b")), Instant.now(), SETTLE, read::add);
 
         assertThat(read).extracting(SourceRecord::shardId).containsExactly("shardId-a", "shardId-b");
@@ -58,10 +60,27 @@ class StreamHistoryTest {
         Shard closed = open("shardId-c").toBuilder().sequenceNumberRange(SequenceNumberRange.builder()
                 .startingSequenceNumber("300").endingSequenceNumber("300").build()).build();
 
-        new StreamHistory(streams, Clock.systemUTC()).read(STREAM, List.of(closed), Instant.now(), SETTLE, read::add);
+        new StreamHistory(streams, Clock.systemUTC(), 4).read(STREAM, List.of(closed), Instant.now(), SETTLE, read::add);
 
         assertThat(read).extracting(SourceRecord::sequenceNumber).containsExactly("300");
         assertThat(streams.calls("shardId-c")).isEqualTo(2);
+    }
+
+    @Test
+    void aShardWhoseReadFails_failsTheRead_withItsOwnError_andItsChildrenAreNotRead() {
+        ScriptedStreams streams = new ScriptedStreams();
+        streams.shard("shardId-a", false, List.of(List.of(record("shardId-a", 100))));
+        streams.shard("shardId-bad", true, List.of(List.of(record("shardId-bad", 200))));
+        streams.shard("shardId-child", false, List.of(List.of(record("shardId-child", 300))));
+        streams.failing.add("shardId-bad");
+        Shard bad = open("shardId-bad").toBuilder().sequenceNumberRange(SequenceNumberRange.builder()
+                .startingSequenceNumber("200").endingSequenceNumber("200").build()).build();
+        Shard child = open("shardId-child").toBuilder().parentShardId("shardId-bad").build();
+
+        assertThatThrownBy(() -> new StreamHistory(streams, Clock.systemUTC(), 4).read(STREAM,
+                List.of(open("shardId-a"), bad, child), Instant.now(), SETTLE, record -> { }))
+                .isInstanceOf(IllegalStateException.class).hasMessage("GetRecords failed on shardId-bad");
+        assertThat(streams.calls).doesNotContainKey("shardId-child");
     }
 
     private static Shard open(String shardId) {
@@ -86,6 +105,7 @@ class StreamHistoryTest {
         private final Map<String, List<List<Record>>> pages = new ConcurrentHashMap<>();
         private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
         private final Set<String> closed = ConcurrentHashMap.newKeySet();
+        private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
         void shard(String shardId, boolean isClosed, List<List<Record>> shardPages) {
             pages.put(shardId, shardPages);
@@ -108,6 +128,9 @@ class StreamHistoryTest {
             String[] iterator = request.shardIterator().split("#");
             String shardId = iterator[0];
             int page = Integer.parseInt(iterator[1]);
+            if (failing.contains(shardId)) {
+                throw new IllegalStateException("GetRecords failed on " + shardId);
+            }
             calls.computeIfAbsent(shardId, s -> new AtomicInteger()).incrementAndGet();
             List<List<Record>> shardPages = pages.get(shardId);
             List<Record> records = page < shardPages.size() ? shardPages.get(page) : List.of();
