@@ -19,7 +19,7 @@ import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.testing.RecordingPublisher;
-import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.HookedDynamoDb;
 import io.tally.testkit.StreamReader;
 import io.tally.testkit.Workload;
 import java.time.Instant;
@@ -41,11 +41,11 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
-import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -56,7 +56,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * records the repair reflects included) and derived data must equal the recomputation.
  */
 class RepairIT {
-    private static LocalDynamoDbServer server;
+    private static HookedDynamoDb server;
     private static DynamoDbClient dynamo;
     private static DynamoDbStreamsClient streams;
     private static final Hooks HOOKS = new Hooks();
@@ -68,17 +68,14 @@ class RepairIT {
 
     @BeforeAll
     static void start() {
-        server = LocalDynamoDbServer.start();
-        dynamo = server.client();
-        streams = server.streamsClient();
-        hooked = server.client(HOOKS);
+        server = HookedDynamoDb.start(HOOKS);
+        dynamo = server.plain();
+        streams = server.streams();
+        hooked = server.hooked();
     }
 
     @AfterAll
     static void stop() {
-        hooked.close();
-        streams.close();
-        dynamo.close();
         server.close();
     }
 

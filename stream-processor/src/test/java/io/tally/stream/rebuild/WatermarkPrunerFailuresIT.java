@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
-import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.HookedDynamoDb;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 class WatermarkPrunerFailuresIT {
     private static final Duration DAY = Duration.ofDays(1);
     private static final int PAGE = 3;
-    private static LocalDynamoDbServer server;
+    private static HookedDynamoDb server;
     private static DynamoDbClient dynamo;
     private static DynamoDbStreamsClient streams;
     private static final PrunerHooks HOOKS = new PrunerHooks();
@@ -35,17 +35,14 @@ class WatermarkPrunerFailuresIT {
 
     @BeforeAll
     static void start() {
-        server = LocalDynamoDbServer.start();
-        dynamo = server.client();
-        streams = server.streamsClient();
-        hooked = server.client(HOOKS);
+        server = HookedDynamoDb.start(HOOKS);
+        dynamo = server.plain();
+        streams = server.streams();
+        hooked = server.hooked();
     }
 
     @AfterAll
     static void stop() {
-        hooked.close();
-        streams.close();
-        dynamo.close();
         server.close();
     }
 

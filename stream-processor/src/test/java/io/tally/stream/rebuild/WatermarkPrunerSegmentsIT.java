@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.PrunerPositionItem;
-import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.HookedDynamoDb;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,7 +29,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 class WatermarkPrunerSegmentsIT {
     private static final Duration DAY = Duration.ofDays(1);
     private static final int PAGE = 4;
-    private static LocalDynamoDbServer server;
+    private static HookedDynamoDb server;
     private static DynamoDbClient dynamo;
     private static DynamoDbStreamsClient streams;
     private static final PrunerHooks HOOKS = new PrunerHooks();
@@ -39,17 +39,14 @@ class WatermarkPrunerSegmentsIT {
 
     @BeforeAll
     static void start() {
-        server = LocalDynamoDbServer.start();
-        dynamo = server.client();
-        streams = server.streamsClient();
-        hooked = server.client(HOOKS);
+        server = HookedDynamoDb.start(HOOKS);
+        dynamo = server.plain();
+        streams = server.streams();
+        hooked = server.hooked();
     }
 
     @AfterAll
     static void stop() {
-        hooked.close();
-        streams.close();
-        dynamo.close();
         server.close();
     }
 
