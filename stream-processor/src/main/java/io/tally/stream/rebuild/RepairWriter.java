@@ -16,6 +16,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
  * write an item between the read and the replacement: the read and the check are then made again, a few times.
  */
 record RepairWriter(DynamoDbClient dynamo, String table) {
+    /** The items of one TransactWriteItems. */
+    static final int ITEMS_PER_TRANSACTION = 100;
+
     /** Reads, checks and writes of one repair before it reports the item as refused: a hot item keeps changing. */
     static final int ATTEMPTS = 3;
 
@@ -37,7 +40,14 @@ record RepairWriter(DynamoDbClient dynamo, String table) {
         }
     }
 
-    /** Makes the writes of one repair, all or none (the slots of a slotted type in one transaction). */
+    /**
+     * Makes the writes of one repair, all or none (the members of a shared item, its base item and partials, in one
+     * transaction). A shared item with more members than a transaction takes ({@value #ITEMS_PER_TRANSACTION}: the
+     * global totals' partials of every shard of a day at 1,000 partitions) is written in several, the base item in the
+     * first: until the last has landed a reader may see a sum that counts some partials twice, and a repair cut short
+     * between them leaves the item differing, which the next verify reports and the next repair completes (every write
+     * is the whole item at the position, so writing it again changes nothing more).
+     */
     Outcome write(List<RepairWrite> writes) {
         try {
             for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -72,11 +82,13 @@ record RepairWriter(DynamoDbClient dynamo, String table) {
             if (writes.size() == 1) {
                 dynamo.putItem(writes.get(0).toPutItem(table, current.get(0)));
             } else {
-                List<TransactWriteItem> puts = new ArrayList<>(writes.size());
-                for (int i = 0; i < writes.size(); i++) {
-                    puts.add(TransactWriteItem.builder().put(writes.get(i).toPut(table, current.get(i))).build());
+                for (int from = 0; from < writes.size(); from += ITEMS_PER_TRANSACTION) {
+                    List<TransactWriteItem> puts = new ArrayList<>(ITEMS_PER_TRANSACTION);
+                    for (int i = from; i < Math.min(writes.size(), from + ITEMS_PER_TRANSACTION); i++) {
+                        puts.add(TransactWriteItem.builder().put(writes.get(i).toPut(table, current.get(i))).build());
+                    }
+                    dynamo.transactWriteItems(r -> r.transactItems(puts));
                 }
-                dynamo.transactWriteItems(r -> r.transactItems(puts));
             }
             return true;
         } catch (ConditionalCheckFailedException e) {

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
+import io.tally.core.read.SharedReads;
+import io.tally.core.users.Users;
 import io.tally.domains.favs.FavKeys;
 import io.tally.domains.favs.Favs;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.LocalDynamoDb;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -96,6 +99,37 @@ class RepairWriterIT {
         assertThat(item).doesNotContainKey("tag:gone");
         assertThat(item.get(Watermarks.attributeName(shard(199)))).isEqualTo(AttributeValue.fromS(pad(900)));
         assertThat(item.get(TableSchema.WRITE_VERSION)).isEqualTo(AttributeValue.fromN("18"));
+    }
+
+    @Test
+    void aSharedItemWithMorePartialsThanATransactionTakes_isRepairedWhole_inSeveralTransactions() {
+        Key base = Users.statsKey("u9");
+        List<RepairWrite> writes = new ArrayList<>();
+        Map<String, AttributeValue> item = new HashMap<>(base.toAttributeMap());
+        item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("UserStats"));
+        item.put("posts", AttributeValue.fromN("1"));
+        dynamo.putItem(r -> r.tableName(table).item(item));
+        writes.add(new RepairWrite(base, Users.USER_STATS.entityType(), Map.of("posts", AttributeValue.fromN("250")),
+                Set.of(), Map.of(), Map.of(), Set.of()));
+        for (int i = 0; i < 249; i++) {
+            Key partial = Users.USER_STATS.partial(base, Watermarks.token(shard(i)));
+            Map<String, AttributeValue> stored = new HashMap<>(partial.toAttributeMap());
+            stored.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("UserStats"));
+            stored.put("posts", AttributeValue.fromN("2"));
+            stored.put(Watermarks.attributeName(shard(i)), AttributeValue.fromS(pad(500)));
+            dynamo.putItem(r -> r.tableName(table).item(stored));
+            writes.add(new RepairWrite(partial, Users.USER_STATS.entityType(), Map.of(), Set.of("posts"),
+                    Map.of(Watermarks.attributeName(shard(i)), AttributeValue.fromS(pad(900))), Map.of(), Set.of()));
+        }
+
+        RepairWriter.Outcome outcome = new RepairWriter(dynamo, table).write(writes);
+
+        assertThat(outcome).isEqualTo(RepairWriter.Outcome.WRITTEN);
+        assertThat(SharedReads.whole(dynamo, table, base, null)).containsEntry("posts", AttributeValue.fromN("250"));
+        assertThat(dynamo.getItem(r -> r.tableName(table).consistentRead(true).key(Users.USER_STATS.partial(base,
+                Watermarks.token(shard(248))).toAttributeMap())).item())
+                .doesNotContainKey("posts")
+                .containsEntry(Watermarks.attributeName(shard(248)), AttributeValue.fromS(pad(900)));
     }
 
     @Test
