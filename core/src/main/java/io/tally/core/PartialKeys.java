@@ -8,7 +8,9 @@ package io.tally.core;
 public final class PartialKeys {
     /**
      * What separates a shared item's sort key from the token of the shard whose partial it is: {@code #STATS#} and
-     * {@code #STATS#~p~k5sxg2lom4qgs3tf}. No sort key of the application contains it.
+     * {@code #STATS#~p~k5sxg2lom4qgs3tf}. A base item's sort key may hold it too (a tag's name is free text), so the
+     * mark alone does not make a partial: code that acts on partials also checks the item's type is shared, the token's
+     * form, and the shard's watermark on it (the pruner's fold).
      */
     public static final String MARK = "~p~";
 

@@ -1,13 +1,19 @@
 package io.tally.stream.rebuild;
 
+import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.core.PartialKeys;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.stream.engine.DerivedWrites;
+import io.tally.stream.engine.Watermarks;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -27,6 +33,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * position past this page.
  */
 final class PagePruner {
+    /** A shard token's form ({@code ShardToken}: 16 characters of lowercase base32). */
+    private static final Pattern TOKEN = Pattern.compile("[a-z2-7]{16}");
+    private static final DomainRegistry REGISTRY = DomainRegistry.load();
+
     private final DynamoDbClient dynamo;
     private final String table;
     private final ShardTokens tokens;
@@ -84,9 +94,20 @@ final class PagePruner {
         }
     }
 
+    /**
+     * Whether the item is the partial of a shard that is gone: an item of a shared type whose sort key ends with the
+     * mark and a shard token, that carries that shard's watermark (so the token was judged against a listing made after
+     * the item was read), and whose shard the listing no longer holds. The mark alone proves nothing: a base item's sort
+     * key may hold it (a tag's name is free text).
+     */
     private boolean isPartialOfAGoneShard(Map<String, AttributeValue> item) {
         String token = PartialKeys.partialToken(Key.of(item));
-        return token != null && item.containsKey(TableSchema.ENTITY_TYPE) && !tokens.live().contains(token);
+        if (token == null || !TOKEN.matcher(token).matches() || !item.containsKey(Watermarks.PREFIX + token)) {
+            return false;
+        }
+        AttributeValue type = item.get(TableSchema.ENTITY_TYPE);
+        return type != null && type.s() != null && REGISTRY.derivedType(type.s()).filter(DerivedType::isShared)
+                .isPresent() && !tokens.live().contains(token);
     }
 
     /**
@@ -106,6 +127,34 @@ final class PagePruner {
             }
         }
         tally.partial(true);
+        removeZeroFamilyCounters(partial);
+    }
+
+    /**
+     * Removes from the base item the counters of a family (a tag's, named at run time) that the fold left at zero, as the
+     * engine does after its own writes ({@link DerivedWrites#zeroRemovals}: each on the condition that it is still
+     * zero): a tag linked through one shard's partial and unlinked through another's would otherwise stay on the base
+     * item at zero for good. A removal refused (the counter moved meanwhile) is simply not made.
+     */
+    private void removeZeroFamilyCounters(Map<String, AttributeValue> partial) {
+        DerivedType type = REGISTRY.derivedType(partial.get(TableSchema.ENTITY_TYPE).s()).orElseThrow();
+        List<String> family = partial.keySet().stream().filter(name -> !DerivedType.isReserved(name)
+                && type.counterFamilies().stream().anyMatch(name::startsWith)).sorted().toList();
+        if (family.isEmpty()) {
+            return;
+        }
+        Key base = PartialKeys.baseOf(Key.of(partial));
+        Map<String, AttributeValue> now = dynamo.getItem(r -> r.tableName(table).key(base.toAttributeMap())
+                .consistentRead(true)).item();
+        List<String> zeros = family.stream().filter(name -> now != null && now.get(name) != null
+                && now.get(name).n() != null && new BigDecimal(now.get(name).n()).signum() == 0).toList();
+        for (UpdateItemRequest removal : DerivedWrites.zeroRemovals(table, base, zeros)) {
+            try {
+                dynamo.updateItem(removal);
+            } catch (ConditionalCheckFailedException e) {
+                // Moved meanwhile: it counts something again.
+            }
+        }
     }
 
     /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */

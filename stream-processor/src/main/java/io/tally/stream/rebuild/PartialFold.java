@@ -76,7 +76,7 @@ final class PartialFold {
         String condition = versionCondition(version, values);
         Delete.Builder delete = Delete.builder().tableName(table).key(key.toAttributeMap())
                 .conditionExpression(condition)
-                .expressionAttributeNames(Map.of("#wv", TableSchema.WRITE_VERSION));
+                .expressionAttributeNames(Map.of("#wv", TableSchema.WRITE_VERSION, "#pk", TableSchema.PK));
         if (!values.isEmpty()) {
             delete.expressionAttributeValues(values);
         }
@@ -88,6 +88,7 @@ final class PartialFold {
         Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
         names.put("#wv", TableSchema.WRITE_VERSION);
+        names.put("#pk", TableSchema.PK);
         values.put(":one", AttributeValue.fromN("1"));
         List<String> remove = new ArrayList<>();
         for (int i = 0; i < chunk.size(); i++) {
@@ -125,13 +126,16 @@ final class PartialFold {
                 .build()).build();
     }
 
-    /** The partial holds this write version (a partial without one, never written by the engine, holds none). */
+    /**
+     * The partial exists and holds this write version (a partial without one, never written by the engine, holds none;
+     * a missing item would pass {@code attribute_not_exists} alone).
+     */
     private static String versionCondition(long version, Map<String, AttributeValue> values) {
         if (version == 0) {
-            return "attribute_not_exists(#wv)";
+            return "attribute_exists(#pk) AND attribute_not_exists(#wv)";
         }
         values.put(":wv", AttributeValue.fromN(Long.toString(version)));
-        return "#wv = :wv";
+        return "attribute_exists(#pk) AND #wv = :wv";
     }
 
     private static long version(Map<String, AttributeValue> item) {

@@ -72,8 +72,10 @@ record RepairWrite(Key key, EntityType type, Map<String, AttributeValue> values,
 
     /**
      * The item that replaces {@code current}: its attributes without the removals, with the content values and the
-     * bookkeeping set, the key and the type, and the write version one past the current one. Watermarks of shards the
-     * repair does not set stay as they were. A whole item, not an expression: it is within DynamoDB's limits whatever
+     * bookkeeping set, the key and the type, and the write version one past the current one. An item made anew (none
+     * was there) gets a write version from the clock, not 1: a partial the pruner read at version 1, folded and
+     * deleted by another pass, and made again here must not pass the first pass's fold condition and be folded twice.
+     * Watermarks of shards the repair does not set stay as they were. A whole item, not an expression: it is within DynamoDB's limits whatever
      * the number of shards or attributes, up to the 400 KB of an item.
      */
     Map<String, AttributeValue> replacing(Map<String, AttributeValue> current) {
@@ -83,7 +85,8 @@ record RepairWrite(Key key, EntityType type, Map<String, AttributeValue> values,
         item.putAll(bookkeeping);
         item.putAll(key.toAttributeMap());
         item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(type.attributeValue()));
-        item.put(TableSchema.WRITE_VERSION, AttributeValue.fromN(Long.toString(version(current) + 1)));
+        item.put(TableSchema.WRITE_VERSION, AttributeValue.fromN(Long.toString(current.isEmpty()
+                ? System.currentTimeMillis() : version(current) + 1)));
         return item;
     }
 

@@ -97,6 +97,18 @@ class PartialFoldIT {
     }
 
     @Test
+    void fold_ofAPartialNeverWrittenByTheEngine_thatIsGoneMeanwhile_makesNothing() {
+        Map<String, AttributeValue> partial = new HashMap<>(PARTIAL.toAttributeMap());
+        partial.put("entityType", AttributeValue.fromS("UserStats"));
+        partial.put("posts", n(3));
+
+        // No write version and no item: attribute_not_exists(wv) alone would pass, and add its counts to the base item.
+        assertThatThrownBy(() -> PartialFold.steps(table, partial).forEach(dynamo::transactWriteItems))
+                .isInstanceOf(TransactionCanceledException.class);
+        assertThat(exists(BASE)).isFalse();
+    }
+
+    @Test
     void fold_ofMoreCountersThanOneStepTakes_inSeveralSteps_everyCounterMovedOnce() {
         Map<String, AttributeValue> counters = new HashMap<>();
         for (int i = 0; i < 250; i++) {

@@ -7,6 +7,7 @@ import io.tally.core.Key;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
+import io.tally.domains.favs.Favs;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.LocalDynamoDb;
 import java.time.Duration;
@@ -126,6 +127,41 @@ class WatermarkPrunerIT {
         assertThat(left).containsExactlyInAnyOrder(stats,
                 Users.USER_STATS.partial(stats, Watermarks.token(liveShard)));
         assertThat(new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune().partialsFolded()).isZero();
+    }
+
+    @Test
+    void prune_leavesABaseItemWhoseSortKeyHoldsTheMark_aTagNamedLikeAPartial() {
+        // A tag's name is free text: its reservation's sort key may hold "~p~" and what looks like a token.
+        Map<String, AttributeValue> name = Map.of("pk", s("TAGS#u1"), "sk", s("TAGNAME#a~p~bbbbbbbbbbbbbbbb"),
+                "entityType", s("TagName"), "tagId", s("t1"));
+        dynamo.putItem(r -> r.tableName(table).item(name));
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.partialsFolded()).isZero();
+        assertThat(dynamo.getItem(r -> r.tableName(table).consistentRead(true).key(Key.of(name).toAttributeMap()))
+                .item()).isEqualTo(name);
+    }
+
+    @Test
+    void prune_foldingATagCountBackToZero_removesTheCounterFromTheBaseItem() {
+        Key stats = Favs.FAVOURITE_STATS.key("u8");
+        dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", s(stats.pk()), "sk", s(stats.sk()),
+                "entityType", s("FavouriteStats"), "tag:t1", AttributeValue.fromN("1"),
+                "tag:t2", AttributeValue.fromN("1"), "wv", AttributeValue.fromN("2"))));
+        // The tag t1 unlinked, and t2 linked again, through a shard that is gone now.
+        Key partial = Favs.FAVOURITE_STATS.partial(stats, Watermarks.token("shardId-00000008-gone"));
+        dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", s(partial.pk()), "sk", s(partial.sk()),
+                "entityType", s("FavouriteStats"), "tag:t1", AttributeValue.fromN("-1"),
+                "tag:t2", AttributeValue.fromN("1"), "wv", AttributeValue.fromN("4"),
+                Watermarks.attributeName("shardId-00000008-gone"), s(VALUE))));
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.partialsFolded()).isEqualTo(1);
+        Map<String, AttributeValue> base = dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(stats.toAttributeMap())).item();
+        assertThat(base).doesNotContainKey("tag:t1").containsEntry("tag:t2", AttributeValue.fromN("2"));
     }
 
     private void putPartial(Key base, String shardId, Map<String, AttributeValue> counters) {
