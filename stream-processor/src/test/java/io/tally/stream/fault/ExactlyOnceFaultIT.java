@@ -73,8 +73,9 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * <p>Afterwards ({@link FaultOracle}) no counter may be negative, every figure of the read side must be the one an
  * independent model computes from the base items by DOMAIN.md's definitions ({@link ReadSideModel}), derived data
  * must equal the recomputation from the base items (the {@link Rebuilder}) with no derived item behind the stream, no
- * derived item may exist that no record derives, every event the records announce must have been published or filed
- * as a dead letter, and none published more often than invocations held its record.
+ * derived item may exist that no record derives, every event the records announce (as docs/events.md specifies them:
+ * {@link EventModel}) must have been published or filed as a dead letter, with its documented detail, none published
+ * that no record announces, and none more often than invocations held its record.
  *
  * <p>Cases: {@code -Dtally.fault.cases=N} (default 9, one for each of the first nine modes; the {@code fault} profile of
  * the pom runs seeds 10 to 27, where each of the twelve modes comes once or twice, the last three, the costlier ones,
@@ -307,7 +308,7 @@ class ExactlyOnceFaultIT {
         // of their own, so they are checked from the scan alone.
         boolean ownShards = mode == Mode.SPLIT || mode == Mode.MANY_SHARDS;
         oracle.assertExact(ownShards ? null : server.streamsClient(), all, predating,
-                publisher.publishedIds(), DELIVERIES, refusedForGood);
+                publisher.published(), DELIVERIES, refusedForGood);
         dynamo.deleteTable(r -> r.tableName(table));
         // Progress of a long run (the report is written only at its end).
         List<String> published = publisher.publishedIds();
