@@ -24,7 +24,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <p>Kept small on purpose: one method per base type, each a few lines that read like docs/events.md.
  */
 final class EventModel {
-    /** An event: its id, its detail type, its detail with {@code eventId} first and the fields in the contract's order. */
+    /** An event: its id, detail type and detail ({@code eventId} first, then the fields in the contract's order). */
     record Event(String id, String detailType, Map<String, Object> detail) {
     }
 

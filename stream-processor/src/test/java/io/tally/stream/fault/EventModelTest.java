@@ -157,12 +157,13 @@ class EventModelTest {
     @Test
     void aTag_isCreatedRenamedAndDeleted_anAccessAnnouncesNothing() {
         Map<String, AttributeValue> tag = tag("Red", "2026-01-01T00:00:00.000Z");
-        String fields = "\"userId\":\"u1\",\"tagId\":\"t1\",\"name\":\"Red\",\"createdAt\":\"2026-01-01T00:00:00.000Z\"}";
+        String fields = "\"userId\":\"u1\",\"tagId\":\"t1\",\"name\":\"Red\","
+                + "\"createdAt\":\"2026-01-01T00:00:00.000Z\"}";
         assertThat(events(null, tag)).containsExactly("TagCreated {\"eventId\":\"r1:TagCreated:u1/t1\"," + fields);
         assertThat(events(tag, tag("Red", "2026-01-02T00:00:00.000Z"))).isEmpty();
-        assertThat(events(tag, tag("Crimson", "2026-01-01T00:00:00.000Z"))).containsExactly("TagRenamed {\"eventId\":\"r1:TagRenamed:u1/t1\","
-                + "\"userId\":\"u1\",\"tagId\":\"t1\",\"name\":\"Crimson\",\"previousName\":\"Red\","
-                + "\"createdAt\":\"2026-01-01T00:00:00.000Z\"}");
+        assertThat(events(tag, tag("Crimson", "2026-01-01T00:00:00.000Z"))).containsExactly(
+                "TagRenamed {\"eventId\":\"r1:TagRenamed:u1/t1\",\"userId\":\"u1\",\"tagId\":\"t1\","
+                        + "\"name\":\"Crimson\",\"previousName\":\"Red\",\"createdAt\":\"2026-01-01T00:00:00.000Z\"}");
         assertThat(events(tag, null)).containsExactly("TagDeleted {\"eventId\":\"r1:TagDeleted:u1/t1\"," + fields);
     }
 
