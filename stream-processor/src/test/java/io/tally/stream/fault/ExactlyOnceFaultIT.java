@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import io.tally.core.Key;
+import io.tally.core.PartialKeys;
+import io.tally.core.ShardCursorItem;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.derive.CascadeRunner;
@@ -22,16 +24,23 @@ import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import io.tally.stream.engine.SourceRecord;
+import io.tally.stream.engine.Watermarks;
 import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.WatermarkPruner;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestLambdaContext;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.StreamReader;
 import io.tally.testkit.Workload;
+import java.math.BigInteger;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,12 +82,13 @@ import software.amazon.awssdk.services.dynamodb.model.StreamViewType;
  * <p>Afterwards ({@link FaultOracle}) no counter may be negative, every figure of the read side must be the one an
  * independent model computes from the base items by DOMAIN.md's definitions ({@link ReadSideModel}), derived data
  * must equal the recomputation from the base items (the {@link Rebuilder}) with no derived item behind the stream, no
- * derived item may exist that no record derives, every event the records announce must have been published or filed
- * as a dead letter, and none published more often than invocations held its record.
+ * derived item may exist that no record derives, every event the records announce (as docs/events.md specifies them:
+ * {@link EventModel}) must have been published or filed as a dead letter, with its documented detail, none published
+ * that no record announces, and none more often than invocations held its record.
  *
  * <p>Cases: {@code -Dtally.fault.cases=N} (default 9, one for each of the first nine modes; the {@code fault} profile of
- * the pom runs seeds 10 to 27, where each of the twelve modes comes once or twice, the last three, the costlier ones,
- * twice; {@code .ci/run} runs it), {@code -Dtally.fault.mode=NAME} for one mode;
+ * the pom runs seeds 10 to 27, where each of the thirteen modes comes once or twice: the last four, the costlier ones,
+ * and {@code COMMON} twice; {@code .ci/run} runs it), {@code -Dtally.fault.mode=NAME} for one mode;
  * {@code -Dtally.fault.unguarded=true} runs without the shard cursor's guard, without giving up on events and without
  * the backfill, to show what the modes catch (docs/exactly-once.md, "How it is checked"). A failing seed reproduces
  * alone, though not always: the injected faults meet the engine's concurrent calls in an order of their own;
@@ -96,6 +106,8 @@ class ExactlyOnceFaultIT {
     private static final boolean GUARDED = !Boolean.getBoolean("tally.fault.unguarded");
     private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
     private static final FaultInterceptor FAULTS = new FaultInterceptor();
+    /** The pruner's own faults (GENERATIONS): throttling and conflicts, before or after the call; it never crashes. */
+    private static final FaultInterceptor PRUNER_FAULTS = new FaultInterceptor();
     /**
      * The invocations that held each record (by its stream event id) in the case that runs: crashed, refused and
      * duplicate ones included, whoever invoked them. An invocation publishes a record's events at most once, so this
@@ -105,6 +117,7 @@ class ExactlyOnceFaultIT {
     private static LocalDynamoDbServer server;
     private static DynamoDbClient dynamo;
     private static DynamoDbClient faulty;
+    private static DynamoDbClient faultyPruner;
 
     /** What each case does besides the common faults. */
     enum Mode {
@@ -141,7 +154,7 @@ class ExactlyOnceFaultIT {
         /**
          * Batches of up to 1,000 records, a shard's first and half of the others that large (the mapping's BatchSize
          * is up to 10,000): a workload of well over 1,000 records, coalesced by the engine into one write per derived
-         * item per batch, at a fortieth of the common fault rate. Gated with the next two to seeds 10 and up (the
+         * item per batch, at a fortieth of the common fault rate. Gated with the modes after it to seeds 10 and up (the
          * {@code fault} profile), so that {@code mvn verify}'s seeds 1 to 9 cost what they did.
          */
         LARGE_BATCHES,
@@ -151,7 +164,14 @@ class ExactlyOnceFaultIT {
          */
         CONCURRENT_WRITERS,
         /** The stream's records re-cut by item into dozens to hundreds of shards, delivered interleaved. */
-        MANY_SHARDS
+        MANY_SHARDS,
+        /**
+         * The records delivered as 5 to 8 shard generations, each re-cut by partition key (the partitions split now
+         * and then), a generation's shards closing before their children continue, with the watermark pruner between
+         * generations on a simulated clock, over a listing without the generations closed a day ago: the partials of
+         * gone shards are folded while later generations still write ({@link #generations}).
+         */
+        GENERATIONS
     }
 
     /** The largest batch {@link Mode#LARGE_BATCHES} delivers. */
@@ -169,10 +189,19 @@ class ExactlyOnceFaultIT {
                 // Injected faults must reach the engine, not be absorbed by the SDK's own retries.
                 .overrideConfiguration(c -> c.retryStrategy(DefaultRetryStrategy.doNotRetry()).addExecutionInterceptor(FAULTS))
                 .build();
+        faultyPruner = DynamoDbClient.builder()
+                .endpointOverride(server.endpoint())
+                .region(Region.US_EAST_1)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("local", "local")))
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(c -> c.retryStrategy(DefaultRetryStrategy.doNotRetry())
+                        .addExecutionInterceptor(PRUNER_FAULTS))
+                .build();
     }
 
     @AfterAll
     static void stop() {
+        faultyPruner.close();
         faulty.close();
         dynamo.close();
         server.close();
@@ -234,7 +263,7 @@ class ExactlyOnceFaultIT {
             workload.run("favourites", 60);
             workload.run("songs", 60);
         }
-        if (mode == Mode.MANY_SHARDS) {
+        if (mode == Mode.MANY_SHARDS || mode == Mode.GENERATIONS) {
             // More records to spread over the shards.
             workload.run(60 + random.nextInt(60));
         }
@@ -263,6 +292,8 @@ class ExactlyOnceFaultIT {
         try {
             if (mode == Mode.TWO_CONSUMERS) {
                 twoConsumers(table, stream, random, publisher);
+            } else if (mode == Mode.GENERATIONS) {
+                delivered = generations(table, stream, streamArn, random, publisher, faultRate);
             } else {
                 try (Engine engine = engine(table, mode, publisher, new DynamoDbDerivedStore(faulty, table))) {
                     switch (mode) {
@@ -301,13 +332,14 @@ class ExactlyOnceFaultIT {
             }
         } finally {
             FAULTS.off();
+            PRUNER_FAULTS.off();
         }
 
-        // At the stream's end, every derived item must have caught up; SPLIT's and MANY_SHARDS' watermarks name shards
-        // of their own, so they are checked from the scan alone.
-        boolean ownShards = mode == Mode.SPLIT || mode == Mode.MANY_SHARDS;
+        // At the stream's end, every derived item must have caught up; the watermarks of SPLIT, MANY_SHARDS and
+        // GENERATIONS name shards of their own, so they are checked from the scan alone.
+        boolean ownShards = mode == Mode.SPLIT || mode == Mode.MANY_SHARDS || mode == Mode.GENERATIONS;
         oracle.assertExact(ownShards ? null : server.streamsClient(), all, predating,
-                publisher.publishedIds(), DELIVERIES, refusedForGood);
+                publisher.published(), DELIVERIES, refusedForGood);
         dynamo.deleteTable(r -> r.tableName(table));
         // Progress of a long run (the report is written only at its end).
         List<String> published = publisher.publishedIds();
@@ -316,7 +348,13 @@ class ExactlyOnceFaultIT {
     }
 
     private static Engine engine(String table, Mode mode, RecordingPublisher publisher, DerivedStore store) {
+        return engine(table, mode, publisher, store, Clock.systemUTC());
+    }
+
+    private static Engine engine(String table, Mode mode, RecordingPublisher publisher, DerivedStore store,
+                                 Clock clock) {
         Engine.Builder builder = Engine.builder()
+                .clock(clock)
                 .derivations(DERIVATIONS)
                 .store(store)
                 .deadLetters(new DynamoDbDeadLetterSink(faulty, table))
@@ -477,6 +515,191 @@ class ExactlyOnceFaultIT {
             writer.join();
         }
         return delivered;
+    }
+
+    /**
+     * GENERATIONS: the stream's records cut, in stream order, into 5 to 8 generations, each re-cut by partition key
+     * into the shards of its partitions (1 to 4 at first; at each new generation, one time in three, every partition
+     * splits in two while there are fewer than 32), each generation's shards delivered interleaved with the common
+     * faults once the generation before has closed. The records the cascades write while a generation is delivered go to the next generation's
+     * shards, in the last one to its own shards again until no new one comes. After each generation the simulated
+     * clock (the engine's: its leases and cursors, and the pruner's) moves 12 to 16 hours, the generation closes, and
+     * a pass of the watermark pruner runs over a listing that holds the generations closed less than 24 hours ago, on
+     * a client of its own that injects throttling and conflicts (before or after the call), its run resumed until the
+     * pass completes: at random, then (between the generations) or at a random early invocation of the next generation
+     * (while its shards write the items the pass prunes). So from the third generation on, the shards of the first
+     * ones are gone while later ones still write: their watermarks and cursors are removed and their partials folded
+     * mid-run, which is asserted. At the end a pass without faults must leave no watermark, partial or cursor of a gone
+     * shard.
+     *
+     * @return the records delivered, by synthetic shard
+     */
+    private static Map<String, List<SourceRecord>> generations(String table, Map<String, List<SourceRecord>> stream,
+                                                               String streamArn, Random random,
+                                                               RecordingPublisher publisher, double faultRate) {
+        SimulatedClock clock = new SimulatedClock();
+        ShardGenerations shards = new ShardGenerations(streamArn, table);
+        int count = 5 + random.nextInt(4);
+        Duration step = Duration.ofHours(12 + random.nextInt(5));
+        int segments = 1 + random.nextInt(4);
+        int partitions = 1 + random.nextInt(4);
+        List<List<SourceRecord>> runs = ShardGenerations.runs(stream, count, random);
+        Set<String> seen = new HashSet<>();
+        runs.forEach(run -> run.forEach(record -> seen.add(record.eventId())));
+        Map<String, List<SourceRecord>> delivered = new LinkedHashMap<>();
+        PRUNER_FAULTS.configure(random, faultRate);
+        long foldedMidRun = 0;
+        // A pass left to the next generation, to run while its shards write.
+        boolean passPending = false;
+        try (Engine engine = engine(table, Mode.GENERATIONS, publisher, new DynamoDbDerivedStore(faulty, table),
+                clock)) {
+            for (int g = 0; g < count; g++) {
+                if (g > 0 && partitions < 32 && random.nextInt(3) == 0) {
+                    partitions *= 2;
+                }
+                int generation = shards.open(partitions);
+                // The generation's run, then what the cascades wrote since the last generation (later in the stream).
+                List<SourceRecord> records = new ArrayList<>(runs.get(g));
+                records.addAll(unseenBaseRecords(table, seen));
+                int recordsOfGeneration = 0;
+                long foldedDuring = 0;
+                while (!records.isEmpty()) {
+                    recordsOfGeneration += records.size();
+                    List<Delivery> deliveries = new ArrayList<>();
+                    shards.cut(generation, records).forEach((shard, ofShard) -> {
+                        delivered.computeIfAbsent(shard, k -> new ArrayList<>()).addAll(ofShard);
+                        deliveries.add(delivery(engine, ofShard, random, publisher));
+                    });
+                    // One invocation of a random shard at a time; a pending pass at a random one of the first
+                    // invocations, while the generation's shards are open and write the items it prunes.
+                    int passAt = random.nextInt(1 + records.size() / 8);
+                    for (int invocation = 0; deliveries.stream().anyMatch(d -> !d.done()); invocation++) {
+                        if (passPending && invocation >= passAt) {
+                            foldedDuring += prune(table, shards, clock, segments);
+                            passPending = false;
+                        }
+                        List<Delivery> open = deliveries.stream().filter(d -> !d.done()).toList();
+                        open.get(random.nextInt(open.size())).step();
+                    }
+                    records = g == count - 1 ? unseenBaseRecords(table, seen) : List.of();
+                }
+                clock.advance(step);
+                shards.close(generation, clock.instant());
+                // The pass runs now, between the generations, or while the next one is delivered; after the last,
+                // now.
+                long foldedAfter = 0;
+                if (g == count - 1 || random.nextBoolean()) {
+                    foldedAfter = prune(table, shards, clock, segments);
+                    passPending = false;
+                } else {
+                    passPending = true;
+                }
+                foldedMidRun += foldedDuring + (g < count - 1 ? foldedAfter : 0);
+                LOG.info("generation {} of {}: {} partitions, {} records, {} generations gone; partials folded: {}"
+                        + " by a pass during it, {} by a pass after it", g + 1, count, partitions,
+                        recordsOfGeneration, shards.generationsGone(clock.instant()), foldedDuring, foldedAfter);
+            }
+        }
+        assertThat(shards.generationsGone(clock.instant())).as("generations gone from the listing").isPositive();
+        assertThat(foldedMidRun).as("partials folded while later generations still wrote")
+                .isPositive();
+        PRUNER_FAULTS.off();
+        prune(table, shards, clock, segments);
+        assertThat(leftOfGoneShards(table, shards.gone(clock.instant())))
+                .as("watermarks, partials and cursors of gone shards after a pass without faults").isEmpty();
+        return delivered;
+    }
+
+    /** The base records the real stream holds that are not among {@code seen}, in stream order; they join it. */
+    private static List<SourceRecord> unseenBaseRecords(String table, Set<String> seen) {
+        List<SourceRecord> unseen = new ArrayList<>();
+        StreamReader.readAll(server.streamsClient(), table, StreamRecords::fromSdk).values().forEach(records ->
+                records.stream().filter(r -> !seen.contains(r.eventId()) && isBase(r)).forEach(unseen::add));
+        unseen.sort(Comparator.comparing(record -> new BigInteger(record.sequenceNumber())));
+        unseen.forEach(record -> seen.add(record.eventId()));
+        return unseen;
+    }
+
+    /**
+     * One pass of the watermark pruner over the listing at the clock's time, its run resumed (from the position the
+     * pass stored) after each injected fault until the pass completes.
+     *
+     * @return the partials the pass folded (or that a fold whose answer was lost had folded): nothing else writes
+     *         meanwhile
+     */
+    private static long prune(String table, ShardGenerations shards, Clock clock, int segments) {
+        long before = partials(table);
+        WatermarkPruner pruner = new WatermarkPruner(faultyPruner, shards.listing(clock.instant()), table, segments,
+                clock);
+        for (int run = 0; run < 1_000; run++) {
+            try {
+                if (pruner.resume(Duration.ZERO, () -> true, scanned -> { }).outcome()
+                        == WatermarkPruner.Outcome.COMPLETE) {
+                    return before - partials(table);
+                }
+            } catch (WatermarkPruner.Refused e) {
+                throw new AssertionError("the pruner refused a listing that holds every shard of the last day", e);
+            } catch (RuntimeException e) {
+                // An injected fault stopped the run; the next continues the pass where it stopped.
+            }
+        }
+        throw new AssertionError("the pruner's pass did not complete in 1,000 runs");
+    }
+
+    /** How many partials of shared items the table holds. */
+    private static long partials(String table) {
+        return dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().stream()
+                .filter(item -> PartialKeys.isPartial(Key.of(item)))
+                .count();
+    }
+
+    /** The watermarks, partials and cursors of these shards the table still holds, one line each. */
+    private static List<String> leftOfGoneShards(String table, Set<String> shardIds) {
+        Set<String> tokens = new HashSet<>();
+        shardIds.forEach(id -> tokens.add(Watermarks.token(id)));
+        List<String> left = new ArrayList<>();
+        dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(item -> {
+            Key key = Key.of(item);
+            if (tokens.contains(PartialKeys.partialToken(key))) {
+                left.add("partial " + key);
+            }
+            if (key.pk().startsWith(ShardCursorItem.PREFIX)
+                    && tokens.contains(key.pk().substring(ShardCursorItem.PREFIX.length()))) {
+                left.add("cursor " + key);
+            }
+            item.keySet().stream()
+                    .filter(name -> Watermarks.isWatermark(name)
+                            && tokens.contains(name.substring(Watermarks.PREFIX.length())))
+                    .forEach(name -> left.add("watermark " + name + " on " + key));
+        });
+        return left;
+    }
+
+    /**
+     * Real time moved on by the simulation: leases still lapse as the engine's calls take time, and whole generations
+     * pass in an instant.
+     */
+    private static final class SimulatedClock extends Clock {
+        private volatile Duration offset = Duration.ZERO;
+
+        void advance(Duration duration) {
+            offset = offset.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().plus(offset);
+        }
     }
 
     /** Counts one more invocation that holds each of these records. */

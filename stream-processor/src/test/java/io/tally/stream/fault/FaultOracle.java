@@ -40,8 +40,10 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 /**
  * What every fault case must end with: no negative counter, zero difference from the {@link Rebuilder} and no
  * derived item behind the stream, no cascade left undone, no membership of a deleted team or employee nor link of a
- * gone favourite or tag, no derived item that nothing derives,
- * and every event the records announce published or filed as a dead letter.
+ * gone favourite or tag, no derived item that nothing derives, and every event the records announce published or
+ * filed as a dead letter, none published that no record announces or more often than its record was delivered, each
+ * published with its documented detail. Which events a record announces, and their details, the oracle takes from
+ * docs/events.md ({@link EventModel}), not from the production derivations.
  */
 final class FaultOracle {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -63,12 +65,14 @@ final class FaultOracle {
      *                    records were delivered under shard ids of the test's own)
      * @param records     every record delivered
      * @param predating   derived items of base items older than the stream (a backfill wrote them)
-     * @param published  the id of each event published, as often as it was published
+     * @param publishedEvents each event published, as often as it was published
      * @param deliveries by a record's stream event id, the invocations whose batch held it
      * @param refusedForGood events the bus refused every time: they must be dead-lettered
      */
     void assertExact(DynamoDbStreamsClient streams, List<SourceRecord> records, Set<Key> predating,
-                     List<String> published, Map<String, Integer> deliveries, Predicate<String> refusedForGood) {
+                     List<DomainEvent> publishedEvents, Map<String, Integer> deliveries,
+                     Predicate<String> refusedForGood) {
+        List<String> published = publishedEvents.stream().map(DomainEvent::id).toList();
         assertThat(negativeCounters()).as("negative counters for %s", label).isEmpty();
         List<Map<String, AttributeValue>> scan = new ArrayList<>();
         dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(scan::add);
@@ -94,6 +98,9 @@ final class FaultOracle {
                 .as("events published that no record announces, or more often than their record was delivered, %s",
                         label)
                 .isEmpty();
+        assertThat(differingDetails(records, publishedEvents))
+                .as("events published with another detail than docs/events.md's (EventModel), %s", label)
+                .isEmpty();
     }
 
     /**
@@ -102,14 +109,14 @@ final class FaultOracle {
      * event may be published at most as often as invocations held its record: the mapping's duplicates, retries
      * from an earlier record and redeliveries each may publish it again (subscribers drop them by event id), but
      * nothing else may: not a publisher that loops, not a retry of entries the bus took, not a record's events
-     * published by a batch that does not hold it. And no event may be published that no record announces.
+     * published by a batch that does not hold it. And no event may be published that no record announces by
+     * docs/events.md ({@link EventModel}).
      */
     List<String> excessPublications(List<SourceRecord> records, List<String> published,
                                             Map<String, Integer> deliveries) {
         Map<String, String> recordOf = new HashMap<>();
         for (SourceRecord record : records) {
-            changes(record).ifPresent(changes -> changes.events()
-                    .forEach(event -> recordOf.put(event.id(), record.eventId())));
+            announced(record).forEach(event -> recordOf.put(event.id(), record.eventId()));
         }
         Map<String, Integer> times = new TreeMap<>();
         published.forEach(id -> times.merge(id, 1, Integer::sum));
@@ -262,13 +269,51 @@ final class FaultOracle {
         return ids;
     }
 
-    /** The ids of the events each readable record announces. */
+    /** The ids of the events the records announce, as docs/events.md specifies them ({@link EventModel}). */
     List<String> expectedEventIds(List<SourceRecord> records) {
         List<String> ids = new ArrayList<>();
         for (SourceRecord record : records) {
-            changes(record).ifPresent(changes -> changes.events().stream().map(DomainEvent::id).forEach(ids::add));
+            announced(record).forEach(event -> ids.add(event.id()));
         }
         return ids;
+    }
+
+    /**
+     * The published events whose detail type or detail (its fields, their values and order) is not the one
+     * docs/events.md specifies for the event of that id ({@link EventModel}), each named once. An event no record
+     * announces is left to {@link #excessPublications}.
+     */
+    List<String> differingDetails(List<SourceRecord> records, List<DomainEvent> published) {
+        Map<String, EventModel.Event> documented = new HashMap<>();
+        for (SourceRecord record : records) {
+            announced(record).forEach(event -> documented.put(event.id(), event));
+        }
+        Set<String> reported = new HashSet<>();
+        List<String> differing = new ArrayList<>();
+        for (DomainEvent event : published) {
+            EventModel.Event expected = documented.get(event.id());
+            if (expected == null) {
+                continue;
+            }
+            String had = event.detailType() + " " + json(event.detail());
+            String wanted = expected.detailType() + " " + json(expected.detail());
+            if (!had.equals(wanted) && reported.add(event.id())) {
+                differing.add(event.id() + ": published " + had + ", documented " + wanted);
+            }
+        }
+        return differing;
+    }
+
+    private static List<EventModel.Event> announced(SourceRecord record) {
+        return EventModel.announced(record.eventId(), record.oldImage(), record.newImage());
+    }
+
+    private static String json(Map<String, Object> detail) {
+        try {
+            return JSON.writeValueAsString(detail);
+        } catch (IOException e) {
+            throw new AssertionError("a detail that is no JSON: " + detail, e);
+        }
     }
 
     private Optional<IntendedChanges> changes(SourceRecord record) {

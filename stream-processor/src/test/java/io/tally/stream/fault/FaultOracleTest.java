@@ -4,14 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.events.DomainEvent;
 import io.tally.stream.engine.SourceRecord;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The fault oracle's bound on duplicate events can fail: an event published more often than its record was held. */
+/**
+ * The fault oracle's checks of events can fail: an event published more often than its record was held, one no record
+ * announces, one whose detail is not the documented one.
+ */
 class FaultOracleTest {
     private final FaultOracle oracle = new FaultOracle(null, "unused",
             DomainRegistry.load().derivations(ShardSettings.DEFAULTS), "test");
@@ -39,6 +44,33 @@ class FaultOracleTest {
     void anEventNoRecordAnnounces_isReported() {
         assertThat(oracle.excessPublications(List.of(record), List.of("r2:SongAdded:s2"), Map.of("r1", 1)))
                 .containsExactly("r2:SongAdded:s2 published 1 times, its record delivered 0 times");
+    }
+
+    @Test
+    void anEventWithItsDocumentedDetail_passes() {
+        String event = onlyEvent();
+        assertThat(oracle.differingDetails(List.of(record), List.of(new DomainEvent(event, "SongAdded",
+                detail(event, "Song"))))).isEmpty();
+    }
+
+    @Test
+    void anEventWithAnotherDetailThanTheDocumentedOne_isReported() {
+        String event = onlyEvent();
+        assertThat(oracle.differingDetails(List.of(record), List.of(new DomainEvent(event, "SongAdded",
+                detail(event, "Another title")))))
+                .containsExactly(event + ": published SongAdded {\"eventId\":\"r1:SongAdded:s1\",\"songId\":\"s1\","
+                        + "\"title\":\"Another title\",\"artist\":null}, documented SongAdded {\"eventId\":"
+                        + "\"r1:SongAdded:s1\",\"songId\":\"s1\",\"title\":\"Song\",\"artist\":null}");
+    }
+
+    /** The detail of {@code SongAdded} as docs/events.md lists its fields. */
+    private static Map<String, Object> detail(String eventId, String title) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("eventId", eventId);
+        detail.put("songId", "s1");
+        detail.put("title", title);
+        detail.put("artist", null);
+        return detail;
     }
 
     private String onlyEvent() {

@@ -64,7 +64,7 @@ final class SplitShards {
         return shards;
     }
 
-    private static SourceRecord reshard(SourceRecord record, String shardId) {
+    static SourceRecord reshard(SourceRecord record, String shardId) {
         return new SourceRecord(record.eventId(), record.eventName(), shardId, record.sequenceNumber(),
                 record.approximateCreationTime(), record.keys(), record.oldImage(), record.newImage());
     }
