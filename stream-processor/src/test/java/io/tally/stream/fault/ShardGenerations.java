@@ -3,6 +3,7 @@ package io.tally.stream.fault;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.stream.engine.SourceRecord;
+import io.tally.testkit.FixedStreamListing;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,13 +17,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
-import software.amazon.awssdk.services.dynamodb.model.ListStreamsRequest;
-import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
 import software.amazon.awssdk.services.dynamodb.model.SequenceNumberRange;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
-import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 
 /**
@@ -156,29 +152,6 @@ final class ShardGenerations {
                         .build());
             }
         });
-        return new Listing(streamArn, table, listed);
-    }
-
-    /** DescribeStream and ListStreams answered from a fixed listing. */
-    private record Listing(String streamArn, String table, List<Shard> shards) implements DynamoDbStreamsClient {
-        @Override
-        public ListStreamsResponse listStreams(ListStreamsRequest request) {
-            return ListStreamsResponse.builder().streams(s -> s.streamArn(streamArn).tableName(table)).build();
-        }
-
-        @Override
-        public DescribeStreamResponse describeStream(DescribeStreamRequest request) {
-            return DescribeStreamResponse.builder().streamDescription(StreamDescription.builder().streamArn(streamArn)
-                    .tableName(table).shards(shards).build()).build();
-        }
-
-        @Override
-        public String serviceName() {
-            return "dynamodb";
-        }
-
-        @Override
-        public void close() {
-        }
+        return new FixedStreamListing(streamArn, table, listed);
     }
 }

@@ -5,6 +5,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.StreamRecords;
 import io.tally.stream.engine.SourceRecord;
+import io.tally.testkit.FixedStreamListing;
 import io.tally.testkit.StreamReader;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,16 +18,11 @@ import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
-import software.amazon.awssdk.services.dynamodb.model.DescribeStreamResponse;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetRecordsResponse;
-import software.amazon.awssdk.services.dynamodb.model.ListStreamsRequest;
-import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
 import software.amazon.awssdk.services.dynamodb.model.SequenceNumberRange;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.model.ShardIteratorType;
-import software.amazon.awssdk.services.dynamodb.model.StreamDescription;
 
 /**
  * A table's real stream (DynamoDB Local, one shard) re-cut as a large table's would be: each base record goes to the
@@ -132,7 +128,7 @@ final class SyntheticStream {
                         .build());
             }
         });
-        return new Listing(streamArn, table, listed);
+        return new FixedStreamListing(streamArn, table, listed);
     }
 
     private boolean isTallys(SourceRecord record) {
@@ -141,28 +137,5 @@ final class SyntheticStream {
         Optional<Boolean> derived = type == null || type.s() == null ? Optional.empty()
                 : registry.entityType(type.s()).map(t -> t.isDerived());
         return derived.orElse(false);
-    }
-
-    /** DescribeStream and ListStreams answered from a fixed listing. */
-    private record Listing(String streamArn, String table, List<Shard> shards) implements DynamoDbStreamsClient {
-        @Override
-        public ListStreamsResponse listStreams(ListStreamsRequest request) {
-            return ListStreamsResponse.builder().streams(s -> s.streamArn(streamArn).tableName(table)).build();
-        }
-
-        @Override
-        public DescribeStreamResponse describeStream(DescribeStreamRequest request) {
-            return DescribeStreamResponse.builder().streamDescription(StreamDescription.builder().streamArn(streamArn)
-                    .tableName(table).shards(shards).build()).build();
-        }
-
-        @Override
-        public String serviceName() {
-            return "dynamodb";
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
