@@ -26,10 +26,9 @@ import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 /**
  * Verify's stream read on 1,000 synthetic shards ({@link SyntheticStream}: 250 trees, 500 of the shards open), with
  * the default number of readers. Read one after the other, every open shard would take the settling time; read side
- * by side, the settling times overlap. The bound is loose on purpose: a fifth of the sequential time, about six times
- * the 500 / 32 settling times that the read waits at least, so that it fails when the shards are read one after the
- * other (or four at a time), not when the machine is busy.
- * Each test prints one {@code STREAM-READ} line with the times. {@code -DstreamRead.settleMillis=5000} runs it with
+ * by side, the settling times overlap: the test checks that calls of different shards were in flight at once (not a
+ * time, which a busy machine would make fail), and prints one {@code STREAM-READ} line with the time it took and the
+ * one-after-the-other estimate, a measurement for docs/exactly-once.md, not an assertion. {@code -DstreamRead.settleMillis=5000} runs it with
  * the settling time of {@code verify --aws} (docs/exactly-once.md, "Verify on a large stream").
  */
 class StreamReadTimingTest {
@@ -52,7 +51,7 @@ class StreamReadTimingTest {
         Duration sequential = stream.sequentialEstimate(SETTLE);
         print("StreamHistory.read", stream, took, sequential);
         assertThat(shards).hasSize(1000);
-        assertThat(took).isLessThan(sequential.dividedBy(5));
+        assertThat(stream.mostInFlight()).as("calls answered at once").isGreaterThan(1);
         assertThat(read).hasSize((int) stream.records());
         assertThat(position.shards()).containsExactlyElementsOf(shards.stream().map(Shard::shardId).toList());
         assertThat(position.lastSequences()).isEqualTo(stream.lastSequences());
@@ -86,7 +85,7 @@ class StreamReadTimingTest {
 
         Duration sequential = stream.sequentialEstimate(SETTLE);
         print("Rebuilder.verify", stream, took, sequential);
-        assertThat(took).isLessThan(sequential.dividedBy(5));
+        assertThat(stream.mostInFlight()).as("calls answered at once").isGreaterThan(1);
         assertThat(report.position().lastSequences()).isEqualTo(stream.lastSequences());
         // A post's removal read before its creation would leave it counted.
         assertThat(report.baseItems()).isEqualTo(stream.itemsAtTheEnd());

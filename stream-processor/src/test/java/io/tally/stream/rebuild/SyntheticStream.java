@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DescribeStreamRequest;
@@ -45,6 +46,8 @@ final class SyntheticStream implements DynamoDbStreamsClient {
     private final Map<String, List<Record>> records = new HashMap<>();
     private final Set<String> open = new HashSet<>();
     private final Duration latency;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
     private final AtomicLong calls = new AtomicLong();
     private final int trees;
 
@@ -176,12 +179,20 @@ final class SyntheticStream implements DynamoDbStreamsClient {
 
     private void answer() {
         calls.incrementAndGet();
+        mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         try {
             Thread.sleep(latency.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        } finally {
+            inFlight.decrementAndGet();
         }
+    }
+
+    /** The most calls that were answered at once: above one when shards are read side by side. */
+    int mostInFlight() {
+        return mostInFlight.get();
     }
 
     private static Shard shard(String id, String parent, long first, boolean closed) {
