@@ -26,6 +26,12 @@ public final class ShardCursorItem {
     public static final String HOLDER = "holder";
     public static final String LEASE_UNTIL = "leaseUntil";
     public static final String CLAIMED_FROM = "claimedFrom";
+    /**
+     * A claim to be handed over to the shard's next invocation through the tumbling window's state instead of released
+     * (see the stream processor's {@code ShardCursors.Chain}): the last record of its batch, past which an invocation
+     * without that state takes the shard over once the claim's lease lapsed. Absent on a claim that is released.
+     */
+    public static final String CLAIMED_TO = "claimedTo";
     /** Every record up to this one (zero-padded sequence) is applied: where the shard stands. */
     public static final String ACKNOWLEDGED = "acknowledged";
     /**

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
+import java.time.Duration;
 import java.time.Instant;
 import io.tally.stream.engine.SourceRecord;
 import java.util.ArrayList;
@@ -14,6 +15,9 @@ import java.util.UUID;
 
 /** The part both handlers share: convert, run the engine, say where the retry must start. */
 final class LambdaBatch {
+    /** The lease of a batch processed without a Lambda context (tests, tools), as the engine's own default. */
+    private static final Duration DEFAULT_LEASE = Duration.ofMinutes(2);
+
     private LambdaBatch() {
     }
 
@@ -28,6 +32,13 @@ final class LambdaBatch {
     }
 
     /**
+     * How a batch ended: the sequence number to report as the batch item failure (empty when the batch is done), and
+     * the shard cursor's claim to hand over to the next invocation (null: none).
+     */
+    record Outcome(Optional<String> failure, ShardCursors.Handover handover) {
+    }
+
+    /**
      * @return the sequence number to report as the batch item failure, or empty when the batch is done
      * @throws IllegalStateException when a record without a sequence number could not be filed as a dead letter:
      *                               the whole batch must be retried, which is safe because every write is
@@ -35,6 +46,15 @@ final class LambdaBatch {
      */
     static Optional<String> process(Engine engine, String shardId, List<DynamodbEvent.DynamodbStreamRecord> records,
                                     Context context) {
+        return process(engine, shardId, records, context, ShardCursors.Chain.NONE).failure();
+    }
+
+    /**
+     * As {@link #process(Engine, String, List, Context)}, with the claim handed over to this invocation and to be
+     * handed over by it as {@code chain} says.
+     */
+    static Outcome process(Engine engine, String shardId, List<DynamodbEvent.DynamodbStreamRecord> records,
+                           Context context, ShardCursors.Chain chain) {
         List<SourceRecord> converted = new ArrayList<>(records.size());
         String stopAt = null;
         for (DynamodbEvent.DynamodbStreamRecord record : records) {
@@ -57,9 +77,12 @@ final class LambdaBatch {
                 break;
             }
         }
-        BatchResult result = context == null ? engine.process(converted) : engine.process(converted, lease(context));
+        BatchResult result = engine.process(converted, context == null
+                ? new ShardCursors.Lease(UUID.randomUUID().toString(), Instant.now().plus(DEFAULT_LEASE))
+                : lease(context), chain);
         // Every converted record precedes stopAt, so a failure the engine reports comes first.
         String unfiled = stopAt;
-        return result.failedSequenceNumber().or(() -> Optional.ofNullable(unfiled));
+        return new Outcome(result.failedSequenceNumber().or(() -> Optional.ofNullable(unfiled)),
+                result.handover().orElse(null));
     }
 }

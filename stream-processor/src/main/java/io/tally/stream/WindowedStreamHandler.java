@@ -7,16 +7,20 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import io.tally.core.ShardSettings;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.ShardCursors;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The stream consumer of the deployment: the event source mapping has a tumbling window, only because the
- * {@code DynamodbTimeWindowEvent} names the shard its records come from, and watermarks are kept per shard.
- * The window's state is not used (derived data lives in the table); the response carries an empty state, since
- * Lambda expects one. Requires {@code ReportBatchItemFailures} and ParallelizationFactor 1.
+ * The stream consumer of the deployment: the event source mapping has a tumbling window, because the
+ * {@code DynamodbTimeWindowEvent} names the shard its records come from (watermarks are kept per shard), and because
+ * its state carries the shard cursor's claim from one invocation of the shard to the next ({@link WindowState}): a
+ * batch that completes leaves its claim in place for the next, which takes it over and stores the progress in one
+ * write, instead of a claim and a release a batch. The last invocation of a window ({@code isFinalInvokeForWindow},
+ * or {@code isWindowTerminatedEarly}) releases the claim, since the next window starts with an empty state. Derived
+ * data lives in the table, not in the state. Requires {@code ReportBatchItemFailures} and ParallelizationFactor 1.
  */
 public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeWindowEvent, TimeWindowEventResponse> {
     private final Engine engine;
@@ -66,13 +70,24 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
                 // Without the shard, watermarks of different shards would mix: better to fail loudly than to skip.
                 throw new IllegalArgumentException("time window event without shardId");
             }
-            if (!records.isEmpty()) {
-                identity.check(records.get(0).getEventSourceARN(), event.getShardId());
+            ShardCursors.Handover received = WindowState.handover(event.getState());
+            boolean lastOfWindow = Boolean.TRUE.equals(event.getIsFinalInvokeForWindow())
+                    || Boolean.TRUE.equals(event.getIsWindowTerminatedEarly());
+            if (records.isEmpty()) {
+                if (received != null && lastOfWindow && event.getShardId() != null
+                        && !engine.releaseHandover(event.getShardId(), received)) {
+                    // Failing the invocation has it retried with the same state: the claim is not lost.
+                    throw new IllegalStateException("the shard cursor's claim handed over could not be released");
+                }
+                return new TimeWindowEventResponse(lastOfWindow ? new HashMap<>() : WindowState.of(received),
+                        new ArrayList<>());
             }
+            identity.check(records.get(0).getEventSourceARN(), event.getShardId());
             List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
-            LambdaBatch.process(engine, event.getShardId(), records, context)
-                    .ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
-            return new TimeWindowEventResponse(new HashMap<>(), failures);
+            LambdaBatch.Outcome outcome = LambdaBatch.process(engine, event.getShardId(), records, context,
+                    new ShardCursors.Chain(received, !lastOfWindow));
+            outcome.failure().ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
+            return new TimeWindowEventResponse(WindowState.of(outcome.handover()), failures);
         } finally {
             afterInvocation.run();
         }

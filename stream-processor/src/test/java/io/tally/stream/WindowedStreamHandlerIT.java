@@ -1,5 +1,6 @@
 package io.tally.stream;
 
+import io.tally.core.ShardCursorItem;
 import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
 import static io.tally.stream.testing.TestDerivations.partial;
@@ -12,19 +13,27 @@ import io.tally.core.Key;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
+import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
+import io.tally.stream.testing.TestLambdaContext;
 import io.tally.testkit.LocalDynamoDb;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 class WindowedStreamHandlerIT {
     private static final String FIXTURE = "events/blog-time-window.json";
@@ -58,7 +67,8 @@ class WindowedStreamHandlerIT {
         TimeWindowEventResponse response = handler.handleRequest(load(), null);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
-        assertThat(response.getState()).isNotNull().isEmpty();
+        // The shard cursor's claim, handed over to the shard's next invocation in the window.
+        assertThat(response.getState()).containsKeys("tally.cursor.holder", "tally.cursor.from");
         // The stats are shared: the event's shard wrote its own partial of them, with its watermark.
         Map<String, AttributeValue> stats = item(partial(Users.statsKey("u2"), SHARD));
         assertThat(stats)
@@ -73,14 +83,107 @@ class WindowedStreamHandlerIT {
 
     @Test
     void timeWindowEvent_deliveredTwice_countsOnce() {
-        handler.handleRequest(load(), null);
+        TimeWindowEventResponse once = handler.handleRequest(load(), null);
+        DynamodbTimeWindowEvent twice = load();
+        twice.setState(once.getState());
 
-        TimeWindowEventResponse again = handler.handleRequest(load(), null);
+        TimeWindowEventResponse again = handler.handleRequest(twice, null);
 
         assertThat(again.getBatchItemFailures()).isEmpty();
         assertThat(whole(Users.statsKey("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
                 .containsEntry("comments", AttributeValue.fromN("1"));
         assertThat(whole(Users.statsKey("u1"))).containsEntry("posts", AttributeValue.fromN("1"));
+    }
+
+    @Test
+    void claimsAreHandedOverThroughTheState_oneCursorWriteABatch_andTheFinalInvocationReleases() {
+        AtomicInteger cursorWrites = new AtomicInteger();
+        try (Engine counted = Engine.builder()
+                .derivations(TestDerivations.blog())
+                .store(new DynamoDbDerivedStore(client, table))
+                .cursors(new DynamoDbShardCursors(cursorWritesCounted(client, cursorWrites), table))
+                .deadLetters(new DynamoDbDeadLetterSink(client, table))
+                .publisher(publisher)
+                .build()) {
+            WindowedStreamHandler chained = new WindowedStreamHandler(counted);
+            DynamodbTimeWindowEvent first = load();
+            first.setState(new HashMap<>());
+            DynamodbTimeWindowEvent second = load();
+            second.setRecords(List.of(first.getRecords().get(first.getRecords().size() - 1)));
+            first.setRecords(first.getRecords().subList(0, first.getRecords().size() - 1));
+
+            TimeWindowEventResponse one = chained.handleRequest(first, new TestLambdaContext(60_000));
+            second.setState(one.getState());
+            TimeWindowEventResponse two = chained.handleRequest(second, new TestLambdaContext(60_000));
+
+            assertThat(one.getBatchItemFailures()).isEmpty();
+            assertThat(two.getBatchItemFailures()).isEmpty();
+            assertThat(cursorWrites).as("cursor writes of two batches handed over").hasValue(2);
+            assertThat(two.getState().get("tally.cursor.holder")).isNotEqualTo(one.getState().get("tally.cursor.holder"));
+            Map<String, AttributeValue> cursor = item(ShardCursorItem.key(Watermarks.token(SHARD)));
+            // The second claim stored the first batch's progress.
+            assertThat(cursor.get(ShardCursorItem.ACKNOWLEDGED).s()).isEqualTo(lastOf(first));
+            assertThat(cursor).containsKey(ShardCursorItem.HOLDER);
+
+            DynamodbTimeWindowEvent last = load();
+            last.setRecords(List.of());
+            last.setIsFinalInvokeForWindow(true);
+            last.setState(two.getState());
+            TimeWindowEventResponse end = chained.handleRequest(last, new TestLambdaContext(60_000));
+
+            assertThat(end.getState()).isEmpty();
+            assertThat(cursorWrites).as("and the release").hasValue(3);
+            Map<String, AttributeValue> released = item(ShardCursorItem.key(Watermarks.token(SHARD)));
+            assertThat(released).doesNotContainKeys(ShardCursorItem.HOLDER, ShardCursorItem.CLAIMED_TO);
+            assertThat(released.get(ShardCursorItem.ACKNOWLEDGED).s()).isEqualTo(lastOf(second));
+        }
+        assertThat(whole(Users.statsKey("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
+                .containsEntry("comments", AttributeValue.fromN("1"));
+    }
+
+    @Test
+    void deliveryWithoutTheStateHandedOver_isRefusedWhileTheClaimHandedOverHolds_andCountsNothing() {
+        handler.handleRequest(load(), null);
+
+        // The same batch again with the window's first state (not the one handed over): the claim left for the next
+        // invocation holds the shard until its lease lapses, so the batch is retried.
+        TimeWindowEventResponse again = handler.handleRequest(load(), null);
+
+        assertThat(again.getBatchItemFailures()).hasSize(1);
+        assertThat(again.getState()).isEmpty();
+        assertThat(whole(Users.statsKey("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
+                .containsEntry("comments", AttributeValue.fromN("1"));
+    }
+
+    @Test
+    void unreadableState_isClaimedWithout() {
+        DynamodbTimeWindowEvent event = load();
+        event.setState(new HashMap<>(Map.of("tally.cursor.holder", "h", "tally.cursor.pending", "x")));
+
+        TimeWindowEventResponse response = handler.handleRequest(event, null);
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(whole(Users.statsKey("u2"))).containsEntry("posts", AttributeValue.fromN("1"));
+    }
+
+    private static String lastOf(DynamodbTimeWindowEvent event) {
+        return SourceRecord.pad(event.getRecords().get(event.getRecords().size() - 1).getDynamodb().getSequenceNumber());
+    }
+
+    /** {@code client}, counting its UpdateItem requests on shard cursors. */
+    private static DynamoDbClient cursorWritesCounted(DynamoDbClient client, AtomicInteger writes) {
+        return (DynamoDbClient) Proxy.newProxyInstance(WindowedStreamHandlerIT.class.getClassLoader(),
+                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                    if (args != null && args.length == 1 && args[0] instanceof UpdateItemRequest update
+                            && update.key().get("pk").s().startsWith(ShardCursorItem.PREFIX)) {
+                        writes.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(client, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test

@@ -18,4 +18,11 @@ public interface BatchInvoker {
      * @param records the batch, in stream order, never empty
      */
     InvocationResult invoke(String shardId, List<Record> records);
+
+    /**
+     * Ends what the invoker keeps from one invocation of a shard to the next, once the poller has stopped: a tumbling
+     * window's final invocation ({@link TumblingWindowBatchInvoker}). Nothing by default.
+     */
+    default void endWindows() {
+    }
 }

@@ -58,6 +58,7 @@ public final class StreamPoller implements AutoCloseable {
     private final String streamArn;
     private final EsmSettings settings;
     private final CheckpointStore checkpoints;
+    private final BatchInvoker invoker;
     private final String functionArn;
     private final Duration shutdownTimeout;
     private final PollerMetrics metrics = new PollerMetrics();
@@ -76,7 +77,7 @@ public final class StreamPoller implements AutoCloseable {
     StreamPoller(StreamPollerBuilder builder) {
         DynamoDbStreamsClient streams = Objects.requireNonNull(builder.streams, "streamsClient");
         this.streamArn = Objects.requireNonNull(builder.streamArn, "streamArn");
-        BatchInvoker invoker = Objects.requireNonNull(builder.invoker, "invoker");
+        this.invoker = Objects.requireNonNull(builder.invoker, "invoker");
         FailureDestination destination = Objects.requireNonNull(builder.destination, "failureDestination");
         this.settings = builder.settings;
         this.checkpoints = builder.checkpoints;
@@ -229,10 +230,20 @@ public final class StreamPoller implements AutoCloseable {
                 interrupted = true;
             }
         }
+        boolean stopped = true;
         for (Thread thread : threads) {
             if (thread.isAlive()) {
                 LOG.warn("{} did not stop within {}; interrupting it", thread.getName(), shutdownTimeout);
                 thread.interrupt();
+                stopped = false;
+            }
+        }
+        if (stopped) {
+            // No invocation in flight: the windows still open get their final invocation, as Lambda's do.
+            try {
+                invoker.endWindows();
+            } catch (RuntimeException e) {
+                LOG.warn("the final invocations of the open windows failed", e);
             }
         }
         if (interrupted) {

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
@@ -31,10 +33,14 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  * checkpointed and never delivered again, so their contribution lives only in that state. When the handler throws,
  * the previous state stays and the retry gets it again.
  *
- * <p>Not implemented locally: the final invocation of a window ({@code isFinalInvokeForWindow} is always false, and
- * {@code isWindowTerminatedEarly} too). A handler that acts only on its final invocation never acts here.
+ * <p>The final invocation of a window ({@code isFinalInvokeForWindow}, no records, the window's last state) is made
+ * when the shard's next records belong to a later window, before they are delivered, and for every window still open
+ * when the poller stops ({@link #endWindows()}); Lambda makes it when the window's time ends. If it fails, the batch
+ * that was to follow fails and is delivered again, after a final invocation again. A window is never terminated early
+ * here ({@code isWindowTerminatedEarly} is always false).
  */
 public final class TumblingWindowBatchInvoker implements BatchInvoker {
+    private static final Logger LOG = LoggerFactory.getLogger(TumblingWindowBatchInvoker.class);
     private final String functionName;
     private final String streamArn;
     private final long windowSeconds;
@@ -89,6 +95,15 @@ public final class TumblingWindowBatchInvoker implements BatchInvoker {
 
     private InvocationResult invokeWindow(String shardId, Instant start, List<Record> records) {
         WindowState previous = states.get(shardId);
+        if (previous != null && !previous.start().equals(start)) {
+            InvocationResult ended = endWindow(shardId, previous);
+            if (!ended.isSuccess()) {
+                return ended.functionError().isPresent() ? ended
+                        : InvocationResult.functionError(new IllegalStateException("the final invocation of window "
+                        + previous.start() + " of shard " + shardId + " reported batch item failures"));
+            }
+            previous = null;
+        }
         Map<String, String> state = previous != null && previous.start().equals(start)
                 ? new HashMap<>(previous.state()) : new HashMap<>();
         DynamodbTimeWindowEvent event = DynamodbTimeWindowEvent.builder()
@@ -111,6 +126,51 @@ public final class TumblingWindowBatchInvoker implements BatchInvoker {
             return InvocationResult.answered(response == null ? null : response.getBatchItemFailures(),
                     TimeWindowEventResponse.BatchItemFailure::getItemIdentifier);
         });
+    }
+
+    /** The final invocation of the shard's window: its last state, no records. */
+    private InvocationResult endWindow(String shardId, WindowState window) {
+        DynamodbTimeWindowEvent event = DynamodbTimeWindowEvent.builder()
+                .withRecords(List.of())
+                .withWindow(TimeWindow.builder()
+                        .withStart(window.start().toString())
+                        .withEnd(window.start().plusSeconds(windowSeconds).toString())
+                        .build())
+                .withState(new HashMap<>(window.state()))
+                .withShardId(shardId)
+                .withEventSourceArn(streamArn)
+                .withIsFinalInvokeForWindow(true)
+                .withIsWindowTerminatedEarly(false)
+                .build();
+        LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
+        return InvocationResult.invoke(() -> handler.handleRequest(event, context), response -> {
+            InvocationResult result = InvocationResult.answered(
+                    response == null ? null : response.getBatchItemFailures(),
+                    TimeWindowEventResponse.BatchItemFailure::getItemIdentifier);
+            if (result.isSuccess()) {
+                states.remove(shardId, window);
+            }
+            return result;
+        });
+    }
+
+    /**
+     * Makes the final invocation of every window still open (the poller stops): the handler releases what it keeps
+     * in the state. One that fails is logged; its window's state is kept.
+     */
+    @Override
+    public void endWindows() {
+        for (Map.Entry<String, WindowState> open : Map.copyOf(states).entrySet()) {
+            if (open.getValue().state().isEmpty()) {
+                states.remove(open.getKey(), open.getValue());
+                continue;
+            }
+            InvocationResult result = endWindow(open.getKey(), open.getValue());
+            if (!result.isSuccess()) {
+                LOG.warn("the final invocation of window {} of shard {} failed: {}", open.getValue().start(),
+                        open.getKey(), result);
+            }
+        }
     }
 
     private Instant windowStart(Record record) {

@@ -54,16 +54,59 @@ class TumblingWindowBatchInvokerTest {
     }
 
     @Test
-    void batchAcrossTwoWindows_deliveredAsOneEventPerWindowWithFreshStateInTheSecond() {
+    void batchAcrossTwoWindows_deliveredAsOneEventPerWindow_theFirstEndedByAFinalInvocation_freshStateInTheSecond() {
         TumblingWindowBatchInvoker invoker = invoker(TumblingWindowBatchInvokerTest::countRecords);
 
         InvocationResult result = invoker.invoke("shard-1", records(58, 61));
 
         assertThat(result.isSuccess()).isTrue();
         assertThat(events).extracting(event -> event.getWindow().getStart())
-                .containsExactly("2024-01-01T00:00:00Z", "2024-01-01T00:01:00Z");
-        assertThat(events).extracting(event -> event.getRecords().size()).containsExactly(2, 2);
-        assertThat(events.get(1).getState()).isEmpty();
+                .containsExactly("2024-01-01T00:00:00Z", "2024-01-01T00:00:00Z", "2024-01-01T00:01:00Z");
+        assertThat(events).extracting(event -> event.getRecords().size()).containsExactly(2, 0, 2);
+        assertThat(events).extracting(DynamodbTimeWindowEvent::getIsFinalInvokeForWindow)
+                .containsExactly(false, true, false);
+        assertThat(events.get(1).getState()).containsEntry("count", "2");
+        assertThat(events.get(2).getState()).isEmpty();
+    }
+
+    @Test
+    void finalInvocationThatFails_failsTheBatchAfterIt_andIsMadeAgainWithItsState() {
+        List<Boolean> fail = new ArrayList<>(List.of(false, true, false, false));
+        TumblingWindowBatchInvoker invoker = invoker(event -> {
+            if (fail.remove(0)) {
+                throw new IllegalStateException("boom");
+            }
+            return countRecords(event);
+        });
+        invoker.invoke("shard-1", records(1, 2));
+
+        InvocationResult failed = invoker.invoke("shard-1", records(61, 62));
+        InvocationResult retried = invoker.invoke("shard-1", records(61, 62));
+
+        assertThat(failed.functionError()).isPresent();
+        assertThat(retried.isSuccess()).isTrue();
+        assertThat(events).extracting(DynamodbTimeWindowEvent::getIsFinalInvokeForWindow)
+                .containsExactly(false, true, true, false);
+        assertThat(events.get(2).getState()).containsEntry("count", "2");
+        assertThat(events.get(3).getState()).isEmpty();
+    }
+
+    @Test
+    void endWindows_makesTheFinalInvocationOfEveryOpenWindowWithAState() {
+        TumblingWindowBatchInvoker invoker = invoker(event -> event.getShardId().equals("shard-2")
+                ? TimeWindowEventResponse.builder().withState(Map.of()).build() : countRecords(event));
+        invoker.invoke("shard-1", records(1, 2));
+        invoker.invoke("shard-2", records(3, 4));
+
+        invoker.endWindows();
+        invoker.endWindows();
+
+        assertThat(events).hasSize(3);
+        DynamodbTimeWindowEvent last = events.get(2);
+        assertThat(last.getShardId()).isEqualTo("shard-1");
+        assertThat(last.getIsFinalInvokeForWindow()).isTrue();
+        assertThat(last.getRecords()).isEmpty();
+        assertThat(last.getState()).containsEntry("count", "2");
     }
 
     @Test

@@ -30,34 +30,37 @@ public final class BatchResult {
     private final Writes writes;
     private final EventRelease.Outcome events;
     private final String refusal;
+    private final ShardCursors.Handover handover;
 
     /** @param failedPadded the zero-padded sequence of the first record not fully processed, or null */
     private BatchResult(BatchPlan plan, String failedPadded, Writes writes, EventRelease.Outcome events,
-                        String refusal) {
+                        String refusal, ShardCursors.Handover handover) {
         this.failedSequenceNumber = failedPadded == null ? null : plan.sequenceNumberOf(failedPadded);
         this.records = Records.of(plan);
         this.writes = writes;
         this.events = events;
         this.refusal = refusal;
+        this.handover = handover;
     }
 
     /** A batch with nothing to write, file, remove or publish (no records, or only records that derive nothing). */
-    static BatchResult idle(BatchPlan plan) {
-        return new BatchResult(plan, null, Writes.NONE, EventRelease.Outcome.NONE, null);
+    static BatchResult idle(BatchPlan plan, ShardCursors.Handover handover) {
+        return new BatchResult(plan, null, Writes.NONE, EventRelease.Outcome.NONE, null, handover);
     }
 
     /** A batch the shard's cursor refused before any write: the whole batch fails, from its first record. */
-    static BatchResult refused(BatchPlan plan, String refusal) {
+    static BatchResult refused(BatchPlan plan, String refusal, ShardCursors.Handover handover) {
         return new BatchResult(plan, plan.changes().get(0).paddedSequence(), Writes.NONE, EventRelease.Outcome.NONE,
-                refusal);
+                refusal, handover);
     }
 
     /**
      * A batch that ran: {@code failedPadded} is the zero-padded sequence of its first record not fully processed, null
      * when every record is.
      */
-    static BatchResult ran(BatchPlan plan, String failedPadded, Writes writes, EventRelease.Outcome events) {
-        return new BatchResult(plan, failedPadded, writes, events, null);
+    static BatchResult ran(BatchPlan plan, String failedPadded, Writes writes, EventRelease.Outcome events,
+                           ShardCursors.Handover handover) {
+        return new BatchResult(plan, failedPadded, writes, events, null, handover);
     }
 
     /**
@@ -123,12 +126,22 @@ public final class BatchResult {
         return Optional.ofNullable(refusal);
     }
 
+    /**
+     * The claim to hand over to the shard's next invocation through the window's state ({@link ShardCursors.Chain}):
+     * this batch's, left in place, or the one it received and did not take; empty when the claim was released (the
+     * next invocation claims afresh).
+     */
+    public Optional<ShardCursors.Handover> handover() {
+        return Optional.ofNullable(handover);
+    }
+
     @Override
     public String toString() {
         return "BatchResult[failedSequenceNumber=" + failedSequenceNumber + ", records=" + records() + ", skipped="
                 + skipped() + ", poison=" + poison() + ", derivedWrites=" + derivedWrites() + ", failedWrites="
                 + failedWrites() + ", eventsPublished=" + eventsPublished() + ", eventsFailed=" + eventsFailed()
                 + ", eventsDeadLettered=" + eventsDeadLettered() + ", writesDeadLettered=" + writesDeadLettered()
-                + (refusal == null ? "" : ", refusal=" + refusal) + "]";
+                + (refusal == null ? "" : ", refusal=" + refusal) + (handover == null ? "" : ", handover=" + handover)
+                + "]";
     }
 }

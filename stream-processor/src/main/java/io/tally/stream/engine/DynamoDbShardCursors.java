@@ -3,6 +3,7 @@ package io.tally.stream.engine;
 import static io.tally.core.ShardCursorItem.ACKNOWLEDGED;
 import static io.tally.core.ShardCursorItem.ATTEMPTS;
 import static io.tally.core.ShardCursorItem.CLAIMED_FROM;
+import static io.tally.core.ShardCursorItem.CLAIMED_TO;
 import static io.tally.core.ShardCursorItem.HOLDER;
 import static io.tally.core.ShardCursorItem.LEASE_UNTIL;
 import static io.tally.core.ShardCursorItem.OUTAGE_LAST_FILED;
@@ -31,11 +32,11 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * Shard cursors as items of the table ({@code SHARD#<token>} / {@code #CURSOR#}, see {@link ShardCursorItem}): one
- * conditional UpdateItem to claim, one to release. The condition of the claim is the guard; the item it returns
- * (on success and on refusal) tells the progress or why, without a read.
+ * conditional UpdateItem to claim, one to release, or one a batch when claims are handed over. The condition of the
+ * claim is the guard; the item it returns (on success and on refusal) tells the progress or why, without a read.
  */
 public final class DynamoDbShardCursors implements ShardCursors {
-    private static final String CLAIM = "SET #type = if_not_exists(#type, :type), #shard = :shard, #holder = :holder,"
+    private static final String CLAIM = "#type = if_not_exists(#type, :type), #shard = :shard, #holder = :holder,"
             + " #until = :until, #from = :first, #updated = :now";
     /**
      * No pending record before the batch; and no claim in force, or our own, or a lapsed one (its invocation died)
@@ -44,6 +45,11 @@ public final class DynamoDbShardCursors implements ShardCursors {
     private static final String CLAIM_CONDITION = "(attribute_not_exists(#pending) OR #pending >= :first)"
             + " AND (attribute_not_exists(#until) OR #holder = :holder"
             + " OR (#until < :nowMillis AND (#from >= :first OR #from <= #ack)))";
+    /** The claim read is still the cursor's, and lapsed. */
+    private static final String SAME_LAPSED_CLAIM = "#holder = :lapsedHolder AND #from = :lapsedFrom"
+            + " AND #until = :lapsedUntil AND #until < :nowMillis";
+    /** The claim handed over is still the cursor's. */
+    private static final String CHAIN_CONDITION = "#holder = :previousHolder AND #from = :previousFrom";
 
     /**
      * The attribute each placeholder of the expressions names. A request passes only the names its expressions use:
@@ -51,7 +57,8 @@ public final class DynamoDbShardCursors implements ShardCursors {
      */
     private static final Map<String, String> NAMES = Map.ofEntries(Map.entry("#type", TableSchema.ENTITY_TYPE),
             Map.entry("#shard", SHARD_ID), Map.entry("#holder", HOLDER), Map.entry("#until", LEASE_UNTIL),
-            Map.entry("#from", CLAIMED_FROM), Map.entry("#pending", PENDING), Map.entry("#ack", ACKNOWLEDGED),
+            Map.entry("#from", CLAIMED_FROM), Map.entry("#to", CLAIMED_TO),
+            Map.entry("#pending", PENDING), Map.entry("#ack", ACKNOWLEDGED),
             Map.entry("#attempts", ATTEMPTS), Map.entry("#since", PENDING_SINCE), Map.entry("#refused", REFUSED),
             Map.entry("#outage", OUTAGE_SINCE), Map.entry("#outageFiled", OUTAGE_LAST_FILED),
             Map.entry("#updated", UPDATED_AT));
@@ -65,64 +72,212 @@ public final class DynamoDbShardCursors implements ShardCursors {
     }
 
     @Override
-    public Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
-        Map<String, String> names = names("#type", "#shard", "#holder", "#until", "#from", "#pending", "#ack",
-                "#updated");
+    public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
+                       Instant now) {
+        Handover received = chain.received();
+        if (received != null) {
+            Pending pending = received.progress().pending();
+            if (pending != null && pending.sequence().compareTo(firstSequence) < 0) {
+                return new PastFailure(pending);
+            }
+            if (chained(shardId, firstSequence, lastSequence, lease, chain, now)) {
+                return new Granted(received.progress());
+            }
+            // The claim handed over is no longer the cursor's (taken over, or released by an attempt whose answer was
+            // lost): claim as an invocation without the window's state does.
+        }
+        return fresh(shardId, firstSequence, lastSequence, lease, chain.handsOver(), now);
+    }
+
+    /** Takes over the claim handed over, storing its progress: false when it is no longer the cursor's. */
+    private boolean chained(String shardId, String first, String last, Lease lease, Chain chain, Instant now) {
+        Map<String, String> names = names("#type", "#shard", "#holder", "#until", "#from", "#updated");
+        Map<String, AttributeValue> values = claimValues(shardId, first, lease, now);
+        values.put(":previousHolder", AttributeValue.fromS(chain.received().holder()));
+        values.put(":previousFrom", AttributeValue.fromS(chain.received().from()));
+        List<String> set = new ArrayList<>(List.of(CLAIM));
+        List<String> remove = new ArrayList<>();
+        handsOver(chain.handsOver(), last, names, values, set, remove);
+        storeProgress(chain.received().progress(), names, values, set, remove);
+        try {
+            client.updateItem(UpdateItemRequest.builder()
+                    .tableName(tableName)
+                    .key(key(shardId))
+                    .updateExpression(expression(set, remove))
+                    .conditionExpression(CHAIN_CONDITION)
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values)
+                    .build());
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Claims without a claim handed over. A lapsed claim that was to be handed over, past whose last record the batch
+     * starts, is first released on its holder's behalf with its batch taken as completed ({@link ClaimMarks#takenOver}),
+     * and the claim made again.
+     */
+    private Claim fresh(String shardId, String first, String last, Lease lease, boolean handsOver, Instant now) {
+        for (int attempt = 1; ; attempt++) {
+            Map<String, String> names = names("#type", "#shard", "#holder", "#until", "#from", "#pending", "#ack",
+                    "#updated");
+            Map<String, AttributeValue> values = claimValues(shardId, first, lease, now);
+            values.put(":nowMillis", AttributeValue.fromN(Long.toString(now.toEpochMilli())));
+            List<String> set = new ArrayList<>(List.of(CLAIM));
+            List<String> remove = new ArrayList<>();
+            handsOver(handsOver, last, names, values, set, remove);
+            UpdateItemRequest request = UpdateItemRequest.builder()
+                    .tableName(tableName)
+                    .key(key(shardId))
+                    .updateExpression(expression(set, remove))
+                    .conditionExpression(CLAIM_CONDITION)
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values)
+                    .returnValues(ReturnValue.ALL_OLD)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                    .build();
+            Map<String, AttributeValue> before;
+            try {
+                before = client.updateItem(request).attributes();
+            } catch (ConditionalCheckFailedException e) {
+                Map<String, AttributeValue> item = e.hasItem() ? e.item() : Map.of();
+                if (attempt < 3 && takenOver(item, first, now)) {
+                    releaseTakenOver(shardId, item, first, now);
+                    continue;
+                }
+                return refusal(item, first, now);
+            }
+            Progress progress = progress(before);
+            boolean otherClaim = before != null && before.containsKey(HOLDER)
+                    && !lease.holder().equals(string(before, HOLDER));
+            return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);
+        }
+    }
+
+    /** Whether the cursor holds a lapsed claim to be handed over that a batch starting at {@code first} takes over. */
+    private static boolean takenOver(Map<String, AttributeValue> item, String first, Instant now) {
+        return item.containsKey(HOLDER) && item.containsKey(LEASE_UNTIL)
+                && Long.parseLong(item.get(LEASE_UNTIL).n()) < now.toEpochMilli()
+                && lapsedClaim(item).takenOver(first);
+    }
+
+    /**
+     * Releases a lapsed claim on its holder's behalf, storing the progress of its batch taken as completed; nothing
+     * when the claim changed since it was read (the caller then claims again, and meets what changed it).
+     */
+    private void releaseTakenOver(String shardId, Map<String, AttributeValue> item, String first, Instant now) {
+        Progress completed = progress(item).takenOver(lapsedClaim(item), first);
+        Map<String, String> names = names("#holder", "#until", "#from", "#to", "#updated");
+        Map<String, AttributeValue> values = new HashMap<>();
+        values.put(":lapsedHolder", item.get(HOLDER));
+        values.put(":lapsedFrom", item.get(CLAIMED_FROM));
+        values.put(":lapsedUntil", item.get(LEASE_UNTIL));
+        values.put(":nowMillis", AttributeValue.fromN(Long.toString(now.toEpochMilli())));
+        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
+        List<String> set = new ArrayList<>(List.of("#updated = :now"));
+        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
+        storeProgress(completed, names, values, set, remove);
+        try {
+            client.updateItem(UpdateItemRequest.builder()
+                    .tableName(tableName)
+                    .key(key(shardId))
+                    .updateExpression(expression(set, remove))
+                    .conditionExpression(SAME_LAPSED_CLAIM)
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values)
+                    .build());
+        } catch (ConditionalCheckFailedException e) {
+            // Changed since it was read: the next claim meets what changed it.
+        }
+    }
+
+    private static Map<String, AttributeValue> claimValues(String shardId, String first, Lease lease, Instant now) {
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":type", AttributeValue.fromS(ShardCursorItem.TYPE.attributeValue()));
         values.put(":shard", AttributeValue.fromS(shardId));
         values.put(":holder", AttributeValue.fromS(lease.holder()));
         values.put(":until", AttributeValue.fromN(Long.toString(lease.until().toEpochMilli())));
-        values.put(":first", AttributeValue.fromS(firstSequence));
+        values.put(":first", AttributeValue.fromS(first));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
-        values.put(":nowMillis", AttributeValue.fromN(Long.toString(now.toEpochMilli())));
-        UpdateItemRequest request = UpdateItemRequest.builder()
-                .tableName(tableName)
-                .key(key(shardId))
-                .updateExpression(CLAIM)
-                .conditionExpression(CLAIM_CONDITION)
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .returnValues(ReturnValue.ALL_OLD)
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                .build();
-        Map<String, AttributeValue> before;
-        try {
-            before = client.updateItem(request).attributes();
-        } catch (ConditionalCheckFailedException e) {
-            return refusal(e.hasItem() ? e.item() : Map.of(), firstSequence, lease, now);
-        }
-        Progress progress = progress(before);
-        boolean otherClaim = before != null && before.containsKey(HOLDER) && !lease.holder().equals(string(before, HOLDER));
-        return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);
+        return values;
     }
 
-    private static Claim refusal(Map<String, AttributeValue> item, String firstSequence, Lease lease, Instant when) {
+    /** Marks a claim to be handed over with its last record, or clears an earlier claim's mark. */
+    private static void handsOver(boolean handsOver, String last, Map<String, String> names,
+                                  Map<String, AttributeValue> values, List<String> set, List<String> remove) {
+        names.put("#to", CLAIMED_TO);
+        if (handsOver) {
+            set.add("#to = :last");
+            values.put(":last", AttributeValue.fromS(last));
+        } else {
+            remove.add("#to");
+        }
+    }
+
+    private static String expression(List<String> set, List<String> remove) {
+        return "SET " + String.join(", ", set) + (remove.isEmpty() ? "" : " REMOVE " + String.join(", ", remove));
+    }
+
+    private static ClaimMarks lapsedClaim(Map<String, AttributeValue> item) {
+        return new ClaimMarks(string(item, CLAIMED_FROM), string(item, CLAIMED_TO));
+    }
+
+    private static Claim refusal(Map<String, AttributeValue> item, String firstSequence, Instant when) {
         // The condition compared milliseconds: so does this, or a lease ending within the same millisecond would be
         // taken for lapsed here and live there.
         Instant now = Instant.ofEpochMilli(when.toEpochMilli());
         Progress progress = progress(item);
-        if (progress.pending() != null && progress.pending().sequence().compareTo(firstSequence) < 0) {
+        ClaimMarks claim = lapsedClaim(item);
+        // A claim to be handed over whose batch holds the pending record: the progress handed over past it has not
+        // reached the cursor yet; the claim holds the shard (until it lapses and is taken over).
+        if (progress.pending() != null && progress.pending().sequence().compareTo(firstSequence) < 0
+                && !claim.covers(progress.pending(), firstSequence)) {
             return new PastFailure(progress.pending());
         }
         Instant until = item.containsKey(LEASE_UNTIL)
                 ? Instant.ofEpochMilli(Long.parseLong(item.get(LEASE_UNTIL).n())) : now;
-        Pending abandoned = progress.abandonedClaim(string(item, CLAIMED_FROM));
+        String holder = item.containsKey(HOLDER) ? string(item, HOLDER) : "unknown";
+        Pending abandoned = progress.abandonedClaim(claim.from());
         if (!until.isBefore(now) || abandoned == null) {
-            return new Held(item.containsKey(HOLDER) ? string(item, HOLDER) : "unknown", until);
+            return new Held(holder, until);
         }
         return new PastFailure(abandoned);
     }
 
     @Override
     public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
-        Map<String, String> names = names("#holder", "#until", "#from", "#pending", "#attempts", "#since",
-                "#refused", "#outage", "#outageFiled", "#updated");
+        Map<String, String> names = names("#holder", "#until", "#from", "#to", "#updated");
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":holder", AttributeValue.fromS(lease.holder()));
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         List<String> set = new ArrayList<>(List.of("#updated = :now"));
-        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from"));
+        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
+        storeProgress(progress, names, values, set, remove);
+        try {
+            client.updateItem(UpdateItemRequest.builder()
+                    .tableName(tableName)
+                    .key(key(shardId))
+                    .updateExpression(expression(set, remove))
+                    .conditionExpression("#holder = :holder")
+                    .expressionAttributeNames(names)
+                    .expressionAttributeValues(values)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                    .build());
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            // Not held by us: released by an earlier attempt whose answer was lost (the cursor is held by no one and
+            // holds our progress), or the lease was lost. A claim in force is never our release's doing: a claim that
+            // took over a claim handed over stores the same progress.
+            return e.hasItem() && !e.item().containsKey(HOLDER) && progress(e.item()).equals(progress);
+        }
+    }
+
+    /** Adds the SET and REMOVE clauses (and their names and values) that store {@code progress}. */
+    private static void storeProgress(Progress progress, Map<String, String> names, Map<String, AttributeValue> values,
+                                      List<String> set, List<String> remove) {
+        names.putAll(names("#pending", "#attempts", "#since", "#refused", "#outage", "#outageFiled"));
         Pending pending = progress.pending();
         if (pending == null) {
             remove.addAll(List.of("#pending", "#attempts", "#since"));
@@ -158,22 +313,6 @@ public final class DynamoDbShardCursors implements ShardCursors {
             names.put("#ack", ACKNOWLEDGED);
             set.add("#ack = :ack");
             values.put(":ack", AttributeValue.fromS(progress.acknowledged()));
-        }
-        try {
-            client.updateItem(UpdateItemRequest.builder()
-                    .tableName(tableName)
-                    .key(key(shardId))
-                    .updateExpression("SET " + String.join(", ", set) + " REMOVE " + String.join(", ", remove))
-                    .conditionExpression("#holder = :holder")
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(values)
-                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
-                    .build());
-            return true;
-        } catch (ConditionalCheckFailedException e) {
-            // Not held by us: released by an earlier attempt whose answer was lost (the cursor holds our progress),
-            // or the lease was lost.
-            return e.hasItem() && progress(e.item()).equals(progress);
         }
     }
 

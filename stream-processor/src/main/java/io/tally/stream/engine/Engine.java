@@ -106,12 +106,37 @@ public final class Engine implements AutoCloseable {
      * @throws IllegalArgumentException when the records are of several shards or out of order
      */
     public BatchResult process(List<SourceRecord> batch, ShardCursors.Lease lease) {
+        return process(batch, lease, ShardCursors.Chain.NONE);
+    }
+
+    /**
+     * Processes a batch of records of one shard, in stream order, holding the shard under {@code lease}, with the
+     * claim handed over to it and to be handed over by it as {@code chain} says (the windowed handler: the window's
+     * state carries the claim from one invocation to the next, one cursor write a batch). The result's
+     * {@link BatchResult#handover()} is what to pass on.
+     *
+     * @throws IllegalArgumentException when the records are of several shards or out of order
+     */
+    public BatchResult process(List<SourceRecord> batch, ShardCursors.Lease lease, ShardCursors.Chain chain) {
         long started = System.nanoTime();
         try {
-            return run(batch, Objects.requireNonNull(lease, "lease"));
+            return run(batch, Objects.requireNonNull(lease, "lease"), Objects.requireNonNull(chain, "chain"));
         } finally {
             metrics.batchDuration(Duration.ofNanos(System.nanoTime() - started));
         }
+    }
+
+    /**
+     * Releases a claim handed over to an invocation that has no record to process and none to hand over to (the last
+     * of a tumbling window): the shard's next invocation, without the window's state, then claims it at once.
+     *
+     * @return false when the cursor could not be written: the invocation must fail, so that it is retried with the
+     *         same state
+     */
+    public boolean releaseHandover(String shardId, ShardCursors.Handover handover) {
+        Instant now = clock.instant();
+        return guard.releaseHandedOver(shardId, new ShardCursors.Lease(handover.holder(), now), handover.progress(),
+                now);
     }
 
     /**
@@ -131,18 +156,26 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private BatchResult run(List<SourceRecord> batch, ShardCursors.Lease lease) {
+    private BatchResult run(List<SourceRecord> batch, ShardCursors.Lease lease, ShardCursors.Chain chain) {
         Instant now = clock.instant();
         BatchPlan plan = planner.plan(batch, now);
+        ShardCursors.Handover received = chain.received();
         if (plan.isIdle()) {
             // Nothing to write, file or publish (no records, or echoes of our own writes): no claim, so an idle stream
-            // stays idle.
-            return BatchResult.idle(plan);
+            // stays idle. A claim handed over is passed on, or released by the last invocation of its window.
+            if (received == null || chain.handsOver() || batch.isEmpty()) {
+                return BatchResult.idle(plan, received);
+            }
+            return releaseHandover(plan.shardId(), received) ? BatchResult.idle(plan, null)
+                    : BatchResult.refused(plan, "cursor unavailable: the claim handed over could not be released",
+                    received);
         }
         String first = plan.firstWork();
-        ShardGuard.Admission admission = guard.admit(plan.shardId(), first, lease, now);
+        String last = batch.get(batch.size() - 1).paddedSequence();
+        ShardGuard.Admission admission = guard.admit(plan.shardId(), first, last, lease, chain, now);
         if (admission.refusal() != null) {
-            return BatchResult.refused(plan, admission.refusal());
+            // Nothing was claimed: the claim handed over, if any, is still the one to pass on.
+            return BatchResult.refused(plan, admission.refusal(), received);
         }
         ShardCursors.Progress before = admission.before();
         List<Future<KeyWriter.Outcome>> writes = new ArrayList<>(plan.byKey().size());
@@ -172,17 +205,22 @@ public final class Engine implements AutoCloseable {
 
         EventRelease.Outcome events = release.releaseBefore(failed, plan.changes(), before, now);
         failed = Futures.min(failed, events.failedAt());
-        String last = batch.get(batch.size() - 1).paddedSequence();
         ShardCursors.Progress after = before.after(first, last, failed, now)
                 .withRefused(before.refused().after(givenUp.items(), ended.written(), now))
                 .withOutage(events.outage());
-        if (!guard.release(plan.shardId(), lease, after, clock.instant())) {
-            // The cursor still names this batch's first record: retrying the whole batch is safe and clears it.
+        ShardCursors.Handover handover = null;
+        if (failed == null && chain.handsOver()) {
+            // Completed: the claim stays, and the next invocation's claim stores this progress.
+            handover = new ShardCursors.Handover(lease.holder(), first, after);
+        } else if (!guard.release(plan.shardId(), lease, after, clock.instant())) {
+            // The cursor still names this batch's first record: retrying the whole batch is safe and clears it (the
+            // retry, handed this claim, takes it over at once).
             failed = first;
+            handover = chain.handsOver() ? new ShardCursors.Handover(lease.holder(), first, before) : null;
         }
         metrics.coalescing(batch.size(), ended.requests());
         return BatchResult.ran(plan, failed,
-                new BatchResult.Writes(ended.requests(), ended.failed().size(), givenUp.count()), events);
+                new BatchResult.Writes(ended.requests(), ended.failed().size(), givenUp.count()), events, handover);
     }
 
     /** Waits for writes in flight, then stops the pool. */

@@ -6,39 +6,61 @@ import java.util.Map;
 
 /** Shard cursors in memory, with the semantics of {@link DynamoDbShardCursors}. For tests and tools. */
 public final class InMemoryShardCursors implements ShardCursors {
-    /** {@code from}: the first record of the claim in force (null when released). */
-    private record Cursor(Progress progress, String holder, Instant leaseUntil, String from) {
+    /** {@code claim}: the marks of the claim in force (null when released). */
+    private record Cursor(Progress progress, String holder, Instant leaseUntil, ClaimMarks claim) {
     }
 
     private final Map<String, Cursor> cursors = new HashMap<>();
 
     @Override
-    public synchronized Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
+    public synchronized Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease,
+                                    Chain chain, Instant now) {
         Cursor cursor = cursors.getOrDefault(shardId, new Cursor(Progress.NONE, null, null, null));
+        ClaimMarks marks = new ClaimMarks(firstSequence, chain.handsOver() ? lastSequence : null);
+        Handover received = chain.received();
+        if (received != null) {
+            Pending pending = received.progress().pending();
+            if (pending != null && pending.sequence().compareTo(firstSequence) < 0) {
+                return new PastFailure(pending);
+            }
+            if (received.holder().equals(cursor.holder()) && cursor.claim() != null
+                    && received.from().equals(cursor.claim().from())) {
+                cursors.put(shardId, new Cursor(received.progress(), lease.holder(), lease.until(), marks));
+                return new Granted(received.progress());
+            }
+        }
+        if (cursor.holder() != null && !cursor.holder().equals(lease.holder()) && cursor.leaseUntil().isBefore(now)
+                && cursor.claim().takenOver(firstSequence)) {
+            // Released on its holder's behalf, its batch taken as completed, as DynamoDB's.
+            cursor = new Cursor(cursor.progress().takenOver(cursor.claim(), firstSequence), null, null, null);
+            cursors.put(shardId, cursor);
+        }
         Pending pending = cursor.progress().pending();
-        if (pending != null && pending.sequence().compareTo(firstSequence) < 0) {
+        boolean covered = cursor.holder() != null && cursor.claim().covers(pending, firstSequence);
+        if (pending != null && pending.sequence().compareTo(firstSequence) < 0 && !covered) {
             return new PastFailure(pending);
         }
-        Pending abandoned = null;
+        Progress before = cursor.progress();
         if (cursor.holder() != null && !cursor.holder().equals(lease.holder())) {
             if (!cursor.leaseUntil().isBefore(now)) {
                 return new Held(cursor.holder(), cursor.leaseUntil());
             }
-            abandoned = cursor.progress().abandonedClaim(cursor.from());
+            before = cursor.progress().withAbandonedClaim(cursor.claim().from());
+            Pending abandoned = before.pending();
             if (abandoned != null && abandoned.sequence().compareTo(firstSequence) < 0) {
                 return new PastFailure(abandoned);
             }
         }
-        cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(), firstSequence));
-        return new Granted(abandoned == null ? cursor.progress() : cursor.progress().withAbandonedClaim(cursor.from()));
+        cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(), marks));
+        return new Granted(before);
     }
 
     @Override
     public synchronized boolean release(String shardId, Lease lease, Progress progress, Instant now) {
         Cursor cursor = cursors.get(shardId);
         if (cursor == null || !lease.holder().equals(cursor.holder())) {
-            // As DynamoDB's: a repeated release of ours finds its own progress.
-            return cursor != null && cursor.progress().equals(progress);
+            // As DynamoDB's: a repeated release of ours finds its own progress, and no claim in force.
+            return cursor != null && cursor.holder() == null && cursor.progress().equals(progress);
         }
         cursors.put(shardId, new Cursor(progress, null, null, null));
         return true;

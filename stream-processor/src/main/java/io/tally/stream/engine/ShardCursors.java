@@ -16,15 +16,35 @@ import java.util.Objects;
  * 1), and when the batch starts after the shard's pending record (a delivery past F). A claim that is never
  * released (the invocation died) leaves its first record pending once its lease lapses, unless that record was
  * acknowledged before.
+ *
+ * <p>Handed over instead of released ({@link Chain}): a batch that completed leaves its claim in place and passes it,
+ * with the progress its release would have stored, to the shard's next invocation through the tumbling window's
+ * state; that invocation's claim stores the progress and takes the shard in one write, on the condition that the
+ * claim handed over is still the cursor's. One cursor write a batch instead of two. An invocation without that state
+ * (a state lost, a second consumer) finds the claim held until its lease lapses; then, if it starts past the claim's
+ * last record, it releases the claim on its holder's behalf with its batch taken as completed
+ * ({@link ClaimMarks#takenOver}, {@link Progress#takenOver}) and claims.
  */
 public interface ShardCursors {
 
     /**
-     * Claims the shard for a batch starting at {@code firstSequence} (zero-padded).
+     * Claims the shard for a batch starting at {@code firstSequence} (zero-padded), to be released at its end.
      *
      * @throws RuntimeException when the cursor could not be read or written: nothing was claimed
      */
-    Claim claim(String shardId, String firstSequence, Lease lease, Instant now);
+    default Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
+        return claim(shardId, firstSequence, firstSequence, lease, Chain.NONE, now);
+    }
+
+    /**
+     * Claims the shard for a batch {@code firstSequence..lastSequence} (zero-padded): from the claim handed over in
+     * {@code chain}, if it is still the cursor's (one write that also stores the progress handed over), else as
+     * {@link #claim(String, String, Lease, Instant)} does; a claim that {@linkplain Chain#handsOver hands over} is
+     * marked so, for an invocation without the window's state to take it over in time.
+     *
+     * @throws RuntimeException when the cursor could not be read or written: nothing was claimed
+     */
+    Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain, Instant now);
 
     /**
      * Ends the claim, storing the shard's progress after the batch.
@@ -42,6 +62,52 @@ public interface ShardCursors {
             Objects.requireNonNull(holder, "holder");
             Objects.requireNonNull(until, "until");
         }
+    }
+
+    /**
+     * A claim passed from one invocation of a shard to the next through the tumbling window's state: the holder and
+     * first record of the claim left in place, and the progress the next claim stores (what a release would have).
+     */
+    record Handover(String holder, String from, Progress progress) {
+        public Handover {
+            Objects.requireNonNull(holder, "holder");
+            Objects.requireNonNull(from, "from");
+            Objects.requireNonNull(progress, "progress");
+        }
+    }
+
+    /**
+     * What a cursor records of a claim besides its holder and lease: its first record ({@code from}), and for a claim
+     * to be handed over, its last record ({@code to}; null on a claim to be released).
+     */
+    record ClaimMarks(String from, String to) {
+        /**
+         * Whether a batch starting at {@code first}, once this claim lapsed, takes the shard over from it as from a
+         * completed batch: the claim was to be handed over and the batch starts after its last record. The batch's own
+         * mapping moves past a batch only once it succeeded (a batch whose invocation died is delivered again, from
+         * its first record), so such a batch comes from an invocation that lost the window's state.
+         */
+        public boolean takenOver(String first) {
+            return to != null && to.compareTo(first) < 0;
+        }
+
+        /**
+         * Whether a batch starting at {@code first} that takes this claim over takes {@code pending} (a pending record
+         * the cursor stored before the claim) as applied: the record lies within the claim's batch.
+         */
+        public boolean covers(Pending pending, String first) {
+            return takenOver(first) && pending != null && pending.sequence().compareTo(to) <= 0;
+        }
+    }
+
+    /**
+     * How a batch's claim relates to the invocations before and after it: {@code received}, the claim the invocation
+     * before handed over (null: none), and whether this batch's claim may be handed over in turn
+     * ({@code handsOver}: the next invocation of the shard will get this one's window state).
+     */
+    record Chain(Handover received, boolean handsOver) {
+        /** No window state: the claim is released at the batch's end. */
+        public static final Chain NONE = new Chain(null, false);
     }
 
     /**
@@ -130,6 +196,16 @@ public interface ShardCursors {
                 return null;
             }
             return new Pending(claimedFrom, 0, null);
+        }
+
+        /**
+         * This progress, after the batch of a lapsed claim to be handed over that a batch starting at {@code first}
+         * {@linkplain ClaimMarks#takenOver takes over}, taken as completed: every record up to its last acknowledged, a
+         * pending record within it applied.
+         */
+        public Progress takenOver(ClaimMarks claim, String first) {
+            String reached = acknowledged == null || acknowledged.compareTo(claim.to()) < 0 ? claim.to() : acknowledged;
+            return new Progress(claim.covers(pending, first) ? null : pending, reached, refused, outage);
         }
 
         /** This progress with the lower of its pending record and that of an abandoned claim. */

@@ -28,11 +28,15 @@ record ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBac
     static final Duration FIRST_BACKOFF = Duration.ofMillis(10);
     static final Duration MAX_BACKOFF = Duration.ofMillis(400);
 
-    /** @param first the zero-padded sequence the batch claims the shard from */
-    Admission admit(String shardId, String first, ShardCursors.Lease lease, Instant now) {
+    /**
+     * @param first the zero-padded sequence the batch claims the shard from
+     * @param last  the zero-padded sequence of the batch's last record
+     */
+    Admission admit(String shardId, String first, String last, ShardCursors.Lease lease, ShardCursors.Chain chain,
+                    Instant now) {
         ShardCursors.Claim claim;
         try {
-            claim = cursors.claim(shardId, first, lease, now);
+            claim = cursors.claim(shardId, first, last, lease, chain, now);
         } catch (RuntimeException e) {
             metrics.guard("unavailable");
             LOG.warn("the cursor of shard {} could not be claimed; nothing written, the batch is retried", shardId, e);
@@ -68,9 +72,28 @@ record ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBac
      * @return false when the end could not be recorded: the caller must have the whole batch retried
      */
     boolean release(String shardId, ShardCursors.Lease lease, ShardCursors.Progress after, Instant now) {
+        return release(shardId, lease, after, now, false);
+    }
+
+    /**
+     * Releases a claim handed over to an invocation that hands nothing over (the last of its window). A claim that is
+     * no longer the cursor's (another invocation took the shard over since) leaves nothing to release.
+     *
+     * @return false when the cursor could not be written
+     */
+    boolean releaseHandedOver(String shardId, ShardCursors.Lease lease, ShardCursors.Progress after, Instant now) {
+        return release(shardId, lease, after, now, true);
+    }
+
+    private boolean release(String shardId, ShardCursors.Lease lease, ShardCursors.Progress after, Instant now,
+                            boolean handedOver) {
         for (int attempt = 1; attempt <= RELEASE_ATTEMPTS; attempt++) {
             try {
                 if (cursors.release(shardId, lease, after, now)) {
+                    return true;
+                }
+                if (handedOver) {
+                    LOG.info("the claim handed over on shard {} is no longer the cursor's: nothing to release", shardId);
                     return true;
                 }
                 if (attempt == 1) {

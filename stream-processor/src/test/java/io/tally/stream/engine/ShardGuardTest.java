@@ -530,8 +530,9 @@ class ShardGuardTest {
         }
 
         @Override
-        public Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
-            return cursors.claim(shardId, firstSequence, lease, now);
+        public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
+                           Instant now) {
+            return cursors.claim(shardId, firstSequence, lastSequence, lease, chain, now);
         }
 
         @Override

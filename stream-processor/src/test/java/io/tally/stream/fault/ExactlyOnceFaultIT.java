@@ -41,6 +41,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -302,7 +303,8 @@ class ExactlyOnceFaultIT {
                         case HANDLER -> {
                             WindowedStreamHandler handler = new WindowedStreamHandler(engine, () -> { });
                             sdk.forEach((shard, records) -> delivery(stream.get(shard),
-                                    handlerInvoker(handler, shard, records, streamArn), random, publisher,
+                                    handlerInvoker(handler, shard, records, streamArn, new Random(random.nextLong())),
+                                    random, publisher,
                                     alwaysRefused, false, true).run());
                         }
                         case LARGE_BATCHES -> largeBatches(engine, stream, random, publisher);
@@ -726,21 +728,42 @@ class ExactlyOnceFaultIT {
         }
     }
 
-    /** The deployment's path: SDK records as Lambda's event classes, the windowed handler, its response. */
+    /**
+     * The deployment's path: SDK records as Lambda's event classes, the windowed handler, its response, and the
+     * window's state as Lambda keeps it: the state a response returns goes to the shard's next invocation (a response
+     * lost to a crash, or an invocation that throws, leaves the state as it was); now and then a window ends, with a
+     * final invocation without records or with the batch, and the next window starts with an empty state.
+     */
     private static Delivery.Invoker handlerInvoker(WindowedStreamHandler handler, String shardId, List<Record> records,
-                                                   String streamArn) {
+                                                   String streamArn, Random random) {
+        AtomicReference<Map<String, String>> state = new AtomicReference<>(Map.of());
         return (from, to) -> {
+            if (random.nextInt(12) == 0) {
+                invokeHandler(handler, shardId, List.of(), streamArn, true, state);
+            }
             counted(records.subList(from, to).stream().map(record -> StreamRecords.fromSdk(shardId, record)).toList());
-            DynamodbTimeWindowEvent event = new DynamodbTimeWindowEvent();
-            event.setRecords(SdkToLambdaRecords.records(records.subList(from, to), streamArn));
-            event.setShardId(shardId);
-            event.setEventSourceArn(streamArn);
-            event.setState(Map.of());
-            TimeWindowEventResponse response = handler.handleRequest(event, new TestLambdaContext(50));
+            TimeWindowEventResponse response = invokeHandler(handler, shardId, records.subList(from, to), streamArn,
+                    random.nextInt(12) == 0, state);
             assertThat(response.getBatchItemFailures()).hasSizeLessThanOrEqualTo(1);
             return new Delivery.Outcome(response.getBatchItemFailures().stream()
                     .map(TimeWindowEventResponse.BatchItemFailure::getItemIdentifier).findFirst(), false, false);
         };
+    }
+
+    private static TimeWindowEventResponse invokeHandler(WindowedStreamHandler handler, String shardId,
+                                                         List<Record> records, String streamArn, boolean last,
+                                                         AtomicReference<Map<String, String>> state) {
+        DynamodbTimeWindowEvent event = new DynamodbTimeWindowEvent();
+        event.setRecords(SdkToLambdaRecords.records(records, streamArn));
+        event.setShardId(shardId);
+        event.setEventSourceArn(streamArn);
+        event.setState(new HashMap<>(state.get()));
+        event.setIsFinalInvokeForWindow(last);
+        TimeWindowEventResponse response = handler.handleRequest(event, new TestLambdaContext(50));
+        if (!FAULTS.crashed()) {
+            state.set(Map.copyOf(response.getState()));
+        }
+        return response;
     }
 
     /**
@@ -830,7 +853,8 @@ class ExactlyOnceFaultIT {
     /** No guard at all: every claim is granted, nothing is recorded. For showing what the modes catch. */
     private static final class Unguarded implements ShardCursors {
         @Override
-        public Claim claim(String shardId, String firstSequence, Lease lease, Instant now) {
+        public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
+                           Instant now) {
             return new Granted(Progress.NONE);
         }
 

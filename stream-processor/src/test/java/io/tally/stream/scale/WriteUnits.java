@@ -39,7 +39,8 @@ final class WriteUnits implements ExecutionInterceptor {
     }
 
     /**
-     * The units by what was written: {@code cursor} (the shard cursors' claims and releases), {@code fold} (the
+     * The units by what was written: {@code cursor claim} and {@code cursor release} (the shard cursors' claims, which
+     * also store the progress handed over, and releases), {@code fold} (the
      * pruner's transactions), {@code pruner} (its other writes: watermark removals, cursor deletes, its position),
      * {@code derived} (the engine's derived writes, zero removals and dead letters).
      */
@@ -58,7 +59,9 @@ final class WriteUnits implements ExecutionInterceptor {
         }
         String pk = key == null || key.get("pk") == null ? "" : key.get("pk").s();
         if (pk.startsWith("SHARD#")) {
-            return request instanceof DeleteItemRequest ? "pruner" : "cursor";
+            return request instanceof DeleteItemRequest ? "pruner"
+                    : request instanceof UpdateItemRequest update && update.updateExpression().contains("#holder = ")
+                    ? "cursor claim" : "cursor release";
         }
         if (pk.startsWith("PRUNER#") || request instanceof UpdateItemRequest update
                 && update.updateExpression().startsWith("REMOVE") && update.expressionAttributeNames().values()
