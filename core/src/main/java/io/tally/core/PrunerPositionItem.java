@@ -36,6 +36,11 @@ public final class PrunerPositionItem {
     public static final String PASS_STARTED = "passStarted";
     /** When the last pass completed (ISO-8601). */
     public static final String PASS_COMPLETED = "passCompleted";
+    /**
+     * Set when a pass completes: every cursor it found is in the cursor registry ({@code ShardCursorItem}), so later
+     * passes check the cursors with Queries of the registry instead of a scan of the table.
+     */
+    public static final String CURSORS_REGISTERED = "cursorsRegistered";
 
     private PrunerPositionItem() {
     }

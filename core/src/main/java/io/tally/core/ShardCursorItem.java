@@ -1,12 +1,19 @@
 package io.tally.core;
 
+import java.util.List;
+
 /**
  * The stream processor's bookkeeping for one stream shard: which invocation holds the shard, the record the shard
  * must be retried from after a failure, and what the shard gave up on (derived items, an outage of the event bus). Not
  * derived data: the rebuild neither computes nor compares it.
  *
+ * <p>Each cursor is also entered in a registry of known partitions, {@code CURSORS#<the token's first character>}
+ * (32 of them), so that the watermark pruner finds every cursor with a Query of each instead of a scan of the table;
+ * an entry is written once in a shard's life, when a claim finds its cursor not yet {@link #REGISTERED}.
+ *
  * <pre>
  * ShardCursor     SHARD#&lt;shard token&gt;                 #CURSOR#
+ * ShardCursor     CURSORS#&lt;token's first character&gt;   CURSOR#&lt;shard token&gt;   (registry entry)
  * </pre>
  */
 public final class ShardCursorItem {
@@ -51,7 +58,29 @@ public final class ShardCursorItem {
     /** When the cursor last changed (ISO-8601). */
     public static final String UPDATED_AT = "updatedAt";
 
+    /** Set on a cursor once its registry entry is written. */
+    public static final String REGISTERED = "registered";
+    public static final String REGISTRY_PREFIX = "CURSORS#";
+    public static final String REGISTRY_SORT_PREFIX = "CURSOR#";
+    /** The characters a shard token is made of (lowercase base32): one registry partition each. */
+    private static final String TOKEN_CHARACTERS = "abcdefghijklmnopqrstuvwxyz234567";
+
     private ShardCursorItem() {
+    }
+
+    /** The registry entry of the cursor of the shard with this token. */
+    public static Key registryKey(String token) {
+        return new Key(REGISTRY_PREFIX + token.charAt(0), REGISTRY_SORT_PREFIX + token);
+    }
+
+    /** The partition keys of the registry, every one. */
+    public static List<String> registryPartitions() {
+        return TOKEN_CHARACTERS.chars().mapToObj(c -> REGISTRY_PREFIX + (char) c).toList();
+    }
+
+    /** The shard token a registry entry's sort key names. */
+    public static String registeredToken(String sortKey) {
+        return sortKey.substring(REGISTRY_SORT_PREFIX.length());
     }
 
     /** @param token a short stable id of the shard id (the stream processor's watermark token) */

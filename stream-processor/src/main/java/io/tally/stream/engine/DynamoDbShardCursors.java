@@ -80,7 +80,9 @@ public final class DynamoDbShardCursors implements ShardCursors {
             if (pending != null && pending.sequence().compareTo(firstSequence) < 0) {
                 return new PastFailure(pending);
             }
-            if (chained(shardId, firstSequence, lastSequence, lease, chain, now)) {
+            Map<String, AttributeValue> before = chained(shardId, firstSequence, lastSequence, lease, chain, now);
+            if (before != null) {
+                registerIfNeeded(shardId, before, now);
                 return new Granted(received.progress());
             }
             // The claim handed over is no longer the cursor's (taken over, or released by an attempt whose answer was
@@ -89,8 +91,13 @@ public final class DynamoDbShardCursors implements ShardCursors {
         return fresh(shardId, firstSequence, lastSequence, lease, chain.handsOver(), now);
     }
 
-    /** Takes over the claim handed over, storing its progress: false when it is no longer the cursor's. */
-    private boolean chained(String shardId, String first, String last, Lease lease, Chain chain, Instant now) {
+    /**
+     * Takes over the claim handed over, storing its progress.
+     *
+     * @return the cursor as it was, or null when the claim handed over is no longer the cursor's
+     */
+    private Map<String, AttributeValue> chained(String shardId, String first, String last, Lease lease, Chain chain,
+                                                Instant now) {
         Map<String, String> names = names("#type", "#shard", "#holder", "#until", "#from", "#updated");
         Map<String, AttributeValue> values = claimValues(shardId, first, lease, now);
         values.put(":previousHolder", AttributeValue.fromS(chain.received().holder()));
@@ -98,19 +105,26 @@ public final class DynamoDbShardCursors implements ShardCursors {
         List<String> set = new ArrayList<>(List.of(CLAIM));
         List<String> remove = new ArrayList<>();
         handsOver(chain.handsOver(), last, names, values, set, remove);
-        storeProgress(chain.received().progress(), names, values, set, remove);
+        CursorProgress.store(chain.received().progress(), names, values, set, remove);
         try {
-            client.updateItem(UpdateItemRequest.builder()
+            return client.updateItem(UpdateItemRequest.builder()
                     .tableName(tableName)
                     .key(key(shardId))
                     .updateExpression(expression(set, remove))
                     .conditionExpression(CHAIN_CONDITION)
                     .expressionAttributeNames(names)
                     .expressionAttributeValues(values)
-                    .build());
-            return true;
+                    .returnValues(ReturnValue.ALL_OLD)
+                    .build()).attributes();
         } catch (ConditionalCheckFailedException e) {
-            return false;
+            return null;
+        }
+    }
+
+    /** Enters the cursor in the cursor registry if it is not yet ({@link CursorRegistry}). */
+    private void registerIfNeeded(String shardId, Map<String, AttributeValue> before, Instant now) {
+        if (CursorRegistry.needsEntry(before)) {
+            CursorRegistry.register(client, tableName, shardId, Watermarks.token(shardId), now);
         }
     }
 
@@ -149,7 +163,8 @@ public final class DynamoDbShardCursors implements ShardCursors {
                 }
                 return refusal(item, first, now);
             }
-            Progress progress = progress(before);
+            registerIfNeeded(shardId, before, now);
+            Progress progress = CursorProgress.read(before);
             boolean otherClaim = before != null && before.containsKey(HOLDER)
                     && !lease.holder().equals(string(before, HOLDER));
             return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);
@@ -168,7 +183,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
      * when the claim changed since it was read (the caller then claims again, and meets what changed it).
      */
     private void releaseTakenOver(String shardId, Map<String, AttributeValue> item, String first, Instant now) {
-        Progress completed = progress(item).takenOver(lapsedClaim(item), first);
+        Progress completed = CursorProgress.read(item).takenOver(lapsedClaim(item), first);
         Map<String, String> names = names("#holder", "#until", "#from", "#to", "#updated");
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":lapsedHolder", item.get(HOLDER));
@@ -178,7 +193,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         List<String> set = new ArrayList<>(List.of("#updated = :now"));
         List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
-        storeProgress(completed, names, values, set, remove);
+        CursorProgress.store(completed, names, values, set, remove);
         try {
             client.updateItem(UpdateItemRequest.builder()
                     .tableName(tableName)
@@ -228,7 +243,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
         // The condition compared milliseconds: so does this, or a lease ending within the same millisecond would be
         // taken for lapsed here and live there.
         Instant now = Instant.ofEpochMilli(when.toEpochMilli());
-        Progress progress = progress(item);
+        Progress progress = CursorProgress.read(item);
         ClaimMarks claim = lapsedClaim(item);
         // A claim to be handed over whose batch holds the pending record: the progress handed over past it has not
         // reached the cursor yet; the claim holds the shard (until it lapses and is taken over).
@@ -254,7 +269,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
         values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
         List<String> set = new ArrayList<>(List.of("#updated = :now"));
         List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
-        storeProgress(progress, names, values, set, remove);
+        CursorProgress.store(progress, names, values, set, remove);
         try {
             client.updateItem(UpdateItemRequest.builder()
                     .tableName(tableName)
@@ -270,49 +285,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
             // Not held by us: released by an earlier attempt whose answer was lost (the cursor is held by no one and
             // holds our progress), or the lease was lost. A claim in force is never our release's doing: a claim that
             // took over a claim handed over stores the same progress.
-            return e.hasItem() && !e.item().containsKey(HOLDER) && progress(e.item()).equals(progress);
-        }
-    }
-
-    /** Adds the SET and REMOVE clauses (and their names and values) that store {@code progress}. */
-    private static void storeProgress(Progress progress, Map<String, String> names, Map<String, AttributeValue> values,
-                                      List<String> set, List<String> remove) {
-        names.putAll(names("#pending", "#attempts", "#since", "#refused", "#outage", "#outageFiled"));
-        Pending pending = progress.pending();
-        if (pending == null) {
-            remove.addAll(List.of("#pending", "#attempts", "#since"));
-        } else {
-            set.addAll(List.of("#pending = :pending", "#attempts = :attempts"));
-            values.put(":pending", AttributeValue.fromS(pending.sequence()));
-            values.put(":attempts", AttributeValue.fromN(Integer.toString(pending.attempts())));
-            if (pending.since() != null) {
-                set.add("#since = :since");
-                values.put(":since", AttributeValue.fromS(Timestamps.format(pending.since())));
-            } else {
-                remove.add("#since");
-            }
-        }
-        if (progress.refused().isEmpty()) {
-            remove.add("#refused");
-        } else {
-            set.add("#refused = :refused");
-            Map<String, AttributeValue> refused = new HashMap<>();
-            progress.refused().byHash().forEach((hash, when) ->
-                    refused.put(hash, AttributeValue.fromN(Long.toString(when.toEpochMilli()))));
-            values.put(":refused", AttributeValue.fromM(refused));
-        }
-        if (progress.outage() == null) {
-            // Removing an attribute the item does not have costs nothing: in normal operation there is none.
-            remove.addAll(List.of("#outage", "#outageFiled"));
-        } else {
-            set.addAll(List.of("#outage = :outage", "#outageFiled = :outageFiled"));
-            values.put(":outage", AttributeValue.fromS(Timestamps.format(progress.outage().since())));
-            values.put(":outageFiled", AttributeValue.fromS(Timestamps.format(progress.outage().lastFiled())));
-        }
-        if (progress.acknowledged() != null) {
-            names.put("#ack", ACKNOWLEDGED);
-            set.add("#ack = :ack");
-            values.put(":ack", AttributeValue.fromS(progress.acknowledged()));
+            return e.hasItem() && !e.item().containsKey(HOLDER) && CursorProgress.read(e.item()).equals(progress);
         }
     }
 
@@ -332,38 +305,5 @@ public final class DynamoDbShardCursors implements ShardCursors {
     private static String string(Map<String, AttributeValue> item, String name) {
         AttributeValue value = item.get(name);
         return value == null ? null : value.s();
-    }
-
-    /** The progress an item records ({@link Progress#NONE} for no item). */
-    static Progress progress(Map<String, AttributeValue> item) {
-        if (item == null || item.isEmpty()) {
-            return Progress.NONE;
-        }
-        Pending pending = null;
-        if (item.containsKey(PENDING)) {
-            AttributeValue attempts = item.get(ATTEMPTS);
-            AttributeValue since = item.get(PENDING_SINCE);
-            pending = new Pending(string(item, PENDING), attempts == null ? 0 : Integer.parseInt(attempts.n()),
-                    since == null ? null : Timestamps.parse(since.s()));
-        }
-        return new Progress(pending, string(item, ACKNOWLEDGED), refused(item.get(REFUSED)), outage(item));
-    }
-
-    private static Outage outage(Map<String, AttributeValue> item) {
-        String since = string(item, OUTAGE_SINCE);
-        if (since == null) {
-            return null;
-        }
-        String lastFiled = string(item, OUTAGE_LAST_FILED);
-        return new Outage(Timestamps.parse(since), Timestamps.parse(lastFiled == null ? since : lastFiled));
-    }
-
-    private static RefusedItems refused(AttributeValue value) {
-        if (value == null || !value.hasM()) {
-            return RefusedItems.NONE;
-        }
-        Map<String, Instant> byHash = new HashMap<>();
-        value.m().forEach((hash, when) -> byHash.put(hash, Instant.ofEpochMilli(Long.parseLong(when.n()))));
-        return new RefusedItems(byHash);
     }
 }

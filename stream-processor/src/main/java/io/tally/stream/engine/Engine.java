@@ -14,9 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +54,7 @@ public final class Engine implements AutoCloseable {
     private final EventRelease release;
     private final WriteGiveUp writeGiveUp;
     private final CascadeRun cascades;
+    private final PoisonLetters poisonLetters;
     private final ShardGuard guard;
     private final Duration defaultLease;
     private final Clock clock;
@@ -71,6 +70,7 @@ public final class Engine implements AutoCloseable {
         this.writeGiveUp = new WriteGiveUp(deadLetters,
                 new GiveUp(builder.writeAttempts, builder.writeGiveUpAfter), metrics);
         this.cascades = new CascadeRun(builder.cascades, metrics);
+        this.poisonLetters = new PoisonLetters(deadLetters, metrics);
         this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics,
                 builder.releaseBackoff);
         this.defaultLease = builder.lease;
@@ -183,24 +183,11 @@ public final class Engine implements AutoCloseable {
             writes.add(executor.submit(() -> writer.write(contributions, before.acknowledged())));
         }
         List<CascadeRun.Pending> removals = cascades.start(plan, before.acknowledged(), executor);
-        List<PendingLetter> letters = new ArrayList<>();
-        for (RecordChanges change : plan.poisoned()) {
-            letters.add(new PendingLetter(change, executor.submit(
-                    () -> deadLetters.send(DeadLetter.of(change.record(), change.poisonReason())))));
-        }
+        List<PoisonLetters.Pending> letters = poisonLetters.start(plan, executor);
 
         WrittenItems ended = WrittenItems.await(writes, metrics);
         WriteGiveUp.Filed givenUp = writeGiveUp.fileRefusedForGood(ended.failed(), plan, before, now);
-        String failed = ended.failedAt();
-        for (PendingLetter letter : letters) {
-            try {
-                Futures.await(letter.future());
-            } catch (RuntimeException e) {
-                metrics.failure("dead-letter");
-                LOG.warn("dead letter of sequence {} could not be filed", letter.change().record().sequenceNumber(), e);
-                failed = Futures.min(failed, letter.change().paddedSequence());
-            }
-        }
+        String failed = poisonLetters.awaitAll(letters, ended.failedAt());
         failed = Futures.min(failed, cascades.awaitAll(removals));
 
         EventRelease.Outcome events = release.releaseBefore(failed, plan.changes(), before, now);
@@ -237,23 +224,6 @@ public final class Engine implements AutoCloseable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private record PendingLetter(RecordChanges change, Future<?> future) {
-    }
-
-    private static final class WriterThreads implements ThreadFactory {
-        private static final AtomicInteger POOLS = new AtomicInteger();
-        private final int pool = POOLS.incrementAndGet();
-        private final AtomicInteger threads = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable runnable) {
-            Thread thread = new Thread(runnable, "tally-derived-writes-" + pool + "-" + threads.incrementAndGet());
-            // A Lambda container is frozen, not shut down: the pool must never keep a JVM alive on its own.
-            thread.setDaemon(true);
-            return thread;
         }
     }
 

@@ -6,9 +6,11 @@ import io.tally.core.PartialKeys;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.stream.engine.CursorRegistry;
 import io.tally.stream.engine.DerivedWrites;
 import io.tally.stream.engine.Watermarks;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -58,6 +60,8 @@ final class PagePruner {
             try {
                 if (ShardTokens.isCursor(item)) {
                     deleteCursorOfGoneShard(item);
+                } else if (ShardTokens.isRegistryEntry(item)) {
+                    deleteEntryOfGoneShard(item);
                 } else if (isPartialOfAGoneShard(item)) {
                     fold(item);
                 } else {
@@ -157,9 +161,17 @@ final class PagePruner {
         }
     }
 
-    /** Deletes the cursor of a shard that is gone, if it is unchanged since it was read. */
+    /**
+     * Deletes the cursor of a shard that is gone, if it is unchanged since it was read; enters a live shard's cursor
+     * that is not yet in the cursor registry (one written by an engine before the registry).
+     */
     private void deleteCursorOfGoneShard(Map<String, AttributeValue> cursor) {
-        if (tokens.live().contains(ShardTokens.cursorToken(cursor))) {
+        String token = ShardTokens.cursorToken(cursor);
+        if (tokens.live().contains(token)) {
+            AttributeValue shardId = cursor.get(ShardCursorItem.SHARD_ID);
+            if (CursorRegistry.needsEntry(cursor) && shardId != null && shardId.s() != null) {
+                CursorRegistry.register(dynamo, table, shardId.s(), token, Instant.now());
+            }
             return;
         }
         AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
@@ -176,6 +188,20 @@ final class PagePruner {
             tally.cursorRemoved();
         } catch (ConditionalCheckFailedException e) {
             // The cursor was written after the read: left to the next pass.
+        }
+    }
+
+    /** Deletes the cursor registry's entry of a shard that is gone. */
+    private void deleteEntryOfGoneShard(Map<String, AttributeValue> entry) {
+        if (tokens.live().contains(ShardTokens.registeredToken(entry))) {
+            return;
+        }
+        try {
+            dynamo.deleteItem(r -> r.tableName(table).key(Key.of(entry).toAttributeMap())
+                    .conditionExpression("attribute_exists(#pk)")
+                    .expressionAttributeNames(Map.of("#pk", TableSchema.PK)));
+        } catch (ConditionalCheckFailedException e) {
+            // Deleted meanwhile.
         }
     }
 }

@@ -35,9 +35,12 @@ final class PrunerPosition {
         static final Segment NOT_BEGUN = new Segment(null, false);
     }
 
-    /** The pass in progress (its phase, each segment's position) and when the last pass began; phase null: none. */
-    record State(Phase phase, List<Segment> segments, Instant started) {
-        static final State NONE = new State(null, List.of(), null);
+    /**
+     * The pass in progress (its phase, each segment's position), when the last pass began (phase null: none), and
+     * whether a pass has completed with every cursor it found in the cursor registry.
+     */
+    record State(Phase phase, List<Segment> segments, Instant started, boolean cursorsRegistered) {
+        static final State NONE = new State(null, List.of(), null, false);
 
         boolean inProgress() {
             return phase != null;
@@ -62,9 +65,10 @@ final class PrunerPosition {
         }
         AttributeValue started = item.get(PrunerPositionItem.PASS_STARTED);
         Instant startedAt = started == null ? null : Instant.parse(started.s());
+        boolean registered = item.containsKey(PrunerPositionItem.CURSORS_REGISTERED);
         AttributeValue phase = item.get(PrunerPositionItem.PHASE);
         if (phase == null) {
-            return new State(null, List.of(), startedAt);
+            return new State(null, List.of(), startedAt, registered);
         }
         int count = Integer.parseInt(item.get(PrunerPositionItem.SEGMENTS).n());
         Map<String, AttributeValue> stored = item.containsKey(PrunerPositionItem.POSITIONS)
@@ -81,11 +85,11 @@ final class PrunerPosition {
                         TableSchema.SK, position.m().get(PrunerPositionItem.NEXT_SK)), false));
             }
         }
-        return new State(Phase.valueOf(phase.s().toUpperCase(Locale.ROOT)), segments, startedAt);
+        return new State(Phase.valueOf(phase.s().toUpperCase(Locale.ROOT)), segments, startedAt, registered);
     }
 
     /** Stores that a pass of {@code segments} segments begins now, with the check of the cursors. */
-    State begin(int segments) {
+    State begin(int segments, boolean cursorsRegistered) {
         Instant now = clock.instant();
         update("SET #t = :t, #phase = :phase, #segments = :segments, #positions = :none, #started = :now"
                         + " REMOVE #legacyPk, #legacySk",
@@ -97,7 +101,7 @@ final class PrunerPosition {
                         ":phase", AttributeValue.fromS(Phase.CHECK.attributeValue()),
                         ":segments", AttributeValue.fromN(Integer.toString(segments)),
                         ":none", AttributeValue.fromM(Map.of()), ":now", AttributeValue.fromS(now.toString())));
-        return new State(Phase.CHECK, Collections.nCopies(segments, Segment.NOT_BEGUN), now);
+        return new State(Phase.CHECK, Collections.nCopies(segments, Segment.NOT_BEGUN), now, cursorsRegistered);
     }
 
     /** Stores that the pass has checked the cursors and begins to prune, every segment from its start. */
@@ -107,7 +111,7 @@ final class PrunerPosition {
                 Map.of(":phase", AttributeValue.fromS(Phase.PRUNE.attributeValue()),
                         ":none", AttributeValue.fromM(Map.of())));
         return new State(Phase.PRUNE, Collections.nCopies(checked.segments().size(), Segment.NOT_BEGUN),
-                checked.started());
+                checked.started(), checked.cursorsRegistered());
     }
 
     /** Stores that a segment has done every item up to {@code after}, or, when it is null, all of its items. */
@@ -121,12 +125,16 @@ final class PrunerPosition {
                 Map.of(":position", position));
     }
 
-    /** Stores that the pass reached the end of the table now. */
+    /**
+     * Stores that the pass reached the end of the table now: every cursor it met is in the cursor registry (it entered
+     * those that were not), and stream processors enter the cursors they create.
+     */
     void complete() {
-        update("SET #completed = :now REMOVE #phase, #segments, #positions",
+        update("SET #completed = :now, #registered = :true REMOVE #phase, #segments, #positions",
                 Map.of("#completed", PrunerPositionItem.PASS_COMPLETED, "#phase", PrunerPositionItem.PHASE,
-                        "#segments", PrunerPositionItem.SEGMENTS, "#positions", PrunerPositionItem.POSITIONS),
-                Map.of(":now", AttributeValue.fromS(clock.instant().toString())));
+                        "#segments", PrunerPositionItem.SEGMENTS, "#positions", PrunerPositionItem.POSITIONS,
+                        "#registered", PrunerPositionItem.CURSORS_REGISTERED),
+                Map.of(":now", AttributeValue.fromS(clock.instant().toString()), ":true", AttributeValue.fromBool(true)));
     }
 
     /** Forgets the pass and when it began: it was refused, and the next run begins a pass again. */

@@ -51,11 +51,13 @@ final class ShardTokens {
         }
     }
 
-    /** The shard tokens an item names: its watermarks', and a cursor's own. */
+    /** The shard tokens an item names: its watermarks', a cursor's own, a registry entry's. */
     static Set<String> tokensOf(Map<String, AttributeValue> item) {
         Set<String> tokens = new HashSet<>();
         if (isCursor(item)) {
             tokens.add(cursorToken(item));
+        } else if (isRegistryEntry(item)) {
+            tokens.add(registeredToken(item));
         }
         item.keySet().stream().filter(Watermarks::isWatermark)
                 .forEach(name -> tokens.add(name.substring(Watermarks.PREFIX.length())));
@@ -66,6 +68,19 @@ final class ShardTokens {
         AttributeValue pk = item.get(TableSchema.PK);
         return ShardCursorItem.TYPE.attributeValue().equals(Items.entityTypeName(item))
                 && pk != null && pk.s() != null && pk.s().startsWith(ShardCursorItem.PREFIX);
+    }
+
+    /** Whether the item is a cursor's entry in the cursor registry ({@link ShardCursorItem#registryKey}). */
+    static boolean isRegistryEntry(Map<String, AttributeValue> item) {
+        AttributeValue pk = item.get(TableSchema.PK);
+        AttributeValue sk = item.get(TableSchema.SK);
+        return pk != null && pk.s() != null && pk.s().startsWith(ShardCursorItem.REGISTRY_PREFIX)
+                && sk != null && sk.s() != null && sk.s().startsWith(ShardCursorItem.REGISTRY_SORT_PREFIX);
+    }
+
+    /** The token of the shard a registry entry names. */
+    static String registeredToken(Map<String, AttributeValue> entry) {
+        return ShardCursorItem.registeredToken(entry.get(TableSchema.SK).s());
     }
 
     /** The token of a cursor item's shard. */

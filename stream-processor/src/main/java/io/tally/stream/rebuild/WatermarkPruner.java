@@ -1,7 +1,10 @@
 package io.tally.stream.rebuild;
 
 import io.tally.core.Key;
+import io.tally.core.ShardCursorItem;
 import io.tally.core.StreamShards;
+import io.tally.core.TableSchema;
+import io.tally.core.read.BatchReads;
 import io.tally.stream.engine.Watermarks;
 import io.tally.stream.rebuild.PrunerPosition.Phase;
 import io.tally.stream.rebuild.PrunerPosition.State;
@@ -13,6 +16,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
@@ -20,6 +24,9 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.ListStreamsResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -135,7 +142,8 @@ public final class WatermarkPruner {
      * @param progress told the number of items scanned so far, after every page
      */
     public Report prune(LongConsumer progress) {
-        return run(State.NONE, () -> true, progress);
+        State stored = position.read();
+        return run(new State(null, List.of(), stored.started(), stored.cursorsRegistered()), () -> true, progress);
     }
 
     /**
@@ -154,9 +162,11 @@ public final class WatermarkPruner {
         ShardTokens tokens = new ShardTokens(liveTokens());
         PruneTally tally = new PruneTally();
         try {
-            State state = stored.inProgress() ? stored : position.begin(segments);
+            State state = stored.inProgress() ? stored : position.begin(segments, stored.cursorsRegistered());
             if (state.phase() == Phase.CHECK) {
-                if (!checkCursors(state, tokens, mayContinue)) {
+                if (state.cursorsRegistered()) {
+                    checkRegisteredCursors(tokens);
+                } else if (!checkCursors(state, tokens, mayContinue)) {
                     return finish(tally, tokens, Outcome.PAUSED);
                 }
                 state = position.beginPruning(state);
@@ -198,8 +208,43 @@ public final class WatermarkPruner {
     }
 
     /**
-     * The pass's first phase: a cursor updated within a day that names a shard the listing does not hold means that
-     * the stream processor's shard ids and the listing's differ, and the pass would delete live watermarks.
+     * The pass's first phase, once a pass has entered every cursor in the cursor registry: a Query of each of the
+     * registry's partitions finds the cursors, and those of shards the listing does not hold are read (a BatchGetItem
+     * per 100) and judged as {@link #checkCursors} judges them. A few hundred reads at 1,000 shards, not a scan.
+     *
+     * @throws Refused as {@link #checkCursors}
+     */
+    private void checkRegisteredCursors(ShardTokens tokens) {
+        List<Map<String, AttributeValue>> entries = new ArrayList<>();
+        for (String partition : ShardCursorItem.registryPartitions()) {
+            dynamo.queryPaginator(r -> r.tableName(table).keyConditionExpression("#pk = :pk")
+                    .expressionAttributeNames(Map.of("#pk", TableSchema.PK))
+                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))).items()
+                    .forEach(entries::add);
+        }
+        // A cursor of a shard created after the run's listing is judged by a listing made after it.
+        tokens.judge(entries, this::liveTokens);
+        List<Map<String, AttributeValue>> keys = entries.stream()
+                .map(ShardTokens::registeredToken)
+                .filter(token -> !tokens.live().contains(token))
+                .map(token -> ShardCursorItem.key(token).toAttributeMap())
+                .toList();
+        List<Map<String, AttributeValue>> cursors = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += 100) {
+            List<Map<String, AttributeValue>> chunk = keys.subList(from, Math.min(keys.size(), from + 100));
+            cursors.addAll(BatchReads.getAll(dynamo, table, BatchGetItemRequest.builder()
+                    .requestItems(Map.of(table, KeysAndAttributes.builder().keys(chunk).build())).build()));
+        }
+        List<String> unlisted = UnlistedCursors.unlisted(cursors, tokens.live(), clock.instant());
+        if (!unlisted.isEmpty()) {
+            refuse(unlisted);
+        }
+    }
+
+    /**
+     * The pass's first phase, until a pass has entered every cursor in the cursor registry: a cursor updated within a
+     * day that names a shard the listing does not hold means that the stream processor's shard ids and the listing's
+     * differ, and the pass would delete live watermarks. Found by a scan of the table, in segments.
      *
      * @return whether every segment has been checked (false: out of time, the next run continues the check)
      * @throws Refused naming those shards; the pass is forgotten, so the next run begins one again
@@ -218,6 +263,13 @@ public final class WatermarkPruner {
                 },
                 position::store, mayContinue);
         if (!unlisted.isEmpty()) {
+            refuse(unlisted);
+        }
+        return checked;
+    }
+
+    private void refuse(List<String> unlisted) {
+        {
             position.abandon();
             String reason = "watermark pruning refused: the cursors of shards " + unlisted + " were updated within "
                     + UnlistedCursors.RECENT.toHours() + " hours, yet the stream's listing does not hold them; the"
@@ -226,7 +278,6 @@ public final class WatermarkPruner {
             LOG.error(reason);
             throw new Refused(reason);
         }
-        return checked;
     }
 
     /** A pass refused before it removed anything: the stream processor's shard ids and the listing's differ. */

@@ -151,7 +151,7 @@ class ScaleSimulationIT {
             boolean exact = verified.isExact() && modelDifferences.isEmpty() && repaired.written() == 0;
             double floorPerRecord = floor.units() / delivered;
             Map<String, Double> byKind = units.byKind();
-            SteadyState steady = new SteadyState(delivered, byKind, releases);
+            SteadyState steady = new SteadyState(delivered, byKind, releases, stream.shardsUsed());
             double wuPerRecord = steady.perRecord();
             System.out.printf("SCALE partitions=%d generations=%d max-item-bytes=%d wu-per-record=%.3f exact=%s%n",
                     PARTITIONS, GENERATIONS, measures.maxItemBytes(), wuPerRecord, exact);

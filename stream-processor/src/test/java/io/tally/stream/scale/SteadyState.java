@@ -12,12 +12,14 @@ import java.util.Map;
  *   <li>per batch: the derived writes and the cursor's one claim (which also stores the progress handed over);</li>
  *   <li>per window ({@value ScaleSimulationIT#WINDOW_BATCHES} batches) and per shard's life ({@value #SHARD_LIFE}
  *       batches): a cursor release, the last invocation's, at the units a release measured here;</li>
+ *   <li>per shard's life: its cursor's entry in the cursor registry (written, marked, deleted by the pruner), at the
+ *       units measured here per shard;</li>
  *   <li>the pruner's folds and removals, per record as measured: a bound, since a shard's records here touch almost
  *       only items no other record of the shard touches, so nearly every one leaves a watermark or partial of its
  *       own to remove or fold, where a longer-lived shard's records share them.</li>
  * </ul>
  */
-record SteadyState(int records, Map<String, Double> byKind, int releases) {
+record SteadyState(int records, Map<String, Double> byKind, int releases, int shards) {
     /** One-record batches in a shard's life: 4 hours at a batch a second. */
     static final int SHARD_LIFE = 4 * 3600;
 
@@ -34,17 +36,23 @@ record SteadyState(int records, Map<String, Double> byKind, int releases) {
         return releases == 0 ? 0 : units("cursor release") / releases;
     }
 
+    double registryPerShard() {
+        return units("cursor registry") / shards;
+    }
+
     double perRecord() {
         return perBatch() + unitsPerRelease() * (1.0 / ScaleSimulationIT.WINDOW_BATCHES + 1.0 / SHARD_LIFE)
-                + (units("fold") + units("pruner")) / records;
+                + registryPerShard() / SHARD_LIFE + (units("fold") + units("pruner")) / records;
     }
 
     @Override
     public String toString() {
         return String.format("%.3f write units a record: %.3f derived, %.3f cursor claim, %.3f cursor release (%.2f a"
-                        + " release, one a window of %d batches and one a shard's life of %d), %.3f fold, %.3f pruner",
+                        + " release, one a window of %d batches and one a shard's life of %d), %.5f cursor registry"
+                        + " (%.2f a shard), %.3f fold, %.3f pruner",
                 perRecord(), units("derived") / records, units("cursor claim") / records,
                 unitsPerRelease() * (1.0 / ScaleSimulationIT.WINDOW_BATCHES + 1.0 / SHARD_LIFE), unitsPerRelease(),
-                ScaleSimulationIT.WINDOW_BATCHES, SHARD_LIFE, units("fold") / records, units("pruner") / records);
+                ScaleSimulationIT.WINDOW_BATCHES, SHARD_LIFE, registryPerShard() / SHARD_LIFE, registryPerShard(),
+                units("fold") / records, units("pruner") / records);
     }
 }

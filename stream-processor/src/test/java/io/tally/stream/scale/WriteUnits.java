@@ -40,7 +40,8 @@ final class WriteUnits implements ExecutionInterceptor {
 
     /**
      * The units by what was written: {@code cursor claim} and {@code cursor release} (the shard cursors' claims, which
-     * also store the progress handed over, and releases), {@code fold} (the
+     * also store the progress handed over, and releases), {@code cursor registry} (a cursor's entry in the registry,
+     * its mark and the pruner's deletion of the entry, once in a shard's life), {@code fold} (the
      * pruner's transactions), {@code pruner} (its other writes: watermark removals, cursor deletes, its position),
      * {@code derived} (the engine's derived writes, zero removals and dead letters).
      */
@@ -58,6 +59,10 @@ final class WriteUnits implements ExecutionInterceptor {
             return "fold";
         }
         String pk = key == null || key.get("pk") == null ? "" : key.get("pk").s();
+        if (pk.startsWith("CURSORS#") || request instanceof UpdateItemRequest update
+                && update.updateExpression().startsWith("SET #registered")) {
+            return "cursor registry";
+        }
         if (pk.startsWith("SHARD#")) {
             return request instanceof DeleteItemRequest ? "pruner"
                     : request instanceof UpdateItemRequest update && update.updateExpression().contains("#holder = ")
