@@ -553,8 +553,9 @@ class TemplateTest {
         assertThat(actionsOf("WriterRole")).doesNotContain("dynamodb:GetRecords", "events:PutEvents", "dynamodb:Scan");
         assertThat(actionsOf("WatermarkPrunerRole")).containsExactlyInAnyOrder("logs:CreateLogStream",
                 "logs:PutLogEvents", "dynamodb:ListStreams", "dynamodb:DescribeStream", "dynamodb:Scan",
-                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "sqs:SendMessage",
-                "xray:PutTraceSegments", "xray:PutTelemetryRecords");
+                "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "dynamodb:Query",
+                "dynamodb:BatchGetItem", "dynamodb:PutItem", "sqs:SendMessage", "xray:PutTraceSegments",
+                "xray:PutTelemetryRecords");
     }
 
     @Test

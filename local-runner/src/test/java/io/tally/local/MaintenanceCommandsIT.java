@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
+import io.tally.stream.engine.CursorRegistry;
 import io.tally.stream.engine.Watermarks;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -108,6 +109,10 @@ class MaintenanceCommandsIT {
         cursor.put(ShardCursorItem.UPDATED_AT, AttributeValue.fromS(Instant.now().toString()));
         try (DynamoDbClient dynamo = dynamo()) {
             dynamo.putItem(r -> r.tableName("tally").item(cursor));
+            // As a stream processor's claim enters the cursor it creates in the cursor registry.
+            String token = Watermarks.token("shardId-as-delivered");
+            dynamo.putItem(CursorRegistry.entry("tally", "shardId-as-delivered", token, Instant.now()));
+            dynamo.updateItem(CursorRegistry.mark("tally", token));
             try {
                 Run refused = run("prune-watermarks", "--endpoint", endpoint());
 
@@ -118,6 +123,7 @@ class MaintenanceCommandsIT {
             } finally {
                 dynamo.deleteItem(r -> r.tableName("tally").key(
                         ShardCursorItem.key(Watermarks.token("shardId-as-delivered")).toAttributeMap()));
+                dynamo.deleteItem(r -> r.tableName("tally").key(ShardCursorItem.registryKey(token).toAttributeMap()));
             }
         }
     }

@@ -174,8 +174,10 @@ class WindowedStreamHandlerIT {
     private static DynamoDbClient cursorWritesCounted(DynamoDbClient client, AtomicInteger writes) {
         return (DynamoDbClient) Proxy.newProxyInstance(WindowedStreamHandlerIT.class.getClassLoader(),
                 new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                    // The cursor's entry in the cursor registry, once in a shard's life, is not the claim's.
                     if (args != null && args.length == 1 && args[0] instanceof UpdateItemRequest update
-                            && update.key().get("pk").s().startsWith(ShardCursorItem.PREFIX)) {
+                            && update.key().get("pk").s().startsWith(ShardCursorItem.PREFIX)
+                            && !update.updateExpression().startsWith("SET #registered")) {
                         writes.incrementAndGet();
                     }
                     try {

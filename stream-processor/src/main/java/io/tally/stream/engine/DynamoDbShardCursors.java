@@ -23,6 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -36,6 +39,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * claim is the guard; the item it returns (on success and on refusal) tells the progress or why, without a read.
  */
 public final class DynamoDbShardCursors implements ShardCursors {
+    private static final Logger LOG = LoggerFactory.getLogger(DynamoDbShardCursors.class);
     private static final String CLAIM = "#type = if_not_exists(#type, :type), #shard = :shard, #holder = :holder,"
             + " #until = :until, #from = :first, #updated = :now";
     /**
@@ -121,10 +125,23 @@ public final class DynamoDbShardCursors implements ShardCursors {
         }
     }
 
-    /** Enters the cursor in the cursor registry if it is not yet ({@link CursorRegistry}). */
+    /**
+     * Enters the cursor in the cursor registry if it is not yet ({@link CursorRegistry}). A failure is logged and left
+     * to the next claim: the registry serves the pruner's check, never a batch.
+     */
     private void registerIfNeeded(String shardId, Map<String, AttributeValue> before, Instant now) {
-        if (CursorRegistry.needsEntry(before)) {
-            CursorRegistry.register(client, tableName, shardId, Watermarks.token(shardId), now);
+        if (!CursorRegistry.needsEntry(before)) {
+            return;
+        }
+        String token = Watermarks.token(shardId);
+        try {
+            client.putItem(CursorRegistry.entry(tableName, shardId, token, now));
+            client.updateItem(CursorRegistry.mark(tableName, token));
+        } catch (ConditionalCheckFailedException e) {
+            // The cursor is gone (the pruner deleted it): nothing to mark.
+        } catch (SdkException e) {
+            LOG.warn("the cursor of shard {} could not be entered in the cursor registry; its next claim tries again",
+                    shardId, e);
         }
     }
 

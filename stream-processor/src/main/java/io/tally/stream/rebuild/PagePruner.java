@@ -170,7 +170,13 @@ final class PagePruner {
         if (tokens.live().contains(token)) {
             AttributeValue shardId = cursor.get(ShardCursorItem.SHARD_ID);
             if (CursorRegistry.needsEntry(cursor) && shardId != null && shardId.s() != null) {
-                CursorRegistry.register(dynamo, table, shardId.s(), token, Instant.now());
+                // A failure stops the pass as any other does: a pass that completes has entered every cursor it met.
+                dynamo.putItem(CursorRegistry.entry(table, shardId.s(), token, Instant.now()));
+                try {
+                    dynamo.updateItem(CursorRegistry.mark(table, token));
+                } catch (ConditionalCheckFailedException e) {
+                    // Deleted meanwhile.
+                }
             }
             return;
         }
