@@ -20,9 +20,8 @@ import io.tally.stream.engine.Watermarks;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.stream.testing.TestLambdaContext;
+import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +100,11 @@ class WindowedStreamHandlerIT {
         try (Engine counted = Engine.builder()
                 .derivations(TestDerivations.blog())
                 .store(new DynamoDbDerivedStore(client, table))
-                .cursors(new DynamoDbShardCursors(cursorWritesCounted(client, cursorWrites), table))
+                // The cursor's entry in the cursor registry, once in a shard's life, is not the claim's.
+                .cursors(new DynamoDbShardCursors(CountingDynamoDb.counting(client,
+                        request -> request instanceof UpdateItemRequest update
+                                && update.key().get("pk").s().startsWith(ShardCursorItem.PREFIX)
+                                && !update.updateExpression().startsWith("SET #registered"), cursorWrites), table))
                 .deadLetters(new DynamoDbDeadLetterSink(client, table))
                 .publisher(publisher)
                 .build()) {
@@ -170,23 +173,6 @@ class WindowedStreamHandlerIT {
         return SourceRecord.pad(event.getRecords().get(event.getRecords().size() - 1).getDynamodb().getSequenceNumber());
     }
 
-    /** {@code client}, counting its UpdateItem requests on shard cursors. */
-    private static DynamoDbClient cursorWritesCounted(DynamoDbClient client, AtomicInteger writes) {
-        return (DynamoDbClient) Proxy.newProxyInstance(WindowedStreamHandlerIT.class.getClassLoader(),
-                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
-                    // The cursor's entry in the cursor registry, once in a shard's life, is not the claim's.
-                    if (args != null && args.length == 1 && args[0] instanceof UpdateItemRequest update
-                            && update.key().get("pk").s().startsWith(ShardCursorItem.PREFIX)
-                            && !update.updateExpression().startsWith("SET #registered")) {
-                        writes.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(client, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
 
     @Test
     void finalInvocationOfAWindow_withoutRecords_returnsAnEmptyState() {

@@ -106,18 +106,7 @@ public final class TumblingWindowBatchInvoker implements BatchInvoker {
         }
         Map<String, String> state = previous != null && previous.start().equals(start)
                 ? new HashMap<>(previous.state()) : new HashMap<>();
-        DynamodbTimeWindowEvent event = DynamodbTimeWindowEvent.builder()
-                .withRecords(SdkToLambdaRecords.records(records, streamArn))
-                .withWindow(TimeWindow.builder()
-                        .withStart(start.toString())
-                        .withEnd(start.plusSeconds(windowSeconds).toString())
-                        .build())
-                .withState(state)
-                .withShardId(shardId)
-                .withEventSourceArn(streamArn)
-                .withIsFinalInvokeForWindow(false)
-                .withIsWindowTerminatedEarly(false)
-                .build();
+        DynamodbTimeWindowEvent event = event(shardId, start, records, state, false);
         LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
         return InvocationResult.invoke(() -> handler.handleRequest(event, context), response -> {
             Map<String, String> next =
@@ -128,20 +117,26 @@ public final class TumblingWindowBatchInvoker implements BatchInvoker {
         });
     }
 
-    /** The final invocation of the shard's window: its last state, no records. */
-    private InvocationResult endWindow(String shardId, WindowState window) {
-        DynamodbTimeWindowEvent event = DynamodbTimeWindowEvent.builder()
-                .withRecords(List.of())
+    /** The event of an invocation of the window that starts at {@code start}; never terminated early here. */
+    private DynamodbTimeWindowEvent event(String shardId, Instant start, List<Record> records,
+                                          Map<String, String> state, boolean finalInvocation) {
+        return DynamodbTimeWindowEvent.builder()
+                .withRecords(SdkToLambdaRecords.records(records, streamArn))
                 .withWindow(TimeWindow.builder()
-                        .withStart(window.start().toString())
-                        .withEnd(window.start().plusSeconds(windowSeconds).toString())
+                        .withStart(start.toString())
+                        .withEnd(start.plusSeconds(windowSeconds).toString())
                         .build())
-                .withState(new HashMap<>(window.state()))
+                .withState(state)
                 .withShardId(shardId)
                 .withEventSourceArn(streamArn)
-                .withIsFinalInvokeForWindow(true)
+                .withIsFinalInvokeForWindow(finalInvocation)
                 .withIsWindowTerminatedEarly(false)
                 .build();
+    }
+
+    /** The final invocation of the shard's window: its last state, no records. */
+    private InvocationResult endWindow(String shardId, WindowState window) {
+        DynamodbTimeWindowEvent event = event(shardId, window.start(), List.of(), new HashMap<>(window.state()), true);
         LocalLambdaContext context = new LocalLambdaContext(functionName, timeout, clock);
         return InvocationResult.invoke(() -> handler.handleRequest(event, context), response -> {
             InvocationResult result = InvocationResult.answered(

@@ -201,25 +201,10 @@ public final class DynamoDbShardCursors implements ShardCursors {
      */
     private void releaseTakenOver(String shardId, Map<String, AttributeValue> item, String first, Instant now) {
         Progress completed = CursorProgress.read(item).takenOver(lapsedClaim(item), first);
-        Map<String, String> names = names("#holder", "#until", "#from", "#to", "#updated");
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":lapsedHolder", item.get(HOLDER));
-        values.put(":lapsedFrom", item.get(CLAIMED_FROM));
-        values.put(":lapsedUntil", item.get(LEASE_UNTIL));
-        values.put(":nowMillis", AttributeValue.fromN(Long.toString(now.toEpochMilli())));
-        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
-        List<String> set = new ArrayList<>(List.of("#updated = :now"));
-        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
-        CursorProgress.store(completed, names, values, set, remove);
         try {
-            client.updateItem(UpdateItemRequest.builder()
-                    .tableName(tableName)
-                    .key(key(shardId))
-                    .updateExpression(expression(set, remove))
-                    .conditionExpression(SAME_LAPSED_CLAIM)
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(values)
-                    .build());
+            client.updateItem(releasing(shardId, completed, SAME_LAPSED_CLAIM, Map.of(":lapsedHolder", item.get(HOLDER),
+                    ":lapsedFrom", item.get(CLAIMED_FROM), ":lapsedUntil", item.get(LEASE_UNTIL),
+                    ":nowMillis", AttributeValue.fromN(Long.toString(now.toEpochMilli()))), now).build());
         } catch (ConditionalCheckFailedException e) {
             // Changed since it was read: the next claim meets what changed it.
         }
@@ -280,21 +265,9 @@ public final class DynamoDbShardCursors implements ShardCursors {
 
     @Override
     public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
-        Map<String, String> names = names("#holder", "#until", "#from", "#to", "#updated");
-        Map<String, AttributeValue> values = new HashMap<>();
-        values.put(":holder", AttributeValue.fromS(lease.holder()));
-        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
-        List<String> set = new ArrayList<>(List.of("#updated = :now"));
-        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
-        CursorProgress.store(progress, names, values, set, remove);
         try {
-            client.updateItem(UpdateItemRequest.builder()
-                    .tableName(tableName)
-                    .key(key(shardId))
-                    .updateExpression(expression(set, remove))
-                    .conditionExpression("#holder = :holder")
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(values)
+            client.updateItem(releasing(shardId, progress, "#holder = :holder",
+                    Map.of(":holder", AttributeValue.fromS(lease.holder())), now)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                     .build());
             return true;
@@ -304,6 +277,27 @@ public final class DynamoDbShardCursors implements ShardCursors {
             // took over a claim handed over stores the same progress.
             return e.hasItem() && !e.item().containsKey(HOLDER) && CursorProgress.read(e.item()).equals(progress);
         }
+    }
+
+    /**
+     * The request that removes the claim in force and stores {@code progress}, on {@code condition} (whose values are
+     * {@code conditionValues}; the names it may use are those of the claim's attributes).
+     */
+    private UpdateItemRequest.Builder releasing(String shardId, Progress progress, String condition,
+                                                Map<String, AttributeValue> conditionValues, Instant now) {
+        Map<String, String> names = names("#holder", "#until", "#from", "#to", "#updated");
+        Map<String, AttributeValue> values = new HashMap<>(conditionValues);
+        values.put(":now", AttributeValue.fromS(Timestamps.format(now)));
+        List<String> set = new ArrayList<>(List.of("#updated = :now"));
+        List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
+        CursorProgress.store(progress, names, values, set, remove);
+        return UpdateItemRequest.builder()
+                .tableName(tableName)
+                .key(key(shardId))
+                .updateExpression(expression(set, remove))
+                .conditionExpression(condition)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values);
     }
 
     /** The expression attribute names of these placeholders, in a map the caller may add to. */

@@ -9,9 +9,8 @@ import io.tally.stream.engine.ShardCursors.Handover;
 import io.tally.stream.engine.ShardCursors.Held;
 import io.tally.stream.engine.ShardCursors.Pending;
 import io.tally.stream.engine.ShardCursors.Progress;
+import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -206,7 +205,10 @@ class HandedOverClaimsIT {
     @Test
     void dynamoDbHandover_isOneWriteABatch_andTheReleaseClearsTheMarks() {
         AtomicInteger writes = new AtomicInteger();
-        ShardCursors cursors = new DynamoDbShardCursors(counting(CLIENT, writes), TABLE);
+        // The cursor's entry in the cursor registry, once in a shard's life, is not the claim's.
+        ShardCursors cursors = new DynamoDbShardCursors(CountingDynamoDb.counting(CLIENT,
+                request -> request instanceof UpdateItemRequest update
+                        && !update.updateExpression().startsWith("SET #registered"), writes), TABLE);
         String shard = shard();
         cursors.claim(shard, S10, S10, lease("a", 60), handsOver(), NOW);
         String previous = "a";
@@ -232,22 +234,5 @@ class HandedOverClaimsIT {
     private static Map<String, AttributeValue> cursorItem(String shard) {
         return CLIENT.getItem(r -> r.tableName(TABLE).consistentRead(true)
                 .key(ShardCursorItem.key(Watermarks.token(shard)).toAttributeMap())).item();
-    }
-
-    /** {@code client}, counting its UpdateItem requests but the cursor registry's mark. */
-    private static DynamoDbClient counting(DynamoDbClient client, AtomicInteger updates) {
-        return (DynamoDbClient) Proxy.newProxyInstance(HandedOverClaimsIT.class.getClassLoader(),
-                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
-                    // The cursor's entry in the cursor registry, once in a shard's life, is not the claim's.
-                    if (args != null && args.length == 1 && args[0] instanceof UpdateItemRequest update
-                            && !update.updateExpression().startsWith("SET #registered")) {
-                        updates.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(client, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 }

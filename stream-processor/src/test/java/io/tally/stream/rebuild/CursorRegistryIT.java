@@ -9,9 +9,8 @@ import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.ShardCursors;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
+import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -29,7 +28,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
  */
 class CursorRegistryIT {
     private final AtomicInteger cursorScans = new AtomicInteger();
-    private final DynamoDbClient dynamo = counting(LocalDynamoDb.client(), cursorScans);
+    /** Counts the scans for cursors (filtered to cursor items; one request per segment, the first counted). */
+    private final DynamoDbClient dynamo = CountingDynamoDb.counting(LocalDynamoDb.client(),
+            request -> request instanceof ScanRequest scan && scan.filterExpression() != null
+                    && scan.segment() != null && scan.segment() == 0, cursorScans);
     private String table;
     private String liveShard;
 
@@ -124,21 +126,5 @@ class CursorRegistryIT {
     private Map<String, AttributeValue> position() {
         return dynamo.getItem(r -> r.tableName(table).consistentRead(true)
                 .key(PrunerPositionItem.KEY.toAttributeMap())).item();
-    }
-
-    /** {@code client}, counting its scans for cursors (filtered to cursor items). */
-    private static DynamoDbClient counting(DynamoDbClient client, AtomicInteger scans) {
-        return (DynamoDbClient) Proxy.newProxyInstance(CursorRegistryIT.class.getClassLoader(),
-                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
-                    if (args != null && args.length == 1 && args[0] instanceof ScanRequest scan
-                            && scan.filterExpression() != null && scan.segment() != null && scan.segment() == 0) {
-                        scans.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(client, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 }
