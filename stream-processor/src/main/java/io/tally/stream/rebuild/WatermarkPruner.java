@@ -18,8 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +61,8 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * pass.
  */
 public final class WatermarkPruner {
+    /** Attempts at each read of the cursor registry's check ({@link #again}). */
+    static final int CHECK_ATTEMPTS = 5;
     /** Segments of a pass when none are given: four pages in flight at once, each with its removals. */
     public static final int DEFAULT_SEGMENTS = 4;
     /** The most segments a pass may have: each is a thread and a page of up to 1 MB in memory. */
@@ -217,10 +221,15 @@ public final class WatermarkPruner {
     private void checkRegisteredCursors(ShardTokens tokens) {
         List<Map<String, AttributeValue>> entries = new ArrayList<>();
         for (String partition : ShardCursorItem.registryPartitions()) {
-            dynamo.queryPaginator(r -> r.tableName(table).keyConditionExpression("#pk = :pk")
-                    .expressionAttributeNames(Map.of("#pk", TableSchema.PK))
-                    .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))).items()
-                    .forEach(entries::add);
+            // Each partition read whole again after a failure: the check is made in one run, not resumed.
+            entries.addAll(again(() -> {
+                List<Map<String, AttributeValue>> items = new ArrayList<>();
+                dynamo.queryPaginator(r -> r.tableName(table).keyConditionExpression("#pk = :pk")
+                        .expressionAttributeNames(Map.of("#pk", TableSchema.PK))
+                        .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition)))).items()
+                        .forEach(items::add);
+                return items;
+            }));
         }
         // A cursor of a shard created after the run's listing is judged by a listing made after it.
         tokens.judge(entries, this::liveTokens);
@@ -232,12 +241,31 @@ public final class WatermarkPruner {
         List<Map<String, AttributeValue>> cursors = new ArrayList<>();
         for (int from = 0; from < keys.size(); from += 100) {
             List<Map<String, AttributeValue>> chunk = keys.subList(from, Math.min(keys.size(), from + 100));
-            cursors.addAll(BatchReads.getAll(dynamo, table, BatchGetItemRequest.builder()
-                    .requestItems(Map.of(table, KeysAndAttributes.builder().keys(chunk).build())).build()));
+            cursors.addAll(again(() -> BatchReads.getAll(dynamo, table, BatchGetItemRequest.builder()
+                    .requestItems(Map.of(table, KeysAndAttributes.builder().keys(chunk).build())).build())));
         }
         List<String> unlisted = UnlistedCursors.unlisted(cursors, tokens.live(), clock.instant());
         if (!unlisted.isEmpty()) {
             refuse(unlisted);
+        }
+    }
+
+    /**
+     * A read of the registry check, made again after a failure (throttling, an internal error, any other) up to
+     * {@value #CHECK_ATTEMPTS} times in all, pausing a little longer each time: the check is a few dozen reads made in
+     * one run, and one that fails makes the whole run fail.
+     */
+    private static <T> T again(Supplier<T> read) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read.get();
+            } catch (RuntimeException e) {
+                // A read changes nothing: whatever stopped it, it is made again.
+                if (attempt == CHECK_ATTEMPTS) {
+                    throw e;
+                }
+                LockSupport.parkNanos(Duration.ofMillis(20L << attempt).toNanos());
+            }
         }
     }
 

@@ -633,6 +633,7 @@ class ExactlyOnceFaultIT {
         long before = partials(table);
         WatermarkPruner pruner = new WatermarkPruner(faultyPruner, shards.listing(clock.instant()), table, segments,
                 clock);
+        RuntimeException last = null;
         for (int run = 0; run < 1_000; run++) {
             try {
                 if (pruner.resume(Duration.ZERO, () -> true, scanned -> { }).outcome()
@@ -643,9 +644,10 @@ class ExactlyOnceFaultIT {
                 throw new AssertionError("the pruner refused a listing that holds every shard of the last day", e);
             } catch (RuntimeException e) {
                 // An injected fault stopped the run; the next continues the pass where it stopped.
+                last = e;
             }
         }
-        throw new AssertionError("the pruner's pass did not complete in 1,000 runs");
+        throw new AssertionError("the pruner's pass did not complete in 1,000 runs; the last run stopped on", last);
     }
 
     /** How many partials of shared items the table holds. */
