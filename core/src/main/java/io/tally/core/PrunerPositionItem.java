@@ -41,6 +41,11 @@ public final class PrunerPositionItem {
      * passes check the cursors with Queries of the registry instead of a scan of the table.
      */
     public static final String CURSORS_REGISTERED = "cursorsRegistered";
+    /**
+     * Set while a pass has met a recent cursor of a shard the listing does not hold that has no registry entry: the
+     * pass does not set {@link #CURSORS_REGISTERED} when it completes, so the next pass checks with a scan.
+     */
+    public static final String CURSORS_UNREGISTERED = "cursorsUnregistered";
 
     private PrunerPositionItem() {
     }

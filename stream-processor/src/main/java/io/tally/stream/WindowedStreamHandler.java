@@ -87,6 +87,14 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
             LambdaBatch.Outcome outcome = LambdaBatch.process(engine, event.getShardId(), records, context,
                     new ShardCursors.Chain(received, !lastOfWindow));
             outcome.failure().ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
+            if (lastOfWindow && outcome.handover() != null) {
+                // The window ends with a claim still to hand over (a batch with nothing to write, or one refused): the
+                // next window starts without this state, so the claim is released now.
+                if (!engine.releaseHandover(event.getShardId(), outcome.handover())) {
+                    throw new IllegalStateException("the shard cursor's claim handed over could not be released");
+                }
+                return new TimeWindowEventResponse(new HashMap<>(), failures);
+            }
             return new TimeWindowEventResponse(WindowState.of(outcome.handover()), failures);
         } finally {
             afterInvocation.run();

@@ -1,5 +1,6 @@
 package io.tally.stream;
 
+import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
@@ -156,6 +157,26 @@ class WindowedStreamHandlerIT {
         assertThat(again.getState()).isEmpty();
         assertThat(whole(Users.statsKey("u2"))).containsEntry("posts", AttributeValue.fromN("1"))
                 .containsEntry("comments", AttributeValue.fromN("1"));
+    }
+
+    @Test
+    void lastInvocationOfAWindow_whoseRecordsAllGoToTheDeadLetterRoute_releasesTheClaimHandedOver() {
+        TimeWindowEventResponse one = handler.handleRequest(load(), null);
+        DynamodbTimeWindowEvent last = load();
+        DynamodbEvent.DynamodbStreamRecord unreadable = new DynamodbEvent.DynamodbStreamRecord();
+        unreadable.setEventID("unreadable");
+        unreadable.setEventSourceARN(last.getRecords().get(0).getEventSourceARN());
+        last.setRecords(List.of(unreadable));
+        last.setIsFinalInvokeForWindow(true);
+        last.setState(one.getState());
+
+        TimeWindowEventResponse end = handler.handleRequest(last, null);
+
+        assertThat(end.getState()).isEmpty();
+        // Released: an invocation without the state claims at once (it would be held until the lease lapsed).
+        DynamodbTimeWindowEvent next = load();
+        next.setRecords(List.of(next.getRecords().get(next.getRecords().size() - 1)));
+        assertThat(handler.handleRequest(next, null).getBatchItemFailures()).isEmpty();
     }
 
     @Test

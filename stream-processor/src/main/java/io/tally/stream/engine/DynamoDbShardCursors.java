@@ -184,7 +184,30 @@ public final class DynamoDbShardCursors implements ShardCursors {
             Progress progress = CursorProgress.read(before);
             boolean otherClaim = before != null && before.containsKey(HOLDER)
                     && !lease.holder().equals(string(before, HOLDER));
+            if (otherClaim && handsOver && progress.abandonedClaim(string(before, CLAIMED_FROM)) != null) {
+                unmark(shardId, lease);
+            }
             return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);
+        }
+    }
+
+    /**
+     * Removes the takeover mark of our claim made over a claim whose invocation died before its first record was
+     * acknowledged (a retry of that batch): should this one die too and its records be given up on by the mapping, a
+     * delivery past them must meet their pending record (the guard and its alarm), not take the claim over as
+     * completed. One more write, only after a crash; a failure leaves the mark (logged).
+     */
+    private void unmark(String shardId, Lease lease) {
+        try {
+            client.updateItem(UpdateItemRequest.builder().tableName(tableName).key(key(shardId))
+                    .updateExpression("REMOVE #to").conditionExpression("#holder = :holder")
+                    .expressionAttributeNames(names("#to", "#holder"))
+                    .expressionAttributeValues(Map.of(":holder", AttributeValue.fromS(lease.holder())))
+                    .build());
+        } catch (ConditionalCheckFailedException e) {
+            // No longer ours: nothing of ours to unmark.
+        } catch (SdkException e) {
+            LOG.warn("the takeover mark of the claim on shard {} could not be removed", shardId, e);
         }
     }
 

@@ -29,9 +29,11 @@ public final class InMemoryShardCursors implements ShardCursors {
                 return new Granted(received.progress());
             }
         }
-        if (cursor.holder() != null && !cursor.holder().equals(lease.holder()) && cursor.leaseUntil().isBefore(now)
+        if (!admits(cursor, firstSequence, lease, now) && cursor.holder() != null
+                && !cursor.holder().equals(lease.holder()) && cursor.leaseUntil().isBefore(now)
                 && cursor.claim().takenOver(firstSequence)) {
-            // Released on its holder's behalf, its batch taken as completed, as DynamoDB's.
+            // As DynamoDB's: a claim the condition refuses, lapsed and taken over, is released on its holder's behalf,
+            // its batch taken as completed.
             cursor = new Cursor(cursor.progress().takenOver(cursor.claim(), firstSequence), null, null, null);
             cursors.put(shardId, cursor);
         }
@@ -51,8 +53,25 @@ public final class InMemoryShardCursors implements ShardCursors {
                 return new PastFailure(abandoned);
             }
         }
-        cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(), marks));
+        boolean retryOfAbandoned = cursor.holder() != null && !cursor.holder().equals(lease.holder())
+                && cursor.progress().abandonedClaim(cursor.claim().from()) != null;
+        cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(),
+                retryOfAbandoned ? new ClaimMarks(firstSequence, null) : marks));
         return new Granted(before);
+    }
+
+    /** DynamoDB's claim condition ({@link DynamoDbShardCursors}). */
+    private static boolean admits(Cursor cursor, String first, Lease lease, Instant now) {
+        Pending pending = cursor.progress().pending();
+        if (pending != null && pending.sequence().compareTo(first) < 0) {
+            return false;
+        }
+        if (cursor.holder() == null || cursor.holder().equals(lease.holder())) {
+            return true;
+        }
+        String acknowledged = cursor.progress().acknowledged();
+        return cursor.leaseUntil().isBefore(now) && (cursor.claim().from().compareTo(first) >= 0
+                || acknowledged != null && cursor.claim().from().compareTo(acknowledged) <= 0);
     }
 
     @Override

@@ -44,14 +44,22 @@ final class PagePruner {
     private final ShardTokens tokens;
     private final Supplier<Set<String>> listing;
     private final PruneTally tally;
+    private final Runnable unregisteredCursor;
+    private final Instant now;
 
+    /**
+     * @param unregisteredCursor told of a recent cursor of a gone shard that has no registry entry
+     * @param now                the run's time, by the pruner's clock
+     */
     PagePruner(DynamoDbClient dynamo, String table, ShardTokens tokens, Supplier<Set<String>> listing,
-               PruneTally tally) {
+               PruneTally tally, Runnable unregisteredCursor, Instant now) {
         this.dynamo = dynamo;
         this.table = table;
         this.tokens = tokens;
         this.listing = listing;
         this.tally = tally;
+        this.unregisteredCursor = unregisteredCursor;
+        this.now = now;
     }
 
     void prune(List<Map<String, AttributeValue>> page) {
@@ -171,13 +179,19 @@ final class PagePruner {
             AttributeValue shardId = cursor.get(ShardCursorItem.SHARD_ID);
             if (CursorRegistry.needsEntry(cursor) && shardId != null && shardId.s() != null) {
                 // A failure stops the pass as any other does: a pass that completes has entered every cursor it met.
-                dynamo.putItem(CursorRegistry.entry(table, shardId.s(), token, Instant.now()));
+                dynamo.putItem(CursorRegistry.entry(table, shardId.s(), token, now));
                 try {
                     dynamo.updateItem(CursorRegistry.mark(table, token));
                 } catch (ConditionalCheckFailedException e) {
                     // Deleted meanwhile.
                 }
             }
+            return;
+        }
+        if (CursorRegistry.needsEntry(cursor) && UnlistedCursors.updatedWithin(cursor, now)) {
+            // A recent cursor of a shard the listing does not hold that the registry's check could not see (its
+            // registration failed): kept, and the next pass checks the cursors with a scan again, which refuses.
+            unregisteredCursor.run();
             return;
         }
         AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
@@ -193,17 +207,32 @@ final class PagePruner {
             });
             tally.cursorRemoved();
         } catch (ConditionalCheckFailedException e) {
-            // The cursor was written after the read: left to the next pass.
+            // The cursor was written after the read: left to the next pass, with its registry entry.
+            return;
+        }
+        deleteEntry(ShardCursorItem.registryKey(token));
+    }
+
+    /**
+     * Deletes the cursor registry's entry of a shard that is gone, once its cursor is gone too (deleted with it
+     * otherwise): an entry must outlive its cursor, or the registry's check would not see the cursor. No stream
+     * processor writes the cursor of a gone shard again (its batches are refused before any write).
+     */
+    private void deleteEntryOfGoneShard(Map<String, AttributeValue> entry) {
+        String token = ShardTokens.registeredToken(entry);
+        if (tokens.live().contains(token)) {
+            return;
+        }
+        Map<String, AttributeValue> cursor = dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(ShardCursorItem.key(token).toAttributeMap())).item();
+        if (cursor == null || cursor.isEmpty()) {
+            deleteEntry(Key.of(entry));
         }
     }
 
-    /** Deletes the cursor registry's entry of a shard that is gone. */
-    private void deleteEntryOfGoneShard(Map<String, AttributeValue> entry) {
-        if (tokens.live().contains(ShardTokens.registeredToken(entry))) {
-            return;
-        }
+    private void deleteEntry(Key entry) {
         try {
-            dynamo.deleteItem(r -> r.tableName(table).key(Key.of(entry).toAttributeMap())
+            dynamo.deleteItem(r -> r.tableName(table).key(entry.toAttributeMap())
                     .conditionExpression("attribute_exists(#pk)")
                     .expressionAttributeNames(Map.of("#pk", TableSchema.PK)));
         } catch (ConditionalCheckFailedException e) {

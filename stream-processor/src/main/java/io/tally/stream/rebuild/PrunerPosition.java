@@ -130,11 +130,30 @@ final class PrunerPosition {
      * those that were not), and stream processors enter the cursors they create.
      */
     void complete() {
-        update("SET #completed = :now, #registered = :true REMOVE #phase, #segments, #positions",
+        Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(PrunerPositionItem.KEY.toAttributeMap())).item();
+        boolean unregistered = item != null && item.containsKey(PrunerPositionItem.CURSORS_UNREGISTERED);
+        update("SET #completed = :now" + (unregistered ? "" : ", #registered = :true")
+                        + " REMOVE #phase, #segments, #positions, #unregistered"
+                        + (unregistered ? ", #registered" : ""),
                 Map.of("#completed", PrunerPositionItem.PASS_COMPLETED, "#phase", PrunerPositionItem.PHASE,
                         "#segments", PrunerPositionItem.SEGMENTS, "#positions", PrunerPositionItem.POSITIONS,
+                        "#registered", PrunerPositionItem.CURSORS_REGISTERED,
+                        "#unregistered", PrunerPositionItem.CURSORS_UNREGISTERED),
+                unregistered ? Map.of(":now", AttributeValue.fromS(clock.instant().toString()))
+                        : Map.of(":now", AttributeValue.fromS(clock.instant().toString()),
+                        ":true", AttributeValue.fromBool(true)));
+    }
+
+    /**
+     * Stores that the pass met a recent cursor of a shard the listing does not hold without a registry entry: until
+     * a pass completes without meeting one, passes check the cursors with a scan.
+     */
+    void cursorsUnregistered() {
+        update("SET #unregistered = :true REMOVE #registered",
+                Map.of("#unregistered", PrunerPositionItem.CURSORS_UNREGISTERED,
                         "#registered", PrunerPositionItem.CURSORS_REGISTERED),
-                Map.of(":now", AttributeValue.fromS(clock.instant().toString()), ":true", AttributeValue.fromBool(true)));
+                Map.of(":true", AttributeValue.fromBool(true)));
     }
 
     /** Forgets the pass and when it began: it was refused, and the next run begins a pass again. */

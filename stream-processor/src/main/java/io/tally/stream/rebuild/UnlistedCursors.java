@@ -58,7 +58,8 @@ final class UnlistedCursors {
         return unlisted;
     }
 
-    private static boolean updatedWithin(Map<String, AttributeValue> cursor, Instant now) {
+    /** Whether the cursor was updated within {@link #RECENT} of {@code now} (a time it cannot read counts as recent). */
+    static boolean updatedWithin(Map<String, AttributeValue> cursor, Instant now) {
         AttributeValue updatedAt = cursor.get(ShardCursorItem.UPDATED_AT);
         if (updatedAt == null || updatedAt.s() == null) {
             return false;

@@ -178,7 +178,8 @@ public final class WatermarkPruner {
                     return finish(tally, tokens, Outcome.PAUSED);
                 }
             }
-            PagePruner pages = new PagePruner(dynamo, table, tokens, this::liveTokens, tally);
+            PagePruner pages = new PagePruner(dynamo, table, tokens, this::liveTokens, tally,
+                    position::cursorsUnregistered, clock.instant());
             Object progressLock = new Object();
             boolean complete = SegmentedScan.run(state.segments(),
                     (segment, total, start) -> dynamo.scan(r -> r.tableName(table).segment(segment)

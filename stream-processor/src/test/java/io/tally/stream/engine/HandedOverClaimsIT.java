@@ -169,6 +169,20 @@ class HandedOverClaimsIT {
 
     @ParameterizedTest
     @MethodSource("cursors")
+    void retryOfABatchWhoseInvocationDied_isNotMarkedForATakeover_soThatAGiveUpPastItTripsTheGuard(
+            ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S10, S20, lease("a", 10), handsOver(), NOW);
+        assertThat(cursors.claim(shard, S10, S20, lease("a2", 20), handsOver(), NOW.plusSeconds(11)))
+                .isEqualTo(new Granted(new Progress(new Pending(S10, 0, null), null)));
+
+        // a2 died too, and the mapping gave the batch up: a delivery past it meets its first record pending.
+        assertThat(cursors.claim(shard, S30, S30, lease("c", 60), handsOver(), NOW.plusSeconds(60)))
+                .isEqualTo(new ShardCursors.PastFailure(new Pending(S10, 0, null)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("cursors")
     void lapsedHandedOverClaim_batchStartingWithinIt_isADeliveryPastTheFailure(ShardCursors cursors) {
         String shard = shard();
         cursors.claim(shard, S10, S30, lease("a", 10), handsOver(), NOW);

@@ -93,6 +93,35 @@ class CursorRegistryIT {
         assertThat(entry(unlisted)).isEmpty();
     }
 
+    @Test
+    void entryOfAGoneShard_outlivesItsCursor_andGoesWithIt() {
+        String gone = "shardId-00000011-gone";
+        putCursor(gone, "2026-11-01T00:00:00Z");
+        putEntry(gone);
+        WatermarkPruner pruner = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table);
+
+        assertThat(pruner.prune().outcome()).isEqualTo(WatermarkPruner.Outcome.COMPLETE);
+
+        assertThat(cursor(gone)).isEmpty();
+        assertThat(entry(gone)).isEmpty();
+    }
+
+    @Test
+    void recentCursorOfAnUnlistedShardWithoutAnEntry_isKept_andTheNextPassScansAndRefuses() {
+        WatermarkPruner pruner = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table);
+        pruner.prune();
+        String unlisted = "shardId-00000012-registration-failed";
+        putCursor(unlisted, Instant.now().minus(Duration.ofHours(1)).toString());
+
+        // The registry's check cannot see it; the pruning keeps it and forgets that every cursor is registered.
+        assertThat(pruner.prune().outcome()).isEqualTo(WatermarkPruner.Outcome.COMPLETE);
+        assertThat(cursor(unlisted)).isNotEmpty();
+        assertThat(position()).doesNotContainKey(PrunerPositionItem.CURSORS_REGISTERED);
+
+        assertThatThrownBy(pruner::prune).isInstanceOf(WatermarkPruner.Refused.class).hasMessageContaining(unlisted);
+        assertThat(cursorScans).as("the pass after it checks with a scan").hasValue(2);
+    }
+
     private static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
     }
