@@ -77,6 +77,10 @@ final class LambdaBatch {
                 break;
             }
         }
+        if (converted.isEmpty()) {
+            // No record to process (none delivered, or every one filed as a dead letter): no claim of its own.
+            return new Outcome(Optional.ofNullable(stopAt), engine.passOn(shardId, chain));
+        }
         BatchResult result = engine.process(converted, context == null
                 ? new ShardCursors.Lease(UUID.randomUUID().toString(), Instant.now().plus(DEFAULT_LEASE))
                 : lease(context), chain);

@@ -73,27 +73,23 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
             ShardCursors.Handover received = WindowState.handover(event.getState());
             boolean lastOfWindow = Boolean.TRUE.equals(event.getIsFinalInvokeForWindow())
                     || Boolean.TRUE.equals(event.getIsWindowTerminatedEarly());
-            if (records.isEmpty()) {
-                if (received != null && lastOfWindow && event.getShardId() != null
-                        && !engine.releaseHandover(event.getShardId(), received)) {
-                    // Failing the invocation has it retried with the same state: the claim is not lost.
-                    throw new IllegalStateException("the shard cursor's claim handed over could not be released");
-                }
+            if (event.getShardId() == null) {
+                // No records either: nothing to process, and no shard whose claim could be released.
                 return new TimeWindowEventResponse(lastOfWindow ? new HashMap<>() : WindowState.of(received),
                         new ArrayList<>());
             }
-            identity.check(records.get(0).getEventSourceARN(), event.getShardId());
+            if (!records.isEmpty()) {
+                identity.check(records.get(0).getEventSourceARN(), event.getShardId());
+            }
             List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
             LambdaBatch.Outcome outcome = LambdaBatch.process(engine, event.getShardId(), records, context,
                     new ShardCursors.Chain(received, !lastOfWindow));
             outcome.failure().ifPresent(sequence -> failures.add(new TimeWindowEventResponse.BatchItemFailure(sequence)));
             if (lastOfWindow && outcome.handover() != null) {
-                // The window ends with a claim still to hand over (a batch with nothing to write, or one refused): the
-                // next window starts without this state, so the claim is released now.
-                if (!engine.releaseHandover(event.getShardId(), outcome.handover())) {
-                    throw new IllegalStateException("the shard cursor's claim handed over could not be released");
-                }
-                return new TimeWindowEventResponse(new HashMap<>(), failures);
+                // The engine releases the claim handed over at the window's end (the next window starts without this
+                // state) unless the cursor could not be written: failing the invocation has it retried with the same
+                // state, so the claim is not lost.
+                throw new IllegalStateException("the shard cursor's claim handed over could not be released");
             }
             return new TimeWindowEventResponse(WindowState.of(outcome.handover()), failures);
         } finally {

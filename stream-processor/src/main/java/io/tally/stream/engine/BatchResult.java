@@ -129,7 +129,9 @@ public final class BatchResult {
     /**
      * The claim to hand over to the shard's next invocation through the window's state ({@link ShardCursors.Chain}):
      * this batch's, left in place, or the one it received and did not take; empty when the claim was released (the
-     * next invocation claims afresh).
+     * next invocation claims afresh). At a window's end ({@link ShardCursors.Chain#handsOver()} false) the engine
+     * releases a claim it received and did not take: one returned then could not be released, and the invocation
+     * must fail so that it is retried with the same state.
      */
     public Optional<ShardCursors.Handover> handover() {
         return Optional.ofNullable(handover);

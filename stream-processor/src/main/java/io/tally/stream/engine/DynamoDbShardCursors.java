@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
@@ -111,15 +110,8 @@ public final class DynamoDbShardCursors implements ShardCursors {
         handsOver(chain.handsOver(), last, names, values, set, remove);
         CursorProgress.store(chain.received().progress(), names, values, set, remove);
         try {
-            return client.updateItem(UpdateItemRequest.builder()
-                    .tableName(tableName)
-                    .key(key(shardId))
-                    .updateExpression(expression(set, remove))
-                    .conditionExpression(CHAIN_CONDITION)
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(values)
-                    .returnValues(ReturnValue.ALL_OLD)
-                    .build()).attributes();
+            return client.updateItem(claiming(shardId, set, remove, CHAIN_CONDITION, names, values).build())
+                    .attributes();
         } catch (ConditionalCheckFailedException e) {
             return null;
         }
@@ -139,7 +131,8 @@ public final class DynamoDbShardCursors implements ShardCursors {
             client.updateItem(CursorRegistry.mark(tableName, token));
         } catch (ConditionalCheckFailedException e) {
             // The cursor is gone (the pruner deleted it): nothing to mark.
-        } catch (SdkException e) {
+        } catch (RuntimeException e) {
+            // Any failure, not only the SDK's: the claim is written, and a batch must not be refused over the registry.
             LOG.warn("the cursor of shard {} could not be entered in the cursor registry; its next claim tries again",
                     shardId, e);
         }
@@ -159,14 +152,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
             List<String> set = new ArrayList<>(List.of(CLAIM));
             List<String> remove = new ArrayList<>();
             handsOver(handsOver, last, names, values, set, remove);
-            UpdateItemRequest request = UpdateItemRequest.builder()
-                    .tableName(tableName)
-                    .key(key(shardId))
-                    .updateExpression(expression(set, remove))
-                    .conditionExpression(CLAIM_CONDITION)
-                    .expressionAttributeNames(names)
-                    .expressionAttributeValues(values)
-                    .returnValues(ReturnValue.ALL_OLD)
+            UpdateItemRequest request = claiming(shardId, set, remove, CLAIM_CONDITION, names, values)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                     .build();
             Map<String, AttributeValue> before;
@@ -206,7 +192,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
                     .build());
         } catch (ConditionalCheckFailedException e) {
             // No longer ours: nothing of ours to unmark.
-        } catch (SdkException e) {
+        } catch (RuntimeException e) {
             LOG.warn("the takeover mark of the claim on shard {} could not be removed", shardId, e);
         }
     }
@@ -231,6 +217,19 @@ public final class DynamoDbShardCursors implements ShardCursors {
         } catch (ConditionalCheckFailedException e) {
             // Changed since it was read: the next claim meets what changed it.
         }
+    }
+
+    /** The claim's UpdateItem, on {@code condition}, returning the cursor as it was before it. */
+    private UpdateItemRequest.Builder claiming(String shardId, List<String> set, List<String> remove, String condition,
+                                               Map<String, String> names, Map<String, AttributeValue> values) {
+        return UpdateItemRequest.builder()
+                .tableName(tableName)
+                .key(key(shardId))
+                .updateExpression(expression(set, remove))
+                .conditionExpression(condition)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .returnValues(ReturnValue.ALL_OLD);
     }
 
     private static Map<String, AttributeValue> claimValues(String shardId, String first, Lease lease, Instant now) {

@@ -140,6 +140,22 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * The claim an invocation that takes none passes on: the one it received, or, at the end of a window (its chain
+     * {@linkplain ShardCursors.Chain#handsOver hands nothing over}, the next window starts without the state), none,
+     * once it is released. An invocation without records to process calls this; {@link #process} does it for a batch
+     * it processes nothing of.
+     *
+     * @return the claim to hand over in the window's state (null: none); at a window's end, a claim returned could not
+     *         be released, and the invocation must fail so that it is retried with the same state
+     */
+    public ShardCursors.Handover passOn(String shardId, ShardCursors.Chain chain) {
+        if (!endsWindowWith(chain)) {
+            return chain.received();
+        }
+        return releaseHandover(shardId, chain.received()) ? null : chain.received();
+    }
+
+    /**
      * Files a record that never became a {@link SourceRecord} (it could not be converted) on the dead-letter route.
      *
      * @return false when the sink failed: the caller must not let the stream move past the record
@@ -163,19 +179,20 @@ public final class Engine implements AutoCloseable {
         if (plan.isIdle()) {
             // Nothing to write, file or publish (no records, or echoes of our own writes): no claim, so an idle stream
             // stays idle. A claim handed over is passed on, or released by the last invocation of its window.
-            if (received == null || chain.handsOver() || batch.isEmpty()) {
+            if (batch.isEmpty()) {
                 return BatchResult.idle(plan, received);
             }
-            return releaseHandover(plan.shardId(), received) ? BatchResult.idle(plan, null)
-                    : BatchResult.refused(plan, "cursor unavailable: the claim handed over could not be released",
-                    received);
+            ShardCursors.Handover left = passOn(plan.shardId(), chain);
+            return left == null || !endsWindowWith(chain) ? BatchResult.idle(plan, left)
+                    : BatchResult.refused(plan, "cursor unavailable: the claim handed over could not be released", left);
         }
         String first = plan.firstWork();
         String last = batch.get(batch.size() - 1).paddedSequence();
         ShardGuard.Admission admission = guard.admit(plan.shardId(), first, last, lease, chain, now);
         if (admission.refusal() != null) {
-            // Nothing was claimed: the claim handed over, if any, is still the one to pass on.
-            return BatchResult.refused(plan, admission.refusal(), received);
+            // Nothing was claimed: the claim handed over, if any, is still the one to pass on, or to release when the
+            // window ends here (a failed release passes it on: the caller must fail the invocation).
+            return BatchResult.refused(plan, admission.refusal(), passOn(plan.shardId(), chain));
         }
         ShardCursors.Progress before = admission.before();
         List<Future<KeyWriter.Outcome>> writes = new ArrayList<>(plan.byKey().size());
@@ -208,6 +225,11 @@ public final class Engine implements AutoCloseable {
         metrics.coalescing(batch.size(), ended.requests());
         return BatchResult.ran(plan, failed,
                 new BatchResult.Writes(ended.requests(), ended.failed().size(), givenUp.count()), events, handover);
+    }
+
+    /** Whether the batch ends its window holding a claim handed over, which it must then release. */
+    private static boolean endsWindowWith(ShardCursors.Chain chain) {
+        return chain.received() != null && !chain.handsOver();
     }
 
     /** Waits for writes in flight, then stops the pool. */

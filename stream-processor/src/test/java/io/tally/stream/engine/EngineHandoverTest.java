@@ -132,6 +132,38 @@ class EngineHandoverTest {
     }
 
     @Test
+    void refusedLastInvocationOfAWindow_releasesTheClaimItReceived() {
+        List<SourceRecord> all = records();
+        BatchResult one = engine.process(all.subList(0, 2), lease(), new Chain(null, true));
+        Handover received = one.handover().orElseThrow();
+        // A batch past a record still pending in the progress handed over is refused before any claim ...
+        Handover pendingBefore = new Handover(received.holder(), received.from(), new ShardCursors.Progress(
+                new ShardCursors.Pending(all.get(1).paddedSequence(), 1, Instant.now()), all.get(0).paddedSequence()));
+
+        BatchResult last = engine.process(all.subList(2, 4), lease(), new Chain(pendingBefore, false));
+
+        // ... and, the window ending, the claim it received is released with that progress, not passed on.
+        assertThat(last.refusal()).isPresent();
+        assertThat(last.handover()).isEmpty();
+        assertThat(cursors.releases).isEqualTo(1);
+        assertThat(cursors.inner.pending(SHARD)).isNotNull();
+    }
+
+    @Test
+    void passOn_keepsTheClaimWithinAWindow_andReleasesItAtTheEnd() {
+        List<SourceRecord> all = records();
+        Handover received = engine.process(all.subList(0, 2), lease(), new Chain(null, true)).handover().orElseThrow();
+
+        assertThat(engine.passOn(SHARD, new Chain(received, true))).isEqualTo(received);
+        assertThat(cursors.releases).isZero();
+        assertThat(engine.passOn(SHARD, new Chain(received, false))).isNull();
+        assertThat(cursors.releases).isEqualTo(1);
+        cursors.failReleases = true;
+        assertThat(engine.passOn(SHARD, new Chain(received, false))).as("a release that fails").isEqualTo(received);
+        assertThat(engine.passOn(SHARD, Chain.NONE)).isNull();
+    }
+
+    @Test
     void lastInvocationWithoutRecords_releasesTheClaimHandedOver() {
         List<SourceRecord> all = records();
         BatchResult one = engine.process(all.subList(0, 2), lease(), new Chain(null, true));

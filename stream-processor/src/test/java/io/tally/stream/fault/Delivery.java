@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.RecordingPublisher;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -54,6 +56,8 @@ final class Delivery {
     private int refusalsInARow;
     private int pastFailureDeliveries;
     private int pastFailureRefusals;
+    /** The last invocations, for the message of a shard that makes no progress. */
+    private final Deque<String> history = new ArrayDeque<>();
 
     Delivery(List<SourceRecord> records, Invoker invoker, Random random, RecordingPublisher publisher,
              Predicate<DomainEvent> alwaysRefused, boolean pastFailure, boolean crashes, FaultInterceptor faults) {
@@ -114,7 +118,8 @@ final class Delivery {
     void step() {
         if (invocations > MAX_INVOCATIONS || refusalsInARow > MAX_INVOCATIONS) {
             throw new AssertionError("no progress after " + invocations + " invocations (" + refusalsInARow
-                    + " refused in a row) at record " + position + " of " + records.size());
+                    + " refused in a row) at record " + position + " of " + records.size()
+                    + "; the invocations before the refusals, oldest first:\n" + String.join("\n", history));
         }
         int end = Math.min(records.size(), position + batchSize());
         boolean crash = crashes && random.nextInt(8) == 0;
@@ -188,14 +193,34 @@ final class Delivery {
     private Optional<Outcome> invoke(int from, int to, int crashAfter) {
         largestBatch = Math.max(largestBatch, to - from);
         faults.crashAfter(crashAfter);
+        String how = "crashed";
         try {
             Outcome outcome = invoker.invoke(from, to);
+            how = faults.crashed() ? "crashed after " + crashAfter + " calls" : outcome.toString();
             return faults.crashed() ? Optional.empty() : Optional.of(outcome);
         } catch (RuntimeException e) {
+            how = "threw " + e;
             return Optional.empty();
         } finally {
+            remember(from, to, crashAfter, how);
             faults.crashAfter(-1);
             faults.resetCrash();
+        }
+    }
+
+    /**
+     * Keeps the last invocations but refusals in a row (those repeat one line): records {@code from..to-1} by
+     * sequence, and how the invocation ended.
+     */
+    private void remember(int from, int to, int crashAfter, String how) {
+        if (refusalsInARow > 1) {
+            return;
+        }
+        history.addLast("records " + from + ".." + (to - 1) + " (sequences " + records.get(from).sequenceNumber()
+                + ".." + records.get(to - 1).sequenceNumber() + ")" + (crashAfter >= 0 ? ", crash set at call "
+                + crashAfter : "") + ": " + how);
+        if (history.size() > 40) {
+            history.removeFirst();
         }
     }
 

@@ -11,6 +11,8 @@ import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 
 /**
@@ -55,6 +58,38 @@ class CursorRegistryIT {
         assertThat(entry).containsEntry(ShardCursorItem.SHARD_ID, s(liveShard))
                 .containsEntry("entityType", s(ShardCursorItem.TYPE.attributeValue()));
         assertThat(entry.get("pk").s()).isEqualTo(ShardCursorItem.REGISTRY_PREFIX + Watermarks.token(liveShard).charAt(0));
+    }
+
+    @Test
+    void claim_whoseRegistryWriteFailsWithAnyException_isGranted_andTheNextClaimEntersTheCursor() {
+        // The SDK can fail a request with an unchecked exception of its own (a NullPointerException in its retry
+        // strategy was seen with injected faults): the claim is written by then, so the batch must still run.
+        AtomicInteger registryPuts = new AtomicInteger();
+        DynamoDbClient failingOnce = (DynamoDbClient) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                    if (args != null && args.length == 1 && args[0] instanceof PutItemRequest
+                            && registryPuts.incrementAndGet() == 1) {
+                        throw new NullPointerException("injected: not an SdkException");
+                    }
+                    try {
+                        return method.invoke(dynamo, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        DynamoDbShardCursors cursors = new DynamoDbShardCursors(failingOnce, table);
+        ShardCursors.Lease lease = new ShardCursors.Lease("a", Instant.now().plusSeconds(60));
+
+        assertThat(cursors.claim(liveShard, SourceRecord.pad("1"), lease, Instant.now()))
+                .isInstanceOf(ShardCursors.Granted.class);
+        assertThat(cursor(liveShard)).containsEntry(ShardCursorItem.HOLDER, s("a"))
+                .doesNotContainKey(ShardCursorItem.REGISTERED);
+        assertThat(entry(liveShard)).isEmpty();
+
+        assertThat(cursors.claim(liveShard, SourceRecord.pad("1"), lease, Instant.now()))
+                .isInstanceOf(ShardCursors.Granted.class);
+        assertThat(cursor(liveShard)).containsEntry(ShardCursorItem.REGISTERED, AttributeValue.fromBool(true));
+        assertThat(entry(liveShard)).isNotEmpty();
     }
 
     @Test
