@@ -1,9 +1,6 @@
 package io.tally.stream.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.tally.core.derive.CascadeRunner;
-import io.tally.core.domain.Derivations;
-import io.tally.stream.events.EventPublisher;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,7 +57,7 @@ public final class Engine implements AutoCloseable {
     private final Clock clock;
     private final ExecutorService executor;
 
-    private Engine(Builder builder) {
+    Engine(EngineBuilder builder) {
         this.deadLetters = Objects.requireNonNull(builder.deadLetters, "deadLetters");
         this.metrics = builder.metrics != null ? builder.metrics : new StreamMetrics(new SimpleMeterRegistry());
         this.planner = new BatchPlanner(Objects.requireNonNull(builder.derivations, "derivations"), metrics);
@@ -81,8 +78,8 @@ public final class Engine implements AutoCloseable {
         this.executor = Executors.newFixedThreadPool(builder.writeConcurrency, new WriterThreads());
     }
 
-    public static Builder builder() {
-        return new Builder();
+    public static EngineBuilder builder() {
+        return new EngineBuilder();
     }
 
     public StreamMetrics metrics() {
@@ -246,127 +243,6 @@ public final class Engine implements AutoCloseable {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    /** Wires an engine; derivations, store, dead-letter sink and publisher are required. */
-    public static final class Builder {
-        private Derivations derivations;
-        private DerivedStore store;
-        private DeadLetterSink deadLetters;
-        private EventPublisher publisher;
-        private StreamMetrics metrics;
-        private Clock clock;
-        private int writeConcurrency = DEFAULT_WRITE_CONCURRENCY;
-        private ShardCursors cursors;
-        private CascadeRunner cascades = CascadeRunner.NONE;
-        private Duration lease = Duration.ofMinutes(2);
-        private int eventAttempts = 5;
-        private Duration eventGiveUpAfter = Duration.ofMinutes(10);
-        private int writeAttempts = 5;
-        private Duration writeGiveUpAfter = Duration.ofMinutes(10);
-        private Duration releaseBackoff = ShardGuard.FIRST_BACKOFF;
-
-        private Builder() {
-        }
-
-        public Builder derivations(Derivations derivations) {
-            this.derivations = derivations;
-            return this;
-        }
-
-        public Builder store(DerivedStore store) {
-            this.store = store;
-            return this;
-        }
-
-        public Builder deadLetters(DeadLetterSink deadLetters) {
-            this.deadLetters = deadLetters;
-            return this;
-        }
-
-        public Builder publisher(EventPublisher publisher) {
-            this.publisher = publisher;
-            return this;
-        }
-
-        /** Defaults to a private {@link SimpleMeterRegistry}. */
-        public Builder metrics(StreamMetrics metrics) {
-            this.metrics = metrics;
-            return this;
-        }
-
-        /** For the stream lag; defaults to the system clock. */
-        public Builder clock(Clock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        /** Derived writes of one batch in flight at once; defaults to {@link Engine#DEFAULT_WRITE_CONCURRENCY}. */
-        public Builder writeConcurrency(int writeConcurrency) {
-            this.writeConcurrency = writeConcurrency;
-            return this;
-        }
-
-        /**
-         * The shard cursors that guard the ordering assumption; defaults to cursors in memory, which guard only the
-         * batches of this engine. Production uses {@link DynamoDbShardCursors}.
-         */
-        public Builder cursors(ShardCursors cursors) {
-            this.cursors = cursors;
-            return this;
-        }
-
-        /** Runs the cascades the derivations ask for; defaults to one that refuses every cascade. */
-        public Builder cascades(CascadeRunner cascades) {
-            this.cascades = Objects.requireNonNull(cascades, "cascades");
-            return this;
-        }
-
-        /** How long a batch processed without a lease of the caller's ({@link #process(List)}) holds its shard. */
-        public Builder lease(Duration lease) {
-            this.lease = Objects.requireNonNull(lease, "lease");
-            return this;
-        }
-
-        /**
-         * When the events of a record that failed retryably (throttling, an internal failure of the bus) are given
-         * up on and filed as a dead letter: after {@code attempts} failed batches in a row, at least {@code after}
-         * since the first (defaults: 5 attempts, 10 minutes); the shard then takes the bus to be in an outage, kept
-         * in its cursor, and files its next events that fail retryably at once, until the bus takes one of them or
-         * {@code after} passes with nothing filed. Events the bus refuses for good are filed at once.
-         */
-        public Builder eventGiveUp(int attempts, Duration after) {
-            this.eventAttempts = attempts;
-            this.eventGiveUpAfter = Objects.requireNonNull(after, "after");
-            return this;
-        }
-
-        /**
-         * When a derived write that DynamoDB refuses for good (an item over 400 KB, a full item collection) is given
-         * up on and filed as a dead letter, so that the shard moves on: after {@code attempts} failed batches in a
-         * row at its record, at least {@code after} since the first (defaults: 5 attempts, 10 minutes); a write to an
-         * item the shard gave up on before ({@link RefusedItems}, in its cursor) is filed at once. Throttling and
-         * other errors that clear are retried until they do.
-         */
-        public Builder writeGiveUp(int attempts, Duration after) {
-            this.writeAttempts = attempts;
-            this.writeGiveUpAfter = Objects.requireNonNull(after, "after");
-            return this;
-        }
-
-        /**
-         * The pause before the second attempt at releasing a shard's cursor, doubled before each further attempt
-         * (default 10 ms; at most {@value ShardGuard#RELEASE_ATTEMPTS} attempts, pauses up to 400 ms). The fault test
-         * sets zero: its crashed invocations fail every call, where a real one is gone.
-         */
-        public Builder releaseBackoff(Duration first) {
-            this.releaseBackoff = Objects.requireNonNull(first, "first");
-            return this;
-        }
-
-        public Engine build() {
-            return new Engine(this);
         }
     }
 }

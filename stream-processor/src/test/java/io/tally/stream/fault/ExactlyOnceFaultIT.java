@@ -22,6 +22,7 @@ import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.EngineBuilder;
 import io.tally.stream.engine.ShardCursors;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
@@ -355,7 +356,7 @@ class ExactlyOnceFaultIT {
 
     private static Engine engine(String table, Mode mode, RecordingPublisher publisher, DerivedStore store,
                                  Clock clock) {
-        Engine.Builder builder = Engine.builder()
+        EngineBuilder builder = Engine.builder()
                 .clock(clock)
                 .derivations(DERIVATIONS)
                 .store(store)
