@@ -11,8 +11,12 @@ import io.tally.stream.engine.DerivedWrites;
 import io.tally.stream.engine.Watermarks;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -64,24 +68,74 @@ final class PagePruner {
 
     void prune(List<Map<String, AttributeValue>> page) {
         tokens.judge(page, listing);
+        // The partials of gone shards by base item (a base item's partials share its partition key: a page holds them
+        // side by side), folded together once the page's other items are done.
+        Map<Key, List<Map<String, AttributeValue>>> partials = new LinkedHashMap<>();
         for (Map<String, AttributeValue> item : page) {
-            try {
+            if (isPartialOfAGoneShard(item)) {
+                partials.computeIfAbsent(PartialKeys.baseOf(Key.of(item)), base -> new ArrayList<>()).add(item);
+                continue;
+            }
+            forItem(item, () -> {
                 if (ShardTokens.isCursor(item)) {
                     deleteCursorOfGoneShard(item);
                 } else if (ShardTokens.isRegistryEntry(item)) {
                     deleteEntryOfGoneShard(item);
-                } else if (isPartialOfAGoneShard(item)) {
-                    fold(item);
                 } else {
                     removeStaleWatermarks(item);
                 }
-            } catch (SdkException e) {
-                if (!ItemFailures.isTheItems(e)) {
-                    throw e;
-                }
-                tally.failed(Key.of(item), e);
-            }
+            });
         }
+        partials.values().forEach(this::foldAll);
+    }
+
+    /** Runs the work of one item; a failure of the item itself (too large, ...) is tallied, any other thrown. */
+    private void forItem(Map<String, AttributeValue> item, Runnable work) {
+        try {
+            work.run();
+        } catch (SdkException e) {
+            if (!ItemFailures.isTheItems(e)) {
+                throw e;
+            }
+            tally.failed(Key.of(item), e);
+        }
+    }
+
+    /**
+     * Folds the partials of gone shards of one base item: together, {@value PartialFold#MOST_TOGETHER} at a time
+     * ({@link PartialFold#together}: one transaction, two write units for each partial and two for the base item,
+     * where one at a time costs four a partial); a group that cannot go together, or whose transaction is refused (a
+     * partial written or folded since the read), is folded one partial at a time, each meeting its own refusal.
+     */
+    private void foldAll(List<Map<String, AttributeValue>> partials) {
+        for (int from = 0; from < partials.size(); from += PartialFold.MOST_TOGETHER) {
+            List<Map<String, AttributeValue>> group = partials.subList(from,
+                    Math.min(partials.size(), from + PartialFold.MOST_TOGETHER));
+            Optional<TransactWriteItemsRequest> together = PartialFold.together(table, group);
+            if (together.isPresent() && foldedTogether(together.get(), group)) {
+                continue;
+            }
+            group.forEach(partial -> forItem(partial, () -> fold(partial)));
+        }
+    }
+
+    /** @return false when the transaction was refused or failed for an item's sake: nothing was folded */
+    private boolean foldedTogether(TransactWriteItemsRequest transaction, List<Map<String, AttributeValue>> group) {
+        try {
+            dynamo.transactWriteItems(transaction);
+        } catch (TransactionCanceledException e) {
+            return false;
+        } catch (SdkException e) {
+            if (!ItemFailures.isTheItems(e)) {
+                throw e;
+            }
+            return false;
+        }
+        group.forEach(partial -> tally.partial(true));
+        Map<String, AttributeValue> names = new HashMap<>();
+        group.forEach(names::putAll);
+        removeZeroFamilyCounters(names);
+        return true;
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Delete;
@@ -28,12 +29,18 @@ import software.amazon.awssdk.services.dynamodb.model.Update;
  * <p>A partial with more counters than one update expression takes is folded in several transactions, each moving at
  * most {@value #COUNTERS_PER_STEP} counters from the partial to the base item (both conditioned on the version the
  * step before left), the last one deleting the partial. A fold cut short between two steps leaves the moved counters in
- * the base item and the rest in the partial: the sum is the same, and the next pass folds the rest. Pure: this builds
- * the requests, {@link WatermarkPruner} sends them.
+ * the base item and the rest in the partial: the sum is the same, and the next pass folds the rest. The partials of
+ * one base item that a page of the pruner's scan holds are folded together, in one transaction ({@link #together}).
+ * Pure: this builds the requests, {@link WatermarkPruner} sends them.
  */
 final class PartialFold {
     /** Counters one step moves: two expressions of 100 names each stay far within DynamoDB's 4 KB and 300 operators. */
     static final int COUNTERS_PER_STEP = 100;
+    /**
+     * Partials folded in one transaction at most: with the base item's update, 25 of DynamoDB's 100 actions a
+     * transaction, few enough that a partial written meanwhile (which cancels the whole transaction) costs little.
+     */
+    static final int MOST_TOGETHER = 24;
 
     private PartialFold() {
     }
@@ -46,13 +53,7 @@ final class PartialFold {
         }
         Key base = PartialKeys.baseOf(key);
         AttributeValue type = partial.get(TableSchema.ENTITY_TYPE);
-        Map<String, AttributeValue> counters = new TreeMap<>();
-        partial.forEach((name, value) -> {
-            if (!DerivedType.isReserved(name) && value.n() != null && !isZero(value.n())) {
-                counters.put(name, value);
-            }
-        });
-        List<Map.Entry<String, AttributeValue>> all = new ArrayList<>(counters.entrySet());
+        List<Map.Entry<String, AttributeValue>> all = new ArrayList<>(counters(partial).entrySet());
         long version = version(partial);
         List<TransactWriteItemsRequest> steps = new ArrayList<>();
         int from = 0;
@@ -69,6 +70,63 @@ final class PartialFold {
             from += COUNTERS_PER_STEP;
         } while (from < all.size());
         return steps;
+    }
+
+    /**
+     * The partials of one base item folded in one transaction: the base item takes the sum of their counters, and each
+     * partial is deleted on its write version. Transactional writes cost two write units an item (up to 1 KB), so
+     * folding {@code n} partials together costs {@code 2(n + 1)} units where one at a time costs {@code 4n}: the
+     * partials of a shared item that many shards write (a global slot, a day's downloads) come folded together. Empty
+     * when one fold each is the way: fewer than two partials, more than {@value #MOST_TOGETHER}, or more counters than
+     * one step moves.
+     *
+     * @param partials partials of gone shards, all of the same base item
+     */
+    static Optional<TransactWriteItemsRequest> together(String table, List<Map<String, AttributeValue>> partials) {
+        if (partials.size() < 2 || partials.size() > MOST_TOGETHER) {
+            return Optional.empty();
+        }
+        Key base = null;
+        AttributeValue type = null;
+        Map<String, BigDecimal> sums = new TreeMap<>();
+        List<TransactWriteItem> items = new ArrayList<>(partials.size() + 1);
+        for (Map<String, AttributeValue> partial : partials) {
+            Key key = Key.of(partial);
+            if (!PartialKeys.isPartial(key)) {
+                throw new IllegalArgumentException("not a partial: " + key);
+            }
+            if (base != null && !base.equals(PartialKeys.baseOf(key))) {
+                throw new IllegalArgumentException("partials of different items: " + base + ", " + key);
+            }
+            base = PartialKeys.baseOf(key);
+            type = partial.get(TableSchema.ENTITY_TYPE);
+            counters(partial).forEach((name, value) -> sums.merge(name, new BigDecimal(value.n()), BigDecimal::add));
+            items.add(deletePartial(table, key, version(partial)));
+        }
+        if (sums.size() > COUNTERS_PER_STEP) {
+            return Optional.empty();
+        }
+        List<Map.Entry<String, AttributeValue>> summed = new ArrayList<>();
+        sums.forEach((name, sum) -> {
+            if (sum.signum() != 0) {
+                summed.add(Map.entry(name, AttributeValue.fromN(sum.toPlainString())));
+            }
+        });
+        if (!summed.isEmpty()) {
+            items.add(addToBase(table, base, type, summed));
+        }
+        return Optional.of(TransactWriteItemsRequest.builder().transactItems(items).build());
+    }
+
+    /** The partial's counters that are not zero, by name. */
+    private static Map<String, AttributeValue> counters(Map<String, AttributeValue> partial) {
+        Map<String, AttributeValue> counters = new TreeMap<>();
+        partial.forEach((name, value) -> {
+            if (!DerivedType.isReserved(name) && value.n() != null && !isZero(value.n())) {
+                counters.put(name, value);
+            }
+        });
+        return counters;
     }
 
     private static TransactWriteItem deletePartial(String table, Key key, long version) {

@@ -126,4 +126,60 @@ class PartialFoldIT {
             assertThat(whole.get("tag:t" + i)).isEqualTo(n(i + 1));
         }
     }
+
+    @Test
+    void partialsOfOneItem_foldedTogether_inOneTransaction_theSumUnchanged_andNeverAgain() {
+        Key second = new Key("USER#u1", "#STATS#~p~bbbbbbbbbbbbbbbb");
+        Key third = new Key("USER#u1", "#STATS#~p~cccccccccccccccc");
+        put(BASE, 3, Map.of("posts", n(2)));
+        List<Map<String, AttributeValue>> partials = List.of(
+                put(PARTIAL, 5, Map.of("posts", n(1), "comments", n(-1))),
+                put(second, 2, Map.of("posts", n(4), "comments", n(2))),
+                put(third, 9, Map.of("likes", n(7))));
+        Map<String, AttributeValue> before = whole();
+
+        TransactWriteItemsRequest together = PartialFold.together(table, partials).orElseThrow();
+        dynamo.transactWriteItems(together);
+
+        // Three deletes and one update of the base item: 8 write units, where one fold each is 12.
+        assertThat(together.transactItems()).hasSize(4);
+        assertThat(whole()).isEqualTo(before);
+        assertThat(exists(PARTIAL) || exists(second) || exists(third)).isFalse();
+        Map<String, AttributeValue> base = dynamo.getItem(r -> r.tableName(table).key(BASE.toAttributeMap())).item();
+        assertThat(base).containsEntry("posts", n(7)).containsEntry("comments", n(1)).containsEntry("likes", n(7));
+        assertThatThrownBy(() -> dynamo.transactWriteItems(together)).isInstanceOf(TransactionCanceledException.class);
+        assertThat(whole()).isEqualTo(before);
+    }
+
+    @Test
+    void partialsFoldedTogether_oneWrittenSinceTheRead_nothingFolded() {
+        Key second = new Key("USER#u1", "#STATS#~p~bbbbbbbbbbbbbbbb");
+        List<Map<String, AttributeValue>> read = List.of(put(PARTIAL, 5, Map.of("posts", n(1))),
+                put(second, 2, Map.of("posts", n(4))));
+        put(second, 3, Map.of("posts", n(5)));
+
+        assertThatThrownBy(() -> dynamo.transactWriteItems(PartialFold.together(table, read).orElseThrow()))
+                .isInstanceOf(TransactionCanceledException.class);
+
+        assertThat(exists(PARTIAL)).isTrue();
+        assertThat(whole()).containsEntry("posts", n(6));
+    }
+
+    @Test
+    void together_onlyForSeveralPartialsOfOneItem_thatOneStepTakes() {
+        Map<String, AttributeValue> one = put(PARTIAL, 1, Map.of("posts", n(1)));
+        Map<String, AttributeValue> wide = new HashMap<>();
+        for (int i = 0; i < PartialFold.COUNTERS_PER_STEP; i++) {
+            wide.put("tag:t" + i, n(1));
+        }
+        Map<String, AttributeValue> other = put(new Key("USER#u1", "#STATS#~p~bbbbbbbbbbbbbbbb"), 1,
+                Map.of("tag:extra", n(1)));
+
+        assertThat(PartialFold.together(table, List.of(one))).isEmpty();
+        assertThat(PartialFold.together(table, List.of(put(PARTIAL, 2, wide), other))).as("101 counters").isEmpty();
+        Map<String, AttributeValue> elsewhere = put(new Key("USER#u2", "#STATS#~p~bbbbbbbbbbbbbbbb"), 1,
+                Map.of("posts", n(1)));
+        assertThatThrownBy(() -> PartialFold.together(table, List.of(one, elsewhere)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -9,12 +9,14 @@ import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
 import io.tally.domains.favs.Favs;
 import io.tally.stream.engine.Watermarks;
+import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -23,6 +25,7 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
@@ -118,10 +121,14 @@ class WatermarkPrunerIT {
         putPartial(stats, "shardId-00000007-gone", Map.of("comments", AttributeValue.fromN("4")));
         putPartial(stats, liveShard, Map.of("posts", AttributeValue.fromN("5")));
         Map<String, AttributeValue> before = SharedReads.whole(dynamo, table, stats, null);
+        AtomicInteger transactions = new AtomicInteger();
+        DynamoDbClient counting = CountingDynamoDb.counting(dynamo,
+                request -> request instanceof TransactWriteItemsRequest, transactions);
 
-        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+        WatermarkPruner.Report report = new WatermarkPruner(counting, LocalDynamoDb.streamsClient(), table).prune();
 
         assertThat(report.partialsFolded()).isEqualTo(2);
+        assertThat(transactions).as("the two partials of the item folded together").hasValue(1);
         assertThat(SharedReads.whole(dynamo, table, stats, null)).isEqualTo(before)
                 .containsEntry("posts", AttributeValue.fromN("8")).containsEntry("comments", AttributeValue.fromN("3"));
         List<Key> left = dynamo.queryPaginator(r -> r.tableName(table).keyConditionExpression("pk = :pk")

@@ -28,9 +28,14 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 /**
  * The write units a client's writes consumed on the table, as DynamoDB (Local) reports them: every write asks for its
  * consumed capacity by table and index ({@code INDEXES}), and the table's units are added up (an index's writes are the
- * same for any processor that writes the same items, and the floor leaves them out too). Thread-safe.
+ * same for any processor that writes the same items, and the floor leaves them out too). A transaction is counted here,
+ * not as reported: DynamoDB charges two write units for each item a transaction writes (up to 1 KB, which every item of
+ * the simulations is; AWS's pricing page, "transactional write requests"), where DynamoDB Local reports two units a
+ * transaction whatever its items ({@code WriteUnitsIT} checks both). Thread-safe.
  */
 final class WriteUnits implements ExecutionInterceptor {
+    /** What DynamoDB charges for each item a transaction writes, up to 1 KB. */
+    static final double TRANSACTIONAL_UNITS = 2;
     private final DoubleAdder units = new DoubleAdder();
     private final Map<String, DoubleAdder> byKind = new ConcurrentHashMap<>();
 
@@ -112,8 +117,9 @@ final class WriteUnits implements ExecutionInterceptor {
             add(request, List.of(put.consumedCapacity()));
         } else if (response instanceof DeleteItemResponse delete) {
             add(request, List.of(delete.consumedCapacity()));
-        } else if (response instanceof TransactWriteItemsResponse transaction && transaction.hasConsumedCapacity()) {
-            add(request, transaction.consumedCapacity());
+        } else if (response instanceof TransactWriteItemsResponse && request instanceof TransactWriteItemsRequest
+                transaction) {
+            count(transaction, TRANSACTIONAL_UNITS * transaction.transactItems().size());
         } else if (response instanceof BatchWriteItemResponse batch && batch.hasConsumedCapacity()) {
             add(request, batch.consumedCapacity());
         }
@@ -121,7 +127,7 @@ final class WriteUnits implements ExecutionInterceptor {
 
     /**
      * A write refused by its condition consumes a write unit all the same (DynamoDB charges it at the item's size; one
-     * here, the least), which the refusal does not report: counted as one, per item of a refused transaction.
+     * here, the least), which the refusal does not report: counted as one; a refused transaction as if it had written.
      */
     @Override
     public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
@@ -129,7 +135,7 @@ final class WriteUnits implements ExecutionInterceptor {
             count(context.request(), 1);
         } else if (context.exception() instanceof TransactionCanceledException
                 && context.request() instanceof TransactWriteItemsRequest transaction) {
-            count(transaction, transaction.transactItems().size());
+            count(transaction, TRANSACTIONAL_UNITS * transaction.transactItems().size());
         }
     }
 
