@@ -4,26 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.BatchResult;
-import io.tally.stream.engine.DynamoDbDeadLetterSink;
-import io.tally.stream.engine.DynamoDbDerivedStore;
-import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import io.tally.stream.engine.SourceRecord;
-import io.tally.stream.fault.ReadSideModel;
-import io.tally.stream.rebuild.Rebuilder;
-import io.tally.stream.rebuild.VerificationReport;
 import io.tally.stream.rebuild.WatermarkPruner;
-import io.tally.stream.testing.RecordingPublisher;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.MutableClock;
 import io.tally.testkit.Workload;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +22,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Issue 38's figures at full batches (1,000 records): a few hot partitions (a partition's shard takes a full batch when
@@ -79,14 +69,7 @@ class FullBatchesSimulationIT {
             int largest = 0;
             long folded = 0;
 
-            try (Engine engine = Engine.builder().derivations(derivations)
-                    .store(new DynamoDbDerivedStore(counted, table))
-                    .cursors(new DynamoDbShardCursors(counted, table))
-                    .deadLetters(new DynamoDbDeadLetterSink(counted, table, clock))
-                    .publisher(new RecordingPublisher())
-                    .cascades(CascadeRunner.overTable(plain, table))
-                    .clock(clock)
-                    .build()) {
+            try (Engine engine = ScaleRuns.engine(counted, plain, table, derivations, clock)) {
                 for (int generation = 0; generation < GENERATIONS; generation++) {
                     workload.run(STEPS_PER_GENERATION);
                     // The claim handed over from batch to batch, released by the shard's last invocation (a window of
@@ -126,11 +109,8 @@ class FullBatchesSimulationIT {
             }
 
             Measures measures = Measures.of(plain, table);
-            VerificationReport verified = new Rebuilder(plain, null, table, derivations, 2).verify();
-            List<Map<String, AttributeValue>> scan = new ArrayList<>();
-            plain.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(scan::add);
-            List<String> modelDifferences = ReadSideModel.differences(scan);
-            boolean exact = verified.isExact() && modelDifferences.isEmpty();
+            ScaleRuns.Exactness checked = ScaleRuns.Exactness.of(plain, table, derivations);
+            boolean exact = checked.exact();
             Map<String, Double> byKind = units.byKind();
             double floorPerRecord = floor.units() / delivered;
             double perRecord = units.total() / delivered;
@@ -147,8 +127,8 @@ class FullBatchesSimulationIT {
             System.out.printf("scale full batches: %d partials folded; largest item %d bytes%n", folded,
                     measures.maxItemBytes());
 
-            assertThat(modelDifferences).as("figures that differ from the read-side model").isEmpty();
-            assertThat(verified.differences()).as("drift against the recomputation").isEmpty();
+            assertThat(checked.modelDifferences()).as("figures that differ from the read-side model").isEmpty();
+            assertThat(checked.verified().differences()).as("drift against the recomputation").isEmpty();
             assertThat(largest).as("the largest batch").isEqualTo(BATCH);
             assertThat(folded).as("partials of gone shards folded").isPositive();
             assertThat(measures.partials()).as("partials left once every shard is gone").isZero();

@@ -4,28 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
-import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.BatchResult;
-import io.tally.stream.engine.DynamoDbDeadLetterSink;
-import io.tally.stream.engine.DynamoDbDerivedStore;
-import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import io.tally.stream.engine.SourceRecord;
-import io.tally.stream.fault.ReadSideModel;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.RepairReport;
-import io.tally.stream.rebuild.VerificationReport;
 import io.tally.stream.rebuild.WatermarkPruner;
-import io.tally.stream.testing.RecordingPublisher;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.MutableClock;
 import io.tally.testkit.Workload;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +25,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Issue 38's proof at scale: the workload of every domain through 1,000 synthetic partitions and 10 shard generations
@@ -96,14 +87,7 @@ class ScaleSimulationIT {
             int releases = 0;
             int shardsClosed = 0;
 
-            try (Engine engine = Engine.builder().derivations(derivations)
-                    .store(new DynamoDbDerivedStore(counted, table))
-                    .cursors(new DynamoDbShardCursors(counted, table))
-                    .deadLetters(new DynamoDbDeadLetterSink(counted, table, clock))
-                    .publisher(new RecordingPublisher())
-                    .cascades(CascadeRunner.overTable(plain, table))
-                    .clock(clock)
-                    .build()) {
+            try (Engine engine = ScaleRuns.engine(counted, plain, table, derivations, clock)) {
                 for (int generation = 0; generation < GENERATIONS; generation++) {
                     workload.run(STEPS_PER_GENERATION);
                     // Each shard's claim is handed over from batch to batch as the windowed handler does, and released
@@ -143,12 +127,9 @@ class ScaleSimulationIT {
             }
 
             Measures measures = Measures.of(plain, table);
-            VerificationReport verified = new Rebuilder(plain, null, table, derivations, 2).verify();
+            ScaleRuns.Exactness checked = ScaleRuns.Exactness.of(plain, table, derivations);
             RepairReport repaired = new Rebuilder(plain, null, table, derivations, 2).repair(count -> { });
-            List<Map<String, AttributeValue>> scan = new ArrayList<>();
-            plain.scanPaginator(r -> r.tableName(table).consistentRead(true)).items().forEach(scan::add);
-            List<String> modelDifferences = ReadSideModel.differences(scan);
-            boolean exact = verified.isExact() && modelDifferences.isEmpty() && repaired.written() == 0;
+            boolean exact = checked.exact() && repaired.written() == 0;
             double floorPerRecord = floor.units() / delivered;
             Map<String, Double> byKind = units.byKind();
             SteadyState steady = new SteadyState(delivered, byKind, releases, stream.shardsUsed());
@@ -169,8 +150,8 @@ class ScaleSimulationIT {
             }
             System.out.println("scale steady state: " + steady);
 
-            assertThat(modelDifferences).as("figures that differ from the read-side model").isEmpty();
-            assertThat(verified.differences()).as("drift against the recomputation").isEmpty();
+            assertThat(checked.modelDifferences()).as("figures that differ from the read-side model").isEmpty();
+            assertThat(checked.verified().differences()).as("drift against the recomputation").isEmpty();
             assertThat(repaired.written()).as("items a repair had to write").isZero();
             assertThat(exact).isTrue();
             assertThat(measures.partialsWithOtherThanOneWatermark()).as("partials with other than one watermark")
