@@ -119,11 +119,20 @@ final class PagePruner {
         }
     }
 
-    /** @return false when the transaction was refused or failed for an item's sake: nothing was folded */
+    /**
+     * @return false when the transaction was refused (a partial changed since the read, or a conflict) or failed for an
+     *         item's sake: nothing was folded, and the partials are folded one at a time
+     * @throws SdkException when the table throttled the transaction, or failed otherwise than for an item's sake: the
+     *                      pass stops there, as a single fold's failure stops it
+     */
     private boolean foldedTogether(TransactWriteItemsRequest transaction, List<Map<String, AttributeValue>> group) {
         try {
             dynamo.transactWriteItems(transaction);
         } catch (TransactionCanceledException e) {
+            if (e.cancellationReasons().stream().anyMatch(reason -> reason.code() != null
+                    && (reason.code().contains("Throttl") || reason.code().contains("ThroughputExceeded")))) {
+                throw e;
+            }
             return false;
         } catch (SdkException e) {
             if (!ItemFailures.isTheItems(e)) {
@@ -134,7 +143,8 @@ final class PagePruner {
         group.forEach(partial -> tally.partial(true));
         Map<String, AttributeValue> names = new HashMap<>();
         group.forEach(names::putAll);
-        removeZeroFamilyCounters(names);
+        // Folded: a failure of this clean-up is the base item's, tallied, and the pass goes on (as after a single fold).
+        forItem(group.get(0), () -> removeZeroFamilyCounters(names));
         return true;
     }
 

@@ -11,6 +11,8 @@ import io.tally.domains.favs.Favs;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -136,6 +138,48 @@ class WatermarkPrunerIT {
         assertThat(left).containsExactlyInAnyOrder(stats,
                 Users.USER_STATS.partial(stats, Watermarks.token(liveShard)));
         assertThat(new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune().partialsFolded()).isZero();
+    }
+
+    @Test
+    void prune_partialsFoldedTogether_oneWrittenSinceTheRead_theOthersFoldedOneAtATime_itLeftToTheNextPass() {
+        Key stats = Users.statsKey("u9");
+        putPartial(stats, "shardId-00000016-gone", Map.of("posts", AttributeValue.fromN("1")));
+        putPartial(stats, "shardId-00000017-gone", Map.of("posts", AttributeValue.fromN("2")));
+        putPartial(stats, "shardId-00000018-gone", Map.of("posts", AttributeValue.fromN("4")));
+        Key written = Users.USER_STATS.partial(stats, Watermarks.token("shardId-00000017-gone"));
+        // Between the pruner's scan and its first transaction, a write reaches one of the partials (as a late retry of
+        // its shard's batch could, before the shard is gone for good).
+        AtomicInteger transactions = new AtomicInteger();
+        DynamoDbClient writingMeanwhile = (DynamoDbClient) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {DynamoDbClient.class}, (proxy, method, args) -> {
+                    if (args != null && args.length == 1 && args[0] instanceof TransactWriteItemsRequest
+                            && transactions.incrementAndGet() == 1) {
+                        dynamo.updateItem(r -> r.tableName(table).key(written.toAttributeMap())
+                                .updateExpression("ADD posts :eight, wv :one")
+                                .expressionAttributeValues(Map.of(":eight", AttributeValue.fromN("8"),
+                                        ":one", AttributeValue.fromN("1"))));
+                    }
+                    try {
+                        return method.invoke(dynamo, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+
+        WatermarkPruner.Report report = new WatermarkPruner(writingMeanwhile, LocalDynamoDb.streamsClient(), table)
+                .prune();
+
+        // The group's transaction refused, then one fold each: two folded, the written one left as it is.
+        assertThat(transactions).hasValue(4);
+        assertThat(report.partialsFolded()).isEqualTo(2);
+        assertThat(report.itemsFailed()).isZero();
+        assertThat(SharedReads.whole(dynamo, table, stats, null)).containsEntry("posts", AttributeValue.fromN("15"));
+        assertThat(dynamo.getItem(r -> r.tableName(table).consistentRead(true).key(written.toAttributeMap())).item())
+                .containsEntry("posts", AttributeValue.fromN("10"));
+
+        assertThat(new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune().partialsFolded())
+                .isEqualTo(1);
+        assertThat(SharedReads.whole(dynamo, table, stats, null)).containsEntry("posts", AttributeValue.fromN("15"));
     }
 
     @Test
