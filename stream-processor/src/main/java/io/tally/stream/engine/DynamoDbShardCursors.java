@@ -43,11 +43,12 @@ public final class DynamoDbShardCursors implements ShardCursors {
             + " #until = :until, #from = :first, #updated = :now";
     /**
      * No pending record before the batch; and no claim in force, or our own, or a lapsed one (its invocation died)
-     * whose first record is not before this batch's or was acknowledged since.
+     * whose first record is not before this batch's, or was acknowledged since, or lies before the pending record
+     * (every record before that one is applied: {@link Progress#abandonedClaim}).
      */
     private static final String CLAIM_CONDITION = "(attribute_not_exists(#pending) OR #pending >= :first)"
             + " AND (attribute_not_exists(#until) OR #holder = :holder"
-            + " OR (#until < :nowMillis AND (#from >= :first OR #from <= #ack)))";
+            + " OR (#until < :nowMillis AND (#from >= :first OR #from <= #ack OR #from < #pending)))";
     /** The claim read is still the cursor's, and lapsed. */
     private static final String SAME_LAPSED_CLAIM = "#holder = :lapsedHolder AND #from = :lapsedFrom"
             + " AND #until = :lapsedUntil AND #until < :nowMillis";
@@ -170,7 +171,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
             Progress progress = CursorProgress.read(before);
             boolean otherClaim = before != null && before.containsKey(HOLDER)
                     && !lease.holder().equals(string(before, HOLDER));
-            if (otherClaim && handsOver && progress.abandonedClaim(string(before, CLAIMED_FROM)) != null) {
+            if (otherClaim && handsOver && progress.unfinished(string(before, CLAIMED_FROM))) {
                 unmark(shardId, lease);
             }
             return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);

@@ -54,7 +54,7 @@ public final class InMemoryShardCursors implements ShardCursors {
             }
         }
         boolean retryOfAbandoned = cursor.holder() != null && !cursor.holder().equals(lease.holder())
-                && cursor.progress().abandonedClaim(cursor.claim().from()) != null;
+                && cursor.progress().unfinished(cursor.claim().from());
         cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(),
                 retryOfAbandoned ? new ClaimMarks(firstSequence, null) : marks));
         return new Granted(before);
@@ -71,7 +71,8 @@ public final class InMemoryShardCursors implements ShardCursors {
         }
         String acknowledged = cursor.progress().acknowledged();
         return cursor.leaseUntil().isBefore(now) && (cursor.claim().from().compareTo(first) >= 0
-                || acknowledged != null && cursor.claim().from().compareTo(acknowledged) <= 0);
+                || acknowledged != null && cursor.claim().from().compareTo(acknowledged) <= 0
+                || pending != null && cursor.claim().from().compareTo(pending.sequence()) < 0);
     }
 
     @Override

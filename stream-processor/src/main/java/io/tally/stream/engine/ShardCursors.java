@@ -189,13 +189,25 @@ public interface ShardCursors {
 
         /**
          * The first record of a claim that was never released (its invocation died), as a pending record: its batch
-         * may have been applied in part. Null when there is none or it was acknowledged since.
+         * may have been applied in part. Null when there is none, when it was acknowledged since, or when it lies before
+         * the pending record: every record before that one is applied, and the pending record stays pending, so the
+         * claim adds nothing (a duplicate delivery of an applied range whose claim's answer was lost would otherwise
+         * refuse for good every delivery from the pending record on, as past the claim's first record).
          */
         public Pending abandonedClaim(String claimedFrom) {
-            if (claimedFrom == null || acknowledged != null && claimedFrom.compareTo(acknowledged) <= 0) {
+            if (!unfinished(claimedFrom) || pending != null && claimedFrom.compareTo(pending.sequence()) < 0) {
                 return null;
             }
             return new Pending(claimedFrom, 0, null);
+        }
+
+        /**
+         * Whether a claim from {@code claimedFrom} that was never released may have left its batch unfinished: it
+         * starts after the acknowledged record. A claim made over such a claim is not to be taken over as completed
+         * should it die too (its batch may be given up on by the mapping).
+         */
+        public boolean unfinished(String claimedFrom) {
+            return claimedFrom != null && (acknowledged == null || claimedFrom.compareTo(acknowledged) > 0);
         }
 
         /**

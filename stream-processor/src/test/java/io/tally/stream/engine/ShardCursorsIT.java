@@ -123,6 +123,28 @@ class ShardCursorsIT {
                 .isEqualTo(new ShardCursors.Granted(new Progress(null, S30)));
     }
 
+    /**
+     * Seed 538's stall in the fault test: a duplicate delivery of records before the pending one, whose claim's answer
+     * was lost, left a claim that no later delivery could pass, each refused as past the claim's first record.
+     */
+    @ParameterizedTest
+    @MethodSource("cursors")
+    void claimNeverReleased_beforeThePendingRecord_blocksNothing(ShardCursors cursors) {
+        String shard = shard();
+        cursors.claim(shard, S10, lease("a", 60), NOW);
+        cursors.release(shard, lease("a", 60), failedAt(S30, 1), NOW);
+        // A redelivery of records before the pending one, whose invocation died holding the claim.
+        cursors.claim(shard, S20, lease("duplicate", 1), NOW);
+
+        assertThat(cursors.claim(shard, S30, lease("b", 60), NOW.plusSeconds(5)))
+                .isEqualTo(new ShardCursors.Granted(failedAt(S30, 1)));
+        // Past the pending record is still refused, as the pending record's, not the dead claim's.
+        cursors.release(shard, lease("b", 60), failedAt(S30, 2), NOW);
+        cursors.claim(shard, S20, lease("duplicate-again", 1), NOW);
+        assertThat(cursors.claim(shard, SourceRecord.pad("40"), lease("c", 60), NOW.plusSeconds(5)))
+                .isEqualTo(new ShardCursors.PastFailure(new ShardCursors.Pending(S30, 2, NOW)));
+    }
+
     @org.junit.jupiter.api.Test
     void dynamoDbCursor_isAShardCursorItemKeyedByTheShardToken() {
         String shard = shard();
