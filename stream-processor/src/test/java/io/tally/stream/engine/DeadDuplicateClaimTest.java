@@ -1,0 +1,97 @@
+package io.tally.stream.engine;
+
+import static io.tally.stream.testing.TestRecords.comment;
+import static io.tally.stream.testing.TestRecords.post;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.domains.blog.Post;
+import io.tally.domains.blog.PostStatus;
+import io.tally.stream.testing.RecordingPublisher;
+import io.tally.stream.testing.TestDerivations;
+import io.tally.stream.testing.TestRecords;
+import io.tally.testkit.MutableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fault test's seed 538, through the engine: a duplicate delivery of records before the shard's pending record
+ * whose claim is written but whose answer is lost (the invocation takes itself for refused, and never releases) must
+ * not stop the retry from the pending record once its lease has lapsed.
+ */
+class DeadDuplicateClaimTest {
+    private static final String SHARD = "shardId-00000001714564800000-0a1b2c3d";
+
+    private final MutableClock clock = new MutableClock(TestRecords.T0);
+    private final AnswerLosingCursors cursors = new AnswerLosingCursors();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final Engine engine = Engine.builder()
+            .derivations(TestDerivations.blog())
+            .store(new InMemoryDerivedStore())
+            .deadLetters(new InMemoryDeadLetterSink())
+            .publisher(publisher)
+            .cursors(cursors)
+            .clock(clock)
+            .lease(Duration.ofSeconds(1))
+            .releaseBackoff(Duration.ZERO)
+            .build();
+
+    @AfterEach
+    void close() {
+        engine.close();
+    }
+
+    @Test
+    void duplicateWhoseClaimAnswerIsLost_beforeThePendingRecord_doesNotStopTheRetryFromIt() {
+        TestRecords r = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "Hello", PostStatus.CREATED);
+        r.put(p1.toItem());
+        r.put(comment("c1", p1, "u2").toItem());
+        r.put(comment("c2", p1, "u1").toItem());
+        List<SourceRecord> all = r.records();
+        SourceRecord last = all.get(2);
+        publisher.refuse(event -> event.id().startsWith(last.eventId()));
+
+        BatchResult failed = engine.process(all);
+        assertThat(failed.failedSequenceNumber()).contains(last.sequenceNumber());
+
+        // The mapping delivers the applied start again; the claim is written, its answer lost.
+        cursors.loseNextClaimAnswer = true;
+        assertThat(engine.process(all.subList(0, 1)).refusal()).hasValueSatisfying(
+                refusal -> assertThat(refusal).startsWith("cursor unavailable"));
+
+        // Its lease lapses; the retry from the pending record runs, and publishes what was refused.
+        clock.advance(Duration.ofSeconds(2));
+        publisher.refuse(event -> false);
+        BatchResult retry = engine.process(all.subList(2, 3));
+
+        assertThat(retry.refusal()).isEmpty();
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+        assertThat(publisher.published()).anyMatch(event -> event.id().startsWith(last.eventId()));
+        assertThat(cursors.inner.pending(SHARD)).isNull();
+    }
+
+    /** In-memory cursors whose next claim is written, then reported failed (its answer lost). */
+    private static final class AnswerLosingCursors implements ShardCursors {
+        final InMemoryShardCursors inner = new InMemoryShardCursors();
+        boolean loseNextClaimAnswer;
+
+        @Override
+        public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
+                           Instant now) {
+            Claim claim = inner.claim(shardId, firstSequence, lastSequence, lease, chain, now);
+            if (loseNextClaimAnswer) {
+                loseNextClaimAnswer = false;
+                throw new IllegalStateException("injected: the claim's answer was lost");
+            }
+            return claim;
+        }
+
+        @Override
+        public boolean release(String shardId, Lease lease, Progress progress, Instant now) {
+            return inner.release(shardId, lease, progress, now);
+        }
+    }
+}
