@@ -171,10 +171,12 @@ public final class DynamoDbShardCursors implements ShardCursors {
             Progress progress = CursorProgress.read(before);
             boolean otherClaim = before != null && before.containsKey(HOLDER)
                     && !lease.holder().equals(string(before, HOLDER));
-            if (otherClaim && handsOver && progress.unfinished(string(before, CLAIMED_FROM))) {
+            boolean overUnfinished = otherClaim && handsOver && progress.unfinished(string(before, CLAIMED_FROM));
+            if (overUnfinished) {
                 unmark(shardId, lease);
             }
-            return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress);
+            return new Granted(otherClaim ? progress.withAbandonedClaim(string(before, CLAIMED_FROM)) : progress,
+                    !overUnfinished);
         }
     }
 

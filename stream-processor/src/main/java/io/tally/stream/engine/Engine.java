@@ -210,7 +210,7 @@ public final class Engine implements AutoCloseable {
                 .withRefused(before.refused().after(givenUp.items(), ended.written(), now))
                 .withOutage(events.outage());
         ShardCursors.Handover handover = null;
-        if (failed == null && chain.handsOver()) {
+        if (failed == null && chain.handsOver() && admission.handsOver()) {
             // Completed: the claim stays, and the next invocation's claim stores this progress.
             handover = new ShardCursors.Handover(lease.holder(), first, after);
         } else if (!guard.release(plan.shardId(), lease, after, clock.instant())) {

@@ -57,7 +57,7 @@ public final class InMemoryShardCursors implements ShardCursors {
                 && cursor.progress().unfinished(cursor.claim().from());
         cursors.put(shardId, new Cursor(cursor.progress(), lease.holder(), lease.until(),
                 retryOfAbandoned ? new ClaimMarks(firstSequence, null) : marks));
-        return new Granted(before);
+        return new Granted(before, !(retryOfAbandoned && chain.handsOver()));
     }
 
     /** DynamoDB's claim condition ({@link DynamoDbShardCursors}). */

@@ -259,8 +259,17 @@ public interface ShardCursors {
     sealed interface Claim permits Granted, PastFailure, Held {
     }
 
-    /** The batch may run; {@code before} is the shard's progress at the claim. */
-    record Granted(Progress before) implements Claim {
+    /**
+     * The batch may run; {@code before} is the shard's progress at the claim. {@code handsOver} false: the claim may not
+     * be handed over (it was made over the claim of an invocation that died, and is not marked for a takeover as
+     * completed, {@link Progress#unfinished}), so a batch that completes releases it: a completed batch whose state
+     * was then lost would otherwise leave a claim that no delivery past it may take over.
+     */
+    record Granted(Progress before, boolean handsOver) implements Claim {
+        /** A claim that may be handed over, if its chain asks. */
+        public Granted(Progress before) {
+            this(before, true);
+        }
     }
 
     /** Refused: the shard must be retried from {@code pending}, which lies before the batch's first record. */

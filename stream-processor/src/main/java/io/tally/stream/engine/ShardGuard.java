@@ -13,8 +13,14 @@ import org.slf4j.LoggerFactory;
 record ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBackoff) {
     private static final Logger LOG = LoggerFactory.getLogger(ShardGuard.class);
 
-    /** Either the shard's progress at the claim, or a refusal. */
-    record Admission(ShardCursors.Progress before, String refusal) {
+    /**
+     * Either the shard's progress at the claim, and whether the claim may be handed over
+     * ({@link ShardCursors.Granted#handsOver}), or a refusal.
+     */
+    record Admission(ShardCursors.Progress before, boolean handsOver, String refusal) {
+        static Admission refused(String refusal) {
+            return new Admission(null, false, refusal);
+        }
     }
 
     /**
@@ -40,10 +46,10 @@ record ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBac
         } catch (RuntimeException e) {
             metrics.guard("unavailable");
             LOG.warn("the cursor of shard {} could not be claimed; nothing written, the batch is retried", shardId, e);
-            return new Admission(null, "cursor unavailable: " + e);
+            return Admission.refused("cursor unavailable: " + e);
         }
         if (claim instanceof ShardCursors.Granted granted) {
-            return new Admission(granted.before(), null);
+            return new Admission(granted.before(), granted.handsOver(), null);
         }
         if (claim instanceof ShardCursors.PastFailure past) {
             metrics.guard("past-failure");
@@ -51,13 +57,13 @@ record ShardGuard(ShardCursors cursors, StreamMetrics metrics, Duration firstBac
                     + unpadded(past.pending().sequence()) + ", the batch's first change is at " + unpadded(first);
             LOG.error("{}; nothing written. Is a second consumer (event source mapping) reading the shard, or did the"
                     + " mapping skip records? See docs/exactly-once.md, \"When a guard trips\"", reason);
-            return new Admission(null, reason);
+            return Admission.refused(reason);
         }
         ShardCursors.Held held = (ShardCursors.Held) claim;
         metrics.guard("held");
         String reason = "shard " + shardId + " is held by invocation " + held.holder() + " until " + held.until();
         LOG.warn("{}; nothing written, the batch is retried", reason);
-        return new Admission(null, reason);
+        return Admission.refused(reason);
     }
 
     private static String unpadded(String padded) {

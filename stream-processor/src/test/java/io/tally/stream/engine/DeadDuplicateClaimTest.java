@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fault test's seed 538, through the engine: a duplicate delivery of records before the shard's pending record
- * whose claim is written but whose answer is lost (the invocation takes itself for refused, and never releases) must
- * not stop the retry from the pending record once its lease has lapsed.
+ * Claims of invocations that died must not stop a shard for good, through the engine: the fault test's seed 538 (a
+ * duplicate delivery before the pending record whose claim's answer is lost) and seed 800 (a retry over a dead claim
+ * handed over, whose own state is lost).
  */
 class DeadDuplicateClaimTest {
     private static final String SHARD = "shardId-00000001714564800000-0a1b2c3d";
@@ -71,6 +71,40 @@ class DeadDuplicateClaimTest {
         assertThat(retry.failedSequenceNumber()).isEmpty();
         assertThat(publisher.published()).anyMatch(event -> event.id().startsWith(last.eventId()));
         assertThat(cursors.inner.pending(SHARD)).isNull();
+    }
+
+    /**
+     * The fault test's seed 800 (the windowed handler): a batch handed a claim over and its invocation died (the claim
+     * lapses, marked for a takeover); the mapping delivered the batch again without the state, and the retry, whose
+     * claim over the dead one is not marked for a takeover, completed. Had it handed its claim over too, and that state
+     * been lost (a crash's lost response, a window ended), no delivery past it could take the claim over: the shard
+     * would be refused for good, past the dead claim's first record. It releases instead.
+     */
+    @Test
+    void retryOverADeadClaim_thatCompletes_releases_soThatADeliveryWithoutTheStateRuns() {
+        TestRecords r = new TestRecords(SHARD);
+        Post p1 = post("u1", "p1", "Hello", PostStatus.CREATED);
+        r.put(p1.toItem());
+        r.put(comment("c1", p1, "u2").toItem());
+        r.put(comment("c2", p1, "u1").toItem());
+        List<SourceRecord> all = r.records();
+
+        BatchResult died = engine.process(all.subList(0, 2), lease(), new ShardCursors.Chain(null, true));
+        assertThat(died.handover()).as("handed over, then lost with its invocation").isPresent();
+        clock.advance(Duration.ofSeconds(2));
+        BatchResult retry = engine.process(all.subList(0, 2), lease(), new ShardCursors.Chain(null, true));
+        assertThat(retry.failedSequenceNumber()).isEmpty();
+
+        // The retry's state is lost: the next delivery, past its batch, comes without it.
+        clock.advance(Duration.ofSeconds(2));
+        BatchResult past = engine.process(all.subList(2, 3), lease(), new ShardCursors.Chain(null, true));
+        assertThat(past.refusal()).isEmpty();
+        assertThat(past.failedSequenceNumber()).isEmpty();
+        assertThat(retry.handover()).as("released, not handed over").isEmpty();
+    }
+
+    private ShardCursors.Lease lease() {
+        return new ShardCursors.Lease(java.util.UUID.randomUUID().toString(), clock.instant().plusSeconds(1));
     }
 
     /** In-memory cursors whose next claim is written, then reported failed (its answer lost). */
