@@ -13,6 +13,7 @@ import io.tally.testkit.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,14 +44,19 @@ class DeadDuplicateClaimTest {
         engine.close();
     }
 
-    @Test
-    void duplicateWhoseClaimAnswerIsLost_beforeThePendingRecord_doesNotStopTheRetryFromIt() {
+    /** A post and two comments on it: three records, each with work and an event. */
+    private static List<SourceRecord> records() {
         TestRecords r = new TestRecords(SHARD);
         Post p1 = post("u1", "p1", "Hello", PostStatus.CREATED);
         r.put(p1.toItem());
         r.put(comment("c1", p1, "u2").toItem());
         r.put(comment("c2", p1, "u1").toItem());
-        List<SourceRecord> all = r.records();
+        return r.records();
+    }
+
+    @Test
+    void duplicateWhoseClaimAnswerIsLost_beforeThePendingRecord_doesNotStopTheRetryFromIt() {
+        List<SourceRecord> all = records();
         SourceRecord last = all.get(2);
         publisher.refuse(event -> event.id().startsWith(last.eventId()));
 
@@ -82,12 +88,7 @@ class DeadDuplicateClaimTest {
      */
     @Test
     void retryOverADeadClaim_thatCompletes_releases_soThatADeliveryWithoutTheStateRuns() {
-        TestRecords r = new TestRecords(SHARD);
-        Post p1 = post("u1", "p1", "Hello", PostStatus.CREATED);
-        r.put(p1.toItem());
-        r.put(comment("c1", p1, "u2").toItem());
-        r.put(comment("c2", p1, "u1").toItem());
-        List<SourceRecord> all = r.records();
+        List<SourceRecord> all = records();
 
         BatchResult died = engine.process(all.subList(0, 2), lease(), new ShardCursors.Chain(null, true));
         assertThat(died.handover()).as("handed over, then lost with its invocation").isPresent();
@@ -104,7 +105,7 @@ class DeadDuplicateClaimTest {
     }
 
     private ShardCursors.Lease lease() {
-        return new ShardCursors.Lease(java.util.UUID.randomUUID().toString(), clock.instant().plusSeconds(1));
+        return new ShardCursors.Lease(UUID.randomUUID().toString(), clock.instant().plusSeconds(1));
     }
 
     /** In-memory cursors whose next claim is written, then reported failed (its answer lost). */
