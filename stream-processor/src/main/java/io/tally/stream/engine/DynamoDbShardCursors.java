@@ -225,14 +225,19 @@ public final class DynamoDbShardCursors implements ShardCursors {
     /** The claim's UpdateItem, on {@code condition}, returning the cursor as it was before it. */
     private UpdateItemRequest.Builder claiming(String shardId, List<String> set, List<String> remove, String condition,
                                                Map<String, String> names, Map<String, AttributeValue> values) {
+        return update(shardId, set, remove, condition, names, values).returnValues(ReturnValue.ALL_OLD);
+    }
+
+    /** An UpdateItem of the shard's cursor: SET and REMOVE these, on {@code condition}. */
+    private UpdateItemRequest.Builder update(String shardId, List<String> set, List<String> remove, String condition,
+                                             Map<String, String> names, Map<String, AttributeValue> values) {
         return UpdateItemRequest.builder()
                 .tableName(tableName)
                 .key(key(shardId))
                 .updateExpression(expression(set, remove))
                 .conditionExpression(condition)
                 .expressionAttributeNames(names)
-                .expressionAttributeValues(values)
-                .returnValues(ReturnValue.ALL_OLD);
+                .expressionAttributeValues(values);
     }
 
     private static Map<String, AttributeValue> claimValues(String shardId, String first, Lease lease, Instant now) {
@@ -316,13 +321,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
         List<String> set = new ArrayList<>(List.of("#updated = :now"));
         List<String> remove = new ArrayList<>(List.of("#holder", "#until", "#from", "#to"));
         CursorProgress.store(progress, names, values, set, remove);
-        return UpdateItemRequest.builder()
-                .tableName(tableName)
-                .key(key(shardId))
-                .updateExpression(expression(set, remove))
-                .conditionExpression(condition)
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(values);
+        return update(shardId, set, remove, condition, names, values);
     }
 
     /** The expression attribute names of these placeholders, in a map the caller may add to. */
