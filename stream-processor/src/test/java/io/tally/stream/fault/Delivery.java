@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.core.events.DomainEvent;
 import io.tally.stream.testing.RecordingPublisher;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -25,6 +26,14 @@ final class Delivery {
      * {@code -Dtally.fault.maxInvocations}, 20,000 by default.
      */
     private static final int MAX_INVOCATIONS = Integer.getInteger("tally.fault.maxInvocations", 20_000);
+    /**
+     * How long refusals in a row may last, in real time, before the shard counts as stuck:
+     * {@code -Dtally.fault.maxRefusalSeconds}, 120 by default. A shard is refused while another invocation's lease is
+     * in force (50 ms, 4 s with two consumers), so a wait is seconds at most; a stalled shard, refused for good, was
+     * counted only by the invocation limit, which its refusals (5 ms apart, slower under load) took 15 minutes and
+     * more to reach.
+     */
+    private static final Duration MAX_REFUSAL = Duration.ofSeconds(Long.getLong("tally.fault.maxRefusalSeconds", 120L));
 
     /** Runs one invocation on records {@code from..to-1} of the shard. */
     interface Invoker {
@@ -54,6 +63,9 @@ final class Delivery {
     private int highWater;
     private int invocations;
     private int refusalsInARow;
+    /** When the refusals in a row began ({@link System#nanoTime}). */
+    private long refusedSince;
+    private Duration refusalLimit = MAX_REFUSAL;
     private int pastFailureDeliveries;
     private int pastFailureRefusals;
     /** The last invocations, for the message of a shard that makes no progress. */
@@ -91,6 +103,12 @@ final class Delivery {
         return this;
     }
 
+    /** Refusals in a row for longer than {@code limit} fail the shard as stuck (by default {@link #MAX_REFUSAL}). */
+    Delivery refusedForAtMost(Duration limit) {
+        refusalLimit = limit;
+        return this;
+    }
+
     /** The most records one invocation held. */
     int largestBatch() {
         return largestBatch;
@@ -116,9 +134,11 @@ final class Delivery {
 
     /** One invocation; until every record has been acknowledged. */
     void step() {
-        if (invocations > MAX_INVOCATIONS || refusalsInARow > MAX_INVOCATIONS) {
+        if (invocations > MAX_INVOCATIONS || refusalsInARow > MAX_INVOCATIONS
+                || refusalsInARow > 0 && System.nanoTime() - refusedSince > refusalLimit.toNanos()) {
             throw new AssertionError("no progress after " + invocations + " invocations (" + refusalsInARow
-                    + " refused in a row) at record " + position + " of " + records.size()
+                    + " refused in a row, over " + (refusalsInARow == 0 ? 0
+                    : Duration.ofNanos(System.nanoTime() - refusedSince).toSeconds()) + " s) at record " + position + " of " + records.size()
                     + "; the invocations before the refusals, oldest first:\n" + String.join("\n", history));
         }
         int end = Math.min(records.size(), position + batchSize());
@@ -131,7 +151,9 @@ final class Delivery {
             // The shard is held or must be retried from an earlier record: the mapping retries after a pause (a
             // crashed invocation's lease lapses only at its deadline).
             assertThat(outcome.get().failed()).contains(records.get(position).sequenceNumber());
-            refusalsInARow++;
+            if (refusalsInARow++ == 0) {
+                refusedSince = System.nanoTime();
+            }
             LockSupport.parkNanos(5_000_000);
             return;
         }
