@@ -13,6 +13,8 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class WatermarkPruneHandlerIT {
+    private static final String VALUE = "0000000000000000000000000000000000000002";
+
     @Test
     void scheduledEvent_prunesAndAnswersASummary() {
         DynamoDbClient dynamo = LocalDynamoDb.client();
@@ -20,15 +22,18 @@ class WatermarkPruneHandlerIT {
         Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("GLOBAL#STATS#0"),
                 "sk", AttributeValue.fromS("#STATS#"));
         String gone = Watermarks.attributeName("shardId-00000009-gone");
+        // Three: an item keeps two watermarks of gone shards, and past two the pruner removes them all.
         dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", key.get("pk"), "sk", key.get("sk"),
-                "users", AttributeValue.fromN("7"), gone, AttributeValue.fromS("0000000000000000000000000000000000000001"))));
+                "users", AttributeValue.fromN("7"), gone, AttributeValue.fromS("0000000000000000000000000000000000000001"),
+                Watermarks.attributeName("shardId-00000007-gone"), AttributeValue.fromS(VALUE),
+                Watermarks.attributeName("shardId-00000008-gone"), AttributeValue.fromS(VALUE))));
 
         String summary = new WatermarkPruneHandler(new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table))
                 .handleRequest(new ScheduledEvent(), null);
 
         // The pruner's own position item is in the table too.
         assertThat(summary).startsWith("complete: scanned 2 items")
-                .contains("removed 1 watermarks of gone shards from 1 items");
+                .contains("removed 3 watermarks of gone shards from 1 items");
         assertThat(dynamo.getItem(r -> r.tableName(table).key(key).consistentRead(true)).item())
                 .doesNotContainKey(gone).containsEntry("users", AttributeValue.fromN("7"));
     }
@@ -44,7 +49,9 @@ class WatermarkPruneHandlerIT {
             String pk = "USER#u" + i;
             dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", AttributeValue.fromS(pk),
                     "sk", AttributeValue.fromS("#STATS#"), "entityType", AttributeValue.fromS("UserStats"),
-                    "filler", AttributeValue.fromS(filler), gone, AttributeValue.fromS("0000000000000000000000000000000000000001"))));
+                    "filler", AttributeValue.fromS(filler), gone, AttributeValue.fromS("0000000000000000000000000000000000000001"),
+                    Watermarks.attributeName("shardId-00000007-gone"), AttributeValue.fromS(VALUE),
+                    Watermarks.attributeName("shardId-00000008-gone"), AttributeValue.fromS(VALUE))));
         }
         WatermarkPruneHandler handler = new WatermarkPruneHandler(
                 new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table));

@@ -30,8 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * What the watermark pruner does with one page of its scan: judges the page's shard tokens, folds the partials of gone
- * shards into their shared items ({@link PartialFold}), removes each other item's watermarks of gone shards
- * ({@link WatermarkRemovals}) and deletes the cursors of gone shards, each on the condition that what it removes is
+ * shards into their shared items ({@link PartialFold}), removes each other item's watermarks of gone shards once it
+ * holds more than {@value WatermarkRemovals#KEPT_GONE_WATERMARKS} ({@link WatermarkRemovals}) and deletes the cursors of gone shards, each on the condition that what it removes is
  * unchanged since the read. Thread-safe: the scan's segments share one.
  *
  * <p>A request DynamoDB refuses for the item's own sake ({@link ItemFailures}) is counted and logged with the item's
@@ -149,7 +149,7 @@ final class PagePruner {
     }
 
     /**
-     * Removes the item's stale watermarks chunk by chunk. A chunk refused by its condition (a watermark moved since
+     * Removes the item's stale watermarks chunk by chunk, if it holds more than it keeps. A chunk refused by its condition (a watermark moved since
      * the read) is left to the next pass; the other chunks still go. A chunk refused otherwise ends the item: the
      * chunks removed before it are counted, and the failure is thrown.
      */

@@ -43,8 +43,9 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * lists every shard that still holds any, so a shard that is not listed can never deliver a record again, and its
  * watermark can never be consulted. A token is judged gone only by a listing made after the item holding it was read
  * (a shard is listed from its creation, before it can write anything), and once gone it stays gone. The tokens of the
- * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). An item's stale
- * watermarks are removed in UpdateItems of at most 100 ({@link WatermarkRemovals}), each on the condition that the
+ * stream ARNs themselves count as live too ({@code StreamHandler} keys its watermark by the ARN). An item keeps up to
+ * {@value WatermarkRemovals#KEPT_GONE_WATERMARKS} stale watermarks (a removal costs a write of the whole item, a kept
+ * one only its bytes); once it holds more, they are all removed, in UpdateItems of at most 100 ({@link WatermarkRemovals}), each on the condition that the
  * values it removes are unchanged, so that nothing written since the read is lost; a cursor by a conditional
  * DeleteItem. An item DynamoDB refuses to change for its own sake is reported and passed ({@link PagePruner},
  * {@link ItemFailures}); throttling, server errors and errors about the table stop the run.

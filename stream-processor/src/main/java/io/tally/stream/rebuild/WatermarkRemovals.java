@@ -23,6 +23,15 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * condition; the lengths are counted as the chunk is built, so a chunk also ends before either expression would
  * pass {@link #MAX_EXPRESSION_LENGTH}. The chunks are independent: a refused condition (a watermark that moved since
  * the read) leaves that chunk's watermarks to the next pass and the other chunks still go.
+ *
+ * <p>Why an item keeps a few: a watermark of a gone shard is never read again (no record of that shard can be
+ * delivered), so it costs only its bytes, about 57 each; removing it costs a write of the whole item. Most items are
+ * written by one shard or a few and never again once those are gone (a post's projection, a day's downloads), and each
+ * such removal was a write unit paid once a shard per item it touched: at full batches, about 0.22 units a record, a
+ * third and more of the floor (docs/exactly-once.md, "Write units at full batches"). So an item keeps up to
+ * {@link #KEPT_GONE_WATERMARKS} watermarks of gone shards, and once it holds more, all of them go in one pass: an item
+ * written in every shard generation pays one removal every {@code KEPT_GONE_WATERMARKS + 1} gone shards, and no item
+ * carries more than that many of them (beside those of shards still listed) past a pass.
  */
 final class WatermarkRemovals {
     /** Watermarks one request removes at most: 199 operators of the 300 a condition may hold. */
@@ -31,6 +40,12 @@ final class WatermarkRemovals {
     static final int MAX_CONDITION_OPERATORS = 300;
     /** The longest update or condition expression a request is given: well within DynamoDB's 4 KB. */
     static final int MAX_EXPRESSION_LENGTH = 3_072;
+
+    /**
+     * Watermarks of gone shards an item keeps: the pruner removes them only when an item holds more (and then all of
+     * them). Bounds an item by {@code KEPT_GONE_WATERMARKS x 57} bytes more than the watermarks of its listed shards.
+     */
+    static final int KEPT_GONE_WATERMARKS = 2;
 
     private static final String REMOVE = "REMOVE ";
     private static final String AND = " AND ";
@@ -52,14 +67,19 @@ final class WatermarkRemovals {
 
     /**
      * The UpdateItems that remove an item's stale watermarks, in chunks, each on the condition that each of its
-     * watermarks still has the value the scan read; none when the item has no stale watermark.
+     * watermarks still has the value the scan read; none when the item has at most {@link #KEPT_GONE_WATERMARKS}
+     * stale watermarks.
      */
     static List<UpdateItemRequest> removals(String table, Map<String, AttributeValue> item, Set<String> liveTokens) {
         Map<String, AttributeValue> key = Map.of(TableSchema.PK, item.get(TableSchema.PK),
                 TableSchema.SK, item.get(TableSchema.SK));
+        Map<String, AttributeValue> stale = staleWatermarks(item, liveTokens);
+        if (stale.size() <= KEPT_GONE_WATERMARKS) {
+            return List.of();
+        }
         List<UpdateItemRequest> requests = new ArrayList<>();
         Chunk chunk = new Chunk();
-        for (Map.Entry<String, AttributeValue> watermark : staleWatermarks(item, liveTokens).entrySet()) {
+        for (Map.Entry<String, AttributeValue> watermark : stale.entrySet()) {
             if (!chunk.takes()) {
                 requests.add(chunk.request(table, key));
                 chunk = new Chunk();

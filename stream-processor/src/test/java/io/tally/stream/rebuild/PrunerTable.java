@@ -20,6 +20,12 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
 final class PrunerTable {
     static final String GONE_SHARD = "shardId-00000009-gone";
     static final String GONE = Watermarks.attributeName(GONE_SHARD);
+    /**
+     * Two more watermarks of gone shards each item holds: an item keeps two (WatermarkRemovals), so with three the
+     * pruner removes them all.
+     */
+    static final List<String> GONE_BEFORE = List.of(Watermarks.attributeName("shardId-00000007-gone"),
+            Watermarks.attributeName("shardId-00000008-gone"));
     private static final AtomicInteger TABLES = new AtomicInteger();
 
     final DynamoDbClient dynamo;
@@ -40,7 +46,7 @@ final class PrunerTable {
         return AttributeValue.fromS(value);
     }
 
-    /** {@code count} user stats items, each with a counter, the live shard's watermark and a gone shard's. */
+    /** {@code count} user stats items, each with a counter, the live shard's watermark and three of gone shards. */
     List<Key> putDerived(int count) {
         List<Key> keys = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -50,6 +56,7 @@ final class PrunerTable {
             item.put("posts", AttributeValue.fromN("3"));
             item.put(Watermarks.attributeName(liveShard), s("0000000000000000000000000000000000000042"));
             item.put(GONE, s("0000000000000000000000000000000000000041"));
+            GONE_BEFORE.forEach(gone -> item.put(gone, s("0000000000000000000000000000000000000040")));
             dynamo.putItem(r -> r.tableName(name).item(item));
             keys.add(key);
         }

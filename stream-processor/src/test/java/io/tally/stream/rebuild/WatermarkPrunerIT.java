@@ -68,16 +68,22 @@ class WatermarkPrunerIT {
     }
 
     @Test
-    void prune_removesOnlyWatermarksOfShardsTheStreamNoLongerLists() {
-        putDerived("USER#u1", liveShard, streamArn, "shardId-00000001-gone", "shardId-00000002-gone");
+    void prune_removesOnlyWatermarksOfShardsTheStreamNoLongerLists_onceAnItemHoldsMoreThanTwo() {
+        putDerived("USER#u1", liveShard, streamArn, "shardId-00000001-gone", "shardId-00000002-gone",
+                "shardId-00000003-gone");
         putDerived("USER#u2", liveShard);
+        putDerived("USER#u3", liveShard, "shardId-00000001-gone", "shardId-00000002-gone");
 
         WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
 
         assertThat(report.itemsPruned()).isEqualTo(1);
-        assertThat(report.watermarksRemoved()).isEqualTo(2);
-        // Two derived items, the base item and the pruner's position.
-        assertThat(report.itemsScanned()).isEqualTo(4);
+        assertThat(report.watermarksRemoved()).isEqualTo(3);
+        // Three derived items, the base item and the pruner's position.
+        assertThat(report.itemsScanned()).isEqualTo(5);
+        // Two watermarks of gone shards are kept (never read again; a removal would be a write of the whole item).
+        assertThat(get("USER#u3")).containsOnlyKeys("pk", "sk", "posts", "entityType",
+                Watermarks.attributeName(liveShard), Watermarks.attributeName("shardId-00000001-gone"),
+                Watermarks.attributeName("shardId-00000002-gone"));
         assertThat(get("USER#u1")).containsOnlyKeys("pk", "sk", "posts", "entityType",
                 Watermarks.attributeName(liveShard), Watermarks.attributeName(streamArn));
         assertThat(get("USER#u1").get("posts").n()).isEqualTo("3");
@@ -97,11 +103,12 @@ class WatermarkPrunerIT {
         shards[1_000] = liveShard;
         shards[1_001] = streamArn;
         putDerived("GLOBAL#STATS#0", shards);
-        putDerived("USER#u7", liveShard, "shardId-00001000-gone");
+        putDerived("USER#u7", liveShard, "shardId-00001000-gone", "shardId-00001001-gone",
+                "shardId-00001002-gone");
 
         WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
 
-        assertThat(report.watermarksRemoved()).isEqualTo(1_001);
+        assertThat(report.watermarksRemoved()).isEqualTo(1_003);
         assertThat(report.itemsPruned()).isEqualTo(2);
         assertThat(report.itemsChangedMeanwhile()).isZero();
         assertThat(report.outcome()).isEqualTo(WatermarkPruner.Outcome.COMPLETE);
@@ -244,7 +251,7 @@ class WatermarkPrunerIT {
     void prune_refusesWhileARecentCursorNamesAShardTheListingDoesNotHold_andRemovesNothing() {
         String unlisted = "shardId-00000005-as-delivered";
         putCursor(unlisted, Instant.now().minus(Duration.ofHours(1)).toString());
-        putDerived("USER#u1", liveShard, unlisted);
+        putDerived("USER#u1", liveShard, unlisted, "shardId-00000011-gone", "shardId-00000012-gone");
         WatermarkPruner pruner = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table);
 
         assertThatThrownBy(pruner::prune).isInstanceOf(IllegalStateException.class)
@@ -283,7 +290,7 @@ class WatermarkPrunerIT {
 
     @Test
     void prune_watermarkChangedAfterTheScan_isLeftAlone() {
-        putDerived("USER#u3", "shardId-00000003-gone");
+        putDerived("USER#u3", "shardId-00000003-gone", "shardId-00000004-gone", "shardId-00000005-gone");
         String gone = Watermarks.attributeName("shardId-00000003-gone");
         // Between the scan and the removal, the item's watermark moves (as only a live shard could make it).
         DynamoDbClient racing = new DelegatingClient(dynamo) {

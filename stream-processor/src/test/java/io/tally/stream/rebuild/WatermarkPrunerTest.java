@@ -19,6 +19,7 @@ class WatermarkPrunerTest {
     private static final String LIVE = Watermarks.attributeName("shardId-live");
     private static final String GONE = Watermarks.attributeName("shardId-gone");
     private static final String GONE_TOO = Watermarks.attributeName("shardId-gone-too");
+    private static final String GONE_THIRD = Watermarks.attributeName("shardId-gone-third");
     private static final Set<String> LIVE_TOKENS = Set.of(Watermarks.token("shardId-live"));
 
     private static Map<String, AttributeValue> item(String... watermarks) {
@@ -44,15 +45,29 @@ class WatermarkPrunerTest {
         assertThat(WatermarkRemovals.removals("t", item(), LIVE_TOKENS)).isEmpty();
     }
 
+    /** A watermark of a gone shard is never read: an item keeps two, and a write of the item for them is spared. */
+    @Test
+    void removals_itemWithAtMostTwoStaleWatermarks_keepsThem() {
+        assertThat(WatermarkRemovals.KEPT_GONE_WATERMARKS).isEqualTo(2);
+        assertThat(WatermarkRemovals.removals("t", item(LIVE, GONE), LIVE_TOKENS)).isEmpty();
+        assertThat(WatermarkRemovals.removals("t", item(LIVE, GONE, GONE_TOO), LIVE_TOKENS)).isEmpty();
+        assertThat(WatermarkRemovals.removals("t", item(GONE, GONE_TOO), LIVE_TOKENS)).isEmpty();
+    }
+
+    /** Past two, all of them go, not just the third: an item written every generation pays one removal in three. */
     @Test
     void removals_removeEachStaleWatermarkOnConditionItIsUnchanged() {
-        UpdateItemRequest request = WatermarkRemovals.removals("t", item(LIVE, GONE, GONE_TOO), LIVE_TOKENS).get(0);
+        List<UpdateItemRequest> requests = WatermarkRemovals.removals("t", item(LIVE, GONE, GONE_TOO, GONE_THIRD),
+                LIVE_TOKENS);
 
+        assertThat(requests).hasSize(1);
+        UpdateItemRequest request = requests.get(0);
         assertThat(request.tableName()).isEqualTo("t");
         assertThat(request.key()).containsOnlyKeys("pk", "sk");
-        assertThat(request.updateExpression()).isEqualTo("REMOVE #w0, #w1");
-        assertThat(request.conditionExpression()).isEqualTo("#w0 = :w0 AND #w1 = :w1");
-        assertThat(request.expressionAttributeNames().values()).containsExactlyInAnyOrder(GONE, GONE_TOO);
+        assertThat(request.updateExpression()).isEqualTo("REMOVE #w0, #w1, #w2");
+        assertThat(request.conditionExpression()).isEqualTo("#w0 = :w0 AND #w1 = :w1 AND #w2 = :w2");
+        assertThat(request.expressionAttributeNames().values()).containsExactlyInAnyOrder(GONE, GONE_TOO,
+                GONE_THIRD);
         assertThat(request.expressionAttributeValues().values())
                 .allMatch(v -> v.s().equals("0000000000000000000000000000000000000042"));
     }

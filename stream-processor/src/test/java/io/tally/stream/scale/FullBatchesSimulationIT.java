@@ -42,7 +42,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 class FullBatchesSimulationIT {
     /** Partitions ({@code -Dtally.scale.partitions}, default 2): fewer make each shard's life longer. */
     static final int PARTITIONS = Integer.getInteger("tally.scale.partitions", 2);
-    static final int GENERATIONS = 2;
+    /**
+     * Shard generations ({@code -Dtally.scale.generations}, default 3): an item written by all three holds three
+     * watermarks of gone shards at the end, one more than an item keeps, so the pruner's removals are in the figure.
+     */
+    static final int GENERATIONS = Integer.getInteger("tally.scale.generations", 3);
     /**
      * Workload steps a generation ({@code -Dtally.scale.steps}, default 3,000): about 1.3 records each, so each of two
      * partitions' shards takes a full batch or two.
@@ -132,7 +136,9 @@ class FullBatchesSimulationIT {
             assertThat(largest).as("the largest batch").isEqualTo(BATCH);
             assertThat(folded).as("partials of gone shards folded").isPositive();
             assertThat(measures.partials()).as("partials left once every shard is gone").isZero();
-            assertThat(measures.mostWatermarks()).as("watermarks left once every shard is gone").isZero();
+            // An item keeps up to two watermarks of gone shards: never read again, removed all at once past two.
+            assertThat(measures.mostWatermarks()).as("watermarks left on an item once every shard is gone")
+                    .isLessThanOrEqualTo(2);
             // What every batch pays: its derived writes (coalesced per item, as the floor's) and its cursor write.
             assertThat(perBatch).as("derived and cursor write units a record in full batches, against the floor of"
                     + " %.3f", floorPerRecord).isLessThanOrEqualTo(BOUND * floorPerRecord);
