@@ -7,8 +7,8 @@ import io.tally.core.events.EventType;
 import java.util.List;
 
 /**
- * An existing review counts once for its item (with its stars, for the mean) and once for its reviewer; a deleted one
- * no longer counts. Every change announces {@code ReviewChanged}.
+ * Every change of a review announces {@code ReviewChanged}. Its figures (an existing review counts once for its item,
+ * with its stars for the mean, and once for its reviewer) are the domain's views, which the registry joins to this.
  */
 final class ReviewDerivation extends EntityDerivation<Review> {
     /** A review is a user's own data: its event is not for a public feed. */
@@ -18,13 +18,10 @@ final class ReviewDerivation extends EntityDerivation<Review> {
         super(Reviews.REVIEW, Review.SCHEMA::fromItem);
     }
 
+    /** The figures are the views' ({@link Reviews#PER_ITEM}, {@link Reviews#PER_USER}); this derivation announces. */
     @Override
     protected Contribution contribution(Review review) {
-        return Contribution.builder()
-                .count(Reviews.ITEM_REVIEWS, review.itemId(), Reviews.REVIEWS, 1)
-                .count(Reviews.ITEM_REVIEWS, review.itemId(), Reviews.STARS, review.stars())
-                .count(Reviews.USER_REVIEWS, review.userId(), Reviews.REVIEWS, 1)
-                .build();
+        return Contribution.NONE;
     }
 
     @Override

@@ -2,7 +2,6 @@ package example.reviews;
 
 import io.tally.core.Key;
 import io.tally.core.http.ApiException;
-import io.tally.core.read.SharedReads;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -12,7 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValue;
 
-/** The reviews and their two derived items in the table: pure request builders, and their calls. */
+/** The reviews in the table: pure request builders, and their calls (the figures are read by their views). */
 record ReviewStore(DynamoDbClient dynamo, String table) {
     /** Writes the review; whether it replaced one (the old item comes back). */
     boolean put(Review review) {
@@ -35,14 +34,6 @@ record ReviewStore(DynamoDbClient dynamo, String table) {
         } catch (ConditionalCheckFailedException e) {
             throw notFound(userId, itemId);
         }
-    }
-
-    /**
-     * A derived item whole (with the per-shard partials of a shared one, summed), or null when nothing is counted there
-     * yet.
-     */
-    Map<String, AttributeValue> derived(Key key) {
-        return SharedReads.whole(dynamo, table, key, null);
     }
 
     static PutItemRequest put(String table, Review review) {

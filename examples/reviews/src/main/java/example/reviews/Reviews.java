@@ -1,8 +1,6 @@
 package example.reviews;
 
-import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
-import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.derive.Derivation;
@@ -29,24 +27,6 @@ import java.util.List;
  */
 public final class Reviews extends DeclaredDomain {
     public static final EntityType REVIEW = EntityType.base("Review");
-    static final String REVIEWS = "reviews";
-    static final String STARS = "stars";
-
-    /**
-     * One per reviewed item: its existing reviews and the sum of their stars. Shared: a review lives in its reviewer's
-     * partition, so the records of every reviewer's partition change it.
-     */
-    static final DerivedType ITEM_REVIEWS = DerivedType.named("ItemReviews")
-            .key("REVIEWS#<itemId> / #STATS#", itemId -> new Key("REVIEWS#" + itemId, "#STATS#"))
-            .counters(REVIEWS, STARS)
-            .shared()
-            .build();
-
-    /** One per reviewer, in the user's partition: the user's existing reviews. */
-    static final DerivedType USER_REVIEWS = DerivedType.named("UserReviews")
-            .key("USER#<userId> / #REVIEWS#", userId -> new Key(Users.pk(userId), "#REVIEWS#"))
-            .counters(REVIEWS)
-            .build();
 
     /**
      * Users review, and what they review are the catalogue's items.
@@ -55,7 +35,7 @@ public final class Reviews extends DeclaredDomain {
         super(Declaration.of("reviews")
                 .requires("users", "catalogue")
                 .entityTypes(REVIEW)
-                .derivedTypes(ITEM_REVIEWS, USER_REVIEWS)
+                .views(ReviewFigures.PER_ITEM, ReviewFigures.PER_USER)
                 .events(ReviewDerivation.REVIEW_CHANGED)
                 .demoSeed(Reviews::seedDemo)
                 .workload(ReviewsWorkload::new));

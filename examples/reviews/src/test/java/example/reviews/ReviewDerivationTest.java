@@ -2,6 +2,8 @@ package example.reviews;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.IntendedChanges;
 import io.tally.core.domain.Derivations;
@@ -9,7 +11,6 @@ import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.DomainEvent;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class ReviewDerivationTest {
     private static final Instant AT = Instant.parse("2026-11-27T10:00:00.000Z");
     private static final DomainRegistry REGISTRY = DomainRegistry.load();
-    private final Derivations derivations = Derivations.of(REGISTRY, List.of(new ReviewDerivation()), 1);
+    /** The domain's own derivation (its events) joined with its views' (its figures), as the engine has them. */
+    private final Derivations derivations = REGISTRY.derivations(ShardSettings.DEFAULTS);
 
     private static Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> review(long stars) {
         return Review.SCHEMA.toItem(new Review("u1", "55", stars, stars > 3 ? "Good" : null, AT));
@@ -46,7 +48,7 @@ class ReviewDerivationTest {
         assertThat(counters(changes)).containsOnly(Map.entry("ItemReviews/reviews", 1L),
                 Map.entry("ItemReviews/stars", 4L), Map.entry("UserReviews/reviews", 1L));
         assertThat(changes.counterDeltas().keySet()).extracting(CounterRef::key).contains(
-                Reviews.ITEM_REVIEWS.key("55"), Reviews.USER_REVIEWS.key("u1"));
+                new Key("REVIEWS#55", "#STATS#"), new Key("USER#u1", "#REVIEWS#"));
         assertThat(changes.problems()).isEmpty();
     }
 
@@ -73,10 +75,14 @@ class ReviewDerivationTest {
 
     @Test
     void mean_roundsHalfUpToTwoDecimals_andIsNullWithoutReviews() {
-        assertThat(ReviewRoutes.mean(13, 3)).isEqualTo(4.33);
-        assertThat(ReviewRoutes.mean(5, 3)).isEqualTo(1.67);
-        assertThat(ReviewRoutes.mean(9, 2)).isEqualTo(4.5);
-        assertThat(ReviewRoutes.mean(0, 0)).isNull();
+        assertThat(mean(13, 3)).isEqualTo(4.33);
+        assertThat(mean(5, 3)).isEqualTo(1.67);
+        assertThat(mean(9, 2)).isEqualTo(4.5);
+        assertThat(mean(0, 0)).isNull();
+    }
+
+    private static Double mean(long stars, long reviews) {
+        return ReviewFigures.PER_ITEM.answer("55", Map.of("reviews", reviews, "stars", stars)).averageStars();
     }
 
     private static Map<String, Object> detail(IntendedChanges changes) {

@@ -19,6 +19,7 @@ import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.PublicEvents;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
+import io.tally.core.view.ViewRoutes;
 import io.tally.core.http.Text;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -89,7 +90,11 @@ public final class WriterApi {
         this.router = new Router(authorization);
         this.cursors = new Cursors(cursorSecret);
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
-        domains.domains().forEach(domain -> domain.routes(router, context));
+        domains.domains().forEach(domain -> {
+            domain.routes(router, context);
+            // A view's read route, unless the domain declared one of the same path itself.
+            ViewRoutes.register(router, dynamo, table, context::exists, domain.views());
+        });
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
                     PublicEvents.of(domains.events()), authorization.enabled());

@@ -7,6 +7,8 @@ import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
 import io.tally.core.events.EventType;
+import io.tally.core.view.CounterView;
+import io.tally.core.view.Views;
 import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
@@ -45,6 +47,7 @@ public final class Declaration {
     private final List<String> requires = new ArrayList<>();
     private final List<EntityType> entityTypes = new ArrayList<>();
     private final List<DerivedType> derivedTypes = new ArrayList<>();
+    private final List<CounterView<?, ?>> views = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
     private final List<EventType> events = new ArrayList<>();
@@ -71,6 +74,15 @@ public final class Declaration {
     /** Entity types of the base items its writers write ({@link Domain#entityTypes}). */
     public Declaration entityTypes(EntityType... types) {
         return add(entityTypes, types);
+    }
+
+    /**
+     * Its figures declared as data ({@link Domain#views}); their derived types join {@link #derivedTypes}, in the
+     * views' order.
+     */
+    public Declaration views(CounterView<?, ?>... declared) {
+        add(views, declared);
+        return add(derivedTypes, Views.types(List.of(declared)).toArray(DerivedType[]::new));
     }
 
     /** Derived item types it declares ({@link Domain#derivedTypes}). */
@@ -139,6 +151,10 @@ public final class Declaration {
 
     List<EntityType> entityTypes() {
         return List.copyOf(entityTypes);
+    }
+
+    List<CounterView<?, ?>> views() {
+        return List.copyOf(views);
     }
 
     List<DerivedType> derivedTypes() {

@@ -6,6 +6,7 @@ import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
 import io.tally.core.events.EventType;
+import io.tally.core.view.CounterView;
 import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
@@ -56,6 +57,11 @@ public abstract class DeclaredDomain implements Domain {
     @Override
     public final List<DerivedType> derivedTypes() {
         return declaration.derivedTypes();
+    }
+
+    @Override
+    public final List<CounterView<?, ?>> views() {
+        return declaration.views();
     }
 
     @Override

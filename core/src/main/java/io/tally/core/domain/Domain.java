@@ -10,6 +10,7 @@ import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
+import io.tally.core.view.CounterView;
 import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
@@ -68,6 +69,15 @@ public interface Domain {
 
     /** Builds its stores over the table and adds its routes, each with its access rule. */
     default void routes(Router router, RouteContext context) {
+    }
+
+    /**
+     * Its figures declared as data ({@link CounterView}): their derived types are among {@link #derivedTypes}, their
+     * derivations join this domain's own ({@link DomainRegistry#derivations}), and their read routes are added after
+     * {@link #routes}, unless a route of the same path is there already.
+     */
+    default List<CounterView<?, ?>> views() {
+        return List.of();
     }
 
     /** Its derivations, one per base entity type that derives, placed with the deployment's shard counts. */

@@ -9,7 +9,9 @@ import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.StreamListingItem;
 import io.tally.core.derive.CounterEvents;
+import io.tally.core.derive.CombinedDerivation;
 import io.tally.core.derive.Derivation;
+import io.tally.core.view.Views;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -174,10 +176,18 @@ public final class DomainRegistry {
         return lookup;
     }
 
-    /** Every domain's derivations, placed with these shard counts, with the counter events of every domain. */
+    /**
+     * Every domain's derivations, placed with these shard counts, with the counter events of every domain. A domain's
+     * own derivation of an entity type and those its views compile to are one ({@link CombinedDerivation}); two domains
+     * deriving one type stay refused ({@link Derivations}).
+     */
     public Derivations derivations(ShardSettings shards) {
         List<Derivation> all = new ArrayList<>();
-        domains.forEach(domain -> all.addAll(domain.derivations(shards)));
+        domains.forEach(domain -> {
+            List<Derivation> own = new ArrayList<>(domain.derivations(shards));
+            own.addAll(Views.derivations(domain.views()));
+            all.addAll(CombinedDerivation.byEntityType(own));
+        });
         return Derivations.of(this, all, shards.global());
     }
 

@@ -1,0 +1,185 @@
+package io.tally.core.view;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.ItemSchema;
+import io.tally.core.derive.Contribution;
+import io.tally.core.http.Access;
+import java.lang.reflect.RecordComponent;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * A figure of a domain declared as data: counts and sums of the entities of one type, grouped by one of their fields,
+ * optionally only of those a filter admits, and an average of a field (its sum and the count kept, the mean read). The
+ * view compiles to what a hand-written domain would write: a {@link DerivedType} whose counters are the figures, its
+ * part of the entity type's derivation ({@link #contribute}), and, if it says so, its read route
+ * ({@link ViewRoutes}).
+ *
+ * <p>The figures are named by a record, the view's <b>answer</b>: the JSON its route answers, one component per
+ * figure, plus the group's id. {@code ItemReviews(String itemId, long reviews, Double averageStars)} names the group
+ * {@code itemId}, the count {@code reviews} (stored under that name), and the average {@code averageStars} (stored as
+ * the sum it is read from, under the name the view gives, and the view's count).
+ *
+ * <p>Exactly once as every derivation is: an entity counts by what its state contributes, so a change is the
+ * difference of two states. A move to another group (a review's item changed) uncounts it from the old group and
+ * counts it in the new; a change that takes it out of the filter uncounts it; a delete uncounts it.
+ *
+ * <pre>{@code
+ * static final CounterView<Review, ItemReviews> PER_ITEM = CounterView.over(Review.SCHEMA, ItemReviews.class)
+ *         .key("REVIEWS#<itemId> / #STATS#", itemId -> new Key("REVIEWS#" + itemId, "#STATS#"))
+ *         .groupBy(ItemReviews::itemId, Review::itemId)
+ *         .count(ItemReviews::reviews)
+ *         .average(ItemReviews::averageStars, Review::stars, "stars")
+ *         .shared()
+ *         .read("/stats/items/{itemId}/reviews", Access.READ_SIDE, Existence.of(CATALOGUE_ITEM, "catalogue item"))
+ *         .build();
+ * }</pre>
+ *
+ * @param <T> the entity counted
+ * @param <R> the answer: the figures' names and the route's JSON
+ */
+public final class CounterView<T extends Record, R extends Record> {
+    private final ItemSchema<T> source;
+    private final Class<R> answer;
+    private final DerivedType type;
+    private final String group;
+    private final Function<T, String> groupOf;
+    private final Predicate<T> where;
+    private final Map<String, ToLongFunction<T>> counters;
+    private final String count;
+    private final Average average;
+    private final Read read;
+
+    CounterView(CounterViewBuilder<T, R> builder) {
+        this.source = builder.source;
+        this.answer = builder.answer;
+        this.group = builder.group;
+        this.groupOf = builder.groupOf;
+        this.where = builder.where;
+        this.counters = Map.copyOf(builder.counters);
+        this.count = builder.count;
+        this.average = builder.average;
+        this.read = builder.read;
+        DerivedType.Builder type = DerivedType.named(builder.name)
+                .key(builder.keyPattern, builder.keyOf)
+                .counters(builder.counters.keySet().toArray(String[]::new));
+        if (builder.shared) {
+            type.shared();
+        }
+        this.type = type.build();
+    }
+
+    /** A view of the entities {@code source} reads, whose figures {@code answer} names. */
+    public static <T extends Record, R extends Record> CounterViewBuilder<T, R> over(ItemSchema<T> source,
+                                                                                 Class<R> answer) {
+        return new CounterViewBuilder<>(source, answer);
+    }
+
+    /** The entity type whose changes the view counts. */
+    public EntityType source() {
+        return source.entityType();
+    }
+
+    /** The entities' reader. */
+    ItemSchema<T> schema() {
+        return source;
+    }
+
+    /** The derived type the view keeps its figures in: one item per group. */
+    public DerivedType type() {
+        return type;
+    }
+
+    public Class<R> answer() {
+        return answer;
+    }
+
+    /** The answer's component that holds the group's id, which is also the read route's path parameter. */
+    public String group() {
+        return group;
+    }
+
+    /** The group an entity counts in, or empty when the filter leaves it out. */
+    public Optional<String> groupOf(T entity) {
+        return where.test(entity) ? Optional.of(groupOf.apply(entity)) : Optional.empty();
+    }
+
+    /** The stored counters and what one entity adds to each: 1 for a count, the field for a sum. */
+    public Map<String, ToLongFunction<T>> counters() {
+        return counters;
+    }
+
+    /** The route that reads the figures, if the view declares one. */
+    public Optional<Read> read() {
+        return Optional.ofNullable(read);
+    }
+
+    /** Adds what the entity, in this state, contributes to the view's figures. */
+    public void contribute(T entity, Contribution.Builder into) {
+        Optional<String> subject = groupOf(entity);
+        if (subject.isEmpty()) {
+            return;
+        }
+        String id = subject.get();
+        if (id == null || id.isEmpty()) {
+            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is empty");
+        }
+        counters.forEach((name, amount) -> into.count(type, id, name, amount.applyAsLong(entity)));
+    }
+
+    /**
+     * The answer for a group from its stored counters (a counter not stored is 0): the group's id, each counted
+     * figure, and each average as {@link Average#mean}.
+     */
+    public R answer(String groupId, Map<String, Long> stored) {
+        RecordComponent[] components = answer.getRecordComponents();
+        Object[] values = new Object[components.length];
+        for (int i = 0; i < components.length; i++) {
+            String name = components[i].getName();
+            if (name.equals(group)) {
+                values[i] = groupId;
+            } else if (average != null && name.equals(average.component())) {
+                values[i] = Average.mean(stored.getOrDefault(average.sum(), 0L), stored.getOrDefault(count, 0L));
+            } else {
+                values[i] = Numbers.of(components[i].getType(), stored.getOrDefault(name, 0L));
+            }
+        }
+        try {
+            java.lang.reflect.Constructor<R> canonical = answer.getDeclaredConstructor(java.util.Arrays
+                    .stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
+            // A domain's answer record need not be public (as Jackson, which writes it, does not ask either).
+            canonical.setAccessible(true);
+            return canonical.newInstance(values);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot make the answer " + answer.getName() + ": " + e, e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "view " + type.name() + " of " + source.entityType().attributeValue() + " by " + group;
+    }
+
+    /** How a view reads its figures: the route, who may call it, and what a group with no item answers. */
+    public record Read(String path, Access access, Existence existence, String summary) {
+        public Read {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(access, "access");
+            Objects.requireNonNull(existence, "existence");
+        }
+    }
+
+    /** A mean kept as a sum and the view's count. */
+    record Average(String component, String sum) {
+        /** The mean rounded half-up to 2 decimals (DOMAIN.md), or null when nothing is counted. */
+        static Double mean(long sum, long count) {
+            return count == 0 ? null : java.math.BigDecimal.valueOf(sum)
+                    .divide(java.math.BigDecimal.valueOf(count), 2, java.math.RoundingMode.HALF_UP).doubleValue();
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.tally.core.view;
+
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.EntityDerivation;
+import java.util.List;
+
+/**
+ * The derivation the views of one entity type compile to: what an entity in a state contributes is the sum of what it
+ * contributes to each view. Events, cascades and documents are the domain's own derivation's
+ * ({@link io.tally.core.derive.CombinedDerivation}).
+ */
+final class ViewDerivation<T extends Record> extends EntityDerivation<T> {
+    private final List<CounterView<T, ?>> views;
+
+    ViewDerivation(CounterView<T, ?> first, List<CounterView<T, ?>> views) {
+        super(first.source(), first.schema()::fromItem);
+        this.views = List.copyOf(views);
+    }
+
+    @Override
+    protected Contribution contribution(T entity) {
+        Contribution.Builder contribution = Contribution.builder();
+        views.forEach(view -> view.contribute(entity, contribution));
+        return contribution.build();
+    }
+
+    @Override
+    public String toString() {
+        return "views of " + entityType().attributeValue() + ": " + views;
+    }
+}

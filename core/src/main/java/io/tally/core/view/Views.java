@@ -1,0 +1,44 @@
+package io.tally.core.view;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.derive.Derivation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A domain's views, compiled: their derived types and their derivations, one per entity type they count. */
+public final class Views {
+    private Views() {
+    }
+
+    /** The derived types the views keep their figures in, in the views' order. */
+    public static List<DerivedType> types(List<CounterView<?, ?>> views) {
+        return views.stream().<DerivedType>map(CounterView::type).toList();
+    }
+
+    /**
+     * One derivation per entity type the views count: an entity's contribution is the sum of its contributions to
+     * each view. A domain's own derivation of the same type combines with it ({@code CombinedDerivation}).
+     */
+    public static List<Derivation> derivations(List<CounterView<?, ?>> views) {
+        Map<EntityType, List<CounterView<?, ?>>> bySource = new LinkedHashMap<>();
+        views.forEach(view -> bySource.computeIfAbsent(view.source(), type -> new ArrayList<>()).add(view));
+        List<Derivation> derivations = new ArrayList<>();
+        bySource.values().forEach(same -> derivations.add(derivation(same)));
+        return derivations;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Derivation derivation(List<CounterView<?, ?>> views) {
+        CounterView first = views.get(0);
+        for (CounterView<?, ?> view : views) {
+            if (view.schema() != first.schema()) {
+                throw new IllegalArgumentException("the views of " + first.source().attributeValue()
+                        + " read it with different schemas: " + first + ", " + view);
+            }
+        }
+        return new ViewDerivation(first, (List) views);
+    }
+}

@@ -1,0 +1,69 @@
+package io.tally.core.derive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
+import io.tally.core.Key;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+class CombinedDerivationTest {
+    private static final EntityType THING = EntityType.base("CombinedTestThing");
+    private static final EntityType OTHER = EntityType.base("CombinedTestOther");
+    private static final DerivedType TOTALS = DerivedType.named("CombinedTestTotals")
+            .key("TOTALS#<id> / #STATS#", id -> new Key("TOTALS#" + id, "#STATS#")).counters("things", "weight")
+            .document("label").build();
+
+    private static Derivation part(EntityType type, long things, long weight, String label, String problem) {
+        return new Derivation() {
+            @Override
+            public EntityType entityType() {
+                return type;
+            }
+
+            @Override
+            public IntendedChanges derive(String eventId, Map<String, AttributeValue> oldImage,
+                                          Map<String, AttributeValue> newImage) {
+                Map<CounterRef, Long> deltas = Map.of(CounterRef.of(TOTALS, "t", "things"), things,
+                        CounterRef.of(TOTALS, "t", "weight"), weight);
+                Map<Key, Document> documents = label == null ? Map.of() : Map.of(TOTALS.key("t"),
+                        new Document(TOTALS, Map.of("label", AttributeValue.fromS(label)), 2));
+                return new IntendedChanges(deltas, documents, List.of(), List.of(),
+                        problem == null ? List.of() : List.of(problem), Set.of());
+            }
+        };
+    }
+
+    @Test
+    void byEntityType_combinesTheDerivationsOfOneType_leavesTheOthersAsTheyAre() {
+        Derivation alone = part(OTHER, 1, 0, null, null);
+        List<Derivation> combined = CombinedDerivation.byEntityType(List.of(part(THING, 1, 2, null, null), alone,
+                part(THING, 0, 3, "x", null)));
+
+        assertThat(combined).hasSize(2);
+        assertThat(combined.get(1)).isSameAs(alone);
+        assertThat(combined.get(0)).isInstanceOf(CombinedDerivation.class);
+        IntendedChanges changes = combined.get(0).derive("e1", null, Map.of());
+        assertThat(changes.counterDeltas()).containsOnly(Map.entry(CounterRef.of(TOTALS, "t", "things"), 1L),
+                Map.entry(CounterRef.of(TOTALS, "t", "weight"), 5L));
+        assertThat(changes.documents()).containsOnlyKeys(TOTALS.key("t"));
+        assertThat(changes.problems()).isEmpty();
+    }
+
+    @Test
+    void derive_deltasThatCancel_areDropped_problemsJoined_aDocumentTwoPartsOwn_isAProblemAndNotWritten() {
+        Derivation combined = CombinedDerivation.byEntityType(List.of(part(THING, 1, 2, "a", "first"),
+                part(THING, -1, 0, "b", null))).get(0);
+
+        IntendedChanges changes = combined.derive("e1", null, Map.of());
+
+        assertThat(changes.counterDeltas()).containsOnlyKeys(CounterRef.of(TOTALS, "t", "weight"));
+        assertThat(changes.documents()).isEmpty();
+        assertThat(changes.problems()).containsExactly("first",
+                "two derivations of CombinedTestThing own the document of " + TOTALS.key("t"));
+    }
+}
