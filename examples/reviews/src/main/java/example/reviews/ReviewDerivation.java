@@ -18,7 +18,10 @@ final class ReviewDerivation extends EntityDerivation<Review> {
         super(Reviews.REVIEW, Review.SCHEMA::fromItem);
     }
 
-    /** The figures are the views' ({@link Reviews#PER_ITEM}, {@link Reviews#PER_USER}); this derivation announces. */
+    /**
+     * The figures are the views' ({@link ReviewFigures#PER_ITEM}, {@link ReviewFigures#PER_USER}); this derivation
+     * announces.
+     */
     @Override
     protected Contribution contribution(Review review) {
         return Contribution.NONE;

@@ -91,9 +91,12 @@ public final class WriterApi {
         this.cursors = new Cursors(cursorSecret);
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
         domains.domains().forEach(domain -> {
+            int before = router.descriptions().size();
             domain.routes(router, context);
             // A view's read route, unless the domain declared one of the same path itself.
-            ViewRoutes.register(router, dynamo, table, context::exists, domain.views());
+            List<Router.Description> own = List.copyOf(router.descriptions().subList(before,
+                    router.descriptions().size()));
+            ViewRoutes.register(router, dynamo, table, context::exists, domain.views(), own);
         });
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),

@@ -28,16 +28,25 @@ public final class CombinedDerivation implements Derivation {
     }
 
     /**
-     * The derivations, one per entity type: those of a type with others combined, in the order given, the others as
-     * they are.
+     * A domain's own derivations with those its views compile to (one per type): each own derivation of a type the
+     * views count is combined with theirs, the views' of a type the domain does not derive itself join as they are,
+     * and the rest stay as they are. Two own derivations of one type are not combined: the registry's
+     * {@code Derivations} refuses them, as before views.
      */
-    public static List<Derivation> byEntityType(List<Derivation> derivations) {
-        Map<EntityType, List<Derivation>> byType = new LinkedHashMap<>();
-        derivations.forEach(derivation -> byType.computeIfAbsent(derivation.entityType(), type -> new ArrayList<>())
-                .add(derivation));
+    public static List<Derivation> withViews(List<Derivation> own, List<Derivation> views) {
+        Map<EntityType, Derivation> byType = new LinkedHashMap<>();
+        views.forEach(view -> {
+            if (byType.put(view.entityType(), view) != null) {
+                throw new IllegalArgumentException("two view derivations of " + view.entityType());
+            }
+        });
         List<Derivation> combined = new ArrayList<>();
-        byType.forEach((type, parts) -> combined.add(parts.size() == 1 ? parts.get(0)
-                : new CombinedDerivation(type, parts)));
+        for (Derivation derivation : own) {
+            Derivation counted = byType.remove(derivation.entityType());
+            combined.add(counted == null ? derivation : new CombinedDerivation(derivation.entityType(),
+                    List.of(derivation, counted)));
+        }
+        combined.addAll(byType.values());
         return combined;
     }
 
@@ -72,7 +81,8 @@ public final class CombinedDerivation implements Derivation {
             restated.addAll(changes.restated());
             events.addAll(changes.events());
             cascades.addAll(changes.cascades());
-            problems.addAll(changes.problems());
+            // Each part reads the images itself: an unreadable one is reported once, not once a part.
+            changes.problems().stream().filter(problem -> !problems.contains(problem)).forEach(problems::add);
         }
         deltas.values().removeIf(delta -> delta == 0);
         for (Key key : contested) {

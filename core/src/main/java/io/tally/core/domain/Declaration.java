@@ -7,7 +7,7 @@ import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
 import io.tally.core.events.EventType;
-import io.tally.core.view.CounterView;
+import io.tally.core.view.View;
 import io.tally.core.view.Views;
 import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
@@ -47,7 +47,7 @@ public final class Declaration {
     private final List<String> requires = new ArrayList<>();
     private final List<EntityType> entityTypes = new ArrayList<>();
     private final List<DerivedType> derivedTypes = new ArrayList<>();
-    private final List<CounterView<?, ?>> views = new ArrayList<>();
+    private final List<View<?>> views = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
     private final List<EventType> events = new ArrayList<>();
@@ -80,7 +80,7 @@ public final class Declaration {
      * Its figures declared as data ({@link Domain#views}); their derived types join {@link #derivedTypes}, in the
      * views' order.
      */
-    public Declaration views(CounterView<?, ?>... declared) {
+    public Declaration views(View<?>... declared) {
         add(views, declared);
         return add(derivedTypes, Views.types(List.of(declared)).toArray(DerivedType[]::new));
     }
@@ -153,7 +153,7 @@ public final class Declaration {
         return List.copyOf(entityTypes);
     }
 
-    List<CounterView<?, ?>> views() {
+    List<View<?>> views() {
         return List.copyOf(views);
     }
 

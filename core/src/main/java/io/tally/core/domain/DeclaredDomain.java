@@ -6,7 +6,7 @@ import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
 import io.tally.core.events.EventType;
-import io.tally.core.view.CounterView;
+import io.tally.core.view.View;
 import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
@@ -60,7 +60,7 @@ public abstract class DeclaredDomain implements Domain {
     }
 
     @Override
-    public final List<CounterView<?, ?>> views() {
+    public final List<View<?>> views() {
         return declaration.views();
     }
 

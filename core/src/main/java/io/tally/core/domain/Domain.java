@@ -10,7 +10,7 @@ import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
-import io.tally.core.view.CounterView;
+import io.tally.core.view.View;
 import io.tally.core.workload.WorkloadContext;
 import io.tally.core.workload.WorkloadPart;
 import java.io.IOException;
@@ -72,11 +72,11 @@ public interface Domain {
     }
 
     /**
-     * Its figures declared as data ({@link CounterView}): their derived types are among {@link #derivedTypes}, their
+     * Its figures declared as data ({@link View}): their derived types are among {@link #derivedTypes}, their
      * derivations join this domain's own ({@link DomainRegistry#derivations}), and their read routes are added after
      * {@link #routes}, unless a route of the same path is there already.
      */
-    default List<CounterView<?, ?>> views() {
+    default List<View<?>> views() {
         return List.of();
     }
 

@@ -11,6 +11,8 @@ import io.tally.core.StreamListingItem;
 import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.CombinedDerivation;
 import io.tally.core.derive.Derivation;
+import io.tally.core.view.CounterView;
+import io.tally.core.view.View;
 import io.tally.core.view.Views;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,6 +84,34 @@ public final class DomainRegistry {
                             + counter.type());
                 }
                 counters.add(counter);
+            }
+            checkViews(domain);
+        }
+    }
+
+    /**
+     * A domain's views keep their figures in types it declares, count an entity type of the registry, and read the
+     * existence of a group's entity through a lookup some domain declares: each fails the registry here, not a record
+     * or a request later.
+     */
+    private void checkViews(Domain domain) {
+        for (View<?> view : domain.views()) {
+            for (DerivedType type : view.types()) {
+                if (!domain.derivedTypes().contains(type)) {
+                    throw invalid(domain, view + " keeps its figures in " + type + ", which the domain does not"
+                            + " declare in derivedTypes()");
+                }
+            }
+            if (!entityTypes.containsKey(view.source().attributeValue())) {
+                throw invalid(domain, view + " counts " + view.source() + ", which no domain of the registry declares");
+            }
+            if (view instanceof CounterView<?, ?> counted) {
+                counted.read().flatMap(read -> read.existence().entity()).ifPresent(entity -> {
+                    if (!lookups.containsKey(entity.attributeValue())) {
+                        throw invalid(domain, view + " reads whether a " + entity + " exists, but no domain declares"
+                                + " a lookup of it; lookups: " + lookups.keySet());
+                    }
+                });
             }
         }
     }
@@ -183,11 +213,8 @@ public final class DomainRegistry {
      */
     public Derivations derivations(ShardSettings shards) {
         List<Derivation> all = new ArrayList<>();
-        domains.forEach(domain -> {
-            List<Derivation> own = new ArrayList<>(domain.derivations(shards));
-            own.addAll(Views.derivations(domain.views()));
-            all.addAll(CombinedDerivation.byEntityType(own));
-        });
+        domains.forEach(domain -> all.addAll(CombinedDerivation.withViews(domain.derivations(shards),
+                Views.derivations(domain.views()))));
         return Derivations.of(this, all, shards.global());
     }
 

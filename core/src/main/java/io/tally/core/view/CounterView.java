@@ -1,11 +1,12 @@
 package io.tally.core.view;
 
 import io.tally.core.DerivedType;
-import io.tally.core.EntityType;
+import io.tally.core.Ids;
 import io.tally.core.ItemSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.http.Access;
 import java.lang.reflect.RecordComponent;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,7 +44,7 @@ import java.util.function.ToLongFunction;
  * @param <T> the entity counted
  * @param <R> the answer: the figures' names and the route's JSON
  */
-public final class CounterView<T extends Record, R extends Record> {
+public final class CounterView<T extends Record, R extends Record> implements View<T> {
     private final ItemSchema<T> source;
     private final Class<R> answer;
     private final DerivedType type;
@@ -54,6 +55,7 @@ public final class CounterView<T extends Record, R extends Record> {
     private final String count;
     private final Average average;
     private final Read read;
+    private final java.lang.reflect.Constructor<R> canonical;
 
     CounterView(CounterViewBuilder<T, R> builder) {
         this.source = builder.source;
@@ -72,6 +74,16 @@ public final class CounterView<T extends Record, R extends Record> {
             type.shared();
         }
         this.type = type.build();
+        try {
+            this.canonical = answer.getDeclaredConstructor(java.util.Arrays.stream(answer.getRecordComponents())
+                    .map(RecordComponent::getType).toArray(Class<?>[]::new));
+            // A domain's answer record need not be public (as Jackson, which writes it, does not ask either).
+            canonical.setAccessible(true);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("cannot make the answer " + answer.getName() + ": " + e, e);
+        }
+        // An answer that cannot be made (a component no figure fills as its type asks) fails here, not on a request.
+        answer("declared", Map.of());
     }
 
     /** A view of the entities {@code source} reads, whose figures {@code answer} names. */
@@ -80,14 +92,14 @@ public final class CounterView<T extends Record, R extends Record> {
         return new CounterViewBuilder<>(source, answer);
     }
 
-    /** The entity type whose changes the view counts. */
-    public EntityType source() {
-        return source.entityType();
+    @Override
+    public ItemSchema<T> schema() {
+        return source;
     }
 
-    /** The entities' reader. */
-    ItemSchema<T> schema() {
-        return source;
+    @Override
+    public List<DerivedType> types() {
+        return List.of(type);
     }
 
     /** The derived type the view keeps its figures in: one item per group. */
@@ -104,9 +116,22 @@ public final class CounterView<T extends Record, R extends Record> {
         return group;
     }
 
-    /** The group an entity counts in, or empty when the filter leaves it out. */
+    /**
+     * The group an entity counts in, or empty when the filter leaves it out.
+     *
+     * @throws IllegalArgumentException when the entity's group is not a valid id (null, empty, or a character ids may
+     *                                  not hold): its change is then a problem, and the record a dead letter
+     */
     public Optional<String> groupOf(T entity) {
-        return where.test(entity) ? Optional.of(groupOf.apply(entity)) : Optional.empty();
+        if (!where.test(entity)) {
+            return Optional.empty();
+        }
+        String id = groupOf.apply(entity);
+        if (!Ids.isValid(id)) {
+            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is not a valid id: "
+                    + (id == null ? "null" : "'" + id + "'"));
+        }
+        return Optional.of(id);
     }
 
     /** The stored counters and what one entity adds to each: 1 for a count, the field for a sum. */
@@ -119,17 +144,10 @@ public final class CounterView<T extends Record, R extends Record> {
         return Optional.ofNullable(read);
     }
 
-    /** Adds what the entity, in this state, contributes to the view's figures. */
+    @Override
     public void contribute(T entity, Contribution.Builder into) {
-        Optional<String> subject = groupOf(entity);
-        if (subject.isEmpty()) {
-            return;
-        }
-        String id = subject.get();
-        if (id == null || id.isEmpty()) {
-            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is empty");
-        }
-        counters.forEach((name, amount) -> into.count(type, id, name, amount.applyAsLong(entity)));
+        groupOf(entity).ifPresent(id -> counters.forEach((name, amount) -> into.count(type, id, name,
+                amount.applyAsLong(entity))));
     }
 
     /**
@@ -150,12 +168,8 @@ public final class CounterView<T extends Record, R extends Record> {
             }
         }
         try {
-            java.lang.reflect.Constructor<R> canonical = answer.getDeclaredConstructor(java.util.Arrays
-                    .stream(components).map(RecordComponent::getType).toArray(Class<?>[]::new));
-            // A domain's answer record need not be public (as Jackson, which writes it, does not ask either).
-            canonical.setAccessible(true);
             return canonical.newInstance(values);
-        } catch (ReflectiveOperationException e) {
+        } catch (ReflectiveOperationException | IllegalArgumentException e) {
             throw new IllegalStateException("cannot make the answer " + answer.getName() + ": " + e, e);
         }
     }

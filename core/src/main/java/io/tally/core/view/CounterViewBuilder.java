@@ -35,7 +35,9 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     CounterView.Read read;
 
     CounterViewBuilder(ItemSchema<T> source, Class<R> answer) {
-        this.source = Objects.requireNonNull(source, "source");
+        this.source = Objects.requireNonNull(source, "the entities' schema is null: is the view declared in a class"
+                + " that the entity's own class initialises from (a cycle of static fields)? Declare it in a class of"
+                + " its own");
         this.answer = Objects.requireNonNull(answer, "answer");
         if (!answer.isRecord()) {
             throw new IllegalArgumentException("a view's answer is a record: " + answer.getName());
@@ -91,7 +93,12 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
      * counted), read from the field's sum, stored as {@code storedSum}, and the view's {@link #count}.
      */
     public CounterViewBuilder<T, R> average(Component<R, Double> component, ToLongFunction<T> field, String storedSum) {
-        String mean = own(component).getName();
+        RecordComponent described = own(component);
+        String mean = described.getName();
+        if (described.getType() != Double.class) {
+            throw new IllegalArgumentException(answer.getSimpleName() + "." + mean + " holds a mean, null while nothing"
+                    + " is counted: a Double, not " + described.getType().getSimpleName());
+        }
         if (counters.containsKey(storedSum) || storedSum.equals(mean) || !storedSum.matches("[a-z][A-Za-z0-9]*")) {
             throw new IllegalArgumentException("the stored sum of " + mean + " must be a new camelCase name: "
                     + storedSum);
@@ -147,9 +154,17 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         if (!unfilled.isEmpty()) {
             throw new IllegalStateException(answer.getSimpleName() + ": no figure of the view fills " + unfilled);
         }
-        if (read != null && !read.path().contains("{" + group + "}")) {
-            throw new IllegalStateException(answer.getSimpleName() + ": the read route " + read.path()
-                    + " must hold the group's parameter {" + group + "}");
+        if (read != null) {
+            List<String> parameters = new ArrayList<>();
+            java.util.regex.Matcher parameter = java.util.regex.Pattern.compile("\\{([^}]*)}").matcher(read.path());
+            while (parameter.find()) {
+                parameters.add(parameter.group(1));
+            }
+            // Another parameter would be read by no one, and an access rule on it would check nothing.
+            if (!parameters.equals(List.of(group))) {
+                throw new IllegalStateException(answer.getSimpleName() + ": the read route " + read.path()
+                        + " must hold the group's parameter {" + group + "} and no other");
+            }
         }
         return new CounterView<>(this);
     }
@@ -167,7 +182,7 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         RecordComponent described = own(component);
         if (!Numbers.isWhole(described.getType())) {
             throw new IllegalArgumentException(answer.getSimpleName() + "." + described.getName()
-                    + " holds a count or a sum: a long or an int, not " + described.getType().getSimpleName());
+                    + " holds a count or a sum: a long, not " + described.getType().getSimpleName());
         }
         if (counters.containsKey(described.getName())) {
             throw new IllegalArgumentException(answer.getSimpleName() + "." + described.getName()

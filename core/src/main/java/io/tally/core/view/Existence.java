@@ -27,8 +27,10 @@ public final class Existence {
     }
 
     /**
-     * A group exists once something was counted in it (its item stays, at zero, when the last entity goes): 404
-     * before, {@code "<description> '<id>' does not exist"}.
+     * A group exists once something was counted in it: 404 before, {@code "<description> '<id>' does not exist"}; its
+     * item stays, at zero, when the last entity goes, so it answers zeros after. Caveat: a rebuild from the base items
+     * cannot tell such a group from one never counted ({@code verify} takes an item whose counters are all zero as
+     * absent, and a repair does not write one), so after a restore and a repair it answers 404 again.
      */
     public static Existence counted(String description) {
         return new Existence(Rule.COUNTED, null, Objects.requireNonNull(description, "description"));
@@ -41,6 +43,11 @@ public final class Existence {
     public static Existence of(EntityType entity, String description) {
         return new Existence(Rule.ENTITY, Objects.requireNonNull(entity, "entity"),
                 Objects.requireNonNull(description, "description"));
+    }
+
+    /** The entity type whose lookup says whether a group exists, for {@link #of}. */
+    public java.util.Optional<EntityType> entity() {
+        return java.util.Optional.ofNullable(entity);
     }
 
     /** Whether an entity exists, by its type's name and id (the domains' lookups: {@code RouteContext.exists}). */

@@ -1,5 +1,6 @@
 package io.tally.core.view;
 
+import io.tally.core.ItemSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import java.util.List;
@@ -10,10 +11,10 @@ import java.util.List;
  * ({@link io.tally.core.derive.CombinedDerivation}).
  */
 final class ViewDerivation<T extends Record> extends EntityDerivation<T> {
-    private final List<CounterView<T, ?>> views;
+    private final List<View<T>> views;
 
-    ViewDerivation(CounterView<T, ?> first, List<CounterView<T, ?>> views) {
-        super(first.source(), first.schema()::fromItem);
+    ViewDerivation(ItemSchema<T> schema, List<View<T>> views) {
+        super(schema.entityType(), schema::fromItem);
         this.views = List.copyOf(views);
     }
 

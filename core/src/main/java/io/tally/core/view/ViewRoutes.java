@@ -9,33 +9,60 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The read routes of views, generated: {@code GET <path>} answers the view's answer record for the group the path
- * names, read with one strongly consistent Query (the item and its partials, {@link SharedReads#whole}); a group
- * with no item answers as its view's {@link Existence} says. A route the domain declared itself (the same method and
- * path template) is the domain's: the view's is not added.
+ * names, read with one strongly consistent Query, page by page (the item and its partials, {@link SharedReads#whole});
+ * a group with no item answers as its view's {@link Existence} says. A route the view's own domain declared with the
+ * same method and path (parameters compared by position, not name) is the domain's: the view's is not added. Any
+ * other route of that path, another domain's or another view's, is a mistake that fails the writer's start.
  */
 public final class ViewRoutes {
+    private static final Pattern PARAMETER = Pattern.compile("\\{[^}]*}");
+
     private ViewRoutes() {
     }
 
-    /** Adds the read route of each view that declares one and whose template the router does not hold yet. */
+    /**
+     * Adds the read route of each view that declares one.
+     *
+     * @param domainRoutes the routes the views' domain declared itself, which override its views' routes
+     * @throws IllegalStateException when a view's route has the path of another domain's or another view's route
+     */
     public static void register(Router router, DynamoDbClient dynamo, String table, Existence.Entities entities,
-                                List<CounterView<?, ?>> views) {
-        Set<String> declared = router.descriptions().stream()
-                .map(route -> route.method() + " " + route.template()).collect(Collectors.toSet());
-        for (CounterView<?, ?> view : views) {
-            view.read().filter(read -> !declared.contains("GET " + read.path())).ifPresent(read -> {
-                Router.Route route = router.add("GET", read.path(), read.access(),
-                        request -> answer(view, dynamo, table, entities, request));
-                route.summary(read.summary() != null ? read.summary() : "The figures of " + view.type().name()
-                        + " of one " + view.group()).returns(200, view.answer());
-            });
+                                List<View<?>> views, List<Router.Description> domainRoutes) {
+        Set<String> overridden = domainRoutes.stream().map(route -> route(route.method(), route.template()))
+                .collect(Collectors.toSet());
+        for (View<?> view : views) {
+            if (!(view instanceof CounterView<?, ?> counted) || counted.read().isEmpty()) {
+                continue;
+            }
+            CounterView.Read read = counted.read().get();
+            String route = route("GET", read.path());
+            if (overridden.contains(route)) {
+                continue;
+            }
+            List<String> taken = router.descriptions().stream()
+                    .filter(declared -> route(declared.method(), declared.template()).equals(route))
+                    .map(Router.Description::template).toList();
+            if (!taken.isEmpty()) {
+                throw new IllegalStateException("the read route of " + counted + ", GET " + read.path()
+                        + ", has the path of a route declared before it: GET " + taken.get(0));
+            }
+            router.add("GET", read.path(), read.access(), request -> answer(counted, dynamo, table, entities, request))
+                    .summary(read.summary() != null ? read.summary() : "The figures of " + counted.type().name()
+                            + " of one " + counted.group())
+                    .returns(200, counted.answer());
         }
+    }
+
+    /** A route's method and path, its parameters unnamed. */
+    private static String route(String method, String template) {
+        return method + " " + PARAMETER.matcher(template).replaceAll("{}");
     }
 
     /** The figures of the group the request names. */

@@ -14,16 +14,16 @@ public final class Views {
     }
 
     /** The derived types the views keep their figures in, in the views' order. */
-    public static List<DerivedType> types(List<CounterView<?, ?>> views) {
-        return views.stream().<DerivedType>map(CounterView::type).toList();
+    public static List<DerivedType> types(List<View<?>> views) {
+        return views.stream().flatMap(view -> view.types().stream()).toList();
     }
 
     /**
      * One derivation per entity type the views count: an entity's contribution is the sum of its contributions to
      * each view. A domain's own derivation of the same type combines with it ({@code CombinedDerivation}).
      */
-    public static List<Derivation> derivations(List<CounterView<?, ?>> views) {
-        Map<EntityType, List<CounterView<?, ?>>> bySource = new LinkedHashMap<>();
+    public static List<Derivation> derivations(List<View<?>> views) {
+        Map<EntityType, List<View<?>>> bySource = new LinkedHashMap<>();
         views.forEach(view -> bySource.computeIfAbsent(view.source(), type -> new ArrayList<>()).add(view));
         List<Derivation> derivations = new ArrayList<>();
         bySource.values().forEach(same -> derivations.add(derivation(same)));
@@ -31,14 +31,14 @@ public final class Views {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Derivation derivation(List<CounterView<?, ?>> views) {
-        CounterView first = views.get(0);
-        for (CounterView<?, ?> view : views) {
+    private static Derivation derivation(List<View<?>> views) {
+        View first = views.get(0);
+        for (View<?> view : views) {
             if (view.schema() != first.schema()) {
                 throw new IllegalArgumentException("the views of " + first.source().attributeValue()
                         + " read it with different schemas: " + first + ", " + view);
             }
         }
-        return new ViewDerivation(first, (List) views);
+        return new ViewDerivation(first.schema(), (List) views);
     }
 }

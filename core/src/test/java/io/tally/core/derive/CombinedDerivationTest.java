@@ -39,13 +39,15 @@ class CombinedDerivationTest {
     }
 
     @Test
-    void byEntityType_combinesTheDerivationsOfOneType_leavesTheOthersAsTheyAre() {
+    void withViews_combinesTheOwnDerivationOfATypeWithTheViews_leavesTheOthersAsTheyAre() {
         Derivation alone = part(OTHER, 1, 0, null, null);
-        List<Derivation> combined = CombinedDerivation.byEntityType(List.of(part(THING, 1, 2, null, null), alone,
-                part(THING, 0, 3, "x", null)));
+        Derivation viewsOnly = part(EntityType.base("CombinedTestViewed"), 1, 0, null, null);
+        List<Derivation> combined = CombinedDerivation.withViews(List.of(part(THING, 1, 2, null, null), alone),
+                List.of(part(THING, 0, 3, "x", null), viewsOnly));
 
-        assertThat(combined).hasSize(2);
+        assertThat(combined).hasSize(3);
         assertThat(combined.get(1)).isSameAs(alone);
+        assertThat(combined.get(2)).isSameAs(viewsOnly);
         assertThat(combined.get(0)).isInstanceOf(CombinedDerivation.class);
         IntendedChanges changes = combined.get(0).derive("e1", null, Map.of());
         assertThat(changes.counterDeltas()).containsOnly(Map.entry(CounterRef.of(TOTALS, "t", "things"), 1L),
@@ -55,14 +57,23 @@ class CombinedDerivationTest {
     }
 
     @Test
-    void derive_deltasThatCancel_areDropped_problemsJoined_aDocumentTwoPartsOwn_isAProblemAndNotWritten() {
-        Derivation combined = CombinedDerivation.byEntityType(List.of(part(THING, 1, 2, "a", "first"),
-                part(THING, -1, 0, "b", null))).get(0);
+    void withViews_twoOwnDerivationsOfAType_areLeftForTheRegistryToRefuse() {
+        List<Derivation> combined = CombinedDerivation.withViews(List.of(part(THING, 1, 0, null, null),
+                part(THING, 1, 0, null, null)), List.of());
+
+        assertThat(combined).hasSize(2).noneMatch(CombinedDerivation.class::isInstance);
+    }
+
+    @Test
+    void derive_deltasThatCancel_areDropped_problemsJoinedOnce_aDocumentTwoPartsOwn_isAProblemAndNotWritten() {
+        Derivation combined = CombinedDerivation.withViews(List.of(part(THING, 1, 2, "a", "first")),
+                List.of(part(THING, -1, 0, "b", "first"))).get(0);
 
         IntendedChanges changes = combined.derive("e1", null, Map.of());
 
         assertThat(changes.counterDeltas()).containsOnlyKeys(CounterRef.of(TOTALS, "t", "weight"));
         assertThat(changes.documents()).isEmpty();
+        // The same problem from both parts (each reads the images itself) is reported once.
         assertThat(changes.problems()).containsExactly("first",
                 "two derivations of CombinedTestThing own the document of " + TOTALS.key("t"));
     }

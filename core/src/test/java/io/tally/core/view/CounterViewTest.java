@@ -23,21 +23,25 @@ import org.junit.jupiter.api.Test;
  * ({@link #model}, which folds the states, not the changes).
  */
 class CounterViewTest {
-    static final EntityType PICK = EntityType.base("ViewTestPick");
 
     /** The entity: a user's pick of an item, with a weight, live or archived. */
     public record Pick(String userId, String itemId, long weight, String status) {
-        static final ItemSchema<Pick> SCHEMA = ItemSchema.of(Pick.class, PICK,
+        /** Its entity type here, not in the test class: the views there read picks (class initialisation order). */
+        static final EntityType TYPE = EntityType.base("ViewTestPick");
+        static final ItemSchema<Pick> SCHEMA = ItemSchema.of(Pick.class, TYPE,
                 pick -> new Key("USER#" + pick.userId(), "PICK#" + pick.itemId())).build();
     }
 
     public record ItemPicks(String itemId, long picks, long weight, Double meanWeight) {
     }
 
-    public record UserPicks(String userId, int picks) {
+    public record UserPicks(String userId, long picks) {
     }
 
     public record Wrong(String itemId, String label) {
+    }
+
+    public record PrimitiveMean(String itemId, long picks, double mean) {
     }
 
     static final CounterView<Pick, ItemPicks> PER_ITEM = CounterView.over(Pick.SCHEMA, ItemPicks.class)
@@ -68,7 +72,7 @@ class CounterViewTest {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Component<ItemPicks, Number> viewOf(Component<UserPicks, Integer> other) {
+    private static Component<ItemPicks, Number> viewOf(Component<UserPicks, Long> other) {
         return (Component) other;
     }
 
@@ -80,7 +84,13 @@ class CounterViewTest {
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserPicks.class).count(UserPicks::picks)
                 .count(UserPicks::picks)).hasMessageContaining("counts twice");
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, Wrong.class).count(viewOfWrong(Wrong::label)))
-                .hasMessageContaining("a long or an int, not String");
+                .hasMessageContaining("a long, not String");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, PrimitiveMean.class).count(PrimitiveMean::picks)
+                .average(PrimitiveMean::mean, Pick::weight, "weights"))
+                .hasMessageContaining("a Double, not double");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserPicks.class).groupBy(UserPicks::userId,
+                Pick::userId).count(UserPicks::picks).read("/orgs/{orgId}/users/{userId}/picks", Access.READ_SIDE,
+                Existence.zeros()).build()).hasMessageContaining("{userId} and no other");
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserPicks.class).groupBy(UserPicks::userId,
                 Pick::userId).count(UserPicks::picks).read("/stats/picks", Access.READ_SIDE, Existence.zeros())
                 .build()).hasMessageContaining("{userId}");
@@ -112,20 +122,23 @@ class CounterViewTest {
         assertThat(PER_ITEM.answer("i1", Map.of("picks", 3L, "weightForMean", 5L)).meanWeight()).isEqualTo(1.67);
         assertThat(PER_ITEM.answer("i2", Map.of())).isEqualTo(new ItemPicks("i2", 0, 0, null));
         assertThat(PER_USER.answer("u1", Map.of("picks", 7L))).isEqualTo(new UserPicks("u1", 7));
+        // A count past an int's range is valid data.
+        assertThat(PER_USER.answer("u1", Map.of("picks", 3_000_000_000L)).picks()).isEqualTo(3_000_000_000L);
     }
 
     /** Random changes of a few picks (creates, moves between items, weights, the filter in and out, deletes). */
     @Test
     void derivation_randomChanges_figuresEqualTheModelOfTheCurrentStates() {
-        Derivation derivation = Views.derivations(List.of(PER_ITEM, PER_USER)).get(0);
-        assertThat(derivation.entityType()).isEqualTo(PICK);
+        Derivation derivation = Views.derivations(List.<View<?>>of(PER_ITEM, PER_USER)).get(0);
+        assertThat(derivation.entityType()).isEqualTo(Pick.TYPE);
         Random random = new Random(39);
         Map<String, Pick> current = new HashMap<>();
         Map<CounterRef, Long> figures = new HashMap<>();
         for (int step = 0; step < 2_000; step++) {
             String id = "p" + random.nextInt(12);
             Pick before = current.get(id);
-            Pick after = random.nextInt(5) == 0 ? null : new Pick("u" + Math.floorMod(id.hashCode(), 3), "i" + random.nextInt(4),
+            // The user, the item, the weight and the status all change: moves between both views' groups.
+            Pick after = random.nextInt(5) == 0 ? null : new Pick("u" + random.nextInt(3), "i" + random.nextInt(4),
                     random.nextInt(6), random.nextInt(3) == 0 ? "archived" : "live");
             IntendedChanges changes = derivation.derive("e" + step, before == null ? null : Pick.SCHEMA.toItem(before),
                     after == null ? null : Pick.SCHEMA.toItem(after));
@@ -159,10 +172,18 @@ class CounterViewTest {
     }
 
     @Test
-    void contribute_anEntityWithAnEmptyGroup_isRefused() {
+    void contribute_anEntityWhoseGroupIsNoId_isRefused_theDerivationReportsItAsAProblem() {
         Contribution.Builder into = Contribution.builder();
         assertThatThrownBy(() -> PER_ITEM.contribute(new Pick("u1", "", 1, "live"), into))
-                .hasMessageContaining("the group itemId of the entity is empty");
+                .hasMessageContaining("the group itemId of the entity is not a valid id: ''");
+        assertThatThrownBy(() -> PER_ITEM.contribute(new Pick("u1", null, 1, "live"), into))
+                .hasMessageContaining("not a valid id: null");
+        assertThatThrownBy(() -> PER_ITEM.contribute(new Pick("u1", "a#b", 1, "live"), into))
+                .hasMessageContaining("not a valid id: 'a#b'");
+        Derivation derivation = Views.derivations(List.<View<?>>of(PER_ITEM, PER_USER)).get(0);
+        IntendedChanges changes = derivation.derive("e1", null, Pick.SCHEMA.toItem(new Pick("u1", "a#b", 1, "live")));
+        assertThat(changes.problems()).singleElement().asString().contains("not a valid id");
+        assertThat(changes.counterDeltas()).isEmpty();
         // Filtered out, its group is never asked for.
         PER_ITEM.contribute(new Pick("u1", "", 1, "archived"), into);
         assertThat(into.build().counters()).isEmpty();
