@@ -55,6 +55,9 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
     private final String count;
     private final Average average;
     private final Read read;
+    private final Bucket bucket;
+    private final String bucketComponent;
+    private final Function<T, java.time.Instant> bucketOf;
     private final java.lang.reflect.Constructor<R> canonical;
 
     CounterView(CounterViewBuilder<T, R> builder) {
@@ -67,6 +70,9 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
         this.count = builder.count;
         this.average = builder.average;
         this.read = builder.read;
+        this.bucket = builder.bucket;
+        this.bucketComponent = builder.bucketComponent;
+        this.bucketOf = builder.bucketOf;
         DerivedType.Builder type = DerivedType.named(builder.name)
                 .key(builder.keyPattern, builder.keyOf)
                 .counters(builder.counters.keySet().toArray(String[]::new));
@@ -83,7 +89,7 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
             throw new IllegalStateException("cannot make the answer " + answer.getName() + ": " + e, e);
         }
         // An answer that cannot be made (a component no figure fills as its type asks) fails here, not on a request.
-        answer("declared", Map.of());
+        answer("declared", bucket == null ? null : bucket.of(java.time.Instant.EPOCH), Map.of());
     }
 
     /** A view of the entities {@code source} reads, whose figures {@code answer} names. */
@@ -117,21 +123,40 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
     }
 
     /**
-     * The group an entity counts in, or empty when the filter leaves it out.
+     * The subject of the item an entity counts in (its group's id, and {@code #<bucket>} for a view with a bucket), or
+     * empty when the filter leaves it out.
      *
      * @throws IllegalArgumentException when the entity's group is not a valid id (null, empty, or a character ids may
      *                                  not hold): its change is then a problem, and the record a dead letter
      */
-    public Optional<String> groupOf(T entity) {
+    public Optional<String> subjectOf(T entity) {
         if (!where.test(entity)) {
             return Optional.empty();
         }
         String id = groupOf.apply(entity);
         if (!Ids.isValid(id)) {
-            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is not a valid id: "
-                    + (id == null ? "null" : "'" + id + "'"));
+            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is not a valid"
+                    + " id: " + (id == null ? "null" : "'" + id + "'"));
         }
-        return Optional.of(id);
+        if (bucket == null) {
+            return Optional.of(id);
+        }
+        java.time.Instant at = bucketOf.apply(entity);
+        if (at == null) {
+            throw new IllegalArgumentException(type.name() + ": the instant of the bucket " + bucketComponent
+                    + " of the entity is null");
+        }
+        return Optional.of(id + "#" + bucket.of(at));
+    }
+
+    /** The view's time bucket, if it counts per bucket, and the answer's component that holds it. */
+    public Optional<Bucket> bucket() {
+        return Optional.ofNullable(bucket);
+    }
+
+    /** The answer's component that holds the bucket, or null without a bucket. */
+    public String bucketComponent() {
+        return bucketComponent;
     }
 
     /** The stored counters and what one entity adds to each: 1 for a count, the field for a sum. */
@@ -146,7 +171,7 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
 
     @Override
     public void contribute(T entity, Contribution.Builder into) {
-        groupOf(entity).ifPresent(id -> counters.forEach((name, amount) -> into.count(type, id, name,
+        subjectOf(entity).ifPresent(id -> counters.forEach((name, amount) -> into.count(type, id, name,
                 amount.applyAsLong(entity))));
     }
 
@@ -155,12 +180,19 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
      * figure, and each average as {@link Average#mean}.
      */
     public R answer(String groupId, Map<String, Long> stored) {
+        return answer(groupId, null, stored);
+    }
+
+    /** The answer for a group's bucket (null for a view without buckets) from its stored counters. */
+    public R answer(String groupId, String bucketValue, Map<String, Long> stored) {
         RecordComponent[] components = answer.getRecordComponents();
         Object[] values = new Object[components.length];
         for (int i = 0; i < components.length; i++) {
             String name = components[i].getName();
             if (name.equals(group)) {
                 values[i] = groupId;
+            } else if (name.equals(bucketComponent)) {
+                values[i] = bucketValue;
             } else if (average != null && name.equals(average.component())) {
                 values[i] = Average.mean(stored.getOrDefault(average.sum(), 0L), stored.getOrDefault(count, 0L));
             } else {

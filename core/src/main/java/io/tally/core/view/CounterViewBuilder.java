@@ -25,6 +25,10 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     String name;
     String keyPattern;
     Function<String, Key> keyOf;
+    java.util.function.BiFunction<String, String, Key> bucketKeyOf;
+    Bucket bucket;
+    String bucketComponent;
+    Function<T, java.time.Instant> bucketOf;
     String group;
     Function<T, String> groupOf;
     Predicate<T> where = entity -> true;
@@ -55,6 +59,29 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     public CounterViewBuilder<T, R> key(String pattern, Function<String, Key> keyOf) {
         this.keyPattern = Objects.requireNonNull(pattern, "pattern");
         this.keyOf = Objects.requireNonNull(keyOf, "keyOf");
+        return this;
+    }
+
+    /**
+     * Where a group's item of a bucket lives, for a view with a {@link #bucket}: its documented pattern and the key of
+     * a group's id and a bucket.
+     */
+    public CounterViewBuilder<T, R> key(String pattern, java.util.function.BiFunction<String, String, Key> keyOf) {
+        this.keyPattern = Objects.requireNonNull(pattern, "pattern");
+        this.bucketKeyOf = Objects.requireNonNull(keyOf, "keyOf");
+        return this;
+    }
+
+    /**
+     * Counts each group per time bucket of an instant of the entity ({@link Bucket}): one item per group and bucket,
+     * the answer's {@code component} holding the bucket, which its read route takes as the query parameter of the
+     * component's name (required; another form is 400 {@code bad_request}).
+     */
+    public CounterViewBuilder<T, R> bucket(Component<R, String> component, Bucket bucket,
+                                           Function<T, java.time.Instant> at) {
+        this.bucketComponent = own(component).getName();
+        this.bucket = Objects.requireNonNull(bucket, "bucket");
+        this.bucketOf = Objects.requireNonNull(at, "at");
         return this;
     }
 
@@ -138,15 +165,30 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         if (average != null && count == null) {
             throw new IllegalStateException(answer.getSimpleName() + ": an average needs the view's count");
         }
-        if (keyOf == null) {
-            String prefix = name.toUpperCase(java.util.Locale.ROOT);
+        if ((keyOf != null && bucket != null) || (bucketKeyOf != null && bucket == null)) {
+            throw new IllegalStateException(answer.getSimpleName() + ": a view with a bucket is keyed by its group and"
+                    + " its bucket, one without by its group");
+        }
+        String prefix = name.toUpperCase(java.util.Locale.ROOT);
+        if (bucket != null) {
+            if (bucketKeyOf == null) {
+                keyPattern = prefix + "#<" + group + "> / " + bucket.prefix + "#<" + bucketComponent + ">";
+                bucketKeyOf = (id, at) -> new Key(prefix + "#" + id, bucket.prefix + "#" + at);
+            }
+            // The subject joins the two with '#', which no id holds (Ids).
+            java.util.function.BiFunction<String, String, Key> both = bucketKeyOf;
+            keyOf = subject -> {
+                int at = subject.lastIndexOf('#');
+                return both.apply(subject.substring(0, at), subject.substring(at + 1));
+            };
+        } else if (keyOf == null) {
             keyPattern = prefix + "#<" + group + "> / #STATS#";
             keyOf = id -> new Key(prefix + "#" + id, "#STATS#");
         }
         List<String> unfilled = new ArrayList<>();
         for (RecordComponent component : answer.getRecordComponents()) {
             String named = component.getName();
-            if (!named.equals(group) && !counters.containsKey(named)
+            if (!named.equals(group) && !named.equals(bucketComponent) && !counters.containsKey(named)
                     && (average == null || !named.equals(average.component()))) {
                 unfilled.add(named);
             }

@@ -1,5 +1,6 @@
 package io.tally.core.view;
 
+import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Router;
@@ -53,10 +54,12 @@ public final class ViewRoutes {
                 throw new IllegalStateException("the read route of " + counted + ", GET " + read.path()
                         + ", has the path of a route declared before it: GET " + taken.get(0));
             }
-            router.add("GET", read.path(), read.access(), request -> answer(counted, dynamo, table, entities, request))
+            Router.Route added = router.add("GET", read.path(), read.access(),
+                            request -> answer(counted, dynamo, table, entities, request))
                     .summary(read.summary() != null ? read.summary() : "The figures of " + counted.type().name()
                             + " of one " + counted.group())
                     .returns(200, counted.answer());
+            counted.bucket().ifPresent(bucket -> added.query(counted.bucketComponent()));
         }
     }
 
@@ -69,13 +72,19 @@ public final class ViewRoutes {
     static ApiResponse answer(CounterView<?, ?> view, DynamoDbClient dynamo, String table,
                               Existence.Entities entities, ApiRequest request) {
         String id = request.id(view.group());
-        Map<String, AttributeValue> item = SharedReads.whole(dynamo, table, view.type().key(id), null);
+        String bucket = view.bucket().map(form -> {
+            String name = view.bucketComponent();
+            return form.parse(request.queryParameter(name)).orElseThrow(() -> ApiException.badRequest(
+                    "'" + name + "' is required, as " + form.form(), name));
+        }).orElse(null);
+        Map<String, AttributeValue> item = SharedReads.whole(dynamo, table,
+                view.type().key(bucket == null ? id : id + "#" + bucket), null);
         if (item == null) {
             view.read().orElseThrow().existence().check(entities, id);
         }
         StatsJson.check(item, view.type().entityType());
         Map<String, Long> stored = new HashMap<>();
         view.counters().keySet().forEach(counter -> stored.put(counter, StatsJson.counter(item, counter)));
-        return ApiResponse.ok(view.answer(id, stored));
+        return ApiResponse.ok(view.answer(id, bucket, stored));
     }
 }
