@@ -98,6 +98,8 @@ public final class WriterApi {
                     router.descriptions().size()));
             ViewRoutes.register(router, dynamo, table, context::exists, domain.views(), own);
         });
+        // Two routes of one path: the first would answer both (a view's route shadowing a later domain's, say).
+        ViewRoutes.checkUnique(router);
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
                     PublicEvents.of(domains.events()), authorization.enabled());

@@ -72,9 +72,10 @@ public interface Domain {
     }
 
     /**
-     * Its figures declared as data ({@link View}): their derived types are among {@link #derivedTypes}, their
-     * derivations join this domain's own ({@link DomainRegistry#derivations}), and their read routes are added after
-     * {@link #routes}, unless a route of the same path is there already.
+     * Its figures declared as data ({@link View}): their derived types must be among {@link #derivedTypes}
+     * ({@code Declaration.views} adds them; the registry checks), their derivations join this domain's own
+     * ({@link DomainRegistry#derivations}), and their read routes are added after {@link #routes}, unless this domain
+     * declared a route of the same path itself.
      */
     default List<View<?>> views() {
         return List.of();

@@ -108,7 +108,7 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
         return List.of(type);
     }
 
-    /** The derived type the view keeps its figures in: one item per group. */
+    /** The derived type the view keeps its figures in: one item per group (per group and bucket, with a bucket). */
     public DerivedType type() {
         return type;
     }

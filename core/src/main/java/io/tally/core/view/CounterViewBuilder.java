@@ -177,10 +177,26 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
             }
             // The subject joins the two with '#', which no id holds (Ids).
             java.util.function.BiFunction<String, String, Key> both = bucketKeyOf;
+            Bucket form = bucket;
             keyOf = subject -> {
                 int at = subject.lastIndexOf('#');
+                if (at < 0) {
+                    throw new IllegalArgumentException(name + " is keyed by a group and a " + form + " bucket,"
+                            + " <group>#<bucket>, not " + subject);
+                }
                 return both.apply(subject.substring(0, at), subject.substring(at + 1));
             };
+            // A key that ignores the bucket would sum every bucket into one item, and its route would label the sum
+            // with whatever bucket was asked.
+            if (both.apply("g", bucket.of(java.time.Instant.EPOCH)).equals(both.apply("g",
+                    bucket.of(java.time.Instant.EPOCH.plus(java.time.Duration.ofDays(40)))))) {
+                throw new IllegalStateException(answer.getSimpleName() + ": its key " + keyPattern
+                        + " must differ by bucket");
+            }
+            if (bucketComponent.equals(group)) {
+                throw new IllegalStateException(answer.getSimpleName()
+                        + ": the group and the bucket are two components");
+            }
         } else if (keyOf == null) {
             keyPattern = prefix + "#<" + group + "> / #STATS#";
             keyOf = id -> new Key(prefix + "#" + id, "#STATS#");

@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The read routes of views, generated: {@code GET <path>} answers the view's answer record for the group the path
  * names, read with one strongly consistent Query, page by page (the item and its partials, {@link SharedReads#whole});
  * a group with no item answers as its view's {@link Existence} says. A route the view's own domain declared with the
- * same method and path (parameters compared by position, not name) is the domain's: the view's is not added. Any
- * other route of that path, another domain's or another view's, is a mistake that fails the writer's start.
+ * same method and path (parameters compared by position, not name) is the domain's: the view's is not added. A route
+ * of that path declared before the view's, another domain's or another view's, fails the writer's start here; one
+ * declared after it, by {@link #checkUnique} once every domain's routes are in.
  */
 public final class ViewRoutes {
     private static final Pattern PARAMETER = Pattern.compile("\\{[^}]*}");
@@ -63,6 +64,21 @@ public final class ViewRoutes {
         }
     }
 
+    /**
+     * Throws when two routes of the router have the same method and path (parameters compared by position): the first
+     * would answer both, and the second would never be called.
+     */
+    public static void checkUnique(Router router) {
+        Map<String, String> seen = new HashMap<>();
+        for (Router.Description declared : router.descriptions()) {
+            String earlier = seen.putIfAbsent(route(declared.method(), declared.template()), declared.template());
+            if (earlier != null) {
+                throw new IllegalStateException("two routes " + declared.method() + " " + earlier + " and "
+                        + declared.method() + " " + declared.template() + ": the first would answer both");
+            }
+        }
+    }
+
     /** A route's method and path, its parameters unnamed. */
     private static String route(String method, String template) {
         return method + " " + PARAMETER.matcher(template).replaceAll("{}");
@@ -74,8 +90,10 @@ public final class ViewRoutes {
         String id = request.id(view.group());
         String bucket = view.bucket().map(form -> {
             String name = view.bucketComponent();
-            return form.parse(request.queryParameter(name)).orElseThrow(() -> ApiException.badRequest(
-                    "'" + name + "' is required, as " + form.form(), name));
+            String given = request.queryParameter(name);
+            return form.parse(given).orElseThrow(() -> ApiException.badRequest(given == null
+                    ? "'" + name + "' is required (" + form.form() + ")" : "'" + name + "' must be " + form.form(),
+                    name));
         }).orElse(null);
         Map<String, AttributeValue> item = SharedReads.whole(dynamo, table,
                 view.type().key(bucket == null ? id : id + "#" + bucket), null);

@@ -82,6 +82,10 @@ class BucketViewTest {
                 Mark::itemId).bucket(ItemMonth::month, Bucket.MONTH, Mark::createdAt).count(ItemMonth::marks)
                 .key("X#<itemId> / #S#", id -> new Key("X#" + id, "#S#")).build())
                 .hasMessageContaining("keyed by its group and its bucket");
+        assertThatThrownBy(() -> CounterView.over(Mark.SCHEMA, ItemMonth.class).groupBy(ItemMonth::itemId,
+                Mark::itemId).bucket(ItemMonth::month, Bucket.MONTH, Mark::createdAt).count(ItemMonth::marks)
+                .key("X#<itemId> / #S#", (id, month) -> new Key("X#" + id, "#S#")).build())
+                .hasMessageContaining("must differ by bucket");
     }
 
     /** Marks created, moved between items, users and instants (across days and a month's end), deleted. */
@@ -149,6 +153,7 @@ class BucketViewTest {
                 assertThatThrownBy(() -> call(router, wrong)).isInstanceOfSatisfying(ApiException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
                     assertThat(e.field()).isEqualTo("month");
+                    assertThat(e.getMessage()).contains(wrong.isEmpty() ? "is required (YYYY-MM)" : "must be YYYY-MM");
                 });
             }
         } finally {

@@ -157,6 +157,16 @@ class ViewRoutesTest {
     }
 
     @Test
+    void checkUnique_aLaterRouteOfAViewsPath_failsTheStart_distinctPathsPass() {
+        Router router = router(List.of());
+        ViewRoutes.checkUnique(router);
+        router.add("GET", "/looked/{thing}", Access.ADMIN, request -> ApiResponse.ok(Map.of()));
+
+        assertThatThrownBy(() -> ViewRoutes.checkUnique(router)).hasMessageContaining("GET /looked/{itemId}")
+                .hasMessageContaining("GET /looked/{thing}");
+    }
+
+    @Test
     void register_documentsTheRouteWithItsSummaryAndAnswer() {
         Router router = router(List.of());
         assertThat(router.descriptions()).extracting(Router.Description::template)
