@@ -98,8 +98,6 @@ public final class WriterApi {
                     router.descriptions().size()));
             ViewRoutes.register(router, dynamo, table, context::exists, domain.views(), own);
         });
-        // Two routes of one path: the first would answer both (a view's route shadowing a later domain's, say).
-        ViewRoutes.checkUnique(router);
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
                     PublicEvents.of(domains.events()), authorization.enabled());
@@ -107,6 +105,8 @@ public final class WriterApi {
         OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.
         DashboardRoutes.register(router, domains);
+        // Two routes of one path: the first would answer both (a view's route shadowing a later domain's, say).
+        ViewRoutes.checkUnique(router);
     }
 
     /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */

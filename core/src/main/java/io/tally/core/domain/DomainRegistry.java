@@ -90,7 +90,7 @@ public final class DomainRegistry {
     }
 
     /**
-     * A domain's views keep their figures in types it declares, count an entity type of the registry, and read the
+     * A domain's views keep their figures in types it declares, count one of its own entity types, and read the
      * existence of a group's entity through a lookup some domain declares: each fails the registry here, not a record
      * or a request later.
      */
@@ -102,8 +102,9 @@ public final class DomainRegistry {
                             + " declare in derivedTypes()");
                 }
             }
-            if (!entityTypes.containsKey(view.source().attributeValue())) {
-                throw invalid(domain, view + " counts " + view.source() + ", which no domain of the registry declares");
+            if (!domain.entityTypes().contains(view.source())) {
+                throw invalid(domain, view + " counts " + view.source() + ", which is not one of the domain's own"
+                        + " entity types (a view counts its domain's entities; another domain derives its own)");
             }
             if (view instanceof CounterView<?, ?> counted) {
                 counted.read().flatMap(read -> read.existence().entity()).ifPresent(entity -> {

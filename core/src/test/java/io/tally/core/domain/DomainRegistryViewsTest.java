@@ -98,6 +98,16 @@ class DomainRegistryViewsTest {
     }
 
     @Test
+    void load_aViewOfAnotherDomainsEntityType_failsSayingSo() {
+        Domain borrower = new DeclaredDomain(Declaration.of("borrower").requires("items").views(PER_ITEM)) {
+        };
+        Domain owner = new DeclaredDomain(Declaration.of("owner").entityTypes(Vote.TYPE)) {
+        };
+        assertThatThrownBy(() -> DomainRegistry.of(new Items(), owner, borrower))
+                .hasMessageContaining("not one of the domain's own entity types");
+    }
+
+    @Test
     void load_aDomainWhoseViewsKeepTheirFiguresInTypesItDoesNotDeclare_fails() {
         Domain undeclared = new Domain() {
             @Override
