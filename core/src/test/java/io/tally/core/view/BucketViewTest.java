@@ -9,7 +9,6 @@ import io.tally.core.Key;
 import io.tally.core.TableDefinition;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.Derivation;
-import io.tally.core.derive.IntendedChanges;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -92,26 +90,8 @@ class BucketViewTest {
     @Test
     void derivation_randomChanges_eachBucketCountsTheMarksWhoseInstantIsInIt() {
         Derivation derivation = Views.derivations(List.<View<?>>of(PER_ITEM_MONTH, PER_USER_DAY)).get(0);
-        Random random = new Random(1129);
-        Map<String, Mark> current = new HashMap<>();
-        Map<CounterRef, Long> figures = new HashMap<>();
-        for (int step = 0; step < 1_500; step++) {
-            String id = "m" + random.nextInt(10);
-            Mark before = current.get(id);
-            Mark after = random.nextInt(5) == 0 ? null : new Mark("u" + random.nextInt(3), "i" + random.nextInt(3),
-                    T0.plusSeconds(random.nextInt(4 * 24 * 3_600)));
-            IntendedChanges changes = derivation.derive("e" + step, before == null ? null : Mark.SCHEMA.toItem(before),
-                    after == null ? null : Mark.SCHEMA.toItem(after));
-            assertThat(changes.problems()).isEmpty();
-            changes.counterDeltas().forEach((counter, delta) -> figures.merge(counter, delta, Long::sum));
-            figures.values().removeIf(value -> value == 0);
-            if (after == null) {
-                current.remove(id);
-            } else {
-                current.put(id, after);
-            }
-            assertThat(figures).as("after step %d", step).isEqualTo(model(current.values()));
-        }
+        RandomChanges.check(derivation, Mark.SCHEMA, 1129, 1_500, 10, random -> new Mark("u" + random.nextInt(3),
+                "i" + random.nextInt(3), T0.plusSeconds(random.nextInt(4 * 24 * 3_600))), BucketViewTest::model);
     }
 
     /**

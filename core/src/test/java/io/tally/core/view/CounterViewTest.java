@@ -14,7 +14,6 @@ import io.tally.core.http.Access;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,27 +130,10 @@ class CounterViewTest {
     void derivation_randomChanges_figuresEqualTheModelOfTheCurrentStates() {
         Derivation derivation = Views.derivations(List.<View<?>>of(PER_ITEM, PER_USER)).get(0);
         assertThat(derivation.entityType()).isEqualTo(Pick.TYPE);
-        Random random = new Random(39);
-        Map<String, Pick> current = new HashMap<>();
-        Map<CounterRef, Long> figures = new HashMap<>();
-        for (int step = 0; step < 2_000; step++) {
-            String id = "p" + random.nextInt(12);
-            Pick before = current.get(id);
-            // The user, the item, the weight and the status all change: moves between both views' groups.
-            Pick after = random.nextInt(5) == 0 ? null : new Pick("u" + random.nextInt(3), "i" + random.nextInt(4),
-                    random.nextInt(6), random.nextInt(3) == 0 ? "archived" : "live");
-            IntendedChanges changes = derivation.derive("e" + step, before == null ? null : Pick.SCHEMA.toItem(before),
-                    after == null ? null : Pick.SCHEMA.toItem(after));
-            assertThat(changes.problems()).isEmpty();
-            changes.counterDeltas().forEach((counter, delta) -> figures.merge(counter, delta, Long::sum));
-            figures.values().removeIf(value -> value == 0);
-            if (after == null) {
-                current.remove(id);
-            } else {
-                current.put(id, after);
-            }
-            assertThat(figures).as("after step %d", step).isEqualTo(model(current.values()));
-        }
+        // The user, the item, the weight and the status all change: moves between both views' groups.
+        RandomChanges.check(derivation, Pick.SCHEMA, 39, 2_000, 12, random -> new Pick("u" + random.nextInt(3),
+                "i" + random.nextInt(4), random.nextInt(6), random.nextInt(3) == 0 ? "archived" : "live"),
+                CounterViewTest::model);
     }
 
     /** The figures from DOMAIN.md-style definitions, state by state; zeros left out. */
