@@ -1,7 +1,6 @@
 package io.tally.core;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +27,7 @@ public final class DerivedType {
     private final boolean slotted;
     private final boolean shared;
     private final boolean openCounters;
+    private final boolean constantDocument;
     /** For the membership checks every counter and document write makes. */
     private final Set<String> counterSet;
     private final Set<String> documentSet;
@@ -43,40 +43,15 @@ public final class DerivedType {
         this.slotted = builder.slotted;
         this.shared = builder.shared || builder.slotted;
         this.openCounters = builder.openCounters;
+        this.constantDocument = builder.constantDocument;
         this.counterSet = Set.copyOf(counters);
         this.documentSet = Set.copyOf(document);
-        Set<String> seen = new HashSet<>();
-        for (String attribute : attributes()) {
-            if (!seen.add(attribute)) {
-                throw new IllegalArgumentException(builder.name + " declares '" + attribute + "' twice");
-            }
-            if (isReserved(attribute)) {
-                throw new IllegalArgumentException(builder.name + " declares the reserved attribute '" + attribute + "'");
-            }
-        }
-        for (String family : counterFamilies) {
-            for (String attribute : attributes()) {
-                if (attribute.startsWith(family)) {
-                    throw new IllegalArgumentException(builder.name + ": '" + attribute + "' falls in the counter family '"
-                            + family + "*'");
-                }
-            }
-        }
-        if (!document.containsAll(indexKeys)) {
-            throw new IllegalArgumentException(builder.name + ": index keys are document fields: " + indexKeys);
-        }
-        if (openCounters && !counters.isEmpty()) {
-            throw new IllegalArgumentException(builder.name + ": the domains that share it declare its counters");
-        }
-        if (slotted && (!document.isEmpty() || !keyOf.apply("0").pk().endsWith(SLOT_SEPARATOR + "0"))) {
-            throw new IllegalArgumentException(builder.name + ": a slotted type holds counters only, and its partition"
-                    + " key ends with its slot ('" + SLOT_SEPARATOR + "<slot>'), slot 0 where a derivation addresses it");
-        }
+        DerivedTypeChecks.check(this);
     }
 
     /** The slot that names every slot of a slotted type at once, in reports: e.g. {@code GLOBAL#STATS#*}. */
     public static final String ALL_SLOTS = "*";
-    private static final String SLOT_SEPARATOR = "#";
+    static final String SLOT_SEPARATOR = "#";
 
     public static Builder named(String name) {
         return new Builder(name);
@@ -192,6 +167,18 @@ public final class DerivedType {
         return openCounters;
     }
 
+    /**
+     * Whether its document is the same in every state of every source that counts on the item, a function of the item's
+     * key alone: a ranking's entry, whose document places it in an index ({@code selector}) and whose counter is the
+     * index's range key. Every contribution that counts on the item carries the document at revision 0, and a change
+     * never removes it (a removal would outrank every later revision-0 write, and the item would leave the index for
+     * good). So an item whose counters are all 0 stays, with its document, where nothing counts on it any more: readers
+     * skip it (the index's key condition) and the rebuild takes it as absent.
+     */
+    public boolean hasConstantDocument() {
+        return constantDocument;
+    }
+
     /** Prefixes of counters named at run time (e.g. one counter per tag); each family is a prefix. */
     public List<String> counterFamilies() {
         return counterFamilies;
@@ -260,6 +247,7 @@ public final class DerivedType {
         private boolean slotted;
         private boolean shared;
         private boolean openCounters;
+        private boolean constantDocument;
 
         private Builder(String name) {
             this.name = name;
@@ -319,6 +307,12 @@ public final class DerivedType {
         /** Counters declared by the domains that share the item ({@link DerivedType#hasOpenCounters}). */
         public Builder openCounters() {
             this.openCounters = true;
+            return this;
+        }
+
+        /** A document that is a function of the item's key, never removed ({@link DerivedType#hasConstantDocument}). */
+        public Builder constantDocument() {
+            this.constantDocument = true;
             return this;
         }
 

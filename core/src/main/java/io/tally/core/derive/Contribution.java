@@ -22,11 +22,13 @@ public record Contribution(Map<CounterRef, Long> counters, Map<Key, Document> do
 
     /**
      * The same contribution with every document at this revision ({@link EntityDerivation} sets the revision of the
-     * source's state on the documents its derivation built).
+     * source's state on the documents its derivation built), but a constant document, which is always at revision 0
+     * ({@link DerivedType#hasConstantDocument}).
      */
     public Contribution revised(long revision) {
         Map<Key, Document> revised = new HashMap<>();
-        documents.forEach((key, document) -> revised.put(key, document.withRevision(revision)));
+        documents.forEach((key, document) -> revised.put(key, document.withRevision(
+                document.type().hasConstantDocument() ? 0 : revision)));
         return new Contribution(counters, revised);
     }
 

@@ -200,7 +200,10 @@ public abstract class EntityDerivation<T> implements Derivation {
         }
         try {
             Contribution contribution = contribution(entity);
-            return contribution.documents().isEmpty() ? contribution : contribution.revised(twice(revision(entity)));
+            // Constant documents keep their revision (0), so a source of those alone need not say its own.
+            boolean constant = contribution.documents().values().stream()
+                    .allMatch(document -> document.type().hasConstantDocument());
+            return contribution.revised(constant ? 0 : twice(revision(entity)));
         } catch (RuntimeException e) {
             problems.add(side + ": " + describe(e));
             return Contribution.NONE;

@@ -51,7 +51,8 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
     /**
      * The difference between two contributions: counters by subtraction (zero deltas dropped), documents as the
      * new state of every document either side owns. A document only the old side had is a removal, one revision
-     * above the old document: it beats the state it removes (see {@link Document}).
+     * above the old document: it beats the state it removes (see {@link Document}); but a constant document is never
+     * removed ({@link io.tally.core.DerivedType#hasConstantDocument}).
      */
     public static IntendedChanges between(Contribution before, Contribution after) {
         Map<CounterRef, Long> deltas = new HashMap<>(after.counters());
@@ -60,6 +61,7 @@ public record IntendedChanges(Map<CounterRef, Long> counterDeltas, Map<Key, Docu
         Map<Key, Document> documents = new HashMap<>(after.documents());
         Set<Key> gone = new HashSet<>(before.documents().keySet());
         gone.removeAll(after.documents().keySet());
+        gone.removeIf(key -> before.documents().get(key).type().hasConstantDocument());
         for (Key key : gone) {
             Document old = before.documents().get(key);
             documents.put(key, Document.removed(old.type(), old.revision() + 1));

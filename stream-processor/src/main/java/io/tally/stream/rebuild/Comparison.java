@@ -70,8 +70,19 @@ final class Comparison {
         return differences;
     }
 
-    /** The differences of one derived item; {@code want} or {@code have} may be null, not both. */
+    /**
+     * The differences of one derived item; {@code want} or {@code have} may be null, not both. An item of a type with a
+     * constant document whose counters are all 0 is the same as none ({@link DerivedType#hasConstantDocument}): the
+     * stream keeps it, with its document, once nothing counts on it, and a recomputation has nothing there.
+     */
     static List<Difference> compare(Key key, DerivedState.Item want, StoredItem have) {
+        if (want != null && want.type().hasConstantDocument()
+                && want.counters().values().stream().allMatch(value -> value == 0)) {
+            want = null;
+        }
+        if (want == null && (have == null || isEmptyEntry(have))) {
+            return List.of();
+        }
         EntityType type = want != null ? want.type().entityType() : have.type();
         if (have != null && want != null && !have.type().equals(type)) {
             return List.of(new Difference(key, type, TableSchema.ENTITY_TYPE,
@@ -92,6 +103,14 @@ final class Comparison {
             }
         }
         return differences;
+    }
+
+    /** A stored item of a type with a constant document, all its counters 0. */
+    private static boolean isEmptyEntry(StoredItem have) {
+        DerivedType declared = have.declared();
+        return declared != null && declared.hasConstantDocument() && have.attributes().entrySet().stream()
+                .filter(attribute -> declared.isCounter(attribute.getKey()))
+                .allMatch(attribute -> sameNumber(attribute.getValue(), null));
     }
 
     /** The attributes a derived item should hold: its non-zero counters and its document values. */

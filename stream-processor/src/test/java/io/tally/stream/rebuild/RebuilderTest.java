@@ -69,4 +69,26 @@ class RebuilderTest {
                 Map.of("score", AttributeValue.fromN("70.0"), "selector", AttributeValue.fromS("global-cycle:4"))));
         assertThat(Comparison.compare(expected, actual)).extracting(Difference::attribute).containsExactly("selector");
     }
+
+    @Test
+    void compare_anEntryWithAConstantDocument_allCountersZero_isTheSameAsNone() {
+        DerivedType entry = DerivedType.named("RebuilderTestEntry").key("E#<id> / #RANK#", id -> new Key("E#" + id,
+                "#RANK#")).counters("data").indexKeys("selector").constantDocument().build();
+        Key key = entry.key("i1");
+        Map<String, AttributeValue> document = Map.of("selector", AttributeValue.fromS("rank:E:0"));
+        Map<String, AttributeValue> emptied = Map.of("selector", AttributeValue.fromS("rank:E:0"),
+                "data", AttributeValue.fromN("0"));
+
+        // Stored at 0 after its last source went, nothing recomputed: the same.
+        assertThat(Comparison.compare(Map.of(), Map.of(key, stored(entry, emptied)))).isEmpty();
+        assertThat(Comparison.compare(Map.of(key, new DerivedState.Item(entry, Map.of(), document, 0L)),
+                Map.of(key, stored(entry, emptied)))).isEmpty();
+        // Anything else still counts: a figure left, or one missing.
+        assertThat(Comparison.compare(Map.of(), Map.of(key, stored(entry, Map.of("selector",
+                AttributeValue.fromS("rank:E:0"), "data", AttributeValue.fromN("2")))))).extracting(
+                Difference::attribute).containsExactly("data", "selector");
+        assertThat(Comparison.compare(Map.of(key, new DerivedState.Item(entry, Map.of("data", 1L), document, 0L)),
+                Map.of(key, stored(entry, emptied)))).extracting(Difference::attribute).containsExactly("data");
+        // A type without a constant document keeps its document leftovers reported (above).
+    }
 }
