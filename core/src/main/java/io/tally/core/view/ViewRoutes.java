@@ -3,6 +3,7 @@ package io.tally.core.view;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Page;
 import io.tally.core.http.Router;
 import io.tally.core.read.SharedReads;
 import io.tally.core.read.StatsJson;
@@ -18,10 +19,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /**
  * The read routes of views, generated: {@code GET <path>} answers the view's answer record for the group the path
  * names, read with one strongly consistent Query, page by page (the item and its partials, {@link SharedReads#whole});
- * a group with no item answers as its view's {@link Existence} says. A route the view's own domain declared with the
- * same method and path (parameters compared by position, not name) is the domain's: the view's is not added. A route
- * of that path declared before the view's, another domain's or another view's, fails the writer's start here; one
- * declared after it, by {@link #checkUnique} once every domain's routes are in.
+ * a group with no item answers as its view's {@link Existence} says. A ranking's route answers its top ({@link
+ * RankingReads}) for the bucket its query parameter names, {@code limit} entries (1..100). A route the view's own
+ * domain declared with the same method and path (parameters compared by position, not name) is the domain's: the view's
+ * is not added. A route of that path declared before the view's, another domain's or another view's, fails the writer's
+ * start here; one declared after it, by {@link #checkUnique} once every domain's routes are in.
  */
 public final class ViewRoutes {
     private static final Pattern PARAMETER = Pattern.compile("\\{[^}]*}");
@@ -40,11 +42,11 @@ public final class ViewRoutes {
         Set<String> overridden = domainRoutes.stream().map(route -> route(route.method(), route.template()))
                 .collect(Collectors.toSet());
         for (View<?> view : views) {
-            if (!(view instanceof CounterView<?, ?> counted) || counted.read().isEmpty()) {
+            Generated generated = generated(view, dynamo, table, entities);
+            if (generated == null) {
                 continue;
             }
-            CounterView.Read read = counted.read().get();
-            String route = route("GET", read.path());
+            String route = route("GET", generated.read().path());
             if (overridden.contains(route)) {
                 continue;
             }
@@ -52,16 +54,42 @@ public final class ViewRoutes {
                     .filter(declared -> route(declared.method(), declared.template()).equals(route))
                     .map(Router.Description::template).toList();
             if (!taken.isEmpty()) {
-                throw new IllegalStateException("the read route of " + counted + ", GET " + read.path()
+                throw new IllegalStateException("the read route of " + view + ", GET " + generated.read().path()
                         + ", has the path of a route declared before it: GET " + taken.get(0));
             }
-            Router.Route added = router.add("GET", read.path(), read.access(),
-                            request -> answer(counted, dynamo, table, entities, request))
-                    .summary(read.summary() != null ? read.summary() : "The figures of " + counted.type().name()
-                            + " of one " + counted.group())
-                    .returns(200, counted.answer());
-            counted.bucket().ifPresent(bucket -> added.query(counted.bucketComponent()));
+            Router.Route added = router.add("GET", generated.read().path(), generated.read().access(),
+                            generated.handler())
+                    .summary(generated.read().summary() != null ? generated.read().summary() : generated.summary())
+                    .returns(200, generated.returns());
+            if (!generated.query().isEmpty()) {
+                added.query(generated.query().toArray(String[]::new));
+            }
         }
+    }
+
+    /** What a view's read route is made of. */
+    private record Generated(CounterView.Read read, Router.Handler handler, String summary, Class<?> returns,
+                             List<String> query) {
+    }
+
+    /** The read route a view declares, or null. */
+    private static Generated generated(View<?> view, DynamoDbClient dynamo, String table,
+                                       Existence.Entities entities) {
+        if (view instanceof CounterView<?, ?> counted && counted.read().isPresent()) {
+            return new Generated(counted.read().get(), request -> answer(counted, dynamo, table, entities, request),
+                    "The figures of " + counted.type().name() + " of one " + counted.group(), counted.answer(),
+                    counted.bucket().isPresent() ? List.of(counted.bucketComponent()) : List.of());
+        }
+        if (view instanceof RankingView<?, ?> ranking && ranking.read().isPresent()) {
+            List<String> query = new java.util.ArrayList<>();
+            if (ranking.bucket().isPresent()) {
+                query.add(ranking.bucketComponent());
+            }
+            query.add("limit");
+            return new Generated(ranking.read().get(), request -> top(ranking, dynamo, table, request),
+                    "The top of " + ranking.type().name() + " by " + ranking.figure(), ranking.page(), query);
+        }
+        return null;
     }
 
     /**
@@ -88,13 +116,7 @@ public final class ViewRoutes {
     static ApiResponse answer(CounterView<?, ?> view, DynamoDbClient dynamo, String table,
                               Existence.Entities entities, ApiRequest request) {
         String id = request.id(view.group());
-        String bucket = view.bucket().map(form -> {
-            String name = view.bucketComponent();
-            String given = request.queryParameter(name);
-            return form.parse(given).orElseThrow(() -> ApiException.badRequest(given == null
-                    ? "'" + name + "' is required (" + form.form() + ")" : "'" + name + "' must be " + form.form(),
-                    name));
-        }).orElse(null);
+        String bucket = bucket(request, view.bucket().orElse(null), view.bucketComponent());
         Map<String, AttributeValue> item = SharedReads.whole(dynamo, table,
                 view.type().key(bucket == null ? id : id + "#" + bucket), null);
         if (item == null) {
@@ -104,5 +126,22 @@ public final class ViewRoutes {
         Map<String, Long> stored = new HashMap<>();
         view.counters().keySet().forEach(counter -> stored.put(counter, StatsJson.counter(item, counter)));
         return ApiResponse.ok(view.answer(id, bucket, stored));
+    }
+
+    /** The top of a ranking: the bucket the request names (if the ranking has buckets), {@code limit} entries. */
+    static ApiResponse top(RankingView<?, ?> view, DynamoDbClient dynamo, String table, ApiRequest request) {
+        String bucket = bucket(request, view.bucket().orElse(null), view.bucketComponent());
+        int limit = Page.limit(request, view.defaultLimit());
+        return ApiResponse.ok(view.answer(bucket, RankingReads.top(dynamo, table, view, bucket, limit)));
+    }
+
+    /** The bucket a request names in the query parameter {@code name}, in its exact form; null without a bucket. */
+    private static String bucket(ApiRequest request, Bucket form, String name) {
+        if (form == null) {
+            return null;
+        }
+        String given = request.queryParameter(name);
+        return form.parse(given).orElseThrow(() -> ApiException.badRequest(given == null
+                ? "'" + name + "' is required (" + form.form() + ")" : "'" + name + "' must be " + form.form(), name));
     }
 }
