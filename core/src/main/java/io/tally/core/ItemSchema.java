@@ -108,6 +108,17 @@ public final class ItemSchema<T extends Record> {
     }
 
     /**
+     * The names of the attributes its items may hold beside the key and the entity type: the stored components and the
+     * computed attributes.
+     */
+    public java.util.Set<String> attributeNames() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        fields.stream().filter(Field::stored).forEach(field -> names.add(field.name()));
+        names.addAll(computed.keySet());
+        return names;
+    }
+
+    /**
      * The stored components of {@code value} (not the key, type or computed attributes) in a new map, in component
      * order, to add to: e.g. the document of a derived item that copies the value.
      */

@@ -28,25 +28,24 @@ public final class CombinedDerivation implements Derivation {
     }
 
     /**
-     * A domain's own derivations with those its views compile to (one per type): each own derivation of a type the
-     * views count is combined with theirs, the views' of a type the domain does not derive itself join as they are,
-     * and the rest stay as they are. Two own derivations of one type are not combined: the registry's
-     * {@code Derivations} refuses them, as before views.
+     * A domain's own derivations with those its declarations compile to (its views', one per type, and its
+     * announcements'): each own derivation of a type is combined with the generated ones of that type, generated ones
+     * of a type the domain does not derive itself are combined among themselves (or join as they are, alone), and the
+     * rest stay as they are. Two own derivations of one type are not combined: the registry's {@code Derivations}
+     * refuses them, as before views.
      */
-    public static List<Derivation> withViews(List<Derivation> own, List<Derivation> views) {
-        Map<EntityType, Derivation> byType = new LinkedHashMap<>();
-        views.forEach(view -> {
-            if (byType.put(view.entityType(), view) != null) {
-                throw new IllegalArgumentException("two view derivations of " + view.entityType());
-            }
-        });
+    public static List<Derivation> withViews(List<Derivation> own, List<Derivation> generated) {
+        Map<EntityType, List<Derivation>> byType = new LinkedHashMap<>();
+        generated.forEach(part -> byType.computeIfAbsent(part.entityType(), type -> new ArrayList<>()).add(part));
         List<Derivation> combined = new ArrayList<>();
         for (Derivation derivation : own) {
-            Derivation counted = byType.remove(derivation.entityType());
-            combined.add(counted == null ? derivation : new CombinedDerivation(derivation.entityType(),
-                    List.of(derivation, counted)));
+            List<Derivation> parts = new ArrayList<>(List.of(derivation));
+            parts.addAll(byType.getOrDefault(derivation.entityType(), List.of()));
+            byType.remove(derivation.entityType());
+            combined.add(parts.size() == 1 ? derivation : new CombinedDerivation(derivation.entityType(), parts));
         }
-        combined.addAll(byType.values());
+        byType.forEach((type, parts) -> combined.add(parts.size() == 1 ? parts.get(0)
+                : new CombinedDerivation(type, parts)));
         return combined;
     }
 

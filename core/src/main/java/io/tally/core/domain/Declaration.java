@@ -48,6 +48,7 @@ public final class Declaration {
     private final List<EntityType> entityTypes = new ArrayList<>();
     private final List<DerivedType> derivedTypes = new ArrayList<>();
     private final List<View<?>> views = new ArrayList<>();
+    private final List<io.tally.core.derive.Announcement<?>> announcements = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
     private final List<EventType> events = new ArrayList<>();
@@ -85,6 +86,18 @@ public final class Declaration {
         return add(derivedTypes, Views.types(List.of(declared)).toArray(DerivedType[]::new));
     }
 
+    /**
+     * An event every change of one of its entity types announces ({@link io.tally.core.derive.Announcement}): the event
+     * type, which it also declares ({@link #events}), the entity's schema, the event's subject (e.g.
+     * {@code userId/itemId}) and the detail of a change.
+     */
+    public <T extends Record> Declaration announces(EventType type, io.tally.core.ItemSchema<T> schema,
+                                                    Function<T, String> subject,
+                                                    io.tally.core.derive.Announcement.Detail<T> detail) {
+        announcements.add(new io.tally.core.derive.Announcement<>(type, schema, subject, detail));
+        return events(type);
+    }
+
     /** Derived item types it declares ({@link Domain#derivedTypes}). */
     public Declaration derivedTypes(DerivedType... types) {
         return add(derivedTypes, types);
@@ -107,7 +120,9 @@ public final class Declaration {
      * only ({@link Domain#events}).
      */
     public Declaration events(EventType... types) {
-        return add(events, types);
+        // Declared once however often named (an announcement declares its event too).
+        return add(events, java.util.Arrays.stream(types).filter(type -> !events.contains(type))
+                .toArray(EventType[]::new));
     }
 
     /** Its dashboard sections, in the page's order ({@link Domain#dashboard}). */
@@ -155,6 +170,10 @@ public final class Declaration {
 
     List<View<?>> views() {
         return List.copyOf(views);
+    }
+
+    List<io.tally.core.derive.Announcement<?>> announcements() {
+        return List.copyOf(announcements);
     }
 
     List<DerivedType> derivedTypes() {

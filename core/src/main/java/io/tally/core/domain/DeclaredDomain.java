@@ -65,6 +65,11 @@ public abstract class DeclaredDomain implements Domain {
     }
 
     @Override
+    public final List<io.tally.core.derive.Announcement<?>> announcements() {
+        return declaration.announcements();
+    }
+
+    @Override
     public final List<SharedCounter> sharedCounters() {
         return declaration.sharedCounters();
     }

@@ -81,6 +81,14 @@ public interface Domain {
         return List.of();
     }
 
+    /**
+     * The events every change of one of its entity types announces, declared as data ({@code Declaration.announces}):
+     * their derivations join this domain's own and its views' ({@link io.tally.core.derive.CombinedDerivation}).
+     */
+    default List<io.tally.core.derive.Announcement<?>> announcements() {
+        return List.of();
+    }
+
     /** Its derivations, one per base entity type that derives, placed with the deployment's shard counts. */
     default List<Derivation> derivations(ShardSettings shards) {
         return List.of();

@@ -214,8 +214,11 @@ public final class DomainRegistry {
      */
     public Derivations derivations(ShardSettings shards) {
         List<Derivation> all = new ArrayList<>();
-        domains.forEach(domain -> all.addAll(CombinedDerivation.withViews(domain.derivations(shards),
-                Views.derivations(domain.views()))));
+        domains.forEach(domain -> {
+            List<Derivation> generated = new ArrayList<>(Views.derivations(domain.views()));
+            domain.announcements().forEach(announcement -> generated.add(announcement.derivation()));
+            all.addAll(CombinedDerivation.withViews(domain.derivations(shards), generated));
+        });
         return Derivations.of(this, all, shards.global());
     }
 

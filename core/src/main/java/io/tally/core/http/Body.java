@@ -34,6 +34,14 @@ public final class Body {
         return new Body(node);
     }
 
+    /**
+     * As {@link #parse}, where no body at all is the same as {@code {}}: for a route whose every field is optional
+     * (a bookmark's note). A body that is there must still be a JSON object.
+     */
+    public static Body parseOptional(String body, Set<String> allowed) {
+        return body == null || body.isBlank() ? new Body(Json.object()) : parse(body, allowed);
+    }
+
     public boolean has(String field) {
         JsonNode value = node.get(field);
         return value != null && !value.isNull();
@@ -63,6 +71,33 @@ public final class Body {
      */
     public String optionalMultiline(String field, int minLength, int maxLength) {
         return text(field, minLength, maxLength, Text.Lines.ALLOWED);
+    }
+
+    /**
+     * One line of free text of at most {@code maxLength} characters (code points), or null if absent: a note. Unlike
+     * {@link #optionalString} it may be empty or blank and hold a tab; a line break ({@code \n}, {@code \r}) or
+     * another control character is refused, as text that is not valid Unicode is.
+     */
+    public String optionalLine(String field, int maxLength) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiException.validation(field, "'" + field + "' must be a string");
+        }
+        String text = value.textValue();
+        String problem = Text.problem(text, Text.Lines.ALLOWED);
+        if (problem == null && (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0)) {
+            problem = "must be one line (no line break)";
+        }
+        if (problem != null) {
+            throw ApiException.validation(field, "'" + field + "' " + problem);
+        }
+        if (text.codePointCount(0, text.length()) > maxLength) {
+            throw ApiException.validation(field, "'" + field + "' must be at most " + maxLength + " characters long");
+        }
+        return text;
     }
 
     private static String required(String field, String value) {

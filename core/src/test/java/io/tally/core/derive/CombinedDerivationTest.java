@@ -57,6 +57,24 @@ class CombinedDerivationTest {
     }
 
     @Test
+    void withViews_severalGeneratedOfAType_joinTheOwn_orEachOther_inOrder() {
+        EntityType viewed = EntityType.base("CombinedTestViewed");
+        List<Derivation> combined = CombinedDerivation.withViews(List.of(part(THING, 1, 0, null, null)),
+                List.of(part(THING, 0, 3, null, null), part(viewed, 1, 0, null, null), part(THING, 2, 0, null, null),
+                        part(viewed, 0, 7, null, null)));
+
+        assertThat(combined).hasSize(2).allMatch(CombinedDerivation.class::isInstance);
+        assertThat(((CombinedDerivation) combined.get(0)).parts()).hasSize(3);
+        assertThat(combined.get(0).derive("e1", null, Map.of()).counterDeltas())
+                .containsOnly(Map.entry(CounterRef.of(TOTALS, "t", "things"), 3L),
+                        Map.entry(CounterRef.of(TOTALS, "t", "weight"), 3L));
+        assertThat(combined.get(1).entityType()).isEqualTo(viewed);
+        assertThat(combined.get(1).derive("e1", null, Map.of()).counterDeltas())
+                .containsOnly(Map.entry(CounterRef.of(TOTALS, "t", "things"), 1L),
+                        Map.entry(CounterRef.of(TOTALS, "t", "weight"), 7L));
+    }
+
+    @Test
     void withViews_twoOwnDerivationsOfAType_areLeftForTheRegistryToRefuse() {
         List<Derivation> combined = CombinedDerivation.withViews(List.of(part(THING, 1, 0, null, null),
                 part(THING, 1, 0, null, null)), List.of());

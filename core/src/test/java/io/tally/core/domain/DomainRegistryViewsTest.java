@@ -128,4 +128,32 @@ class DomainRegistryViewsTest {
         assertThatThrownBy(() -> DomainRegistry.of(new Items(), undeclared))
                 .hasMessageContaining("keeps its figures in").hasMessageContaining("does not declare");
     }
+
+    @Test
+    void derivations_anAnnouncementAndTheViewsAndTheDomainsOwn_ofOneType_areOne() {
+        Domain declared = new DeclaredDomain(Declaration.of("votes").entityTypes(Vote.TYPE).views(PER_ITEM)
+                .announces(VOTED, Vote.SCHEMA, vote -> vote.userId() + "/" + vote.itemId(),
+                        (id, before, after) -> after == null ? null : new Voted(after.itemId()))
+                .events(VOTED)) {
+            @Override
+            public List<Derivation> derivations(ShardSettings shards) {
+                return List.of(new Announcing());
+            }
+        };
+        DomainRegistry registry = DomainRegistry.of(new Items(), declared);
+        assertThat(registry.events()).filteredOn(type -> type.equals(VOTED)).hasSize(1);
+
+        IntendedChanges created = registry.derivations(ShardSettings.DEFAULTS).derive(Vote.TYPE, "e1", null,
+                Vote.SCHEMA.toItem(new Vote("u1", "i1", 3)));
+        assertThat(created.problems()).isEmpty();
+        assertThat(created.counterDeltas().values()).containsExactlyInAnyOrder(1L, 3L);
+        // The domain's own event and the announcement's, about the subject it names.
+        assertThat(created.events()).extracting(DomainEvent::id)
+                .containsExactly("e1:RegistryViewsVoted:i1", "e1:RegistryViewsVoted:u1/i1");
+        // The announcement's detail may say a change announces nothing (a delete here).
+        IntendedChanges deleted = registry.derivations(ShardSettings.DEFAULTS).derive(Vote.TYPE, "e2",
+                Vote.SCHEMA.toItem(new Vote("u1", "i1", 3)), null);
+        assertThat(deleted.events()).isEmpty();
+        assertThat(deleted.counterDeltas().values()).containsExactlyInAnyOrder(-1L, -3L);
+    }
 }

@@ -171,4 +171,34 @@ class BodyTest {
             assertThat(e.field()).isEqualTo(field);
         });
     }
+
+    @Test
+    void optionalLine_isOneLineOfAtMostSoManyCodePoints_emptyBlankAndTabAllowed() {
+        Set<String> note = Set.of("note");
+        assertThat(Body.parse("{}", note).optionalLine("note", 5)).isNull();
+        assertThat(Body.parse("{\"note\":null}", note).optionalLine("note", 5)).isNull();
+        assertThat(Body.parse("{\"note\":\"\"}", note).optionalLine("note", 5)).isEmpty();
+        assertThat(Body.parse("{\"note\":\"  \"}", note).optionalLine("note", 5)).isEqualTo("  ");
+        assertThat(Body.parse("{\"note\":\"a\\tb\"}", note).optionalLine("note", 5)).isEqualTo("a\tb");
+        // Five code points, two of them outside the BMP (two chars each).
+        assertThat(Body.parse("{\"note\":\"\ud83d\udcd6\ud83d\udcd6abc\"}", note).optionalLine("note", 5))
+                .hasSize(7);
+        for (String bad : new String[] {"\"abcdef\"", "\"a\\nb\"", "\"a\\rb\"", "\"a\\u0000\"", "5", "[]",
+                "\"\\ud800\""}) {
+            assertThatThrownBy(() -> Body.parse("{\"note\":" + bad + "}", note).optionalLine("note", 5)).as(bad)
+                    .isInstanceOfSatisfying(ApiException.class,
+                            e -> assertThat(e.code()).isIn(ErrorCode.VALIDATION_FAILED, ErrorCode.INVALID_REQUEST));
+        }
+    }
+
+    @Test
+    void parseOptional_noBodyIsAnEmptyObject_anyOtherBodyParsesAsUsual() {
+        Set<String> note = Set.of("note");
+        assertThat(Body.parseOptional(null, note).has("note")).isFalse();
+        assertThat(Body.parseOptional("", note).has("note")).isFalse();
+        assertThat(Body.parseOptional(" \n", note).has("note")).isFalse();
+        assertThat(Body.parseOptional("{\"note\":\"x\"}", note).optionalLine("note", 5)).isEqualTo("x");
+        assertThatThrownBy(() -> Body.parseOptional("[]", note)).isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> Body.parseOptional("{\"other\":1}", note)).isInstanceOf(ApiException.class);
+    }
 }

@@ -1,0 +1,72 @@
+package io.tally.core.derive;
+
+import io.tally.core.ItemSchema;
+import io.tally.core.events.DomainEvent;
+import io.tally.core.events.EventType;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * A domain event every change of an entity announces, declared as data ({@code Declaration.announces}): the event type,
+ * the subject (what the event is about: with the record's id and the type, it makes the event's id, {@link
+ * DomainEvent#idFor}) and the detail, from the two states. The registry compiles it to a derivation of the entity type
+ * that contributes nothing and announces the event, joined with the domain's own derivation and its views'
+ * ({@link CombinedDerivation}).
+ *
+ * @param <T> the entity
+ */
+public record Announcement<T extends Record>(EventType type, ItemSchema<T> schema, Function<T, String> subject,
+                                             Detail<T> detail) {
+    /** The detail of the event a change announces, or null for a change that announces none. */
+    @FunctionalInterface
+    public interface Detail<T> {
+        /**
+         * @param eventId the event's id, which the detail carries as {@code eventId}
+         * @param before  the entity before the change, or null when it was created
+         * @param after   the entity after the change, or null when it was deleted
+         */
+        Record of(String eventId, T before, T after);
+    }
+
+    public Announcement {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(schema, "the entities' schema is null: is the announcement declared in a class that"
+                + " the entity's own class initialises from (a cycle of static fields)?");
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(detail, "detail");
+    }
+
+    /** The derivation it compiles to. */
+    public Derivation derivation() {
+        return new EntityDerivation<T>(schema.entityType(), schema::fromItem) {
+            @Override
+            protected Contribution contribution(T entity) {
+                return Contribution.NONE;
+            }
+
+            @Override
+            protected List<DomainEvent> events(String eventId, T before, T after) {
+                T either = after != null ? after : before;
+                if (either == null) {
+                    return List.of();
+                }
+                String id = DomainEvent.idFor(eventId, type.detailType(), subject.apply(either));
+                Record record = detail.of(id, before, after);
+                if (record == null) {
+                    return List.of();
+                }
+                if (!type.detail().isInstance(record)) {
+                    throw new IllegalArgumentException(type.detailType() + "'s detail is a " + type.detail().getName()
+                            + ", not a " + record.getClass().getName());
+                }
+                return List.of(DomainEvent.of(id, type.detailType(), record));
+            }
+
+            @Override
+            public String toString() {
+                return "announcement of " + type.detailType() + " by " + schema.entityType().attributeValue();
+            }
+        };
+    }
+}
