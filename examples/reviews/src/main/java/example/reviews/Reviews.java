@@ -1,21 +1,21 @@
 package example.reviews;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.EntityType;
-import io.tally.core.ShardSettings;
 import io.tally.core.demo.DemoApi;
-import io.tally.core.derive.Derivation;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.events.EventType;
 import io.tally.core.http.Router;
-import io.tally.core.users.Users;
+import io.tally.core.workload.EntityWorkload;
 import java.io.IOException;
 import java.util.List;
 
 /**
  * Reviews of catalogue items, declared once: a domain of one's own, plugged into Tally from outside its modules. It
  * builds on the users kernel and on the catalogue (whose items it looks up by id), and adds nothing to the shared stats
- * items: its figures are its own derived items.
+ * items: its figures are its own views ({@link ReviewFigures}), and every change announces {@code ReviewChanged}.
  *
  * <pre>
  * entity         pk                     sk
@@ -27,18 +27,37 @@ import java.util.List;
  */
 public final class Reviews extends DeclaredDomain {
     public static final EntityType REVIEW = EntityType.base("Review");
+    /** A review is a user's own data: its event is not for a public feed. */
+    static final EventType REVIEW_CHANGED = EventType.of("ReviewChanged", ReviewChanged.class);
 
     /**
-     * Users review, and what they review are the catalogue's items.
+     * The detail of {@code ReviewChanged}, announced for every change of a review.
+     *
+     * @param stars         the review's stars after the change; null when it was deleted
+     * @param previousStars its stars before; null when it was created
      */
+    @JsonPropertyOrder({"eventId", "userId", "itemId", "stars", "previousStars"})
+    public record ReviewChanged(String eventId, String userId, String itemId, Long stars, Long previousStars) {
+        static ReviewChanged of(String eventId, Review before, Review after) {
+            Review review = after != null ? after : before;
+            return new ReviewChanged(eventId, review.userId(), review.itemId(), after == null ? null : after.stars(),
+                    before == null ? null : before.stars());
+        }
+    }
+
+    /** Users review, and what they review are the catalogue's items. */
     public Reviews() {
         super(Declaration.of("reviews")
                 .requires("users", "catalogue")
                 .entityTypes(REVIEW)
                 .views(ReviewFigures.PER_ITEM, ReviewFigures.PER_USER)
-                .events(ReviewDerivation.REVIEW_CHANGED)
+                .announces(REVIEW_CHANGED, Review.SCHEMA, review -> review.userId() + "/" + review.itemId(),
+                        ReviewChanged::of)
                 .demoSeed(Reviews::seedDemo)
-                .workload(ReviewsWorkload::new));
+                .workload(context -> new EntityWorkload<>(context, "r", 20, Review.SCHEMA, workload -> new Review(
+                        workload.user(), workload.pick(List.of("i1", "i2", "i3", "i4", "i5")),
+                        1 + workload.random().nextInt(5), workload.random().nextBoolean()
+                        ? "Review " + workload.nextId("r") : null, workload.now()))));
     }
 
     /** user-8790 reviews two items of the seed catalogue. */
@@ -49,11 +68,6 @@ public final class Reviews extends DeclaredDomain {
 
     @Override
     public void routes(Router router, RouteContext context) {
-        new ReviewRoutes(context, new ReviewStore(context.dynamo(), context.table())).register(router);
-    }
-
-    @Override
-    public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new ReviewDerivation());
+        new ReviewRoutes(context).register(router);
     }
 }
