@@ -1,0 +1,24 @@
+package example.bookmarks;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import java.time.Instant;
+
+/**
+ * A user's bookmark of a catalogue item, and its JSON. Kept under the item, in one of ten partitions by user
+ * ({@code BOOKMARKS#<itemId>#<k> / USER#<userId>}): the item's figures are then written from ten partitions only.
+ */
+@JsonPropertyOrder({"userId", "itemId", "note", "createdAt", "updatedAt"})
+public record Bookmark(String userId, String itemId, String note, Instant createdAt, Instant updatedAt) {
+    static final ItemSchema<Bookmark> SCHEMA = ItemSchema.of(Bookmark.class, Bookmarks.BOOKMARK, Bookmark::key)
+            .optional("note").build();
+
+    static Key key(String userId, String itemId) {
+        return new Key("BOOKMARKS#" + itemId + "#" + Math.floorMod(userId.hashCode(), 10), "USER#" + userId);
+    }
+
+    Key key() {
+        return key(userId, itemId);
+    }
+}
