@@ -240,7 +240,7 @@ class ExactlyOnceFaultIT {
             dynamo.createTable(TableDefinition.createTableRequest(table));
         }
         Workload workload = new Workload(dynamo, table, seed, random.nextBoolean() ? 1.1 : 0, true).with("orgs")
-                .with("songs").with("favourites");
+                .with("songs").with("favourites").with("viewmarks");
         if (mode == Mode.BACKFILL) {
             // A history older than the stream: its records are in no stream.
             workload.run(20 + random.nextInt(30));
@@ -259,6 +259,8 @@ class ExactlyOnceFaultIT {
         workload.run("favourites", 8 + random.nextInt(10));
         // Downloads over several months and days, and refunds.
         workload.run("songs", 10 + random.nextInt(10));
+        // Marks counted by views only (ViewMarks): per item, per user and day (shared), a monthly ranking by weight.
+        workload.run("viewmarks", 10 + random.nextInt(20));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.
             workload.run(20 + random.nextInt(30));
@@ -269,6 +271,7 @@ class ExactlyOnceFaultIT {
             workload.run("orgs", 60);
             workload.run("favourites", 60);
             workload.run("songs", 60);
+            workload.run("viewmarks", 60);
         }
         if (mode == Mode.MANY_SHARDS || mode == Mode.GENERATIONS) {
             // More records to spread over the shards.
