@@ -39,11 +39,23 @@ public final class RankingReads {
     /** The top {@code limit} of a bucket (null for a ranking without buckets), in ranking order. */
     public static List<Ranked> top(DynamoDbClient dynamo, String table, RankingView<?, ?> view, String bucket,
                                    int limit) {
+        List<String> partitions = java.util.stream.IntStream.range(0, view.shards())
+                .mapToObj(shard -> view.partition(bucket, shard)).toList();
+        return top(dynamo, table, partitions, item -> ranked(view, item), limit);
+    }
+
+    /**
+     * The top {@code limit} of any ranking kept in the {@code CycleSelector} index so (its figure the range key
+     * {@code data}, its entries spread over these index partitions), in ranking order: the songs' charts as well.
+     *
+     * @param read an entry as the index returns it
+     */
+    public static List<Ranked> top(DynamoDbClient dynamo, String table, List<String> partitions,
+                                   java.util.function.Function<Map<String, AttributeValue>, Ranked> read, int limit) {
         Map<String, Ranked> candidates = new HashMap<>();
         List<String> unfinished = new ArrayList<>();
         List<Long> lastRead = new ArrayList<>();
-        for (int shard = 0; shard < view.shards(); shard++) {
-            String partition = view.partition(bucket, shard);
+        for (String partition : partitions) {
             List<Ranked> entries = new ArrayList<>();
             QueryResponse response;
             Map<String, AttributeValue> start = null;
@@ -51,7 +63,7 @@ public final class RankingReads {
                 // A page cut short of the limit (DynamoDB's 1 MB) goes on from where it stopped.
                 response = dynamo.query(top(table, partition, limit - entries.size()).toBuilder()
                         .exclusiveStartKey(start).build());
-                response.items().forEach(item -> entries.add(ranked(view, item)));
+                response.items().forEach(item -> entries.add(read.apply(item)));
                 start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
                         ? response.lastEvaluatedKey() : null;
             } while (start != null && entries.size() < limit);
@@ -65,7 +77,10 @@ public final class RankingReads {
         for (int i = 0; i < unfinished.size(); i++) {
             if (mayHideTies(top, limit, lastRead.get(i))) {
                 dynamo.queryPaginator(ties(table, unfinished.get(i), top.get(limit - 1).figure())).items()
-                        .forEach(item -> candidates.putIfAbsent(ranked(view, item).group(), ranked(view, item)));
+                        .forEach(item -> {
+                            Ranked tied = read.apply(item);
+                            candidates.putIfAbsent(tied.group(), tied);
+                        });
             }
         }
         return top(candidates.values(), limit);

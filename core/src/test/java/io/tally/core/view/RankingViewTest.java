@@ -182,6 +182,28 @@ class RankingViewTest {
     }
 
     @Test
+    void reads_topOfAPartitionAboveZeroAndItsTies_orderedByFigureThenId_andKnowWhereTiesMayHide() {
+        var top = RankingReads.top("t", "chart:2024-03:2", 10);
+        assertThat(top.indexName()).isEqualTo("CycleSelector");
+        assertThat(top.keyConditionExpression()).isEqualTo("#selector = :p AND #data > :zero");
+        assertThat(top.scanIndexForward()).isFalse();
+        assertThat(top.limit()).isEqualTo(10);
+        assertThat(top.expressionAttributeNames()).containsEntry("#selector", "selector").containsEntry("#data", "data");
+        var ties = RankingReads.ties("t", "chart:2024-03:2", 5);
+        assertThat(ties.keyConditionExpression()).isEqualTo("#selector = :p AND #data = :n");
+        assertThat(ties.expressionAttributeValues()).containsEntry(":n", AttributeValue.fromN("5"));
+        assertThat(ties.limit()).isNull();
+
+        List<RankingReads.Ranked> ranked = RankingReads.top(List.of(new RankingReads.Ranked("b", 5),
+                new RankingReads.Ranked("a", 5), new RankingReads.Ranked("c", 9), new RankingReads.Ranked("d", 1)), 3);
+        assertThat(ranked).containsExactly(new RankingReads.Ranked("c", 9), new RankingReads.Ranked("a", 5),
+                new RankingReads.Ranked("b", 5));
+        assertThat(RankingReads.mayHideTies(ranked, 3, 5)).isTrue();
+        assertThat(RankingReads.mayHideTies(ranked, 3, 4)).isFalse();
+        assertThat(RankingReads.mayHideTies(ranked, 4, 5)).isFalse();
+    }
+
+    @Test
     void declarations_thatCannotWork_areRefusedSayingWhy() {
         assertThatThrownBy(() -> RankingView.over(Mark.SCHEMA, ItemMarks.class))
                 .hasMessageContaining("a List of a record");

@@ -22,9 +22,6 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Pure builders of the requests of songs, downloads and their read side; tested by comparing what they build. */
 final class SongRequests {
-    /** What a chart entry read from the index needs: the song, and the count. */
-    static final List<String> CHART_ATTRIBUTES = List.of(TableSchema.ENTITY_TYPE, Songs.Month.SONG_ID, TableSchema.DATA);
-
     private SongRequests() {
     }
 
@@ -94,21 +91,6 @@ final class SongRequests {
                 List.of(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS));
     }
 
-    /**
-     * D12: the top entries of one chart partition, most downloads first; entries whose count fell to zero (every
-     * download refunded) are left out by the key condition.
-     */
-    static QueryRequest chartTop(String table, String partition, int limit) {
-        return chart(table, partition, "#data > :zero", Map.of(":zero", AttributeValue.fromN("0"))).toBuilder()
-                .limit(limit)
-                .build();
-    }
-
-    /** D12, the ties: every entry of one chart partition with exactly {@code downloads}. */
-    static QueryRequest chartTies(String table, String partition, long downloads) {
-        return chart(table, partition, "#data = :n", Map.of(":n", Items.n(downloads)));
-    }
-
     /** The titles of the songs of a chart (at most 100, one BatchGetItem). */
     static BatchGetItemRequest titles(String table, Collection<String> songIds) {
         Map<String, String> names = new HashMap<>();
@@ -119,23 +101,6 @@ final class SongRequests {
                         .projectionExpression(projection)
                         .expressionAttributeNames(names)
                         .build()))
-                .build();
-    }
-
-    private static QueryRequest chart(String table, String partition, String range, Map<String, AttributeValue> values) {
-        Map<String, String> names = new HashMap<>();
-        String projection = DerivedReads.projection(CHART_ATTRIBUTES, names);
-        names.put("#partition", TableSchema.SELECTOR);
-        Map<String, AttributeValue> all = new HashMap<>(values);
-        all.put(":partition", AttributeValue.fromS(partition));
-        return QueryRequest.builder()
-                .tableName(table)
-                .indexName(TableSchema.CYCLE_SELECTOR_INDEX)
-                .keyConditionExpression("#partition = :partition AND " + range)
-                .expressionAttributeNames(names)
-                .expressionAttributeValues(all)
-                .projectionExpression(projection)
-                .scanIndexForward(false)
                 .build();
     }
 

@@ -9,17 +9,18 @@ import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.read.SharedReads;
 import io.tally.core.read.StatsJson;
+import io.tally.core.view.RankingReads;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
  * Songs and downloads, and the domain's read side: figures read from the derived items the stream processor
@@ -96,38 +97,20 @@ record SongStore(DynamoDbClient dynamo, String table) {
     }
 
     /**
-     * The month's chart: the top {@code limit} entries of each partition, merged; then, in each partition that may
-     * hide entries tied with the last place ({@link Chart#mayHideTies}), every entry of that count, so that the tie
-     * order by song id is exact; then the songs' titles.
+     * The month's chart: the top of its index partitions, merged, ties at the last place read whole so that their
+     * order by song id is exact ({@link RankingReads}, as every ranking's); then the songs' titles.
      */
     List<ChartRow> chart(String month, int limit) {
-        Map<String, Chart.Entry> candidates = new HashMap<>();
-        List<String> unfinished = new ArrayList<>();
-        List<Long> lastRead = new ArrayList<>();
-        for (int shard = 0; shard < Songs.CHART_SHARDS; shard++) {
-            String partition = SongKeys.chartPartition(month, shard);
-            QueryResponse response = dynamo.query(SongRequests.chartTop(table, partition, limit));
-            List<Chart.Entry> entries = response.items().stream().map(SongStore::entry).toList();
-            entries.forEach(entry -> candidates.put(entry.songId(), entry));
-            if (response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty() && !entries.isEmpty()) {
-                unfinished.add(partition);
-                lastRead.add(entries.get(entries.size() - 1).downloads());
-            }
-        }
-        List<Chart.Entry> top = Chart.top(candidates.values(), limit);
-        for (int i = 0; i < unfinished.size(); i++) {
-            if (Chart.mayHideTies(top, limit, true, lastRead.get(i))) {
-                QueryRequest ties = SongRequests.chartTies(table, unfinished.get(i), top.get(limit - 1).downloads());
-                query(ties).forEach(item -> candidates.putIfAbsent(entry(item).songId(), entry(item)));
-            }
-        }
-        top = Chart.top(candidates.values(), limit);
+        List<String> partitions = IntStream.range(0, Songs.CHART_SHARDS)
+                .mapToObj(shard -> SongKeys.chartPartition(month, shard)).toList();
+        List<RankingReads.Ranked> top = RankingReads.top(dynamo, table, partitions, SongStore::entry, limit);
         Map<String, String> titles = new HashMap<>();
         if (!top.isEmpty()) {
-            BatchReads.getAll(dynamo, table, SongRequests.titles(table, top.stream().map(Chart.Entry::songId).toList()))
+            BatchReads.getAll(dynamo, table, SongRequests.titles(table, top.stream().map(RankingReads.Ranked::group)
+                            .toList()))
                     .forEach(song -> titles.put(Items.string(song, Song.SONG_ID), Items.string(song, Song.TITLE)));
         }
-        return top.stream().map(e -> new ChartRow(e.songId(), titles.get(e.songId()), e.downloads())).toList();
+        return top.stream().map(e -> new ChartRow(e.group(), titles.get(e.group()), e.figure())).toList();
     }
 
     /** {@code GET /stats/songs/{songId}}: a song's figures, all time and per month with downloads ({@code yyyy-MM}). */
@@ -157,9 +140,9 @@ record SongStore(DynamoDbClient dynamo, String table) {
         return items;
     }
 
-    private static Chart.Entry entry(Map<String, AttributeValue> item) {
+    private static RankingReads.Ranked entry(Map<String, AttributeValue> item) {
         StatsJson.check(item, Songs.SONG_MONTH.entityType());
-        return new Chart.Entry(Items.string(item, Songs.Month.SONG_ID), Items.number(item, TableSchema.DATA));
+        return new RankingReads.Ranked(Items.string(item, Songs.Month.SONG_ID), Items.number(item, TableSchema.DATA));
     }
 
     private static String period(Map<String, AttributeValue> item, String prefix) {

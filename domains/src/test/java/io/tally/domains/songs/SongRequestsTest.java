@@ -33,28 +33,7 @@ class SongRequestsTest {
     }
 
     @Test
-    void chart_topOfAPartitionAboveZero_andItsTies() {
-        var top = SongRequests.chartTop("t", "chart:2024-03:2", 10);
-        assertThat(top.indexName()).isEqualTo("CycleSelector");
-        assertThat(top.keyConditionExpression()).isEqualTo("#partition = :partition AND #data > :zero");
-        assertThat(top.scanIndexForward()).isFalse();
-        assertThat(top.limit()).isEqualTo(10);
-        assertThat(top.expressionAttributeNames()).containsEntry("#partition", "selector").containsEntry("#data", "data");
-        var ties = SongRequests.chartTies("t", "chart:2024-03:2", 5);
-        assertThat(ties.keyConditionExpression()).isEqualTo("#partition = :partition AND #data = :n");
-        assertThat(ties.expressionAttributeValues()).containsEntry(":n", AttributeValue.fromN("5"));
-        assertThat(ties.limit()).isNull();
-    }
-
-    @Test
-    void chart_ordersByDownloadsThenSongId_andKnowsWhereTiesMayHide() {
-        List<Chart.Entry> top = Chart.top(List.of(new Chart.Entry("b", 5), new Chart.Entry("a", 5),
-                new Chart.Entry("c", 9), new Chart.Entry("d", 1)), 3);
-        assertThat(top).containsExactly(new Chart.Entry("c", 9), new Chart.Entry("a", 5), new Chart.Entry("b", 5));
-        assertThat(Chart.mayHideTies(top, 3, true, 5)).isTrue();
-        assertThat(Chart.mayHideTies(top, 3, false, 5)).isFalse();
-        assertThat(Chart.mayHideTies(top, 3, true, 4)).isFalse();
-        assertThat(Chart.mayHideTies(top, 4, true, 5)).isFalse();
+    void chart_titlesOfItsSongs_oneBatchGet() {
         assertThat(SongRequests.titles("t", List.of("s1")).requestItems().get("t").keys())
                 .containsExactly(Map.of("pk", AttributeValue.fromS("SONG#s1"), "sk", AttributeValue.fromS("#METADATA#")));
     }
