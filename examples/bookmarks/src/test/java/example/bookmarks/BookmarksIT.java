@@ -3,17 +3,12 @@ package example.bookmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.local.LocalRunner;
 import io.tally.local.RunnerSettings;
 import io.tally.local.auth.LocalAuth;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.tally.testkit.ApiCalls;
+import io.tally.testkit.ApiCalls.Reply;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -30,20 +25,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BookmarksIT {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static LocalRunner runner;
     private static String ada;
     private static String bob;
     private static String admin;
     /** The month the bookmarks of this test are created in (from their {@code createdAt}). */
     private static String month;
-
-    record Reply(int status, JsonNode json, String text) {
-        String code() {
-            return json == null ? null : json.path("error").path("code").asText(null);
-        }
-    }
 
     @BeforeAll
     static void start() {
@@ -196,30 +183,6 @@ class BookmarksIT {
     }
 
     static Reply call(String method, String path, String body, String token) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(runner.baseUri() + path))
-                .timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            JsonNode json;
-            try {
-                json = JSON.readTree(response.body());
-            } catch (IOException notJson) {
-                json = null;
-            }
-            return new Reply(response.statusCode(), json, response.body());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return new ApiCalls(runner.baseUri()).call(method, path, body, token);
     }
 }

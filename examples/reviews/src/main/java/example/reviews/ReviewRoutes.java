@@ -1,6 +1,7 @@
 package example.reviews;
 
 import io.tally.core.Key;
+import io.tally.core.domain.EntityTable;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -8,7 +9,6 @@ import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.Router;
-import io.tally.core.domain.EntityTable;
 import io.tally.core.users.Users;
 import java.util.Set;
 

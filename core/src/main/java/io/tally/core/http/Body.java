@@ -79,14 +79,10 @@ public final class Body {
      * another control character is refused, as text that is not valid Unicode is.
      */
     public String optionalLine(String field, int maxLength) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
+        String text = string(field);
+        if (text == null) {
             return null;
         }
-        if (!value.isTextual()) {
-            throw ApiException.validation(field, "'" + field + "' must be a string");
-        }
-        String text = value.textValue();
         String problem = Text.problem(text, Text.Lines.ALLOWED);
         if (problem == null && (text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0)) {
             problem = "must be one line (no line break)";
@@ -100,6 +96,18 @@ public final class Body {
         return text;
     }
 
+    /** The field's string, or null if absent; anything but a string is a {@code validation_failed}. */
+    private String string(String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiException.validation(field, "'" + field + "' must be a string");
+        }
+        return value.textValue();
+    }
+
     private static String required(String field, String value) {
         if (value == null) {
             throw ApiException.validation(field, "'" + field + "' is required");
@@ -108,14 +116,10 @@ public final class Body {
     }
 
     private String text(String field, int minLength, int maxLength, Text.Lines lines) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
+        String text = string(field);
+        if (text == null) {
             return null;
         }
-        if (!value.isTextual()) {
-            throw ApiException.validation(field, "'" + field + "' must be a string");
-        }
-        String text = value.textValue();
         String problem = Text.problem(text, lines);
         if (problem != null) {
             throw ApiException.validation(field, "'" + field + "' " + problem);

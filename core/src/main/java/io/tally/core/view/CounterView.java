@@ -1,7 +1,6 @@
 package io.tally.core.view;
 
 import io.tally.core.DerivedType;
-import io.tally.core.Ids;
 import io.tally.core.ItemSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.http.Access;
@@ -10,8 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 
 /**
@@ -49,30 +46,27 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
     private final Class<R> answer;
     private final DerivedType type;
     private final String group;
-    private final Function<T, String> groupOf;
-    private final Predicate<T> where;
     private final Map<String, ToLongFunction<T>> counters;
     private final String count;
     private final Average average;
     private final Read read;
     private final Bucket bucket;
     private final String bucketComponent;
-    private final Function<T, java.time.Instant> bucketOf;
     private final java.lang.reflect.Constructor<R> canonical;
+    private final Grouping<T> grouping;
 
     CounterView(CounterViewBuilder<T, R> builder) {
         this.source = builder.source;
         this.answer = builder.answer;
         this.group = builder.group;
-        this.groupOf = builder.groupOf;
-        this.where = builder.where;
         this.counters = Map.copyOf(builder.counters);
         this.count = builder.count;
         this.average = builder.average;
         this.read = builder.read;
         this.bucket = builder.bucket;
         this.bucketComponent = builder.bucketComponent;
-        this.bucketOf = builder.bucketOf;
+        this.grouping = new Grouping<>(builder.name, group, builder.groupOf, builder.where, bucket,
+                bucketComponent, builder.bucketOf);
         DerivedType.Builder type = DerivedType.named(builder.name)
                 .key(builder.keyPattern, builder.keyOf)
                 .counters(builder.counters.keySet().toArray(String[]::new));
@@ -130,23 +124,7 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
      *                                  not hold): its change is then a problem, and the record a dead letter
      */
     public Optional<String> subjectOf(T entity) {
-        if (!where.test(entity)) {
-            return Optional.empty();
-        }
-        String id = groupOf.apply(entity);
-        if (!Ids.isValid(id)) {
-            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is not a valid"
-                    + " id: " + (id == null ? "null" : "'" + id + "'"));
-        }
-        if (bucket == null) {
-            return Optional.of(id);
-        }
-        java.time.Instant at = bucketOf.apply(entity);
-        if (at == null) {
-            throw new IllegalArgumentException(type.name() + ": the instant of the bucket " + bucketComponent
-                    + " of the entity is null");
-        }
-        return Optional.of(id + "#" + bucket.of(at));
+        return grouping.subjectOf(entity);
     }
 
     /** The view's time bucket, if it counts per bucket, and the answer's component that holds it. */

@@ -177,15 +177,8 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
             }
             // The subject joins the two with '#', which no id holds (Ids).
             java.util.function.BiFunction<String, String, Key> both = bucketKeyOf;
-            Bucket form = bucket;
-            keyOf = subject -> {
-                int at = subject.lastIndexOf('#');
-                if (at < 0) {
-                    throw new IllegalArgumentException(name + " is keyed by a group and a " + form + " bucket,"
-                            + " <group>#<bucket>, not " + subject);
-                }
-                return both.apply(subject.substring(0, at), subject.substring(at + 1));
-            };
+            Grouping<T> subjects = new Grouping<>(name, group, groupOf, where, bucket, bucketComponent, bucketOf);
+            keyOf = subject -> both.apply(subjects.groupOf(subject), subjects.bucketOf(subject));
             // A key that ignores the bucket would sum every bucket into one item, and its route would label the sum
             // with whatever bucket was asked.
             if (both.apply("g", bucket.of(java.time.Instant.EPOCH)).equals(both.apply("g",

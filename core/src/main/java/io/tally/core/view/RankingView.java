@@ -1,7 +1,6 @@
 package io.tally.core.view;
 
 import io.tally.core.DerivedType;
-import io.tally.core.Ids;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -13,8 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import java.util.zip.CRC32;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -60,35 +57,32 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
     private final DerivedType type;
     private final String prefix;
     private final String group;
-    private final Function<T, String> groupOf;
     private final String figure;
     private final ToLongFunction<T> amount;
-    private final Predicate<T> where;
     private final Bucket bucket;
     private final String bucketComponent;
-    private final Function<T, Instant> bucketOf;
     private final int shards;
     private final int defaultLimit;
     private final CounterView.Read read;
     private final Constructor<P> pageMaker;
     private final Constructor<? extends Record> entryMaker;
     private final boolean groupFirst;
+    private final Grouping<T> grouping;
 
     RankingView(RankingViewBuilder<T, P> builder) {
         this.source = builder.source;
         this.page = builder.page;
         this.entry = builder.entry;
         this.group = builder.group;
-        this.groupOf = builder.groupOf;
         this.figure = builder.figure;
         this.amount = builder.amount;
-        this.where = builder.where;
         this.bucket = builder.bucket;
         this.bucketComponent = builder.bucketComponent;
-        this.bucketOf = builder.bucketOf;
         this.shards = builder.shards;
         this.defaultLimit = builder.defaultLimit;
         this.read = builder.read;
+        this.grouping = new Grouping<>(builder.name, group, builder.groupOf, builder.where, bucket,
+                bucketComponent, builder.bucketOf);
         this.prefix = builder.name.toUpperCase(java.util.Locale.ROOT) + "#";
         String sk = bucket == null ? "#RANK#" : bucket.prefix + "#";
         DerivedType.Builder declared = DerivedType.named(builder.name)
@@ -171,23 +165,7 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
      * @throws IllegalArgumentException when its group is not a valid id or its instant is missing (a dead letter)
      */
     public Optional<String> subjectOf(T entity) {
-        if (!where.test(entity)) {
-            return Optional.empty();
-        }
-        String id = groupOf.apply(entity);
-        if (!Ids.isValid(id)) {
-            throw new IllegalArgumentException(type.name() + ": the group " + group + " of the entity is not a valid"
-                    + " id: " + (id == null ? "null" : "'" + id + "'"));
-        }
-        if (bucket == null) {
-            return Optional.of(id);
-        }
-        Instant at = bucketOf.apply(entity);
-        if (at == null) {
-            throw new IllegalArgumentException(type.name() + ": the instant of the bucket " + bucketComponent
-                    + " of the entity is null");
-        }
-        return Optional.of(id + "#" + bucket.of(at));
+        return grouping.subjectOf(entity);
     }
 
     @Override
@@ -235,19 +213,11 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
     }
 
     private String groupOf(String subject) {
-        if (bucket == null) {
-            return subject;
-        }
-        int at = subject.lastIndexOf('#');
-        if (at < 0) {
-            throw new IllegalArgumentException(type.name() + " is keyed by a group and a " + bucket + " bucket,"
-                    + " <group>#<bucket>, not " + subject);
-        }
-        return subject.substring(0, at);
+        return grouping.groupOf(subject);
     }
 
     private String bucketOf(String subject) {
-        return bucket == null ? null : subject.substring(subject.lastIndexOf('#') + 1);
+        return grouping.bucketOf(subject);
     }
 
     /** The route's answer: the bucket (if any) and the entries, in ranking order. */
