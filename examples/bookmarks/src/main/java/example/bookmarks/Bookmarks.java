@@ -2,6 +2,7 @@ package example.bookmarks;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.EntityType;
+import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.EntityTable;
@@ -38,6 +39,8 @@ public final class Bookmarks extends DeclaredDomain {
     public Bookmarks() {
         super(Declaration.of("bookmarks").requires("users", "catalogue").entityTypes(BOOKMARK)
                 .views(BookmarkFigures.PER_ITEM, BookmarkFigures.PER_USER, BookmarkFigures.TOP)
+                .dashboard(DashboardSection.ranking("bookmarks", "Most bookmarked, {month}", BookmarkFigures.TOP,
+                        "#d65c8a"))
                 .announces(CHANGED, Bookmark.SCHEMA, bookmark -> bookmark.userId() + "/" + bookmark.itemId(),
                         Bookmarks::changed)
                 .workload(context -> new EntityWorkload<>(context, "b", 20, Bookmark.SCHEMA, workload -> new Bookmark(

@@ -153,6 +153,16 @@ class BookmarksIT {
                 .isEqualTo("{\"month\":\"" + month + "\",\"items\":[{\"itemId\":\"65\",\"bookmarks\":2}]}");
         assertThat(call("GET", "/stats/bookmarks/top?month=1999-01", null, null).text())
                 .isEqualTo("{\"month\":\"1999-01\",\"items\":[]}");
+
+        // The dashboard's section names the ranking: the page reads its route for the current month.
+        JsonNode section = null;
+        for (JsonNode declared : call("GET", "/dashboard/sections.json", null, null).json().path("sections")) {
+            section = "bookmarks".equals(declared.path("id").asText()) ? declared : section;
+        }
+        assertThat(section).as("the bookmarks' section").isNotNull();
+        String read = section.path("path").asText().replace("{month}", month);
+        assertThat(call("GET", read, null, null).json().path(section.path("rows").path("items").asText()).get(0)
+                .path(section.path("rows").path("value").asText()).asLong()).isEqualTo(2);
     }
 
     @Test

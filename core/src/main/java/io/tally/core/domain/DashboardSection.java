@@ -208,6 +208,25 @@ public record DashboardSection(Kind kind, String id, String title, String path, 
         return new DashboardSection(Kind.DAYS, id, title, path, null, List.of(), rows, color, null);
     }
 
+    /**
+     * Horizontal bars of a ranking's top ten ({@link io.tally.core.view.RankingView}), read from its route: the current
+     * month's for a ranking per month, today's for one per day; one bar a group, labelled by its id, named
+     * {@code <id>.<group id>}.
+     *
+     * @throws IllegalArgumentException for a ranking without a read route
+     */
+    public static DashboardSection ranking(String id, String title, io.tally.core.view.RankingView<?, ?> view,
+                                           String color) {
+        String path = view.read().orElseThrow(() -> new IllegalArgumentException(view + " has no read route"))
+                .path() + "?limit=10";
+        if (view.bucket().isPresent()) {
+            String placeholder = view.bucket().get() == io.tally.core.view.Bucket.MONTH ? "{month}" : "{to}";
+            path += "&" + view.bucketComponent() + "=" + placeholder;
+        }
+        String group = "{" + view.group() + "}";
+        return bars(id, title, path, Rows.of(view.list(), view.figure(), group).figure(id + "." + group), color);
+    }
+
     /** A ranked table a value. */
     public static DashboardSection tables(String id, String title, String path, Each each, Rows rows) {
         return new DashboardSection(Kind.TABLES, id, title, path, each, List.of(), rows, null, null);

@@ -130,6 +130,11 @@ public final class Declaration {
         return add(dashboard, sections.toArray(DashboardSection[]::new));
     }
 
+    /** Its dashboard sections ({@link Domain#dashboard}), in order. */
+    public Declaration dashboard(DashboardSection... sections) {
+        return add(dashboard, sections);
+    }
+
     /** Its part of the demo's seed scenario ({@link Domain#demoSeed}). */
     public Declaration demoSeed(DemoSeed seed) {
         demoSeed = Objects.requireNonNull(seed, "seed");

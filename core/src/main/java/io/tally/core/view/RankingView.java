@@ -54,6 +54,7 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
     private final ItemSchema<T> source;
     private final Class<P> page;
     private final Class<? extends Record> entry;
+    private final String list;
     private final DerivedType type;
     private final String prefix;
     private final String group;
@@ -73,6 +74,7 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
         this.source = builder.source;
         this.page = builder.page;
         this.entry = builder.entry;
+        this.list = builder.list;
         this.group = builder.group;
         this.figure = builder.figure;
         this.amount = builder.amount;
@@ -123,6 +125,11 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
 
     public Class<P> page() {
         return page;
+    }
+
+    /** The page's component that holds the list of entries. */
+    public String list() {
+        return list;
     }
 
     /** The entry's component that holds the group's id. */

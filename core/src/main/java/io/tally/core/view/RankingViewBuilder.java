@@ -23,6 +23,7 @@ public final class RankingViewBuilder<T extends Record, P extends Record> {
     final ItemSchema<T> source;
     final Class<P> page;
     final Class<? extends Record> entry;
+    final String list;
     String name;
     String group;
     Function<T, String> groupOf;
@@ -61,6 +62,7 @@ public final class RankingViewBuilder<T extends Record, P extends Record> {
                     + " record");
         }
         this.entry = of.asSubclass(Record.class);
+        this.list = entries.getName();
     }
 
     /** The entries' type name (the items' {@code entityType}); by default the page record's simple name. */
