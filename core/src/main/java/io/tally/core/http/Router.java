@@ -237,6 +237,33 @@ public final class Router {
         return allowed;
     }
 
+    /** The path parameters of a route template, in order: {@code /users/{userId}/reviews/{itemId}} has two. */
+    public static List<String> parameters(String template) {
+        List<String> names = new ArrayList<>();
+        for (String part : split(template)) {
+            if (isParameter(part)) {
+                names.add(part.substring(1, part.length() - 1));
+            }
+        }
+        return names;
+    }
+
+    /**
+     * A route as the router tells routes apart: its method and its path with the parameters unnamed
+     * ({@code GET /users/{}}); two routes of one shape would be one route, the first answering both.
+     */
+    public static String shape(String method, String template) {
+        StringBuilder path = new StringBuilder();
+        for (String part : split(template)) {
+            path.append('/').append(isParameter(part) ? "{}" : part);
+        }
+        return method + " " + (path.length() == 0 ? "/" : path);
+    }
+
+    private static boolean isParameter(String part) {
+        return part.startsWith("{") && part.endsWith("}");
+    }
+
     private static Map<String, String> bind(String[] template, String[] path) {
         if (template.length != path.length) {
             return null;
@@ -244,7 +271,7 @@ public final class Router {
         Map<String, String> parameters = new LinkedHashMap<>();
         for (int i = 0; i < template.length; i++) {
             String part = template[i];
-            if (part.startsWith("{") && part.endsWith("}")) {
+            if (isParameter(part)) {
                 String value = decode(path[i]);
                 if (value == null || value.isEmpty()) {
                     return null;

@@ -206,11 +206,7 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
             throw new IllegalStateException(answer.getSimpleName() + ": no figure of the view fills " + unfilled);
         }
         if (read != null) {
-            List<String> parameters = new ArrayList<>();
-            java.util.regex.Matcher parameter = java.util.regex.Pattern.compile("\\{([^}]*)}").matcher(read.path());
-            while (parameter.find()) {
-                parameters.add(parameter.group(1));
-            }
+            List<String> parameters = io.tally.core.http.Router.parameters(read.path());
             // Another parameter would be read by no one, and an access rule on it would check nothing.
             if (!parameters.equals(List.of(group))) {
                 throw new IllegalStateException(answer.getSimpleName() + ": the read route " + read.path()

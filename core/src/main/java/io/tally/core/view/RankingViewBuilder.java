@@ -151,7 +151,7 @@ public final class RankingViewBuilder<T extends Record, P extends Record> {
             throw new IllegalStateException(page.getSimpleName() + ": a page holds the list of entries and, for a"
                     + " ranking per bucket (declared with bucket(...)), the bucket; nothing else");
         }
-        if (read != null && read.path().contains("{")) {
+        if (read != null && !io.tally.core.http.Router.parameters(read.path()).isEmpty()) {
             throw new IllegalStateException(page.getSimpleName() + ": a ranking's route " + read.path()
                     + " has no path parameter");
         }

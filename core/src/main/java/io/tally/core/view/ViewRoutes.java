@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -26,8 +25,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * start here; one declared after it, by {@link #checkUnique} once every domain's routes are in.
  */
 public final class ViewRoutes {
-    private static final Pattern PARAMETER = Pattern.compile("\\{[^}]*}");
-
     private ViewRoutes() {
     }
 
@@ -109,7 +106,7 @@ public final class ViewRoutes {
 
     /** A route's method and path, its parameters unnamed. */
     private static String route(String method, String template) {
-        return method + " " + PARAMETER.matcher(template).replaceAll("{}");
+        return Router.shape(method, template);
     }
 
     /** The figures of the group the request names. */

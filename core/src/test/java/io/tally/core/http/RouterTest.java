@@ -74,4 +74,14 @@ class RouterTest {
         assertThat(match.pathParameters()).containsEntry("userId", "caf\u00e9 \uD83D\uDE00")
                 .containsEntry("postId", "\u20ac");
     }
+
+    @Test
+    void parametersAndShape_ofATemplate_asTheRouterReadsIt() {
+        assertThat(Router.parameters("/users/{userId}/reviews/{itemId}")).containsExactly("userId", "itemId");
+        assertThat(Router.parameters("/stats/global")).isEmpty();
+        assertThat(Router.shape("GET", "/users/{userId}/reviews/{itemId}")).isEqualTo("GET /users/{}/reviews/{}");
+        assertThat(Router.shape("GET", "/users/{id}/reviews/{other}/"))
+                .isEqualTo(Router.shape("GET", "users/{userId}/reviews/{itemId}"));
+        assertThat(Router.shape("GET", "/")).isEqualTo("GET /");
+    }
 }

@@ -9,8 +9,6 @@ import io.tally.core.http.Router;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The OpenAPI 3 document of the routes the router serves, built from the route table itself ({@link Router#descriptions}):
@@ -19,7 +17,6 @@ import java.util.regex.Pattern;
  * at {@code GET /openapi.json} and kept in {@code docs/openapi.json}.
  */
 public final class OpenApiDocument {
-    private static final Pattern PARAMETER = Pattern.compile("\\{([^}]+)}");
     private static final String ERROR = "#/components/responses/Error";
 
     private OpenApiDocument() {
@@ -59,10 +56,9 @@ public final class OpenApiDocument {
         operation.put("summary", route.summary() == null ? route.method() + " " + route.template() : route.summary());
         operation.put("x-tally-access", route.access().toString());
         ArrayNode parameters = operation.putArray("parameters");
-        Matcher names = PARAMETER.matcher(route.template());
-        while (names.find()) {
+        for (String name : Router.parameters(route.template())) {
             ObjectNode parameter = parameters.addObject();
-            parameter.put("name", names.group(1));
+            parameter.put("name", name);
             parameter.put("in", "path");
             parameter.put("required", true);
             parameter.putObject("schema").put("type", "string");
