@@ -9,12 +9,12 @@ import java.util.List;
 /**
  * A figure of a domain declared as data: what a domain lists in {@code Declaration.views}. Each shape compiles to the
  * derived types that keep its figures, its part of the derivation of the entity type it counts, and its read route;
- * sealed, because Tally compiles each shape ({@link CounterView}, with its time buckets, and {@link RankingView} so
- * far; projections are to come), and a domain jar built against one shape keeps working when others are added.
+ * sealed, because Tally compiles each shape ({@link CounterView}, with its time buckets, {@link RankingView} and
+ * {@link ProjectionView} so far), and a domain jar built against one shape keeps working when others are added.
  *
  * @param <T> the entity the view counts
  */
-public sealed interface View<T extends Record> permits CounterView, RankingView {
+public sealed interface View<T extends Record> permits CounterView, RankingView, ProjectionView {
     /** How the entities the view counts are read: their record and entity type. */
     ItemSchema<T> schema();
 

@@ -25,6 +25,21 @@ final class ViewDerivation<T extends Record> extends EntityDerivation<T> {
         return contribution.build();
     }
 
+    /**
+     * The entity's revision, for the documents of its projection (at most one a type: {@link Views}); the other views'
+     * documents are constant and need none.
+     */
+    @Override
+    @SuppressWarnings("unchecked")
+    protected long revision(T entity) {
+        for (View<T> view : views) {
+            if (view instanceof ProjectionView<?, ?> projection) {
+                return ((ProjectionView<T, ?>) projection).revision(entity);
+            }
+        }
+        return super.revision(entity);
+    }
+
     @Override
     public String toString() {
         return "views of " + entityType().attributeValue() + ": " + views;

@@ -33,6 +33,10 @@ public final class Views {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static Derivation derivation(List<View<?>> views) {
         View first = views.get(0);
+        if (views.stream().filter(ProjectionView.class::isInstance).count() > 1) {
+            throw new IllegalArgumentException("one projection of " + first.source().attributeValue()
+                    + " at the most (its documents carry the entity's revision): " + views);
+        }
         for (View<?> view : views) {
             if (view.schema() != first.schema()) {
                 throw new IllegalArgumentException("the views of " + first.source().attributeValue()

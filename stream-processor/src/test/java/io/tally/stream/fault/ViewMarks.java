@@ -7,6 +7,7 @@ import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.view.Bucket;
 import io.tally.core.view.CounterView;
+import io.tally.core.view.ProjectionView;
 import io.tally.core.view.RankingView;
 import io.tally.core.workload.EntityWorkload;
 import java.time.Duration;
@@ -16,15 +17,18 @@ import java.util.List;
 /**
  * A domain of views only, on the stream processor's test class path (its service file), so that the fault test's
  * workload counts views under every fault: a count, a sum and a mean per item (kept whole: an item's marks live in
- * four partitions), a count per user and day (shared: a user's marks live in every item's partitions) and a ranking
- * of items per month by weight, of the marks not hidden. Its workload part is not in the default mix: the fault test
+ * four partitions), a count per user and day (shared: a user's marks live in every item's partitions), a ranking
+ * of items per month by weight, of the marks not hidden, and a projection of each mark not hidden under its user. Its workload part is not in the default mix: the fault test
  * adds it ({@code with("viewmarks")}).
  */
 public final class ViewMarks extends DeclaredDomain {
     static final EntityType MARK = EntityType.base("ViewMark");
 
-    /** A user's mark of an item, kept under the item in one of four partitions by user. */
-    public record Mark(String userId, String itemId, long weight, Instant createdAt, boolean hidden) {
+    /**
+     * A user's mark of an item, kept under the item in one of four partitions by user; {@code version} grows with every
+     * write (the workload's clock, which ticks between writes).
+     */
+    public record Mark(String userId, String itemId, long weight, Instant createdAt, boolean hidden, long version) {
         static final ItemSchema<Mark> SCHEMA = ItemSchema.of(Mark.class, MARK, mark -> new Key("VMARKS#"
                 + mark.itemId() + "#" + Math.floorMod(mark.userId().hashCode(), 4), "USER#" + mark.userId())).build();
     }
@@ -41,6 +45,9 @@ public final class ViewMarks extends DeclaredDomain {
     public record TopWeighed(String month, List<ItemWeight> items) {
     }
 
+    public record MarkCard(String itemId, long weight) {
+    }
+
     /** The views, in a class of their own: they read {@link Mark#SCHEMA}. */
     static final class Figures {
         static final CounterView<Mark, ItemMarks> PER_ITEM = CounterView.over(Mark.SCHEMA, ItemMarks.class)
@@ -53,6 +60,10 @@ public final class ViewMarks extends DeclaredDomain {
                 .named("ViewMarkTop").groupBy(ItemWeight::itemId, Mark::itemId).sum(ItemWeight::weight, Mark::weight)
                 .bucket(TopWeighed::month, Bucket.MONTH, Mark::createdAt).where(mark -> !mark.hidden()).shards(3)
                 .build();
+        static final ProjectionView<Mark, MarkCard> CARDS = ProjectionView.over(Mark.SCHEMA, MarkCard.class)
+                .named("ViewMarkCard").key("VMARKCARDS#<userId> / <itemId>", mark -> new Key("VMARKCARDS#"
+                        + mark.userId(), mark.itemId())).project(mark -> new MarkCard(mark.itemId(), mark.weight()))
+                .where(mark -> !mark.hidden()).revision(Mark::version).build();
 
         private Figures() {
         }
@@ -60,10 +71,11 @@ public final class ViewMarks extends DeclaredDomain {
 
     public ViewMarks() {
         super(Declaration.of("viewmarks").entityTypes(MARK)
-                .views(Figures.PER_ITEM, Figures.PER_USER_DAY, Figures.TOP)
+                .views(Figures.PER_ITEM, Figures.PER_USER_DAY, Figures.TOP, Figures.CARDS)
                 .workload(context -> new EntityWorkload<>(context, "vm", 10, false, Mark.SCHEMA, workload -> new Mark(
                         workload.user(), workload.pickUniformly(List.of("m1", "m2", "m3", "m4", "m5", "m6")),
                         1 + workload.random().nextInt(9), workload.now().minus(Duration.ofHours(
-                        workload.random().nextInt(24 * 70))), workload.random().nextInt(4) == 0))));
+                        workload.random().nextInt(24 * 70))), workload.random().nextInt(4) == 0,
+                        workload.now().toEpochMilli()))));
     }
 }

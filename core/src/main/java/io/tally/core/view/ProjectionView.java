@@ -1,0 +1,124 @@
+package io.tally.core.view;
+
+import io.tally.core.DerivedType;
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import io.tally.core.derive.Contribution;
+import io.tally.core.derive.Document;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * A projection declared as data: chosen fields of an entity copied into an entry of their own (an index entry: a post
+ * in its status partition, an item under its selector), kept on every change, moved when its key changes, and removed
+ * when the entity is deleted or leaves the filter. The fields are a record's, the <b>projection</b>, made from the
+ * entity; its components are the entry's document fields, those named {@link ProjectionViewBuilder#indexKeys} keys of
+ * a secondary index.
+ *
+ * <p>Exactly once as every document: the entry is owned by its entity, written at twice the entity's revision and
+ * removed one above (the entity's {@link ProjectionViewBuilder#revision}, which grows with each of its writes), so the
+ * order in which the records of one entity reach the entry across stream shards cannot matter ({@link Document}).
+ *
+ * <pre>{@code
+ * static final ProjectionView<Post, PostCard> BY_STATUS = ProjectionView.over(Post.SCHEMA, PostCard.class)
+ *         .key("POSTS#<status>#<k> / <createdAt>#<postId>", post -> new Key(...))
+ *         .project(post -> new PostCard(post.postId(), post.title(), post.status(), shard(post)))
+ *         .indexKeys(PostCard::statusShard)
+ *         .where(post -> !post.deleted())
+ *         .revision(Post::version)
+ *         .build();
+ * }</pre>
+ *
+ * @param <T> the entity projected
+ * @param <P> the projection: the entry's fields
+ */
+public final class ProjectionView<T extends Record, P extends Record> implements View<T> {
+    private final ItemSchema<T> source;
+    private final Class<P> projection;
+    private final DerivedType type;
+    private final Function<T, Key> keyOf;
+    private final Function<T, P> project;
+    private final Predicate<T> where;
+    private final ToLongFunction<T> revision;
+    private final ItemSchema<P> fields;
+
+    ProjectionView(ProjectionViewBuilder<T, P> builder) {
+        this.source = builder.source;
+        this.projection = builder.projection;
+        this.keyOf = builder.keyOf;
+        this.project = builder.project;
+        this.where = builder.where;
+        this.revision = builder.revision;
+        List<String> names = new ArrayList<>(Arrays.stream(projection.getRecordComponents())
+                .map(RecordComponent::getName).toList());
+        names.removeAll(builder.indexKeys);
+        String name = builder.name;
+        this.type = DerivedType.named(name)
+                .key(builder.keyPattern, subject -> {
+                    throw new UnsupportedOperationException(name + " is keyed by its entity, not by a subject");
+                })
+                .document(names.toArray(String[]::new))
+                .indexKeys(builder.indexKeys.toArray(String[]::new))
+                .build();
+        // The projection's components as attributes, as an entity's are (a null one left out).
+        ItemSchema.Builder<P> schema = ItemSchema.of(projection, type.entityType(), card -> {
+            throw new UnsupportedOperationException("a projection is keyed by its entity");
+        });
+        Arrays.stream(projection.getRecordComponents()).filter(component -> !component.getType().isPrimitive())
+                .forEach(component -> schema.optional(component.getName()));
+        this.fields = schema.build();
+    }
+
+    /** A projection of the entities {@code source} reads, into entries of {@code projection}'s fields. */
+    public static <T extends Record, P extends Record> ProjectionViewBuilder<T, P> over(ItemSchema<T> source,
+                                                                                    Class<P> projection) {
+        return new ProjectionViewBuilder<>(source, projection);
+    }
+
+    @Override
+    public ItemSchema<T> schema() {
+        return source;
+    }
+
+    @Override
+    public List<DerivedType> types() {
+        return List.of(type);
+    }
+
+    /** The entries' type: their document is the projection's components. */
+    public DerivedType type() {
+        return type;
+    }
+
+    public Class<P> projection() {
+        return projection;
+    }
+
+    /** The revision of an entity's state, which its entry's document carries (twice it). */
+    public long revision(T entity) {
+        return revision.applyAsLong(entity);
+    }
+
+    /**
+     * The entry of an entity in this state: its key and its fields (at revision 0: the derivation sets the entity's),
+     * or none when the filter leaves it out.
+     */
+    @Override
+    public void contribute(T entity, Contribution.Builder into) {
+        if (where.test(entity)) {
+            Key key = Objects.requireNonNull(keyOf.apply(entity), () -> type.name() + ": the key of the entity is null");
+            into.document(key, new Document(type, fields.fieldsOf(project.apply(entity)), 0));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "projection " + type.name() + " of " + source.entityType().attributeValue();
+    }
+}

@@ -1,0 +1,91 @@
+package io.tally.core.view;
+
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
+
+/** Declares a {@link ProjectionView}: its key, how the projection is made, its index keys, filter and revision. */
+public final class ProjectionViewBuilder<T extends Record, P extends Record> {
+    final ItemSchema<T> source;
+    final Class<P> projection;
+    String name;
+    String keyPattern;
+    Function<T, Key> keyOf;
+    Function<T, P> project;
+    final List<String> indexKeys = new ArrayList<>();
+    Predicate<T> where = entity -> true;
+    ToLongFunction<T> revision;
+
+    ProjectionViewBuilder(ItemSchema<T> source, Class<P> projection) {
+        this.source = Objects.requireNonNull(source, "the entities' schema is null: is the projection declared in a"
+                + " class that the entity's own class initialises from (a cycle of static fields)? Declare it in a"
+                + " class of its own");
+        this.projection = Objects.requireNonNull(projection, "projection");
+        if (!projection.isRecord()) {
+            throw new IllegalArgumentException("a projection is a record: " + projection.getName());
+        }
+        this.name = projection.getSimpleName();
+    }
+
+    /** The entries' type name (the items' {@code entityType}); by default the projection record's simple name. */
+    public ProjectionViewBuilder<T, P> named(String typeName) {
+        this.name = Objects.requireNonNull(typeName, "typeName");
+        return this;
+    }
+
+    /** Where an entity's entry lives: its documented pattern and the key of an entity's state. */
+    public ProjectionViewBuilder<T, P> key(String pattern, Function<T, Key> keyOf) {
+        this.keyPattern = Objects.requireNonNull(pattern, "pattern");
+        this.keyOf = Objects.requireNonNull(keyOf, "keyOf");
+        return this;
+    }
+
+    /** The entry's fields of an entity's state. */
+    public ProjectionViewBuilder<T, P> project(Function<T, P> project) {
+        this.project = Objects.requireNonNull(project, "project");
+        return this;
+    }
+
+    /** The projection's components that are keys of a secondary index. */
+    @SafeVarargs
+    public final ProjectionViewBuilder<T, P> indexKeys(Component<P, ?>... components) {
+        for (Component<P, ?> component : components) {
+            RecordComponent described = Component.describe(component);
+            if (described.getDeclaringRecord() != projection) {
+                throw new IllegalArgumentException(described.getName() + " is not a component of "
+                        + projection.getSimpleName());
+            }
+            indexKeys.add(described.getName());
+        }
+        return this;
+    }
+
+    /** Projects only the entities the filter admits; a change out of it removes the entry, back in writes it. */
+    public ProjectionViewBuilder<T, P> where(Predicate<T> filter) {
+        this.where = Objects.requireNonNull(filter, "filter");
+        return this;
+    }
+
+    /**
+     * The revision of an entity's state: at least 0 and higher in every later state, a re-creation after a delete
+     * included (a version the writer raises with each write, say).
+     */
+    public ProjectionViewBuilder<T, P> revision(ToLongFunction<T> revision) {
+        this.revision = Objects.requireNonNull(revision, "revision");
+        return this;
+    }
+
+    public ProjectionView<T, P> build() {
+        if (keyOf == null || project == null || revision == null) {
+            throw new IllegalStateException(projection.getSimpleName() + ": a projection says its key, how it is made"
+                    + " and the entity's revision (key, project, revision)");
+        }
+        return new ProjectionView<>(this);
+    }
+}
