@@ -213,12 +213,18 @@ public record DashboardSection(Kind kind, String id, String title, String path, 
      * month's for a ranking per month, today's for one per day; one bar a group, labelled by its id, named
      * {@code <id>.<group id>}.
      *
-     * @throws IllegalArgumentException for a ranking without a read route
+     * @throws IllegalArgumentException for a ranking without a read route, or one that is not public read side (the
+     *                                  page reads without a caller)
      */
     public static DashboardSection ranking(String id, String title, io.tally.core.view.RankingView<?, ?> view,
                                            String color) {
-        String path = view.read().orElseThrow(() -> new IllegalArgumentException(view + " has no read route"))
-                .path() + "?limit=10";
+        io.tally.core.view.CounterView.Read read = view.read()
+                .orElseThrow(() -> new IllegalArgumentException(view + " has no read route"));
+        if (read.access().kind() != io.tally.core.http.Access.Kind.READ_SIDE) {
+            throw new IllegalArgumentException(view + ": the dashboard reads public read-side routes only, not "
+                    + read.access());
+        }
+        String path = read.path() + "?limit=10";
         if (view.bucket().isPresent()) {
             String placeholder = view.bucket().get() == io.tally.core.view.Bucket.MONTH ? "{month}" : "{to}";
             path += "&" + view.bucketComponent() + "=" + placeholder;

@@ -241,7 +241,7 @@ public final class Router {
     public static List<String> parameters(String template) {
         List<String> names = new ArrayList<>();
         for (String part : split(template)) {
-            if (isParameter(part)) {
+            if (isParameter(part) && part.length() > 2) {
                 names.add(part.substring(1, part.length() - 1));
             }
         }

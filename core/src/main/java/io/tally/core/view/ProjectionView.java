@@ -112,7 +112,8 @@ public final class ProjectionView<T extends Record, P extends Record> implements
     @Override
     public void contribute(T entity, Contribution.Builder into) {
         if (where.test(entity)) {
-            Key key = Objects.requireNonNull(keyOf.apply(entity), () -> type.name() + ": the key of the entity is null");
+            Key key = Objects.requireNonNull(keyOf.apply(entity),
+                    () -> type.name() + ": the key of the entity is null");
             into.document(key, new Document(type, fields.fieldsOf(project.apply(entity)), 0));
         }
     }

@@ -74,7 +74,8 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
 
     /**
      * The revision of an entity's state: at least 0 and higher in every later state, a re-creation after a delete
-     * included (a version the writer raises with each write, say).
+     * included (a version the writer raises with each write, say). A state whose revision cannot be read (the function
+     * throws) contributes nothing to any view of the entity type, its record a dead letter, as an unreadable image.
      */
     public ProjectionViewBuilder<T, P> revision(ToLongFunction<T> revision) {
         this.revision = Objects.requireNonNull(revision, "revision");
@@ -85,6 +86,9 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
         if (keyOf == null || project == null || revision == null) {
             throw new IllegalStateException(projection.getSimpleName() + ": a projection says its key, how it is made"
                     + " and the entity's revision (key, project, revision)");
+        }
+        if (!name.matches("[A-Za-z][A-Za-z0-9]*")) {
+            throw new IllegalStateException("a projection's type name is letters and digits: " + name);
         }
         return new ProjectionView<>(this);
     }

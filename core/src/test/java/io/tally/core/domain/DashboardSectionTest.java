@@ -52,5 +52,10 @@ class DashboardSectionTest {
                 .groupBy(PostLikes::postId, Like::postId).count(PostLikes::likes).build();
         assertThatThrownBy(() -> DashboardSection.ranking("liked", "Most liked", unread, "#d65c8a"))
                 .hasMessageContaining("has no read route");
+        RankingView<Like, AllTime> own = RankingView.over(Like.SCHEMA, AllTime.class)
+                .groupBy(PostLikes::postId, Like::postId).count(PostLikes::likes)
+                .read("/stats/likes/mine", Access.ADMIN, null).build();
+        assertThatThrownBy(() -> DashboardSection.ranking("liked", "Most liked", own, "#d65c8a"))
+                .hasMessageContaining("public read-side routes only");
     }
 }

@@ -17,9 +17,10 @@ import java.util.List;
 /**
  * A domain of views only, on the stream processor's test class path (its service file), so that the fault test's
  * workload counts views under every fault: a count, a sum and a mean per item (kept whole: an item's marks live in
- * four partitions), a count per user and day (shared: a user's marks live in every item's partitions), a ranking
- * of items per month by weight, of the marks not hidden, and a projection of each mark not hidden under its user. Its workload part is not in the default mix: the fault test
- * adds it ({@code with("viewmarks")}).
+ * four partitions), a count per user and day (shared: a user's marks live in every item's partitions), a ranking of
+ * items per month by weight, of the marks not hidden, and a projection of each mark not hidden under its user and
+ * month (a mark written again with another instant moves it). Its workload part is not in the default mix: the fault
+ * test adds it ({@code with("viewmarks")}).
  */
 public final class ViewMarks extends DeclaredDomain {
     static final EntityType MARK = EntityType.base("ViewMark");
@@ -61,8 +62,9 @@ public final class ViewMarks extends DeclaredDomain {
                 .bucket(TopWeighed::month, Bucket.MONTH, Mark::createdAt).where(mark -> !mark.hidden()).shards(3)
                 .build();
         static final ProjectionView<Mark, MarkCard> CARDS = ProjectionView.over(Mark.SCHEMA, MarkCard.class)
-                .named("ViewMarkCard").key("VMARKCARDS#<userId> / <itemId>", mark -> new Key("VMARKCARDS#"
-                        + mark.userId(), mark.itemId())).project(mark -> new MarkCard(mark.itemId(), mark.weight()))
+                .named("ViewMarkCard").key("VMARKCARDS#<userId> / <yyyy-MM of createdAt>#<itemId>", mark -> new Key(
+                        "VMARKCARDS#" + mark.userId(), Bucket.MONTH.of(mark.createdAt()) + "#" + mark.itemId()))
+                .project(mark -> new MarkCard(mark.itemId(), mark.weight()))
                 .where(mark -> !mark.hidden()).revision(Mark::version).build();
 
         private Figures() {
