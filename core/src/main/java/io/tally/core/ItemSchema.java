@@ -63,7 +63,9 @@ public final class ItemSchema<T extends Record> {
             boolean optional = builder.optional.contains(name) || !component.getType().isPrimitive()
                     && component.getType() != String.class && component.getType() != Instant.class
                     && !component.getType().isEnum();
-            fields.add(new Field(name, component, optional, !builder.transientFields.contains(name)));
+            java.lang.reflect.Method accessor = component.getAccessor();
+            accessor.setAccessible(true);
+            fields.add(new Field(name, component, accessor, optional, !builder.transientFields.contains(name)));
         }
         for (String name : builder.optional) {
             if (fields.stream().noneMatch(field -> field.name.equals(name))) {
@@ -74,8 +76,13 @@ public final class ItemSchema<T extends Record> {
         try {
             this.constructor = type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType)
                     .toArray(Class<?>[]::new));
+            // A domain's record need not be public (a view may read a package-private one): made once, here, or a
+            // record it cannot construct would make every read of such an item a problem.
+            constructor.setAccessible(true);
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(type + " has no canonical constructor", e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot construct " + type.getName() + ": " + e, e);
         }
     }
 
@@ -244,10 +251,11 @@ public final class ItemSchema<T extends Record> {
         throw new MalformedItemException("attribute '" + name + "' is no " + type.getSimpleName() + ": " + stored);
     }
 
-    private record Field(String name, RecordComponent component, boolean optional, boolean stored) {
+    private record Field(String name, RecordComponent component, java.lang.reflect.Method accessor, boolean optional,
+                         boolean stored) {
         Object get(Object record) {
             try {
-                return component.getAccessor().invoke(record);
+                return accessor.invoke(record);
             } catch (ReflectiveOperationException e) {
                 throw new IllegalStateException("cannot read " + name, e);
             }

@@ -95,7 +95,7 @@ public final class DomainRegistry {
      * or a request later.
      */
     private void checkViews(Domain domain) {
-        for (View<?> view : domain.views()) {
+        for (View<?> view : io.tally.core.view.Views.expanded(domain.views())) {
             for (DerivedType type : view.types()) {
                 if (!domain.derivedTypes().contains(type)) {
                     throw invalid(domain, view + " keeps its figures in " + type + ", which the domain does not"

@@ -12,7 +12,8 @@ import java.util.Optional;
 import java.util.function.ToLongFunction;
 
 /**
- * A figure of a domain declared as data: counts and sums of the entities of one type, grouped by one of their fields,
+ * A figure of a domain declared as data: counts and sums of the entities of one type, grouped by one or more of their
+ * fields,
  * optionally only of those a filter admits, and an average of a field (its sum and the count kept, the mean read). The
  * view compiles to what a hand-written domain would write: a {@link DerivedType} whose counters are the figures, its
  * part of the entity type's derivation ({@link #contribute}), and, if it says so, its read route
@@ -45,8 +46,13 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
     private final ItemSchema<T> source;
     private final Class<R> answer;
     private final DerivedType type;
-    private final String group;
+    private final List<String> groups;
     private final Map<String, ToLongFunction<T>> counters;
+    private final Map<String, CounterFamily<T>> families;
+    /** What the route reads: every counter and family of the view and its parts. */
+    private final java.util.Set<String> stored;
+    private final Map<String, CounterFamily<?>> storedFamilies;
+    private final List<CounterView<?, R>> parts;
     private final String count;
     private final Average average;
     private final Read read;
@@ -58,22 +64,36 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
     CounterView(CounterViewBuilder<T, R> builder) {
         this.source = builder.source;
         this.answer = builder.answer;
-        this.group = builder.group;
+        this.groups = List.copyOf(builder.groups);
         this.counters = Map.copyOf(builder.counters);
+        this.families = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(builder.families));
         this.count = builder.count;
         this.average = builder.average;
         this.read = builder.read;
         this.bucket = builder.bucket;
         this.bucketComponent = builder.bucketComponent;
-        this.grouping = new Grouping<>(builder.name, group, builder.groupOf, builder.where, bucket,
+        this.grouping = new Grouping<>(builder.name, groups, builder.groupOfs, builder.where, bucket,
                 bucketComponent, builder.bucketOf);
+        this.stored = java.util.Collections.unmodifiableSet(CounterViewParts.counters(builder));
+        this.storedFamilies = java.util.Collections.unmodifiableMap(CounterViewParts.families(builder));
+        if (builder.given != null) {
+            // A part of another view: it counts into that view's type, and reads nothing.
+            this.type = builder.given;
+            this.parts = List.of();
+            this.canonical = null;
+            return;
+        }
         DerivedType.Builder type = DerivedType.named(builder.name)
                 .key(builder.keyPattern, builder.keyOf)
-                .counters(builder.counters.keySet().toArray(String[]::new));
+                .counters(stored.toArray(String[]::new));
+        storedFamilies.values().forEach(family -> type.counterFamily(family.prefix()));
         if (builder.shared) {
             type.shared();
         }
         this.type = type.build();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        List<CounterView<?, R>> built = (List) CounterViewParts.build(builder, this.type);
+        this.parts = built;
         try {
             this.canonical = answer.getDeclaredConstructor(java.util.Arrays.stream(answer.getRecordComponents())
                     .map(RecordComponent::getType).toArray(Class<?>[]::new));
@@ -83,7 +103,8 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
             throw new IllegalStateException("cannot make the answer " + answer.getName() + ": " + e, e);
         }
         // An answer that cannot be made (a component no figure fills as its type asks) fails here, not on a request.
-        answer("declared", bucket == null ? null : bucket.of(java.time.Instant.EPOCH), Map.of());
+        answer(java.util.Collections.nCopies(groups.size(), "declared"), bucket == null ? null
+                : bucket.of(java.time.Instant.EPOCH), Map.of());
     }
 
     /** A view of the entities {@code source} reads, whose figures {@code answer} names. */
@@ -97,9 +118,18 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
         return source;
     }
 
+    /** The view's derived type; none for a part of another view ({@link #parts}), which counts into that one's. */
     @Override
     public List<DerivedType> types() {
-        return List.of(type);
+        return canonical == null ? List.of() : List.of(type);
+    }
+
+    /**
+     * The views that count other entity types into this view's items ({@link CounterViewBuilder#alsoFrom}): each a
+     * view of its own entity type, with no type or route of its own.
+     */
+    public List<CounterView<?, R>> parts() {
+        return parts;
     }
 
     /** The derived type the view keeps its figures in: one item per group (per group and bucket, with a bucket). */
@@ -111,14 +141,22 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
         return answer;
     }
 
-    /** The answer's component that holds the group's id, which is also the read route's path parameter. */
-    public String group() {
-        return group;
+    /**
+     * The answer's components that hold the group's ids, in the order the view was grouped: also the read route's path
+     * parameters.
+     */
+    public List<String> groups() {
+        return groups;
+    }
+
+    /** The subject of the item of a group's ids (in the order of {@link #groups}) and bucket (null without buckets). */
+    public String subject(List<String> groupIds, String bucketValue) {
+        return grouping.subject(groupIds, bucketValue);
     }
 
     /**
-     * The subject of the item an entity counts in (its group's id, and {@code #<bucket>} for a view with a bucket), or
-     * empty when the filter leaves it out.
+     * The subject of the item an entity counts in (its group's ids joined with '#', and {@code #<bucket>} for a view
+     * with a bucket), or empty when the filter leaves it out.
      *
      * @throws IllegalArgumentException when the entity's group is not a valid id (null, empty, or a character ids may
      *                                  not hold): its change is then a problem, and the record a dead letter
@@ -142,6 +180,21 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
         return counters;
     }
 
+    /** The counter families ({@code countPer}), by the answer's component that holds each one's map. */
+    public Map<String, CounterFamily<T>> families() {
+        return families;
+    }
+
+    /** The counters the view's route reads: its own and its parts'. */
+    public java.util.Set<String> stored() {
+        return stored;
+    }
+
+    /** Whether a stored counter is a figure of this view's route: a counter of it or its parts, or a family's. */
+    public boolean isFigure(String name) {
+        return stored.contains(name) || storedFamilies.values().stream().anyMatch(family -> family.holds(name));
+    }
+
     /** The route that reads the figures, if the view declares one. */
     public Optional<Read> read() {
         return Optional.ofNullable(read);
@@ -149,28 +202,44 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
 
     @Override
     public void contribute(T entity, Contribution.Builder into) {
-        subjectOf(entity).ifPresent(id -> counters.forEach((name, amount) -> into.count(type, id, name,
-                amount.applyAsLong(entity))));
+        subjectOf(entity).ifPresent(id -> {
+            counters.forEach((name, amount) -> into.count(type, id, name, amount.applyAsLong(entity)));
+            families.values().forEach(family -> into.count(type, id, family.counter(type.name(), entity), 1));
+        });
     }
 
     /**
-     * The answer for a group from its stored counters (a counter not stored is 0): the group's id, each counted
-     * figure, and each average as {@link Average#mean}.
+     * The answer for a group of one field from its stored counters (a counter not stored is 0): the group's id, each
+     * counted figure, and each average as {@link Average#mean}.
      */
     public R answer(String groupId, Map<String, Long> stored) {
-        return answer(groupId, null, stored);
+        return answer(List.of(groupId), null, stored);
     }
 
-    /** The answer for a group's bucket (null for a view without buckets) from its stored counters. */
+    /** The answer for a group of one field's bucket (null for a view without buckets) from its stored counters. */
     public R answer(String groupId, String bucketValue, Map<String, Long> stored) {
+        return answer(List.of(groupId), bucketValue, stored);
+    }
+
+    /**
+     * The answer for a group's bucket (null for a view without buckets) from its stored counters.
+     *
+     * @param groupIds the group's ids, in the order of {@link #groups}
+     */
+    public R answer(List<String> groupIds, String bucketValue, Map<String, Long> stored) {
+        if (groupIds.size() != groups.size()) {
+            throw new IllegalArgumentException(type.name() + " is grouped by " + groups + ", not by " + groupIds);
+        }
         RecordComponent[] components = answer.getRecordComponents();
         Object[] values = new Object[components.length];
         for (int i = 0; i < components.length; i++) {
             String name = components[i].getName();
-            if (name.equals(group)) {
-                values[i] = groupId;
+            if (groups.contains(name)) {
+                values[i] = groupIds.get(groups.indexOf(name));
             } else if (name.equals(bucketComponent)) {
                 values[i] = bucketValue;
+            } else if (storedFamilies.containsKey(name)) {
+                values[i] = storedFamilies.get(name).read(stored);
             } else if (average != null && name.equals(average.component())) {
                 values[i] = Average.mean(stored.getOrDefault(average.sum(), 0L), stored.getOrDefault(count, 0L));
             } else {
@@ -186,7 +255,8 @@ public final class CounterView<T extends Record, R extends Record> implements Vi
 
     @Override
     public String toString() {
-        return "view " + type.name() + " of " + source.entityType().attributeValue() + " by " + group;
+        return "view " + type.name() + " of " + source.entityType().attributeValue() + " by "
+                + String.join(" and ", groups);
     }
 
     /** How a view reads its figures: the route, who may call it, and what a group with no item answers. */

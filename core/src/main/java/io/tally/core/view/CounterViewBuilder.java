@@ -29,14 +29,20 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     Bucket bucket;
     String bucketComponent;
     Function<T, java.time.Instant> bucketOf;
-    String group;
-    Function<T, String> groupOf;
+    final List<String> groups = new ArrayList<>();
+    final List<Function<T, String>> groupOfs = new ArrayList<>();
     Predicate<T> where = entity -> true;
     final Map<String, ToLongFunction<T>> counters = new LinkedHashMap<>();
+    /** The counter families, by the answer's component that holds each one's map. */
+    final Map<String, CounterFamily<T>> families = new LinkedHashMap<>();
     String count;
     CounterView.Average average;
     boolean shared;
     CounterView.Read read;
+    /** Other entity types' counts into the same items ({@link #alsoFrom}). */
+    final List<CounterViewBuilder<?, R>> parts = new ArrayList<>();
+    /** For a part: the view's derived type, which it counts into. */
+    DerivedType given;
 
     CounterViewBuilder(ItemSchema<T> source, Class<R> answer) {
         this.source = Objects.requireNonNull(source, "the entities' schema is null: is the view declared in a class"
@@ -55,7 +61,10 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         return this;
     }
 
-    /** Where a group's item lives: its documented pattern and the key of a group's id. */
+    /**
+     * Where a group's item lives: its documented pattern and the key of a group's id (for a view grouped by several
+     * fields, their ids joined with '#' in the order of {@link #groupBy}).
+     */
     public CounterViewBuilder<T, R> key(String pattern, Function<String, Key> keyOf) {
         this.keyPattern = Objects.requireNonNull(pattern, "pattern");
         this.keyOf = Objects.requireNonNull(keyOf, "keyOf");
@@ -64,7 +73,7 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
 
     /**
      * Where a group's item of a bucket lives, for a view with a {@link #bucket}: its documented pattern and the key of
-     * a group's id and a bucket.
+     * a group's id (ids joined with '#' for several fields) and a bucket.
      */
     public CounterViewBuilder<T, R> key(String pattern, java.util.function.BiFunction<String, String, Key> keyOf) {
         this.keyPattern = Objects.requireNonNull(pattern, "pattern");
@@ -85,10 +94,18 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         return this;
     }
 
-    /** Groups the entities by a field: the answer's component that holds the group's id, and the entity's field. */
+    /**
+     * Groups the entities by a field: the answer's component that holds the group's id, and the entity's field. Called
+     * again, groups by one more field ({@code groupBy(TeamRoles::teamId, Member::teamId).groupBy(TeamRoles::role,
+     * Member::role)}: one item per team and role); the read route's path then holds each of them.
+     */
     public CounterViewBuilder<T, R> groupBy(Component<R, String> component, Function<T, String> field) {
-        this.group = own(component).getName();
-        this.groupOf = Objects.requireNonNull(field, "field");
+        String named = own(component).getName();
+        if (groups.contains(named)) {
+            throw new IllegalArgumentException(answer.getSimpleName() + " is already grouped by " + named);
+        }
+        groups.add(named);
+        groupOfs.add(Objects.requireNonNull(field, "field"));
         return this;
     }
 
@@ -112,6 +129,50 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     /** Sums a whole-number field of the entities: the component is the sum, stored under its name. */
     public CounterViewBuilder<T, R> sum(Component<R, ? extends Number> component, ToLongFunction<T> field) {
         counters.put(counter(component), Objects.requireNonNull(field, "field"));
+        return this;
+    }
+
+    /**
+     * Counts the entities per value of a field (a pivot: favourites per type): the component is a
+     * {@code Map<String, Long>} of each value that counts something to its count, values with zero left out, in the
+     * values' order. Stored as one counter a value, named {@code storedPrefix} and the value (a family of counters,
+     * {@link DerivedType.Builder#counterFamily}); a value is an id ({@code Ids}), so that it cannot reach past its
+     * prefix.
+     *
+     * @param storedPrefix the counters' prefix, e.g. {@code "type:"}: a camelCase name and ':', another than the
+     *                     view's other families'
+     */
+    public CounterViewBuilder<T, R> countPer(Component<R, Map<String, Long>> component, Function<T, String> field,
+                                             String storedPrefix) {
+        return countPer(component, field, storedPrefix, java.util.Comparator.naturalOrder());
+    }
+
+    /**
+     * As {@link #countPer(Component, Function, String)}, the map's values in the given order (an enumeration's, for
+     * one): values it cannot tell apart keep no order.
+     */
+    public CounterViewBuilder<T, R> countPer(Component<R, Map<String, Long>> component, Function<T, String> field,
+                                             String storedPrefix, java.util.Comparator<String> order) {
+        RecordComponent described = own(component);
+        if (described.getType() != Map.class) {
+            throw new IllegalArgumentException(answer.getSimpleName() + "." + described.getName() + " holds a count"
+                    + " per value: a Map<String, Long>, not " + described.getType().getSimpleName());
+        }
+        if (!storedPrefix.matches("[a-z][A-Za-z0-9]*:")) {
+            throw new IllegalArgumentException("the stored prefix of " + described.getName() + " is a camelCase name"
+                    + " and ':' (\"type:\"): " + storedPrefix);
+        }
+        if (families.containsKey(described.getName())) {
+            throw new IllegalArgumentException(answer.getSimpleName() + "." + described.getName()
+                    + " is already a figure of the view");
+        }
+        // Two families of one prefix would read each other's counters (a figure's name holds no ':', so it cannot).
+        if (families.values().stream().anyMatch(family -> family.prefix().equals(storedPrefix))) {
+            throw new IllegalArgumentException(answer.getSimpleName() + ": the stored prefix " + storedPrefix
+                    + " is already a family's");
+        }
+        families.put(described.getName(), new CounterFamily<>(storedPrefix, Objects.requireNonNull(field,
+                "field"), Objects.requireNonNull(order, "order")));
         return this;
     }
 
@@ -144,7 +205,20 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         return this;
     }
 
-    /** Declares the read route: {@code path} holds the group's component as its parameter. */
+    /**
+     * Counts the entities of another of the domain's entity types into the same items (figures fed by several entity
+     * types: an organisation's teams, employees and memberships): {@code part} declares, over {@code other}, the same
+     * groups in the same order (and the same bucket) and the figures it fills, with {@code count}, {@code sum} and
+     * {@code countPer}, and its own filter. A figure two parts fill is their sum. The key, the name, the sharing, the
+     * average and the read route are the view's.
+     */
+    public <U extends Record> CounterViewBuilder<T, R> alsoFrom(ItemSchema<U> other,
+                                                                java.util.function.UnaryOperator<CounterViewBuilder<U, R>> part) {
+        parts.add(Objects.requireNonNull(part.apply(new CounterViewBuilder<>(other, answer)), "part"));
+        return this;
+    }
+
+    /** Declares the read route: {@code path} holds each of the group's components as its parameters. */
     public CounterViewBuilder<T, R> read(String path, Access access, Existence existence) {
         return read(path, access, existence, null);
     }
@@ -156,12 +230,13 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     }
 
     public CounterView<T, R> build() {
-        if (group == null) {
+        if (groups.isEmpty()) {
             throw new IllegalStateException(answer.getSimpleName() + ": a view groups its entities (groupBy)");
         }
-        if (counters.isEmpty()) {
+        if (counters.isEmpty() && families.isEmpty() && parts.isEmpty()) {
             throw new IllegalStateException(answer.getSimpleName() + ": a view counts or sums something");
         }
+        CounterViewParts.check(this);
         if (average != null && count == null) {
             throw new IllegalStateException(answer.getSimpleName() + ": an average needs the view's count");
         }
@@ -170,14 +245,15 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
                     + " its bucket, one without by its group");
         }
         String prefix = name.toUpperCase(java.util.Locale.ROOT);
+        String groupPattern = "<" + String.join(">#<", groups) + ">";
         if (bucket != null) {
             if (bucketKeyOf == null) {
-                keyPattern = prefix + "#<" + group + "> / " + bucket.prefix + "#<" + bucketComponent + ">";
+                keyPattern = prefix + "#" + groupPattern + " / " + bucket.prefix + "#<" + bucketComponent + ">";
                 bucketKeyOf = (id, at) -> new Key(prefix + "#" + id, bucket.prefix + "#" + at);
             }
             // The subject joins the two with '#', which no id holds (Ids).
             java.util.function.BiFunction<String, String, Key> both = bucketKeyOf;
-            Grouping<T> subjects = new Grouping<>(name, group, groupOf, where, bucket, bucketComponent, bucketOf);
+            Grouping<T> subjects = new Grouping<>(name, groups, groupOfs, where, bucket, bucketComponent, bucketOf);
             keyOf = subject -> both.apply(subjects.groupOf(subject), subjects.bucketOf(subject));
             // A key that ignores the bucket would sum every bucket into one item, and its route would label the sum
             // with whatever bucket was asked.
@@ -186,18 +262,20 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
                 throw new IllegalStateException(answer.getSimpleName() + ": its key " + keyPattern
                         + " must differ by bucket");
             }
-            if (bucketComponent.equals(group)) {
+            if (groups.contains(bucketComponent)) {
                 throw new IllegalStateException(answer.getSimpleName()
                         + ": the group and the bucket are two components");
             }
         } else if (keyOf == null) {
-            keyPattern = prefix + "#<" + group + "> / #STATS#";
+            keyPattern = prefix + "#" + groupPattern + " / #STATS#";
             keyOf = id -> new Key(prefix + "#" + id, "#STATS#");
         }
         List<String> unfilled = new ArrayList<>();
         for (RecordComponent component : answer.getRecordComponents()) {
             String named = component.getName();
-            if (!named.equals(group) && !named.equals(bucketComponent) && !counters.containsKey(named)
+            if (!groups.contains(named) && !named.equals(bucketComponent)
+                    && !CounterViewParts.counters(this).contains(named)
+                    && !CounterViewParts.families(this).containsKey(named)
                     && (average == null || !named.equals(average.component()))) {
                 unfilled.add(named);
             }
@@ -208,9 +286,9 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
         if (read != null) {
             List<String> parameters = io.tally.core.http.Router.parameters(read.path());
             // Another parameter would be read by no one, and an access rule on it would check nothing.
-            if (!parameters.equals(List.of(group))) {
+            if (parameters.size() != groups.size() || !parameters.containsAll(groups)) {
                 throw new IllegalStateException(answer.getSimpleName() + ": the read route " + read.path()
-                        + " must hold the group's parameter {" + group + "} and no other");
+                        + " must hold the group's parameters {" + String.join("}, {", groups) + "} and no other");
             }
         }
         return new CounterView<>(this);

@@ -27,7 +27,8 @@ public final class Existence {
     }
 
     /**
-     * A group exists once something was counted in it: 404 before, {@code "<description> '<id>' does not exist"}; its
+     * A group exists once something was counted in it: 404 before, {@code "<description> '<id>' does not exist"} (the
+     * ids joined with '/' for a group of several fields); its
      * item stays, at zero, when the last entity goes, so it answers zeros after. Caveat: a rebuild from the base items
      * cannot tell such a group from one never counted ({@code verify} takes an item whose counters are all zero as
      * absent, and a repair does not write one), so after a restore and a repair it answers 404 again.
@@ -38,7 +39,8 @@ public final class Existence {
 
     /**
      * A group exists while the entity of its id does ({@link Entities}: the entity type's lookup,
-     * declared by its domain): zeros for one with nothing counted, 404 for an id that names nothing.
+     * declared by its domain): zeros for one with nothing counted, 404 for an id that names nothing. For a group of
+     * several fields, the entity is that of its first field's id (a user's figures per type: the user).
      */
     public static Existence of(EntityType entity, String description) {
         return new Existence(Rule.ENTITY, Objects.requireNonNull(entity, "entity"),
@@ -56,14 +58,15 @@ public final class Existence {
         boolean exists(String entityType, String id);
     }
 
-    /** Throws 404 unless a group without a derived item exists. */
-    void check(Entities entities, String id) {
+    /** Throws 404 unless a group without a derived item exists; {@code ids}: the group's, in the view's order. */
+    void check(Entities entities, java.util.List<String> ids) {
         switch (rule) {
             case ZEROS -> { }
-            case COUNTED -> throw ApiException.notFound(description + " '" + id + "' does not exist");
+            case COUNTED -> throw ApiException.notFound(description + " '" + String.join("/", ids)
+                    + "' does not exist");
             case ENTITY -> {
-                if (!entities.exists(entity.attributeValue(), id)) {
-                    throw ApiException.notFound(description + " '" + id + "' does not exist");
+                if (!entities.exists(entity.attributeValue(), ids.get(0))) {
+                    throw ApiException.notFound(description + " '" + ids.get(0) + "' does not exist");
                 }
             }
             default -> throw new IllegalStateException(rule.name());

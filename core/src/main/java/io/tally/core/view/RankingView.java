@@ -83,7 +83,7 @@ public final class RankingView<T extends Record, P extends Record> implements Vi
         this.shards = builder.shards;
         this.defaultLimit = builder.defaultLimit;
         this.read = builder.read;
-        this.grouping = new Grouping<>(builder.name, group, builder.groupOf, builder.where, bucket,
+        this.grouping = Grouping.of(builder.name, group, builder.groupOf, builder.where, bucket,
                 bucketComponent, builder.bucketOf);
         this.prefix = builder.name.toUpperCase(java.util.Locale.ROOT) + "#";
         String sk = bucket == null ? "#RANK#" : bucket.prefix + "#";

@@ -74,7 +74,8 @@ public final class ViewRoutes {
                                        Existence.Entities entities) {
         if (view instanceof CounterView<?, ?> counted && counted.read().isPresent()) {
             return new Generated(counted.read().get(), request -> answer(counted, dynamo, table, entities, request),
-                    "The figures of " + counted.type().name() + " of one " + counted.group(), counted.answer(),
+                    "The figures of " + counted.type().name() + " of one " + String.join(" and ", counted.groups()),
+                    counted.answer(),
                     counted.bucket().isPresent() ? List.of(counted.bucketComponent()) : List.of());
         }
         if (view instanceof RankingView<?, ?> ranking && ranking.read().isPresent()) {
@@ -109,20 +110,24 @@ public final class ViewRoutes {
         return Router.shape(method, template);
     }
 
-    /** The figures of the group the request names. */
+    /** The figures of the group the request names (each of its ids a path parameter). */
     static ApiResponse answer(CounterView<?, ?> view, DynamoDbClient dynamo, String table,
                               Existence.Entities entities, ApiRequest request) {
-        String id = request.id(view.group());
+        List<String> ids = view.groups().stream().map(request::id).toList();
         String bucket = bucket(request, view.bucket().orElse(null), view.bucketComponent());
-        Map<String, AttributeValue> item = SharedReads.whole(dynamo, table,
-                view.type().key(bucket == null ? id : id + "#" + bucket), null);
+        Map<String, AttributeValue> item = SharedReads.whole(dynamo, table, view.type().key(view.subject(ids, bucket)),
+                null);
         if (item == null) {
-            view.read().orElseThrow().existence().check(entities, id);
+            view.read().orElseThrow().existence().check(entities, ids);
         }
         StatsJson.check(item, view.type().entityType());
         Map<String, Long> stored = new HashMap<>();
-        view.counters().keySet().forEach(counter -> stored.put(counter, StatsJson.counter(item, counter)));
-        return ApiResponse.ok(view.answer(id, bucket, stored));
+        view.stored().forEach(counter -> stored.put(counter, StatsJson.counter(item, counter)));
+        if (item != null) {
+            item.keySet().stream().filter(view::isFigure).forEach(counter -> stored.put(counter,
+                    StatsJson.counter(item, counter)));
+        }
+        return ApiResponse.ok(view.answer(ids, bucket, stored));
     }
 
     /** The top of a ranking: the bucket the request names (if the ranking has buckets), {@code limit} entries. */

@@ -19,12 +19,27 @@ public final class Views {
     }
 
     /**
+     * The views, each counter view followed by its parts ({@link CounterView#parts}): every view that counts an entity
+     * type.
+     */
+    public static List<View<?>> expanded(List<View<?>> views) {
+        List<View<?>> all = new ArrayList<>();
+        for (View<?> view : views) {
+            all.add(view);
+            if (view instanceof CounterView<?, ?> counted) {
+                all.addAll(counted.parts());
+            }
+        }
+        return all;
+    }
+
+    /**
      * One derivation per entity type the views count: an entity's contribution is the sum of its contributions to
      * each view. A domain's own derivation of the same type combines with it ({@code CombinedDerivation}).
      */
     public static List<Derivation> derivations(List<View<?>> views) {
         Map<EntityType, List<View<?>>> bySource = new LinkedHashMap<>();
-        views.forEach(view -> bySource.computeIfAbsent(view.source(), type -> new ArrayList<>()).add(view));
+        expanded(views).forEach(view -> bySource.computeIfAbsent(view.source(), type -> new ArrayList<>()).add(view));
         List<Derivation> derivations = new ArrayList<>();
         bySource.values().forEach(same -> derivations.add(derivation(same)));
         return derivations;

@@ -37,6 +37,14 @@ class CounterViewTest {
     public record UserPicks(String userId, long picks) {
     }
 
+    /** Grouped by two fields: a user's picks per status, in the path's order status first. */
+    public record UserStatusPicks(String status, String userId, long picks, long weight) {
+    }
+
+    /** Counts per value: a user's picks per status (live first, then archived) and per item (by id). */
+    public record UserValues(String userId, long picks, Map<String, Long> byStatus, Map<String, Long> byItem) {
+    }
+
     public record Wrong(String itemId, String label) {
     }
 
@@ -58,6 +66,18 @@ class CounterViewTest {
             .groupBy(UserPicks::userId, Pick::userId)
             .count(UserPicks::picks)
             .build();
+
+    static final CounterView<Pick, UserStatusPicks> PER_USER_STATUS = CounterView.over(Pick.SCHEMA,
+                    UserStatusPicks.class)
+            .groupBy(UserStatusPicks::userId, Pick::userId).groupBy(UserStatusPicks::status, Pick::status)
+            .count(UserStatusPicks::picks).sum(UserStatusPicks::weight, Pick::weight)
+            .read("/stats/picks/{status}/users/{userId}", Access.READ_SIDE, Existence.counted("picks of"))
+            .build();
+
+    static final CounterView<Pick, UserValues> PER_USER_VALUES = CounterView.over(Pick.SCHEMA, UserValues.class)
+            .groupBy(UserValues::userId, Pick::userId).count(UserValues::picks)
+            .countPer(UserValues::byStatus, Pick::status, "status:", java.util.Comparator.reverseOrder())
+            .countPer(UserValues::byItem, Pick::itemId, "item:").shared().build();
 
     @Test
     void component_isNamedByItsAccessor_aLambdaOrAnotherRecordsIsRefused() {
@@ -112,6 +132,33 @@ class CounterViewTest {
         assertThat(PER_ITEM.type().key("i1")).isEqualTo(new Key("ITEMPICKS#i1", "#STATS#"));
         assertThat(PER_USER.type().key("u1")).isEqualTo(new Key("USER#u1", "#PICKS#"));
         assertThat(PER_USER.type().isShared()).isFalse();
+        // Several fields: their ids in the key in the order grouped, whatever the answer's order.
+        assertThat(PER_USER_STATUS.groups()).containsExactly("userId", "status");
+        assertThat(PER_USER_STATUS.type().keyPattern()).isEqualTo("USERSTATUSPICKS#<userId>#<status> / #STATS#");
+        assertThat(PER_USER_STATUS.subject(List.of("u1", "live"), null)).isEqualTo("u1#live");
+        assertThat(PER_USER_STATUS.type().key("u1#live")).isEqualTo(new Key("USERSTATUSPICKS#u1#live", "#STATS#"));
+    }
+
+    @Test
+    void severalFields_eachIdIsChecked_theRouteHoldsEachOne_aFieldTwiceIsRefused() {
+        Contribution.Builder into = Contribution.builder();
+        assertThatThrownBy(() -> PER_USER_STATUS.contribute(new Pick("u1", "i1", 1, "a#b"), into))
+                .hasMessageContaining("the group status of the entity is not a valid id: 'a#b'");
+        PER_USER_STATUS.contribute(new Pick("u2", "i1", 4, "live"), into);
+        assertThat(into.build().counters()).containsOnlyKeys(
+                new CounterRef(new Key("USERSTATUSPICKS#u2#live", "#STATS#"), PER_USER_STATUS.type(), "picks"),
+                new CounterRef(new Key("USERSTATUSPICKS#u2#live", "#STATS#"), PER_USER_STATUS.type(), "weight"));
+        assertThat(PER_USER_STATUS.answer(List.of("u2", "live"), null, Map.of("picks", 2L, "weight", 9L)))
+                .isEqualTo(new UserStatusPicks("live", "u2", 2, 9));
+        assertThatThrownBy(() -> PER_USER_STATUS.answer("u2", Map.of())).hasMessageContaining("not by [u2]");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserStatusPicks.class)
+                .groupBy(UserStatusPicks::userId, Pick::userId).groupBy(UserStatusPicks::userId, Pick::itemId))
+                .hasMessageContaining("already grouped by userId");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserStatusPicks.class)
+                .groupBy(UserStatusPicks::userId, Pick::userId).groupBy(UserStatusPicks::status, Pick::status)
+                .count(UserStatusPicks::picks).sum(UserStatusPicks::weight, Pick::weight)
+                .read("/stats/users/{userId}/picks", Access.READ_SIDE, Existence.zeros()).build())
+                .hasMessageContaining("{userId}, {status} and no other");
     }
 
     @Test
@@ -128,7 +175,8 @@ class CounterViewTest {
     /** Random changes of a few picks (creates, moves between items, weights, the filter in and out, deletes). */
     @Test
     void derivation_randomChanges_figuresEqualTheModelOfTheCurrentStates() {
-        Derivation derivation = Views.derivations(List.<View<?>>of(PER_ITEM, PER_USER)).get(0);
+        Derivation derivation = Views.derivations(List.<View<?>>of(PER_ITEM, PER_USER, PER_USER_STATUS,
+                PER_USER_VALUES)).get(0);
         assertThat(derivation.entityType()).isEqualTo(Pick.TYPE);
         // The user, the item, the weight and the status all change: moves between both views' groups.
         RandomChanges.check(derivation, Pick.SCHEMA, 39, 2_000, 12, random -> new Pick("u" + random.nextInt(3),
@@ -148,9 +196,50 @@ class CounterViewTest {
             }
             figures.merge(new CounterRef(new Key("USER#" + pick.userId(), "#PICKS#"), PER_USER.type(), "picks"), 1L,
                     Long::sum);
+            // Per user and status: a status change moves the pick between two of the user's items.
+            Key userStatus = new Key("USERSTATUSPICKS#" + pick.userId() + "#" + pick.status(), "#STATS#");
+            figures.merge(new CounterRef(userStatus, PER_USER_STATUS.type(), "picks"), 1L, Long::sum);
+            figures.merge(new CounterRef(userStatus, PER_USER_STATUS.type(), "weight"), pick.weight(), Long::sum);
+            // Per value: one counter per status and per item of the user's.
+            Key values = new Key("USERVALUES#" + pick.userId(), "#STATS#");
+            figures.merge(new CounterRef(values, PER_USER_VALUES.type(), "picks"), 1L, Long::sum);
+            figures.merge(new CounterRef(values, PER_USER_VALUES.type(), "status:" + pick.status()), 1L, Long::sum);
+            figures.merge(new CounterRef(values, PER_USER_VALUES.type(), "item:" + pick.itemId()), 1L, Long::sum);
         }
         figures.values().removeIf(value -> value == 0);
         return figures;
+    }
+
+    @Test
+    void countPer_readsEachValuesCount_zerosLeftOut_inOrder_andRefusesWhatWouldMisread() {
+        assertThat(PER_USER_VALUES.type().counterFamilies()).containsExactly("status:", "item:");
+        assertThat(PER_USER_VALUES.isFigure("status:live")).isTrue();
+        assertThat(PER_USER_VALUES.isFigure("status:")).isFalse();
+        assertThat(PER_USER_VALUES.isFigure("weight")).isFalse();
+        UserValues read = PER_USER_VALUES.answer("u1", Map.of("picks", 5L, "status:archived", 2L, "status:live", 3L,
+                "item:i2", 4L, "item:i1", 1L, "item:i3", 0L));
+        assertThat(read).isEqualTo(new UserValues("u1", 5, Map.of("live", 3L, "archived", 2L),
+                Map.of("i1", 1L, "i2", 4L)));
+        assertThat(read.byStatus().keySet()).containsExactly("live", "archived");
+        assertThat(read.byItem().keySet()).containsExactly("i1", "i2");
+        assertThat(PER_USER_VALUES.answer("u9", Map.of())).isEqualTo(new UserValues("u9", 0, Map.of(), Map.of()));
+        assertThatThrownBy(() -> PER_USER_VALUES.contribute(new Pick("u1", "i1", 1, "a b"), Contribution.builder()))
+                .hasMessageContaining("per status: of the entity is not a valid id: 'a b'");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserValues.class).countPer(UserValues::byStatus,
+                Pick::status, "Status")).hasMessageContaining("camelCase name and ':'");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserValues.class).groupBy(UserValues::userId,
+                Pick::userId).count(UserValues::picks).countPer(UserValues::byStatus, Pick::status, "by:")
+                .countPer(UserValues::byItem, Pick::itemId, "by:").build()).hasMessageContaining("by: is already");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserValues.class).countPer(UserValues::byStatus,
+                Pick::status, "status:").countPer(UserValues::byStatus, Pick::itemId, "item:"))
+                .hasMessageContaining("byStatus is already a figure");
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, ItemPicks.class).countPer(viewOfMap(ItemPicks::itemId),
+                Pick::status, "status:")).hasMessageContaining("a Map<String, Long>, not String");
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Component<ItemPicks, Map<String, Long>> viewOfMap(Component<ItemPicks, String> text) {
+        return (Component) text;
     }
 
     @Test

@@ -57,6 +57,20 @@ class ViewRoutesTest {
             .average(Looked::meanWeight, Pick::weight, "weights").shared()
             .read("/looked/{itemId}", Access.READ_SIDE, Existence.of(THING, "thing"), "A thing's picks").build();
 
+    public record Pair(String userId, String itemId, long picks) {
+    }
+
+    public record Values(String userId, long picks, Map<String, Long> byStatus) {
+    }
+
+    static final CounterView<Pick, Values> VALUES = CounterView.over(Pick.SCHEMA, Values.class)
+            .groupBy(Values::userId, Pick::userId).count(Values::picks).countPer(Values::byStatus, Pick::status,
+                    "status:").shared().read("/values/{userId}", Access.READ_SIDE, Existence.zeros()).build();
+
+    static final CounterView<Pick, Pair> PAIR = CounterView.over(Pick.SCHEMA, Pair.class)
+            .groupBy(Pair::itemId, Pick::itemId).groupBy(Pair::userId, Pick::userId).count(Pair::picks).shared()
+            .read("/users/{userId}/pairs/{itemId}", Access.READ_SIDE, Existence.of(THING, "thing")).build();
+
     @BeforeAll
     static void start() {
         local = DynamoDBEmbedded.create(true);
@@ -77,7 +91,7 @@ class ViewRoutesTest {
     private Router router(List<Router.Description> own) {
         Router router = new Router();
         ViewRoutes.register(router, dynamo, table, (type, id) -> existing.contains(type + "/" + id),
-                List.of(ZEROS, COUNTED, LOOKED), own);
+                List.of(ZEROS, COUNTED, LOOKED, PAIR, VALUES), own);
         return router;
     }
 
@@ -115,6 +129,41 @@ class ViewRoutesTest {
 
         assertThat(get(router(List.of()), "/looked/i1").toString())
                 .isEqualTo("{\"itemId\":\"i1\",\"picks\":3,\"weight\":13,\"meanWeight\":4.33}");
+    }
+
+    @Test
+    void aGroupOfTwoFields_readsTheItemOfBothIds_itsExistenceByTheFirst() {
+        Key base = PAIR.type().key(PAIR.subject(List.of("i1", "u1"), null));
+        assertThat(base).isEqualTo(new Key("PAIR#i1#u1", "#STATS#"));
+        put(base, "Pair", Map.of("picks", 2L));
+        put(PAIR.type().partial(base, "aaaaaaaaaaaaaaaa"), "Pair", Map.of("picks", 3L));
+        put(PAIR.type().key("i1#u2"), "Pair", Map.of("picks", 7L));
+        Router router = router(List.of());
+
+        assertThat(get(router, "/users/u1/pairs/i1").toString())
+                .isEqualTo("{\"userId\":\"u1\",\"itemId\":\"i1\",\"picks\":5}");
+        assertThat(get(router, "/users/u2/pairs/i1").toString())
+                .isEqualTo("{\"userId\":\"u2\",\"itemId\":\"i1\",\"picks\":7}");
+        // No item: the thing of the first group (the item) exists or not.
+        assertThat(refused(router, "/users/u1/pairs/t1")).isEqualTo(ErrorCode.NOT_FOUND);
+        existing.add("ViewRoutesThing/t1");
+        assertThat(get(router, "/users/u1/pairs/t1").toString())
+                .isEqualTo("{\"userId\":\"u1\",\"itemId\":\"t1\",\"picks\":0}");
+        assertThat(refused(router, "/users/a%23b/pairs/i1")).isEqualTo(ErrorCode.VALIDATION_FAILED);
+    }
+
+    @Test
+    void countsPerValue_areSummedOverTheItemAndItsPartials_zerosLeftOut_valuesInOrder() {
+        Key base = VALUES.type().key("u1");
+        put(base, "Values", Map.of("picks", 4L, "status:live", 3L, "status:archived", 1L, "status:gone", 0L));
+        put(VALUES.type().partial(base, "aaaaaaaaaaaaaaaa"), "Values", Map.of("picks", 1L, "status:archived", 2L,
+                "status:live", -1L));
+        Router router = router(List.of());
+
+        assertThat(get(router, "/values/u1").toString())
+                .isEqualTo("{\"userId\":\"u1\",\"picks\":5,\"byStatus\":{\"archived\":3,\"live\":2}}");
+        assertThat(get(router, "/values/u2").toString())
+                .isEqualTo("{\"userId\":\"u2\",\"picks\":0,\"byStatus\":{}}");
     }
 
     @Test
@@ -170,7 +219,9 @@ class ViewRoutesTest {
     void register_documentsTheRouteWithItsSummaryAndAnswer() {
         Router router = router(List.of());
         assertThat(router.descriptions()).extracting(Router.Description::template)
-                .containsExactly("/zeros/{itemId}", "/counted/{itemId}", "/looked/{itemId}");
+                .containsExactly("/zeros/{itemId}", "/counted/{itemId}", "/looked/{itemId}",
+                        "/users/{userId}/pairs/{itemId}", "/values/{userId}");
+        assertThat(router.descriptions().get(3).summary()).isEqualTo("The figures of Pair of one itemId and userId");
         Router.Description looked = router.descriptions().get(2);
         assertThat(looked.summary()).isEqualTo("A thing's picks");
         assertThat(looked.returns()).isEqualTo(Looked.class);

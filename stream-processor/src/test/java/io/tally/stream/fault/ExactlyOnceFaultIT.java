@@ -259,7 +259,8 @@ class ExactlyOnceFaultIT {
         workload.run("favourites", 8 + random.nextInt(10));
         // Downloads over several months and days, and refunds.
         workload.run("songs", 10 + random.nextInt(10));
-        // Marks counted by views only (ViewMarks): per item, per user and day (shared), a monthly ranking by weight.
+        // Marks counted by views only (ViewMarks): per item, per user and day (shared), per user and item (two
+        // fields), a monthly ranking by weight, a projection.
         workload.run("viewmarks", 10 + random.nextInt(20));
         if (mode == Mode.SPLIT) {
             // Longer: more posts and catalogue items whose records fall on both sides of the split.

@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * A domain of views only, on the stream processor's test class path (its service file), so that the fault test's
  * workload counts views under every fault: a count, a sum and a mean per item (kept whole: an item's marks live in
- * four partitions), a count per user and day (shared: a user's marks live in every item's partitions), a ranking of
+ * four partitions), a count per user and day (shared: a user's marks live in every item's partitions), a weight per
+ * user and item (a group of two fields, with a count per hidden or shown; shared), a ranking of
  * items per month by weight, of the marks not hidden, and a projection of each mark not hidden under its user and
  * month (a mark written again with another instant moves it). Its workload part is not in the default mix: the fault
  * test adds it ({@code with("viewmarks")}).
@@ -43,6 +44,9 @@ public final class ViewMarks extends DeclaredDomain {
     public record ItemWeight(String itemId, long weight) {
     }
 
+    public record UserItem(String userId, String itemId, long marks, long weight, java.util.Map<String, Long> seen) {
+    }
+
     public record TopWeighed(String month, List<ItemWeight> items) {
     }
 
@@ -57,6 +61,10 @@ public final class ViewMarks extends DeclaredDomain {
         static final CounterView<Mark, UserDay> PER_USER_DAY = CounterView.over(Mark.SCHEMA, UserDay.class)
                 .named("ViewMarkUserDay").groupBy(UserDay::userId, Mark::userId)
                 .bucket(UserDay::day, Bucket.DAY, Mark::createdAt).count(UserDay::marks).shared().build();
+        static final CounterView<Mark, UserItem> PER_USER_ITEM = CounterView.over(Mark.SCHEMA, UserItem.class)
+                .named("ViewMarkUserItem").groupBy(UserItem::userId, Mark::userId).groupBy(UserItem::itemId,
+                        Mark::itemId).count(UserItem::marks).sum(UserItem::weight, Mark::weight)
+                .countPer(UserItem::seen, mark -> mark.hidden() ? "hidden" : "shown", "seen:").shared().build();
         static final RankingView<Mark, TopWeighed> TOP = RankingView.over(Mark.SCHEMA, TopWeighed.class)
                 .named("ViewMarkTop").groupBy(ItemWeight::itemId, Mark::itemId).sum(ItemWeight::weight, Mark::weight)
                 .bucket(TopWeighed::month, Bucket.MONTH, Mark::createdAt).where(mark -> !mark.hidden()).shards(3)
@@ -73,7 +81,7 @@ public final class ViewMarks extends DeclaredDomain {
 
     public ViewMarks() {
         super(Declaration.of("viewmarks").entityTypes(MARK)
-                .views(Figures.PER_ITEM, Figures.PER_USER_DAY, Figures.TOP, Figures.CARDS)
+                .views(Figures.PER_ITEM, Figures.PER_USER_DAY, Figures.PER_USER_ITEM, Figures.TOP, Figures.CARDS)
                 .workload(context -> new EntityWorkload<>(context, "vm", 10, false, Mark.SCHEMA, workload -> new Mark(
                         workload.user(), workload.pickUniformly(List.of("m1", "m2", "m3", "m4", "m5", "m6")),
                         1 + workload.random().nextInt(9), workload.now().minus(Duration.ofHours(
