@@ -5,7 +5,6 @@ import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
-import io.tally.core.read.SharedReads;
 import io.tally.core.store.QueryPage;
 import io.tally.core.store.Requests;
 import io.tally.core.store.Transactions;
@@ -185,15 +184,6 @@ record FavStore(DynamoDbClient dynamo, String table) {
                     .forEach(item -> byId.put(Tag.fromItem(item).tagId(), item));
         }
         return new QueryPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), links.nextKey());
-    }
-
-    /** The user's favourite stats item, or null when nothing is counted yet; {@code not_found} for an unknown user. */
-    Map<String, AttributeValue> stats(String userId) {
-        Map<String, AttributeValue> stats = SharedReads.whole(dynamo, table, FavKeys.favouriteStats(userId), null);
-        if (stats == null) {
-            requireUser(userId);
-        }
-        return stats;
     }
 
     static ApiException userNotFound(String userId) {

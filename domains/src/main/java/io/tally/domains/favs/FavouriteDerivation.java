@@ -17,7 +17,7 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A favourite counts in its user's {@code favourites} and {@code type:<type>}, once in the global totals, and owns the
+ * A favourite counts once in the global totals (its user's figures are a view, {@link FavFigures}), and owns the
  * search entries of its title: one per term ({@link SearchTerms#terms}), each a copy of the favourite's fields in the
  * partition of the FavouriteSearch index for that term. A change of the title removes the entries of terms it no
  * longer has (the difference of the two states' contributions); a removal removes them all, and also the favourite's
@@ -40,8 +40,6 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
     @Override
     protected Contribution contribution(Favourite favourite) {
         Contribution.Builder contribution = Contribution.builder()
-                .count(Favs.FAVOURITE_STATS, favourite.userId(), Favs.STATS_FAVOURITES, 1)
-                .count(Favs.FAVOURITE_STATS, favourite.userId(), Favs.typeCounter(favourite.type()), 1)
                 .count(SharedStats.global(Favs.GLOBAL_FAVOURITES), 1);
         for (String term : SearchTerms.terms(favourite.title())) {
             contribution.document(Favs.SEARCH_ENTRY,

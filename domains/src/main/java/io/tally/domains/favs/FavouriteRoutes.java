@@ -1,9 +1,7 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.Ids;
-import io.tally.core.Items;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -16,18 +14,16 @@ import io.tally.core.http.Router;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
 import io.tally.core.read.ShardMerge;
-import io.tally.core.read.StatsJson;
 import io.tally.core.store.QueryPage;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Functions 1 to 4 and 8 to 10 of seed 004: collect, un-collect, get, list (all, by type, by tag, by tag and type)
- * and search a user's favourites; and the domain's read side, {@code GET /stats/users/{userId}/favourites}.
+ * and search a user's favourites (the domain's read side, {@code GET /stats/users/{userId}/favourites}, is its view's:
+ * {@link FavFigures}).
  */
 record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags) {
     static final int TITLE_MAX = 200;
@@ -40,38 +36,6 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
     /** The fields of the body of {@code POST /users/{userId}/favourites}. */
     private static final Set<String> CREATE =
             Set.of("favouriteId", "type", "title", "contentUrl", "thumbnailUrl", "creatorId");
-
-    /**
-     * {@code GET /stats/users/{userId}/favourites}: the user's favourites, then per type (in the enumeration's order)
-     * and per tag (by id), zeros left out.
-     */
-    @JsonPropertyOrder({"userId", "favourites", "byType", "byTag"})
-    record FavouriteStats(String userId, long favourites, Map<String, Long> byType, Map<String, Long> byTag) {
-        /** {@code item} is the FavouriteStats item, or null when nothing is counted yet. */
-        static FavouriteStats of(String userId, Map<String, AttributeValue> item) {
-            StatsJson.check(item, Favs.FAVOURITE_STATS.entityType());
-            long favourites = StatsJson.counter(item, Favs.STATS_FAVOURITES);
-            Map<String, Long> byType = new LinkedHashMap<>();
-            for (FavouriteType type : FavouriteType.values()) {
-                long count = StatsJson.counter(item, Favs.typeCounter(type));
-                if (count != 0) {
-                    byType.put(type.value(), count);
-                }
-            }
-            Map<String, Long> byTag = new TreeMap<>();
-            if (item != null) {
-                item.forEach((name, value) -> {
-                    if (name.startsWith(Favs.STATS_TAG_PREFIX)) {
-                        long count = Items.number(item, name);
-                        if (count != 0) {
-                            byTag.put(name.substring(Favs.STATS_TAG_PREFIX.length()), count);
-                        }
-                    }
-                });
-            }
-            return new FavouriteStats(userId, favourites, byType, byTag);
-        }
-    }
 
     /** The search route first: the literal segment wins over {@code {favouriteId}}. */
     void register(Router router) {
@@ -87,9 +51,7 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
                     .summary("A favourite").returns(200, Favourite.class)
                 .add("DELETE", "/users/{userId}/favourites/{favouriteId}", Access.owner("userId"), this::delete)
                     .summary("Un-collect a favourite (the stream processor removes its tag links)")
-                    .returns(200, Favourite.class)
-                .add("GET", "/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::stats)
-                    .summary("A user's favourites, by type and by tag").returns(200, FavouriteStats.class);
+                    .returns(200, Favourite.class);
     }
 
     ApiResponse create(ApiRequest request) {
@@ -170,11 +132,6 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
             favourites.requireUser(userId);
             return favourites.search(userId, words, limit, start);
         }, Favourite::listed);
-    }
-
-    ApiResponse stats(ApiRequest request) {
-        String userId = request.id("userId");
-        return ApiResponse.ok(FavouriteStats.of(userId, favourites.stats(userId)));
     }
 
     private static FavouriteType typeParameter(String value) {

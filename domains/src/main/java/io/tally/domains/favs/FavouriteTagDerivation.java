@@ -10,8 +10,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An existing link counts in its user's {@code tag:<tagId>}, whoever removes it: the API, or the stream processor's
- * cascade after its favourite or tag was removed. {@code FavouriteTagged} when a link appears,
+ * A link's events and the cascades that remove it (it counts in its user's {@code tag:<tagId>} through a view,
+ * {@link FavFigures}, whoever removes it: the API, or the stream processor's cascade after its favourite or tag was
+ * removed). {@code FavouriteTagged} when a link appears,
  * {@code FavouriteUntagged} when it goes; a link replaced by one of a later favourite or tag of the same ids is both. A
  * link whose favourite or tag is gone with no cascade having removed it (removed before the stream began) is found by
  * the rebuild through {@link #removedBy}.
@@ -30,11 +31,10 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
         super(Favs.FAVOURITE_TAG, FavouriteTag::fromItem);
     }
 
+    /** Its figure is the view's ({@link FavFigures}): nothing of its own. */
     @Override
     protected Contribution contribution(FavouriteTag link) {
-        return Contribution.builder()
-                .count(Favs.FAVOURITE_STATS, link.userId(), Favs.tagCounter(link.tagId()), 1)
-                .build();
+        return Contribution.NONE;
     }
 
     /**

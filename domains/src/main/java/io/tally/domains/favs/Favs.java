@@ -18,9 +18,9 @@ import io.tally.core.users.UsersDomain;
 import java.util.List;
 
 /**
- * Favourites with tags (seed 004), declared once: entity types, derived types, routes, derivations (whose cascades,
- * {@link FavouriteLinks} and {@link TagLinks}, remove the links of a deleted favourite or tag), and what the domain
- * counts in the global totals. Keys are in {@link FavKeys}.
+ * Favourites with tags (seed 004), declared once: entity types, derived types, routes, the figures per user (a view,
+ * {@link FavFigures}), derivations (whose cascades, {@link FavouriteLinks} and {@link TagLinks}, remove the links of a
+ * deleted favourite or tag), and what the domain counts in the global totals. Keys are in {@link FavKeys}.
  */
 public final class Favs extends DeclaredDomain {
     public static final EntityType TAG = EntityType.base("Tag");
@@ -32,23 +32,6 @@ public final class Favs extends DeclaredDomain {
     public static final EntityType QUOTA = EntityType.base("FavQuota");
 
     public static final SharedCounter GLOBAL_FAVOURITES = SharedCounter.of(Users.GLOBAL_STATS, "favourites");
-
-    /** Attribute names of {@link #FAVOURITE_STATS}: the user's favourites, and per type and per tag. */
-    public static final String STATS_FAVOURITES = "favourites";
-    public static final String STATS_TYPE_PREFIX = "type:";
-    public static final String STATS_TAG_PREFIX = "tag:";
-
-    /**
-     * One per user with favourites: {@code favourites}, {@code type:<type>} per type and {@code tag:<tagId>} per tag
-     * (its links). The per-type and per-tag counters are families, named at run time.
-     */
-    public static final DerivedType FAVOURITE_STATS = DerivedType.named("FavouriteStats")
-            .key("FAVS#<userId> / #STATS#", FavKeys::favouriteStats)
-            .counters(STATS_FAVOURITES)
-            .counterFamily(STATS_TYPE_PREFIX)
-            .counterFamily(STATS_TAG_PREFIX)
-            .shared()
-            .build();
 
     /** The attribute of a search entry holding its title's words, each between spaces. */
     public static final String SEARCH_WORDS = "words";
@@ -74,7 +57,8 @@ public final class Favs extends DeclaredDomain {
         super(Declaration.of("favourites")
                 .requires(UsersDomain.NAME)
                 .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG, QUOTA)
-                .derivedTypes(FAVOURITE_STATS, SEARCH_ENTRY)
+                .derivedTypes(SEARCH_ENTRY)
+                .views(FavFigures.STATS)
                 .sharedCounters(GLOBAL_FAVOURITES)
                 .events(TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED, TagDerivation.TAG_DELETED,
                         FavouriteDerivation.FAVOURITE_COLLECTED, FavouriteDerivation.FAVOURITE_UNCOLLECTED,
@@ -97,16 +81,5 @@ public final class Favs extends DeclaredDomain {
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
         return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
-    }
-
-
-    /** The counter of a type in {@link #FAVOURITE_STATS}. */
-    public static String typeCounter(FavouriteType type) {
-        return STATS_TYPE_PREFIX + type.value();
-    }
-
-    /** The counter of a tag in {@link #FAVOURITE_STATS}. */
-    public static String tagCounter(String tagId) {
-        return STATS_TAG_PREFIX + tagId;
     }
 }

@@ -77,14 +77,11 @@ class FavShapesTest {
 
     @Test
     void stats_typesInDeclarationOrder_tagsById_zerosLeftOut() {
-        Map<String, AttributeValue> item = Map.of("entityType", s("FavouriteStats"),
-                "favourites", AttributeValue.fromN("3"), "type:note", AttributeValue.fromN("1"),
-                "type:image", AttributeValue.fromN("2"), "type:link", AttributeValue.fromN("0"),
-                "tag:t2", AttributeValue.fromN("1"), "tag:t1", AttributeValue.fromN("2"),
-                "tag:t0", AttributeValue.fromN("0"));
-        assertThat(Json.tree(FavouriteRoutes.FavouriteStats.of("u1", item)).toString()).isEqualTo(
+        Map<String, Long> stored = Map.of("favourites", 3L, "type:note", 1L, "type:image", 2L, "type:link", 0L,
+                "tag:t2", 1L, "tag:t1", 2L, "tag:t0", 0L);
+        assertThat(Json.tree(FavFigures.STATS.answer("u1", stored)).toString()).isEqualTo(
                 "{\"userId\":\"u1\",\"favourites\":3,\"byType\":{\"image\":2,\"note\":1},\"byTag\":{\"t1\":2,\"t2\":1}}");
-        assertThat(Json.tree(FavouriteRoutes.FavouriteStats.of("u1", null)).toString())
+        assertThat(Json.tree(FavFigures.STATS.answer("u1", Map.of())).toString())
                 .isEqualTo("{\"userId\":\"u1\",\"favourites\":0,\"byType\":{},\"byTag\":{}}");
     }
 }

@@ -135,7 +135,7 @@ class LinkCascadeIT {
         dynamo.updateItem(r -> r.tableName(table).key(STATS.toAttributeMap())
                 .updateExpression("SET #c = :c, entityType = :type").expressionAttributeNames(Map.of("#c", "type:video"))
                 .expressionAttributeValues(Map.of(":c", AttributeValue.fromN("3"),
-                        ":type", AttributeValue.fromS(Favs.FAVOURITE_STATS.name()))));
+                        ":type", AttributeValue.fromS(FavFigures.STATS.type().name()))));
 
         VerificationReport report = new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, DERIVATIONS, 2).verify();
         assertThat(report.differences()).extracting(d -> d.type().attributeValue() + " " + d.attribute())

@@ -10,7 +10,7 @@ import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.catalogue.Catalogue;
 import io.tally.domains.catalogue.CatalogueKeys;
-import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.FavFigures;
 import io.tally.testkit.LocalDynamoDb;
 import java.util.List;
 import java.util.Map;
@@ -137,11 +137,11 @@ class DerivedStoresIT {
     @MethodSource("stores")
     void counterOfAFamily_backAtZero_isRemoved_andADeclaredOneStays(Subject subject) {
         Key key = new Key("FAVS#f", "#STATS#");
-        subject.store().apply(new DerivedWrite(key, Favs.FAVOURITE_STATS.entityType(),
+        subject.store().apply(new DerivedWrite(key, FavFigures.STATS.type().entityType(),
                 Map.of("favourites", 1L, "tag:t1", 1L, "tag:t2", 1L), Map.of(), Set.of(), null, SHARD, S10, S10, false,
                 null, Set.of("tag:t1", "tag:t2")));
 
-        subject.store().apply(new DerivedWrite(key, Favs.FAVOURITE_STATS.entityType(),
+        subject.store().apply(new DerivedWrite(key, FavFigures.STATS.type().entityType(),
                 Map.of("favourites", -1L, "tag:t1", -1L, "tag:t2", 1L), Map.of(), Set.of(), null, SHARD, S20, S20,
                 false, null, Set.of("tag:t1", "tag:t2")));
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.users.Users;
 import io.tally.domains.favs.FavKeys;
 import io.tally.domains.favs.FavouriteType;
-import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.FavFigures;
 import org.junit.jupiter.api.Test;
 
 class KeyContributionsTest {
@@ -14,19 +14,19 @@ class KeyContributionsTest {
     @Test
     void theCountersOfAFamily_areRemovableAtZero_andTheDeclaredOnesStay() {
         KeyContributions stats = new KeyContributions(FavKeys.favouriteStats("u1"), SHARD);
-        stats.addCounter(SourceRecord.pad("10"), Favs.FAVOURITE_STATS, Favs.STATS_FAVOURITES, -1);
-        stats.addCounter(SourceRecord.pad("10"), Favs.FAVOURITE_STATS, Favs.typeCounter(FavouriteType.NOTE), -1);
-        stats.addCounter(SourceRecord.pad("11"), Favs.FAVOURITE_STATS, Favs.tagCounter("t1"), -1);
+        stats.addCounter(SourceRecord.pad("10"), FavFigures.STATS.type(), FavFigures.FAVOURITES, -1);
+        stats.addCounter(SourceRecord.pad("10"), FavFigures.STATS.type(), FavFigures.TYPE_PREFIX + FavouriteType.NOTE.value(), -1);
+        stats.addCounter(SourceRecord.pad("11"), FavFigures.STATS.type(), FavFigures.TAG_PREFIX + "t1", -1);
         // Cancelled out within the batch: not added, so nothing to remove.
-        stats.addCounter(SourceRecord.pad("11"), Favs.FAVOURITE_STATS, Favs.tagCounter("t2"), 1);
-        stats.addCounter(SourceRecord.pad("12"), Favs.FAVOURITE_STATS, Favs.tagCounter("t2"), -1);
+        stats.addCounter(SourceRecord.pad("11"), FavFigures.STATS.type(), FavFigures.TAG_PREFIX + "t2", 1);
+        stats.addCounter(SourceRecord.pad("12"), FavFigures.STATS.type(), FavFigures.TAG_PREFIX + "t2", -1);
 
         DerivedWrite write = stats.writeAfter(null).orElseThrow();
 
-        assertThat(write.counterAdds()).containsOnlyKeys(Favs.STATS_FAVOURITES, Favs.typeCounter(FavouriteType.NOTE),
-                Favs.tagCounter("t1"));
-        assertThat(write.removableCounters()).containsExactlyInAnyOrder(Favs.typeCounter(FavouriteType.NOTE),
-                Favs.tagCounter("t1"));
+        assertThat(write.counterAdds()).containsOnlyKeys(FavFigures.FAVOURITES, FavFigures.TYPE_PREFIX + FavouriteType.NOTE.value(),
+                FavFigures.TAG_PREFIX + "t1");
+        assertThat(write.removableCounters()).containsExactlyInAnyOrder(FavFigures.TYPE_PREFIX + FavouriteType.NOTE.value(),
+                FavFigures.TAG_PREFIX + "t1");
     }
 
     @Test

@@ -15,7 +15,7 @@ import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostStatus;
 import io.tally.domains.favs.FavKeys;
-import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.FavFigures;
 import io.tally.stream.testing.FlakyDerivedStore;
 import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestRecords;
@@ -57,7 +57,7 @@ class WideWritesTest {
             protected Contribution contribution(Post post) {
                 Contribution.Builder contribution = Contribution.builder();
                 for (String tag : post.title().split(" ")) {
-                    contribution.count(CounterRef.of(Favs.FAVOURITE_STATS, "u1", Favs.tagCounter(tag)), 1);
+                    contribution.count(CounterRef.of(FavFigures.STATS.type(), "u1", FavFigures.TAG_PREFIX + tag), 1);
                 }
                 return contribution.build();
             }
@@ -101,7 +101,7 @@ class WideWritesTest {
         assertThat(writes.get(2).lastSequence()).isEqualTo(records.records().get(499).paddedSequence());
         Map<String, AttributeValue> item = items.whole(STATS).orElseThrow();
         for (int i = 0; i < 500; i++) {
-            assertThat(item.get(Favs.tagCounter("t" + i))).isEqualTo(AttributeValue.fromN("1"));
+            assertThat(item.get(FavFigures.TAG_PREFIX + "t" + i)).isEqualTo(AttributeValue.fromN("1"));
         }
     }
 
@@ -123,7 +123,7 @@ class WideWritesTest {
             assertThat(letter.reason()).contains("changes 201 attributes", "more than one write holds (200)");
         });
         Map<String, AttributeValue> item = items.whole(STATS).orElseThrow();
-        assertThat(item.get(Favs.tagCounter("b"))).isEqualTo(AttributeValue.fromN("2"));
-        assertThat(item).doesNotContainKey(Favs.tagCounter("w0"));
+        assertThat(item.get(FavFigures.TAG_PREFIX + "b")).isEqualTo(AttributeValue.fromN("2"));
+        assertThat(item).doesNotContainKey(FavFigures.TAG_PREFIX + "w0");
     }
 }

@@ -7,7 +7,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
 import io.tally.domains.favs.FavKeys;
-import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.FavFigures;
 import io.tally.stream.engine.SourceRecord;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.LocalDynamoDb;
@@ -55,7 +55,7 @@ class RepairWriterIT {
     private static RepairWrite repair() {
         Map<String, AttributeValue> values = new HashMap<>();
         for (int i = 0; i < 1_000; i++) {
-            values.put(Favs.tagCounter("t" + i), AttributeValue.fromN(Integer.toString(i + 1)));
+            values.put(FavFigures.TAG_PREFIX + "t" + i, AttributeValue.fromN(Integer.toString(i + 1)));
         }
         Map<String, AttributeValue> bookkeeping = new HashMap<>();
         Map<String, String> atMost = new HashMap<>();
@@ -67,7 +67,7 @@ class RepairWriterIT {
         for (int i = 0; i < 50; i++) {
             absent.add(Watermarks.attributeName(shard(10_000 + i)));
         }
-        return new RepairWrite(STATS, Favs.FAVOURITE_STATS.entityType(), values, Set.of("tag:gone"), bookkeeping, atMost,
+        return new RepairWrite(STATS, FavFigures.STATS.type().entityType(), values, Set.of("tag:gone"), bookkeeping, atMost,
                 absent);
     }
 
@@ -95,7 +95,7 @@ class RepairWriterIT {
 
         assertThat(outcome).isEqualTo(RepairWriter.Outcome.WRITTEN);
         Map<String, AttributeValue> item = item();
-        assertThat(item.get(Favs.tagCounter("t999"))).isEqualTo(AttributeValue.fromN("1000"));
+        assertThat(item.get(FavFigures.TAG_PREFIX + "t999")).isEqualTo(AttributeValue.fromN("1000"));
         assertThat(item).doesNotContainKey("tag:gone");
         assertThat(item.get(Watermarks.attributeName(shard(199)))).isEqualTo(AttributeValue.fromS(pad(900)));
         assertThat(item.get(TableSchema.WRITE_VERSION)).isEqualTo(AttributeValue.fromN("18"));

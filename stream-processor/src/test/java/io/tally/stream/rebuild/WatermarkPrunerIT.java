@@ -7,7 +7,7 @@ import io.tally.core.Key;
 import io.tally.core.ShardCursorItem;
 import io.tally.core.read.SharedReads;
 import io.tally.core.users.Users;
-import io.tally.domains.favs.Favs;
+import io.tally.domains.favs.FavFigures;
 import io.tally.stream.engine.Watermarks;
 import io.tally.testkit.CountingDynamoDb;
 import io.tally.testkit.LocalDynamoDb;
@@ -205,12 +205,12 @@ class WatermarkPrunerIT {
 
     @Test
     void prune_foldingATagCountBackToZero_removesTheCounterFromTheBaseItem() {
-        Key stats = Favs.FAVOURITE_STATS.key("u8");
+        Key stats = FavFigures.STATS.type().key("u8");
         dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", s(stats.pk()), "sk", s(stats.sk()),
                 "entityType", s("FavouriteStats"), "tag:t1", AttributeValue.fromN("1"),
                 "tag:t2", AttributeValue.fromN("1"), "wv", AttributeValue.fromN("2"))));
         // The tag t1 unlinked, and t2 linked again, through a shard that is gone now.
-        Key partial = Favs.FAVOURITE_STATS.partial(stats, Watermarks.token("shardId-00000008-gone"));
+        Key partial = FavFigures.STATS.type().partial(stats, Watermarks.token("shardId-00000008-gone"));
         dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", s(partial.pk()), "sk", s(partial.sk()),
                 "entityType", s("FavouriteStats"), "tag:t1", AttributeValue.fromN("-1"),
                 "tag:t2", AttributeValue.fromN("1"), "wv", AttributeValue.fromN("4"),
