@@ -96,7 +96,7 @@ public final class WriterApi {
             // A view's read route, unless the domain declared one of the same path itself.
             List<Router.Description> own = List.copyOf(router.descriptions().subList(before,
                     router.descriptions().size()));
-            ViewRoutes.register(router, dynamo, table, context::exists, domain.views(), own);
+            ViewRoutes.register(router, dynamo, table, cursors, context::exists, domain.views(), own);
         });
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),

@@ -47,6 +47,7 @@ public final class ProjectionView<T extends Record, P extends Record> implements
     private final Predicate<T> where;
     private final ToLongFunction<T> revision;
     private final ItemSchema<P> fields;
+    private final ListRead list;
 
     ProjectionView(ProjectionViewBuilder<T, P> builder) {
         this.source = builder.source;
@@ -55,6 +56,7 @@ public final class ProjectionView<T extends Record, P extends Record> implements
         this.project = builder.project;
         this.where = builder.where;
         this.revision = builder.revision;
+        this.list = builder.list;
         List<String> names = new ArrayList<>(Arrays.stream(projection.getRecordComponents())
                 .map(RecordComponent::getName).toList());
         names.removeAll(builder.indexKeys);
@@ -100,6 +102,16 @@ public final class ProjectionView<T extends Record, P extends Record> implements
         return projection;
     }
 
+    /** The list route of the entries of one partition, if the projection declares one. */
+    public java.util.Optional<ListRead> list() {
+        return java.util.Optional.ofNullable(list);
+    }
+
+    /** The projection an entry's item holds (its document's fields; the key and bookkeeping are ignored). */
+    public P read(java.util.Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> entry) {
+        return fields.fields(entry, java.util.Map.of());
+    }
+
     /** The revision of an entity's state, which its entry's document carries (twice it). */
     public long revision(T entity) {
         return revision.applyAsLong(entity);
@@ -121,5 +133,19 @@ public final class ProjectionView<T extends Record, P extends Record> implements
     @Override
     public String toString() {
         return "projection " + type.name() + " of " + source.entityType().attributeValue();
+    }
+
+    /**
+     * How a projection lists its entries: the route, who may call it, the partition from the path's parameters, the
+     * order of the sort keys and the OpenAPI summary.
+     */
+    public record ListRead(String path, io.tally.core.http.Access access,
+                           Function<java.util.Map<String, String>, String> partition, boolean descending,
+                           String summary) {
+        public ListRead {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(access, "access");
+            Objects.requireNonNull(partition, "partition");
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.tally.core.view;
 
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
+import io.tally.core.http.Access;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
     Function<T, Key> keyOf;
     Function<T, P> project;
     final List<String> indexKeys = new ArrayList<>();
+    ProjectionView.ListRead list;
     Predicate<T> where = entity -> true;
     ToLongFunction<T> revision;
 
@@ -82,6 +84,19 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
         return this;
     }
 
+    /**
+     * Declares the list route: {@code GET path} answers a page of the entries in the table partition {@code partition}
+     * names from the path's parameters (by name, each checked as an id), e.g. {@code params -> "CARDS#" +
+     * params.get("userId")}, in the order of their sort keys ({@code descending}: last first), {@code limit} 1..100
+     * (default 25) and a signed {@code cursor} for the next page. Items of other types in the partition are skipped.
+     */
+    public ProjectionViewBuilder<T, P> list(String path, Access access,
+                                            Function<java.util.Map<String, String>, String> partition,
+                                            boolean descending, String summary) {
+        this.list = new ProjectionView.ListRead(path, access, partition, descending, summary);
+        return this;
+    }
+
     public ProjectionView<T, P> build() {
         if (keyOf == null || project == null || revision == null) {
             throw new IllegalStateException(projection.getSimpleName() + ": a projection says its key, how it is made"
@@ -89,6 +104,11 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
         }
         if (!name.matches("[A-Za-z][A-Za-z0-9]*")) {
             throw new IllegalStateException("a projection's type name is letters and digits: " + name);
+        }
+        if (list != null && io.tally.core.http.Router.parameters(list.path()).isEmpty()) {
+            // A list of one partition for every caller would let its access rule check nothing.
+            throw new IllegalStateException(projection.getSimpleName() + ": the list route " + list.path()
+                    + " names its partition by a path parameter");
         }
         return new ProjectionView<>(this);
     }

@@ -19,7 +19,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The read routes of views, generated: {@code GET <path>} answers the view's answer record for the group the path
  * names, read with one strongly consistent Query, page by page (the item and its partials, {@link SharedReads#whole});
  * a group with no item answers as its view's {@link Existence} says. A ranking's route answers its top ({@link
- * RankingReads}) for the bucket its query parameter names, {@code limit} entries (1..100). A route the view's own
+ * RankingReads}) for the bucket its query parameter names, {@code limit} entries (1..100). A projection's list route
+ * answers a page of the entries of one partition ({@link ProjectionReads}). A route the view's own
  * domain declared with the same method and path (parameters compared by position, not name) is the domain's: the view's
  * is not added. A route of that path declared before the view's, another domain's or another view's, fails the writer's
  * start here; one declared after it, by {@link #checkUnique} once every domain's routes are in.
@@ -34,16 +35,17 @@ public final class ViewRoutes {
      * @param domainRoutes the routes the views' domain declared itself, which override its views' routes
      * @throws IllegalStateException when a view's route has the path of another domain's or another view's route
      */
-    public static void register(Router router, DynamoDbClient dynamo, String table, Existence.Entities entities,
-                                List<View<?>> views, List<Router.Description> domainRoutes) {
+    public static void register(Router router, DynamoDbClient dynamo, String table, io.tally.core.http.Cursors cursors,
+                                Existence.Entities entities, List<View<?>> views,
+                                List<Router.Description> domainRoutes) {
         Set<String> overridden = domainRoutes.stream().map(route -> route(route.method(), route.template()))
                 .collect(Collectors.toSet());
         for (View<?> view : views) {
-            Generated generated = generated(view, dynamo, table, entities);
+            Generated generated = generated(view, dynamo, table, cursors, entities);
             if (generated == null) {
                 continue;
             }
-            String route = route("GET", generated.read().path());
+            String route = route("GET", generated.path());
             if (overridden.contains(route)) {
                 continue;
             }
@@ -51,27 +53,34 @@ public final class ViewRoutes {
                     .filter(declared -> route(declared.method(), declared.template()).equals(route))
                     .map(Router.Description::template).toList();
             if (!taken.isEmpty()) {
-                throw new IllegalStateException("the read route of " + view + ", GET " + generated.read().path()
+                throw new IllegalStateException("the read route of " + view + ", GET " + generated.path()
                         + ", has the path of a route declared before it: GET " + taken.get(0));
             }
-            Router.Route added = router.add("GET", generated.read().path(), generated.read().access(),
-                            generated.handler())
-                    .summary(generated.read().summary() != null ? generated.read().summary() : generated.summary())
-                    .returns(200, generated.returns());
+            Router.Route added = router.add("GET", generated.path(), generated.access(), generated.handler())
+                    .summary(generated.summary());
             if (!generated.query().isEmpty()) {
                 added.query(generated.query().toArray(String[]::new));
+            }
+            if (generated.page()) {
+                added.page(generated.returns());
+            } else {
+                added.returns(200, generated.returns());
             }
         }
     }
 
-    /** What a view's read route is made of. */
-    private record Generated(CounterView.Read read, Router.Handler handler, String summary, Class<?> returns,
-                             List<String> query) {
+    /** What a view's read route is made of; {@code page}: a list, whose items are {@code returns}. */
+    private record Generated(String path, io.tally.core.http.Access access, Router.Handler handler, String summary,
+                             Class<?> returns, List<String> query, boolean page) {
+        Generated(CounterView.Read read, Router.Handler handler, String summary, Class<?> returns, List<String> query) {
+            this(read.path(), read.access(), handler, read.summary() != null ? read.summary() : summary, returns,
+                    query, false);
+        }
     }
 
     /** The read route a view declares, or null. */
     private static Generated generated(View<?> view, DynamoDbClient dynamo, String table,
-                                       Existence.Entities entities) {
+                                       io.tally.core.http.Cursors cursors, Existence.Entities entities) {
         if (view instanceof CounterView<?, ?> counted && counted.read().isPresent()) {
             return new Generated(counted.read().get(), request -> answer(counted, dynamo, table, entities, request),
                     "The figures of " + counted.type().name() + " of one " + String.join(" and ", counted.groups()),
@@ -86,6 +95,12 @@ public final class ViewRoutes {
             query.add("limit");
             return new Generated(ranking.read().get(), request -> top(ranking, dynamo, table, request),
                     "The top of " + ranking.type().name() + " by " + ranking.figure(), ranking.page(), query);
+        }
+        if (view instanceof ProjectionView<?, ?> projection && projection.list().isPresent()) {
+            ProjectionView.ListRead list = projection.list().get();
+            return new Generated(list.path(), list.access(), request -> ProjectionReads.page(projection, dynamo, table,
+                    cursors, request), list.summary() != null ? list.summary() : "The entries of "
+                    + projection.type().name() + " of one partition", projection.projection(), List.of(), true);
         }
         return null;
     }

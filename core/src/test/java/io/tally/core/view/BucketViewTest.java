@@ -121,7 +121,7 @@ class BucketViewTest {
             item.put("marks", AttributeValue.fromN("4"));
             dynamo.putItem(r -> r.tableName("marks").item(item));
             Router router = new Router();
-            ViewRoutes.register(router, dynamo, "marks", (type, id) -> false, List.of(PER_ITEM_MONTH), List.of());
+            ViewRoutes.register(router, dynamo, "marks", ViewRoutesTest.CURSORS, (type, id) -> false, List.of(PER_ITEM_MONTH), List.of());
             assertThat(router.descriptions().get(0).query()).containsExactly("month");
 
             assertThat(call(router, Map.of("month", "2026-11"))).isEqualTo(

@@ -146,7 +146,7 @@ class RankingViewTest {
         november.forEach((itemId, marks) -> put(table, TOP, itemId + "#2026-11", marks));
         put(table, TOP, "item0#2026-10", 9);
         Router router = new Router();
-        ViewRoutes.register(router, dynamo, table, (type, id) -> false, List.of(TOP, WEIGHED), List.of());
+        ViewRoutes.register(router, dynamo, table, ViewRoutesTest.CURSORS, (type, id) -> false, List.of(TOP, WEIGHED), List.of());
 
         for (int limit : new int[] {1, 2, 3, 5, 7, 10, 25, 60, 100}) {
             List<String> expected = november.entrySet().stream().filter(entry -> entry.getValue() > 0)

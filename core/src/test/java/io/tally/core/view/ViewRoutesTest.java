@@ -30,6 +30,8 @@ import software.amazon.dynamodb.services.local.shared.access.AmazonDynamoDBLocal
 /** The generated read routes of views, against DynamoDB Local embedded: answers, the existence rules, overrides. */
 class ViewRoutesTest {
     private static final EntityType THING = EntityType.base("ViewRoutesThing");
+    static final io.tally.core.http.Cursors CURSORS = new io.tally.core.http.Cursors(
+            "0123456789abcdef-views".getBytes(java.nio.charset.StandardCharsets.UTF_8));
     private static AmazonDynamoDBLocal local;
     private static DynamoDbClient dynamo;
     private static int tables;
@@ -90,7 +92,7 @@ class ViewRoutesTest {
 
     private Router router(List<Router.Description> own) {
         Router router = new Router();
-        ViewRoutes.register(router, dynamo, table, (type, id) -> existing.contains(type + "/" + id),
+        ViewRoutes.register(router, dynamo, table, CURSORS, (type, id) -> existing.contains(type + "/" + id),
                 List.of(ZEROS, COUNTED, LOOKED, PAIR, VALUES), own);
         return router;
     }
@@ -195,13 +197,13 @@ class ViewRoutesTest {
     void register_aRouteTheDomainDeclared_isTheDomains_anotherDomainsRouteOfThePath_failsTheStart() {
         Router router = new Router();
         router.add("GET", "/zeros/{id}", Access.ADMIN, request -> ApiResponse.ok(Map.of()));
-        ViewRoutes.register(router, dynamo, table, (type, id) -> false, List.of(ZEROS), router.descriptions());
+        ViewRoutes.register(router, dynamo, table, CURSORS, (type, id) -> false, List.of(ZEROS), router.descriptions());
         assertThat(router.descriptions()).singleElement().extracting(Router.Description::access)
                 .isEqualTo(Access.ADMIN);
 
         Router other = new Router();
         other.add("GET", "/zeros/{thing}", Access.ADMIN, request -> ApiResponse.ok(Map.of()));
-        assertThatThrownBy(() -> ViewRoutes.register(other, dynamo, table, (type, id) -> false, List.of(ZEROS),
+        assertThatThrownBy(() -> ViewRoutes.register(other, dynamo, table, CURSORS, (type, id) -> false, List.of(ZEROS),
                 List.of())).hasMessageContaining("GET /zeros/{itemId}").hasMessageContaining("GET /zeros/{thing}");
     }
 

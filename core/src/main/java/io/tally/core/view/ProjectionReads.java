@@ -1,0 +1,77 @@
+package io.tally.core.view;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.TableSchema;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Cursors;
+import io.tally.core.http.Json;
+import io.tally.core.http.Page;
+import io.tally.core.http.Router;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+
+/**
+ * A projection's list route ({@link ProjectionView#list}): one page of the entries of the partition the request's path
+ * names, in sort key order, as the contract's {@code {"items": [...], "cursor": ...}}. Items of other types in the
+ * partition, and the emptied items entries leave when their entity goes, are skipped by a filter; the page is filled from as many queries as it takes (each evaluating no more items
+ * than the page still needs, so none is read past the page), and the cursor, signed for the route and the
+ * partition, resumes after the last item evaluated.
+ */
+final class ProjectionReads {
+    private static final Set<String> KEY = Set.of(TableSchema.PK, TableSchema.SK);
+
+    private ProjectionReads() {
+    }
+
+    static ApiResponse page(ProjectionView<?, ?> view, DynamoDbClient dynamo, String table, Cursors cursors,
+                            ApiRequest request) {
+        ProjectionView.ListRead list = view.list().orElseThrow();
+        Map<String, String> ids = new LinkedHashMap<>();
+        Router.parameters(list.path()).forEach(name -> ids.put(name, request.id(name)));
+        String partition = list.partition().apply(Map.copyOf(ids));
+        // A cursor resumes only its own list: this route (its order) and this partition.
+        String scope = "projection:" + list.path() + ":" + partition;
+        int limit = Page.limit(request);
+        Map<String, AttributeValue> start = cursors.decode(scope, request.queryParameter("cursor"), KEY);
+        List<ObjectNode> items = new ArrayList<>();
+        do {
+            QueryResponse response = dynamo.query(query(table, view, list.descending(), partition, start,
+                    limit - items.size()));
+            response.items().forEach(item -> items.add(Json.tree(view.read(item))));
+            start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
+                    ? response.lastEvaluatedKey() : null;
+        } while (start != null && items.size() < limit);
+        return ApiResponse.ok(Page.body(items, cursors.encode(scope, start)));
+    }
+
+    private static QueryRequest query(String table, ProjectionView<?, ?> view, boolean descending, String partition,
+                                      Map<String, AttributeValue> start, int limit) {
+        // An entry whose entity went keeps an emptied item (its revision and watermarks): present means a field is there.
+        Map<String, String> names = new LinkedHashMap<>(Map.of("#pk", TableSchema.PK, "#type", TableSchema.ENTITY_TYPE));
+        List<String> present = new ArrayList<>();
+        for (String field : view.type().documentFields()) {
+            names.put("#f" + present.size(), field);
+            present.add("attribute_exists(#f" + present.size() + ")");
+        }
+        QueryRequest.Builder query = QueryRequest.builder().tableName(table)
+                .keyConditionExpression("#pk = :pk")
+                .filterExpression("#type = :type AND (" + String.join(" OR ", present) + ")")
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition),
+                        ":type", AttributeValue.fromS(view.type().entityType().attributeValue())))
+                .scanIndexForward(!descending)
+                .limit(limit);
+        if (start != null) {
+            query.exclusiveStartKey(start);
+        }
+        return query.build();
+    }
+}
