@@ -10,8 +10,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An existing membership counts in its team's {@code members} and its organisation's {@code memberships}, whoever
- * removes it: the API, or the stream processor's cascade after its team or employee was deleted.
+ * An existing membership counts in its team's {@code members} and its organisation's {@code memberships} (views,
+ * {@link OrgFigures}), whoever removes it: the API, or the stream processor's cascade after its team or employee was
+ * deleted.
  *
  * <p>{@code EmployeeJoinedTeam} when a membership appears, {@code EmployeeLeftTeam} when it goes. A membership
  * overwritten by one of a later team or employee of the same ids (its team was deleted and created again before the
@@ -31,12 +32,10 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
         super(Orgs.MEMBERSHIP, Membership::fromItem);
     }
 
+    /** Its figures are views' ({@link OrgFigures}): its team's members and its organisation's memberships. */
     @Override
     protected Contribution contribution(Membership membership) {
-        return Contribution.builder()
-                .count(Orgs.TEAM_STATS, membership.teamId(), Orgs.TEAM_MEMBERS, 1)
-                .count(Orgs.ORG_STATS, membership.orgId(), Orgs.ORG_MEMBERSHIPS, 1)
-                .build();
+        return Contribution.NONE;
     }
 
     /** The cascades of its team and of its employee, each of the incarnation it was added to. */

@@ -2,7 +2,6 @@ package io.tally.domains.orgs;
 
 import io.tally.core.http.IfMatch;
 import io.tally.core.read.DerivedReads;
-import io.tally.core.read.SharedReads;
 import io.tally.core.store.Requests;
 import io.tally.core.store.VersionedUpdates;
 import java.time.Instant;
@@ -13,7 +12,6 @@ import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /** Pure builders of the organisation requests (access pattern 1 of seed 002); tested by comparing the requests. */
@@ -53,13 +51,8 @@ final class OrgRequests {
                 now, ifMatch.version());
     }
 
-    /** The organisation's stats item (D6 of {@code docs/table-design.md}): its counters only. */
-    static QueryRequest orgStats(String table, String orgId) {
-        return SharedReads.query(table, OrgKeys.orgStats(orgId), DerivedReads.counters(Orgs.ORG_STATS), null);
-    }
-
     /** A team's stats item (D7). */
     static GetItemRequest teamStats(String table, String teamId) {
-        return DerivedReads.get(table, OrgKeys.teamStats(teamId), DerivedReads.counters(Orgs.TEAM_STATS));
+        return DerivedReads.get(table, OrgKeys.teamStats(teamId), DerivedReads.counters(OrgFigures.TEAM.type()));
     }
 }

@@ -16,8 +16,8 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * {@code POST /orgs}, {@code GET} and {@code PATCH /orgs/{orgId}}, and the domain's read side:
- * {@code GET /stats/orgs/{orgId}} and {@code GET /stats/teams/{teamId}} (derived items only, eventually consistent).
+ * {@code POST /orgs}, {@code GET} and {@code PATCH /orgs/{orgId}}, and {@code GET /stats/teams/{teamId}} (derived
+ * items only, eventually consistent; {@code GET /stats/orgs/{orgId}} is its view's, {@link OrgFigures#ORG}).
  */
 record OrgRoutes(RouteContext context, OrgStore orgs) {
     static final int NAME_MAX = 100;
@@ -26,23 +26,12 @@ record OrgRoutes(RouteContext context, OrgStore orgs) {
     private static final Set<String> CREATE = Set.of("orgId", "name", "type");
     private static final Set<String> UPDATE = Set.of("name", "type");
 
-    /** {@code GET /stats/orgs/{orgId}}: the counters of {@link Orgs#ORG_STATS}, in their declared order. */
-    @JsonPropertyOrder({"orgId", Orgs.ORG_TEAMS, Orgs.ORG_EMPLOYEES, Orgs.ORG_MEMBERSHIPS})
-    record OrgStats(String orgId, long teams, long employees, long memberships) {
-        /** {@code item} is the OrgStats item, or null when nothing is counted yet. */
-        static OrgStats of(String orgId, Map<String, AttributeValue> item) {
-            StatsJson.check(item, Orgs.ORG_STATS.entityType());
-            return new OrgStats(orgId, StatsJson.counter(item, Orgs.ORG_TEAMS),
-                    StatsJson.counter(item, Orgs.ORG_EMPLOYEES), StatsJson.counter(item, Orgs.ORG_MEMBERSHIPS));
-        }
-    }
-
-    /** {@code GET /stats/teams/{teamId}}: the counter of {@link Orgs#TEAM_STATS}. */
+    /** {@code GET /stats/teams/{teamId}}: the counter of {@link OrgFigures#TEAM}, and the team's organisation. */
     @JsonPropertyOrder({"teamId", "orgId", Orgs.TEAM_MEMBERS})
     record TeamStats(String teamId, String orgId, long members) {
         /** {@code item} is the TeamStats item, or null when nothing is counted yet. */
         static TeamStats of(String teamId, String orgId, Map<String, AttributeValue> item) {
-            StatsJson.check(item, Orgs.TEAM_STATS.entityType());
+            StatsJson.check(item, OrgFigures.TEAM.type().entityType());
             return new TeamStats(teamId, orgId, StatsJson.counter(item, Orgs.TEAM_MEMBERS));
         }
     }
@@ -55,8 +44,6 @@ record OrgRoutes(RouteContext context, OrgStore orgs) {
                 .add("PATCH", "/orgs/{orgId}", Access.ADMIN, this::update)
                     .summary("Change an organisation's name or type (If-Match: its version)").body(UPDATE)
                     .returns(200, Organisation.class)
-                .add("GET", "/stats/orgs/{orgId}", Access.READ_SIDE, this::orgStats)
-                    .summary("An organisation's teams, head count and memberships").returns(200, OrgStats.class)
                 .add("GET", "/stats/teams/{teamId}", Access.READ_SIDE, this::teamStats)
                     .summary("A team's members").returns(200, TeamStats.class);
     }
@@ -88,11 +75,6 @@ record OrgRoutes(RouteContext context, OrgStore orgs) {
         }
         Organisation org = orgs.update(orgId, name, type, context.now(), ifMatch);
         return ApiResponse.ok(org).withETag(org.version());
-    }
-
-    ApiResponse orgStats(ApiRequest request) {
-        String orgId = request.id("orgId");
-        return ApiResponse.ok(OrgStats.of(orgId, orgs.orgStats(orgId)));
     }
 
     ApiResponse teamStats(ApiRequest request) {

@@ -3,7 +3,6 @@ package io.tally.domains.orgs;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.IfMatch;
 import io.tally.core.read.DerivedReads;
-import io.tally.core.read.SharedReads;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -44,19 +43,6 @@ record OrgStore(DynamoDbClient dynamo, String table) {
             throw ApiException.preconditionFailed("organisation '" + orgId + "' is at version "
                     + Organisation.fromItem(e.item()).version() + ", not " + ifMatch.version());
         }
-    }
-
-    /**
-     * The organisation's stats item, or null when nothing is counted yet. Organisations are never deleted, so the
-     * organisation is read only when there are no stats: one never written is {@code not_found}.
-     */
-    Map<String, AttributeValue> orgStats(String orgId) {
-        Map<String, AttributeValue> stats = SharedReads.whole(dynamo, table, OrgKeys.orgStats(orgId),
-                DerivedReads.counters(Orgs.ORG_STATS));
-        if (stats == null) {
-            get(orgId);
-        }
-        return stats;
     }
 
     /**

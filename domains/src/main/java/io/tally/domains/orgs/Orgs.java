@@ -2,7 +2,6 @@ package io.tally.domains.orgs;
 
 import static io.tally.core.domain.DashboardSection.Figure.tile;
 
-import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
@@ -45,22 +44,6 @@ public final class Orgs extends DeclaredDomain {
     public static final String TEAM_MEMBERS = "members";
 
     /**
-     * One per organisation: its existing teams, employees and memberships. Shared: memberships live in their team's
-     * partition, so the records of every team's partition change it.
-     */
-    public static final DerivedType ORG_STATS = DerivedType.named("OrgStats")
-            .key("ORG#<orgId> / #STATS#", OrgKeys::orgStats)
-            .counters(ORG_TEAMS, ORG_EMPLOYEES, ORG_MEMBERSHIPS)
-            .shared()
-            .build();
-
-    /** One per team id: the team's existing memberships. */
-    public static final DerivedType TEAM_STATS = DerivedType.named("TeamStats")
-            .key("TEAM#<teamId> / #STATS#", OrgKeys::teamStats)
-            .counters(TEAM_MEMBERS)
-            .build();
-
-    /**
      * The organisations' part of the dashboard: their totals, and the head count of each organisation the page knows.
      * No read route lists organisations (a derived index of them would be the honest fix), so the page reads those the
      * address names ({@code ?orgs=}) and those the feeds' events have named.
@@ -81,7 +64,8 @@ public final class Orgs extends DeclaredDomain {
         super(Declaration.of("orgs")
                 .requires(UsersDomain.NAME)
                 .entityTypes(ORGANISATION, TEAM, EMPLOYEE, MEMBERSHIP, TEAM_REF, EMPLOYEE_REF)
-                .derivedTypes(ORG_STATS, TEAM_STATS)
+                .views(OrgFigures.ORG, OrgFigures.TEAM)
+                .lookup(ORGANISATION, OrgKeys::organisation)
                 .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)
                 .events(OrganisationDerivation.ORG_CREATED, PartDerivation.TEAM_CREATED, PartDerivation.TEAM_DELETED,
                         PartDerivation.EMPLOYEE_CREATED, PartDerivation.EMPLOYEE_DELETED,

@@ -56,24 +56,20 @@ public final class PartDerivation<T extends Record & OrgPart> extends EntityDeri
         this.detail = detail;
     }
 
-    /** An existing team counts in its organisation's {@code teams}. */
+    /** A team's events and cascade (it counts in its organisation's {@code teams} through {@link OrgFigures#ORG}). */
     static PartDerivation<Team> teams() {
-        return new PartDerivation<>(Team.SCHEMA, TEAM_CREATED, TEAM_DELETED,
-                team -> Contribution.builder().count(Orgs.ORG_STATS, team.orgId(), Orgs.ORG_TEAMS, 1).build(),
+        return new PartDerivation<>(Team.SCHEMA, TEAM_CREATED, TEAM_DELETED, team -> Contribution.NONE,
                 team -> new TeamMemberships(team.orgId(), team.teamId(), team.incarnation()),
                 (id, team) -> new TeamDetail(id, team.teamId(), team.orgId(), team.name(), team.createdAt()));
     }
 
     /**
-     * An existing employee counts in its organisation's head count ({@code employees}) and in the global
-     * {@code employees}.
+     * An existing employee counts in the global {@code employees} (and in its organisation's head count through
+     * {@link OrgFigures#ORG}).
      */
     static PartDerivation<Employee> employees() {
         return new PartDerivation<>(Employee.SCHEMA, EMPLOYEE_CREATED, EMPLOYEE_DELETED,
-                employee -> Contribution.builder()
-                        .count(Orgs.ORG_STATS, employee.orgId(), Orgs.ORG_EMPLOYEES, 1)
-                        .count(SharedStats.global(Orgs.GLOBAL_EMPLOYEES), 1)
-                        .build(),
+                employee -> Contribution.builder().count(SharedStats.global(Orgs.GLOBAL_EMPLOYEES), 1).build(),
                 employee -> new EmployeeMemberships(employee.orgId(), employee.employeeId(), employee.incarnation()),
                 (id, employee) -> new EmployeeDetail(id, employee.employeeId(), employee.orgId(), employee.name(),
                         employee.createdAt()));

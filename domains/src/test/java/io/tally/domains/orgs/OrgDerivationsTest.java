@@ -4,10 +4,13 @@ import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tally.core.ShardSettings;
 import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.IntendedChanges;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
@@ -27,10 +30,17 @@ class OrgDerivationsTest {
 
     private static final CounterRef GLOBAL_ORGS = SharedStats.global(Orgs.GLOBAL_ORGS);
     private static final CounterRef GLOBAL_EMPLOYEES = SharedStats.global(Orgs.GLOBAL_EMPLOYEES);
-    private static final CounterRef ORG_TEAMS = CounterRef.of(Orgs.ORG_STATS, "abc", Orgs.ORG_TEAMS);
-    private static final CounterRef ORG_EMPLOYEES = CounterRef.of(Orgs.ORG_STATS, "abc", Orgs.ORG_EMPLOYEES);
-    private static final CounterRef ORG_MEMBERSHIPS = CounterRef.of(Orgs.ORG_STATS, "abc", Orgs.ORG_MEMBERSHIPS);
-    private static final CounterRef TEAM_MEMBERS = CounterRef.of(Orgs.TEAM_STATS, "web", Orgs.TEAM_MEMBERS);
+    private static final CounterRef ORG_TEAMS = CounterRef.of(OrgFigures.ORG.type(), "abc", Orgs.ORG_TEAMS);
+    private static final CounterRef ORG_EMPLOYEES = CounterRef.of(OrgFigures.ORG.type(), "abc", Orgs.ORG_EMPLOYEES);
+    private static final CounterRef ORG_MEMBERSHIPS = CounterRef.of(OrgFigures.ORG.type(), "abc", Orgs.ORG_MEMBERSHIPS);
+    private static final CounterRef TEAM_MEMBERS = CounterRef.of(OrgFigures.TEAM.type(), "web", Orgs.TEAM_MEMBERS);
+
+    /** The domain's derivations as the registry joins them with its views: the figures' deltas are the views'. */
+    private static final Derivations JOINED = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
+
+    private static Derivation joined(io.tally.core.EntityType type) {
+        return JOINED.forType(type).orElseThrow();
+    }
 
     static Stream<Arguments> cases() {
         Membership rejoined = new Membership("abc", "web", "e1", null, T.plusSeconds(5), "ti2", "ei1");
@@ -44,41 +54,41 @@ class OrgDerivationsTest {
                         "modify_renamedOrganisation_changesNothing", ORG.toItem(),
                         new Organisation("abc", "ABC Ltd", "Retail", T, T, 2).toItem(), Map.of(), Map.of(), List.of()),
                         List.of()),
-                row(PartDerivation.teams(), new DerivationCase(
+                row(joined(Orgs.TEAM), new DerivationCase(
                         "insert_team_countsTheOrganisationsTeamsAndAnnouncesTeamCreated", null, TEAM.toItem(),
                         deltas(ORG_TEAMS, 1), Map.of(),
                         List.of(event(PartDerivation.TEAM_CREATED.detailType(), "web", "teamId", "web", "orgId", "abc",
                                 "name", "web_team", "createdAt", "2020-07-05T10:00:00.000Z"))), List.of()),
-                row(PartDerivation.teams(), new DerivationCase(
+                row(joined(Orgs.TEAM), new DerivationCase(
                         "remove_team_uncountsAndRemovesItsMembershipsInTurn", TEAM.toItem(), null,
                         deltas(ORG_TEAMS, -1), Map.of(),
                         List.of(event(PartDerivation.TEAM_DELETED.detailType(), "web", "teamId", "web", "orgId", "abc",
                                 "name", "web_team", "createdAt", "2020-07-05T10:00:00.000Z"))),
                         List.of(new TeamMemberships("abc", "web", "ti1"))),
-                row(PartDerivation.employees(), new DerivationCase(
+                row(joined(Orgs.EMPLOYEE), new DerivationCase(
                         "insert_employee_countsHeadCountAndGlobalEmployees", null, EMPLOYEE.toItem(),
                         deltas(ORG_EMPLOYEES, 1, GLOBAL_EMPLOYEES, 1), Map.of(),
                         List.of(event(PartDerivation.EMPLOYEE_CREATED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
                                 "name", "Maureen", "createdAt", "2020-07-05T10:00:00.000Z"))), List.of()),
-                row(PartDerivation.employees(), new DerivationCase(
+                row(joined(Orgs.EMPLOYEE), new DerivationCase(
                         "remove_employee_uncountsAndRemovesTheirMembershipsInTurn", EMPLOYEE.toItem(), null,
                         deltas(ORG_EMPLOYEES, -1, GLOBAL_EMPLOYEES, -1), Map.of(),
                         List.of(event(PartDerivation.EMPLOYEE_DELETED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
                                 "name", "Maureen", "createdAt", "2020-07-05T10:00:00.000Z"))),
                         List.of(new EmployeeMemberships("abc", "e1", "ei1"))),
-                row(new MembershipDerivation(), new DerivationCase(
+                row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "insert_membership_countsTeamMembersAndOrgMembershipsAndAnnouncesJoined", null,
                         MEMBERSHIP.toItem(), deltas(TEAM_MEMBERS, 1, ORG_MEMBERSHIPS, 1), Map.of(),
                         List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM.detailType(), MEMBERSHIP))), List.of()),
-                row(new MembershipDerivation(), new DerivationCase(
+                row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "remove_membership_uncountsAndAnnouncesLeft", MEMBERSHIP.toItem(), null,
                         deltas(TEAM_MEMBERS, -1, ORG_MEMBERSHIPS, -1), Map.of(),
                         List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP))), List.of()),
-                row(new MembershipDerivation(), new DerivationCase(
+                row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "modify_roleChanged_noDeltasNoEvents", MEMBERSHIP.toItem(),
                         new Membership("abc", "web", "e1", "member", T, "ti1", "ei1").toItem(),
                         Map.of(), Map.of(), List.of()), List.of()),
-                row(new MembershipDerivation(), new DerivationCase(
+                row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "modify_overwrittenByALaterTeamsMembership_leftThenJoined", MEMBERSHIP.toItem(),
                         rejoined.toItem(), Map.of(), Map.of(),
                         List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP),

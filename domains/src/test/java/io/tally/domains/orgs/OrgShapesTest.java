@@ -77,15 +77,15 @@ class OrgShapesTest {
     @Test
     void stats_areTheDeclaredCountersInOrder_zeroWhenNotCountedYet() {
         List<String> orgFields = new ArrayList<>(List.of("orgId"));
-        orgFields.addAll(Orgs.ORG_STATS.counters());
-        assertThat(Json.tree(OrgRoutes.OrgStats.of("abc", null)).fieldNames()).toIterable()
+        orgFields.addAll(OrgFigures.ORG.type().counters());
+        assertThat(orgFields).containsExactly("orgId", "teams", "employees", "memberships");
+        assertThat(Json.tree(OrgFigures.ORG.answer("abc", Map.of())).fieldNames()).toIterable()
                 .containsExactlyElementsOf(orgFields);
-        assertThat(Json.tree(OrgRoutes.OrgStats.of("abc", Map.of("entityType", s("OrgStats"),
-                "employees", AttributeValue.fromN("4")))).toString())
+        assertThat(Json.tree(OrgFigures.ORG.answer("abc", Map.of("employees", 4L))).toString())
                 .isEqualTo("{\"orgId\":\"abc\",\"teams\":0,\"employees\":4,\"memberships\":0}");
         assertThat(Json.tree(OrgRoutes.TeamStats.of("web", "abc", null)).toString())
                 .isEqualTo("{\"teamId\":\"web\",\"orgId\":\"abc\",\"members\":0}");
-        assertThat(Orgs.TEAM_STATS.counters()).containsExactly("members");
+        assertThat(OrgFigures.TEAM.type().counters()).containsExactly("members");
         assertThatThrownBy(() -> OrgRoutes.TeamStats.of("web", "abc", Map.of("entityType", s("OrgStats"))))
                 .isInstanceOf(MalformedItemException.class);
     }
