@@ -86,6 +86,11 @@ public final class ItemSchema<T extends Record> {
         }
     }
 
+    /** The record the items hold. */
+    public Class<T> type() {
+        return type;
+    }
+
     /** The schema of items of {@code entityType} holding records of {@code type}, at the key {@code key} gives. */
     public static <T extends Record> Builder<T> of(Class<T> type, EntityType entityType, Function<T, Key> key) {
         return new Builder<>(type, entityType, key);

@@ -11,11 +11,12 @@ import java.time.Instant;
  * the contract's JSON, both from this one record.
  *
  * @param stars 1..5
- * @param text  at most {@link ReviewRoutes#TEXT_MAX} characters, or null
+ * @param text  at most {@link #TEXT_MAX} characters, or null
  */
 @JsonPropertyOrder({"userId", "itemId", "stars", "text", "updatedAt"})
 public record Review(String userId, String itemId, long stars, String text, Instant updatedAt) {
     static final String SK_PREFIX = "REVIEW#";
+    static final int TEXT_MAX = 2_000;
 
     static final ItemSchema<Review> SCHEMA = ItemSchema.of(Review.class, Reviews.REVIEW, Review::key)
             .optional("text")

@@ -5,17 +5,21 @@ import io.tally.core.EntityType;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
-import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.EntityResource;
+import io.tally.core.domain.EntityTable.Requires;
 import io.tally.core.events.EventType;
-import io.tally.core.http.Router;
+import io.tally.core.http.Access;
+import io.tally.core.users.Users;
 import io.tally.core.workload.EntityWorkload;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Reviews of catalogue items, declared once: a domain of one's own, plugged into Tally from outside its modules. It
  * builds on the users kernel and on the catalogue (whose items it looks up by id), and adds nothing to the shared stats
- * items: its figures are its own views ({@link ReviewFigures}), and every change announces {@code ReviewChanged}.
+ * items: a review is an entity at its path (only the reviewer writes; the reviewer or an admin reads), its figures are
+ * its own views ({@link ReviewFigures}), and every change announces {@code ReviewChanged}.
  *
  * <pre>
  * entity         pk                     sk
@@ -51,6 +55,18 @@ public final class Reviews extends DeclaredDomain {
                 .requires("users", "catalogue")
                 .entityTypes(REVIEW)
                 .views(ReviewFigures.PER_ITEM, ReviewFigures.PER_USER)
+                .resources(EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA,
+                                ids -> Review.key(ids.get("userId"), ids.get("itemId")))
+                        .missing(ids -> "user '" + ids.get("userId") + "' has no review of item '" + ids.get("itemId")
+                                + "'")
+                        .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)",
+                                Set.of("stars", "text"), (ids, body, old, now) -> new Review(ids.get("userId"),
+                                        ids.get("itemId"), body.requiredLong("stars", 1, 5),
+                                        body.optionalMultiline("text", 0, Review.TEXT_MAX), now),
+                                ids -> List.of(new Requires(Users.USER, ids.get("userId"), "user"),
+                                        new Requires(ReviewFigures.CATALOGUE_ITEM, ids.get("itemId"), "catalogue item")))
+                        .get(Access.ownerOrAdmin("userId"), "A user's review of an item")
+                        .delete(Access.owner("userId"), "Delete a review"))
                 .announces(REVIEW_CHANGED, Review.SCHEMA, review -> review.userId() + "/" + review.itemId(),
                         ReviewChanged::of)
                 .demoSeed(Reviews::seedDemo)
@@ -64,10 +80,5 @@ public final class Reviews extends DeclaredDomain {
     private static void seedDemo(DemoApi api) throws IOException, InterruptedException {
         api.write("PUT", "/users/user-8790/reviews/55", DemoApi.body("stars", 5, "text", "Streams, finally clear."));
         api.write("PUT", "/users/user-8790/reviews/65", DemoApi.body("stars", 4));
-    }
-
-    @Override
-    public void routes(Router router, RouteContext context) {
-        new ReviewRoutes(context).register(router);
     }
 }

@@ -92,6 +92,7 @@ public final class WriterApi {
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
         domains.domains().forEach(domain -> {
             int before = router.descriptions().size();
+            io.tally.core.domain.Domain.registerResources(domain, router, context);
             domain.routes(router, context);
             // A view's read route, unless the domain declared one of the same path itself.
             List<Router.Description> own = List.copyOf(router.descriptions().subList(before,

@@ -48,6 +48,7 @@ public final class Declaration {
     private final List<EntityType> entityTypes = new ArrayList<>();
     private final List<DerivedType> derivedTypes = new ArrayList<>();
     private final List<View<?>> views = new ArrayList<>();
+    private final List<EntityResource<?>> resources = new ArrayList<>();
     private final List<io.tally.core.derive.Announcement<?>> announcements = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
@@ -84,6 +85,11 @@ public final class Declaration {
     public Declaration views(View<?>... declared) {
         add(views, declared);
         return add(derivedTypes, Views.types(List.of(declared)).toArray(DerivedType[]::new));
+    }
+
+    /** Entities at paths, with their generated routes ({@link Domain#resources}), in the order given. */
+    public Declaration resources(EntityResource<?>... declared) {
+        return add(resources, declared);
     }
 
     /**
@@ -179,6 +185,10 @@ public final class Declaration {
 
     List<io.tally.core.derive.Announcement<?>> announcements() {
         return List.copyOf(announcements);
+    }
+
+    List<EntityResource<?>> resources() {
+        return List.copyOf(resources);
     }
 
     List<DerivedType> derivedTypes() {

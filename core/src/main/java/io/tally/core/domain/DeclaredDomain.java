@@ -65,6 +65,11 @@ public abstract class DeclaredDomain implements Domain {
     }
 
     @Override
+    public final List<EntityResource<?>> resources() {
+        return declaration.resources();
+    }
+
+    @Override
     public final List<io.tally.core.derive.Announcement<?>> announcements() {
         return declaration.announcements();
     }

@@ -72,6 +72,19 @@ public interface Domain {
     }
 
     /**
+     * Its entities at paths, their {@code GET}, {@code PUT} and {@code DELETE} routes declared as data
+     * ({@code Declaration.resource}): added before {@link #routes}, in the order declared.
+     */
+    default List<EntityResource<?>> resources() {
+        return List.of();
+    }
+
+    /** Adds the routes of {@link #resources}; the writer calls it before {@link #routes}. */
+    static void registerResources(Domain domain, Router router, RouteContext context) {
+        domain.resources().forEach(resource -> resource.register(router, context));
+    }
+
+    /**
      * Its figures declared as data ({@link View}): their derived types must be among {@link #derivedTypes}
      * ({@code Declaration.views} adds them; the registry checks), their derivations join this domain's own
      * ({@link DomainRegistry#derivations}), and their read routes are added after {@link #routes}, unless this domain

@@ -9,9 +9,13 @@ import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
+import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Cursors;
 import io.tally.core.http.ErrorCode;
+import io.tally.core.http.Router;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -142,5 +146,73 @@ class EntityTableTest {
         })).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(calls[0]).isEqualTo(EntityTable.ATTEMPTS);
         assertThat(notes.get(key).orElseThrow().text()).isNull();
+    }
+
+    /** A note at its path, its routes declared: PUT (body optional), GET and DELETE. */
+    private Router resource() {
+        EntityResource<Note> resource = EntityResource.at("/shelves/{shelfId}/notes/{noteId}", Note.SCHEMA,
+                        ids -> Note.key(ids.get("shelfId"), ids.get("noteId")))
+                .missing(ids -> "shelf '" + ids.get("shelfId") + "' has no note '" + ids.get("noteId") + "'")
+                .putOptionalBody(Access.owner("shelfId"), "Write a note", java.util.Set.of("text"),
+                        (ids, body, old, now) -> new Note(ids.get("shelfId"), ids.get("noteId"),
+                                old.map(Note::version).orElse(0L) + 1, body.optionalLine("text", 10)),
+                        ids -> List.of(shelf(ids.get("shelfId"))))
+                .get(Access.ownerOrAdmin("shelfId"), "A note")
+                .delete(Access.owner("shelfId"), "Delete a note");
+        Router router = new Router();
+        Domain.registerResources(new DeclaredDomain(Declaration.of("notes").resources(resource)) { }, router, context);
+        return router;
+    }
+
+    private ApiResponse call(Router router, String method, String path, String body) {
+        Router.Match match = router.match(method, path);
+        return match.handler().handle(new ApiRequest(method, path, match.pathParameters(), Map.of(), Map.of(), body));
+    }
+
+    private ErrorCode refused(Router router, String method, String path, String body) {
+        try {
+            call(router, method, path, body);
+        } catch (ApiException e) {
+            return e.code();
+        }
+        throw new AssertionError(method + " " + path + " answered");
+    }
+
+    @Test
+    void resource_putCreates201AtItsPath_thenReplaces200_getAndDeleteAnswerIt_missingIs404WithItsMessage() {
+        Router router = resource();
+        ApiResponse created = call(router, "PUT", "/shelves/s1/notes/n1", "{\"text\":\"hello\"}");
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.headers()).containsEntry("Location", "/shelves/s1/notes/n1");
+        assertThat(created.body().toString()).isEqualTo(
+                "{\"shelfId\":\"s1\",\"noteId\":\"n1\",\"version\":1,\"text\":\"hello\"}");
+        ApiResponse replaced = call(router, "PUT", "/shelves/s1/notes/n1", null);
+        assertThat(replaced.status()).isEqualTo(200);
+        assertThat(replaced.body().get("version").asLong()).isEqualTo(2);
+        assertThat(replaced.body().get("text").isNull()).isTrue();
+        assertThat(call(router, "GET", "/shelves/s1/notes/n1", null).body().get("version").asLong()).isEqualTo(2);
+        assertThat(call(router, "DELETE", "/shelves/s1/notes/n1", null).body().get("noteId").asText())
+                .isEqualTo("n1");
+        assertThatThrownBy(() -> call(router, "GET", "/shelves/s1/notes/n1", null))
+                .hasMessage("shelf 's1' has no note 'n1'");
+        assertThat(refused(router, "DELETE", "/shelves/s1/notes/n1", null)).isEqualTo(ErrorCode.NOT_FOUND);
+    }
+
+    @Test
+    void resource_badInputIs400_aMissingRequiredEntityIs404_andNothingIsWritten() {
+        Router router = resource();
+        assertThat(refused(router, "PUT", "/shelves/s1/notes/n1", "{\"text\":\"far too long a note\"}"))
+                .isEqualTo(ErrorCode.VALIDATION_FAILED);
+        assertThat(refused(router, "PUT", "/shelves/s1/notes/n1", "{\"other\":1}")).isNotNull();
+        assertThat(refused(router, "PUT", "/shelves/s1/notes/a%23b", null)).isEqualTo(ErrorCode.VALIDATION_FAILED);
+        assertThat(refused(router, "PUT", "/shelves/s9/notes/n1", null)).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(notes.get(Note.key("s1", "n1"))).isEmpty();
+        assertThat(notes.get(Note.key("s9", "n1"))).isEmpty();
+        assertThat(router.descriptions()).extracting(Router.Description::method).containsExactly("PUT", "GET",
+                "DELETE");
+        assertThatThrownBy(() -> EntityResource.at("/notes", Note.SCHEMA, ids -> Note.key("s", "n")))
+                .hasMessageContaining("names its ids as parameters");
+        assertThatThrownBy(() -> EntityResource.at("/n/{noteId}", Note.SCHEMA, ids -> Note.key("s", "n"))
+                .get(Access.ADMIN, "a").get(Access.ADMIN, "b")).hasMessageContaining("declared twice");
     }
 }

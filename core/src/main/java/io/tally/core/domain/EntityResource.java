@@ -1,0 +1,178 @@
+package io.tally.core.domain;
+
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import io.tally.core.http.Access;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Body;
+import io.tally.core.http.Router;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * An entity at a path, its routes declared as data ({@code Declaration.resource}): {@code GET} answers it,
+ * {@code DELETE} removes it and answers what it removed, and {@code PUT} creates or replaces it (201 with its location,
+ * or 200), through an {@link EntityTable}: the put in one transaction with the checks that the entities it refers to
+ * exist, on the condition that the item is still as read. The path's parameters are the entity's ids (each checked as
+ * an id, 400 otherwise), and a missing entity is 404 with the message the resource gives. The routes are added, in the
+ * order declared, before the domain's own ({@link Domain#routes}), with their access rules, summaries and the OpenAPI
+ * description of the entity.
+ *
+ * <pre>{@code
+ * EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA, ids -> Review.key(ids.get("userId"), ids.get("itemId")))
+ *         .missing(ids -> "user '" + ids.get("userId") + "' has no review of item '" + ids.get("itemId") + "'")
+ *         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)", Set.of("stars", "text"),
+ *                 (ids, body, current, now) -> new Review(...), ids -> List.of(new Requires(Users.USER, ...)))
+ *         .get(Access.ownerOrAdmin("userId"), "A user's review of an item")
+ *         .delete(Access.owner("userId"), "Delete a review");
+ * }</pre>
+ *
+ * @param <T> the entity
+ */
+public final class EntityResource<T extends Record> {
+    private final String path;
+    private final ItemSchema<T> schema;
+    private final Function<Map<String, String>, Key> key;
+    private Function<Map<String, String>, String> missing;
+    private final List<Declared> routes = new ArrayList<>();
+
+    /**
+     * The next state of the entity a {@code PUT} writes.
+     *
+     * @param ids     the path's ids, by parameter name
+     * @param body    the request's body, its fields checked against those the route takes (an empty body when it may
+     *                be left out and was)
+     * @param current the entity as it is (empty when the put creates it); read again on each attempt
+     * @param now     the writer's clock, read on each attempt
+     */
+    @FunctionalInterface
+    public interface Put<T> {
+        T next(Map<String, String> ids, Body body, Optional<T> current, Instant now);
+    }
+
+    private record Declared(String method, Access access, String summary, Set<String> fields, boolean bodyRequired,
+                            Put<?> put, Function<Map<String, String>, List<EntityTable.Requires>> requires) {
+    }
+
+    private EntityResource(String path, ItemSchema<T> schema, Function<Map<String, String>, Key> key) {
+        this.path = Objects.requireNonNull(path, "path");
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.key = Objects.requireNonNull(key, "key");
+        if (Router.parameters(path).isEmpty()) {
+            throw new IllegalArgumentException("an entity's path names its ids as parameters: " + path);
+        }
+        this.missing = ids -> schema.type().getSimpleName() + " " + String.join("/", ids.values())
+                + " does not exist";
+    }
+
+    /** The entity {@code schema} reads at {@code path}, keyed by the path's ids. */
+    public static <T extends Record> EntityResource<T> at(String path, ItemSchema<T> schema,
+                                                          Function<Map<String, String>, Key> key) {
+        return new EntityResource<>(path, schema, key);
+    }
+
+    /** The message of the 404 for an entity that is not there, from the path's ids. */
+    public EntityResource<T> missing(Function<Map<String, String>, String> message) {
+        this.missing = Objects.requireNonNull(message, "message");
+        return this;
+    }
+
+    /** {@code GET}: the entity, read strongly consistent; 404 when there is none. */
+    public EntityResource<T> get(Access access, String summary) {
+        return add(new Declared("GET", access, summary, Set.of(), false, null, null));
+    }
+
+    /** {@code DELETE}: the entity removed, and answered; 404 when there was none. */
+    public EntityResource<T> delete(Access access, String summary) {
+        return add(new Declared("DELETE", access, summary, Set.of(), false, null, null));
+    }
+
+    /**
+     * {@code PUT} with a body of {@code fields} (required): the entity {@code next} makes, written if every entity
+     * {@code requires} names exists (the first missing one is a 404 naming it).
+     */
+    public EntityResource<T> put(Access access, String summary, Set<String> fields, Put<T> next,
+                                 Function<Map<String, String>, List<EntityTable.Requires>> requires) {
+        return add(new Declared("PUT", access, summary, Set.copyOf(fields), true, next, requires));
+    }
+
+    /** As {@link #put}, the body optional: a request without one is a body with none of the fields. */
+    public EntityResource<T> putOptionalBody(Access access, String summary, Set<String> fields, Put<T> next,
+                                             Function<Map<String, String>, List<EntityTable.Requires>> requires) {
+        return add(new Declared("PUT", access, summary, Set.copyOf(fields), false, next, requires));
+    }
+
+    private EntityResource<T> add(Declared route) {
+        Objects.requireNonNull(route.access(), "access");
+        if (routes.stream().anyMatch(declared -> declared.method().equals(route.method()))) {
+            throw new IllegalArgumentException(route.method() + " " + path + " is declared twice");
+        }
+        routes.add(route);
+        return this;
+    }
+
+    /** The path, for the registry's and the writer's checks. */
+    public String path() {
+        return path;
+    }
+
+    /** Adds the routes to the router, in the order declared. */
+    void register(Router router, RouteContext context) {
+        EntityTable<T> table = EntityTable.of(context, schema);
+        for (Declared route : routes) {
+            Router.Route added = router.add(route.method(), path, route.access(), request -> handle(route, table,
+                    context, request)).summary(route.summary());
+            if (route.put() != null) {
+                if (route.bodyRequired()) {
+                    added.body(route.fields());
+                } else {
+                    added.optionalBody(route.fields());
+                }
+            }
+            added.returns(route.put() != null ? 201 : 200, schema.type());
+        }
+    }
+
+    /** The entity's path with its ids in place: a created entity's location. */
+    private String location(Map<String, String> ids) {
+        String location = path;
+        for (Map.Entry<String, String> id : ids.entrySet()) {
+            location = location.replace("{" + id.getKey() + "}", id.getValue());
+        }
+        return location;
+    }
+
+    @SuppressWarnings("unchecked")
+    private ApiResponse handle(Declared route, EntityTable<T> table, RouteContext context, ApiRequest request) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        Router.parameters(path).forEach(name -> ids.put(name, request.id(name)));
+        Map<String, String> given = Map.copyOf(ids);
+        Key at = key.apply(given);
+        switch (route.method()) {
+            case "GET" -> {
+                return ApiResponse.ok(table.get(at).orElseThrow(() -> ApiException.notFound(missing.apply(ids))));
+            }
+            case "DELETE" -> {
+                return ApiResponse.ok(table.delete(at).orElseThrow(() -> ApiException.notFound(missing.apply(ids))));
+            }
+            default -> {
+                Body body = route.bodyRequired() ? Body.parse(request.body(), route.fields())
+                        : Body.parseOptional(request.body(), route.fields());
+                Put<T> next = (Put<T>) route.put();
+                EntityTable.Written<T> written = table.put(at, current -> next.next(given, body, current,
+                        context.now()), route.requires().apply(given).toArray(EntityTable.Requires[]::new));
+                return written.created() ? ApiResponse.created(written.after(), location(given))
+                        : ApiResponse.ok(written.after());
+            }
+        }
+    }
+}
