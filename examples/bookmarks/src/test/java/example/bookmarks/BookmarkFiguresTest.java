@@ -1,6 +1,7 @@
 package example.bookmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
@@ -8,11 +9,12 @@ import io.tally.core.derive.CounterRef;
 import io.tally.core.derive.IntendedChanges;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.testkit.FigureCheck;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,30 +27,24 @@ class BookmarkFiguresTest {
 
     @Test
     void figures_afterRandomCreatesReplacesAndDeletes_areTheHandCountOfWhatExists() {
-        Random random = new Random(11);
-        Map<Key, Bookmark> existing = new HashMap<>();
-        Map<String, Long> derived = new HashMap<>();
-        for (int step = 0; step < 2_000; step++) {
-            String userId = "u" + random.nextInt(6);
-            String itemId = "i" + random.nextInt(4);
-            Bookmark before = existing.get(Bookmark.key(userId, itemId));
-            Bookmark after = random.nextInt(4) == 0 ? null : new Bookmark(userId, itemId, null,
-                    Instant.parse("2026-10-31T12:00:00Z").plusSeconds(3_600L * random.nextInt(24)),
-                    Instant.parse("2026-12-01T00:00:00Z"));
-            IntendedChanges changes = derivations.derive(Bookmarks.BOOKMARK, "r" + step,
-                    before == null ? null : Bookmark.SCHEMA.toItem(before),
-                    after == null ? null : Bookmark.SCHEMA.toItem(after));
-            assertThat(changes.problems()).isEmpty();
-            assertThat(changes.events()).hasSize(before == null && after == null ? 0 : 1);
-            changes.counterDeltas().forEach((counter, delta) -> derived.merge(name(counter), delta, Long::sum));
-            derived.values().removeIf(value -> value == 0);
-            if (after == null) {
-                existing.remove(Bookmark.key(userId, itemId));
-            } else {
-                existing.put(after.key(), after);
-            }
-            assertThat(derived).as("step %d", step).isEqualTo(handCount(existing.values()));
-        }
+        FigureCheck.of(DomainRegistry.load(), Bookmark.SCHEMA)
+                .states(random -> new Bookmark("u" + random.nextInt(6), "i" + random.nextInt(4), null,
+                        Instant.parse("2026-10-31T12:00:00Z").plusSeconds(3_600L * random.nextInt(24)),
+                        Instant.parse("2026-12-01T00:00:00Z")))
+                .model(BookmarkFiguresTest::handCount)
+                // One BookmarkChanged per change.
+                .eachChange((before, after, changes) -> assertThat(changes.events()).hasSize(1))
+                .run(11, 2_000);
+        // The kit fails a model that differs: here one that forgets the monthly ranking's entries.
+        assertThatThrownBy(() -> FigureCheck.of(DomainRegistry.load(), Bookmark.SCHEMA)
+                .states(random -> new Bookmark("u1", "i1", null, Instant.parse("2026-11-02T00:00:00Z"),
+                        Instant.parse("2026-11-02T00:00:00Z")))
+                .model(bookmarks -> {
+                    Map<String, Long> counts = new HashMap<>(handCount(bookmarks));
+                    counts.keySet().removeIf(name -> name.startsWith("TOPBOOKMARKED#"));
+                    return counts;
+                }).run(11, 5)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("TOPBOOKMARKED#i1 MONTH#2026-11 data");
     }
 
     @Test
@@ -68,7 +64,7 @@ class BookmarkFiguresTest {
     }
 
     /** Each figure, by its item's key and attribute, of the bookmarks that exist; zeros left out. */
-    private static Map<String, Long> handCount(Iterable<Bookmark> bookmarks) {
+    private static Map<String, Long> handCount(Collection<Bookmark> bookmarks) {
         Map<String, Long> counts = new HashMap<>();
         for (Bookmark bookmark : bookmarks) {
             counts.merge("ITEMBOOKMARKS#" + bookmark.itemId() + " #STATS# bookmarks", 1L, Long::sum);
@@ -77,10 +73,6 @@ class BookmarkFiguresTest {
                     + bookmark.createdAt().toString().substring(0, 7) + " data", 1L, Long::sum);
         }
         return counts;
-    }
-
-    private static String name(CounterRef counter) {
-        return counter.key().pk() + " " + counter.key().sk() + " " + counter.attribute();
     }
 
     @Test
