@@ -50,12 +50,15 @@ public final class ItemSchema<T extends Record> {
     private final List<Field> fields;
     private final Map<String, Function<T, AttributeValue>> computed;
     private final Constructor<T> constructor;
+    /** How {@link #fromItem} reads an item of its type, when the record is not read from its components alone. */
+    private final Function<Map<String, AttributeValue>, T> reader;
 
     private ItemSchema(Builder<T> builder) {
         this.type = builder.type;
         this.entityTypes = List.copyOf(builder.entityTypes);
         this.key = builder.key;
         this.computed = Map.copyOf(builder.computed);
+        this.reader = builder.reader;
         RecordComponent[] components = type.getRecordComponents();
         List<Field> fields = new ArrayList<>();
         for (RecordComponent component : components) {
@@ -155,7 +158,7 @@ public final class ItemSchema<T extends Record> {
     /** The record an item holds; checks its entity type first, so that a mapper never reads an item of another kind. */
     public T fromItem(Map<String, AttributeValue> item) {
         Items.expectType(item, entityTypes.toArray(EntityType[]::new));
-        return fields(item, Map.of());
+        return reader != null ? reader.apply(item) : fields(item, Map.of());
     }
 
     /**
@@ -275,11 +278,22 @@ public final class ItemSchema<T extends Record> {
         private final Set<String> optional = new java.util.HashSet<>();
         private final Set<String> transientFields = new java.util.HashSet<>();
         private final Map<String, Function<T, AttributeValue>> computed = new LinkedHashMap<>();
+        private Function<Map<String, AttributeValue>, T> reader;
 
         private Builder(Class<T> type, EntityType entityType, Function<T, Key> key) {
             this.type = Objects.requireNonNull(type, "type");
             this.entityTypes.add(Objects.requireNonNull(entityType, "entityType"));
             this.key = Objects.requireNonNull(key, "key");
+        }
+
+        /**
+         * How {@link ItemSchema#fromItem} reads an item (after checking its entity type), for a record some of whose
+         * components are read another way (a link that carries a copy of its favourite, say): the same reader for the
+         * domain's derivation and its views, so that both take the same items as readable.
+         */
+        public Builder<T> readBy(Function<Map<String, AttributeValue>, T> read) {
+            this.reader = Objects.requireNonNull(read, "read");
+            return this;
         }
 
         /** Components that may be null: left out of the item, read back as null. */

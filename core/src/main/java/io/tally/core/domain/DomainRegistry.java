@@ -106,6 +106,14 @@ public final class DomainRegistry {
                 throw invalid(domain, view + " counts " + view.source() + ", which is not one of the domain's own"
                         + " entity types (a view counts its domain's entities; another domain derives its own)");
             }
+            if (view instanceof io.tally.core.view.SharedCounts<?> shared) {
+                shared.counters().forEach(counter -> {
+                    if (!domain.sharedCounters().contains(counter)) {
+                        throw invalid(domain, view + " counts in '" + counter.attribute() + "', which the domain"
+                                + " does not declare in sharedCounters()");
+                    }
+                });
+            }
             if (view instanceof CounterView<?, ?> counted) {
                 counted.read().flatMap(read -> read.existence().entity()).ifPresent(entity -> {
                     if (!lookups.containsKey(entity.attributeValue())) {

@@ -51,7 +51,9 @@ public final class EntityResource<T extends Record> {
      * @param ids     the path's ids, by parameter name
      * @param body    the request's body, its fields checked against those the route takes (an empty body when it may
      *                be left out and was)
-     * @param current the entity as it is (empty when the put creates it); read again on each attempt
+     * @param current the entity as it is (empty when the put creates it); read again on each attempt, and empty in a
+     *                first call before any read, whose answer is dropped: the function checks the body there (a 400
+     *                answered before the table is read) and has no other effect
      * @param now     the writer's clock, read on each attempt
      */
     @FunctionalInterface
@@ -70,8 +72,8 @@ public final class EntityResource<T extends Record> {
         if (Router.parameters(path).isEmpty()) {
             throw new IllegalArgumentException("an entity's path names its ids as parameters: " + path);
         }
-        this.missing = ids -> schema.type().getSimpleName() + " " + String.join("/", ids.values())
-                + " does not exist";
+        this.missing = ids -> schema.entityType().attributeValue().toLowerCase(java.util.Locale.ROOT) + " '"
+                + String.join("/", ids.values()) + "' does not exist";
     }
 
     /** The entity {@code schema} reads at {@code path}, keyed by the path's ids. */
@@ -80,7 +82,10 @@ public final class EntityResource<T extends Record> {
         return new EntityResource<>(path, schema, key);
     }
 
-    /** The message of the 404 for an entity that is not there, from the path's ids. */
+    /**
+     * The message of the 404 for an entity that is not there, from the path's ids; by default
+     * {@code "<entity type in lower case> '<ids joined with />' does not exist"}.
+     */
     public EntityResource<T> missing(Function<Map<String, String>, String> message) {
         this.missing = Objects.requireNonNull(message, "message");
         return this;
@@ -168,6 +173,8 @@ public final class EntityResource<T extends Record> {
                 Body body = route.bodyRequired() ? Body.parse(request.body(), route.fields())
                         : Body.parseOptional(request.body(), route.fields());
                 Put<T> next = (Put<T>) route.put();
+                // Once before any read, with no current state: the body's checks answer 400 before the table is read.
+                next.next(given, body, Optional.empty(), context.now());
                 EntityTable.Written<T> written = table.put(at, current -> next.next(given, body, current,
                         context.now()), route.requires().apply(given).toArray(EntityTable.Requires[]::new));
                 return written.created() ? ApiResponse.created(written.after(), location(given))

@@ -135,7 +135,7 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     /**
      * Counts the entities per value of a field (a pivot: favourites per type): the component is a
      * {@code Map<String, Long>} of each value that counts something to its count, values with zero left out, in the
-     * values' order. Stored as one counter a value, named {@code storedPrefix} and the value (a family of counters,
+     * values' natural order. Stored as one counter a value, named {@code storedPrefix} and the value (a family of counters,
      * {@link DerivedType.Builder#counterFamily}); a value is an id ({@code Ids}), so that it cannot reach past its
      * prefix.
      *
@@ -144,15 +144,15 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
      */
     public CounterViewBuilder<T, R> countPer(Component<R, Map<String, Long>> component, Function<T, String> field,
                                              String storedPrefix) {
-        return countPer(component, field, storedPrefix, java.util.Comparator.naturalOrder());
+        return countPer(component, field, storedPrefix, null);
     }
 
     /**
-     * As {@link #countPer(Component, Function, String)}, the map's values in the given order (an enumeration's, for
-     * one): values it cannot tell apart keep no order.
+     * As {@link #countPer(Component, Function, String)} over a fixed set of values (an enumeration's), the map's in
+     * their order: an entity of another value is a problem, and a stored counter of another value is not read.
      */
     public CounterViewBuilder<T, R> countPer(Component<R, Map<String, Long>> component, Function<T, String> field,
-                                             String storedPrefix, java.util.Comparator<String> order) {
+                                             String storedPrefix, List<String> values) {
         RecordComponent described = own(component);
         if (described.getType() != Map.class) {
             throw new IllegalArgumentException(answer.getSimpleName() + "." + described.getName() + " holds a count"
@@ -171,8 +171,12 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
             throw new IllegalArgumentException(answer.getSimpleName() + ": the stored prefix " + storedPrefix
                     + " is already a family's");
         }
+        if (values != null && (values.isEmpty() || !values.stream().allMatch(io.tally.core.Ids::isValid))) {
+            throw new IllegalArgumentException("the values of " + described.getName() + " are ids, at least one: "
+                    + values);
+        }
         families.put(described.getName(), new CounterFamily<>(storedPrefix, Objects.requireNonNull(field,
-                "field"), Objects.requireNonNull(order, "order")));
+                "field"), values));
         return this;
     }
 

@@ -41,7 +41,11 @@ final class CounterViewParts {
      */
     static void check(CounterViewBuilder<?, ?> view) {
         Map<String, String> prefixes = new LinkedHashMap<>();
-        view.families.forEach((component, family) -> prefixes.put(family.prefix(), component));
+        Map<String, String> components = new LinkedHashMap<>();
+        view.families.forEach((component, family) -> {
+            prefixes.put(family.prefix(), component);
+            components.put(component, family.prefix());
+        });
         for (CounterViewBuilder<?, ?> part : view.parts) {
             String named = view.answer.getSimpleName() + "'s part counting "
                     + part.source.entityType().attributeValue();
@@ -62,9 +66,12 @@ final class CounterViewParts {
             }
             part.families.forEach((component, family) -> {
                 String owner = prefixes.putIfAbsent(family.prefix(), component);
-                if (owner != null && !owner.equals(component)) {
+                String prefix = components.putIfAbsent(component, family.prefix());
+                // One prefix a component, one component a prefix: the view reads each family by its component.
+                if (owner != null && !owner.equals(component) || prefix != null && !prefix.equals(family.prefix())) {
                     throw new IllegalStateException(named + " stores " + component + " as " + family.prefix()
-                            + ", the view's " + owner);
+                            + ", which the view stores as " + (owner != null && !owner.equals(component) ? owner
+                            : component + " under " + prefix));
                 }
             });
         }

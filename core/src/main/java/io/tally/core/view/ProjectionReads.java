@@ -27,6 +27,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
  */
 final class ProjectionReads {
     private static final Set<String> KEY = Set.of(TableSchema.PK, TableSchema.SK);
+    /** Items one query evaluates at most (before the filter): a page is filled in few queries. */
+    static final int EVALUATED = 200;
+    /** Queries one page makes at most: past them it ends short, with a cursor, so no request reads without bound. */
+    static final int MOST_QUERIES = 5;
 
     private ProjectionReads() {
     }
@@ -42,18 +46,29 @@ final class ProjectionReads {
         int limit = Page.limit(request);
         Map<String, AttributeValue> start = cursors.decode(scope, request.queryParameter("cursor"), KEY);
         List<ObjectNode> items = new ArrayList<>();
+        int queries = 0;
         do {
-            QueryResponse response = dynamo.query(query(table, view, list.descending(), partition, start,
-                    limit - items.size()));
-            response.items().forEach(item -> items.add(Json.tree(view.read(item))));
+            QueryResponse response = dynamo.query(query(table, view, list.descending(), partition, start, EVALUATED));
+            queries++;
             start = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
                     ? response.lastEvaluatedKey() : null;
-        } while (start != null && items.size() < limit);
+            for (Map<String, AttributeValue> item : response.items()) {
+                items.add(Json.tree(view.read(item)));
+                if (items.size() == limit) {
+                    // The page is full within this query's items: the next page resumes after the last one taken.
+                    boolean more = start != null || item != response.items().get(response.items().size() - 1);
+                    start = more ? Map.of(TableSchema.PK, item.get(TableSchema.PK), TableSchema.SK,
+                            item.get(TableSchema.SK)) : null;
+                    break;
+                }
+            }
+            // A partition of mostly other items (removed entries' emptied items) ends the page short, with its cursor.
+        } while (start != null && items.size() < limit && queries < MOST_QUERIES);
         return ApiResponse.ok(Page.body(items, cursors.encode(scope, start)));
     }
 
     private static QueryRequest query(String table, ProjectionView<?, ?> view, boolean descending, String partition,
-                                      Map<String, AttributeValue> start, int limit) {
+                                      Map<String, AttributeValue> start, int evaluated) {
         // An entry whose entity went keeps an emptied item (its revision and watermarks): present means a field is there.
         Map<String, String> names = new LinkedHashMap<>(Map.of("#pk", TableSchema.PK, "#type", TableSchema.ENTITY_TYPE));
         List<String> present = new ArrayList<>();
@@ -68,7 +83,7 @@ final class ProjectionReads {
                 .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(partition),
                         ":type", AttributeValue.fromS(view.type().entityType().attributeValue())))
                 .scanIndexForward(!descending)
-                .limit(limit);
+                .limit(evaluated);
         if (start != null) {
             query.exclusiveStartKey(start);
         }

@@ -14,7 +14,7 @@ import java.util.List;
  *
  * @param <T> the entity the view counts
  */
-public sealed interface View<T extends Record> permits CounterView, RankingView, ProjectionView {
+public sealed interface View<T extends Record> permits CounterView, RankingView, ProjectionView, SharedCounts {
     /** How the entities the view counts are read: their record and entity type. */
     ItemSchema<T> schema();
 

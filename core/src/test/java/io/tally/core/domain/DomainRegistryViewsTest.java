@@ -156,4 +156,25 @@ class DomainRegistryViewsTest {
         assertThat(deleted.events()).isEmpty();
         assertThat(deleted.counterDeltas().values()).containsExactlyInAnyOrder(-1L, -3L);
     }
+
+    @Test
+    void load_sharedCountsInACounterTheDomainDoesNotDeclare_fails_declaredTheyCount() {
+        io.tally.core.SharedCounter votes = io.tally.core.SharedCounter.of(io.tally.core.users.Users.GLOBAL_STATS,
+                "registryVotes");
+        io.tally.core.view.SharedCounts<Vote> counts = io.tally.core.view.SharedCounts.over(Vote.SCHEMA)
+                .global(votes).build();
+        Domain undeclared = new DeclaredDomain(Declaration.of("sharedvotes").requires("users").entityTypes(Vote.TYPE)
+                .views(counts)) {
+        };
+        assertThatThrownBy(() -> DomainRegistry.of(new io.tally.core.users.UsersDomain(), undeclared)).hasMessageContaining("'registryVotes'")
+                .hasMessageContaining("sharedCounters()");
+
+        Domain declared = new DeclaredDomain(Declaration.of("sharedvotes").requires("users").entityTypes(Vote.TYPE)
+                .views(counts).sharedCounters(votes)) {
+        };
+        IntendedChanges changes = DomainRegistry.of(new io.tally.core.users.UsersDomain(), declared).derivations(ShardSettings.DEFAULTS).derive(Vote.TYPE,
+                "e1", null, Vote.SCHEMA.toItem(new Vote("u1", "i1", 3)));
+        assertThat(changes.problems()).isEmpty();
+        assertThat(changes.counterDeltas().values()).containsExactly(1L);
+    }
 }

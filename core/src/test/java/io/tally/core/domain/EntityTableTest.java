@@ -206,6 +206,11 @@ class EntityTableTest {
         assertThat(refused(router, "PUT", "/shelves/s1/notes/n1", "{\"other\":1}")).isNotNull();
         assertThat(refused(router, "PUT", "/shelves/s1/notes/a%23b", null)).isEqualTo(ErrorCode.VALIDATION_FAILED);
         assertThat(refused(router, "PUT", "/shelves/s9/notes/n1", null)).isEqualTo(ErrorCode.NOT_FOUND);
+        // The body is checked before the table is read: a malformed item at the key does not make a bad body a 500.
+        dynamo.putItem(r -> r.tableName(context.table()).item(Map.of("pk", AttributeValue.fromS("SHELF#s1"),
+                "sk", AttributeValue.fromS("NOTE#broken"), "entityType", AttributeValue.fromS(NOTE.attributeValue()))));
+        assertThat(refused(router, "PUT", "/shelves/s1/notes/broken", "{\"text\":\"far too long a note\"}"))
+                .isEqualTo(ErrorCode.VALIDATION_FAILED);
         assertThat(notes.get(Note.key("s1", "n1"))).isEmpty();
         assertThat(notes.get(Note.key("s9", "n1"))).isEmpty();
         assertThat(router.descriptions()).extracting(Router.Description::method).containsExactly("PUT", "GET",

@@ -76,7 +76,7 @@ class CounterViewTest {
 
     static final CounterView<Pick, UserValues> PER_USER_VALUES = CounterView.over(Pick.SCHEMA, UserValues.class)
             .groupBy(UserValues::userId, Pick::userId).count(UserValues::picks)
-            .countPer(UserValues::byStatus, Pick::status, "status:", java.util.Comparator.reverseOrder())
+            .countPer(UserValues::byStatus, Pick::status, "status:", List.of("live", "archived"))
             .countPer(UserValues::byItem, Pick::itemId, "item:").shared().build();
 
     @Test
@@ -223,8 +223,12 @@ class CounterViewTest {
         assertThat(read.byStatus().keySet()).containsExactly("live", "archived");
         assertThat(read.byItem().keySet()).containsExactly("i1", "i2");
         assertThat(PER_USER_VALUES.answer("u9", Map.of())).isEqualTo(new UserValues("u9", 0, Map.of(), Map.of()));
+        // A family of named values reads those only, and counts no other.
+        assertThat(PER_USER_VALUES.answer("u1", Map.of("status:gone", 4L)).byStatus()).isEmpty();
+        assertThatThrownBy(() -> PER_USER_VALUES.contribute(new Pick("u1", "i1", 1, "gone"), Contribution.builder()))
+                .hasMessageContaining("not one of [live, archived]: 'gone'");
         assertThatThrownBy(() -> PER_USER_VALUES.contribute(new Pick("u1", "i1", 1, "a b"), Contribution.builder()))
-                .hasMessageContaining("per status: of the entity is not a valid id: 'a b'");
+                .hasMessageContaining("per status: of the entity is not one of [live, archived]: 'a b'");
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserValues.class).countPer(UserValues::byStatus,
                 Pick::status, "Status")).hasMessageContaining("camelCase name and ':'");
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, UserValues.class).groupBy(UserValues::userId,

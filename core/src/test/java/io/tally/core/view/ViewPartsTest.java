@@ -146,6 +146,13 @@ class ViewPartsTest {
                 .countPer(Activity::byLabel, Pick::status, "label:")
                 .alsoFrom(Note.SCHEMA, part -> part.groupBy(Activity::userId, Note::userId)).build())
                 .hasMessageContaining("counts or sums nothing");
+        // A family the view stores under one prefix, a part under another: the view would never read the part's.
+        assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, Activity.class).groupBy(Activity::userId,
+                Pick::userId).count(Activity::picks).sum(Activity::weight, Pick::weight)
+                .countPer(Activity::byLabel, Pick::status, "label:")
+                .alsoFrom(Note.SCHEMA, part -> part.groupBy(Activity::userId, Note::userId).count(Activity::notes)
+                        .countPer(Activity::byLabel, Note::label, "tag:")).build())
+                .hasMessageContaining("stores byLabel as tag:");
         // Without the part, nothing fills notes.
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, Activity.class).groupBy(Activity::userId,
                 Pick::userId).count(Activity::picks).sum(Activity::weight, Pick::weight)

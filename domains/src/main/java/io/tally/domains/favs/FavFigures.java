@@ -1,12 +1,11 @@
 package io.tally.domains.favs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.tally.core.ItemSchema;
 import io.tally.core.http.Access;
 import io.tally.core.users.Users;
 import io.tally.core.view.CounterView;
 import io.tally.core.view.Existence;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -25,22 +24,15 @@ public final class FavFigures {
     public record FavouriteStats(String userId, long favourites, Map<String, Long> byType, Map<String, Long> byTag) {
     }
 
-    /** A link as the view counts it: its user and tag, read from the link's item. */
-    record TagLink(String userId, String favouriteId, String tagId) {
-        static final ItemSchema<TagLink> SCHEMA = ItemSchema.of(TagLink.class, Favs.FAVOURITE_TAG,
-                link -> FavKeys.link(link.userId(), link.favouriteId(), link.tagId())).build();
-    }
-
     /** Shared: a user's links live in a partition per favourite, so the user's item is written from many. */
     public static final CounterView<Favourite, FavouriteStats> STATS = CounterView.over(Favourite.SCHEMA,
                     FavouriteStats.class)
             .key("FAVS#<userId> / #STATS#", FavKeys::favouriteStats)
             .groupBy(FavouriteStats::userId, Favourite::userId).count(FavouriteStats::favourites)
             .countPer(FavouriteStats::byType, favourite -> favourite.type().value(), TYPE_PREFIX,
-                    Comparator.comparing(value -> FavouriteType.parse(value).map(Enum::ordinal)
-                            .orElse(Integer.MAX_VALUE)))
-            .alsoFrom(TagLink.SCHEMA, links -> links.groupBy(FavouriteStats::userId, TagLink::userId)
-                    .countPer(FavouriteStats::byTag, TagLink::tagId, TAG_PREFIX))
+                    Arrays.stream(FavouriteType.values()).map(FavouriteType::value).toList())
+            .alsoFrom(FavouriteTag.SCHEMA, links -> links.groupBy(FavouriteStats::userId, FavouriteTag::userId)
+                    .countPer(FavouriteStats::byTag, FavouriteTag::tagId, TAG_PREFIX))
             .shared()
             .read("/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), Existence.of(Users.USER, "user"),
                     "A user's favourites, by type and by tag")

@@ -30,6 +30,7 @@ public record FavouriteTag(Favourite favourite, String tagId, Instant linkedAt, 
                     .computed(TableSchema.LINK_TAG_TYPE_KEY,
                             link -> FavKeys.byTagAndType(link.userId(), link.tagId, link.favourite.type()))
                     .computed(TableSchema.CLIPPED_KEY, link -> link.favourite.clipped())
+                    .readBy(FavouriteTag::read)
                     .build();
 
     public String userId() {
@@ -58,7 +59,11 @@ public record FavouriteTag(Favourite favourite, String tagId, Instant linkedAt, 
     }
 
     public static FavouriteTag fromItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, Favs.FAVOURITE_TAG);
+        return SCHEMA.fromItem(item);
+    }
+
+    /** The link and the copy of its favourite it carries (the schema checked its entity type). */
+    private static FavouriteTag read(Map<String, AttributeValue> item) {
         Favourite favourite = Favourite.fields(item, Items.string(item, FAVOURITE_INCARNATION));
         return SCHEMA.fields(item, Map.of("favourite", favourite));
     }

@@ -117,6 +117,20 @@ class FavDerivationsTest {
     }
 
     @Test
+    void aLinkTheDomainCannotRead_isAProblem_andItsViewCountsNothingEither() {
+        // The view reads links as the domain's derivation does (FavouriteTag.SCHEMA's reader): one without its
+        // linkedAt, or with a favourite type that is none, counts in no figure.
+        for (Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> link : List.of(
+                DerivationCase.with(LINK.toItem(), "linkedAt", null),
+                DerivationCase.with(LINK.toItem(), "type", software.amazon.awssdk.services.dynamodb.model
+                        .AttributeValue.fromS("hologram")))) {
+            io.tally.core.derive.IntendedChanges changes = joined(Favs.FAVOURITE_TAG).derive("e1", null, link);
+            assertThat(changes.problems()).isNotEmpty();
+            assertThat(changes.counterDeltas()).isEmpty();
+        }
+    }
+
+    @Test
     void unreadableImage_isAProblemAndRemovesNothingInTurn() {
         DerivationCase.assertUnreadable(new FavouriteDerivation(), TAG.toItem());
         DerivationCase.assertUnreadable(new FavouriteTagDerivation(), FAV.toItem());
