@@ -5,13 +5,14 @@ import io.tally.core.http.Access;
 import io.tally.core.users.Users;
 import io.tally.core.view.CounterView;
 import io.tally.core.view.Existence;
+import io.tally.core.view.SharedCounts;
 import java.util.Arrays;
 import java.util.Map;
 
 /**
  * The favourites' figures, declared as a view (in a class of its own: it reads {@link Favourite#SCHEMA}): per user,
  * the favourites, per type and per tag (the links), in one item, {@code FAVS#<userId> / #STATS#}, with its route
- * {@code GET /stats/users/{userId}/favourites}.
+ * {@code GET /stats/users/{userId}/favourites}; and the favourites in the global totals.
  */
 public final class FavFigures {
     /** Stored names in {@code FavouriteStats}: the user's favourites, and the prefixes of per type and per tag. */
@@ -37,6 +38,10 @@ public final class FavFigures {
             .read("/stats/users/{userId}/favourites", Access.ownerOrAdmin("userId"), Existence.of(Users.USER, "user"),
                     "A user's favourites, by type and by tag")
             .build();
+
+    /** The global totals' favourites. */
+    public static final SharedCounts<Favourite> GLOBAL = SharedCounts.over(Favourite.SCHEMA)
+            .global(Favs.GLOBAL_FAVOURITES).build();
 
     private FavFigures() {
     }

@@ -10,15 +10,14 @@ import io.tally.core.derive.Document;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A favourite counts once in the global totals (its user's figures are a view, {@link FavFigures}), and owns the
- * search entries of its title: one per term ({@link SearchTerms#terms}), each a copy of the favourite's fields in the
+ * A favourite owns the search entries of its title (its figures, per user and in the global totals, are views:
+ * {@link FavFigures}): one per term ({@link SearchTerms#terms}), each a copy of the favourite's fields in the
  * partition of the FavouriteSearch index for that term. A change of the title removes the entries of terms it no
  * longer has (the difference of the two states' contributions); a removal removes them all, and also the favourite's
  * tag links in turn ({@link FavouriteLinks}). Announces {@code FavouriteCollected} and {@code FavouriteUncollected}.
@@ -39,8 +38,7 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
 
     @Override
     protected Contribution contribution(Favourite favourite) {
-        Contribution.Builder contribution = Contribution.builder()
-                .count(SharedStats.global(Favs.GLOBAL_FAVOURITES), 1);
+        Contribution.Builder contribution = Contribution.builder();
         for (String term : SearchTerms.terms(favourite.title())) {
             contribution.document(Favs.SEARCH_ENTRY,
                     FavKeys.searchSubject(favourite.userId(), favourite.favouriteId(), term), entry(favourite, term));

@@ -58,7 +58,7 @@ public final class Favs extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG, QUOTA)
                 .derivedTypes(SEARCH_ENTRY)
-                .views(FavFigures.STATS)
+                .views(FavFigures.STATS, FavFigures.GLOBAL)
                 .sharedCounters(GLOBAL_FAVOURITES)
                 .events(TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED, TagDerivation.TAG_DELETED,
                         FavouriteDerivation.FAVOURITE_COLLECTED, FavouriteDerivation.FAVOURITE_UNCOLLECTED,

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.view.CounterView;
 import io.tally.core.view.Existence;
+import io.tally.core.view.SharedCounts;
 
 /**
  * The organisations' figures, declared as views (in a class of their own: they read the parts' schemas): per
  * organisation, its existing teams, employees and memberships in one item, {@code ORG#<orgId> / #STATS#}, with its route
  * {@code GET /stats/orgs/{orgId}}; per team, its members, {@code TEAM#<teamId> / #STATS#}, whose route stays the
- * domain's ({@link OrgRoutes}: its answer names the team's organisation, read from the team's id reservation).
+ * domain's ({@link OrgRoutes}: its answer names the team's organisation, read from the team's id reservation); and the
+ * organisations and employees in the global totals.
  */
 public final class OrgFigures {
     /** The route's answer: the counters in their declared order. */
@@ -43,6 +45,12 @@ public final class OrgFigures {
             .named("TeamStats").key("TEAM#<teamId> / #STATS#", OrgKeys::teamStats)
             .groupBy(TeamMembers::teamId, Membership::teamId).count(TeamMembers::members)
             .build();
+
+    /** The global totals' organisations and employees. */
+    public static final SharedCounts<Organisation> ORGS = SharedCounts.over(Organisation.SCHEMA)
+            .global(Orgs.GLOBAL_ORGS).build();
+    public static final SharedCounts<Employee> EMPLOYEES = SharedCounts.over(Employee.SCHEMA)
+            .global(Orgs.GLOBAL_EMPLOYEES).build();
 
     private OrgFigures() {
     }

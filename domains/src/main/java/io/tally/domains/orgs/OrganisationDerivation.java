@@ -5,10 +5,9 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.util.List;
 
-/** An organisation counts once in the global totals ({@code orgs}); it announces {@code OrgCreated}. */
+/** An organisation announces {@code OrgCreated} (it counts once in the global {@code orgs}, {@link OrgFigures#ORGS}). */
 public final class OrganisationDerivation extends EntityDerivation<Organisation> {
     public static final EventType ORG_CREATED = EventType.of("OrgCreated", OrgDetail.class);
 
@@ -21,11 +20,10 @@ public final class OrganisationDerivation extends EntityDerivation<Organisation>
         super(Orgs.ORGANISATION, Organisation::fromItem);
     }
 
+    /** Its figure is a view's ({@link OrgFigures#ORGS}). */
     @Override
     protected Contribution contribution(Organisation org) {
-        return Contribution.builder()
-                .count(SharedStats.global(Orgs.GLOBAL_ORGS), 1)
-                .build();
+        return Contribution.NONE;
     }
 
     /** On INSERT only: a rename changes no derived data, and organisations are never deleted by the API. */

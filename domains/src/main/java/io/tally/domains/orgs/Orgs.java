@@ -64,7 +64,7 @@ public final class Orgs extends DeclaredDomain {
         super(Declaration.of("orgs")
                 .requires(UsersDomain.NAME)
                 .entityTypes(ORGANISATION, TEAM, EMPLOYEE, MEMBERSHIP, TEAM_REF, EMPLOYEE_REF)
-                .views(OrgFigures.ORG, OrgFigures.TEAM)
+                .views(OrgFigures.ORG, OrgFigures.TEAM, OrgFigures.ORGS, OrgFigures.EMPLOYEES)
                 .lookup(ORGANISATION, OrgKeys::organisation)
                 .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)
                 .events(OrganisationDerivation.ORG_CREATED, PartDerivation.TEAM_CREATED, PartDerivation.TEAM_DELETED,

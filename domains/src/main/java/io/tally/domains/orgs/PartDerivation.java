@@ -7,7 +7,6 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -41,43 +40,40 @@ public final class PartDerivation<T extends Record & OrgPart> extends EntityDeri
 
     private final EventType created;
     private final EventType deleted;
-    private final Function<T, Contribution> contribution;
     private final Function<T, Cascade> memberships;
     private final BiFunction<String, T, Record> detail;
 
     private PartDerivation(ItemSchema<T> schema, EventType created, EventType deleted,
-                           Function<T, Contribution> contribution, Function<T, Cascade> memberships,
-                           BiFunction<String, T, Record> detail) {
+                           Function<T, Cascade> memberships, BiFunction<String, T, Record> detail) {
         super(schema.entityType(), schema::fromItem);
         this.created = created;
         this.deleted = deleted;
-        this.contribution = contribution;
         this.memberships = memberships;
         this.detail = detail;
     }
 
     /** A team's events and cascade (it counts in its organisation's {@code teams} through {@link OrgFigures#ORG}). */
     static PartDerivation<Team> teams() {
-        return new PartDerivation<>(Team.SCHEMA, TEAM_CREATED, TEAM_DELETED, team -> Contribution.NONE,
+        return new PartDerivation<>(Team.SCHEMA, TEAM_CREATED, TEAM_DELETED,
                 team -> new TeamMemberships(team.orgId(), team.teamId(), team.incarnation()),
                 (id, team) -> new TeamDetail(id, team.teamId(), team.orgId(), team.name(), team.createdAt()));
     }
 
     /**
-     * An existing employee counts in the global {@code employees} (and in its organisation's head count through
-     * {@link OrgFigures#ORG}).
+     * An employee's events and cascade (it counts in its organisation's head count and the global {@code employees}
+     * through {@link OrgFigures}).
      */
     static PartDerivation<Employee> employees() {
         return new PartDerivation<>(Employee.SCHEMA, EMPLOYEE_CREATED, EMPLOYEE_DELETED,
-                employee -> Contribution.builder().count(SharedStats.global(Orgs.GLOBAL_EMPLOYEES), 1).build(),
                 employee -> new EmployeeMemberships(employee.orgId(), employee.employeeId(), employee.incarnation()),
                 (id, employee) -> new EmployeeDetail(id, employee.employeeId(), employee.orgId(), employee.name(),
                         employee.createdAt()));
     }
 
+    /** Its figures are views' ({@link OrgFigures}). */
     @Override
     protected Contribution contribution(T part) {
-        return contribution.apply(part);
+        return Contribution.NONE;
     }
 
     @Override

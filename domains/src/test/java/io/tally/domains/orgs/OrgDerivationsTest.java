@@ -45,12 +45,12 @@ class OrgDerivationsTest {
     static Stream<Arguments> cases() {
         Membership rejoined = new Membership("abc", "web", "e1", null, T.plusSeconds(5), "ti2", "ei1");
         return Stream.of(
-                row(new OrganisationDerivation(), new DerivationCase(
+                row(joined(Orgs.ORGANISATION), new DerivationCase(
                         "insert_organisation_countsGlobalOrgsAndAnnouncesOrgCreated", null, ORG.toItem(),
                         deltas(GLOBAL_ORGS, 1), Map.of(),
                         List.of(event(OrganisationDerivation.ORG_CREATED.detailType(), "abc",
                                 "orgId", "abc", "name", "ABC", "type", "Retail"))), List.of()),
-                row(new OrganisationDerivation(), new DerivationCase(
+                row(joined(Orgs.ORGANISATION), new DerivationCase(
                         "modify_renamedOrganisation_changesNothing", ORG.toItem(),
                         new Organisation("abc", "ABC Ltd", "Retail", T, T, 2).toItem(), Map.of(), Map.of(), List.of()),
                         List.of()),
