@@ -45,6 +45,11 @@ class BookmarkFiguresTest {
                     return counts;
                 }).run(11, 5)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("TOPBOOKMARKED#i1 MONTH#2026-11 data");
+        // And a check that never sees a figure (a model of nothing for an entity type that derives nothing here).
+        assertThatThrownBy(() -> FigureCheck.of(DomainRegistry.load(), Bookmark.SCHEMA)
+                .states(random -> new Bookmark("u1", "i1", null, Instant.parse("2026-11-02T00:00:00Z"),
+                        Instant.parse("2026-11-02T00:00:00Z")))
+                .model(bookmarks -> Map.of()).deletes(2).run(3, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

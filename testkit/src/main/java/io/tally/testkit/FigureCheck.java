@@ -29,7 +29,8 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>An entity's identity is its key: a new state of the same key replaces it, and one change in {@code deletes} (one
- * in four by default) deletes an existing entity instead. A change that derives a problem fails the check.
+ * in four by default) deletes an existing entity instead. A change that derives a problem fails the check, and so does
+ * a run in which no figure was ever expected (it would check nothing). Counters only: documents are not compared.
  *
  * @param <T> the entity
  */
@@ -98,6 +99,10 @@ public final class FigureCheck<T extends Record> {
         if (states == null || model == null) {
             throw new IllegalStateException("a figure check needs the entities' states and the model");
         }
+        if (steps < 1) {
+            throw new IllegalArgumentException("a figure check makes at least one change: " + steps);
+        }
+        boolean counted = false;
         Random random = new Random(seed);
         Map<Key, T> existing = new LinkedHashMap<>();
         Map<String, Long> derived = new TreeMap<>();
@@ -127,6 +132,7 @@ public final class FigureCheck<T extends Record> {
             }
             Map<String, Long> expected = new TreeMap<>(model.apply(java.util.List.copyOf(existing.values())));
             expected.values().removeIf(value -> value == 0);
+            counted |= !expected.isEmpty();
             if (!expected.equals(derived)) {
                 Map<String, Long> differences = new HashMap<>();
                 expected.forEach((name, value) -> {
@@ -142,6 +148,11 @@ public final class FigureCheck<T extends Record> {
                 throw new AssertionError("step " + step + " (" + before + " -> " + after + "): the model's figures"
                         + " where the derivations' differ: " + new TreeMap<>(differences) + "; derived: " + derived);
             }
+        }
+        if (!counted) {
+            // A check that never saw a figure checks nothing: no derivation of the type, or a model of nothing.
+            throw new AssertionError(steps + " changes of " + schema.entityType().attributeValue() + " and no figure:"
+                    + " the check saw nothing to compare");
         }
     }
 }

@@ -52,8 +52,8 @@ public final class EntityResource<T extends Record> {
      * @param body    the request's body, its fields checked against those the route takes (an empty body when it may
      *                be left out and was)
      * @param current the entity as it is (empty when the put creates it); read again on each attempt, and empty in a
-     *                first call before any read, whose answer is dropped: the function checks the body there (a 400
-     *                answered before the table is read) and has no other effect
+     *                first call before any read, whose answer is dropped and of which only a 400 counts: the function
+     *                checks the body there (answered before the table is read), and is to have no other effect
      * @param now     the writer's clock, read on each attempt
      */
     @FunctionalInterface
@@ -174,7 +174,16 @@ public final class EntityResource<T extends Record> {
                         : Body.parseOptional(request.body(), route.fields());
                 Put<T> next = (Put<T>) route.put();
                 // Once before any read, with no current state: the body's checks answer 400 before the table is read.
-                next.next(given, body, Optional.empty(), context.now());
+                // Only a 400 counts there; anything else (a function that needs the current state) is the real call's.
+                try {
+                    next.next(given, body, Optional.empty(), context.now());
+                } catch (ApiException e) {
+                    if (e.code().status() == 400) {
+                        throw e;
+                    }
+                } catch (RuntimeException e) {
+                    // The real call, with the current state, answers for it.
+                }
                 EntityTable.Written<T> written = table.put(at, current -> next.next(given, body, current,
                         context.now()), route.requires().apply(given).toArray(EntityTable.Requires[]::new));
                 return written.created() ? ApiResponse.created(written.after(), location(given))

@@ -35,7 +35,8 @@ public final class Views {
 
     /**
      * One derivation per entity type the views count: an entity's contribution is the sum of its contributions to
-     * each view. A domain's own derivation of the same type combines with it ({@code CombinedDerivation}).
+     * each view, each view a part of its own ({@code CombinedDerivation}: one that cannot count a state reports a
+     * problem, and the others count it). A domain's own derivation of the same type combines with it likewise.
      */
     public static List<Derivation> derivations(List<View<?>> views) {
         Map<EntityType, List<View<?>>> bySource = new LinkedHashMap<>();
@@ -58,6 +59,12 @@ public final class Views {
                         + " read it with different schemas: " + first + ", " + view);
             }
         }
-        return new ViewDerivation(first.schema(), (List) views);
+        // One part a view, joined: a view that cannot count an entity (a group that is no id) is a problem of its own,
+        // and the other views of the type still count it, as the domain's own derivation does.
+        List<Derivation> parts = new ArrayList<>();
+        for (View view : views) {
+            parts.add(new ViewDerivation(first.schema(), List.of(view)));
+        }
+        return io.tally.core.derive.CombinedDerivation.withViews(List.of(), parts).get(0);
     }
 }

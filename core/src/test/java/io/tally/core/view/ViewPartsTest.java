@@ -130,6 +130,20 @@ class ViewPartsTest {
     }
 
     @Test
+    void aViewThatCannotCountAState_isAProblemOfItsOwn_theOtherViewsOfTheTypeStillCountIt() {
+        // Picks per user and item: an item id that is no id makes PER_ITEM's grouping fail, not the user's count.
+        CounterView<Pick, CounterViewTest.UserPicks> perUser = CounterView.over(Pick.SCHEMA,
+                        CounterViewTest.UserPicks.class).named("IsolatedUserPicks")
+                .groupBy(CounterViewTest.UserPicks::userId, Pick::userId).count(CounterViewTest.UserPicks::picks)
+                .build();
+        Derivation derivation = Views.derivations(List.of(CounterViewTest.PER_ITEM, perUser)).get(0);
+        IntendedChanges changes = derivation.derive("e1", null, Pick.SCHEMA.toItem(new Pick("u1", "a#b", 2, "live")));
+        assertThat(changes.problems()).singleElement().asString().contains("not a valid id: 'a#b'");
+        assertThat(changes.counterDeltas()).containsOnlyKeys(new CounterRef(new Key("ISOLATEDUSERPICKS#u1",
+                "#STATS#"), perUser.type(), "picks"));
+    }
+
+    @Test
     void aPartThatWouldCountElsewhere_orDeclareTheViewsOwn_isRefused() {
         assertThatThrownBy(() -> CounterView.over(Pick.SCHEMA, Wrong.class).groupBy(Wrong::userId, Pick::userId)
                 .groupBy(Wrong::itemId, Pick::itemId).count(Wrong::picks)
