@@ -21,9 +21,10 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 /**
  * A projection's list route ({@link ProjectionView#list}): one page of the entries of the partition the request's path
  * names, in sort key order, as the contract's {@code {"items": [...], "cursor": ...}}. Items of other types in the
- * partition, and the emptied items entries leave when their entity goes, are skipped by a filter; the page is filled from as many queries as it takes (each evaluating no more items
- * than the page still needs, so none is read past the page), and the cursor, signed for the route and the
- * partition, resumes after the last item evaluated.
+ * partition, and the emptied items entries leave when their entity goes, are skipped by a filter. A page is filled
+ * from up to {@value #MOST_QUERIES} queries of {@value #EVALUATED} items evaluated each; a partition of mostly skipped
+ * items ends a page short, even empty, with a cursor (only a null cursor ends the list). The cursor, signed for the
+ * route and the partition, resumes after the last item taken, or after the last one evaluated when the page is short.
  */
 final class ProjectionReads {
     private static final Set<String> KEY = Set.of(TableSchema.PK, TableSchema.SK);
