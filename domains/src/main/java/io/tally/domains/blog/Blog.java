@@ -82,6 +82,7 @@ public final class Blog extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(POST, POST_REF, COMMENT)
                 .derivedTypes(POST_PROJECTION)
+                .views(BlogFigures.POSTS, BlogFigures.COMMENTS)
                 .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
                         GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)
                 .events(PostDerivation.POST_CREATED, PostDerivation.POST_STATUS_CHANGED, CommentDerivation.COMMENT_ADDED,

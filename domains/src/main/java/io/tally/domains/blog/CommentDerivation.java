@@ -6,13 +6,13 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * An existing comment counts on its post's projection, in its author's stats and in the global totals; a deleted
- * comment (REMOVE) no longer exists, so it stops counting everywhere. Comments own no document.
+ * An existing comment counts on its post's projection (and, through {@link BlogFigures#COMMENTS}, in its author's
+ * stats and in the global totals); a deleted comment (REMOVE) no longer exists, so it stops counting everywhere.
+ * Comments own no document.
  */
 public final class CommentDerivation extends EntityDerivation<Comment> {
     /** Public as {@code /posts} shows comments: that a post has them, not who wrote them. */
@@ -40,8 +40,6 @@ public final class CommentDerivation extends EntityDerivation<Comment> {
     protected Contribution contribution(Comment comment) {
         return Contribution.builder()
                 .count(Blog.POST_PROJECTION, comment.postId(), Blog.Projection.COMMENTS, 1)
-                .count(SharedStats.user(comment.authorId(), Blog.USER_COMMENTS), 1)
-                .count(SharedStats.global(Blog.GLOBAL_COMMENTS), 1)
                 .build();
     }
 

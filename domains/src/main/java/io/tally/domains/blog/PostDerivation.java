@@ -4,22 +4,19 @@ import static io.tally.core.Items.s;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Shards;
-import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A post counts in its author's {@code posts} while it is not deleted (a soft delete keeps the post readable but
- * takes it out of the count), counts once in the global totals under its status, and owns the document part of
- * its status-index projection. The projection stays for a deleted post: {@code GET /posts?status=deleted} lists
+ * A post owns the document part of its status-index projection (its counts, in its author's {@code posts} while it
+ * is not deleted and once in the global totals under its status, are views: {@link BlogFigures#POSTS}). The projection stays for a deleted post: {@code GET /posts?status=deleted} lists
  * it.
  */
 public final class PostDerivation extends EntityDerivation<Post> {
@@ -51,8 +48,6 @@ public final class PostDerivation extends EntityDerivation<Post> {
     @Override
     protected Contribution contribution(Post post) {
         return Contribution.builder()
-                .count(SharedStats.user(post.userId(), Blog.USER_POSTS), post.status() == PostStatus.DELETED ? 0 : 1)
-                .count(SharedStats.global(globalCounter(post.status())), 1)
                 .document(Blog.POST_PROJECTION, post.postId(), projection(post))
                 .build();
     }
@@ -75,14 +70,6 @@ public final class PostDerivation extends EntityDerivation<Post> {
                 s(BlogKeys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
         values.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(post.postId(), post.createdAt())));
         return values;
-    }
-
-    private static SharedCounter globalCounter(PostStatus status) {
-        return switch (status) {
-            case CREATED -> Blog.GLOBAL_POSTS_CREATED;
-            case UPDATED -> Blog.GLOBAL_POSTS_UPDATED;
-            case DELETED -> Blog.GLOBAL_POSTS_DELETED;
-        };
     }
 
     /**

@@ -8,7 +8,6 @@ import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -16,12 +15,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A download that is not refunded counts once in its song's all-time, day and month figures, in all songs' day, and
- * in the global totals. The month's figure is the song's chart entry: every download of the song in the month, refunded
+ * (through {@link SongFigures#DOWNLOADS}) in the global totals. The month's figure is the song's chart entry: every download of the song in the month, refunded
  * or not, holds the entry's document (song, month, chart partition), which is the same for all of them and never
  * removed, so a refund only moves the count.
  *
  * <p>A batch of many downloads of one song on one day is a handful of derived writes: the engine sums the records'
- * counts per derived item (five items, whatever the number of downloads).
+ * counts per derived item (five items with the global totals, whatever the number of downloads).
  *
  * <p>{@code DownloadRefunded} when a download stops counting. A download itself announces nothing: a hot song's
  * thousands a second would be as many events (see {@code docs/events.md}).
@@ -50,8 +49,7 @@ public final class DownloadDerivation extends EntityDerivation<Download> {
             contribution.count(Songs.SONG_STATS, download.songId(), Songs.DOWNLOADS, 1)
                     .count(Songs.SONG_DAY, SongKeys.subject(download.songId(), day), Songs.DOWNLOADS, 1)
                     .count(Songs.SONG_MONTH, songMonth, TableSchema.DATA, 1)
-                    .count(Songs.DOWNLOAD_DAY, day, Songs.DOWNLOADS, 1)
-                    .count(SharedStats.global(Songs.GLOBAL_DOWNLOADS), 1);
+                    .count(Songs.DOWNLOAD_DAY, day, Songs.DOWNLOADS, 1);
         }
         return contribution.build();
     }

@@ -4,8 +4,11 @@ import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.event;
 import static io.tally.core.derive.DerivationCase.with;
 
+import io.tally.core.ShardSettings;
 import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
@@ -18,7 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class CommentDerivationTest {
-    private static final CommentDerivation DERIVATION = new CommentDerivation();
+    /** The comment's derivation as the registry joins it with the blog's views (its shared counts are views'). */
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+            .forType(Blog.COMMENT).orElseThrow();
 
     private static final Instant POST_CREATED = Instant.parse("2019-01-22T10:28:49.930Z");
     private static final Instant CREATED = Instant.parse("2019-01-22T12:00:00.001Z");

@@ -7,13 +7,16 @@ import static io.tally.core.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
 import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.SharedStats;
 import io.tally.core.users.User;
@@ -30,7 +33,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class PostDerivationTest {
     private static final int STATUS_SHARDS = 4;
-    private static final PostDerivation DERIVATION = new PostDerivation(STATUS_SHARDS);
+    /** The post's derivation as the registry joins it with the blog's views (its counts are views'). */
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(new ShardSettings(
+            ShardSettings.DEFAULTS.selector(), STATUS_SHARDS, ShardSettings.DEFAULTS.global())).forType(Blog.POST)
+            .orElseThrow();
 
     private static final Instant CREATED = Instant.parse("2019-01-22T10:28:49.930Z");
     private static final Instant UPDATED = Instant.parse("2019-01-23T08:00:00.000Z");
