@@ -7,9 +7,9 @@ import io.tally.core.derive.EntityDerivation;
 import java.util.Map;
 
 /**
- * A user counts once in the global totals and owns the {@code userId} of its stats item, so that the stats item
- * exists as soon as the user does and the read side can tell "a user with nothing derived yet" (zeros) from "no
- * such user" (404). A user announces no events.
+ * A user owns the {@code userId} of its stats item, so that the stats item exists as soon as the user does and the
+ * read side can tell "a user with nothing derived yet" (zeros) from "no such user" (404); its count in the global
+ * totals is a view ({@link UserFigures}). A user announces no events.
  */
 public final class UserDerivation extends EntityDerivation<User> {
 
@@ -26,7 +26,6 @@ public final class UserDerivation extends EntityDerivation<User> {
     @Override
     protected Contribution contribution(User user) {
         return Contribution.builder()
-                .count(SharedStats.global(Users.GLOBAL_USERS), 1)
                 .document(Users.USER_STATS, user.userId(), Map.of(Users.USER_STATS_USER_ID, s(user.userId())))
                 .build();
     }

@@ -30,6 +30,7 @@ public final class UsersDomain extends DeclaredDomain {
                 .entityTypes(Users.USER)
                 .derivedTypes(Users.USER_STATS, Users.GLOBAL_STATS)
                 .sharedCounters(Users.GLOBAL_USERS)
+                .views(UserFigures.USERS)
                 .lookup(Users.USER, Users::key)
                 .dashboard(DASHBOARD)
                 .demoSeed(UsersDemo::seed)

@@ -33,6 +33,7 @@ public record CatalogueItem(String itemId, String title, long score, String sele
                     .optional("title")
                     .notStored("selector")
                     .computed(ITEM_SELECTOR, CatalogueItem::selector)
+                    .readBy(CatalogueItem::read)
                     .build();
 
     public static final long MAX_SCORE = 1_000_000_000L;
@@ -75,7 +76,11 @@ public record CatalogueItem(String itemId, String title, long score, String sele
      * The selector from the attribute it is stored as; an item written before revisions existed reads as revision 0.
      */
     public static CatalogueItem fromItem(Map<String, AttributeValue> item) {
-        Items.expectType(item, Catalogue.CATALOGUE_ITEM);
+        return SCHEMA.fromItem(item);
+    }
+
+    /** The item's record (the schema checked its entity type). */
+    private static CatalogueItem read(Map<String, AttributeValue> item) {
         Map<String, Object> given = new HashMap<>(Map.of("selector", Items.string(item, ITEM_SELECTOR)));
         if (!item.containsKey(REVISION)) {
             given.put(REVISION, 0L);

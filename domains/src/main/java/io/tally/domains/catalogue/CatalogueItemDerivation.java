@@ -6,12 +6,12 @@ import static io.tally.core.Items.s;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
-import io.tally.core.users.SharedStats;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * A catalogue item counts once in the global totals and owns its entry in the CycleSelector index: one entry
+ * A catalogue item owns its entry in the CycleSelector index (it counts once in the global totals through
+ * {@link CatalogueFigures#ITEMS}): one entry
  * per item, in the partition of its selector ({@code back-catalogue} spread over {@code selectorShards}
  * partitions by item id), ranged by score. It announces no events.
  */
@@ -26,7 +26,6 @@ public final class CatalogueItemDerivation extends EntityDerivation<CatalogueIte
     @Override
     protected Contribution contribution(CatalogueItem item) {
         return Contribution.builder()
-                .count(SharedStats.global(Catalogue.GLOBAL_ITEMS), 1)
                 .document(Catalogue.SELECTOR_ENTRY, item.itemId(), selectorEntry(item))
                 .build();
     }

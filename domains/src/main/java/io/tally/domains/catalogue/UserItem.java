@@ -28,6 +28,12 @@ public record UserItem(String userId, String itemId, ItemState state, long score
     public static final ItemSchema<UserItem> SCHEMA = ItemSchema.of(UserItem.class, Catalogue.USER_ITEM, UserItem::key)
             .alsoReads(Catalogue.USER_ITEM_ENTRY)
             .build();
+    /**
+     * The authoritative item only, as the figures read it: a list entry is a copy, and counting it too would count
+     * every item twice.
+     */
+    static final ItemSchema<UserItem> AUTHORITATIVE =
+            ItemSchema.of(UserItem.class, Catalogue.USER_ITEM, UserItem::key).build();
     /** The list entry: the same attributes at {@link #entryKey()}. */
     public static final ItemSchema<UserItem> ENTRY =
             ItemSchema.of(UserItem.class, Catalogue.USER_ITEM_ENTRY, UserItem::entryKey).build();

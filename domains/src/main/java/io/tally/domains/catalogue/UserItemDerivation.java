@@ -2,20 +2,19 @@ package io.tally.domains.catalogue;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Items;
-import io.tally.core.SharedCounter;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
-import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * The authoritative user item ({@code useritem#<itemId>}) counts in its user's stats under its current state;
- * a completed one also counts its correct guess and live completion, and counts in the global totals.
+ * The authoritative user item ({@code useritem#<itemId>}) announces {@code ItemCompleted}; it counts in its user's
+ * stats under its current state (a completed one also its correct guess and live completion, and in the global
+ * totals) through a view, {@link CatalogueFigures#USER_ITEMS}, which derives for the same entity type only.
  *
  * <p>Only {@link Catalogue#USER_ITEM} derives: its list entry ({@link Catalogue#USER_ITEM_ENTRY}) is a copy
  * written in the same transaction, so deriving both would count every item twice. {@link UserItem#fromItem}
@@ -40,27 +39,10 @@ public final class UserItemDerivation extends EntityDerivation<UserItem> {
         return UserItem.fromItem(image);
     }
 
+    /** Its figures are views' ({@link CatalogueFigures#USER_ITEMS}). */
     @Override
     protected Contribution contribution(UserItem item) {
-        Contribution.Builder contribution = Contribution.builder()
-                .count(SharedStats.user(item.userId(), stateCounter(item.state())), 1);
-        if (item.state() == ItemState.COMPLETED) {
-            contribution.count(SharedStats.user(item.userId(), Catalogue.USER_CORRECT_GUESSES),
-                    Boolean.TRUE.equals(item.correct()) ? 1 : 0);
-            contribution.count(SharedStats.user(item.userId(), Catalogue.USER_LIVE_COMPLETED),
-                    Boolean.TRUE.equals(item.live()) ? 1 : 0);
-            contribution.count(SharedStats.global(Catalogue.GLOBAL_COMPLETED), 1);
-        }
-        return contribution.build();
-    }
-
-    private static SharedCounter stateCounter(ItemState state) {
-        return switch (state) {
-            case ASSIGNED -> Catalogue.USER_ASSIGNED;
-            case IN_PROGRESS -> Catalogue.USER_IN_PROGRESS;
-            case COMPLETED -> Catalogue.USER_COMPLETED;
-            case ORPHANED -> Catalogue.USER_ORPHANED;
-        };
+        return Contribution.NONE;
     }
 
     /** {@code ItemCompleted} when the item enters {@code completed}; completed is final, so that happens once. */

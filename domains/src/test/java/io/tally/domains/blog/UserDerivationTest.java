@@ -3,10 +3,13 @@ package io.tally.domains.blog;
 import static io.tally.core.derive.DerivationCase.deltas;
 import static io.tally.core.derive.DerivationCase.with;
 
+import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.User;
 import io.tally.core.users.UserDerivation;
 import io.tally.core.users.Users;
@@ -21,7 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class UserDerivationTest {
-    private static final UserDerivation DERIVATION = new UserDerivation();
+    /** The derivation as the registry joins it with the domain's views (its shared counts are a view's). */
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+            .forType(io.tally.core.users.Users.USER).orElseThrow();
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:28:49.930Z");
     private static final Instant T2 = Instant.parse("2019-01-23T08:00:00.000Z");

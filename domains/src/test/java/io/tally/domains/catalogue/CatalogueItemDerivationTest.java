@@ -6,11 +6,14 @@ import static io.tally.core.derive.DerivationCase.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.Document;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.SharedStats;
 import java.time.Instant;
 import java.util.HashSet;
@@ -28,7 +31,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class CatalogueItemDerivationTest {
     private static final int SELECTOR_SHARDS = 4;
-    private static final CatalogueItemDerivation DERIVATION = new CatalogueItemDerivation(SELECTOR_SHARDS);
+    /** The item's derivation as the registry joins it with the catalogue's views (its global count is a view's). */
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(new ShardSettings(SELECTOR_SHARDS,
+            ShardSettings.DEFAULTS.status(), ShardSettings.DEFAULTS.global())).forType(Catalogue.CATALOGUE_ITEM).orElseThrow();
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00.000Z");
     private static final Instant T2 = Instant.parse("2019-01-29T10:00:00.000Z");

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.derive.CounterRef;
+import io.tally.core.derive.Derivation;
 import io.tally.core.derive.DerivationCase;
 import io.tally.core.derive.IntendedChanges;
 import io.tally.core.domain.Derivations;
@@ -26,7 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class UserItemDerivationTest {
-    private static final UserItemDerivation DERIVATION = new UserItemDerivation();
+    /** The derivation as the registry joins it with the domain's views (its shared counts are a view's). */
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+            .forType(Catalogue.USER_ITEM).orElseThrow();
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00.000Z");
     private static final Instant T2 = Instant.parse("2019-01-22T11:00:00.000Z");
