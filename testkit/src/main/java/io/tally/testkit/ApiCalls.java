@@ -35,18 +35,8 @@ public record ApiCalls(URI base) {
      * @param token a bearer token, or null for none
      */
     public Reply call(String method, String path, String body, String token) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
         try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = send(base, method, path, body, token);
             JsonNode json;
             try {
                 json = JSON.readTree(response.body());
@@ -60,5 +50,24 @@ public record ApiCalls(URI base) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * One HTTP call to the API at {@code base}, as {@link #call} makes it (a JSON body and a bearer token when given):
+     * the raw answer.
+     */
+    static HttpResponse<String> send(URI base, String method, String path, String body, String token)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -3,8 +3,6 @@ package io.tally.testkit;
 import io.tally.core.domain.DomainRegistry;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +27,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 public record RunnerJar(Path jar) {
     private static final Pattern WRITER = Pattern.compile("^ {2}writer API +(\\S+)", Pattern.MULTILINE);
     private static final Pattern DYNAMODB = Pattern.compile("^ {2}DynamoDB Local +(\\S+)", Pattern.MULTILINE);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** A command that ended: its exit status and output. */
     public record Result(int status, String out, String err) {
@@ -40,14 +37,7 @@ public record RunnerJar(Path jar) {
         /** One HTTP call to the writer API. */
         public HttpResponse<String> call(String method, String path, String body)
                 throws IOException, InterruptedException {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
-                    .timeout(Duration.ofSeconds(20))
-                    .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofString(body));
-            if (body != null) {
-                request.header("Content-Type", "application/json");
-            }
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return ApiCalls.send(base, method, path, body, null);
         }
 
         /** A client of the runner's DynamoDB Local (its table is {@code tally}). */
