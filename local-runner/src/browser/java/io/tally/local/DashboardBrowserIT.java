@@ -96,7 +96,7 @@ class DashboardBrowserIT {
         // The figures on the page are the API's, for every section the seed fills.
         Map<String, String> page = figures();
         Map<String, Long> expected = expectedFigures();
-        assertThat(expected).containsKeys("global.users", "global.posts.created", "org.abc.employees",
+        assertThat(expected).containsKeys("global.users", "global.posts.created", "orgs.abc.employees",
                 "selector.back-catalogue.3");
         expected.forEach((figure, value) -> assertThat(parse(page.get(figure))).as(figure).isEqualTo(value));
         assertThat(section("totals").isDisplayed()).isTrue();
@@ -190,7 +190,7 @@ class DashboardBrowserIT {
         global.get("posts").fields().forEachRemaining(field ->
                 expected.put("global.posts." + field.getKey(), field.getValue().asLong()));
         JsonNode org = api.get("/stats/orgs/" + "abc");
-        expected.put("org." + "abc" + ".employees", org.get("employees").asLong());
+        expected.put("orgs." + "abc" + ".employees", org.get("employees").asLong());
         for (String selector : List.of("back-catalogue", "global-cycle:5")) {
             api.get("/selectors/" + selector + "?limit=5").get("items").forEach(item ->
                     expected.put("selector." + selector + "." + item.get("itemId").asText(), item.get("score").asLong()));

@@ -131,7 +131,7 @@ class DashboardTest {
                 {"domain": "orgs", "kind": "bars", "id": "orgs", "title": "Organisations: head counts",
                  "route": "GET /stats/orgs/{orgId}", "path": "/stats/orgs/{orgId}",
                  "each": {"placeholder": "orgId", "parameter": "orgs", "defaults": [], "seenInFeeds": true},
-                 "rows": {"value": "employees", "label": ["{orgId} ({teams} teams)"], "figure": "org.{orgId}.employees"},
+                 "rows": {"value": "employees", "label": ["{orgId} ({teams} teams)"], "figure": "orgs.{orgId}.employees"},
                  "color": "#d9822b",
                  "hint": "No read route lists organisations: the dashboard shows those named in the address (`/dashboard?orgs=abc`) and those it has seen in the activity feed."}
                 """));

@@ -4,9 +4,17 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
+import io.tally.core.http.Access;
+import io.tally.core.view.Bucket;
+import io.tally.core.view.Component;
+import io.tally.core.view.CounterView;
+import io.tally.core.view.RankingView;
+import io.tally.core.view.View;
+import java.lang.reflect.RecordComponent;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -209,28 +217,52 @@ public record DashboardSection(Kind kind, String id, String title, String path, 
     }
 
     /**
-     * Horizontal bars of a ranking's top ten ({@link io.tally.core.view.RankingView}), read from its route: the current
+     * Horizontal bars of a ranking's top ten ({@link RankingView}), read from its route: the current
      * month's for a ranking per month, today's for one per day; one bar a group, labelled by its id, named
      * {@code <id>.<group id>}.
      *
      * @throws IllegalArgumentException for a ranking without a read route, or one that is not public read side (the
      *                                  page reads without a caller)
      */
-    public static DashboardSection ranking(String id, String title, io.tally.core.view.RankingView<?, ?> view,
-                                           String color) {
-        io.tally.core.view.CounterView.Read read = view.read()
-                .orElseThrow(() -> new IllegalArgumentException(view + " has no read route"));
-        if (read.access().kind() != io.tally.core.http.Access.Kind.READ_SIDE) {
-            throw new IllegalArgumentException(view + ": the dashboard reads public read-side routes only, not "
-                    + read.access());
-        }
-        String path = read.path() + "?limit=10";
+    public static DashboardSection ranking(String id, String title, RankingView<?, ?> view, String color) {
+        String path = publicRead(view, view.read()) + "?limit=10";
         if (view.bucket().isPresent()) {
-            String placeholder = view.bucket().get() == io.tally.core.view.Bucket.MONTH ? "{month}" : "{to}";
+            String placeholder = view.bucket().get() == Bucket.MONTH ? "{month}" : "{to}";
             path += "&" + view.bucketComponent() + "=" + placeholder;
         }
         String group = "{" + view.group() + "}";
         return bars(id, title, path, Rows.of(view.list(), view.figure(), group).figure(id + "." + group), color);
+    }
+
+    /**
+     * Horizontal bars of one figure of a counter view ({@link CounterView}), one bar a group: the view's read route read
+     * once for each value of {@code each}, whose placeholder is the view's group (a route lists no groups, so the
+     * values come from the page's address and the feeds, as {@link Each} says); each bar labelled by {@code label} (a
+     * template of the answer's fields) and named {@code <id>.{<group>}.<figure>}.
+     *
+     * @param figure the answer's component drawn, e.g. {@code OrgStats::employees}
+     * @throws IllegalArgumentException for a view without a public read-side route, grouped by more than one field or
+     *                                  counted per bucket; for values of another placeholder than the group; for a
+     *                                  figure that is a group's id or not a number
+     */
+    public static <R extends Record> DashboardSection counts(String id, String title, CounterView<?, R> view,
+                                                             Component<R, ?> figure, Each each, String label,
+                                                             String color) {
+        String path = publicRead(view, view.read());
+        if (view.groups().size() != 1 || view.bucket().isPresent()) {
+            throw new IllegalArgumentException(view + ": the dashboard draws the views of one group and no bucket");
+        }
+        String group = view.groups().get(0);
+        if (!each.placeholder().equals(group)) {
+            throw new IllegalArgumentException(id + ": its values fill {" + group + "}, not {" + each.placeholder()
+                    + "}");
+        }
+        RecordComponent drawn = Component.describe(figure);
+        if (!Number.class.isAssignableFrom(drawn.getType()) && !isNumber(drawn.getType())) {
+            throw new IllegalArgumentException(id + ": " + drawn.getName() + " of " + view + " is not a number");
+        }
+        String template = id + ".{" + group + "}." + drawn.getName();
+        return bars(id, title, path, each, Rows.ofAnswers(drawn.getName(), label).figure(template), color);
     }
 
     /** A ranked table a value. */
@@ -248,6 +280,20 @@ public record DashboardSection(Kind kind, String id, String title, String path, 
     public String route() {
         int query = path.indexOf('?');
         return "GET " + (query < 0 ? path : path.substring(0, query));
+    }
+
+    /** The path of a view's read route, which the page reads without a caller. */
+    private static String publicRead(View<?> view, Optional<CounterView.Read> read) {
+        CounterView.Read route = read.orElseThrow(() -> new IllegalArgumentException(view + " has no read route"));
+        if (route.access().kind() != Access.Kind.READ_SIDE) {
+            throw new IllegalArgumentException(view + ": the dashboard reads public read-side routes only, not "
+                    + route.access());
+        }
+        return route.path();
+    }
+
+    private static boolean isNumber(Class<?> type) {
+        return type == long.class || type == int.class || type == double.class;
     }
 
     private static void requireColor(String color) {

@@ -8,6 +8,8 @@ import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.Access;
 import io.tally.core.view.Bucket;
+import io.tally.core.view.CounterView;
+import io.tally.core.view.Existence;
 import io.tally.core.view.RankingView;
 import java.time.Instant;
 import java.util.List;
@@ -27,6 +29,12 @@ class DashboardSectionTest {
     }
 
     public record AllTime(List<PostLikes> posts) {
+    }
+
+    public record UserPostLikes(String userId, String postId, long likes) {
+    }
+
+    public record DayLikes(String postId, String day, long likes) {
     }
 
     @Test
@@ -57,5 +65,58 @@ class DashboardSectionTest {
                 .read("/stats/likes/mine", Access.ADMIN, null).build();
         assertThatThrownBy(() -> DashboardSection.ranking("liked", "Most liked", own, "#d65c8a"))
                 .hasMessageContaining("public read-side routes only");
+    }
+
+    @Test
+    void counts_barsOfOneFigure_oneAGroupThePageKnows() {
+        CounterView<Like, PostLikes> perPost = CounterView.over(Like.SCHEMA, PostLikes.class)
+                .key("LIKES#<postId> / #STATS#", id -> new Key("LIKES#" + id, "#STATS#"))
+                .groupBy(PostLikes::postId, Like::postId).count(PostLikes::likes)
+                .read("/stats/likes/{postId}", Access.READ_SIDE, Existence.zeros(), "A post's likes").build();
+        DashboardSection.Each posts = DashboardSection.Each.of("postId", "posts", "p1").andSeenInFeeds();
+
+        DashboardSection section = DashboardSection.counts("likes", "Likes", perPost, PostLikes::likes, posts,
+                "{postId}", "#d65c8a");
+        assertThat(section.kind()).isEqualTo(DashboardSection.Kind.BARS);
+        assertThat(section.path()).isEqualTo("/stats/likes/{postId}");
+        assertThat(section.route()).isEqualTo("GET /stats/likes/{postId}");
+        assertThat(section.each()).isEqualTo(posts);
+        assertThat(section.rows().items()).isNull();
+        assertThat(section.rows().value()).isEqualTo("likes");
+        assertThat(section.rows().label()).containsExactly("{postId}");
+        assertThat(section.rows().figure()).isEqualTo("likes.{postId}.likes");
+        assertThat(section.color()).isEqualTo("#d65c8a");
+
+        assertThatThrownBy(() -> DashboardSection.counts("likes", "Likes", perPost, PostLikes::postId, posts,
+                "{postId}", "#d65c8a")).hasMessageContaining("postId of view").hasMessageContaining("is not a number");
+        assertThatThrownBy(() -> DashboardSection.counts("likes", "Likes", perPost, PostLikes::likes,
+                DashboardSection.Each.of("userId", "users"), "{postId}", "#d65c8a"))
+                .hasMessage("likes: its values fill {postId}, not {userId}");
+        CounterView<Like, PostLikes> unread = CounterView.over(Like.SCHEMA, PostLikes.class)
+                .key("LIKES#<postId> / #STATS#", id -> new Key("LIKES#" + id, "#STATS#"))
+                .groupBy(PostLikes::postId, Like::postId).count(PostLikes::likes).build();
+        assertThatThrownBy(() -> DashboardSection.counts("likes", "Likes", unread, PostLikes::likes, posts,
+                "{postId}", "#d65c8a")).hasMessageContaining("has no read route");
+        CounterView<Like, PostLikes> own = CounterView.over(Like.SCHEMA, PostLikes.class)
+                .key("LIKES#<postId> / #STATS#", id -> new Key("LIKES#" + id, "#STATS#"))
+                .groupBy(PostLikes::postId, Like::postId).count(PostLikes::likes)
+                .read("/stats/likes/{postId}", Access.ADMIN, Existence.zeros(), "A post's likes").build();
+        assertThatThrownBy(() -> DashboardSection.counts("likes", "Likes", own, PostLikes::likes, posts,
+                "{postId}", "#d65c8a")).hasMessageContaining("public read-side routes only");
+        CounterView<Like, UserPostLikes> twoFields = CounterView.over(Like.SCHEMA, UserPostLikes.class)
+                .key("LIKES#<userId>#<postId> / #STATS#", id -> new Key("LIKES#" + id, "#STATS#"))
+                .groupBy(UserPostLikes::userId, Like::userId).groupBy(UserPostLikes::postId, Like::postId)
+                .count(UserPostLikes::likes)
+                .read("/stats/likes/{userId}/{postId}", Access.READ_SIDE, Existence.zeros(), "Likes").build();
+        assertThatThrownBy(() -> DashboardSection.counts("likes", "Likes", twoFields, UserPostLikes::likes,
+                DashboardSection.Each.of("userId", "users"), "{postId}", "#d65c8a"))
+                .hasMessageContaining("one group and no bucket");
+        CounterView<Like, DayLikes> perDay = CounterView.over(Like.SCHEMA, DayLikes.class)
+                .key("LIKES#<postId> / DAY#<day>", (id, day) -> new Key("LIKES#" + id, "DAY#" + day))
+                .groupBy(DayLikes::postId, Like::postId).bucket(DayLikes::day, Bucket.DAY, Like::at)
+                .count(DayLikes::likes)
+                .read("/stats/likes/{postId}/days", Access.READ_SIDE, Existence.zeros(), "Likes a day").build();
+        assertThatThrownBy(() -> DashboardSection.counts("likes", "Likes", perDay, DayLikes::likes, posts,
+                "{postId}", "#d65c8a")).hasMessageContaining("one group and no bucket");
     }
 }

@@ -7,7 +7,6 @@ import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection.Each;
-import io.tally.core.domain.DashboardSection.Rows;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
@@ -52,10 +51,8 @@ public final class Orgs extends DeclaredDomain {
             DashboardSection.totals("/stats/global",
                     tile("Organisations", "global.orgs", "orgs"),
                     tile("Employees", "global.employees", "employees")),
-            DashboardSection.bars("orgs", "Organisations: head counts", "/stats/orgs/{orgId}",
-                            Each.of("orgId", "orgs").andSeenInFeeds(),
-                            Rows.ofAnswers("employees", "{orgId} ({teams} teams)").figure("org.{orgId}.employees"),
-                            "#d9822b")
+            DashboardSection.counts("orgs", "Organisations: head counts", OrgFigures.ORG,
+                            OrgFigures.OrgStats::employees, Each.of("orgId", "orgs").andSeenInFeeds(), "{orgId} ({teams} teams)", "#d9822b")
                     .hint("No read route lists organisations: the dashboard shows those named in the address "
                             + "(`/dashboard?orgs=abc`) and those it has seen in the activity feed."));
 
