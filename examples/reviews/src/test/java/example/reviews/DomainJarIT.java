@@ -44,10 +44,22 @@ class DomainJarIT {
             assertThat(verify.status()).as(verify.out()).isZero();
             assertThat(verify.out()).contains("derived data is exact").contains(" 0 unreadable base items");
 
-            // Without the domain's jar, verify does not know its items: it counts them as unreadable.
+            // Without the domain's jar, verify does not know its items: it names their types and says it with its
+            // status, and a repair writes nothing (the figures they feed would be written without them).
             RunnerJar.Result without = RUNNER.run(logs, "verify-without", "verify", "--endpoint",
                     runner.dynamoDb().toString());
             assertThat(RunnerJar.unreadable(without.out())).as(without.out()).isPositive();
+            assertThat(without.status()).as(without.out()).isEqualTo(6);
+            assertThat(without.out()).contains("no loaded domain declares").containsPattern("\n  Review \\(\\d+\\)")
+                    .doesNotContain("derived data is exact");
+            RunnerJar.Result refused = RUNNER.run(logs, "repair-without", "verify", "--repair", "--endpoint",
+                    runner.dynamoDb().toString());
+            assertThat(refused.status()).as(refused.out()).isEqualTo(6);
+            assertThat(refused.out()).contains("nothing repaired");
+            // The start banner names the domains the runner serves, and the jar each came from.
+            assertThat(Files.readString(logs.resolve("with.out")))
+                    .contains("  domains         users, blog, catalogue, orgs, songs, favourites, reviews "
+                            + "(tally-example-reviews.jar)");
         }
     }
 

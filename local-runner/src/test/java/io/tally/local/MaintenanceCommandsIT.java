@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardCursorItem;
 import io.tally.core.TableSchema;
+import io.tally.domains.blog.BlogKeys;
 import io.tally.stream.engine.CursorRegistry;
 import io.tally.stream.engine.Watermarks;
 import java.io.PrintWriter;
@@ -141,5 +142,58 @@ class MaintenanceCommandsIT {
 
         assertThat(missing.status()).isEqualTo(2);
         assertThat(missing.err()).contains("verify: Cannot do operations on a non-existent table").doesNotContain("\tat ");
+    }
+
+    @Test
+    void verify_aDerivedItemDeletedOnceTheStreamIsDrained_isADifference_notBehind() throws Exception {
+        runner.awaitDrained(Api.DRAIN_TIMEOUT);
+        try (DynamoDbClient dynamo = dynamo()) {
+            dynamo.deleteItem(r -> r.tableName("tally").key(BlogKeys.postProjection("m2").toAttributeMap()));
+        }
+
+        // The cursors say the post's records were applied: nothing is left to wait for, so the missing item differs.
+        Run found = run("verify", "--endpoint", endpoint());
+        assertThat(found.status()).as(found.out()).isEqualTo(3);
+        assertThat(found.out()).contains("(PostProjection)").doesNotContain("behind the stream");
+
+        Run repaired = run("verify", "--endpoint", endpoint(), "--repair");
+        assertThat(repaired.status()).as(repaired.out()).isZero();
+        assertThat(run("verify", "--endpoint", endpoint()).out()).contains("derived data is exact");
+    }
+
+    @Test
+    void verify_itemsOfTypesNoLoadedDomainDeclares_namesThem_status6_repairRefusesUnlessAllowed() throws Exception {
+        Map<String, AttributeValue> bookmark = new HashMap<>(Map.of("pk", AttributeValue.fromS("BOOKMARK#b1"),
+                "sk", AttributeValue.fromS("#METADATA#"), TableSchema.ENTITY_TYPE, AttributeValue.fromS("Bookmark")));
+        Map<String, AttributeValue> untyped = Map.of("pk", AttributeValue.fromS("MISC#1"),
+                "sk", AttributeValue.fromS("x"));
+        try (DynamoDbClient dynamo = dynamo()) {
+            dynamo.putItem(r -> r.tableName("tally").item(bookmark));
+            dynamo.putItem(r -> r.tableName("tally").item(untyped));
+            try {
+                runner.awaitDrained(Api.DRAIN_TIMEOUT);
+                Run found = run("verify", "--endpoint", endpoint());
+                assertThat(found.status()).as(found.out()).isEqualTo(6);
+                assertThat(found.out()).contains("2 unreadable base items")
+                        .contains("base items of entity types no loaded domain declares (pass each domain's jar with "
+                                + "--domain-jar):")
+                        .contains("  Bookmark (1)").contains("  (no entityType) (1)")
+                        .contains("derived data not verified whole").doesNotContain("derived data is exact");
+
+                Run refused = run("verify", "--endpoint", endpoint(), "--repair");
+                assertThat(refused.status()).as(refused.out()).isEqualTo(6);
+                assertThat(refused.out()).contains("nothing repaired").contains("  Bookmark (1)")
+                        .doesNotContain("repaired: wrote");
+
+                Run allowed = run("verify", "--endpoint", endpoint(), "--repair", "--allow-unknown-types");
+                assertThat(allowed.status()).as(allowed.out()).isZero();
+                assertThat(allowed.out()).contains("repaired: wrote 0 derived items");
+            } finally {
+                dynamo.deleteItem(r -> r.tableName("tally").key(Map.of("pk", bookmark.get("pk"), "sk", bookmark.get("sk"))));
+                dynamo.deleteItem(r -> r.tableName("tally").key(untyped));
+                runner.awaitDrained(Api.DRAIN_TIMEOUT);
+            }
+        }
+        assertThat(run("verify", "--endpoint", endpoint()).status()).isZero();
     }
 }

@@ -11,6 +11,7 @@ import io.tally.stream.rebuild.VerificationReport;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,11 +40,15 @@ import picocli.CommandLine.Option;
             "  3:differences found (without --repair)",
             "  4:no differences, but derived items are behind the stream (without --repair): run again when drained",
             "  5:the repair left items unwritten (refused: a stream processor moved them past the position, pause "
-                    + "it and run again; or not taken by DynamoDB, each listed with the reason)"})
+                    + "it and run again; or not taken by DynamoDB, each listed with the reason)",
+            "  6:base items of entity types no loaded domain declares (pass each domain's jar with --domain-jar), or "
+                    + "that their domain cannot read; each type is named. A repair then writes nothing unless "
+                    + "--allow-unknown-types"})
 public final class VerifyCommand extends TableCommand {
     static final int DIFFERENCES = 3;
     static final int BEHIND = 4;
     static final int INCOMPLETE = 5;
+    static final int UNREADABLE = 6;
     /** How many differences (or refused items) are printed; the count is always printed. */
     static final int SHOWN = 50;
     /** On AWS a change reaches the stream within about a second; DynamoDB Local's stream is synchronous. */
@@ -55,6 +60,10 @@ public final class VerifyCommand extends TableCommand {
     @Option(names = "--repair", description = "write the recomputed values and the stream position into the "
             + "differing and behind derived items")
     boolean repair;
+
+    @Option(names = "--allow-unknown-types", description = "repair even when base items of entity types no loaded "
+            + "domain declares are present, taking them as contributing nothing (they are not Tally's)")
+    boolean allowUnknownTypes;
 
     @Option(names = "--selector-shards", paramLabel = "N", defaultValue = "4",
             description = "SELECTOR_SHARDS of the deployment (default: ${DEFAULT-VALUE})")
@@ -93,17 +102,38 @@ public final class VerifyCommand extends TableCommand {
                 domains.derivations(settings), segments)
                 .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
                 .withStreamReaders(streamReaders)
-                .withCascades(CascadeRunner.overTable(clients.dynamo(), table.tableName));
+                .withCascades(CascadeRunner.overTable(clients.dynamo(), table.tableName))
+                .withUnknownTypesAllowed(allowUnknownTypes);
         err.println((repair ? "repairing " : "verifying ") + table.describe());
         Progress progress = new Progress(err);
         if (repair) {
-            RepairReport report = rebuilder.repair(progress);
+            RepairReport report;
+            try {
+                report = rebuilder.repair(progress);
+            } catch (Rebuilder.UnknownEntityTypes e) {
+                progress.done();
+                out.println("nothing repaired: the table holds base items of entity types no loaded domain declares,"
+                        + " and the figures they feed would be written without them:");
+                list(counts(e.types()), out);
+                out.println("pass each domain's jar with --domain-jar, or --allow-unknown-types if they are not "
+                        + "Tally's items");
+                return UNREADABLE;
+            }
             progress.done();
             return repaired(report, out);
         }
         VerificationReport report = rebuilder.verify(progress);
         progress.done();
         summary(report, out);
+        if (report.unreadableItems() > 0) {
+            if (!report.differences().isEmpty()) {
+                out.println(report.differences().size() + " differing attributes (some may stem from the items "
+                        + "above):");
+                list(report.differences(), out);
+            }
+            out.println("derived data not verified whole: base items above contribute nothing");
+            return UNREADABLE;
+        }
         if (report.isExact()) {
             out.println("derived data is exact");
             return 0;
@@ -159,6 +189,15 @@ public final class VerifyCommand extends TableCommand {
     private static void summary(VerificationReport report, PrintWriter out) {
         out.println(report.baseItems() + " base items, " + report.derivedItems() + " derived items, "
                 + report.unreadableItems() + " unreadable base items");
+        if (!report.unknownTypes().isEmpty()) {
+            out.println("base items of entity types no loaded domain declares (pass each domain's jar with "
+                    + "--domain-jar):");
+            list(counts(report.unknownTypes()), out);
+        }
+        if (!report.unreadableTypes().isEmpty()) {
+            out.println("base items their domain cannot read (the stream processor dead-letters their records too):");
+            list(counts(report.unreadableTypes()), out);
+        }
         out.println("stream position: " + report.position().describe());
         if (report.behindItems() > 0) {
             out.println(report.behindItems() + " derived items behind the stream (records up to the position not "
@@ -169,6 +208,10 @@ public final class VerifyCommand extends TableCommand {
                     + " running, or its removal is not processed yet):");
             list(report.undoneCascades(), out);
         }
+    }
+
+    private static List<String> counts(Map<String, Long> byType) {
+        return byType.entrySet().stream().map(entry -> entry.getKey() + " (" + entry.getValue() + ")").toList();
     }
 
     private static void list(List<?> items, PrintWriter out) {

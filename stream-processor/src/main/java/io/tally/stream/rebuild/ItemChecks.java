@@ -50,14 +50,23 @@ final class ItemChecks {
      */
     static List<Check> checks(Map<Key, DerivedState.Item> expected, Map<Key, Comparison.StoredItem> actual,
                               Map<Key, StreamChanges.Touches> touches) {
-        SharedChecks slotted = new SharedChecks();
+        return checks(expected, actual, touches, AppliedRecords.NONE);
+    }
+
+    /**
+     * As {@link #checks(Map, Map, Map)}, an item also taken as caught up when the cursors read before the scan say
+     * every record that changes it was applied ({@link AppliedRecords}).
+     */
+    static List<Check> checks(Map<Key, DerivedState.Item> expected, Map<Key, Comparison.StoredItem> actual,
+                              Map<Key, StreamChanges.Touches> touches, AppliedRecords applied) {
+        SharedChecks slotted = new SharedChecks(applied);
         Set<Key> keys = new TreeSet<>(Comparison.KEY_ORDER);
         keys.addAll(expected.keySet());
         keys.addAll(actual.keySet());
         keys.addAll(touches.keySet());
         List<Check> checks = new ArrayList<>(keys.size());
         for (Key key : keys) {
-            Check check = check(key, expected.get(key), actual.get(key), touches.get(key));
+            Check check = check(key, expected.get(key), actual.get(key), touches.get(key), applied);
             if (!slotted.add(check)) {
                 checks.add(check);
             }
@@ -67,9 +76,10 @@ final class ItemChecks {
     }
 
     /** The check of one item on its own. */
-    static Check check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touched) {
+    static Check check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touched,
+                       AppliedRecords applied) {
         List<Difference> differences = want == null && have == null ? List.of() : Comparison.compare(key, want, have);
-        return new Check(key, want, have, touched, caughtUp(have, touched), differences, List.of());
+        return new Check(key, want, have, touched, caughtUp(have, touched, applied), differences, List.of());
     }
 
     /**
@@ -79,12 +89,22 @@ final class ItemChecks {
      * the item was scanned).
      */
     static boolean caughtUp(Comparison.StoredItem have, StreamChanges.Touches touches) {
+        return caughtUp(have, touches, AppliedRecords.NONE);
+    }
+
+    /**
+     * As {@link #caughtUp(Comparison.StoredItem, StreamChanges.Touches)}, a shard's records also taken as reflected
+     * when its cursor, read before the scan, says the last of them was applied: the item was then written (or deleted,
+     * or given up on) after the stream processor's write, and is final as it is.
+     */
+    static boolean caughtUp(Comparison.StoredItem have, StreamChanges.Touches touches, AppliedRecords applied) {
         if (touches == null) {
             return true;
         }
         for (Map.Entry<String, String> change : touches.lastChange().entrySet()) {
             String watermark = have == null ? null : have.watermarks().get(Watermarks.attributeName(change.getKey()));
-            if (watermark == null || watermark.compareTo(change.getValue()) < 0) {
+            boolean reflected = watermark != null && watermark.compareTo(change.getValue()) >= 0;
+            if (!reflected && !applied.applied(change.getKey(), change.getValue())) {
                 return false;
             }
         }

@@ -63,6 +63,7 @@ public final class Rebuilder {
     private final int streamReaders;
     private final Clock clock;
     private final CascadeRunner cascades;
+    private final boolean unknownTypesAllowed;
 
     /**
      * @param streams  the table's stream is read with it; a table without a stream is recomputed from the scan alone,
@@ -73,11 +74,12 @@ public final class Rebuilder {
     public Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
                      int segments) {
         this(dynamo, streams, table, derivations, segments, Duration.ZERO, DEFAULT_STREAM_READERS, Clock.systemUTC(),
-                CascadeRunner.NONE);
+                CascadeRunner.NONE, false);
     }
 
     private Rebuilder(DynamoDbClient dynamo, DynamoDbStreamsClient streams, String table, Derivations derivations,
-                      int segments, Duration settle, int streamReaders, Clock clock, CascadeRunner cascades) {
+                      int segments, Duration settle, int streamReaders, Clock clock, CascadeRunner cascades,
+                      boolean unknownTypesAllowed) {
         if (segments < 1) {
             throw new IllegalArgumentException("segments must be at least 1");
         }
@@ -91,6 +93,7 @@ public final class Rebuilder {
         this.clock = clock;
         this.streams = streams;
         this.cascades = cascades;
+        this.unknownTypesAllowed = unknownTypesAllowed;
     }
 
     /**
@@ -99,7 +102,8 @@ public final class Rebuilder {
      * may answer an empty page before a shard's tip; DynamoDB Local's stream is synchronous.
      */
     public Rebuilder withStreamSettle(Duration settle) {
-        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, streamReaders, clock, cascades);
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, streamReaders, clock, cascades,
+                unknownTypesAllowed);
     }
 
     /**
@@ -108,7 +112,8 @@ public final class Rebuilder {
      * times of the open shards overlap.
      */
     public Rebuilder withStreamReaders(int readers) {
-        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, readers, clock, cascades);
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, readers, clock, cascades,
+                unknownTypesAllowed);
     }
 
     /**
@@ -117,14 +122,42 @@ public final class Rebuilder {
      */
     public Rebuilder withCascades(CascadeRunner cascades) {
         return new Rebuilder(dynamo, streams, table, derivations, segments, settle, streamReaders, clock,
-                Objects.requireNonNull(cascades, "cascades"));
+                Objects.requireNonNull(cascades, "cascades"), unknownTypesAllowed);
+    }
+
+    /**
+     * This rebuilder, repairing also while the table holds base items of entity types no loaded domain declares, taken
+     * as contributing nothing (without it, {@link #repair} refuses: the figures such items feed would be recomputed
+     * without them).
+     */
+    public Rebuilder withUnknownTypesAllowed(boolean allowed) {
+        return new Rebuilder(dynamo, streams, table, derivations, segments, settle, streamReaders, clock, cascades,
+                allowed);
+    }
+
+    /**
+     * A repair refused before it wrote anything: the table holds base items of entity types no loaded domain declares
+     * (a domain's jar left out, most often), and a repair would write the figures they feed without them.
+     */
+    public static final class UnknownEntityTypes extends IllegalStateException {
+        private final Map<String, Long> types;
+
+        UnknownEntityTypes(Map<String, Long> types) {
+            super("the table holds base items of entity types no loaded domain declares: " + types);
+            this.types = Map.copyOf(types);
+        }
+
+        /** The undeclared entity types, and how many base items of each. */
+        public Map<String, Long> types() {
+            return types;
+        }
     }
 
     /** Compares the stored derived data that has caught up with the stream with the recomputation. */
     public VerificationReport verify(LongConsumer progress) {
         Recomputed recomputed = recompute(progress);
         return report(recomputed, ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
-                recomputed.changes.touches()));
+                recomputed.changes.touches(), recomputed.applied()));
     }
 
     public VerificationReport verify() {
@@ -137,8 +170,11 @@ public final class Rebuilder {
      */
     public RepairReport repair(LongConsumer progress) {
         Recomputed recomputed = recompute(progress);
+        if (!recomputed.data.unknownTypes.isEmpty() && !unknownTypesAllowed) {
+            throw new UnknownEntityTypes(recomputed.data.unknownTypes);
+        }
         VerificationReport found = report(recomputed, ItemChecks.checks(recomputed.data.expected.items(),
-                recomputed.data.actual, recomputed.changes.touches()));
+                recomputed.data.actual, recomputed.changes.touches(), recomputed.applied()));
         long cascaded = 0;
         List<Cascade> undone = recomputed.data.orphans.undone();
         if (!undone.isEmpty()) {
@@ -151,7 +187,7 @@ public final class Rebuilder {
             recomputed = recompute(progress);
         }
         List<ItemChecks.Check> checks = ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
-                recomputed.changes.touches());
+                recomputed.changes.touches(), recomputed.applied());
         StreamPosition position = recomputed.position;
         Set<String> unknown = position.hasStream() ? newShards(position, Set.of()) : Set.of();
         RepairWriter writer = new RepairWriter(dynamo, table);
@@ -190,7 +226,7 @@ public final class Rebuilder {
             }
         }
         return new VerificationReport(recomputed.data.baseItems, recomputed.data.actual.size(),
-                recomputed.data.unreadable, differences, behind, recomputed.position,
+                recomputed.data.unknownTypes, recomputed.data.unreadableTypes, differences, behind, recomputed.position,
                 recomputed.data.orphans.undone().stream().map(Cascade::describe).toList());
     }
 
@@ -223,13 +259,16 @@ public final class Rebuilder {
     }
 
     /** A recomputation at a stream position. */
-    private record Recomputed(Recomputation data, StreamChanges changes, StreamPosition position) {
+    private record Recomputed(Recomputation data, StreamChanges changes, StreamPosition position,
+                              AppliedRecords applied) {
     }
 
     /** The scan, then the stream to its end: derived data at the stream's position, and the stored derived items. */
     private Recomputed recompute(LongConsumer progress) {
         Instant started = clock.instant();
         Recomputation data = new Recomputation(derivations);
+        // The cursors first: a record they show applied is reflected in every item the scan then reads.
+        AppliedRecords applied = streams == null ? AppliedRecords.NONE : AppliedRecords.read(dynamo, table);
         scanAll(data, progress);
         StreamChanges changes = new StreamChanges(derivations, data);
         String streamArn = currentStream();
@@ -245,7 +284,7 @@ public final class Rebuilder {
         }
         LOG.info("recomputed {} base items at {} ({} records)", data.baseItems, position.describe(),
                 changes.records());
-        return new Recomputed(data, changes, position);
+        return new Recomputed(data, changes, position, applied);
     }
 
     /** The table's stream, or null when it has none enabled. */

@@ -9,6 +9,7 @@ import io.tally.core.derive.IntendedChanges;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -27,7 +28,13 @@ final class Recomputation {
     final Orphans orphans = new Orphans();
     private final Derivations derivations;
     long baseItems;
-    long unreadable;
+    /** Base items of an entity type no loaded domain declares, by that type's name ({@link #NO_TYPE}: none). */
+    final Map<String, Long> unknownTypes = new TreeMap<>();
+    /** Base items of a declared entity type that its derivation cannot read, by type. */
+    final Map<String, Long> unreadableTypes = new TreeMap<>();
+
+    /** How an item without an entity type attribute is named in the counts of unknown types. */
+    static final String NO_TYPE = "(no entityType)";
 
     Recomputation(Derivations derivations) {
         this.derivations = derivations;
@@ -65,13 +72,13 @@ final class Recomputation {
         String name = Items.entityTypeName(image);
         Optional<EntityType> type = derivations.registry().entityType(name);
         if (type.isEmpty()) {
-            unreadable += sign;
+            add(unknownTypes, name == null ? NO_TYPE : name, sign);
             return;
         }
         baseItems += sign;
         IntendedChanges contribution = derivations.derive(type.get(), REBUILD, null, image);
         if (!contribution.isClean()) {
-            unreadable += sign;
+            add(unreadableTypes, name, sign);
             return;
         }
         if (sign > 0) {
@@ -80,5 +87,9 @@ final class Recomputation {
             expected.subtract(contribution);
         }
         orphans.count(derivations.cascadeLinks(type.get(), image), sign);
+    }
+
+    private static void add(Map<String, Long> counts, String name, int sign) {
+        counts.merge(name, (long) sign, (a, b) -> a + b == 0 ? null : a + b);
     }
 }

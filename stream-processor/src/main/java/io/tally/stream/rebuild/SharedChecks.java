@@ -25,6 +25,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 final class SharedChecks {
     /** The members of each subject of a shared type, by the key that names them all ({@link DerivedType#whole}). */
     private final Map<Key, Group> groups = new LinkedHashMap<>();
+    private final AppliedRecords applied;
+
+    SharedChecks(AppliedRecords applied) {
+        this.applied = applied;
+    }
 
     private record Group(DerivedType type, List<ItemChecks.Check> slots) {
     }
@@ -40,11 +45,12 @@ final class SharedChecks {
     /** One check per subject of a shared type seen: the sum of its members against the whole. */
     List<ItemChecks.Check> checks() {
         List<ItemChecks.Check> checks = new ArrayList<>();
-        groups.forEach((whole, group) -> checks.add(group(whole, group.type(), group.slots())));
+        groups.forEach((whole, group) -> checks.add(group(whole, group.type(), group.slots(), applied)));
         return checks;
     }
 
-    private static ItemChecks.Check group(Key whole, DerivedType type, List<ItemChecks.Check> slots) {
+    private static ItemChecks.Check group(Key whole, DerivedType type, List<ItemChecks.Check> slots,
+                                          AppliedRecords applied) {
         Key first = type.isSlotted() ? type.inSlot(whole, "0") : whole;
         DerivedState.Item want = null;
         List<ItemChecks.Check> members = new ArrayList<>();
@@ -58,7 +64,7 @@ final class SharedChecks {
                 throw new IllegalStateException("a derivation addressed " + slot.key() + ": shared items are addressed"
                         + " at their base item (slot 0 for a slotted type), their partials placed by the engine");
             } else if (!slot.caughtUp() || slot.have() != null && !slot.have().attributes().isEmpty()) {
-                members.add(ItemChecks.check(slot.key(), null, slot.have(), slot.touches()));
+                members.add(ItemChecks.check(slot.key(), null, slot.have(), slot.touches(), applied));
             }
         }
         // Without the addressed item among them, the whole is nothing: the repair empties the other members and has

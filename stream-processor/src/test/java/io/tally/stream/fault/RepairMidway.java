@@ -74,7 +74,7 @@ final class RepairMidway {
             corrupt(random);
         }
         if (repair) {
-            RepairReport report = new Rebuilder(dynamo, streams, table, derivations, 2)
+            RepairReport report = new Rebuilder(dynamo, streams, table, derivations, 2).withUnknownTypesAllowed(true)
                     .withCascades(CascadeRunner.overTable(dynamo, table)).repair(count -> { });
             assertThat(report.isComplete()).as("repair complete: %s", report).isTrue();
             assertThat(report.written()).as("derived items the repair wrote").isPositive();

@@ -1,15 +1,18 @@
 package io.tally.stream.rebuild;
 
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
+import io.tally.core.TableSchema;
 import io.tally.core.domain.DomainRegistry;
-import io.tally.core.domain.DomainRegistry;
+import io.tally.core.users.Users;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.testkit.Workload;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,7 +25,12 @@ class RebuilderIT {
     private final String table = LocalDynamoDb.createTable("rebuild");
     private final Rebuilder rebuilder = rebuilder(table);
 
+    /** The workloads with poison write items of unknown types (an album, one of none), which the repair may ignore. */
     private Rebuilder rebuilder(String table) {
+        return strictRebuilder(table).withUnknownTypesAllowed(true);
+    }
+
+    private Rebuilder strictRebuilder(String table) {
         return new Rebuilder(dynamo, LocalDynamoDb.streamsClient(), table, DomainRegistry.load().derivations(ShardSettings.DEFAULTS), 3);
     }
 
@@ -89,6 +97,33 @@ class RebuilderIT {
         workload.run(400);
         VerificationReport report = rebuilder.repair(count -> { }).found();
         assertThat(report.unreadableItems()).isPositive();
+        assertThat(report.unreadableItems()).isEqualTo(report.unknownTypes().values().stream().mapToLong(n -> n).sum()
+                + report.unreadableTypes().values().stream().mapToLong(n -> n).sum());
         assertThat(rebuilder.verify().isExact()).isTrue();
+    }
+
+    @Test
+    void repair_itemsOfTypesNoDomainDeclares_refusedBeforeWritingAnything_eachTypeNamed() {
+        Workload workload = new Workload(dynamo, table, 3, 0, false);
+        workload.run(40);
+        Key stray = new Key("ALBUM#a1", "#METADATA#");
+        Map<String, AttributeValue> album = new HashMap<>(stray.toAttributeMap());
+        album.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("Album"));
+        dynamo.putItem(r -> r.tableName(table).item(album));
+        dynamo.putItem(r -> r.tableName(table).item(new Key("MISC#1", "x").toAttributeMap()));
+        Rebuilder strict = strictRebuilder(table);
+
+        VerificationReport found = strict.verify();
+        assertThat(found.unknownTypes()).containsExactlyInAnyOrderEntriesOf(Map.of("Album", 1L, "(no entityType)", 1L));
+        assertThat(found.unreadableTypes()).isEmpty();
+        assertThat(found.unreadableItems()).isEqualTo(2);
+        assertThatThrownBy(() -> strict.repair(count -> { }))
+                .isInstanceOfSatisfying(Rebuilder.UnknownEntityTypes.class,
+                        e -> assertThat(e.types()).containsEntry("Album", 1L).containsEntry("(no entityType)", 1L));
+        // Nothing written: the stream processor never ran, so every derived item is still missing.
+        assertThat(strict.verify().derivedItems()).isZero();
+
+        assertThat(strict.withUnknownTypesAllowed(true).repair(count -> { }).isComplete()).isTrue();
+        assertThat(strict.verify().derivedItems()).isPositive();
     }
 }

@@ -54,6 +54,31 @@ class RepairWriteTest {
     }
 
     @Test
+    void caughtUp_alsoWhenTheCursorsReadBeforeTheScanSayTheLastChangeWasApplied() {
+        var touches = touches(Map.of(CLOSED, pad(400), OPEN, pad(800)), "posts");
+        var behind = stored(Map.of(), Map.of(Watermarks.attributeName(CLOSED), pad(400),
+                Watermarks.attributeName(OPEN), pad(700)));
+        // acknowledged: every record up to it applied; pending: every record before it applied.
+        AppliedRecords acknowledged = AppliedRecords.of(Map.of(OPEN, new String[] {pad(800), null}));
+        AppliedRecords pendingAfter = AppliedRecords.of(Map.of(OPEN, new String[] {pad(100), pad(801)}));
+        AppliedRecords short1 = AppliedRecords.of(Map.of(OPEN, new String[] {pad(799), null}));
+        AppliedRecords pendingAt = AppliedRecords.of(Map.of(OPEN, new String[] {null, pad(800)}));
+        AppliedRecords otherShard = AppliedRecords.of(Map.of(CLOSED, new String[] {pad(900), null}));
+
+        assertThat(ItemChecks.caughtUp(behind, touches, acknowledged)).isTrue();
+        assertThat(ItemChecks.caughtUp(behind, touches, pendingAfter)).isTrue();
+        assertThat(ItemChecks.caughtUp(behind, touches, short1)).isFalse();
+        assertThat(ItemChecks.caughtUp(behind, touches, pendingAt)).isFalse();
+        assertThat(ItemChecks.caughtUp(behind, touches, otherShard)).isFalse();
+        assertThat(ItemChecks.caughtUp(behind, touches, AppliedRecords.NONE)).isFalse();
+        // A deleted item whose every change was applied: there is nothing left to wait for, so it compares.
+        AppliedRecords both = AppliedRecords.of(Map.of(OPEN, new String[] {pad(800), null},
+                CLOSED, new String[] {pad(500), null}));
+        assertThat(ItemChecks.caughtUp(null, touches, both)).isTrue();
+        assertThat(ItemChecks.caughtUp(null, touches, acknowledged)).isFalse();
+    }
+
+    @Test
     void repair_setsTheContentAndThePosition_removesTheRest_guardsTheOpenAndUnknownShards() {
         var want = new DerivedState.Item(Users.USER_STATS, Map.of("posts", 2L), Map.of("userId", AttributeValue.fromS("u1")),
                 6L);
