@@ -41,7 +41,10 @@ public final class Bench {
     }
 
     public static void main(String[] args) throws IOException {
-        BenchOptions options = BenchOptions.parse(args);
+        BenchOptions options = BenchOptions.fromMain(args);
+        if (options == null) {
+            return;
+        }
         // As the deployed stream function, before the first connection: idle connections kept for the calls in flight.
         StreamWiring.keepConnectionsAlive();
         if (options.render != null) {

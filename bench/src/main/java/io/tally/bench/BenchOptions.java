@@ -1,169 +1,243 @@
 package io.tally.bench;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** The benchmark's command line. */
+/**
+ * The benchmark's command line ({@code tally-bench}), parsed by picocli: {@code --help} lists every option with its
+ * default, and an unknown option or a missing value is a usage error with its name.
+ */
+@Command(name = "tally-bench", sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Measures Tally side by side with a naive stream processor on DynamoDB Local: replays of the seed "
+                    + "domains' workloads (write units, derived writes, time per record), freshness, and the modes "
+                    + "below; writes BENCHMARKS.md and the JSON of each run. Without a mode it runs the full "
+                    + "benchmark; a mode runs alone and leaves BENCHMARKS.md untouched (except --aws-latency, which "
+                    + "renders the page again with its figures).",
+            ""},
+        exitCodeListHeading = "%nExit status:%n",
+        exitCodeList = {"  0:done (or --help)", "  1:an unexpected failure", "  2:a usage error"})
 final class BenchOptions {
-    int records = 20_000;
-    int freshnessSeconds = 25;
-    /** Records replayed by both processors before the measured workloads, not reported (0: none). */
-    int warmUpRecords = 10_000;
-    long seed = 42;
-    Path markdown = Path.of("BENCHMARKS.md");
-    Path json = Path.of("bench/results/latest.json");
-    Path render;
-    boolean coldStart;
-    int runs = 5;
-    Path coldStartJson = Path.of("bench/results/cold-start.json");
-    Path repo = Path.of(".");
     /** The replay workloads to run (all by default); fewer for a quick look while iterating. */
-    static final java.util.Set<String> WORKLOADS = java.util.Set.of("uniform", "zipf", "hot-song", "tag-heavy");
-    java.util.Set<String> workloads = WORKLOADS;
-    /** Only the load mode: its section on stdout and its JSON, BENCHMARKS.md untouched. */
+    static final Set<String> WORKLOADS = Set.of("uniform", "zipf", "hot-song", "tag-heavy");
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+    boolean help;
+
+    @Option(names = "--records", paramLabel = "N", description = "records each replay workload writes (default: "
+            + "${DEFAULT-VALUE})")
+    int records = 20_000;
+
+    @Option(names = "--warm-up", paramLabel = "N", description = "records replayed by both processors before the "
+            + "measured workloads, not reported; 0 leaves the warm-up out (default: ${DEFAULT-VALUE})")
+    int warmUpRecords = 10_000;
+
+    @Option(names = "--freshness-seconds", paramLabel = "S", description = "how long the freshness run writes "
+            + "(default: ${DEFAULT-VALUE})")
+    int freshnessSeconds = 25;
+
+    @Option(names = "--seed", paramLabel = "N", description = "the workloads' random seed (default: ${DEFAULT-VALUE})")
+    long seed = 42;
+
+    @Option(names = "--markdown", paramLabel = "FILE", description = "the results page (default: ${DEFAULT-VALUE})")
+    Path markdown = Path.of("BENCHMARKS.md");
+
+    @Option(names = "--json", paramLabel = "FILE", description = "the full run's figures (default: ${DEFAULT-VALUE})")
+    Path json = Path.of("bench/results/latest.json");
+
+    @Option(names = "--render", paramLabel = "JSON", description = "only render the page again from a run's figures "
+            + "(after a change of its text)")
+    Path render;
+
+    @Option(names = "--workloads", paramLabel = "LIST", split = ",", description = "the replay workloads, "
+            + "comma-separated, of uniform, zipf, hot-song and tag-heavy (default: all)")
+    Set<String> workloads = WORKLOADS;
+
+    @Option(names = "--cold-start", description = "mode: cold starts of the packaged functions, in fresh JVMs")
+    boolean coldStart;
+
+    @Option(names = "--runs", paramLabel = "N", description = "cold starts measured per function (default: "
+            + "${DEFAULT-VALUE})")
+    int runs = 5;
+
+    @Option(names = "--cold-start-json", paramLabel = "FILE", description = "the cold-start mode's figures (default: "
+            + "${DEFAULT-VALUE})")
+    Path coldStartJson = Path.of("bench/results/cold-start.json");
+
+    @Option(names = "--repo", paramLabel = "DIR", description = "the checkout whose packaged jars the cold-start "
+            + "mode runs (default: ${DEFAULT-VALUE})")
+    Path repo = Path.of(".");
+
+    @Option(names = "--load", description = "mode: the local runner under HTTP load, writes and reads")
     boolean load;
-    /** The load mode's duration in the full run and alone; 0 leaves it out of the full run. */
+
+    @Option(names = "--load-seconds", paramLabel = "S", description = "the load mode's duration; 0 leaves it out of "
+            + "the full run (default: ${DEFAULT-VALUE})")
     int loadSeconds = 60;
+
+    @Option(names = "--load-connections", paramLabel = "N", description = "the load mode's concurrent connections "
+            + "(default: ${DEFAULT-VALUE})")
     int loadConnections = 64;
+
+    @Option(names = "--load-json", paramLabel = "FILE", description = "the load mode's figures (default: "
+            + "${DEFAULT-VALUE})")
     Path loadJson = Path.of("bench/results/load.json");
-    /** Only the writer mode: its section on stdout and its JSON, BENCHMARKS.md untouched. */
+
+    @Option(names = "--writer", description = "mode: the writer function's requests, in process")
     boolean writer;
-    /** The writer mode's requests per client thread and round; 0 leaves it out of the full run. */
+
+    @Option(names = "--writer-requests", paramLabel = "N", description = "the writer mode's requests per client "
+            + "thread and round; 0 leaves it out of the full run (default: ${DEFAULT-VALUE})")
     int writerRequests = 150;
+
+    @Option(names = "--writer-rounds", paramLabel = "N", description = "the writer mode's rounds (default: "
+            + "${DEFAULT-VALUE})")
     int writerRounds = 3;
+
+    @Option(names = "--writer-threads", paramLabel = "N", description = "the writer mode's client threads (default: "
+            + "${DEFAULT-VALUE})")
     int writerThreads = 8;
+
+    @Option(names = "--writer-json", paramLabel = "FILE", description = "the writer mode's figures (default: "
+            + "${DEFAULT-VALUE})")
     Path writerJson = Path.of("bench/results/writer.json");
-    /** Only the AWS-latency mode: its JSON, its plot, and the page rendered again with them. */
-    boolean awsLatency;
-    /** How long records arrive in each of the AWS-latency mode's steady-rate runs; 0 leaves it out of the full run. */
-    int awsSeconds = 4;
-    Path awsJson = Path.of("bench/results/aws-latency.json");
-    /** The freshness-against-rate plot; BENCHMARKS.md shows it from here. */
-    Path awsPlot = Path.of("bench/results/aws-freshness.png");
-    /** The AWS-latency mode's processors and shares of the partition's limit (0: a backlog); fewer for a quick look. */
-    java.util.List<String> awsProcessors = java.util.List.of("tally", "naive");
-    java.util.List<Double> awsShares = AwsLatencyRun.SHARES;
-    /** How many times slower time runs in the AWS-latency mode, so that DynamoDB Local keeps within the model. */
-    double awsTimeScale = 5;
-    /** Only the floor of the chosen workloads ({@link FloorRun}): its section on stdout and its JSON. */
+
+    @Option(names = "--floor", description = "mode: the write-unit floor of the chosen workloads")
     boolean floor;
+
+    @Option(names = "--floor-json", paramLabel = "FILE", description = "the floor mode's figures (default: "
+            + "${DEFAULT-VALUE})")
     Path floorJson = Path.of("bench/results/floor.json");
 
-    static BenchOptions parse(String[] args) {
-        BenchOptions options = new BenchOptions();
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--cold-start" -> options.coldStart = true;
-                case "--load" -> options.load = true;
-                case "--writer" -> options.writer = true;
-                case "--aws-latency" -> options.awsLatency = true;
-                case "--floor" -> options.floor = true;
-                default -> options.set(args[i], i + 1 < args.length ? args[++i] : null);
+    @Option(names = "--aws-latency", description = "mode: the stream processor under AWS's modelled latencies, "
+            + "freshness against rate")
+    boolean awsLatency;
+
+    @Option(names = "--aws-seconds", paramLabel = "S", description = "how long records arrive in each steady-rate "
+            + "run; 0 leaves the mode out of the full run (default: ${DEFAULT-VALUE})")
+    int awsSeconds = 4;
+
+    @Option(names = "--aws-json", paramLabel = "FILE", description = "the AWS-latency mode's figures (default: "
+            + "${DEFAULT-VALUE})")
+    Path awsJson = Path.of("bench/results/aws-latency.json");
+
+    @Option(names = "--aws-plot", paramLabel = "FILE", description = "the freshness-against-rate plot (default: "
+            + "${DEFAULT-VALUE})")
+    Path awsPlot = Path.of("bench/results/aws-freshness.png");
+
+    @Option(names = "--aws-processors", paramLabel = "LIST", split = ",", description = "tally, naive or both, "
+            + "comma-separated (default: both)")
+    List<String> awsProcessors = List.of("tally", "naive");
+
+    @Option(names = "--aws-shares", paramLabel = "LIST", split = ",", converter = Share.class,
+            description = "shares of a partition's write limit, from 0 (a backlog) to 5, comma-separated (default: "
+                    + "0 to 1.2)")
+    List<Double> awsShares = AwsLatencyRun.SHARES;
+
+    @Option(names = "--aws-time-scale", paramLabel = "K", description = "how many times slower time runs, so that "
+            + "DynamoDB Local keeps within the model, from 1 to 100 (default: ${DEFAULT-VALUE})")
+    double awsTimeScale = 5;
+
+    /** A share of the partition's limit, spaces allowed around it. */
+    static final class Share implements CommandLine.ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            try {
+                return Double.valueOf(value.trim());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("--aws-shares takes numbers, comma-separated: " + value);
             }
         }
-        if (options.runs < 1) {
+    }
+
+    /**
+     * The options of a command line, checked (not when it asks for {@code --help}).
+     *
+     * @throws CommandLine.ParameterException for an unknown option, a missing or malformed value, or a value out of
+     *                                        its range, naming the option
+     */
+    static BenchOptions parse(String[] args) {
+        BenchOptions options = new BenchOptions();
+        CommandLine commandLine = new CommandLine(options);
+        commandLine.parseArgs(args);
+        if (!options.help) {
+            try {
+                options.check();
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(commandLine, e.getMessage(), e);
+            }
+        }
+        return options;
+    }
+
+    /**
+     * The options to run with, from {@code main}'s arguments; null when there is nothing to run: {@code --help} printed
+     * the usage. A usage error is printed with where to look, and the JVM exits with status 2.
+     */
+    static BenchOptions fromMain(String[] args) {
+        BenchOptions options;
+        try {
+            options = parse(args);
+        } catch (CommandLine.ParameterException e) {
+            System.err.println("tally-bench: " + e.getMessage());
+            System.err.println("Try 'java -jar bench/target/tally-bench.jar --help' for the options.");
+            System.exit(2);
+            return null;
+        }
+        if (options.help) {
+            new CommandLine(options).usage(System.out);
+            return null;
+        }
+        return options;
+    }
+
+    private void check() {
+        if (runs < 1) {
             throw new IllegalArgumentException("--runs must be positive");
         }
-        if (options.loadSeconds < 0 || (options.load && options.loadSeconds < 1)) {
+        if (loadSeconds < 0 || (load && loadSeconds < 1)) {
             throw new IllegalArgumentException("--load-seconds must be positive (0 leaves the load out of a full run)");
         }
-        if (options.writerRequests < 0 || options.writerRequests == 1 || (options.writer && options.writerRequests == 0)) {
+        if (writerRequests < 0 || writerRequests == 1 || (writer && writerRequests == 0)) {
             throw new IllegalArgumentException("--writer-requests must be at least 2 (0 leaves the writer mode out of"
                     + " a full run)");
         }
-        if (options.writerRounds < 1 || options.writerThreads < 1) {
+        if (writerRounds < 1 || writerThreads < 1) {
             throw new IllegalArgumentException("--writer-rounds and --writer-threads must be positive");
         }
-        if (options.loadConnections < 1) {
+        if (loadConnections < 1) {
             throw new IllegalArgumentException("--load-connections must be positive");
         }
-        java.util.Set<String> unknown = new java.util.TreeSet<>(options.workloads);
+        Set<String> unknown = new TreeSet<>(workloads);
         unknown.removeAll(WORKLOADS);
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("--workloads takes a comma-separated list of uniform, zipf, hot-song"
                     + " and tag-heavy; unknown: " + String.join(",", unknown));
         }
-        if (options.warmUpRecords < 0) {
+        if (warmUpRecords < 0) {
             throw new IllegalArgumentException("--warm-up must not be negative (0 leaves the warm-up out)");
         }
-        if (options.awsSeconds < 0 || (options.awsLatency && options.awsSeconds < 1)) {
+        if (awsSeconds < 0 || (awsLatency && awsSeconds < 1)) {
             throw new IllegalArgumentException("--aws-seconds must be positive (0 leaves the AWS-latency mode out of a"
                     + " full run)");
         }
-        if (options.awsProcessors.isEmpty() || !java.util.Set.of("tally", "naive").containsAll(options.awsProcessors)) {
+        if (awsProcessors.isEmpty() || !Set.of("tally", "naive").containsAll(awsProcessors)) {
             throw new IllegalArgumentException("--aws-processors takes tally, naive or both, comma-separated");
         }
-        if (options.awsShares.isEmpty() || options.awsShares.stream().anyMatch(share -> !(share >= 0 && share <= 5))) {
+        if (awsShares.isEmpty() || awsShares.stream().anyMatch(share -> !(share >= 0 && share <= 5))) {
             throw new IllegalArgumentException("--aws-shares takes shares of a partition's write limit from 0 (a"
                     + " backlog) to 5, comma-separated");
         }
-        if (!(options.awsTimeScale >= 1 && options.awsTimeScale <= 100)) {
+        if (!(awsTimeScale >= 1 && awsTimeScale <= 100)) {
             throw new IllegalArgumentException("--aws-time-scale takes a factor from 1 (real time) to 100");
         }
-        if (options.records < 1) {
+        if (records < 1) {
             throw new IllegalArgumentException("--records must be positive");
         }
-        return options;
-    }
-
-    /** Sets an option that takes a value; {@code value} is null when the command line ends after the option. */
-    private void set(String option, String value) {
-        switch (option) {
-            case "--records" -> records = whole(option, value);
-            case "--freshness-seconds" -> freshnessSeconds = whole(option, value);
-            case "--warm-up" -> warmUpRecords = whole(option, value);
-            case "--seed" -> seed = Long.parseLong(require(option, value));
-            case "--markdown" -> markdown = path(option, value);
-            case "--json" -> json = path(option, value);
-            case "--render" -> render = path(option, value);
-            case "--writer-requests" -> writerRequests = whole(option, value);
-            case "--writer-rounds" -> writerRounds = whole(option, value);
-            case "--writer-json" -> writerJson = path(option, value);
-            case "--floor-json" -> floorJson = path(option, value);
-            case "--writer-threads" -> writerThreads = whole(option, value);
-            case "--load-seconds" -> loadSeconds = whole(option, value);
-            case "--load-connections" -> loadConnections = whole(option, value);
-            case "--load-json" -> loadJson = path(option, value);
-            case "--runs" -> runs = whole(option, value);
-            case "--cold-start-json" -> coldStartJson = path(option, value);
-            case "--repo" -> repo = path(option, value);
-            case "--aws-seconds" -> awsSeconds = whole(option, value);
-            case "--aws-json" -> awsJson = path(option, value);
-            case "--aws-plot" -> awsPlot = path(option, value);
-            case "--aws-processors" -> awsProcessors = java.util.List.of(require(option, value).split(","));
-            case "--aws-shares" -> awsShares = shares(require(option, value));
-            case "--aws-time-scale" -> awsTimeScale = Double.parseDouble(require(option, value));
-            case "--workloads" -> workloads = java.util.Set.of(require(option, value).split(","));
-            default -> throw new IllegalArgumentException("unknown option " + option
-                    + " (known: --records N, --warm-up N, --freshness-seconds S, --seed N, --markdown FILE, --json FILE,"
-                    + " --render JSON, --cold-start, --runs N, --cold-start-json FILE, --repo DIR, --load,"
-                    + " --load-seconds S, --load-connections N, --load-json FILE, --writer, --writer-requests N,"
-                    + " --writer-rounds N, --writer-threads N, --writer-json FILE, --floor, --floor-json FILE,"
-                    + " --aws-latency, --aws-seconds S, --aws-json FILE, --aws-plot FILE, --aws-processors tally,naive,"
-                    + " --aws-shares 0,0.5,..., --aws-time-scale K,"
-                    + " --workloads uniform,zipf,hot-song,tag-heavy)");
-        }
-    }
-
-    private static java.util.List<Double> shares(String value) {
-        try {
-            return java.util.Arrays.stream(value.split(",")).map(String::trim).map(Double::valueOf).toList();
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--aws-shares takes numbers, comma-separated: " + value, e);
-        }
-    }
-
-    private static int whole(String option, String value) {
-        return Integer.parseInt(require(option, value));
-    }
-
-    private static Path path(String option, String value) {
-        return Path.of(require(option, value));
-    }
-
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return value;
     }
 }

@@ -3,8 +3,11 @@ package io.tally.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class BenchOptionsTest {
 
@@ -35,11 +38,26 @@ class BenchOptionsTest {
     @Test
     void anOptionWithoutItsValue_orAnUnknownOne_isRefusedByName() {
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--records"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("--records needs a value");
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("'--records'");
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--fast"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown option --fast (known: ");
-        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--fast", "1"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("unknown option --fast (known: ");
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("Unknown option: '--fast'");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--records", "many"}))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--records")
+                .hasMessageContaining("many");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--runs", "0"}))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessage("--runs must be positive");
+    }
+
+    @Test
+    void help_isAnAnswer_listingEveryOptionWithItsDefault() {
+        BenchOptions options = BenchOptions.parse(new String[]{"--help", "--runs", "0"});
+        assertThat(options.help).isTrue();
+
+        StringWriter usage = new StringWriter();
+        new CommandLine(options).usage(new PrintWriter(usage));
+        assertThat(usage.toString()).startsWith("Usage: tally-bench")
+                .contains("--records=N", "20000)", "--aws-latency", "--cold-start", "--load", "--writer",
+                        "--floor", "--workloads=LIST", "Exit status:");
     }
 
     @Test
@@ -53,12 +71,12 @@ class BenchOptionsTest {
         assertThat(options.awsShares).containsExactly(0.0, 0.8);
         assertThat(BenchOptions.parse(new String[0]).awsShares).isEqualTo(AwsLatencyRun.SHARES);
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-processors", "tally,fast"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-processors");
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--aws-processors");
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-shares", "0.5,-1"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-shares");
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--aws-shares");
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-shares", "half"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-shares");
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--aws-shares");
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-latency", "--aws-seconds", "0"}))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--aws-seconds");
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--aws-seconds");
     }
 }
