@@ -86,9 +86,9 @@ final class LocalRunnerCommand implements Callable<Integer> {
     DomainJars domainJars = new DomainJars();
 
     @Option(names = "--demo",
-            description = "after start, load the seed scenario through the writer API (users, posts, comments, the "
-                    + "learning catalogue and user-8790's items), then write random users, posts and comments at "
-                    + "about 20 a second until Ctrl-C, printing progress every 5 seconds")
+            description = "after start, load each domain's demo scenario through the writer API, then write "
+                    + "random changes of every domain at about 20 a second until Ctrl-C, printing progress every 5 "
+                    + "seconds")
     boolean demo;
 
     @Option(names = "--auth",
@@ -109,6 +109,10 @@ final class LocalRunnerCommand implements Callable<Integer> {
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new LocalRunnerCommand());
+        // The domains a command loads without --domain-jar, listed under its --help.
+        String domains = DomainJars.helpFooter();
+        commandLine.getCommandSpec().usageMessage().footer(domains);
+        commandLine.getSubcommands().get("verify").getCommandSpec().usageMessage().footer(domains);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((e, cl, parseResult) -> {

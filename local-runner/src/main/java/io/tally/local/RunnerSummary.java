@@ -1,5 +1,6 @@
 package io.tally.local;
 
+import io.tally.local.domains.DomainJars;
 import io.tally.local.events.EventRules;
 import java.io.File;
 
@@ -48,6 +49,7 @@ final class RunnerSummary {
                 "                  failed batches appended to " + stream.failureFile()
                         + (stream.failuresTemporary() ? " (removed when stopped unless there are any)" : ""),
                 "  metrics         GET " + baseUri + LocalRunner.METRICS_PATH + " (Prometheus text format)",
+                "  domains         " + DomainJars.describe(runner.domains()),
                 "  access          " + access(runner, baseUri),
                 "  data            " + data,
                 "Ctrl-C to stop");

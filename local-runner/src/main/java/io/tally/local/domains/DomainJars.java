@@ -9,8 +9,10 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.jar.JarFile;
 import picocli.CommandLine.Option;
 
@@ -54,6 +56,43 @@ public final class DomainJars {
         } catch (IllegalStateException e) {
             throw new IllegalArgumentException("--domain-jar: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The domains of a registry by name, in load order, each from a jar named after it: {@code users, blog, ...,
+     * reviews (tally-example-reviews.jar)}; those on the class path name none.
+     */
+    public static String describe(DomainRegistry registry) {
+        List<String> names = new ArrayList<>();
+        for (Domain domain : registry.domains()) {
+            names.add(domain.name() + jarOf(domain).map(jar -> " (" + jar + ")").orElse(""));
+        }
+        return String.join(", ", names);
+    }
+
+    /** The footer of a command's {@code --help}: the domains it would load without {@code --domain-jar}. */
+    public static String helpFooter() {
+        String loaded;
+        try {
+            loaded = describe(registry(List.of()));
+        } catch (RuntimeException e) {
+            loaded = "none could be loaded (" + e.getMessage() + ")";
+        }
+        return "%nDomains on the class path: " + loaded.replace("%", "%%") + "; add your own with --domain-jar JAR.";
+    }
+
+    /** The file name of the jar a domain was loaded from by {@link #registry(List)}, if any. */
+    private static Optional<String> jarOf(Domain domain) {
+        ClassLoader loader = domain.getClass().getClassLoader();
+        if (!(loader instanceof URLClassLoader) || !"domain-jars".equals(loader.getName())) {
+            return Optional.empty();
+        }
+        CodeSource source = domain.getClass().getProtectionDomain().getCodeSource();
+        if (source == null || source.getLocation() == null) {
+            return Optional.empty();
+        }
+        String path = source.getLocation().getPath();
+        return Optional.of(path.substring(path.lastIndexOf('/') + 1));
     }
 
     private static URL check(Path jar) {
