@@ -103,11 +103,13 @@ public final class WriterApi {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
                     PublicEvents.of(domains.events()), authorization.enabled());
         }
-        OpenApiRoutes.register(router);
+        OpenApiRoutes openApi = OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.
         DashboardRoutes.register(router, domains);
         // Two routes of one path: the first would answer both (a view's route shadowing a later domain's, say).
         ViewRoutes.checkUnique(router);
+        // Two shapes of one name would share one schema: refused here, at the start.
+        openApi.build();
     }
 
     /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */

@@ -48,6 +48,8 @@ public final class DomainRegistry {
     private final Map<String, DerivedType> derivedTypes = new LinkedHashMap<>();
     private final Map<String, List<SharedCounter>> sharedCounters = new HashMap<>();
     private final Map<String, Lookup> lookups = new LinkedHashMap<>();
+    /** Each derived type by its key pattern with the placeholders unnamed ({@link KeyPatterns#collision}). */
+    private final Map<String, DerivedType> keyShapes = new HashMap<>();
 
     private DomainRegistry(List<Domain> found) {
         this.domains = List.copyOf(ordered(found));
@@ -61,6 +63,15 @@ public final class DomainRegistry {
             });
             for (DerivedType type : domain.derivedTypes()) {
                 addEntityType(domain, type.entityType());
+                String why = KeyPatterns.disagreement(type).orElse(null);
+                if (why != null) {
+                    throw invalid(domain, type + ": " + why);
+                }
+                DerivedType clash = KeyPatterns.collision(type, keyShapes).orElse(null);
+                if (clash != null) {
+                    throw invalid(domain, type + " and " + clash + " have one key pattern ('" + type.keyPattern()
+                            + "' and '" + clash.keyPattern() + "'): each would write the other's items");
+                }
                 derivedTypes.put(type.name(), type);
                 if (type.hasOpenCounters()) {
                     sharedCounters.put(type.name(), new ArrayList<>());

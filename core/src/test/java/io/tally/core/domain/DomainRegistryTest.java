@@ -105,6 +105,45 @@ class DomainRegistryTest {
     }
 
     @Test
+    void keyPatterns_mustDescribeTheKeysTheirFunctionsMake_andTwoTypesMayNotShareOne() {
+        DerivedType misdescribed = DerivedType.named("Misdescribed").key("ORG#<orgId> / #STATS#",
+                id -> new Key("ORGS#" + id, "#STATS#")).counters("n").build();
+        assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a").declaring(misdescribed)))
+                .hasMessage("domain 'a' (" + TestDomain.class.getName() + "): Misdescribed: its key function "
+                        + "makes 'ORGS#s0 / #STATS#' of 's0', which its pattern 'ORG#<orgId> / #STATS#' does not describe");
+        DerivedType refusing = DerivedType.named("Refusing").key("DAY#<songId> / <day>", subject -> {
+            throw new IllegalArgumentException("not <songId>#<day>#<hour>: " + subject);
+        }).counters("n").build();
+        assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a").declaring(refusing)))
+                .hasMessageContaining("its key function refuses 's0#2026-01-02', a subject its pattern")
+                .hasMessageContaining("not <songId>#<day>#<hour>");
+        DerivedType halfOnly = DerivedType.named("HalfOnly").key("ORG#<orgId>", id -> new Key("ORG#" + id, "x"))
+                .counters("n").build();
+        assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a").declaring(halfOnly)))
+                .hasMessageContaining("is not '<partition key> / <sort key>'");
+
+        DerivedType first = DerivedType.named("First").key("TEAM#<teamId> / #STATS#", id -> new Key("TEAM#" + id,
+                "#STATS#")).counters("n").build();
+        DerivedType second = DerivedType.named("Second").key("TEAM#<id> / #STATS#", id -> new Key("TEAM#" + id,
+                "#STATS#")).counters("m").build();
+        assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a").declaring(first),
+                TestDomain.named("b").declaring(second)))
+                .hasMessageContaining("domain 'b'")
+                .hasMessageContaining("Second and First have one key pattern ('TEAM#<id> / "
+                        + "#STATS#' and 'TEAM#<teamId> / #STATS#'): each would write the other's items");
+
+        // Described and apart: both load; so does a type keyed by its entity (its function refuses any subject).
+        DerivedType days = DerivedType.named("Days").key("SONG#<songId> / DAY#<yyyy-MM-dd>",
+                subject -> new Key("SONG#" + subject.split("#")[0], "DAY#" + subject.split("#")[1])).counters("n")
+                .build();
+        DerivedType byEntity = DerivedType.named("ByEntity").key("CARDS#<k> / <postId>", subject -> {
+            throw new UnsupportedOperationException("keyed by its entity");
+        }).document("title").build();
+        assertThat(DomainRegistry.of(TestDomain.named("a").declaring(first), TestDomain.named("b").declaring(days),
+                TestDomain.named("c").declaring(byEntity)).derivedType("Days")).isPresent();
+    }
+
+    @Test
     void invalidDeclarations_areRefusedNamingTheDomain() {
         assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a", "missing")))
                 .hasMessageContaining("domain 'a'").hasMessageContaining("requires the domain 'missing'");

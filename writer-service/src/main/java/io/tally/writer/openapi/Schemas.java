@@ -25,13 +25,24 @@ import java.util.TreeMap;
  */
 final class Schemas {
     private final Map<String, ObjectNode> definitions = new TreeMap<>();
+    private final Map<String, Class<?>> shapes = new TreeMap<>();
 
-    /** A reference to the shape's schema, defined once under {@code components/schemas}. */
+    /**
+     * A reference to the shape's schema, defined once under {@code components/schemas}, named by its simple class name.
+     *
+     * @throws IllegalStateException when another shape has that name (two domains' {@code Stats} records, say): one
+     *                               schema would describe both
+     */
     ObjectNode reference(Class<?> shape) {
         if (!shape.isRecord()) {
             return Json.object().put("type", "object");
         }
         String name = shape.getSimpleName();
+        Class<?> named = shapes.putIfAbsent(name, shape);
+        if (named != null && !named.equals(shape)) {
+            throw new IllegalStateException("two shapes of the API are named " + name + ": " + named.getName() + " and "
+                    + shape.getName() + "; the OpenAPI document names a schema by its simple class name, so rename one");
+        }
         if (!definitions.containsKey(name)) {
             definitions.put(name, Json.object());
             definitions.put(name, record(shape));

@@ -124,6 +124,35 @@ class OpenApiDocumentTest {
                 .isEqualTo("#/components/responses/Error");
     }
 
+    /** A shape of one domain's. */
+    record Stats(long posts) {
+    }
+
+    /** Another domain's shape of the same simple name. */
+    static final class Other {
+        record Stats(long reviews) {
+        }
+    }
+
+    @Test
+    void twoShapesOfOneName_areRefusedByName_oneShapeTwiceIsOne() {
+        Router router = new Router();
+        router.add("GET", "/a", io.tally.core.http.Access.READ_SIDE, request -> ApiResponse.ok(Json.object()))
+                .returns(200, Stats.class);
+        router.add("GET", "/b", io.tally.core.http.Access.READ_SIDE, request -> ApiResponse.ok(Json.object()))
+                .returns(200, Stats.class);
+        assertThat(OpenApiDocument.of(router.descriptions(), "1.0").path("components").path("schemas").has("Stats"))
+                .isTrue();
+
+        router.add("GET", "/c", io.tally.core.http.Access.READ_SIDE, request -> ApiResponse.ok(Json.object()))
+                .returns(200, Other.Stats.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenApiDocument.of(router.descriptions(), "1.0"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("two shapes of the API are named Stats: " + Stats.class.getName() + " and "
+                        + Other.Stats.class.getName() + "; the OpenAPI document names a schema by its simple class "
+                        + "name, so rename one");
+    }
+
     private static Operation operation(PathItem item, String method) {
         return item.readOperationsMap().get(PathItem.HttpMethod.valueOf(method));
     }
