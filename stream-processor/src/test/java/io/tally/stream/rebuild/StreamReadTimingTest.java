@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableRequest;
 import software.amazon.awssdk.services.dynamodb.model.DescribeTableResponse;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 import software.amazon.awssdk.services.dynamodb.model.Shard;
@@ -111,6 +113,12 @@ class StreamReadTimingTest {
         @Override
         public ScanResponse scan(ScanRequest request) {
             return ScanResponse.builder().items(List.of()).count(0).build();
+        }
+
+        /** The cursor registry's partitions, read before the scan: empty too. */
+        @Override
+        public QueryResponse query(QueryRequest request) {
+            return QueryResponse.builder().items(List.of()).count(0).build();
         }
 
         @Override
