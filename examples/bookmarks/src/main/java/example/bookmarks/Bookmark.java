@@ -3,6 +3,7 @@ package example.bookmarks;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
+import io.tally.core.http.Field;
 import java.time.Instant;
 
 /**
@@ -11,6 +12,8 @@ import java.time.Instant;
  */
 @JsonPropertyOrder({"userId", "itemId", "note", "createdAt", "updatedAt"})
 public record Bookmark(String userId, String itemId, String note, Instant createdAt, Instant updatedAt) {
+    /** The body of its {@code PUT}, which may be left out: a note. */
+    static final Field<String> NOTE = Field.line("note", 500);
     static final ItemSchema<Bookmark> SCHEMA = ItemSchema.of(Bookmark.class, Bookmarks.BOOKMARK, Bookmark::key)
             .optional("note").build();
 

@@ -9,11 +9,11 @@ import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.EntityTable.Requires;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Access;
+import io.tally.core.http.Fields;
 import io.tally.core.users.Users;
 import io.tally.core.workload.EntityWorkload;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Users bookmark catalogue items: the bookmark at its path (its routes declared, Tally's to serve), and
@@ -39,8 +39,8 @@ public final class Bookmarks extends DeclaredDomain {
                         .missing(ids -> "user '" + ids.get("userId") + "' has no bookmark of '" + ids.get("itemId")
                                 + "'")
                         .putOptionalBody(Access.owner("userId"), "Bookmark a catalogue item (201 created, 200 replaced)",
-                                Set.of("note"), (ids, body, old, now) -> new Bookmark(ids.get("userId"),
-                                        ids.get("itemId"), body.optionalLine("note", 500),
+                                Fields.of(Bookmark.NOTE), (ids, body, old, now) -> new Bookmark(ids.get("userId"),
+                                        ids.get("itemId"), body.get(Bookmark.NOTE),
                                         old.map(Bookmark::createdAt).orElse(now), now),
                                 ids -> List.of(new Requires(Users.USER, ids.get("userId"), "user"),
                                         new Requires(CATALOGUE_ITEM, ids.get("itemId"), "catalogue item")))

@@ -3,6 +3,7 @@ package example.reviews;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
+import io.tally.core.http.Field;
 import io.tally.core.users.Users;
 import java.time.Instant;
 
@@ -17,6 +18,9 @@ import java.time.Instant;
 public record Review(String userId, String itemId, long stars, String text, Instant updatedAt) {
     static final String SK_PREFIX = "REVIEW#";
     static final int TEXT_MAX = 2_000;
+    /** The body of its {@code PUT}: the stars, required, and an optional text. */
+    static final Field<Long> STARS = Field.whole("stars", 1, 5);
+    static final Field<String> TEXT = Field.multiline("text", 0, TEXT_MAX);
 
     static final ItemSchema<Review> SCHEMA = ItemSchema.of(Review.class, Reviews.REVIEW, Review::key)
             .optional("text")

@@ -9,11 +9,11 @@ import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.EntityTable.Requires;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Access;
+import io.tally.core.http.Fields;
 import io.tally.core.users.Users;
 import io.tally.core.workload.EntityWorkload;
 import java.io.IOException;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Reviews of catalogue items, declared once: a domain of one's own, plugged into Tally from outside its modules. It
@@ -60,9 +60,9 @@ public final class Reviews extends DeclaredDomain {
                         .missing(ids -> "user '" + ids.get("userId") + "' has no review of item '" + ids.get("itemId")
                                 + "'")
                         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)",
-                                Set.of("stars", "text"), (ids, body, old, now) -> new Review(ids.get("userId"),
-                                        ids.get("itemId"), body.requiredLong("stars", 1, 5),
-                                        body.optionalMultiline("text", 0, Review.TEXT_MAX), now),
+                                Fields.of(Review.STARS, Review.TEXT), (ids, body, old, now) -> new Review(
+                                        ids.get("userId"), ids.get("itemId"), body.get(Review.STARS),
+                                        body.get(Review.TEXT), now),
                                 ids -> List.of(new Requires(Users.USER, ids.get("userId"), "user"),
                                         new Requires(ReviewFigures.CATALOGUE_ITEM, ids.get("itemId"), "catalogue item")))
                         .get(Access.ownerOrAdmin("userId"), "A user's review of an item")

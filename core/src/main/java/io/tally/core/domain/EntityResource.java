@@ -7,6 +7,7 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -30,7 +30,7 @@ import java.util.function.Function;
  * <pre>{@code
  * EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA, ids -> Review.key(ids.get("userId"), ids.get("itemId")))
  *         .missing(ids -> "user '" + ids.get("userId") + "' has no review of item '" + ids.get("itemId") + "'")
- *         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)", Set.of("stars", "text"),
+ *         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)", Fields.of(STARS.required(), TEXT),
  *                 (ids, body, current, now) -> new Review(...), ids -> List.of(new Requires(Users.USER, ...)))
  *         .get(Access.ownerOrAdmin("userId"), "A user's review of an item")
  *         .delete(Access.owner("userId"), "Delete a review");
@@ -61,7 +61,7 @@ public final class EntityResource<T extends Record> {
         T next(Map<String, String> ids, Body body, Optional<T> current, Instant now);
     }
 
-    private record Declared(String method, Access access, String summary, Set<String> fields, boolean bodyRequired,
+    private record Declared(String method, Access access, String summary, Fields fields, boolean bodyRequired,
                             Put<?> put, Function<Map<String, String>, List<EntityTable.Requires>> requires) {
     }
 
@@ -93,27 +93,28 @@ public final class EntityResource<T extends Record> {
 
     /** {@code GET}: the entity, read strongly consistent; 404 when there is none. */
     public EntityResource<T> get(Access access, String summary) {
-        return add(new Declared("GET", access, summary, Set.of(), false, null, null));
+        return add(new Declared("GET", access, summary, null, false, null, null));
     }
 
     /** {@code DELETE}: the entity removed, and answered; 404 when there was none. */
     public EntityResource<T> delete(Access access, String summary) {
-        return add(new Declared("DELETE", access, summary, Set.of(), false, null, null));
+        return add(new Declared("DELETE", access, summary, null, false, null, null));
     }
 
     /**
      * {@code PUT} with a body of {@code fields} (required): the entity {@code next} makes, written if every entity
      * {@code requires} names exists (the first missing one is a 404 naming it).
      */
-    public EntityResource<T> put(Access access, String summary, Set<String> fields, Put<T> next,
+    public EntityResource<T> put(Access access, String summary, Fields fields, Put<T> next,
                                  Function<Map<String, String>, List<EntityTable.Requires>> requires) {
-        return add(new Declared("PUT", access, summary, Set.copyOf(fields), true, next, requires));
+        return add(new Declared("PUT", access, summary, Objects.requireNonNull(fields, "fields"), true, next, requires));
     }
 
     /** As {@link #put}, the body optional: a request without one is a body with none of the fields. */
-    public EntityResource<T> putOptionalBody(Access access, String summary, Set<String> fields, Put<T> next,
+    public EntityResource<T> putOptionalBody(Access access, String summary, Fields fields, Put<T> next,
                                              Function<Map<String, String>, List<EntityTable.Requires>> requires) {
-        return add(new Declared("PUT", access, summary, Set.copyOf(fields), false, next, requires));
+        return add(new Declared("PUT", access, summary, Objects.requireNonNull(fields, "fields"), false, next,
+                requires));
     }
 
     private EntityResource<T> add(Declared route) {

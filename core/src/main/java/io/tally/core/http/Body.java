@@ -17,9 +17,39 @@ public final class Body {
     public static final int MAX_DIGITS = 38;
 
     private final ObjectNode node;
+    /** The route's input contract, when parsed against one: {@link #get} reads only its fields. */
+    private final Fields contract;
 
-    private Body(ObjectNode node) {
+    private Body(ObjectNode node, Fields contract) {
         this.node = node;
+        this.contract = contract;
+    }
+
+    /** Parses the body and rejects fields the route's contract does not list. */
+    public static Body parse(String body, Fields contract) {
+        return new Body(parse(body, contract.names()).node, contract);
+    }
+
+    /**
+     * As {@link #parse(String, Fields)}, where no body at all is the same as {@code {}}: for a route whose body is
+     * optional ({@code optionalBody}). A body that is there must still be a JSON object.
+     */
+    public static Body parseOptional(String body, Fields contract) {
+        return body == null || body.isBlank() ? new Body(Json.object(), contract) : parse(body, contract);
+    }
+
+    /**
+     * The field's value, checked by the rules of its kind (the messages of the methods below) and required as the
+     * route's contract declares it ({@code Fields.of(NAME.required())}); null when it is optional and absent.
+     *
+     * @throws IllegalStateException for a field the contract this body was parsed against does not list
+     */
+    public <T> T get(Field<T> field) {
+        Field<T> declared = contract == null ? null : contract.find(field);
+        if (declared == null) {
+            throw new IllegalStateException(field + " is not a field of the route's contract " + contract);
+        }
+        return declared.read(this);
     }
 
     /** Parses the body and rejects fields outside {@code allowed}. */
@@ -31,7 +61,7 @@ public final class Body {
                 throw ApiException.validation(name, "unknown field '" + name + "'");
             }
         }
-        return new Body(node);
+        return new Body(node, null);
     }
 
     /**
@@ -39,7 +69,7 @@ public final class Body {
      * (a bookmark's note). A body that is there must still be a JSON object.
      */
     public static Body parseOptional(String body, Set<String> allowed) {
-        return body == null || body.isBlank() ? new Body(Json.object()) : parse(body, allowed);
+        return body == null || body.isBlank() ? new Body(Json.object(), null) : parse(body, allowed);
     }
 
     public boolean has(String field) {

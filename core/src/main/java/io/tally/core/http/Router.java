@@ -36,7 +36,7 @@ public final class Router {
         private final Handler handler;
         private String summary;
         private final List<String> query = new ArrayList<>();
-        private List<String> bodyFields = List.of();
+        private List<Field<?>> bodyFields = List.of();
         private boolean bodyRequired = true;
         private int status;
         private Class<?> returns;
@@ -62,15 +62,17 @@ public final class Router {
             return this;
         }
 
-        /** The fields its JSON body may hold (those it parses with {@link Body#parse}). */
-        public Route body(java.util.Collection<String> fields) {
-            // Sorted: a set's order may differ from one JVM to the next, the document must not.
-            this.bodyFields = List.copyOf(new java.util.TreeSet<>(fields));
+        /** Its input contract: the fields its JSON body may hold, which it parses with {@link Body#parse(String, Fields)}. */
+        public Route body(Fields fields) {
+            this.bodyFields = fields.list();
             return this;
         }
 
-        /** The fields its JSON body may hold, when the body may also be left out. */
-        public Route optionalBody(java.util.Collection<String> fields) {
+        /**
+         * Its input contract, when the body may also be left out: the handler parses it with
+         * {@link Body#parseOptional(String, Fields)}, so that no body is a body with none of the fields.
+         */
+        public Route optionalBody(Fields fields) {
             body(fields);
             this.bodyRequired = false;
             return this;
@@ -114,12 +116,20 @@ public final class Router {
     /**
      * A route as the OpenAPI document shows it.
      *
-     * @param body         the fields of its JSON body; empty for a route without a body
+     * @param fields       the fields of its JSON body, as declared; empty for a route without a body
      * @param bodyRequired whether a route with body fields needs a body
      * @param returns      the success answer's shape (a page's item shape when {@code page}), or null when undeclared
      */
     public record Description(String method, String template, Access access, String summary, List<String> query,
-                              List<String> body, boolean bodyRequired, int status, Class<?> returns, boolean page) {
+                              List<Field<?>> fields, boolean bodyRequired, int status, Class<?> returns, boolean page) {
+        public Description {
+            fields = List.copyOf(fields);
+        }
+
+        /** The names of its body's fields, sorted (empty for a route without a body). */
+        public List<String> body() {
+            return fields.stream().map(Field::name).sorted().toList();
+        }
     }
 
     /** A route's declared access rule, for the route table and its test. */

@@ -6,10 +6,11 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.IfMatch;
 import io.tally.core.http.Router;
 import java.time.Instant;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /** {@code POST /users}, {@code GET /users/{userId}}, {@code PATCH /users/{userId}}. */
@@ -18,9 +19,12 @@ record UserRoutes(RouteContext context, UserStore users) {
     static final int EMAIL_MAX = 254;
     /** A pragmatic shape check; whether the address receives mail is not the writer's business. */
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
-    /** The fields of the bodies of {@code POST /users} and {@code PATCH /users/{userId}}. */
-    private static final Set<String> CREATE = Set.of("userId", "name", "email");
-    private static final Set<String> UPDATE = Set.of("name", "email");
+    private static final Field<String> USER_ID = Field.id("userId");
+    private static final Field<String> NAME = Field.string("name", 1, NAME_MAX);
+    private static final Field<String> EMAIL_FIELD = Field.string("email", 3, EMAIL_MAX);
+    /** The bodies of {@code POST /users} and {@code PATCH /users/{userId}}. */
+    private static final Fields CREATE = Fields.of(USER_ID, NAME.required(), EMAIL_FIELD.required());
+    private static final Fields UPDATE = Fields.of(NAME, EMAIL_FIELD);
 
     void register(Router router) {
         router.add("POST", "/users", Access.newUser("userId"), this::create).summary("Create a user")
@@ -34,9 +38,9 @@ record UserRoutes(RouteContext context, UserStore users) {
 
     ApiResponse create(ApiRequest request) {
         Body body = Body.parse(request.body(), CREATE);
-        String userId = body.optionalId("userId");
-        String name = body.requiredString("name", 1, NAME_MAX);
-        String email = email(body, true);
+        String userId = body.get(USER_ID);
+        String name = body.get(NAME);
+        String email = email(body.get(EMAIL_FIELD));
         Instant now = context.now();
         User user = new User(userId == null ? defaultId(request) : userId, name, email, now, now, 1);
         users.create(user);
@@ -68,8 +72,8 @@ record UserRoutes(RouteContext context, UserStore users) {
         String userId = request.id("userId");
         IfMatch ifMatch = request.ifMatch();
         Body body = Body.parse(request.body(), UPDATE);
-        String name = body.optionalString("name", 1, NAME_MAX);
-        String email = email(body, false);
+        String name = body.get(NAME);
+        String email = email(body.get(EMAIL_FIELD));
         if (name == null && email == null) {
             throw ApiException.validation(null, "nothing to change: give name or email");
         }
@@ -77,8 +81,7 @@ record UserRoutes(RouteContext context, UserStore users) {
         return ApiResponse.ok(user).withETag(user.version());
     }
 
-    private static String email(Body body, boolean required) {
-        String email = required ? body.requiredString("email", 3, EMAIL_MAX) : body.optionalString("email", 3, EMAIL_MAX);
+    private static String email(String email) {
         if (email != null && !EMAIL.matcher(email).matches()) {
             throw ApiException.validation("email", "'email' must be an e-mail address");
         }

@@ -15,6 +15,8 @@ import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Cursors;
 import io.tally.core.http.ErrorCode;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -148,14 +150,16 @@ class EntityTableTest {
         assertThat(notes.get(key).orElseThrow().text()).isNull();
     }
 
+    private static final Field<String> TEXT = Field.line("text", 10);
+
     /** A note at its path, its routes declared: PUT (body optional), GET and DELETE. */
     private Router resource() {
         EntityResource<Note> resource = EntityResource.at("/shelves/{shelfId}/notes/{noteId}", Note.SCHEMA,
                         ids -> Note.key(ids.get("shelfId"), ids.get("noteId")))
                 .missing(ids -> "shelf '" + ids.get("shelfId") + "' has no note '" + ids.get("noteId") + "'")
-                .putOptionalBody(Access.owner("shelfId"), "Write a note", java.util.Set.of("text"),
+                .putOptionalBody(Access.owner("shelfId"), "Write a note", Fields.of(TEXT),
                         (ids, body, old, now) -> new Note(ids.get("shelfId"), ids.get("noteId"),
-                                old.map(Note::version).orElse(0L) + 1, body.optionalLine("text", 10)),
+                                old.map(Note::version).orElse(0L) + 1, body.get(TEXT)),
                         ids -> List.of(shelf(ids.get("shelfId"))))
                 .get(Access.ownerOrAdmin("shelfId"), "A note")
                 .delete(Access.owner("shelfId"), "Delete a note");

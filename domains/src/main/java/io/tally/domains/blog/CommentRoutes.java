@@ -8,8 +8,9 @@ import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Authorization;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
-import java.util.Set;
 
 /**
  * {@code POST} and {@code GET /users/{userId}/posts/{postId}/comments},
@@ -17,8 +18,11 @@ import java.util.Set;
  */
 record CommentRoutes(RouteContext context, PostStore posts, CommentStore comments) {
     static final int TEXT_MAX = 10_000;
-    /** The fields of the body of {@code POST .../comments}. */
-    private static final Set<String> CREATE = Set.of("authorId", "text");
+    /** Required without access control, else the token's subject when left out ({@link #author}). */
+    private static final Field<String> AUTHOR_ID = Field.id("authorId");
+    private static final Field<String> TEXT = Field.multiline("text", 1, TEXT_MAX).required();
+    /** The body of {@code POST .../comments}. */
+    private static final Fields CREATE = Fields.of(AUTHOR_ID, TEXT);
     /** Any signed-in user comments on any post, as itself (DOMAIN.md, access control, comments). */
     static final Access WRITE = Access.author("authorId");
     /** A comment goes by its author's, the post owner's or an admin's hand. */
@@ -40,7 +44,7 @@ record CommentRoutes(RouteContext context, PostStore posts, CommentStore comment
         String postId = request.id("postId");
         Body body = Body.parse(request.body(), CREATE);
         String authorId = author(request, body);
-        String text = body.requiredMultiline("text", 1, TEXT_MAX);
+        String text = body.get(TEXT);
         PostRef ref = posts.locate(userId, postId);
         Comment comment = new Comment(context.ids().next(), postId, ref.userId(), ref.createdAt(), authorId, text,
                 context.now());
@@ -56,10 +60,13 @@ record CommentRoutes(RouteContext context, PostStore posts, CommentStore comment
      */
     private static String author(ApiRequest request, Body body) {
         String subject = request.caller().subject();
+        String given = body.get(AUTHOR_ID);
         if (subject == null) {
-            return body.requiredId("authorId");
+            if (given == null) {
+                throw ApiException.validation(AUTHOR_ID.name(), "'authorId' is required");
+            }
+            return given;
         }
-        String given = body.optionalId("authorId");
         if (given != null && !given.equals(subject)) {
             throw ApiException.forbidden("'authorId' must be the token's subject");
         }

@@ -6,11 +6,12 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.IfMatch;
 import io.tally.core.http.Router;
 import io.tally.core.users.UserStore;
 import java.time.Instant;
-import java.util.Set;
 
 /**
  * {@code POST /users/{userId}/posts}, {@code GET /users/{userId}/posts}, and {@code GET}, {@code PATCH},
@@ -19,9 +20,12 @@ import java.util.Set;
 record PostRoutes(RouteContext context, UserStore users, PostStore posts) {
     static final int TITLE_MAX = 200;
     static final int BODY_MAX = 10_000;
-    /** The fields of the bodies of {@code POST /users/{userId}/posts} and {@code PATCH .../posts/{postId}}. */
-    private static final Set<String> CREATE = Set.of("postId", "title", "body");
-    private static final Set<String> UPDATE = Set.of("title", "body");
+    private static final Field<String> POST_ID = Field.id("postId");
+    private static final Field<String> TITLE = Field.string("title", 1, TITLE_MAX);
+    private static final Field<String> TEXT = Field.multiline("body", 1, BODY_MAX);
+    /** The bodies of {@code POST /users/{userId}/posts} and {@code PATCH .../posts/{postId}}. */
+    private static final Fields CREATE = Fields.of(POST_ID, TITLE.required(), TEXT.required());
+    private static final Fields UPDATE = Fields.of(TITLE, TEXT);
 
     void register(Router router) {
         router.add("POST", "/users/{userId}/posts", Access.owner("userId"), this::create)
@@ -40,9 +44,9 @@ record PostRoutes(RouteContext context, UserStore users, PostStore posts) {
     ApiResponse create(ApiRequest request) {
         String userId = request.id("userId");
         Body body = Body.parse(request.body(), CREATE);
-        String postId = body.optionalId("postId");
-        String title = body.requiredString("title", 1, TITLE_MAX);
-        String text = body.requiredMultiline("body", 1, BODY_MAX);
+        String postId = body.get(POST_ID);
+        String title = body.get(TITLE);
+        String text = body.get(TEXT);
         Instant now = context.now();
         Post post = new Post(context.idOrNew(postId), userId, title, text, PostStatus.CREATED, now, now, 1);
         posts.create(post);
@@ -61,8 +65,8 @@ record PostRoutes(RouteContext context, UserStore users, PostStore posts) {
         String postId = request.id("postId");
         IfMatch ifMatch = request.ifMatch();
         Body body = Body.parse(request.body(), UPDATE);
-        String title = body.optionalString("title", 1, TITLE_MAX);
-        String text = body.optionalMultiline("body", 1, BODY_MAX);
+        String title = body.get(TITLE);
+        String text = body.get(TEXT);
         if (title == null && text == null) {
             throw ApiException.validation(null, "nothing to change: give title or body");
         }

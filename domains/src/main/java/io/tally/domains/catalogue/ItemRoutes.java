@@ -7,17 +7,22 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
 import java.time.Instant;
-import java.util.Set;
 
 /** {@code PUT}, {@code GET} and {@code DELETE /items/{itemId}}: the learning catalogue (seed 003). */
 record ItemRoutes(RouteContext context, ItemStore items) {
     static final int TITLE_MAX = 200;
     /** Longer than any valid selector; a longer string fails on length before the selector rule. */
     static final int SELECTOR_MAX = 64;
-    /** The fields of the body of {@code PUT /items/{itemId}}. */
-    private static final Set<String> FIELDS = Set.of("title", "score", "selector");
+    private static final Field<String> TITLE = Field.string("title", 1, TITLE_MAX);
+    private static final Field<Long> SCORE = Field.whole("score", 0, CatalogueItem.MAX_SCORE);
+    /** A selector ({@link Selectors#isValid}), which the handler checks. */
+    private static final Field<String> SELECTOR = Field.string("selector", 1, SELECTOR_MAX).required();
+    /** The body of {@code PUT /items/{itemId}}. */
+    private static final Fields FIELDS = Fields.of(TITLE, SCORE, SELECTOR);
 
     void register(Router router) {
         router.add("PUT", "/items/{itemId}", Access.ADMIN, this::put)
@@ -33,9 +38,9 @@ record ItemRoutes(RouteContext context, ItemStore items) {
     ApiResponse put(ApiRequest request) {
         String itemId = request.id("itemId");
         Body body = Body.parse(request.body(), FIELDS);
-        String title = body.optionalString("title", 1, TITLE_MAX);
-        long score = body.requiredLong("score", 0, CatalogueItem.MAX_SCORE);
-        String selector = body.requiredString("selector", 1, SELECTOR_MAX);
+        String title = body.get(TITLE);
+        long score = body.get(SCORE);
+        String selector = body.get(SELECTOR);
         if (!Selectors.isValid(selector)) {
             throw ApiException.validation("selector", Selectors.describeRule());
         }

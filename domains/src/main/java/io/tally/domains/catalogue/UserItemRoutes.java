@@ -6,12 +6,13 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Json;
 import io.tally.core.http.Router;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -25,8 +26,14 @@ record UserItemRoutes(RouteContext context, UserItemStore userItems) {
     static final int PROGRESS_DECIMALS = 15;
     private static final String STATES =
             Arrays.stream(ItemState.values()).map(ItemState::value).collect(Collectors.joining(", "));
-    /** The fields of the body of {@code PUT /users/{userId}/items/{itemId}}. */
-    private static final Set<String> FIELDS = Set.of("state", "progress", "correct", "live");
+    /** One of the states ({@link #STATES}), which {@link #change} checks. */
+    private static final Field<String> STATE = Field.string("state", 1, STATE_MAX).required();
+    private static final Field<BigDecimal> PROGRESS = Field.decimal("progress", BigDecimal.ZERO, BigDecimal.ONE,
+            PROGRESS_DECIMALS);
+    private static final Field<Boolean> CORRECT = Field.bool("correct");
+    private static final Field<Boolean> LIVE = Field.bool("live");
+    /** The body of {@code PUT /users/{userId}/items/{itemId}}. */
+    private static final Fields FIELDS = Fields.of(STATE, PROGRESS, CORRECT, LIVE);
 
     void register(Router router) {
         router.add("PUT", "/users/{userId}/items/{itemId}", Access.owner("userId"), this::put)
@@ -57,14 +64,14 @@ record UserItemRoutes(RouteContext context, UserItemStore userItems) {
     }
 
     private static UserItemChange change(Body body) {
-        ItemState state = ItemState.parse(body.requiredString("state", 1, STATE_MAX))
+        ItemState state = ItemState.parse(body.get(STATE))
                 .orElseThrow(() -> ApiException.validation("state", "'state' must be one of " + STATES));
-        BigDecimal progress = body.optionalDecimal("progress", BigDecimal.ZERO, BigDecimal.ONE, PROGRESS_DECIMALS);
+        BigDecimal progress = body.get(PROGRESS);
         return new UserItemChange(
                 state,
                 progress == null ? null : exactDouble(progress),
-                body.optionalBoolean("correct"),
-                body.optionalBoolean("live"));
+                body.get(CORRECT),
+                body.get(LIVE));
     }
 
     /**

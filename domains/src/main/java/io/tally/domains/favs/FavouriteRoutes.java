@@ -8,6 +8,8 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Json;
 import io.tally.core.http.Page;
 import io.tally.core.http.Router;
@@ -33,9 +35,15 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
     static final String SEARCH = "search";
     static final int QUERY_MAX = 200;
     static final int QUERY_WORDS_MAX = 10;
-    /** The fields of the body of {@code POST /users/{userId}/favourites}. */
-    private static final Set<String> CREATE =
-            Set.of("favouriteId", "type", "title", "contentUrl", "thumbnailUrl", "creatorId");
+    private static final Field<String> FAVOURITE_ID = Field.id("favouriteId");
+    /** One of {@link FavouriteType#VALUES}, which the handler checks. */
+    private static final Field<String> TYPE = Field.string("type", 1, 20).required();
+    private static final Field<String> TITLE = Field.string("title", 1, TITLE_MAX).required();
+    private static final Field<String> CONTENT_URL = Field.string("contentUrl", 1, URL_MAX);
+    private static final Field<String> THUMBNAIL_URL = Field.string("thumbnailUrl", 1, URL_MAX);
+    private static final Field<String> CREATOR_ID = Field.string("creatorId", 1, CREATOR_MAX);
+    /** The body of {@code POST /users/{userId}/favourites}. */
+    private static final Fields CREATE = Fields.of(FAVOURITE_ID, TYPE, TITLE, CONTENT_URL, THUMBNAIL_URL, CREATOR_ID);
 
     /** The search route first: the literal segment wins over {@code {favouriteId}}. */
     void register(Router router) {
@@ -57,17 +65,17 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
     ApiResponse create(ApiRequest request) {
         String userId = request.id("userId");
         Body body = Body.parse(request.body(), CREATE);
-        String favouriteId = body.optionalId("favouriteId");
+        String favouriteId = body.get(FAVOURITE_ID);
         if (SEARCH.equals(favouriteId)) {
             throw ApiException.validation("favouriteId", "'" + SEARCH + "' is not a valid favourite id");
         }
-        String typeValue = body.requiredString("type", 1, 20);
+        String typeValue = body.get(TYPE);
         FavouriteType type = FavouriteType.parse(typeValue).orElseThrow(() ->
                 ApiException.validation("type", "'type' must be one of " + FavouriteType.VALUES));
-        String title = body.requiredString("title", 1, TITLE_MAX);
-        String contentUrl = body.optionalString("contentUrl", 1, URL_MAX);
-        String thumbnailUrl = body.optionalString("thumbnailUrl", 1, URL_MAX);
-        String creatorId = body.optionalString("creatorId", 1, CREATOR_MAX);
+        String title = body.get(TITLE);
+        String contentUrl = body.get(CONTENT_URL);
+        String thumbnailUrl = body.get(THUMBNAIL_URL);
+        String creatorId = body.get(CREATOR_ID);
         Favourite favourite = new Favourite(userId, context.idOrNew(favouriteId), type, title, contentUrl, thumbnailUrl,
                 creatorId, context.now(), context.ids().next());
         favourites.create(favourite);

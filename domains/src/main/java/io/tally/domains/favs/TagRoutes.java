@@ -6,10 +6,11 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Functions 5 and 6 of seed 004: {@code POST}, {@code PATCH}, {@code DELETE} and {@code GET} of a user's tags. */
@@ -17,9 +18,11 @@ record TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
     static final int NAME_MAX = 50;
     private static final String SORTS =
             Arrays.stream(TagRequests.Sort.values()).map(sort -> sort.value).collect(Collectors.joining(", "));
-    /** The fields of the bodies of {@code POST /users/{userId}/tags} and {@code PATCH .../tags/{tagId}}. */
-    private static final Set<String> CREATE = Set.of("tagId", "name");
-    private static final Set<String> RENAME = Set.of("name");
+    private static final Field<String> TAG_ID = Field.id("tagId");
+    private static final Field<String> NAME = Field.string("name", 1, NAME_MAX).required();
+    /** The bodies of {@code POST /users/{userId}/tags} and {@code PATCH .../tags/{tagId}}. */
+    private static final Fields CREATE = Fields.of(TAG_ID, NAME);
+    private static final Fields RENAME = Fields.of(NAME);
 
     void register(Router router) {
         router.add("POST", "/users/{userId}/tags", Access.owner("userId"), this::create)
@@ -36,8 +39,8 @@ record TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
     ApiResponse create(ApiRequest request) {
         String userId = request.id("userId");
         Body body = Body.parse(request.body(), CREATE);
-        String tagId = body.optionalId("tagId");
-        String name = body.requiredString("name", 1, NAME_MAX);
+        String tagId = body.get(TAG_ID);
+        String name = body.get(NAME);
         Instant now = context.now();
         Tag tag = new Tag(userId, context.idOrNew(tagId), name, now, now, context.ids().next());
         tags.create(tag);
@@ -47,7 +50,7 @@ record TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
     ApiResponse rename(ApiRequest request) {
         String userId = request.id("userId");
         String tagId = request.id("tagId");
-        String name = Body.parse(request.body(), RENAME).requiredString("name", 1, NAME_MAX);
+        String name = Body.parse(request.body(), RENAME).get(NAME);
         return ApiResponse.ok(tags.rename(userId, tagId, name));
     }
 

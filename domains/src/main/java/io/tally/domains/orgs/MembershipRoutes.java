@@ -5,8 +5,9 @@ import io.tally.core.http.Access;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
-import java.util.Set;
 
 /**
  * {@code PUT}, {@code DELETE /orgs/{orgId}/teams/{teamId}/members/{employeeId}}, {@code GET .../members} (a
@@ -14,12 +15,13 @@ import java.util.Set;
  */
 record MembershipRoutes(RouteContext context, PartStore<Team> teams, PartStore<Employee> employees, MembershipStore memberships) {
     static final int ROLE_MAX = 100;
-    /** The fields of the body of {@code PUT .../members/{employeeId}}. */
-    private static final Set<String> PUT = Set.of("role");
+    private static final Field<String> ROLE = Field.string("role", 1, ROLE_MAX);
+    /** The body of {@code PUT .../members/{employeeId}}, which may be left out (no role). */
+    private static final Fields PUT = Fields.of(ROLE);
 
     void register(Router router) {
         router.add("PUT", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", Access.ADMIN, this::put)
-                    .summary("Add an employee to a team (201) or change their role (200)").body(PUT)
+                    .summary("Add an employee to a team (201) or change their role (200)").optionalBody(PUT)
                     .returns(201, Membership.class)
                 .add("DELETE", "/orgs/{orgId}/teams/{teamId}/members/{employeeId}", Access.ADMIN, this::delete)
                     .summary("Remove an employee from a team").returns(200, Membership.class)
@@ -34,8 +36,7 @@ record MembershipRoutes(RouteContext context, PartStore<Team> teams, PartStore<E
         String orgId = request.id("orgId");
         String teamId = request.id("teamId");
         String employeeId = request.id("employeeId");
-        Body body = Body.parse(request.body() == null || request.body().isBlank() ? "{}" : request.body(), PUT);
-        String role = body.optionalString("role", 1, ROLE_MAX);
+        String role = Body.parseOptional(request.body(), PUT).get(ROLE);
         Team team = teams.get(orgId, teamId);
         Employee employee = employees.get(orgId, employeeId);
         MembershipStore.Put put = memberships.put(team, employee, role, context.now());

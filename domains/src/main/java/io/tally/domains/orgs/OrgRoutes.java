@@ -7,12 +7,13 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.IfMatch;
 import io.tally.core.http.Router;
 import io.tally.core.read.StatsJson;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -22,9 +23,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 record OrgRoutes(RouteContext context, OrgStore orgs) {
     static final int NAME_MAX = 100;
     static final int TYPE_MAX = 100;
-    /** The fields of the bodies of {@code POST /orgs} and {@code PATCH /orgs/{orgId}}. */
-    private static final Set<String> CREATE = Set.of("orgId", "name", "type");
-    private static final Set<String> UPDATE = Set.of("name", "type");
+    private static final Field<String> ORG_ID = Field.id("orgId");
+    private static final Field<String> NAME = Field.string("name", 1, NAME_MAX);
+    private static final Field<String> TYPE = Field.string("type", 1, TYPE_MAX);
+    /** The bodies of {@code POST /orgs} and {@code PATCH /orgs/{orgId}}. */
+    private static final Fields CREATE = Fields.of(ORG_ID, NAME.required(), TYPE);
+    private static final Fields UPDATE = Fields.of(NAME, TYPE);
 
     /** {@code GET /stats/teams/{teamId}}: the counter of {@link OrgFigures#TEAM}, and the team's organisation. */
     @JsonPropertyOrder({"teamId", "orgId", Orgs.TEAM_MEMBERS})
@@ -50,9 +54,9 @@ record OrgRoutes(RouteContext context, OrgStore orgs) {
 
     ApiResponse create(ApiRequest request) {
         Body body = Body.parse(request.body(), CREATE);
-        String orgId = body.optionalId("orgId");
-        String name = body.requiredString("name", 1, NAME_MAX);
-        String type = body.optionalString("type", 1, TYPE_MAX);
+        String orgId = body.get(ORG_ID);
+        String name = body.get(NAME);
+        String type = body.get(TYPE);
         Instant now = context.now();
         Organisation org = new Organisation(context.idOrNew(orgId), name, type, now, now, 1);
         orgs.create(org);
@@ -68,8 +72,8 @@ record OrgRoutes(RouteContext context, OrgStore orgs) {
         String orgId = request.id("orgId");
         IfMatch ifMatch = request.ifMatch();
         Body body = Body.parse(request.body(), UPDATE);
-        String name = body.optionalString("name", 1, NAME_MAX);
-        String type = body.optionalString("type", 1, TYPE_MAX);
+        String name = body.get(NAME);
+        String type = body.get(TYPE);
         if (name == null && type == null) {
             throw ApiException.validation(null, "nothing to change: give name or type");
         }

@@ -6,8 +6,9 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
-import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
@@ -23,9 +24,14 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
     static final int DETAILS_MAX = 1_000;
     /** The users' shape check: one {@code @}, no spaces, a dot in the domain. */
     private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
-    /** The fields of the bodies of {@code POST /orgs/{orgId}/teams} and {@code POST /orgs/{orgId}/employees}. */
-    private static final Set<String> TEAM = Set.of("teamId", "name", "details");
-    private static final Set<String> EMPLOYEE = Set.of("employeeId", "name", "email", "details");
+    private static final Field<String> TEAM_ID = Field.id("teamId");
+    private static final Field<String> EMPLOYEE_ID = Field.id("employeeId");
+    private static final Field<String> NAME = Field.string("name", 1, NAME_MAX).required();
+    private static final Field<String> EMAIL_FIELD = Field.string("email", 3, EMAIL_MAX).required();
+    private static final Field<String> DETAILS = Field.multiline("details", 1, DETAILS_MAX);
+    /** The bodies of {@code POST /orgs/{orgId}/teams} and {@code POST /orgs/{orgId}/employees}. */
+    private static final Fields TEAM = Fields.of(TEAM_ID, NAME, DETAILS);
+    private static final Fields EMPLOYEE = Fields.of(EMPLOYEE_ID, NAME, EMAIL_FIELD, DETAILS);
 
     void register(Router router) {
         router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, request -> create(teams, TEAM, this::team, request))
@@ -49,7 +55,7 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
                     .summary("An employee by id, whatever their organisation").returns(200, Employee.class);
     }
 
-    private <T extends Record & OrgPart> ApiResponse create(PartStore<T> parts, Set<String> fields,
+    private <T extends Record & OrgPart> ApiResponse create(PartStore<T> parts, Fields fields,
                                                             BiFunction<String, Body, T> parse, ApiRequest request) {
         String orgId = request.id("orgId");
         T part = parse.apply(orgId, Body.parse(request.body(), fields));
@@ -58,20 +64,20 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
     }
 
     private Team team(String orgId, Body body) {
-        String teamId = body.optionalId("teamId");
-        String name = body.requiredString("name", 1, NAME_MAX);
-        String details = body.optionalMultiline("details", 1, DETAILS_MAX);
+        String teamId = body.get(TEAM_ID);
+        String name = body.get(NAME);
+        String details = body.get(DETAILS);
         return new Team(context.idOrNew(teamId), orgId, name, details, context.now(), context.ids().next());
     }
 
     private Employee employee(String orgId, Body body) {
-        String employeeId = body.optionalId("employeeId");
-        String name = body.requiredString("name", 1, NAME_MAX);
-        String email = body.requiredString("email", 3, EMAIL_MAX);
+        String employeeId = body.get(EMPLOYEE_ID);
+        String name = body.get(NAME);
+        String email = body.get(EMAIL_FIELD);
         if (!EMAIL.matcher(email).matches()) {
             throw ApiException.validation("email", "'email' must be an e-mail address");
         }
-        String details = body.optionalMultiline("details", 1, DETAILS_MAX);
+        String details = body.get(DETAILS);
         return new Employee(context.idOrNew(employeeId), orgId, name, email, details, context.now(),
                 context.ids().next());
     }

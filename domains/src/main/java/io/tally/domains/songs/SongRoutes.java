@@ -8,6 +8,8 @@ import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
 import io.tally.core.http.Page;
 import io.tally.core.http.Router;
 import java.time.Duration;
@@ -15,7 +17,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * {@code PUT} and {@code GET /songs/{songId}}, {@code POST /songs/{songId}/downloads},
@@ -32,8 +33,14 @@ record SongRoutes(RouteContext context, SongStore songs) {
     /** How far ahead of the server's clock an {@code at} may be (clients' clocks drift). */
     static final Duration AHEAD = Duration.ofDays(1);
     /** The fields of the bodies of {@code PUT /songs/{songId}} and {@code POST /songs/{songId}/downloads}. */
-    private static final Set<String> SONG = Set.of("title", "artist");
-    private static final Set<String> DOWNLOAD = Set.of("downloadId", "userId", "at");
+    private static final Field<String> TITLE = Field.string("title", 1, TITLE_MAX).required();
+    private static final Field<String> ARTIST = Field.string("artist", 1, ARTIST_MAX);
+    private static final Field<String> DOWNLOAD_ID = Field.id("downloadId");
+    private static final Field<String> USER_ID = Field.id("userId");
+    /** An ISO-8601 instant ({@link #at}), now when left out. */
+    private static final Field<String> AT = Field.string("at", 1, 64);
+    private static final Fields SONG = Fields.of(TITLE, ARTIST);
+    private static final Fields DOWNLOAD = Fields.of(DOWNLOAD_ID, USER_ID, AT);
 
     /** One day of a range and its downloads, zero where none is counted. */
     @JsonPropertyOrder({"day", "downloads"})
@@ -80,8 +87,8 @@ record SongRoutes(RouteContext context, SongStore songs) {
     ApiResponse put(ApiRequest request) {
         String songId = request.id("songId");
         Body body = Body.parse(request.body(), SONG);
-        String title = body.requiredString("title", 1, TITLE_MAX);
-        String artist = body.optionalString("artist", 1, ARTIST_MAX);
+        String title = body.get(TITLE);
+        String artist = body.get(ARTIST);
         Song song = new Song(songId, title, artist, context.now());
         if (songs.put(song)) {
             return ApiResponse.created(song, "/songs/" + songId);
@@ -96,10 +103,10 @@ record SongRoutes(RouteContext context, SongStore songs) {
     ApiResponse download(ApiRequest request) {
         String songId = request.id("songId");
         Body body = Body.parse(request.body(), DOWNLOAD);
-        String downloadId = body.optionalId("downloadId");
-        String userId = body.optionalId("userId");
+        String downloadId = body.get(DOWNLOAD_ID);
+        String userId = body.get(USER_ID);
         Instant now = context.now();
-        Instant at = at(body.optionalString("at", 1, 64), now);
+        Instant at = at(body.get(AT), now);
         Download download = new Download(context.idOrNew(downloadId), songId, userId, at, null);
         songs.download(download);
         return ApiResponse.created(download, "/songs/" + songId + "/downloads/" + download.downloadId());

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.http.Access;
 import io.tally.core.http.ErrorCode;
+import io.tally.core.http.Field;
 import io.tally.core.http.Json;
 import io.tally.core.http.Router;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -80,8 +82,16 @@ public final class OpenApiDocument {
                     .putObject("content")
                     .putObject("application/json").putObject("schema");
             schema.put("type", "object").put("additionalProperties", false);
+            // Sorted by name: the document does not follow the order a contract happens to list its fields in.
+            List<Field<?>> fields = route.fields().stream()
+                    .sorted(Comparator.comparing(Field::name)).toList();
+            List<String> required = fields.stream().filter(Field::isRequired)
+                    .map(Field::name).toList();
+            if (!required.isEmpty()) {
+                required.forEach(schema.putArray("required")::add);
+            }
             ObjectNode properties = schema.putObject("properties");
-            route.body().forEach(properties::putObject);
+            fields.forEach(field -> properties.set(field.name(), field.schema()));
         }
         if (route.access().kind() == Access.Kind.READ_SIDE) {
             // Public unless the deployment makes the read side need a token: both are valid.

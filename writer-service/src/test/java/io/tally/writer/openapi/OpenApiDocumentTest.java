@@ -124,6 +124,37 @@ class OpenApiDocumentTest {
                 .isEqualTo("#/components/responses/Error");
     }
 
+    @Test
+    void everyBodyField_hasItsType_andTheRequiredOnesAreListed() throws IOException {
+        JsonNode paths = Json.MAPPER.readTree(served()).path("paths");
+        List<String> untyped = new ArrayList<>();
+        int fields = 0;
+        for (var path = paths.fields(); path.hasNext(); ) {
+            var entry = path.next();
+            for (var operation = entry.getValue().fields(); operation.hasNext(); ) {
+                var method = operation.next();
+                JsonNode schema = method.getValue().path("requestBody").path("content").path("application/json")
+                        .path("schema");
+                for (var field = schema.path("properties").fields(); field.hasNext(); ) {
+                    var property = field.next();
+                    fields++;
+                    if (!property.getValue().hasNonNull("type")) {
+                        untyped.add(method.getKey() + " " + entry.getKey() + " " + property.getKey());
+                    }
+                }
+            }
+        }
+        assertThat(fields).isGreaterThan(20);
+        assertThat(untyped).isEmpty();
+        JsonNode createPost = paths.path("/users/{userId}/posts").path("post").path("requestBody");
+        assertThat(createPost.path("required").asBoolean()).isTrue();
+        assertThat(createPost.path("content").path("application/json").path("schema").path("required"))
+                .extracting(JsonNode::asText).containsExactly("body", "title");
+        // A body that may be left out says so: a membership's role.
+        assertThat(paths.path("/orgs/{orgId}/teams/{teamId}/members/{employeeId}").path("put").path("requestBody")
+                .path("required").asBoolean()).isFalse();
+    }
+
     /** A shape of one domain's. */
     record Stats(long posts) {
     }
