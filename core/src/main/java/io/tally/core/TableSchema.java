@@ -1,7 +1,8 @@
 package io.tally.core;
 
 /**
- * Attribute and index names of the single table. Key patterns live in {@link Keys}; the table definition in
+ * Attribute and index names of the single table. Key patterns live with each domain (its {@code *Keys} class, e.g.
+ * {@code BlogKeys}) and each derived type's declaration ({@link DerivedType#keyPattern}); the table definition in
  * {@link TableDefinition}; every access pattern is documented in {@code docs/table-design.md}.
  */
 public final class TableSchema {

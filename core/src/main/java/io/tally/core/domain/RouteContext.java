@@ -1,5 +1,6 @@
 package io.tally.core.domain;
 
+import io.tally.core.EntityType;
 import io.tally.core.Ids;
 import io.tally.core.ShardSettings;
 import io.tally.core.Timestamps;
@@ -38,14 +39,14 @@ public record RouteContext(DynamoDbClient dynamo, String table, Clock clock, Ids
     }
 
     /**
-     * Whether the entity of another domain (a {@link Lookup} it declares, by entity type name) exists: one consistent
+     * Whether the entity of another domain (a {@link Lookup} it declares for the entity type) exists: one consistent
      * read of its item's key.
      *
      * @throws IllegalStateException when no domain of the registry declares the lookup (a domain that needs it names
      *                               the declaring domain in {@link Domain#requires}, so that cannot happen at run time)
      */
-    public boolean exists(String entityType, String id) {
-        Lookup lookup = registry.lookup(entityType);
+    public boolean exists(EntityType entityType, String id) {
+        Lookup lookup = registry.lookup(entityType.attributeValue());
         Map<String, AttributeValue> item = dynamo.getItem(GetItemRequest.builder()
                 .tableName(table)
                 .key(lookup.key(id).toAttributeMap())
@@ -80,7 +81,7 @@ public record RouteContext(DynamoDbClient dynamo, String table, Clock clock, Ids
     }
 
     /** {@link #exists}, or a {@code not_found} naming the entity. */
-    public void requireExists(String entityType, String id, String description) {
+    public void requireExists(EntityType entityType, String id, String description) {
         if (!exists(entityType, id)) {
             throw ApiException.notFound(description + " '" + id + "' does not exist");
         }

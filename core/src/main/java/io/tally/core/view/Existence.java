@@ -52,10 +52,10 @@ public final class Existence {
         return java.util.Optional.ofNullable(entity);
     }
 
-    /** Whether an entity exists, by its type's name and id (the domains' lookups: {@code RouteContext.exists}). */
+    /** Whether an entity exists, by its type and id (the domains' lookups: {@code RouteContext.exists}). */
     @FunctionalInterface
     public interface Entities {
-        boolean exists(String entityType, String id);
+        boolean exists(EntityType entityType, String id);
     }
 
     /** Throws 404 unless a group without a derived item exists; {@code ids}: the group's, in the view's order. */
@@ -65,7 +65,7 @@ public final class Existence {
             case COUNTED -> throw ApiException.notFound(description + " '" + String.join("/", ids)
                     + "' does not exist");
             case ENTITY -> {
-                if (!entities.exists(entity.attributeValue(), ids.get(0))) {
+                if (!entities.exists(entity, ids.get(0))) {
                     throw ApiException.notFound(description + " '" + ids.get(0) + "' does not exist");
                 }
             }
