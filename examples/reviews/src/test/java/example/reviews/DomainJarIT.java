@@ -64,6 +64,25 @@ class DomainJarIT {
     }
 
     @Test
+    void template_withTheDomainJar_getsItsPublicPathsAndItsTypesInTheStreamFilter() throws Exception {
+        Path template = logs.resolve("template.yaml");
+        Files.copy(Path.of("..", "..", "infra", "template.yaml"), template);
+        RunnerJar.Result check = RUNNER.run(logs, "template-check", "template", "--check", "--file",
+                template.toString(), "--domain-jar", DOMAIN_JAR.toString());
+        assertThat(check.status()).as(check.out() + check.err()).isEqualTo(3);
+        assertThat(check.out()).contains("read-side routes", "read-side route settings", "stream filters");
+
+        RunnerJar.Result written = RUNNER.run(logs, "template", "template", "--file", template.toString(),
+                "--domain-jar", DOMAIN_JAR.toString());
+        assertThat(written.status()).as(written.out() + written.err()).isZero();
+        String text = Files.readString(template);
+        assertThat(text).contains("          /stats/items/{itemId}/reviews:\n")
+                .contains("\"GET /stats/items/{itemId}/reviews\":").contains("\"ItemReviews\"", "\"UserReviews\"");
+        assertThat(RUNNER.run(logs, "template-again", "template", "--check", "--file", template.toString(),
+                "--domain-jar", DOMAIN_JAR.toString()).status()).isZero();
+    }
+
+    @Test
     void withoutTheDomainJar_itsRoutesDoNotExist() throws Exception {
         try (RunnerJar.Child runner = RUNNER.start(logs, "without")) {
             runner.call("POST", "/users", "{\"userId\":\"ada\",\"name\":\"Ada\",\"email\":\"ada@example.com\"}");

@@ -750,10 +750,23 @@ class TemplateTest {
 
     /** The writer's route table, as the template's generated sections are made from it. */
     private static List<io.tally.core.http.Router.Rule> writerRoutes() {
-        return new io.tally.writer.WriterApi(io.tally.testkit.UnreachableDynamoDb.client(request -> {
-            throw new IllegalStateException("listing the routes must not touch the table");
-        }), "tally", java.time.Clock.systemUTC(), new byte[32], io.tally.core.ShardSettings.DEFAULTS,
-                "tally-activity", io.tally.core.http.Authorization.required(true)).routeRules();
+        return TemplateSections.writerRoutes(DomainRegistry.load());
+    }
+
+    @Test
+    void everyGeneratedSection_isTheRegistrys_andRegeneratingChangesNothing() throws IOException {
+        String text = Files.readString(TEMPLATE);
+        List<TemplateSections.Section> sections = TemplateSections.of(DomainRegistry.load());
+        assertThat(sections).extracting(TemplateSections.Section::name)
+                .containsExactly("read-side routes", "read-side route settings", "stream filters");
+        assertThat(TemplateSections.stale(text, sections)).isEmpty();
+        assertThat(TemplateSections.regenerate(text, sections)).isEqualTo(text);
+        // A section that differs is named, and regenerating writes it back between its markers.
+        String moved = text.replace(sections.get(0).text(), sections.get(0).text().replace("/stats/global:",
+                "/stats/globals:"));
+        assertThat(moved).isNotEqualTo(text);
+        assertThat(TemplateSections.stale(moved, sections)).containsExactly("read-side routes");
+        assertThat(TemplateSections.regenerate(moved, sections)).isEqualTo(text);
     }
 
     private static List<String> readSideRouteKeys() {
@@ -764,7 +777,7 @@ class TemplateTest {
 
     /**
      * Checks that the template's text between {@code beginMarker} (and the comment lines that follow it) and
-     * {@code endMarker} is {@code generated}; with {@code -Dtally.template.write=true} writes it there first.
+     * {@code endMarker} is {@code generated}: {@code tally-local template} writes it.
      */
     private static void assertGeneratedSection(String beginMarker, String endMarker, String generated, String what)
             throws IOException {
@@ -774,20 +787,10 @@ class TemplateTest {
     private static void assertGeneratedSection(String beginMarker, String endMarker, String generated, String what,
             String source) throws IOException {
         String text = Files.readString(TEMPLATE);
-        int begin = text.indexOf(beginMarker);
-        int end = text.indexOf(endMarker);
-        assertThat(begin).as("the template's generated " + what).isPositive().isLessThan(end);
-        int first = begin;
-        while (first < end && text.substring(first, text.indexOf('\n', first)).trim().startsWith("#")) {
-            first = text.indexOf('\n', first) + 1;
-        }
-        if (Boolean.getBoolean("tally.template.write")) {
-            Files.writeString(TEMPLATE, text.substring(0, first) + generated + text.substring(end));
-            text = Files.readString(TEMPLATE);
-            end = text.indexOf(endMarker);
-        }
-        assertThat(text.substring(first, end)).as("infra/template.yaml's " + what + " are not " + source + ": "
-                + "regenerate them (see the comment above the read-side routes)").isEqualTo(generated);
+        TemplateSections.Section section = new TemplateSections.Section(what, beginMarker, endMarker, generated);
+        assertThat(TemplateSections.current(text, section)).as("infra/template.yaml's " + what + " are not " + source
+                + ": regenerate them with `mvn -q -DskipTests package && java -jar local-runner/target/tally-local.jar"
+                + " template`").isEqualTo(generated);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.tally.local.demo.Demo;
 import io.tally.local.domains.DomainJars;
 import io.tally.local.maintenance.DeadLettersCommand;
 import io.tally.local.maintenance.PruneWatermarksCommand;
+import io.tally.local.maintenance.TemplateCommand;
 import io.tally.local.maintenance.VerifyCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,7 +25,7 @@ import software.amazon.awssdk.core.exception.SdkException;
 @Command(name = "tally-local",
         mixinStandardHelpOptions = true,
         subcommands = {VerifyCommand.class, PruneWatermarksCommand.class, TokenCommand.class,
-            DeadLettersCommand.class},
+            DeadLettersCommand.class, TemplateCommand.class},
         versionProvider = LocalRunnerCommand.Version.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
@@ -113,6 +114,7 @@ final class LocalRunnerCommand implements Callable<Integer> {
         String domains = DomainJars.helpFooter();
         commandLine.getCommandSpec().usageMessage().footer(domains);
         commandLine.getSubcommands().get("verify").getCommandSpec().usageMessage().footer(domains);
+        commandLine.getSubcommands().get("template").getCommandSpec().usageMessage().footer(domains);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((e, cl, parseResult) -> {

@@ -30,6 +30,11 @@ public final class DomainJars {
                     + "examples/reviews/target/tally-example-reviews.jar")
     List<Path> jars = new ArrayList<>();
 
+    /** Whether no jar was given. */
+    public boolean isEmpty() {
+        return jars.isEmpty();
+    }
+
     /** The domains on the class path and in the jars. */
     public DomainRegistry registry() {
         return registry(jars);
