@@ -29,11 +29,14 @@ final class ItemChecks {
      * @param touches   what the stream's records do to it, or null (nothing)
      * @param caughtUp  whether the stored item reflects every record up to the position that changes it (then its
      *                  content is final at the position and compares); an item that has not is behind the stream
+     * @param settled   whether nothing is left for the stream processor to do to it: caught up, or missing although
+     *                  the shard cursors read before the scan say every record up to the position that changes it was
+     *                  applied ({@link #settled}); a settled item is compared, any other is behind
      * @param slots     for the items of a slotted type taken together ({@link SharedChecks}): each slot's own
      *                  check; empty for any other item
      */
     record Check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touches,
-                 boolean caughtUp, List<Difference> differences, List<Check> slots) {
+                 boolean caughtUp, boolean settled, List<Difference> differences, List<Check> slots) {
         Check {
             slots = List.copyOf(slots);
         }
@@ -79,7 +82,8 @@ final class ItemChecks {
     static Check check(Key key, DerivedState.Item want, Comparison.StoredItem have, StreamChanges.Touches touched,
                        AppliedRecords applied) {
         List<Difference> differences = want == null && have == null ? List.of() : Comparison.compare(key, want, have);
-        return new Check(key, want, have, touched, caughtUp(have, touched, applied), differences, List.of());
+        return new Check(key, want, have, touched, caughtUp(have, touched), settled(have, touched, applied),
+                differences, List.of());
     }
 
     /**
@@ -89,26 +93,32 @@ final class ItemChecks {
      * the item was scanned).
      */
     static boolean caughtUp(Comparison.StoredItem have, StreamChanges.Touches touches) {
-        return caughtUp(have, touches, AppliedRecords.NONE);
-    }
-
-    /**
-     * As {@link #caughtUp(Comparison.StoredItem, StreamChanges.Touches)}, a shard's records also taken as reflected
-     * when its cursor, read before the scan, says the last of them was applied: the item was then written (or deleted,
-     * or given up on) after the stream processor's write, and is final as it is.
-     */
-    static boolean caughtUp(Comparison.StoredItem have, StreamChanges.Touches touches, AppliedRecords applied) {
         if (touches == null) {
             return true;
         }
         for (Map.Entry<String, String> change : touches.lastChange().entrySet()) {
             String watermark = have == null ? null : have.watermarks().get(Watermarks.attributeName(change.getKey()));
-            boolean reflected = watermark != null && watermark.compareTo(change.getValue()) >= 0;
-            if (!reflected && !applied.applied(change.getKey(), change.getValue())) {
+            if (watermark == null || watermark.compareTo(change.getValue()) < 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Whether the stream processor has nothing left to do to the item: it is {@linkplain #caughtUp caught up}, or it is
+     * missing although the shard cursors read before the scan say the last record of each shard that changes it was
+     * applied ({@link AppliedRecords}): it was deleted after the stream processor wrote it (by hand, say), and no
+     * record will bring it back, so it compares as missing instead of staying behind on every run. Only a missing
+     * item: one that exists with watermarks below records applied to it would take such a record again if it were
+     * delivered again, so it stays behind, for a repair to set its watermarks.
+     */
+    static boolean settled(Comparison.StoredItem have, StreamChanges.Touches touches, AppliedRecords applied) {
+        if (caughtUp(have, touches)) {
+            return true;
+        }
+        return have == null && touches.lastChange().entrySet().stream()
+                .allMatch(change -> applied.applied(change.getKey(), change.getValue()));
     }
 
     /**

@@ -219,7 +219,7 @@ public final class Rebuilder {
         List<Difference> differences = new ArrayList<>();
         long behind = 0;
         for (ItemChecks.Check check : checks) {
-            if (check.caughtUp()) {
+            if (check.settled()) {
                 differences.addAll(check.differences());
             } else {
                 behind++;

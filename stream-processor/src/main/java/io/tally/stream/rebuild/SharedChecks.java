@@ -55,8 +55,10 @@ final class SharedChecks {
         DerivedState.Item want = null;
         List<ItemChecks.Check> members = new ArrayList<>();
         boolean caughtUp = true;
+        boolean settled = true;
         for (ItemChecks.Check slot : slots) {
             caughtUp &= slot.caughtUp();
+            settled &= slot.settled();
             if (slot.key().equals(first)) {
                 want = slot.want();
                 members.add(slot);
@@ -72,7 +74,7 @@ final class SharedChecks {
         Comparison.StoredItem sum = sum(type, slots);
         List<Difference> differences = want == null && sum.attributes().isEmpty() ? List.of()
                 : Comparison.compare(whole, want, sum);
-        return new ItemChecks.Check(whole, want, sum, null, caughtUp, differences, members);
+        return new ItemChecks.Check(whole, want, sum, null, caughtUp, settled, differences, members);
     }
 
     /** The stored members as one item: counters summed, any other attribute (the document, a leftover) as found. */

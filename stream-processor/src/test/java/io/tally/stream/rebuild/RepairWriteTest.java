@@ -54,28 +54,33 @@ class RepairWriteTest {
     }
 
     @Test
-    void caughtUp_alsoWhenTheCursorsReadBeforeTheScanSayTheLastChangeWasApplied() {
+    void settled_aMissingItemWhoseChangesTheCursorsReadBeforeTheScanSayWereApplied_butNotAStaleOne() {
         var touches = touches(Map.of(CLOSED, pad(400), OPEN, pad(800)), "posts");
-        var behind = stored(Map.of(), Map.of(Watermarks.attributeName(CLOSED), pad(400),
+        var stale = stored(Map.of(), Map.of(Watermarks.attributeName(CLOSED), pad(400),
                 Watermarks.attributeName(OPEN), pad(700)));
         // acknowledged: every record up to it applied; pending: every record before it applied.
-        AppliedRecords acknowledged = AppliedRecords.of(Map.of(OPEN, new String[] {pad(800), null}));
-        AppliedRecords pendingAfter = AppliedRecords.of(Map.of(OPEN, new String[] {pad(100), pad(801)}));
-        AppliedRecords short1 = AppliedRecords.of(Map.of(OPEN, new String[] {pad(799), null}));
-        AppliedRecords pendingAt = AppliedRecords.of(Map.of(OPEN, new String[] {null, pad(800)}));
-        AppliedRecords otherShard = AppliedRecords.of(Map.of(CLOSED, new String[] {pad(900), null}));
-
-        assertThat(ItemChecks.caughtUp(behind, touches, acknowledged)).isTrue();
-        assertThat(ItemChecks.caughtUp(behind, touches, pendingAfter)).isTrue();
-        assertThat(ItemChecks.caughtUp(behind, touches, short1)).isFalse();
-        assertThat(ItemChecks.caughtUp(behind, touches, pendingAt)).isFalse();
-        assertThat(ItemChecks.caughtUp(behind, touches, otherShard)).isFalse();
-        assertThat(ItemChecks.caughtUp(behind, touches, AppliedRecords.NONE)).isFalse();
-        // A deleted item whose every change was applied: there is nothing left to wait for, so it compares.
         AppliedRecords both = AppliedRecords.of(Map.of(OPEN, new String[] {pad(800), null},
                 CLOSED, new String[] {pad(500), null}));
-        assertThat(ItemChecks.caughtUp(null, touches, both)).isTrue();
-        assertThat(ItemChecks.caughtUp(null, touches, acknowledged)).isFalse();
+        AppliedRecords pendingAfter = AppliedRecords.of(Map.of(OPEN, new String[] {pad(100), pad(801)},
+                CLOSED, new String[] {pad(400), null}));
+        AppliedRecords oneShort = AppliedRecords.of(Map.of(OPEN, new String[] {pad(799), null},
+                CLOSED, new String[] {pad(500), null}));
+        AppliedRecords pendingAt = AppliedRecords.of(Map.of(OPEN, new String[] {null, pad(800)},
+                CLOSED, new String[] {pad(500), null}));
+        AppliedRecords oneShard = AppliedRecords.of(Map.of(OPEN, new String[] {pad(900), null}));
+
+        // Deleted after the stream processor wrote it: nothing will bring it back, so it compares as missing.
+        assertThat(ItemChecks.settled(null, touches, both)).isTrue();
+        assertThat(ItemChecks.settled(null, touches, pendingAfter)).isTrue();
+        assertThat(ItemChecks.settled(null, touches, oneShort)).isFalse();
+        assertThat(ItemChecks.settled(null, touches, pendingAt)).isFalse();
+        assertThat(ItemChecks.settled(null, touches, oneShard)).isFalse();
+        assertThat(ItemChecks.settled(null, touches, AppliedRecords.NONE)).isFalse();
+        // One that exists with watermarks below applied records would take them again if delivered again: behind,
+        // for a repair to set its watermarks, whatever the cursors say.
+        assertThat(ItemChecks.settled(stale, touches, both)).isFalse();
+        assertThat(ItemChecks.caughtUp(stale, touches)).isFalse();
+        assertThat(ItemChecks.settled(null, null, AppliedRecords.NONE)).isTrue();
     }
 
     @Test
@@ -84,7 +89,7 @@ class RepairWriteTest {
                 6L);
         var have = stored(Map.of("posts", AttributeValue.fromN("9"), "bogus", AttributeValue.fromS("x")), Map.of());
         var check = new ItemChecks.Check(STATS, want, have, touches(Map.of(CLOSED, pad(400)), "posts", "comments"),
-                false, List.of(), List.of());
+                false, false, List.of(), List.of());
 
         RepairWrite write = ItemChecks.repair(check, POSITION, Set.of("shard-new"));
 
