@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -55,22 +53,16 @@ class DeadLettersCommandIT {
         }
     }
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+    private static CommandRun run(String... args) {
         String[] all = new String[args.length + 2];
         System.arraycopy(args, 0, all, 0, args.length);
         all[args.length] = "--endpoint";
         all[args.length + 1] = runner.dynamoDbEndpoint().toString();
-        int status = LocalRunnerCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(all);
-        return new Run(status, out.toString(), err.toString());
+        return CommandRun.of(all);
     }
 
     private static String onlyLetterId() {
-        Run list = run("dead-letters", "list");
+        CommandRun list = run("dead-letters", "list");
         assertThat(list.status()).as(list.err()).isZero();
         assertThat(list.out().lines()).hasSize(1);
         return list.out().lines().findFirst().orElseThrow().split("  ")[0];
@@ -78,7 +70,7 @@ class DeadLettersCommandIT {
 
     @Test
     void listShowDelete_ofTheFiledLetter() throws Exception {
-        Run list = run("dead-letters", "list");
+        CommandRun list = run("dead-letters", "list");
         assertThat(list.status()).isZero();
         assertThat(list.out()).contains("INSERT").contains("MARTIAN#m1 / #METADATA#").contains("Martian");
         assertThat(list.err()).contains("1 dead letter(s) in table tally");
@@ -90,7 +82,7 @@ class DeadLettersCommandIT {
         assertThat(dynamo.getItem(r -> r.tableName(runner.tableName())
                 .key(DeadLetterItem.key(day, sortKey).toAttributeMap())).hasItem()).isTrue();
 
-        Run show = run("dead-letters", "show", id);
+        CommandRun show = run("dead-letters", "show", id);
         assertThat(show.status()).as(show.err()).isZero();
         JsonNode letter = JSON.readTree(show.out());
         assertThat(letter.get("id").asText()).isEqualTo(id);
@@ -103,12 +95,12 @@ class DeadLettersCommandIT {
 
         assertThat(gauge()).isEqualTo(1);
 
-        Run deleted = run("dead-letters", "delete", id);
+        CommandRun deleted = run("dead-letters", "delete", id);
         assertThat(deleted.status()).as(deleted.err()).isZero();
         assertThat(deleted.out()).contains("deleted " + id);
         assertThat(run("dead-letters", "list").out()).isEmpty();
         assertThat(run("dead-letters", "show", id).status()).isEqualTo(3);
-        Run again = run("dead-letters", "delete", id);
+        CommandRun again = run("dead-letters", "delete", id);
         assertThat(again.status()).isEqualTo(3);
         assertThat(again.err()).contains("no dead letter " + id);
 
@@ -125,7 +117,7 @@ class DeadLettersCommandIT {
                 "entityType", AttributeValue.fromS("DeadLetter"), "reason", AttributeValue.fromS("an old one"))));
         try {
             assertThat(run("dead-letters", "list").out()).doesNotContain("2020-01-01/");
-            Run all = run("dead-letters", "list", "--all");
+            CommandRun all = run("dead-letters", "list", "--all");
             assertThat(all.status()).isZero();
             assertThat(all.out()).contains("2020-01-01/00000000000000000001#old").contains("an old one");
         } finally {
@@ -141,11 +133,11 @@ class DeadLettersCommandIT {
                 "entityType", AttributeValue.fromS("DeadLetter"), "reason", AttributeValue.fromS("filed before"))));
         String id = day + "/00000000000000000002#before";
         try {
-            Run list = run("dead-letters", "list", "--days", "2");
+            CommandRun list = run("dead-letters", "list", "--days", "2");
             assertThat(list.status()).as(list.err()).isZero();
             assertThat(list.out()).contains(id + "  ").contains("filed before");
 
-            Run show = run("dead-letters", "show", id);
+            CommandRun show = run("dead-letters", "show", id);
             assertThat(show.status()).as(show.err()).isZero();
             assertThat(JSON.readTree(show.out()).get("id").asText()).isEqualTo(id);
         } finally {
@@ -161,7 +153,7 @@ class DeadLettersCommandIT {
                 "pk", AttributeValue.fromS("DEADLETTER#2020-02-02"), "sk", AttributeValue.fromS("x"),
                 "entityType", AttributeValue.fromS("ShardCursor"))));
 
-        Run refused = run("dead-letters", "delete", "2020-02-02/x");
+        CommandRun refused = run("dead-letters", "delete", "2020-02-02/x");
 
         assertThat(refused.status()).isEqualTo(3);
         assertThat(dynamo.getItem(r -> r.tableName(runner.tableName()).key(Map.of(
@@ -181,7 +173,7 @@ class DeadLettersCommandIT {
         String first = day + "/00000000000000000010#ev-10#events";
         String second = day + "/00000000000000000011#ev-11#events";
         try {
-            Run republish = run("dead-letters", "republish-events", first, second, "--events-endpoint",
+            CommandRun republish = run("dead-letters", "republish-events", first, second, "--events-endpoint",
                     runner.eventsEndpoint().toString());
 
             assertThat(republish.status()).as(republish.err()).isZero();
@@ -195,7 +187,7 @@ class DeadLettersCommandIT {
                     "sk", AttributeValue.fromS("00000000000000000010#ev-10#events")))).item().get("republished").ss())
                     .containsExactlyInAnyOrder("ev-10:PostCreated:p1", "ev-10:UserStatsChanged:u1");
 
-            Run again = run("dead-letters", "republish-events", first, second, "--events-endpoint",
+            CommandRun again = run("dead-letters", "republish-events", first, second, "--events-endpoint",
                     runner.eventsEndpoint().toString());
 
             assertThat(again.status()).as(again.err()).isZero();
@@ -229,7 +221,7 @@ class DeadLettersCommandIT {
 
     @Test
     void malformedId_isAUsageError() {
-        Run show = run("dead-letters", "show", "no-slash");
+        CommandRun show = run("dead-letters", "show", "no-slash");
 
         assertThat(show.status()).isEqualTo(2);
         assertThat(show.err()).contains("<day>/<sort key>");

@@ -7,8 +7,6 @@ import io.tally.core.TableSchema;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.stream.engine.CursorRegistry;
 import io.tally.stream.engine.Watermarks;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -43,14 +41,8 @@ class MaintenanceCommandsIT {
         }
     }
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = LocalRunnerCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-        return new Run(status, out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     private static String endpoint() {
@@ -76,26 +68,26 @@ class MaintenanceCommandsIT {
         }
 
         // The user's stats are shared: the posts counted by the stream are in its shard's partial, summed with the 9.
-        Run found = run("verify", "--endpoint", endpoint());
+        CommandRun found = run("verify", "--endpoint", endpoint());
         assertThat(found.status()).isEqualTo(3);
         assertThat(found.out()).contains("1 differing attributes").contains("USER#mia / #STATS# (UserStats) posts: expected 2, found 11");
         assertThat(found.err()).contains("scanned");
 
-        Run repaired = run("verify", "--endpoint", endpoint(), "--repair", "--stream-readers", "2");
+        CommandRun repaired = run("verify", "--endpoint", endpoint(), "--repair", "--stream-readers", "2");
         assertThat(repaired.status()).isZero();
         assertThat(repaired.out()).contains("1 differing attributes found")
                 // The stats item and its partial, repaired as one group.
                 .contains("repaired: wrote 2 derived items with their content and watermarks at the stream position")
                 .containsPattern("stream position: arn:aws:dynamodb:\\S+/stream/\\S+ \\{shardId-\\S+=\\d+");
 
-        Run after = run("verify", "--endpoint", endpoint());
+        CommandRun after = run("verify", "--endpoint", endpoint());
         assertThat(after.status()).isZero();
         assertThat(after.out()).contains("derived data is exact");
     }
 
     @Test
     void pruneWatermarks_liveStream_removesNothing() {
-        Run pruned = run("prune-watermarks", "--endpoint", endpoint());
+        CommandRun pruned = run("prune-watermarks", "--endpoint", endpoint());
 
         assertThat(pruned.status()).isZero();
         assertThat(pruned.out()).contains("complete: scanned ").contains("removed 0 watermarks of gone shards from 0 items");
@@ -115,7 +107,7 @@ class MaintenanceCommandsIT {
             dynamo.putItem(CursorRegistry.entry("tally", "shardId-as-delivered", token, Instant.now()));
             dynamo.updateItem(CursorRegistry.mark("tally", token));
             try {
-                Run refused = run("prune-watermarks", "--endpoint", endpoint());
+                CommandRun refused = run("prune-watermarks", "--endpoint", endpoint());
 
                 assertThat(refused.status()).isEqualTo(1);
                 assertThat(refused.err()).contains("watermark pruning refused").contains("shardId-as-delivered")
@@ -131,14 +123,14 @@ class MaintenanceCommandsIT {
 
     @Test
     void verify_noStreamReaders_isAUsageError() {
-        Run none = run("verify", "--endpoint", endpoint(), "--stream-readers", "0");
+        CommandRun none = run("verify", "--endpoint", endpoint(), "--stream-readers", "0");
         assertThat(none.status()).isEqualTo(2);
         assertThat(none.err()).contains("--stream-readers must be at least 1");
     }
 
     @Test
     void verify_unknownTable_oneLineAndStatus2() {
-        Run missing = run("verify", "--endpoint", endpoint(), "--table-name", "no-such-table");
+        CommandRun missing = run("verify", "--endpoint", endpoint(), "--table-name", "no-such-table");
 
         assertThat(missing.status()).isEqualTo(2);
         assertThat(missing.err()).contains("verify: Cannot do operations on a non-existent table").doesNotContain("\tat ");
@@ -152,11 +144,11 @@ class MaintenanceCommandsIT {
         }
 
         // The cursors say the post's records were applied: nothing is left to wait for, so the missing item differs.
-        Run found = run("verify", "--endpoint", endpoint());
+        CommandRun found = run("verify", "--endpoint", endpoint());
         assertThat(found.status()).as(found.out()).isEqualTo(3);
         assertThat(found.out()).contains("(PostProjection)").doesNotContain("behind the stream");
 
-        Run repaired = run("verify", "--endpoint", endpoint(), "--repair");
+        CommandRun repaired = run("verify", "--endpoint", endpoint(), "--repair");
         assertThat(repaired.status()).as(repaired.out()).isZero();
         assertThat(run("verify", "--endpoint", endpoint()).out()).contains("derived data is exact");
     }
@@ -172,7 +164,7 @@ class MaintenanceCommandsIT {
             dynamo.putItem(r -> r.tableName("tally").item(untyped));
             try {
                 runner.awaitDrained(Api.DRAIN_TIMEOUT);
-                Run found = run("verify", "--endpoint", endpoint());
+                CommandRun found = run("verify", "--endpoint", endpoint());
                 assertThat(found.status()).as(found.out()).isEqualTo(6);
                 assertThat(found.out()).contains("2 unreadable base items")
                         .contains("base items of entity types no loaded domain declares (pass each domain's jar with "
@@ -180,12 +172,12 @@ class MaintenanceCommandsIT {
                         .contains("  Bookmark (1)").contains("  (no entityType) (1)")
                         .contains("derived data not verified whole").doesNotContain("derived data is exact");
 
-                Run refused = run("verify", "--endpoint", endpoint(), "--repair");
+                CommandRun refused = run("verify", "--endpoint", endpoint(), "--repair");
                 assertThat(refused.status()).as(refused.out()).isEqualTo(6);
                 assertThat(refused.out()).contains("nothing repaired").contains("  Bookmark (1)")
                         .doesNotContain("repaired: wrote");
 
-                Run allowed = run("verify", "--endpoint", endpoint(), "--repair", "--allow-unknown-types");
+                CommandRun allowed = run("verify", "--endpoint", endpoint(), "--repair", "--allow-unknown-types");
                 assertThat(allowed.status()).as(allowed.out()).isZero();
                 assertThat(allowed.out()).contains("repaired: wrote 0 derived items");
             } finally {

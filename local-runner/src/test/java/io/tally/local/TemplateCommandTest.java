@@ -2,8 +2,6 @@ package io.tally.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -16,14 +14,8 @@ class TemplateCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = LocalRunnerCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
-        return new Run(status, out.toString(), err.toString());
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @Test
@@ -31,7 +23,7 @@ class TemplateCommandTest {
         Path copy = dir.resolve("template.yaml");
         String committed = Files.readString(TEMPLATE);
         Files.writeString(copy, committed);
-        Run upToDate = run("template", "--check", "--file", copy.toString());
+        CommandRun upToDate = run("template", "--check", "--file", copy.toString());
         assertThat(upToDate.status()).as(upToDate.err()).isZero();
         assertThat(upToDate.out()).contains("up to date for the domains users, blog, catalogue, orgs, songs, favourites");
 
@@ -40,13 +32,13 @@ class TemplateCommandTest {
                 + "(?=          /)", "").replace("\"ShardCursor\", ", "");
         assertThat(stale).isNotEqualTo(committed);
         Files.writeString(copy, stale);
-        Run found = run("template", "--check", "--file", copy.toString());
+        CommandRun found = run("template", "--check", "--file", copy.toString());
         assertThat(found.status()).isEqualTo(3);
         assertThat(found.out()).contains("differs from the domains").contains("read-side routes")
                 .contains("stream filters").doesNotContain("read-side route settings");
         assertThat(Files.readString(copy)).isEqualTo(stale);
 
-        Run written = run("template", "--file", copy.toString());
+        CommandRun written = run("template", "--file", copy.toString());
         assertThat(written.status()).as(written.err()).isZero();
         assertThat(written.out()).contains("regenerated read-side routes, stream filters");
         assertThat(Files.readString(copy)).isEqualTo(committed);
@@ -54,12 +46,12 @@ class TemplateCommandTest {
 
     @Test
     void aMissingFile_orOneWithoutTheMarkers_isAUsageError() throws Exception {
-        Run missing = run("template", "--file", dir.resolve("none.yaml").toString());
+        CommandRun missing = run("template", "--file", dir.resolve("none.yaml").toString());
         assertThat(missing.status()).isEqualTo(2);
         assertThat(missing.err()).contains("--file: no such file");
         Path plain = dir.resolve("plain.yaml");
         Files.writeString(plain, "Resources: {}\n");
-        Run unmarked = run("template", "--check", "--file", plain.toString());
+        CommandRun unmarked = run("template", "--check", "--file", plain.toString());
         assertThat(unmarked.status()).isEqualTo(2);
         assertThat(unmarked.err()).contains("has no '# BEGIN read-side routes' ... '# END read-side routes' markers")
                 .doesNotContain("\tat ");
