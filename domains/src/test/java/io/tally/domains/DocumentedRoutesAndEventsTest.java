@@ -68,11 +68,14 @@ class DocumentedRoutesAndEventsTest {
         events.stream().filter(event -> !event.detailType().startsWith("Comment")).forEach(event ->
                 assertThat(event.withheld()).as(event.detailType()).isEmpty());
         for (EventType event : events) {
+            // Jackson writes a record's components in their declared order; an annotation may only repeat it.
+            String[] components = Arrays.stream(event.detail().getRecordComponents()).map(RecordComponent::getName)
+                    .toArray(String[]::new);
+            assertThat(components).as(event.detailType()).startsWith("eventId");
             JsonPropertyOrder order = event.detail().getAnnotation(JsonPropertyOrder.class);
-            assertThat(order).as(event.detailType()).isNotNull();
-            assertThat(order.value()).as(event.detailType()).startsWith("eventId").containsExactly(
-                    Arrays.stream(event.detail().getRecordComponents()).map(RecordComponent::getName)
-                            .toArray(String[]::new));
+            if (order != null) {
+                assertThat(order.value()).as(event.detailType()).containsExactly(components);
+            }
         }
     }
 }

@@ -1,6 +1,5 @@
 package example.bookmarks;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.Field;
@@ -10,7 +9,6 @@ import java.time.Instant;
  * A user's bookmark of a catalogue item, and its JSON. Kept under the item, in one of ten partitions by user
  * ({@code BOOKMARKS#<itemId>#<k> / USER#<userId>}): the item's figures are then written from ten partitions only.
  */
-@JsonPropertyOrder({"userId", "itemId", "note", "createdAt", "updatedAt"})
 public record Bookmark(String userId, String itemId, String note, Instant createdAt, Instant updatedAt) {
     /** The body of its {@code PUT}, which may be left out: a note. */
     static final Field<String> NOTE = Field.line("note", 500);

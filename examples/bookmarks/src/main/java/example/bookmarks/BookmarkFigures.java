@@ -1,6 +1,5 @@
 package example.bookmarks;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.view.Bucket;
 import io.tally.core.view.CounterView;
@@ -10,15 +9,12 @@ import java.util.List;
 
 /** The figures, declared as views: Tally keeps them exactly once and serves their routes. */
 final class BookmarkFigures {
-    @JsonPropertyOrder({"itemId", "bookmarks"})
     public record ItemBookmarks(String itemId, long bookmarks) {
     }
 
-    @JsonPropertyOrder({"userId", "bookmarks"})
     public record UserBookmarks(String userId, long bookmarks) {
     }
 
-    @JsonPropertyOrder({"month", "items"})
     public record TopBookmarked(String month, List<ItemBookmarks> items) {
     }
 

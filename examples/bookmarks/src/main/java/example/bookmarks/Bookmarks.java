@@ -1,6 +1,5 @@
 package example.bookmarks;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.EntityType;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
@@ -25,7 +24,6 @@ public final class Bookmarks extends DeclaredDomain {
     static final EventType CHANGED = EventType.of("BookmarkChanged", BookmarkChanged.class);
     private static final String PATH = "/users/{userId}/bookmarks/{itemId}";
 
-    @JsonPropertyOrder({"eventId", "userId", "itemId", "bookmarked"})
     public record BookmarkChanged(String eventId, String userId, String itemId, boolean bookmarked) {
     }
 

@@ -1,6 +1,5 @@
 package example.reviews;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.Field;
@@ -14,7 +13,6 @@ import java.time.Instant;
  * @param stars 1..5
  * @param text  at most {@link #TEXT_MAX} characters, or null
  */
-@JsonPropertyOrder({"userId", "itemId", "stars", "text", "updatedAt"})
 public record Review(String userId, String itemId, long stars, String text, Instant updatedAt) {
     static final String SK_PREFIX = "REVIEW#";
     static final int TEXT_MAX = 2_000;

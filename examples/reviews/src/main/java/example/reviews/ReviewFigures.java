@@ -1,6 +1,5 @@
 package example.reviews;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
 import io.tally.core.http.Access;
@@ -18,12 +17,10 @@ final class ReviewFigures {
     static final EntityType CATALOGUE_ITEM = EntityType.base("CatalogueItem");
 
     /** {@code GET /stats/items/{itemId}/reviews}: an item's existing reviews and their mean stars. */
-    @JsonPropertyOrder({"itemId", "reviews", "averageStars"})
     public record ItemReviews(String itemId, long reviews, Double averageStars) {
     }
 
     /** {@code GET /stats/users/{userId}/reviews}: a user's existing reviews. */
-    @JsonPropertyOrder({"userId", "reviews"})
     public record UserReviews(String userId, long reviews) {
     }
 

@@ -1,6 +1,5 @@
 package example.reviews;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.EntityType;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.domain.Declaration;
@@ -40,7 +39,6 @@ public final class Reviews extends DeclaredDomain {
      * @param stars         the review's stars after the change; null when it was deleted
      * @param previousStars its stars before; null when it was created
      */
-    @JsonPropertyOrder({"eventId", "userId", "itemId", "stars", "previousStars"})
     public record ReviewChanged(String eventId, String userId, String itemId, Long stars, Long previousStars) {
         static ReviewChanged of(String eventId, Review before, Review after) {
             Review review = after != null ? after : before;

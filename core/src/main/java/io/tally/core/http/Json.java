@@ -19,8 +19,9 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * The one JSON mapper of the service: strict on input, plain on output. The contract's shapes are records with
- * {@code @JsonPropertyOrder} ({@link #tree}); an {@link Instant} is written as the contract's timestamp (ISO-8601 UTC
+ * The one JSON mapper of the service: strict on input, plain on output. The contract's shapes are records, written
+ * with their components in declared order (Jackson's order for records; {@code @JsonPropertyOrder} where a shape leaves
+ * components out or orders them otherwise, {@link #tree}); an {@link Instant} is written as the contract's timestamp (ISO-8601 UTC
  * with milliseconds, {@link Timestamps#format}).
  */
 public final class Json {
@@ -131,7 +132,7 @@ public final class Json {
         return null;
     }
 
-    /** A contract shape (a record with {@code @JsonPropertyOrder}) as a JSON object, fields in its order. */
+    /** A contract shape (a record) as a JSON object, fields in its order (declared, or its {@code @JsonPropertyOrder}). */
     public static ObjectNode tree(Object shape) {
         JsonNode node = SHAPES.valueToTree(shape);
         if (!node.isObject()) {

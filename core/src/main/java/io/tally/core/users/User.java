@@ -1,6 +1,5 @@
 package io.tally.core.users;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import java.time.Instant;
@@ -11,7 +10,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A user: the owner of a blog, a learning journey, favourites, whatever a domain keeps about a person. The record is
  * both the item ({@link #SCHEMA}) and the contract's JSON, in its field order.
  */
-@JsonPropertyOrder({"userId", "name", "email", "createdAt", "updatedAt", "version"})
 public record User(String userId, String name, String email, Instant createdAt, Instant updatedAt, long version) {
     /** Attribute names the writer's update sets. */
     public static final String NAME = "name";

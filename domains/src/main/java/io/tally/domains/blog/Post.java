@@ -1,6 +1,5 @@
 package io.tally.domains.blog;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -12,7 +11,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A blog post, stored under its author's partition. The record is both the item ({@link #SCHEMA}) and the contract's
  * JSON, in its field order.
  */
-@JsonPropertyOrder({"postId", "userId", "title", "body", "status", "createdAt", "updatedAt", "version"})
 public record Post(String postId, String userId, String title, String body, PostStatus status,
                    Instant createdAt, Instant updatedAt, long version) {
     /** Attribute names the writer's update and its conditions set and compare. */

@@ -2,7 +2,6 @@ package io.tally.domains.blog;
 
 import static io.tally.core.Items.s;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
@@ -24,7 +23,6 @@ public final class PostDerivation extends EntityDerivation<Post> {
     public static final EventType POST_STATUS_CHANGED = EventType.publicEvent("PostStatusChanged", PostStatusChanged.class);
 
     /** The detail of {@code PostCreated}. */
-    @JsonPropertyOrder({"eventId", "postId", "userId", "title", "status", "createdAt"})
     public record PostCreated(String eventId, String postId, String userId, String title, PostStatus status,
                               Instant createdAt) {
     }
@@ -33,7 +31,6 @@ public final class PostDerivation extends EntityDerivation<Post> {
      * The detail of {@code PostStatusChanged}, with the post's title after the change, so that a subscriber can name
      * the post (e.g. "your post ... was deleted") without reading it.
      */
-    @JsonPropertyOrder({"eventId", "postId", "userId", "from", "to", "updatedAt", "title"})
     public record PostStatusChanged(String eventId, String postId, String userId, PostStatus from, PostStatus to,
                                     Instant updatedAt, String title) {
     }

@@ -1,6 +1,5 @@
 package io.tally.domains.blog;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.core.read.StatsJson;
@@ -15,7 +14,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  *
  * @param comments the post's existing comments; zero until one is counted
  */
-@JsonPropertyOrder({"postId", "userId", "title", "status", "createdAt", "updatedAt", "comments"})
 public record PostProjection(String postId, String userId, String title, PostStatus status, Instant createdAt,
                              Instant updatedAt, long comments) {
     static final ItemSchema<PostProjection> SCHEMA = ItemSchema.of(PostProjection.class,

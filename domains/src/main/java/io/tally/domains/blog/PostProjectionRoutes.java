@@ -1,6 +1,5 @@
 package io.tally.domains.blog;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -29,7 +28,6 @@ record PostProjectionRoutes(RouteContext context, PostProjectionStore projection
             Arrays.stream(PostStatus.values()).map(PostStatus::value).collect(Collectors.joining(", "));
 
     /** {@code GET /stats/posts/{postId}}: the counters of the post's projection, zero until one is counted. */
-    @JsonPropertyOrder({"postId", "comments"})
     record PostStats(String postId, long comments) {
         /** From the post's projection, or null when there is none yet. */
         static PostStats of(String postId, Map<String, AttributeValue> projection) {

@@ -1,6 +1,5 @@
 package io.tally.domains.catalogue;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -11,7 +10,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * and the document write then removes a title it had before), and what {@code GET /selectors/{selector}} renders, the
  * title null when the item has none.
  */
-@JsonPropertyOrder({"itemId", "title", "score"})
 public record SelectorEntry(String itemId, String title, long score) {
     static final ItemSchema<SelectorEntry> SCHEMA = ItemSchema.of(SelectorEntry.class,
                     Catalogue.SELECTOR_ENTRY.entityType(), entry -> Catalogue.SELECTOR_ENTRY.key(entry.itemId()))

@@ -1,6 +1,5 @@
 package io.tally.domains.catalogue;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import java.time.Instant;
@@ -17,7 +16,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * @param score     the catalogue item's score when the user item was last written (orders the assigned list)
  * @param enteredAt when the item entered its current state (orders the completed and orphaned lists)
  */
-@JsonPropertyOrder({"userId", "itemId", "state", "score", "progress", "correct", "live", "enteredAt", "updatedAt"})
 public record UserItem(String userId, String itemId, ItemState state, long score, Double progress,
                        Boolean correct, Boolean live, Instant enteredAt, Instant updatedAt) {
     /** Attribute names that the transaction's conditions compare. */

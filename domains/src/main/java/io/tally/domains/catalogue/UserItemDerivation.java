@@ -1,6 +1,5 @@
 package io.tally.domains.catalogue;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Items;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
@@ -24,7 +23,6 @@ public final class UserItemDerivation extends EntityDerivation<UserItem> {
     public static final EventType ITEM_COMPLETED = EventType.of("ItemCompleted", ItemCompleted.class);
 
     /** The detail of {@code ItemCompleted}; {@code completedAt} is when the item entered {@code completed}. */
-    @JsonPropertyOrder({"eventId", "userId", "itemId", "correct", "live", "completedAt"})
     public record ItemCompleted(String eventId, String userId, String itemId, boolean correct, boolean live,
                                 Instant completedAt) {
     }

@@ -1,6 +1,5 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.users.Users;
 import io.tally.core.view.CounterView;
@@ -21,7 +20,6 @@ public final class FavFigures {
     public static final String TAG_PREFIX = "tag:";
 
     /** The route's answer: the types in the enumeration's order, the tags by id, zeros left out. */
-    @JsonPropertyOrder({"userId", "favourites", "byType", "byTag"})
     public record FavouriteStats(String userId, long favourites, Map<String, Long> byType, Map<String, Long> byTag) {
     }
 

@@ -2,7 +2,6 @@ package io.tally.domains.favs;
 
 import static io.tally.core.Items.s;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
@@ -27,7 +26,6 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
     public static final EventType FAVOURITE_UNCOLLECTED = EventType.of("FavouriteUncollected", FavouriteDetail.class);
 
     /** The detail of {@code FavouriteCollected} and {@code FavouriteUncollected}. */
-    @JsonPropertyOrder({"eventId", "userId", "favouriteId", "type", "title", "clippedAt"})
     public record FavouriteDetail(String eventId, String userId, String favouriteId, FavouriteType type, String title,
                                   Instant clippedAt) {
     }

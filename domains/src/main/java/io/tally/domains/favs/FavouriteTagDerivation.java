@@ -1,6 +1,5 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
@@ -22,7 +21,6 @@ public final class FavouriteTagDerivation extends EntityDerivation<FavouriteTag>
     public static final EventType FAVOURITE_UNTAGGED = EventType.of("FavouriteUntagged", LinkDetail.class);
 
     /** The detail of {@code FavouriteTagged} and {@code FavouriteUntagged}. */
-    @JsonPropertyOrder({"eventId", "userId", "favouriteId", "tagId", "type", "linkedAt"})
     public record LinkDetail(String eventId, String userId, String favouriteId, String tagId, FavouriteType type,
                              Instant linkedAt) {
     }

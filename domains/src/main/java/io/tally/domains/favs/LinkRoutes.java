@@ -1,6 +1,5 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiRequest;
@@ -11,7 +10,6 @@ import java.time.Instant;
 /** Function 7 of seed 004: tag and untag a favourite, and list its tags. */
 record LinkRoutes(RouteContext context, FavStore favourites, TagStore tags) {
     /** A link as the contract shows it. */
-    @JsonPropertyOrder({"favouriteId", "tagId", "linkedAt"})
     record TagLink(String favouriteId, String tagId, Instant linkedAt) {
         static TagLink of(FavouriteTag link) {
             return new TagLink(link.favouriteId(), link.tagId(), link.linkedAt());

@@ -1,6 +1,5 @@
 package io.tally.domains.orgs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
@@ -23,7 +22,6 @@ public final class MembershipDerivation extends EntityDerivation<Membership> {
     public static final EventType EMPLOYEE_LEFT_TEAM = EventType.of("EmployeeLeftTeam", MembershipDetail.class);
 
     /** The detail of {@code EmployeeJoinedTeam} and {@code EmployeeLeftTeam}; {@code role} may be null. */
-    @JsonPropertyOrder({"eventId", "orgId", "teamId", "employeeId", "role", "addedAt"})
     public record MembershipDetail(String eventId, String orgId, String teamId, String employeeId, String role,
                                    Instant addedAt) {
     }

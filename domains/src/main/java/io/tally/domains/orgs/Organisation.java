@@ -1,6 +1,5 @@
 package io.tally.domains.orgs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import java.time.Instant;
@@ -11,7 +10,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * An organisation (seed 002); {@code type} is optional (e.g. {@code Retail}). Organisations are never deleted. The
  * record is both the item ({@link #SCHEMA}) and the contract's JSON, in its field order.
  */
-@JsonPropertyOrder({"orgId", "name", "type", "createdAt", "updatedAt", "version"})
 public record Organisation(String orgId, String name, String type, Instant createdAt, Instant updatedAt,
                            long version) {
     /** Attribute names the writer's update sets. */

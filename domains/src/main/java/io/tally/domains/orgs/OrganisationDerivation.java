@@ -1,6 +1,5 @@
 package io.tally.domains.orgs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
@@ -12,7 +11,6 @@ public final class OrganisationDerivation extends EntityDerivation<Organisation>
     public static final EventType ORG_CREATED = EventType.of("OrgCreated", OrgDetail.class);
 
     /** The detail of {@code OrgCreated}; {@code type} is null for an organisation without one. */
-    @JsonPropertyOrder({"eventId", "orgId", "name", "type"})
     public record OrgDetail(String eventId, String orgId, String name, String type) {
     }
 

@@ -1,6 +1,5 @@
 package io.tally.domains.orgs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
@@ -26,7 +25,6 @@ public final class PartDerivation<T extends Record & OrgPart> extends EntityDeri
     public static final EventType EMPLOYEE_DELETED = EventType.of("EmployeeDeleted", EmployeeDetail.class);
 
     /** The detail of {@code TeamCreated} and {@code TeamDeleted}. */
-    @JsonPropertyOrder({"eventId", "teamId", "orgId", "name", "createdAt"})
     public record TeamDetail(String eventId, String teamId, String orgId, String name, Instant createdAt) {
     }
 
@@ -34,7 +32,6 @@ public final class PartDerivation<T extends Record & OrgPart> extends EntityDeri
      * The detail of {@code EmployeeCreated} and {@code EmployeeDeleted}. Names and ids only: the e-mail address stays
      * out of the events, as a post's body does.
      */
-    @JsonPropertyOrder({"eventId", "employeeId", "orgId", "name", "createdAt"})
     public record EmployeeDetail(String eventId, String employeeId, String orgId, String name, Instant createdAt) {
     }
 

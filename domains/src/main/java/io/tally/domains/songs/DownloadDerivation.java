@@ -2,7 +2,6 @@ package io.tally.domains.songs;
 
 import static io.tally.core.Items.s;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
@@ -29,7 +28,6 @@ public final class DownloadDerivation extends EntityDerivation<Download> {
     public static final EventType DOWNLOAD_REFUNDED = EventType.of("DownloadRefunded", DownloadRefunded.class);
 
     /** The detail of {@code DownloadRefunded}: the download as refunded, its user null when it has none. */
-    @JsonPropertyOrder({"eventId", "downloadId", "songId", "userId", "at", "refundedAt"})
     public record DownloadRefunded(String eventId, String downloadId, String songId, String userId, Instant at,
                                    Instant refundedAt) {
     }

@@ -1,6 +1,5 @@
 package io.tally.domains.songs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import java.time.Instant;
@@ -11,7 +10,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * A song; {@code artist} is optional. A PUT replaces it; songs are never deleted. The record is both the item
  * ({@link #SCHEMA}) and the contract's JSON, an absent artist written as null.
  */
-@JsonPropertyOrder({"songId", "title", "artist", "updatedAt"})
 public record Song(String songId, String title, String artist, Instant updatedAt) {
     /** Attribute names the chart reads of a song. */
     public static final String SONG_ID = "songId";

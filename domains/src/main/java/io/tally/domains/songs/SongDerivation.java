@@ -1,6 +1,5 @@
 package io.tally.domains.songs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
@@ -16,7 +15,6 @@ public final class SongDerivation extends EntityDerivation<Song> {
     public static final EventType SONG_ADDED = EventType.publicEvent("SongAdded", SongAdded.class);
 
     /** The detail of {@code SongAdded}; the artist null when the song has none. */
-    @JsonPropertyOrder({"eventId", "songId", "title", "artist"})
     public record SongAdded(String eventId, String songId, String title, String artist) {
     }
 

@@ -1,6 +1,5 @@
 package io.tally.domains.songs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Timestamps;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
@@ -43,12 +42,10 @@ record SongRoutes(RouteContext context, SongStore songs) {
     private static final Fields DOWNLOAD = Fields.of(DOWNLOAD_ID, USER_ID, AT);
 
     /** One day of a range and its downloads, zero where none is counted. */
-    @JsonPropertyOrder({"day", "downloads"})
     record DayDownloads(String day, long downloads) {
     }
 
     /** {@code GET /stats/songs/{songId}/days}: every day of the range, in order. */
-    @JsonPropertyOrder({"songId", "days"})
     record SongDays(String songId, List<DayDownloads> days) {
     }
 
@@ -57,7 +54,6 @@ record SongRoutes(RouteContext context, SongStore songs) {
     }
 
     /** {@code GET /charts/downloads/{month}}: the month's top songs. */
-    @JsonPropertyOrder({"month", "items"})
     record MonthChart(String month, List<SongStore.ChartRow> items) {
     }
 

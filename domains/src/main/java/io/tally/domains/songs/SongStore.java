@@ -1,6 +1,5 @@
 package io.tally.domains.songs;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.Items;
 import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
@@ -114,12 +113,10 @@ record SongStore(DynamoDbClient dynamo, String table) {
     }
 
     /** {@code GET /stats/songs/{songId}}: a song's figures, all time and per month with downloads ({@code yyyy-MM}). */
-    @JsonPropertyOrder({"songId", "downloads", "months"})
     record SongStats(String songId, long downloads, Map<String, Long> months) {
     }
 
     /** One place of a chart; the title null when the song could not be read. */
-    @JsonPropertyOrder({"songId", "title", "downloads"})
     record ChartRow(String songId, String title, long downloads) {
     }
 

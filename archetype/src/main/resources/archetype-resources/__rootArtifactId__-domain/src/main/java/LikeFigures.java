@@ -1,6 +1,5 @@
 package ${package};
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.http.Access;
 import io.tally.core.view.CounterView;
 import io.tally.core.view.Existence;
@@ -8,7 +7,6 @@ import io.tally.core.view.Existence;
 /** The figures, declared as a view: Tally keeps them exactly once from the stream and serves their route. */
 final class LikeFigures {
     /** The answer of {@code GET /stats/items/{itemId}/likes}. */
-    @JsonPropertyOrder({"itemId", "likes"})
     public record ItemLikes(String itemId, long likes) {
     }
 
