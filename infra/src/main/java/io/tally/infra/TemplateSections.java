@@ -90,12 +90,17 @@ public final class TemplateSections {
         }
     }
 
+    /**
+     * Where a section's text lies: its markers are whole lines, indented as the generated text is (the YAML's nesting),
+     * the begin marker followed by comment lines of its own.
+     */
     private static int[] span(String template, Section section) {
         int begin = template.indexOf(section.begin());
         int end = template.indexOf(section.end());
-        if (begin < 0 || end < begin) {
+        if (begin < 0 || end < begin || template.indexOf('\n', begin) < 0 || template.indexOf('\n', begin) > end) {
             throw new IllegalArgumentException("the template has no '" + section.begin().trim() + "' ... '"
-                    + section.end().trim() + "' markers around its " + section.name());
+                    + section.end().trim() + "' markers (on lines of their own, indented as Tally's template indents"
+                    + " them) around its " + section.name());
         }
         int first = begin;
         while (first < end && template.substring(first, template.indexOf('\n', first)).trim().startsWith("#")) {

@@ -19,6 +19,8 @@ final class KeyPatterns {
     private static final Pattern PLACEHOLDER = Pattern.compile("<([^<>]+)>");
     /** The slot of a slotted type, which the engine places and its key functions do not take as part of a subject. */
     private static final String SLOT = "k";
+    /** Values of common shapes a key function may parse, tried when the samples by name are refused. */
+    private static final List<String> SHAPES = List.of("2026-01-02", "2026-01", "2026", "1", "s");
 
     private KeyPatterns() {
     }
@@ -33,23 +35,38 @@ final class KeyPatterns {
         if (halves.length != 2) {
             return Optional.of("its key pattern '" + type.keyPattern() + "' is not '<partition key> / <sort key>'");
         }
-        List<String> subject = new ArrayList<>();
+        List<String> names = new ArrayList<>();
         Matcher placeholders = PLACEHOLDER.matcher(type.keyPattern());
         while (placeholders.find()) {
             String name = placeholders.group(1);
             if (!(type.isSlotted() && name.equals(SLOT))) {
-                subject.add(sample(name, subject.size()));
+                names.add(name);
             }
         }
-        String sample = subject.isEmpty() ? "0" : String.join("#", subject);
-        Key key;
-        try {
-            key = type.key(sample);
-        } catch (UnsupportedOperationException keyedByEntity) {
-            return Optional.empty();
-        } catch (RuntimeException e) {
-            return Optional.of("its key function refuses '" + sample + "', a subject its pattern '"
-                    + type.keyPattern() + "' allows: " + e.getMessage());
+        // A made-up value for each placeholder, by its name first, then values of common shapes (a key function may
+        // parse a date, a year, a number): the first subject the function takes is held against the pattern.
+        Key key = null;
+        String sample = null;
+        RuntimeException refusal = null;
+        for (int attempt = 0; attempt <= SHAPES.size() && key == null; attempt++) {
+            List<String> values = new ArrayList<>();
+            for (int i = 0; i < names.size(); i++) {
+                values.add(attempt == 0 ? sample(names.get(i), i) : SHAPES.get(attempt - 1));
+            }
+            sample = values.isEmpty() ? "0" : String.join("#", values);
+            try {
+                key = type.key(sample);
+            } catch (UnsupportedOperationException keyedByEntity) {
+                return Optional.empty();
+            } catch (RuntimeException e) {
+                refusal = refusal == null ? e : refusal;
+            }
+        }
+        if (key == null) {
+            String first = names.isEmpty() ? "0" : String.join("#", names.stream()
+                    .map(name -> sample(name, names.indexOf(name))).toList());
+            return Optional.of("its key function refuses '" + first + "', a subject its pattern '"
+                    + type.keyPattern() + "' allows (and values of other shapes too): " + refusal.getMessage());
         }
         if (!regex(halves[0], type).matcher(key.pk()).matches() || !regex(halves[1], type).matcher(key.sk()).matches()) {
             return Optional.of("its key function makes '" + key.pk() + " / " + key.sk() + "' of '" + sample

@@ -141,6 +141,14 @@ class DomainRegistryTest {
         }).document("title").build();
         assertThat(DomainRegistry.of(TestDomain.named("a").declaring(first), TestDomain.named("b").declaring(days),
                 TestDomain.named("c").declaring(byEntity)).derivedType("Days")).isPresent();
+        // A function that parses its subject (a date, a year) is given values of those shapes before it is refused.
+        DerivedType parsed = DerivedType.named("Parsed").key("SONG#<songId> / DAY#<date>", subject -> new Key(
+                "SONG#" + subject.split("#")[0], "DAY#" + java.time.LocalDate.parse(subject.split("#")[1])))
+                .counters("n").build();
+        DerivedType year = DerivedType.named("Year").key("YEAR#<yyyy> / #STATS#", subject -> new Key(
+                "YEAR#" + java.time.Year.parse(subject), "#STATS#")).counters("n").build();
+        assertThat(DomainRegistry.of(TestDomain.named("a").declaring(parsed), TestDomain.named("b").declaring(year))
+                .derivedType("Year")).isPresent();
     }
 
     @Test

@@ -41,9 +41,9 @@ import picocli.CommandLine.Option;
             "  4:no differences, but derived items are behind the stream (without --repair): run again when drained",
             "  5:the repair left items unwritten (refused: a stream processor moved them past the position, pause "
                     + "it and run again; or not taken by DynamoDB, each listed with the reason)",
-            "  6:base items of entity types no loaded domain declares (pass each domain's jar with --domain-jar), or "
-                    + "that their domain cannot read; each type is named. A repair then writes nothing unless "
-                    + "--allow-unknown-types"})
+            "  6:items of entity types no loaded domain declares (pass each domain's jar with --domain-jar), or base "
+                    + "items their domain cannot read; each type is named. A repair writes nothing while items of "
+                    + "undeclared types are present, unless --allow-unknown-types"})
 public final class VerifyCommand extends TableCommand {
     static final int DIFFERENCES = 3;
     static final int BEHIND = 4;
@@ -61,8 +61,9 @@ public final class VerifyCommand extends TableCommand {
             + "differing and behind derived items")
     boolean repair;
 
-    @Option(names = "--allow-unknown-types", description = "repair even when base items of entity types no loaded "
-            + "domain declares are present, taking them as contributing nothing (they are not Tally's)")
+    @Option(names = "--allow-unknown-types", description = "repair even when items of entity types no loaded domain "
+            + "declares are present: base items taken as contributing nothing (they are not Tally's), derived ones "
+            + "left as they are")
     boolean allowUnknownTypes;
 
     @Option(names = "--selector-shards", paramLabel = "N", defaultValue = "4",
@@ -112,8 +113,8 @@ public final class VerifyCommand extends TableCommand {
                 report = rebuilder.repair(progress);
             } catch (Rebuilder.UnknownEntityTypes e) {
                 progress.done();
-                out.println("nothing repaired: the table holds base items of entity types no loaded domain declares,"
-                        + " and the figures they feed would be written without them:");
+                out.println("nothing repaired: the table holds items of entity types no loaded domain declares, and"
+                        + " the figures they feed would be written without them:");
                 list(counts(e.types()), out);
                 out.println("pass each domain's jar with --domain-jar, or --allow-unknown-types if they are not "
                         + "Tally's items");
@@ -125,13 +126,13 @@ public final class VerifyCommand extends TableCommand {
         VerificationReport report = rebuilder.verify(progress);
         progress.done();
         summary(report, out);
-        if (report.unreadableItems() > 0) {
+        if (report.unreadableItems() > 0 || !report.undeclaredDerivedTypes().isEmpty()) {
             if (!report.differences().isEmpty()) {
                 out.println(report.differences().size() + " differing attributes (some may stem from the items "
                         + "above):");
                 list(report.differences(), out);
             }
-            out.println("derived data not verified whole: base items above contribute nothing");
+            out.println("derived data not verified whole: the items above are not counted or compared");
             return UNREADABLE;
         }
         if (report.isExact()) {
@@ -193,6 +194,11 @@ public final class VerifyCommand extends TableCommand {
             out.println("base items of entity types no loaded domain declares (pass each domain's jar with "
                     + "--domain-jar):");
             list(counts(report.unknownTypes()), out);
+        }
+        if (!report.undeclaredDerivedTypes().isEmpty()) {
+            out.println("derived items of types no loaded domain declares (its jar left out, or a domain removed "
+                    + "since; not compared):");
+            list(counts(report.undeclaredDerivedTypes()), out);
         }
         if (!report.unreadableTypes().isEmpty()) {
             out.println("base items their domain cannot read (the stream processor dead-letters their records too):");

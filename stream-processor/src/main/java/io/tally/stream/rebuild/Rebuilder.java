@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -136,14 +137,15 @@ public final class Rebuilder {
     }
 
     /**
-     * A repair refused before it wrote anything: the table holds base items of entity types no loaded domain declares
-     * (a domain's jar left out, most often), and a repair would write the figures they feed without them.
+     * A repair refused before it wrote anything: the table holds items of entity types no loaded domain declares (a
+     * domain's jar left out, most often: its base items, which feed figures a repair would write without them, and its
+     * derived items).
      */
     public static final class UnknownEntityTypes extends IllegalStateException {
         private final Map<String, Long> types;
 
         UnknownEntityTypes(Map<String, Long> types) {
-            super("the table holds base items of entity types no loaded domain declares: " + types);
+            super("the table holds items of entity types no loaded domain declares: " + types);
             this.types = Map.copyOf(types);
         }
 
@@ -170,8 +172,11 @@ public final class Rebuilder {
      */
     public RepairReport repair(LongConsumer progress) {
         Recomputed recomputed = recompute(progress);
-        if (!recomputed.data.unknownTypes.isEmpty() && !unknownTypesAllowed) {
-            throw new UnknownEntityTypes(recomputed.data.unknownTypes);
+        if (!unknownTypesAllowed && (!recomputed.data.unknownTypes.isEmpty()
+                || !recomputed.data.undeclaredDerivedTypes.isEmpty())) {
+            Map<String, Long> undeclared = new TreeMap<>(recomputed.data.unknownTypes);
+            recomputed.data.undeclaredDerivedTypes.forEach((name, count) -> undeclared.merge(name, count, Long::sum));
+            throw new UnknownEntityTypes(undeclared);
         }
         VerificationReport found = report(recomputed, ItemChecks.checks(recomputed.data.expected.items(),
                 recomputed.data.actual, recomputed.changes.touches(), recomputed.applied()));
@@ -226,7 +231,8 @@ public final class Rebuilder {
             }
         }
         return new VerificationReport(recomputed.data.baseItems, recomputed.data.actual.size(),
-                recomputed.data.unknownTypes, recomputed.data.unreadableTypes, differences, behind, recomputed.position,
+                recomputed.data.unknownTypes, recomputed.data.unreadableTypes, recomputed.data.undeclaredDerivedTypes,
+                differences, behind, recomputed.position,
                 recomputed.data.orphans.undone().stream().map(Cascade::describe).toList());
     }
 

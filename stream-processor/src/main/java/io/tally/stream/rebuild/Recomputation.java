@@ -6,6 +6,7 @@ import io.tally.core.Key;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.domain.Derivations;
 import io.tally.core.derive.IntendedChanges;
+import io.tally.stream.engine.Watermarks;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +31,11 @@ final class Recomputation {
     long baseItems;
     /** Base items of an entity type no loaded domain declares, by that type's name ({@link #NO_TYPE}: none). */
     final Map<String, Long> unknownTypes = new TreeMap<>();
+    /**
+     * Items of a type no loaded domain declares that carry the stream processor's watermarks: derived items, of a
+     * domain whose jar was left out or of one removed since, by type. Neither base items nor compared.
+     */
+    final Map<String, Long> undeclaredDerivedTypes = new TreeMap<>();
     /** Base items of a declared entity type that its derivation cannot read, by type. */
     final Map<String, Long> unreadableTypes = new TreeMap<>();
 
@@ -72,7 +78,8 @@ final class Recomputation {
         String name = Items.entityTypeName(image);
         Optional<EntityType> type = derivations.registry().entityType(name);
         if (type.isEmpty()) {
-            add(unknownTypes, name == null ? NO_TYPE : name, sign);
+            boolean derived = image.keySet().stream().anyMatch(Watermarks::isWatermark);
+            add(derived ? undeclaredDerivedTypes : unknownTypes, name == null ? NO_TYPE : name, sign);
             return;
         }
         baseItems += sign;

@@ -15,6 +15,8 @@ import java.util.TreeMap;
  *                         a domain's jar was left out, or the items are not Tally's)
  * @param unreadableTypes  base items of declared types that their derivation cannot read, by type (they contribute
  *                         nothing, as in the stream, which dead-letters their records)
+ * @param undeclaredDerivedTypes items of types no loaded domain declares that carry the stream processor's watermarks:
+ *                         derived items of a domain whose jar was left out or that was removed, by type (not compared)
  * @param differences      every differing attribute of the derived items that have caught up with the position;
  *                         empty when those are exact
  * @param behindItems      derived items the stream processor has not yet brought up to the position (records up to
@@ -26,11 +28,13 @@ import java.util.TreeMap;
  *                          its removal is still to be processed; a repair runs them
  */
 public record VerificationReport(long baseItems, long derivedItems, Map<String, Long> unknownTypes,
-                                 Map<String, Long> unreadableTypes, List<Difference> differences,
+                                 Map<String, Long> unreadableTypes, Map<String, Long> undeclaredDerivedTypes,
+                                 List<Difference> differences,
                                  long behindItems, StreamPosition position, List<String> undoneCascades) {
     public VerificationReport {
         unknownTypes = Collections.unmodifiableMap(new TreeMap<>(unknownTypes));
         unreadableTypes = Collections.unmodifiableMap(new TreeMap<>(unreadableTypes));
+        undeclaredDerivedTypes = Collections.unmodifiableMap(new TreeMap<>(undeclaredDerivedTypes));
         differences = List.copyOf(differences);
         undoneCascades = List.copyOf(undoneCascades);
         Objects.requireNonNull(position, "position");

@@ -111,19 +111,30 @@ class RebuilderIT {
         album.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("Album"));
         dynamo.putItem(r -> r.tableName(table).item(album));
         dynamo.putItem(r -> r.tableName(table).item(new Key("MISC#1", "x").toAttributeMap()));
+        // A derived item of a domain that is not loaded: it carries the stream processor's watermarks.
+        Map<String, AttributeValue> albumStats = new HashMap<>(new Key("ALBUM#a1", "#STATS#").toAttributeMap());
+        albumStats.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS("AlbumStats"));
+        albumStats.put("plays", AttributeValue.fromN("3"));
+        albumStats.put("wm_shard1", AttributeValue.fromS("0042"));
+        dynamo.putItem(r -> r.tableName(table).item(albumStats));
         Rebuilder strict = strictRebuilder(table);
 
         VerificationReport found = strict.verify();
         assertThat(found.unknownTypes()).containsExactlyInAnyOrderEntriesOf(Map.of("Album", 1L, "(no entityType)", 1L));
+        assertThat(found.undeclaredDerivedTypes()).containsExactlyInAnyOrderEntriesOf(Map.of("AlbumStats", 1L));
         assertThat(found.unreadableTypes()).isEmpty();
         assertThat(found.unreadableItems()).isEqualTo(2);
         assertThatThrownBy(() -> strict.repair(count -> { }))
                 .isInstanceOfSatisfying(Rebuilder.UnknownEntityTypes.class,
-                        e -> assertThat(e.types()).containsEntry("Album", 1L).containsEntry("(no entityType)", 1L));
+                        e -> assertThat(e.types()).containsEntry("Album", 1L).containsEntry("(no entityType)", 1L)
+                                .containsEntry("AlbumStats", 1L));
         // Nothing written: the stream processor never ran, so every derived item is still missing.
         assertThat(strict.verify().derivedItems()).isZero();
 
         assertThat(strict.withUnknownTypesAllowed(true).repair(count -> { }).isComplete()).isTrue();
         assertThat(strict.verify().derivedItems()).isPositive();
+        // The undeclared derived item is left as it was.
+        assertThat(dynamo.getItem(r -> r.tableName(table).key(new Key("ALBUM#a1", "#STATS#").toAttributeMap())).item())
+                .isEqualTo(albumStats);
     }
 }
