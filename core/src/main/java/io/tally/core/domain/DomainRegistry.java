@@ -69,8 +69,9 @@ public final class DomainRegistry {
                 }
                 DerivedType clash = KeyPatterns.collision(type, keyShapes).orElse(null);
                 if (clash != null) {
-                    throw invalid(domain, type + " and " + clash + " have one key pattern ('" + type.keyPattern()
-                            + "' and '" + clash.keyPattern() + "'): each would write the other's items");
+                    throw invalid(domain, type + " and " + clash + " have keys in common (patterns '"
+                            + type.keyPattern() + "' and '" + clash.keyPattern() + "'): each could write the other's"
+                            + " items");
                 }
                 derivedTypes.put(type.name(), type);
                 if (type.hasOpenCounters()) {

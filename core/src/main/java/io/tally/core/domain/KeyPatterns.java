@@ -25,16 +25,17 @@ final class KeyPatterns {
     private KeyPatterns() {
     }
 
+    /** What a type's key function makes of a sample subject: the key and the subject, or why there is none. */
+    private record Sample(Key key, String subject, String refusal, boolean keyedByEntity) {
+    }
+
     /**
-     * Why the type's key function disagrees with its pattern, or empty when the key it makes of a sample subject (one
-     * made-up value for each placeholder, joined with {@code #} as views and derivations join them) matches the pattern;
-     * also empty for a type keyed by its entity rather than a subject (its function says so by refusing every one).
+     * The key the type's function makes of a sample subject: one made-up value for each placeholder (joined with
+     * {@code #}, as views and derivations join them), by its name first, then values of common shapes (a key function
+     * may parse a date, a year, a number); none for a type keyed by its entity rather than a subject (its function says
+     * so by refusing every one).
      */
-    static Optional<String> disagreement(DerivedType type) {
-        String[] halves = type.keyPattern().split(" / ", -1);
-        if (halves.length != 2) {
-            return Optional.of("its key pattern '" + type.keyPattern() + "' is not '<partition key> / <sort key>'");
-        }
+    private static Sample sample(DerivedType type) {
         List<String> names = new ArrayList<>();
         Matcher placeholders = PLACEHOLDER.matcher(type.keyPattern());
         while (placeholders.find()) {
@@ -43,46 +44,82 @@ final class KeyPatterns {
                 names.add(name);
             }
         }
-        // A made-up value for each placeholder, by its name first, then values of common shapes (a key function may
-        // parse a date, a year, a number): the first subject the function takes is held against the pattern.
-        Key key = null;
-        String sample = null;
         RuntimeException refusal = null;
-        for (int attempt = 0; attempt <= SHAPES.size() && key == null; attempt++) {
+        for (int attempt = 0; attempt <= SHAPES.size(); attempt++) {
             List<String> values = new ArrayList<>();
             for (int i = 0; i < names.size(); i++) {
                 values.add(attempt == 0 ? sample(names.get(i), i) : SHAPES.get(attempt - 1));
             }
-            sample = values.isEmpty() ? "0" : String.join("#", values);
+            String subject = values.isEmpty() ? "0" : String.join("#", values);
             try {
-                key = type.key(sample);
+                return new Sample(type.key(subject), subject, null, false);
             } catch (UnsupportedOperationException keyedByEntity) {
-                return Optional.empty();
+                return new Sample(null, subject, null, true);
             } catch (RuntimeException e) {
                 refusal = refusal == null ? e : refusal;
             }
         }
-        if (key == null) {
-            String first = names.isEmpty() ? "0" : String.join("#", names.stream()
-                    .map(name -> sample(name, names.indexOf(name))).toList());
-            return Optional.of("its key function refuses '" + first + "', a subject its pattern '"
-                    + type.keyPattern() + "' allows (and values of other shapes too): " + refusal.getMessage());
+        List<String> first = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            first.add(sample(names.get(i), i));
         }
-        if (!regex(halves[0], type).matcher(key.pk()).matches() || !regex(halves[1], type).matcher(key.sk()).matches()) {
-            return Optional.of("its key function makes '" + key.pk() + " / " + key.sk() + "' of '" + sample
-                    + "', which its pattern '" + type.keyPattern() + "' does not describe");
+        return new Sample(null, first.isEmpty() ? "0" : String.join("#", first), refusal.getMessage(), false);
+    }
+
+    /**
+     * Why the type's key function disagrees with its pattern, or empty when the key it makes of a sample subject
+     * matches the pattern; also empty for a type keyed by its entity rather than a subject.
+     */
+    static Optional<String> disagreement(DerivedType type) {
+        if (type.keyPattern().split(" / ", -1).length != 2) {
+            return Optional.of("its key pattern '" + type.keyPattern() + "' is not '<partition key> / <sort key>'");
+        }
+        Sample sample = sample(type);
+        if (sample.keyedByEntity()) {
+            return Optional.empty();
+        }
+        if (sample.key() == null) {
+            return Optional.of("its key function refuses '" + sample.subject() + "', a subject its pattern '"
+                    + type.keyPattern() + "' allows (and values of other shapes too): " + sample.refusal());
+        }
+        if (!describes(type, sample.key())) {
+            return Optional.of("its key function makes '" + sample.key().pk() + " / " + sample.key().sk() + "' of '"
+                    + sample.subject() + "', which its pattern '" + type.keyPattern() + "' does not describe");
         }
         return Optional.empty();
     }
 
     /**
-     * The type whose pattern is this one's but for the placeholders' names, among those seen (and this one entered for
-     * the next), or empty.
+     * A type seen before whose items this one's keys could be, or the other way round, or empty: their patterns are
+     * one but for the placeholders' names, or the key one's function makes of a sample subject is one the other's
+     * pattern describes ({@code TEAM#<teamId> / #STATS#} and {@code TEAM#<teamId> / <kind>}). This one is entered for
+     * the next.
      */
     static Optional<DerivedType> collision(DerivedType type, Map<String, DerivedType> seen) {
         String shape = PLACEHOLDER.matcher(type.keyPattern()).replaceAll("<>");
-        DerivedType earlier = seen.putIfAbsent(shape, type);
-        return earlier == null || earlier == type ? Optional.empty() : Optional.of(earlier);
+        DerivedType same = seen.get(shape);
+        if (same != null && same != type) {
+            return Optional.of(same);
+        }
+        Key mine = sample(type).key();
+        for (DerivedType other : seen.values()) {
+            if (other == type) {
+                continue;
+            }
+            Key theirs = sample(other).key();
+            if (mine != null && describes(other, mine) || theirs != null && describes(type, theirs)) {
+                return Optional.of(other);
+            }
+        }
+        seen.put(shape, type);
+        return Optional.empty();
+    }
+
+    /** Whether the key is one the type's pattern describes. */
+    private static boolean describes(DerivedType type, Key key) {
+        String[] halves = type.keyPattern().split(" / ", -1);
+        return halves.length == 2 && regex(halves[0], type).matcher(key.pk()).matches()
+                && regex(halves[1], type).matcher(key.sk()).matches();
     }
 
     /** A value a placeholder may hold: a date for a date's, else a made-up id. */

@@ -129,8 +129,15 @@ class DomainRegistryTest {
         assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a").declaring(first),
                 TestDomain.named("b").declaring(second)))
                 .hasMessageContaining("domain 'b'")
-                .hasMessageContaining("Second and First have one key pattern ('TEAM#<id> / "
-                        + "#STATS#' and 'TEAM#<teamId> / #STATS#'): each would write the other's items");
+                .hasMessageContaining("Second and First have keys in common (patterns 'TEAM#<id> / "
+                        + "#STATS#' and 'TEAM#<teamId> / #STATS#'): each could write the other's items");
+
+        // Patterns that differ, but one's keys are the other's: a team's stats and a team's entry of any kind.
+        DerivedType anyKind = DerivedType.named("AnyKind").key("TEAM#<teamId> / <kind>", subject -> new Key(
+                "TEAM#" + subject.split("#")[0], subject.split("#")[1])).counters("k").build();
+        assertThatThrownBy(() -> DomainRegistry.of(TestDomain.named("a").declaring(first),
+                TestDomain.named("b").declaring(anyKind)))
+                .hasMessageContaining("AnyKind and First have keys in common (patterns 'TEAM#<teamId> / <kind>'");
 
         // Described and apart: both load; so does a type keyed by its entity (its function refuses any subject).
         DerivedType days = DerivedType.named("Days").key("SONG#<songId> / DAY#<yyyy-MM-dd>",
