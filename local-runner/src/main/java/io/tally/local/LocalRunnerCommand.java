@@ -10,11 +10,13 @@ import io.tally.local.maintenance.VerifyCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -110,11 +112,12 @@ final class LocalRunnerCommand implements Callable<Integer> {
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new LocalRunnerCommand());
-        // The domains a command loads without --domain-jar, listed under its --help.
-        String domains = DomainJars.helpFooter();
-        commandLine.getCommandSpec().usageMessage().footer(domains);
-        commandLine.getSubcommands().get("verify").getCommandSpec().usageMessage().footer(domains);
-        commandLine.getSubcommands().get("template").getCommandSpec().usageMessage().footer(domains);
+        // The domains a command loads without --domain-jar, listed under its --help: loaded when help is shown, not
+        // on every start.
+        for (CommandLine command : List.of(commandLine, commandLine.getSubcommands().get("verify"),
+                commandLine.getSubcommands().get("template"))) {
+            command.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_FOOTER, help -> DomainJars.helpFooter());
+        }
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setExecutionExceptionHandler((e, cl, parseResult) -> {

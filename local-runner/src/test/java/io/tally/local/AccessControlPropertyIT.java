@@ -13,11 +13,9 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.tally.local.auth.LocalAuth;
+import io.tally.testkit.ApiCalls;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +50,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AccessControlPropertyIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String MONTH = LocalDate.now(ZoneOffset.UTC).toString().substring(0, 7);
     private static final String TODAY = LocalDate.now(ZoneOffset.UTC).toString();
     /** Routes of the local front that are not the writer's (docs/api.md, "Local-only routes"). */
@@ -352,18 +349,8 @@ class AccessControlPropertyIT {
     }
 
     static Reply call(String method, String path, String body, String token) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(runner.baseUri() + path))
-                .timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
         try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = ApiCalls.send(runner.baseUri(), method, path, body, token);
             JsonNode json;
             try {
                 json = JSON.readTree(response.body());

@@ -15,11 +15,9 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.tally.local.auth.JwksRoute;
 import io.tally.local.auth.LocalAuth;
+import io.tally.testkit.ApiCalls;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +39,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class LocalAuthIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static LocalRunner runner;
     private static LocalAuth auth;
 
@@ -118,18 +115,8 @@ class LocalAuthIT {
     }
 
     static Reply call(String method, String path, String body, String token) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(runner.baseUri() + path))
-                .timeout(Duration.ofSeconds(20))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
-        if (body != null) {
-            request.header("Content-Type", "application/json");
-        }
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
         try {
-            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = ApiCalls.send(runner.baseUri(), method, path, body, token);
             JsonNode json;
             try {
                 json = JSON.readTree(response.body());

@@ -45,6 +45,16 @@ class TemplateCommandTest {
     }
 
     @Test
+    void help_listsTheDomainsOnTheClassPath() {
+        for (String[] help : new String[][] {{"--help"}, {"template", "--help"}, {"verify", "--help"}}) {
+            CommandRun shown = run(help);
+            assertThat(shown.status()).isZero();
+            assertThat(shown.out()).contains("Domains on the class path: users, blog, catalogue, orgs, songs, "
+                    + "favourites; add your own with --domain-jar JAR.");
+        }
+    }
+
+    @Test
     void aMissingFile_orOneWithoutTheMarkers_isAUsageError() throws Exception {
         CommandRun missing = run("template", "--file", dir.resolve("none.yaml").toString());
         assertThat(missing.status()).isEqualTo(2);

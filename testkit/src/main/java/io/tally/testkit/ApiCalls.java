@@ -56,7 +56,7 @@ public record ApiCalls(URI base) {
      * One HTTP call to the API at {@code base}, as {@link #call} makes it (a JSON body and a bearer token when given):
      * the raw answer.
      */
-    static HttpResponse<String> send(URI base, String method, String path, String body, String token)
+    public static HttpResponse<String> send(URI base, String method, String path, String body, String token)
             throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(20))

@@ -109,7 +109,7 @@ public final class WriterApi {
         // Two routes of one path: the first would answer both (a view's route shadowing a later domain's, say).
         ViewRoutes.checkUnique(router);
         // Two shapes of one name would share one schema: refused here, at the start.
-        openApi.build();
+        openApi.check();
     }
 
     /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */

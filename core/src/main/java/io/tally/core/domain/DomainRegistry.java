@@ -49,7 +49,7 @@ public final class DomainRegistry {
     private final Map<String, List<SharedCounter>> sharedCounters = new HashMap<>();
     private final Map<String, Lookup> lookups = new LinkedHashMap<>();
     /** Each derived type by its key pattern with the placeholders unnamed ({@link KeyPatterns#collision}). */
-    private final Map<String, DerivedType> keyShapes = new HashMap<>();
+    private final Map<String, KeyPatterns.Seen> keyShapes = new HashMap<>();
 
     private DomainRegistry(List<Domain> found) {
         this.domains = List.copyOf(ordered(found));

@@ -95,24 +95,28 @@ final class KeyPatterns {
      * pattern describes ({@code TEAM#<teamId> / #STATS#} and {@code TEAM#<teamId> / <kind>}). This one is entered for
      * the next.
      */
-    static Optional<DerivedType> collision(DerivedType type, Map<String, DerivedType> seen) {
+    static Optional<DerivedType> collision(DerivedType type, Map<String, Seen> seen) {
         String shape = PLACEHOLDER.matcher(type.keyPattern()).replaceAll("<>");
-        DerivedType same = seen.get(shape);
-        if (same != null && same != type) {
-            return Optional.of(same);
+        Seen same = seen.get(shape);
+        if (same != null && same.type() != type) {
+            return Optional.of(same.type());
         }
         Key mine = sample(type).key();
-        for (DerivedType other : seen.values()) {
-            if (other == type) {
+        for (Seen other : seen.values()) {
+            if (other.type() == type) {
                 continue;
             }
-            Key theirs = sample(other).key();
-            if (mine != null && describes(other, mine) || theirs != null && describes(type, theirs)) {
-                return Optional.of(other);
+            if (mine != null && describes(other.type(), mine)
+                    || other.sample() != null && describes(type, other.sample())) {
+                return Optional.of(other.type());
             }
         }
-        seen.put(shape, type);
+        seen.put(shape, new Seen(type, mine));
         return Optional.empty();
+    }
+
+    /** A type {@link #collision} has seen, with its sample key (null for one keyed by its entity), made once. */
+    record Seen(DerivedType type, Key sample) {
     }
 
     /** Whether the key is one the type's pattern describes. */

@@ -83,7 +83,8 @@ public final class DomainJars {
         } catch (RuntimeException e) {
             loaded = "none could be loaded (" + e.getMessage() + ")";
         }
-        return "%nDomains on the class path: " + loaded.replace("%", "%%") + "; add your own with --domain-jar JAR.";
+        return System.lineSeparator() + "Domains on the class path: " + loaded + "; add your own with --domain-jar JAR."
+                + System.lineSeparator();
     }
 
     /** The file name of the jar a domain was loaded from by {@link #registry(List)}, if any. */

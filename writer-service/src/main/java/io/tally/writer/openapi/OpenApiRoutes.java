@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Router;
+import java.util.Objects;
 
 /**
  * {@code GET /openapi.json}: the OpenAPI 3 document of every route the router serves, built once from the route table
- * (so that it holds every route, those added after this one included): at the start ({@link #build}), else on the
- * first request.
+ * (so that it holds every route, those added after this one included) on the first request; {@link #check} at the
+ * start refuses a route table it could not describe.
  */
 public final class OpenApiRoutes {
     /** The contract's version, as the document's {@code info.version} gives it. */
@@ -31,13 +32,15 @@ public final class OpenApiRoutes {
     }
 
     /**
-     * Builds the document now, from every route registered so far, so that a route table it cannot describe (two
-     * shapes of one name) fails the start, not the first request.
+     * Checks now that the document can describe every route registered so far (no two shapes of one simple class
+     * name), so that such a route table fails the start, not the first request; the document itself is still built on
+     * the first request, off the function's start.
      *
-     * @throws IllegalStateException naming what the document cannot hold
+     * @throws IllegalStateException naming both shapes
      */
-    public void build() {
-        document = document(router);
+    public void check() {
+        Schemas.checkNames(router.descriptions().stream().map(Router.Description::returns)
+                .filter(Objects::nonNull).<Class<?>>map(shape -> shape).toList());
     }
 
     /** The document of every route registered so far. */

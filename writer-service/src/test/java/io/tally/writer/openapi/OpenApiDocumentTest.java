@@ -159,6 +159,10 @@ class OpenApiDocumentTest {
     record Stats(long posts) {
     }
 
+    /** A shape holding another domain's {@code Stats} in a list. */
+    record Holder(java.util.List<Other.Stats> stats) {
+    }
+
     /** Another domain's shape of the same simple name. */
     static final class Other {
         record Stats(long reviews) {
@@ -177,11 +181,23 @@ class OpenApiDocumentTest {
 
         router.add("GET", "/c", io.tally.core.http.Access.READ_SIDE, request -> ApiResponse.ok(Json.object()))
                 .returns(200, Other.Stats.class);
+        String message = "two shapes of the API are named Stats: " + Stats.class.getName() + " and "
+                + Other.Stats.class.getName() + "; the OpenAPI document names a schema by its simple class name, so "
+                + "rename one";
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenApiDocument.of(router.descriptions(), "1.0"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("two shapes of the API are named Stats: " + Stats.class.getName() + " and "
-                        + Other.Stats.class.getName() + "; the OpenAPI document names a schema by its simple class "
-                        + "name, so rename one");
+                .isInstanceOf(IllegalStateException.class).hasMessage(message);
+        // The check the writer makes at its start, without building the document: the same refusal, also of a shape
+        // held in a list of another's components.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenApiRoutes.register(router).check())
+                .isInstanceOf(IllegalStateException.class).hasMessage(message);
+        Router nested = new Router();
+        nested.add("GET", "/a", io.tally.core.http.Access.READ_SIDE, request -> ApiResponse.ok(Json.object()))
+                .returns(200, Stats.class);
+        nested.add("GET", "/d", io.tally.core.http.Access.READ_SIDE, request -> ApiResponse.ok(Json.object()))
+                .returns(200, Holder.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OpenApiRoutes.register(nested).check())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("named Stats");
+        OpenApiRoutes.register(new Router()).check();
     }
 
     private static Operation operation(PathItem item, String method) {
