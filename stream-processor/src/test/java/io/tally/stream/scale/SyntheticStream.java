@@ -98,6 +98,14 @@ final class SyntheticStream {
         closedAt.put(generation, now);
     }
 
+    /**
+     * How many generations are gone from the listing at {@code now}: closed 24 hours ago or more. They go in the order
+     * they closed, so these are the first ones.
+     */
+    int generationsGone(Instant now) {
+        return (int) closedAt.values().stream().filter(closed -> !closed.plus(RETENTION).isAfter(now)).count();
+    }
+
     /** How many generations a listing holds at most: the open one and the closed ones within the retention. */
     int generationsListed() {
         return (int) (RETENTION.toHours() / 4) + 2;
