@@ -94,12 +94,14 @@ public final class DerivedType {
     }
 
     /**
-     * Whether its counters are kept as per-shard partials: an item written by records of unboundedly many
+     * Whether its counters are kept as per-lineage partials: an item written by records of unboundedly many
      * partitions (a user's stats, counted by comments on every post; the global totals) would otherwise collect the
      * exactly-once bookkeeping of every stream shard that writes it. The stream engine adds a record's counter changes
-     * to the partial of the shard it came from ({@link #partial}), an item of its own written by that shard alone,
-     * with one watermark; the document, owned by one base item, stays on the base item ({@link #key}), and a partial
-     * whose shard has closed is folded into the base item exactly once. Only the base item and its partials together
+     * to the partial of the lineage of the shard it came from ({@link #partial}; a lineage is a chain of shards, each
+     * continuing its parent's partition, so one shard at a time), an item of its own written by that lineage alone,
+     * with the watermarks of its shards; the document, owned by one base item, stays on the base item ({@link #key}),
+     * and a partial whose every shard is gone is folded into the base item exactly once. Only the base item and its
+     * partials together
      * have a meaning: readers read them with one Query ({@code SharedReads}) and sum the counters. Slotted types are
      * shared.
      */
@@ -108,8 +110,8 @@ public final class DerivedType {
     }
 
     /**
-     * The partial of the shard whose token is given, of the shared item {@code base}: the base item's partition key
-     * and its sort key followed by {@link PartialKeys#MARK} and the token.
+     * The partial of the shard lineage whose token is given (the token of its first shard), of the shared item
+     * {@code base}: the base item's partition key and its sort key followed by {@link PartialKeys#MARK} and the token.
      */
     public Key partial(Key base, String shardToken) {
         if (!shared) {
@@ -295,7 +297,7 @@ public final class DerivedType {
         }
 
         /**
-         * Counters kept as per-shard partials ({@link DerivedType#isShared}): declare it for every type whose counters
+         * Counters kept as per-lineage partials ({@link DerivedType#isShared}): declare it for every type whose counters
          * records of many partitions change (a user's totals over what they did anywhere, an organisation's over all
          * its teams), so that no item's size depends on the number of partitions or shard generations.
          */

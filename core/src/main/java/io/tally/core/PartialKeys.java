@@ -1,16 +1,17 @@
 package io.tally.core;
 
 /**
- * The keys of the per-shard partials of shared derived items ({@link DerivedType#isShared}): a partial sits beside its
- * base item, in the same partition, under the base item's sort key followed by {@link #MARK} and the shard's token
- * ({@link ShardToken}), e.g. {@code USER#u1 / #STATS#~p~k5sxg2lom4qgs3tf}. Pure.
+ * The keys of the per-lineage partials of shared derived items ({@link DerivedType#isShared}): a partial sits beside its
+ * base item, in the same partition, under the base item's sort key followed by {@link #MARK} and the token
+ * ({@link ShardToken}) of the first shard of the lineage that writes it (a chain of shards, each continuing its
+ * parent's partition), e.g. {@code USER#u1 / #STATS#~p~k5sxg2lom4qgs3tf}. Pure.
  */
 public final class PartialKeys {
     /**
      * What separates a shared item's sort key from the token of the shard whose partial it is: {@code #STATS#} and
      * {@code #STATS#~p~k5sxg2lom4qgs3tf}. A base item's sort key may hold it too (a tag's name is free text), so the
      * mark alone does not make a partial: code that acts on partials also checks the item's type is shared, the token's
-     * form, and the shard's watermark on it (the pruner's fold).
+     * form, and the watermarks on it (the pruner's fold).
      */
     public static final String MARK = "~p~";
 
@@ -39,7 +40,7 @@ public final class PartialKeys {
         return mark < 0 ? sk : sk.substring(0, mark);
     }
 
-    /** The token of the shard a partial belongs to, or null for a key that is not a partial's. */
+    /** The token of the lineage a partial belongs to, or null for a key that is not a partial's. */
     public static String partialToken(Key key) {
         int mark = key.sk().indexOf(MARK);
         return mark < 0 ? null : key.sk().substring(mark + MARK.length());
@@ -48,7 +49,7 @@ public final class PartialKeys {
     private PartialKeys() {
     }
 
-    /** The partial of the shard whose token is given, of the item {@code base}. */
+    /** The partial of the lineage whose token is given, of the item {@code base}. */
     static Key partial(Key base, String shardToken) {
         if (shardToken.isEmpty() || shardToken.contains(MARK)) {
             throw new IllegalArgumentException("not a shard token: " + shardToken);

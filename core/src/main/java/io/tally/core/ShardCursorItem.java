@@ -1,6 +1,8 @@
 package io.tally.core;
 
 import java.util.List;
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The stream processor's bookkeeping for one stream shard: which invocation holds the shard, the record the shard
@@ -55,6 +57,14 @@ public final class ShardCursorItem {
      */
     public static final String OUTAGE_SINCE = "outageSince";
     public static final String OUTAGE_LAST_FILED = "outageLastFiled";
+    /**
+     * The shard's lineage: the id of the first shard of the chain of rollovers it continues, under whose token the shard
+     * writes its partials of shared items (see the core's {@code Derivations.place}). Settled once, before the shard's
+     * first write of a partial, and never changed while the cursor lives: a shard that continues its parent alone (a
+     * rollover, not a split) takes the parent's lineage, any other shard its own id. Absent on a cursor written before
+     * lineages, whose shard wrote its partials under its own id.
+     */
+    public static final String LINEAGE = "lineage";
     /** When the cursor last changed (ISO-8601). */
     public static final String UPDATED_AT = "updatedAt";
 
@@ -81,6 +91,24 @@ public final class ShardCursorItem {
     /** The shard token a registry entry's sort key names. */
     public static String registeredToken(String sortKey) {
         return sortKey.substring(REGISTRY_SORT_PREFIX.length());
+    }
+
+    /**
+     * The lineage a cursor item records for the shard {@code shardId} ({@link #LINEAGE}); the shard's own id for a
+     * cursor written before lineages, which holds a claim or a progress (its shard wrote its partials under its own
+     * id); null when there is no cursor, or one that records neither: the lineage is still to be settled.
+     */
+    public static String lineageOf(String shardId, Map<String, AttributeValue> cursor) {
+        if (cursor == null || cursor.isEmpty()) {
+            return null;
+        }
+        AttributeValue lineage = cursor.get(LINEAGE);
+        if (lineage != null && lineage.s() != null) {
+            return lineage.s();
+        }
+        boolean written = cursor.containsKey(CLAIMED_FROM) || cursor.containsKey(ACKNOWLEDGED)
+                || cursor.containsKey(PENDING);
+        return written ? shardId : null;
     }
 
     /** @param token a short stable id of the shard id (the stream processor's watermark token) */

@@ -11,7 +11,8 @@ package io.tally.core;
  * </pre>
  *
  * <p>The shards are held by their tokens ({@link ShardToken}, 16 characters): the listing of a table of 1,000
- * partitions over the stream's 24 hours, about 8,000 shards, takes about 140 KB.
+ * partitions over the stream's 24 hours, about 8,000 shards, takes about 140 KB, and the sole parents of its open
+ * shards ({@link #SOLE_PARENTS}) about 60 KB more.
  */
 public final class StreamListingItem {
     public static final EntityType TYPE = EntityType.derivedType("StreamListing");
@@ -22,6 +23,12 @@ public final class StreamListingItem {
     public static final String STREAM_ARN = "streamArn";
     /** The tokens of the shards the listing held (a string set). */
     public static final String SHARDS = "shards";
+    /**
+     * By token of a shard, its parent's shard id, for the open shards that are their parent's only child (a rollover,
+     * not a split): such a shard continues its parent's lineage (the stream processor's cursors). A map; absent when
+     * there are none. At 1,000 partitions about 1,000 entries of about 60 bytes.
+     */
+    public static final String SOLE_PARENTS = "soleParents";
     /** When the stream was listed (ISO-8601). */
     public static final String LISTED_AT = "listedAt";
 

@@ -6,6 +6,7 @@ import io.tally.local.maintenance.DeadLetterQueries;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tally.core.ShardSettings;
+import io.tally.core.StreamShards;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.local.stream.CheckpointStore;
 import io.tally.local.stream.EsmSettings;
@@ -18,6 +19,7 @@ import io.tally.local.stream.TumblingWindowBatchInvoker;
 import io.tally.stream.StreamWiring;
 import io.tally.stream.WindowedStreamHandler;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.ShardParents;
 import io.tally.stream.events.EventBridgePublisher;
 import java.io.IOException;
 import java.net.URI;
@@ -128,12 +130,17 @@ final class StreamPipeline implements AutoCloseable {
                     .httpClient(UrlConnectionHttpClient.create())
                     .build();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            String streamArn = StreamPoller.latestStreamArn(dynamoDb, tableName);
+            // As on AWS, a shard that continues its parent alone goes on writing the parent's partials: the stream's
+            // listing tells, asked once for each shard the engine meets.
+            DynamoDbStreamsClient listing = streams;
+            ShardParents parents = shardId -> ShardParents.of(StreamShards.listed(listing, streamArn))
+                    .soleParent(shardId);
             Engine engine = StreamWiring.engine(domains, dynamoDb, tableName,
                     new EventBridgePublisher(eventBridge, busName, LocalRunner.EVENT_SOURCE), registry,
-                    ShardSettings.DEFAULTS);
+                    ShardSettings.DEFAULTS, Engine.DEFAULT_WRITE_CONCURRENCY, parents);
             WindowedStreamHandler handler = new WindowedStreamHandler(engine, () -> { });
 
-            String streamArn = StreamPoller.latestStreamArn(dynamoDb, tableName);
             EsmSettings settings = EsmSettings.defaults();
             CheckpointStore checkpoints;
             JsonLinesFailureDestination failures;

@@ -1,12 +1,13 @@
 package io.tally.stream;
 
 import io.tally.core.StreamShards;
+import io.tally.stream.engine.ShardParents;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -32,7 +33,7 @@ import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
  * read (throttled, not permitted) confirms nothing and fails nothing: the next batch asks again. The shared listing is
  * a cache: one that cannot be read or written only costs a listing of the stream.
  */
-final class ShardIdentity {
+final class ShardIdentity implements ShardParents {
     private static final Logger LOG = LoggerFactory.getLogger(ShardIdentity.class);
 
     /** Checks nothing: for handlers built around an engine of the caller's (tests, the local runner). */
@@ -41,8 +42,8 @@ final class ShardIdentity {
     private final DynamoDbStreamsClient streams;
     private final SharedListing shared;
     private final Clock clock;
-    /** By stream ARN, the tokens of the shards a listing held. */
-    private final Map<String, Set<String>> known = new ConcurrentHashMap<>();
+    /** By stream ARN, what the last listing read or made held. */
+    private final Map<String, SharedListing.Listing> known = new ConcurrentHashMap<>();
 
     /** A check that lists the stream itself, sharing nothing. */
     ShardIdentity(DynamoDbStreamsClient streams) {
@@ -66,11 +67,11 @@ final class ShardIdentity {
             return;
         }
         String token = SharedListing.token(shardId);
-        Set<String> tokens = known.get(streamArn);
-        if (tokens != null && tokens.contains(token)) {
+        SharedListing.Listing listing = known.get(streamArn);
+        if (listing != null && listing.tokens().contains(token)) {
             return;
         }
-        if (shared != null && readShared(streamArn).contains(token)) {
+        if (shared != null && readShared(streamArn).tokens().contains(token)) {
             return;
         }
         List<Shard> shards;
@@ -81,11 +82,10 @@ final class ShardIdentity {
                     shardId, streamArn, e.toString());
             return;
         }
-        Set<String> listed = shards.stream().map(shard -> SharedListing.token(shard.shardId()))
-                .collect(Collectors.toUnmodifiableSet());
+        SharedListing.Listing listed = SharedListing.Listing.of(shards);
         known.put(streamArn, listed);
         share(streamArn, listed);
-        if (!listed.contains(token)) {
+        if (!listed.tokens().contains(token)) {
             String reason = "the event source mapping delivered shard " + shardId + ", which is not among the "
                     + shards.size() + " shards DescribeStream lists for " + streamArn + ": the stream processor would key"
                     + " watermarks by an id that verify, repair and the watermark pruner do not know; nothing written."
@@ -96,26 +96,38 @@ final class ShardIdentity {
         LOG.info("shard id {} confirmed against stream {} ({} shards listed)", shardId, streamArn, shards.size());
     }
 
-    private Set<String> readShared(String streamArn) {
+    /**
+     * The parent of a shard the listing known here holds as its parent's only child, while open: the check of the
+     * batch's shard, which runs first, has read or made a listing that holds the shard. Empty for a shard no listing
+     * known here holds (unchecked: no stream client), or one that split from its parent.
+     */
+    @Override
+    public Optional<String> soleParent(String shardId) {
+        String token = SharedListing.token(shardId);
+        return known.values().stream().map(listing -> listing.soleParents().get(token)).filter(Objects::nonNull)
+                .findFirst();
+    }
+
+    private SharedListing.Listing readShared(String streamArn) {
         try {
-            Set<String> tokens = shared.read(streamArn);
-            if (!tokens.isEmpty()) {
-                known.put(streamArn, tokens);
+            SharedListing.Listing listing = shared.read(streamArn);
+            if (!listing.tokens().isEmpty()) {
+                known.put(streamArn, listing);
             }
-            return tokens;
+            return listing;
         } catch (SdkException e) {
             LOG.warn("the shared listing of stream {} could not be read; listing the stream: {}", streamArn,
                     e.toString());
-            return Set.of();
+            return SharedListing.Listing.NONE;
         }
     }
 
-    private void share(String streamArn, Set<String> tokens) {
+    private void share(String streamArn, SharedListing.Listing listing) {
         if (shared == null) {
             return;
         }
         try {
-            shared.write(streamArn, tokens, clock.instant());
+            shared.write(streamArn, listing, clock.instant());
         } catch (SdkException e) {
             LOG.warn("the listing of stream {} could not be shared: {}", streamArn, e.toString());
         }

@@ -11,6 +11,7 @@ import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.ShardParents;
 import io.tally.stream.engine.StreamMetrics;
 import io.tally.stream.events.EventBridgePublisher;
 import io.tally.stream.events.EventPublisher;
@@ -100,13 +101,16 @@ public final class StreamWiring {
         EmfMetricsFlusher flusher = new EmfMetricsFlusher(registry, System.out);
         EventBridgePublisher publisher = new EventBridgePublisher(eventBridge, eventBusName, source,
                 publishConcurrency);
-        Engine engine = engine(dynamoDbClient, tableName, publisher, registry, ShardSettings.fromEnvironment(env));
         DynamoDbStreamsClientBuilder streams = DynamoDbStreamsClient.builder()
                 .region(region)
                 .httpClientBuilder(UrlConnectionHttpClient.builder());
         endpoint(env, DYNAMODB_ENDPOINT).ifPresent(streams::endpointOverride);
-        return new Processor(engine, flusher::flush, new ShardIdentity(streams.build(),
-                new SharedListing(dynamoDbClient, tableName), Clock.systemUTC()));
+        // The listing the shard ids are checked against also tells the engine which shards continue their parent.
+        ShardIdentity identity = new ShardIdentity(streams.build(), new SharedListing(dynamoDbClient, tableName),
+                Clock.systemUTC());
+        Engine engine = engine(DomainRegistry.load(), dynamoDbClient, tableName, publisher, registry,
+                ShardSettings.fromEnvironment(env), Engine.DEFAULT_WRITE_CONCURRENCY, identity);
+        return new Processor(engine, flusher::flush, identity);
     }
 
     /**
@@ -176,7 +180,18 @@ public final class StreamWiring {
     public static Engine engine(DomainRegistry domains, DynamoDbClient dynamoDb, String tableName,
                                 EventPublisher publisher, MeterRegistry registry, ShardSettings shards,
                                 int writeConcurrency) {
+        return engine(domains, dynamoDb, tableName, publisher, registry, shards, writeConcurrency, ShardParents.NONE);
+    }
+
+    /**
+     * As the production engine, with {@code writeConcurrency} derived writes in flight, told by {@code parents} which
+     * shards continue their parent alone (their lineage goes on writing the parent's partials of shared items).
+     */
+    public static Engine engine(DomainRegistry domains, DynamoDbClient dynamoDb, String tableName,
+                                EventPublisher publisher, MeterRegistry registry, ShardSettings shards,
+                                int writeConcurrency, ShardParents parents) {
         return Engine.builder()
+                .parents(parents)
                 .writeConcurrency(writeConcurrency)
                 .derivations(domains.derivations(shards))
                 .store(new DynamoDbDerivedStore(dynamoDb, tableName))

@@ -12,6 +12,7 @@ import io.tally.stream.testing.RecordingPublisher;
 import io.tally.stream.testing.TestDerivations;
 import io.tally.testkit.LocalDynamoDb;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,11 +71,31 @@ class ShardIdentityIT {
 
         assertThat(first.describeStreamCalls.get()).isEqualTo(1);
         assertThat(second.describeStreamCalls.get()).as("DescribeStream calls of the cold environment").isZero();
-        assertThat(shared.read(streamArn)).containsExactly(SharedListing.token(shardId));
+        assertThat(shared.read(streamArn).tokens()).containsExactly(SharedListing.token(shardId));
         // A shard the shared listing does not hold: the cold environment lists the stream itself, and refuses it.
         assertThatThrownBy(() -> cold.check(streamArn, "shardId-00000001714564800000-0a1b2c3d"))
                 .isInstanceOf(IllegalStateException.class);
         assertThat(second.describeStreamCalls.get()).isEqualTo(1);
+    }
+
+    @Test
+    void theSharedListing_keepsTheSoleParentsOfOpenShards_andAColdEnvironmentTellsThemToTheEngine() {
+        String table = LocalDynamoDb.createTable("parents");
+        SharedListing shared = new SharedListing(LocalDynamoDb.client(), table);
+        String parent = "shardId-00000001700000000000-00000001";
+        String child = "shardId-00000001700000001000-00000002";
+        shared.write(streamArn, SharedListing.Listing.of(List.of(
+                SharedListingTest.shard(parent, null, true), SharedListingTest.shard(child, parent, false),
+                SharedListingTest.shard(shardId, null, false))), Instant.parse("2026-11-29T00:00:00Z"));
+        CountingStreams streams = new CountingStreams(LocalDynamoDb.streamsClient());
+        ShardIdentity cold = new ShardIdentity(streams, shared, Clock.systemUTC());
+
+        cold.check(streamArn, shardId);
+
+        assertThat(streams.describeStreamCalls.get()).as("DescribeStream calls").isZero();
+        assertThat(cold.soleParent(child)).contains(parent);
+        assertThat(cold.soleParent(parent)).isEmpty();
+        assertThat(cold.soleParent(shardId)).isEmpty();
     }
 
     @Test

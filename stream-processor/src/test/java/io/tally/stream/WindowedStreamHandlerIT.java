@@ -101,11 +101,14 @@ class WindowedStreamHandlerIT {
         try (Engine counted = Engine.builder()
                 .derivations(TestDerivations.blog())
                 .store(new DynamoDbDerivedStore(client, table))
-                // The cursor's entry in the cursor registry, once in a shard's life, is not the claim's.
+                // The cursor's entry in the cursor registry and the shard's lineage, once in a shard's life, are not
+                // the claim's.
                 .cursors(new DynamoDbShardCursors(CountingDynamoDb.counting(client,
                         request -> request instanceof UpdateItemRequest update
                                 && update.key().get("pk").s().startsWith(ShardCursorItem.PREFIX)
-                                && !update.updateExpression().startsWith("SET #registered"), cursorWrites), table))
+                                && !update.updateExpression().startsWith("SET #registered")
+                                && !update.updateExpression().contains("#lineage = if_not_exists"), cursorWrites),
+                        table))
                 .deadLetters(new DynamoDbDeadLetterSink(client, table))
                 .publisher(publisher)
                 .build()) {

@@ -84,19 +84,22 @@ public final class Derivations {
     }
 
     /**
-     * The item a counter change of a record of this stream shard goes to: for a shared type
-     * ({@link DerivedType#isShared}), the shard's own partial of the counter's item, in the slot of the shard for a
-     * slotted type (a shard's records always go to the same slot, so that the partials of one subject are spread over
-     * the slots' partitions); for any other type, the counter's own item.
+     * The item a counter change of a record goes to, from a stream shard of this lineage (the id of the first shard of
+     * the chain of rollovers the record's shard continues, which the stream processor settles once per shard and keeps
+     * in its cursor; a shard's own id when it starts a lineage): for a shared type ({@link DerivedType#isShared}), the
+     * lineage's partial of the counter's item, in the slot of the lineage for a slotted type (a lineage's records always
+     * go to the same slot, so that the partials of one subject are spread over the slots' partitions); for any other
+     * type, the counter's own item. A shard that continues its parent so goes on writing the parent's partials, which
+     * then need no fold when the parent goes.
      */
-    public Key place(CounterRef counter, String shardId) {
+    public Key place(CounterRef counter, String lineage) {
         DerivedType type = counter.type();
         if (!type.isShared()) {
             return counter.key();
         }
-        Key base = type.isSlotted() ? type.inSlot(counter.key(), Integer.toString(Shards.of(shardId, slots)))
+        Key base = type.isSlotted() ? type.inSlot(counter.key(), Integer.toString(Shards.of(lineage, slots)))
                 : counter.key();
-        return type.partial(base, ShardToken.of(shardId));
+        return type.partial(base, ShardToken.of(lineage));
     }
 
     public Optional<Derivation> forType(EntityType type) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +36,27 @@ final class BatchPlanner {
         this.metrics = metrics;
     }
 
-    /** @throws IllegalArgumentException when the records are of several shards or out of order */
+    /**
+     * The plan of a batch whose shard starts a lineage of its own (its partials under its own id).
+     *
+     * @throws IllegalArgumentException when the records are of several shards or out of order
+     */
     BatchPlan plan(List<SourceRecord> batch, Instant now) {
+        String shardId = batch.isEmpty() ? null : batch.get(0).shardId();
+        return plan(batch, () -> shardId, now);
+    }
+
+    /**
+     * The plan of a batch of a shard of this {@code lineage} ({@link ShardCursors#lineage}), which places its changes
+     * of shared items ({@link Derivations#place}); asked only when the batch changes a shared item.
+     *
+     * @throws IllegalArgumentException when the records are of several shards or out of order
+     */
+    BatchPlan plan(List<SourceRecord> batch, Supplier<String> lineage, Instant now) {
         requireOneShardInOrder(batch);
         String shardId = batch.isEmpty() ? null : batch.get(0).shardId();
+        Function<CounterRef, Key> place = counter -> counter.type().isShared()
+                ? derivations.place(counter, lineage.get()) : counter.key();
         List<RecordChanges> changes = new ArrayList<>(batch.size());
         Map<Key, KeyContributions> byKey = new LinkedHashMap<>();
         int skipped = 0;
@@ -48,7 +66,7 @@ final class BatchPlanner {
                 metrics.lag(Duration.between(record.approximateCreationTime(), now));
             }
             RecordChanges change = derive(record);
-            String conflict = conflict(change, shardId, byKey);
+            String conflict = conflict(change, place, byKey);
             if (conflict != null) {
                 change = RecordChanges.poisoned(record, conflict);
             }
@@ -62,7 +80,7 @@ final class BatchPlanner {
                 LOG.warn("poison record {} (sequence {}): {}", record.eventId(), record.sequenceNumber(),
                         change.poisonReason());
             }
-            coalesce(change, shardId, derivations, byKey);
+            coalesce(change, shardId, place, byKey);
             changes.add(change);
         }
         return new BatchPlan(shardId, changes, byKey, skipped, poison);
@@ -113,12 +131,13 @@ final class BatchPlanner {
      * derivation bug; the record goes to the dead-letter route instead of making a write that can never succeed. (A
      * counter and a document field never share an attribute: each derived type declares them apart.)
      */
-    private String conflict(RecordChanges change, String shardId, Map<Key, KeyContributions> byKey) {
+    private static String conflict(RecordChanges change, Function<CounterRef, Key> place,
+                                   Map<Key, KeyContributions> byKey) {
         Map<Key, DerivedType> types = new LinkedHashMap<>();
         Map<Key, Set<String>> attributes = new HashMap<>();
         List<Map.Entry<Key, DerivedType>> claims = new ArrayList<>();
         for (CounterRef counter : change.counterDeltas().keySet()) {
-            Key key = derivations.place(counter, shardId);
+            Key key = place.apply(counter);
             claims.add(Map.entry(key, counter.type()));
             attributes.computeIfAbsent(key, k -> new HashSet<>()).add(counter.attribute());
         }
@@ -145,12 +164,15 @@ final class BatchPlanner {
         return null;
     }
 
-    /** Adds the record's changes to those of the batch, per derived item (a slotted counter at the shard's slot). */
-    private static void coalesce(RecordChanges change, String shardId, Derivations derivations,
+    /**
+     * Adds the record's changes to those of the batch, per derived item (a shared counter at its lineage's partial, in
+     * the lineage's slot for a slotted one); each item's writes carry the watermark of the batch's shard.
+     */
+    private static void coalesce(RecordChanges change, String shardId, Function<CounterRef, Key> place,
                                  Map<Key, KeyContributions> byKey) {
         Function<Key, KeyContributions> create = key -> new KeyContributions(key, shardId);
         change.counterDeltas().forEach((counter, delta) -> byKey
-                .computeIfAbsent(derivations.place(counter, shardId), create)
+                .computeIfAbsent(place.apply(counter), create)
                 .addCounter(change.paddedSequence(), counter.type(), counter.attribute(), delta));
         change.documents().forEach((key, document) -> byKey.computeIfAbsent(key, create)
                 .addDocument(change.paddedSequence(), document));

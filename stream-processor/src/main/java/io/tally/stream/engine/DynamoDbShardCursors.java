@@ -69,10 +69,19 @@ public final class DynamoDbShardCursors implements ShardCursors {
 
     private final DynamoDbClient client;
     private final String tableName;
+    private final CursorLineages lineages;
+    private final CursorRegistration registration;
 
     public DynamoDbShardCursors(DynamoDbClient client, String tableName) {
         this.client = Objects.requireNonNull(client, "client");
         this.tableName = Objects.requireNonNull(tableName, "tableName");
+        this.lineages = new CursorLineages(client, tableName);
+        this.registration = new CursorRegistration(client, tableName);
+    }
+
+    @Override
+    public String lineage(String shardId, ShardParents parents) {
+        return lineages.lineage(shardId, parents);
     }
 
     @Override
@@ -86,7 +95,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
             }
             Map<String, AttributeValue> before = chained(shardId, firstSequence, lastSequence, lease, chain, now);
             if (before != null) {
-                registerIfNeeded(shardId, before, now);
+                registration.registerIfNeeded(shardId, before, now);
                 return new Granted(received.progress());
             }
             // The claim handed over is no longer the cursor's (taken over, or released by an attempt whose answer was
@@ -119,27 +128,6 @@ public final class DynamoDbShardCursors implements ShardCursors {
     }
 
     /**
-     * Enters the cursor in the cursor registry if it is not yet ({@link CursorRegistry}). A failure is logged and left
-     * to the next claim: the registry serves the pruner's check, never a batch.
-     */
-    private void registerIfNeeded(String shardId, Map<String, AttributeValue> before, Instant now) {
-        if (!CursorRegistry.needsEntry(before)) {
-            return;
-        }
-        String token = Watermarks.token(shardId);
-        try {
-            client.putItem(CursorRegistry.entry(tableName, shardId, token, now));
-            client.updateItem(CursorRegistry.mark(tableName, token));
-        } catch (ConditionalCheckFailedException e) {
-            // The cursor is gone (the pruner deleted it): nothing to mark.
-        } catch (RuntimeException e) {
-            // Any failure, not only the SDK's: the claim is written, and a batch must not be refused over the registry.
-            LOG.warn("the cursor of shard {} could not be entered in the cursor registry; its next claim tries again",
-                    shardId, e);
-        }
-    }
-
-    /**
      * Claims without a claim handed over. A lapsed claim that was to be handed over, past whose last record the batch
      * starts, is first released on its holder's behalf with its batch taken as completed ({@link ClaimMarks#takenOver}),
      * and the claim made again.
@@ -167,7 +155,7 @@ public final class DynamoDbShardCursors implements ShardCursors {
                 }
                 return refusal(item, first, now);
             }
-            registerIfNeeded(shardId, before, now);
+            registration.registerIfNeeded(shardId, before, now);
             Progress progress = CursorProgress.read(before);
             boolean otherClaim = before != null && before.containsKey(HOLDER)
                     && !lease.holder().equals(string(before, HOLDER));

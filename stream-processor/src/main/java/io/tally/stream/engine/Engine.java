@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,7 @@ public final class Engine implements AutoCloseable {
     private final CascadeRun cascades;
     private final PoisonLetters poisonLetters;
     private final ShardGuard guard;
+    private final ShardLineages lineages;
     private final Duration defaultLease;
     private final Clock clock;
     private final ExecutorService executor;
@@ -68,8 +70,9 @@ public final class Engine implements AutoCloseable {
                 new GiveUp(builder.writeAttempts, builder.writeGiveUpAfter), metrics);
         this.cascades = new CascadeRun(builder.cascades, metrics);
         this.poisonLetters = new PoisonLetters(deadLetters, metrics);
-        this.guard = new ShardGuard(builder.cursors != null ? builder.cursors : new InMemoryShardCursors(), metrics,
-                builder.releaseBackoff);
+        ShardCursors cursors = builder.cursors != null ? builder.cursors : new InMemoryShardCursors();
+        this.guard = new ShardGuard(cursors, metrics, builder.releaseBackoff);
+        this.lineages = new ShardLineages(cursors, builder.parents);
         this.defaultLease = builder.lease;
         this.clock = builder.clock != null ? builder.clock : Clock.systemUTC();
         if (builder.writeConcurrency < 1) {
@@ -171,7 +174,15 @@ public final class Engine implements AutoCloseable {
 
     private BatchResult run(List<SourceRecord> batch, ShardCursors.Lease lease, ShardCursors.Chain chain) {
         Instant now = clock.instant();
-        BatchPlan plan = planner.plan(batch, now);
+        String shardId = batch.isEmpty() ? null : batch.get(0).shardId();
+        // The shard's lineage, which places its changes of shared items, is settled before its first claim.
+        Supplier<String> lineage = shardId == null ? () -> null : lineages.of(shardId);
+        BatchPlan plan;
+        try {
+            plan = planner.plan(batch, lineage, now);
+        } catch (ShardLineages.Unavailable e) {
+            return lineageUnavailable(planner.plan(batch, now), e, chain);
+        }
         ShardCursors.Handover received = chain.received();
         if (plan.isIdle()) {
             // Nothing to write, file or publish (no records, or echoes of our own writes): no claim, so an idle stream
@@ -182,6 +193,11 @@ public final class Engine implements AutoCloseable {
             ShardCursors.Handover left = passOn(plan.shardId(), chain);
             return left == null || !endsWindowWith(chain) ? BatchResult.idle(plan, left)
                     : BatchResult.refused(plan, "cursor unavailable: the claim handed over could not be released", left);
+        }
+        try {
+            lineage.get();
+        } catch (ShardLineages.Unavailable e) {
+            return lineageUnavailable(plan, e, chain);
         }
         String first = plan.firstWork();
         String last = batch.get(batch.size() - 1).paddedSequence();
@@ -222,6 +238,13 @@ public final class Engine implements AutoCloseable {
         metrics.coalescing(batch.size(), ended.requests());
         return BatchResult.ran(plan, failed,
                 new BatchResult.Writes(ended.requests(), ended.failed().size(), givenUp.count()), events, handover);
+    }
+
+    /** Refuses a batch whose shard's lineage could not be read: nothing claimed, nothing written. */
+    private BatchResult lineageUnavailable(BatchPlan plan, ShardLineages.Unavailable e, ShardCursors.Chain chain) {
+        metrics.guard("unavailable");
+        LOG.warn("{}; nothing written, the batch is retried", e.getMessage(), e.getCause());
+        return BatchResult.refused(plan, "cursor unavailable: " + e.getMessage(), passOn(plan.shardId(), chain));
     }
 
     /** Whether the batch ends its window holding a claim handed over, which it must then release. */

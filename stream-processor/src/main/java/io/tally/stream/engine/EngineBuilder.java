@@ -20,6 +20,7 @@ public final class EngineBuilder {
     Clock clock;
     int writeConcurrency = Engine.DEFAULT_WRITE_CONCURRENCY;
     ShardCursors cursors;
+    ShardParents parents = ShardParents.NONE;
     CascadeRunner cascades = CascadeRunner.NONE;
     Duration lease = Duration.ofMinutes(2);
     int eventAttempts = 5;
@@ -75,6 +76,17 @@ public final class EngineBuilder {
      */
     public EngineBuilder cursors(ShardCursors cursors) {
         this.cursors = cursors;
+        return this;
+    }
+
+    /**
+     * What the stream's listing tells of a shard's parent, for the lineages of shards ({@link ShardCursors#lineage}):
+     * a shard that continues its parent alone writes the parent's partials of shared items on. Defaults to none:
+     * every shard then starts a lineage, and its partials are folded when it is gone. The stream handler's is the
+     * shard listing it checks the delivered shard ids against.
+     */
+    public EngineBuilder parents(ShardParents parents) {
+        this.parents = Objects.requireNonNull(parents, "parents");
         return this;
     }
 

@@ -69,7 +69,7 @@ public final class InMemoryDerivedStore implements DerivedStore {
     }
 
     /**
-     * An item as readers see it: for a shared type, its base item and the per-shard partials beside it, counters
+     * An item as readers see it: for a shared type, its base item and the per-lineage partials beside it, counters
      * summed ({@link SharedReads#merge}: without key and bookkeeping); empty when there is neither.
      */
     public synchronized Optional<Map<String, AttributeValue>> whole(Key base) {

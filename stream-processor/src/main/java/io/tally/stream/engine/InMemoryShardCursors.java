@@ -11,6 +11,31 @@ public final class InMemoryShardCursors implements ShardCursors {
     }
 
     private final Map<String, Cursor> cursors = new HashMap<>();
+    /** By shard, its lineage once settled; as {@link io.tally.core.ShardCursorItem#LINEAGE}. */
+    private final Map<String, String> lineages = new HashMap<>();
+
+    @Override
+    public synchronized String lineage(String shardId, ShardParents parents) {
+        String settled = settled(shardId);
+        if (settled != null) {
+            return settled;
+        }
+        String inherited = parents.soleParent(shardId).map(this::settled).orElse(null);
+        // As DynamoDB's condition: a cursor claimed meanwhile by an engine before lineages keeps the shard's own id.
+        String meanwhile = settled(shardId);
+        if (meanwhile != null) {
+            return meanwhile;
+        }
+        String lineage = inherited != null ? inherited : shardId;
+        lineages.put(shardId, lineage);
+        return lineage;
+    }
+
+    /** As {@link io.tally.core.ShardCursorItem#lineageOf}: a cursor claimed before lineages were settled is its own. */
+    private String settled(String shardId) {
+        String lineage = lineages.get(shardId);
+        return lineage != null ? lineage : cursors.containsKey(shardId) ? shardId : null;
+    }
 
     @Override
     public synchronized Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease,

@@ -56,6 +56,19 @@ public interface ShardCursors {
      */
     boolean release(String shardId, Lease lease, Progress progress, Instant now);
 
+    /**
+     * The shard's lineage ({@link io.tally.core.ShardCursorItem#LINEAGE}): the id of the first shard of the chain of
+     * rollovers it continues, under whose token it writes its partials of shared items. Settled at the first call for
+     * the shard and kept in its cursor, never changed after: as its records may be delivered again until they expire,
+     * a shard must place them in the same partials every time. The first call takes the lineage of the shard's
+     * {@linkplain ShardParents#soleParent sole parent}, as the parent's cursor records it, or else the shard's own id; a
+     * cursor written before lineages, which holds a claim or a progress, gives the shard's own id (its partials were
+     * written under it).
+     *
+     * @throws RuntimeException when a cursor could not be read or written: the batch must write nothing
+     */
+    String lineage(String shardId, ShardParents parents);
+
     /** The invocation holding a shard: a unique holder id, and the instant after which the claim lapses. */
     record Lease(String holder, Instant until) {
         public Lease {

@@ -31,10 +31,13 @@ final class AppliedRecords {
     /** Nothing known: every item is judged by its watermarks. */
     static final AppliedRecords NONE = new AppliedRecords(Map.of());
 
-    /** Where each shard stands, by shard token: its acknowledged record and its pending one (each may be null). */
+    /**
+     * Where each shard stands, by shard token: its acknowledged record and its pending one (each may be null), and its
+     * lineage (null: its own id).
+     */
     private final Map<String, Progress> byToken;
 
-    private record Progress(String acknowledged, String pending) {
+    private record Progress(String acknowledged, String pending, String lineage) {
     }
 
     private AppliedRecords(Map<String, Progress> byToken) {
@@ -58,8 +61,10 @@ final class AppliedRecords {
                     .requestItems(Map.of(table, KeysAndAttributes.builder().keys(chunk).consistentRead(true).build()))
                     .build())) {
                 String pk = Key.of(cursor).pk();
+                String shardId = string(cursor, ShardCursorItem.SHARD_ID);
                 byToken.put(pk.substring(ShardCursorItem.PREFIX.length()), new Progress(
-                        string(cursor, ShardCursorItem.ACKNOWLEDGED), string(cursor, ShardCursorItem.PENDING)));
+                        string(cursor, ShardCursorItem.ACKNOWLEDGED), string(cursor, ShardCursorItem.PENDING),
+                        shardId == null ? null : ShardCursorItem.lineageOf(shardId, cursor)));
             }
         }
         return new AppliedRecords(byToken);
@@ -68,7 +73,8 @@ final class AppliedRecords {
     /** Cursors as given: shard id to its acknowledged and pending records (zero-padded; either may be null). */
     static AppliedRecords of(Map<String, String[]> byShardId) {
         Map<String, Progress> byToken = new HashMap<>();
-        byShardId.forEach((shardId, marks) -> byToken.put(Watermarks.token(shardId), new Progress(marks[0], marks[1])));
+        byShardId.forEach((shardId, marks) -> byToken.put(Watermarks.token(shardId),
+                new Progress(marks[0], marks[1], null)));
         return new AppliedRecords(byToken);
     }
 
@@ -80,6 +86,16 @@ final class AppliedRecords {
         }
         return progress.acknowledged() != null && sequence.compareTo(progress.acknowledged()) <= 0
                 || progress.pending() != null && sequence.compareTo(progress.pending()) < 0;
+    }
+
+    /**
+     * The lineage the cursor of {@code shardId} records, under which the shard writes its partials of shared items
+     * ({@link io.tally.stream.engine.ShardCursors#lineage}); the shard's own id when its cursor records none (an engine
+     * before lineages) or it has no cursor (it has applied nothing).
+     */
+    String lineage(String shardId) {
+        Progress progress = byToken.get(Watermarks.token(shardId));
+        return progress == null || progress.lineage() == null ? shardId : progress.lineage();
     }
 
     /** How many shards' cursors were read. */

@@ -29,8 +29,9 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledExcepti
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
- * What the watermark pruner does with one page of its scan: judges the page's shard tokens, folds the partials of gone
- * shards into their shared items ({@link PartialFold}), removes each other item's watermarks of gone shards once it
+ * What the watermark pruner does with one page of its scan: judges the page's shard tokens, folds the partials whose
+ * shards are all gone into their shared items ({@link PartialFold}), removes each other item's watermarks of gone
+ * shards once it
  * holds more than {@value WatermarkRemovals#KEPT_GONE_WATERMARKS} ({@link WatermarkRemovals}) and deletes the cursors of gone shards, each on the condition that what it removes is
  * unchanged since the read. Thread-safe: the scan's segments share one.
  *
@@ -68,11 +69,11 @@ final class PagePruner {
 
     void prune(List<Map<String, AttributeValue>> page) {
         tokens.judge(page, listing);
-        // The partials of gone shards by base item (a base item's partials share its partition key: a page holds them
+        // The partials whose shards are all gone, by base item (a base item's partials share its partition key: a page holds them
         // side by side), folded together once the page's other items are done.
         Map<Key, List<Map<String, AttributeValue>>> partials = new LinkedHashMap<>();
         for (Map<String, AttributeValue> item : page) {
-            if (isPartialOfAGoneShard(item)) {
+            if (isPartialOfGoneShards(item)) {
                 partials.computeIfAbsent(PartialKeys.baseOf(Key.of(item)), base -> new ArrayList<>()).add(item);
                 continue;
             }
@@ -102,7 +103,7 @@ final class PagePruner {
     }
 
     /**
-     * Folds the partials of gone shards of one base item: together, {@value PartialFold#MOST_TOGETHER} at a time
+     * Folds the partials of one base item whose shards are all gone: together, {@value PartialFold#MOST_TOGETHER} at a time
      * ({@link PartialFold#together}: one transaction, two write units for each partial and two for the base item,
      * where one at a time costs four a partial); a group that cannot go together, or whose transaction is refused (a
      * partial written or folded since the read), is folded one partial at a time, each meeting its own refusal.
@@ -171,23 +172,29 @@ final class PagePruner {
     }
 
     /**
-     * Whether the item is the partial of a shard that is gone: an item of a shared type whose sort key ends with the
-     * mark and a shard token, that carries that shard's watermark (so the token was judged against a listing made after
-     * the item was read), and whose shard the listing no longer holds. The mark alone proves nothing: a base item's sort
-     * key may hold it (a tag's name is free text).
+     * Whether the item is a partial whose every shard is gone: an item of a shared type whose sort key ends with the
+     * mark and a lineage's token, that carries watermarks (each judged against a listing made after the item was read),
+     * none of a shard the listing still holds. The mark alone proves nothing: a base item's sort key may hold it (a tag's
+     * name is free text). A partial a live shard of its lineage still writes is kept, its watermarks of gone shards
+     * removed as any item's.
      */
-    private boolean isPartialOfAGoneShard(Map<String, AttributeValue> item) {
+    private boolean isPartialOfGoneShards(Map<String, AttributeValue> item) {
         String token = PartialKeys.partialToken(Key.of(item));
-        if (token == null || !TOKEN.matcher(token).matches() || !item.containsKey(Watermarks.PREFIX + token)) {
+        if (token == null || !TOKEN.matcher(token).matches()) {
+            return false;
+        }
+        List<String> shards = item.keySet().stream().filter(Watermarks::isWatermark)
+                .map(name -> name.substring(Watermarks.PREFIX.length())).toList();
+        if (shards.isEmpty() || shards.stream().anyMatch(tokens.live()::contains)) {
             return false;
         }
         AttributeValue type = item.get(TableSchema.ENTITY_TYPE);
         return type != null && type.s() != null && REGISTRY.derivedType(type.s()).filter(DerivedType::isShared)
-                .isPresent() && !tokens.live().contains(token);
+                .isPresent();
     }
 
     /**
-     * Folds a gone shard's partial into its base item, step by step ({@link PartialFold}); a step refused by its
+     * Folds a partial whose shards are all gone into its base item, step by step ({@link PartialFold}); a step refused by its
      * condition (the partial was written since the read, or folded by another pass) leaves the rest to the next pass.
      */
     private void fold(Map<String, AttributeValue> partial) {

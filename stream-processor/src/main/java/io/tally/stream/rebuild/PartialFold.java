@@ -4,6 +4,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.Key;
 import io.tally.core.PartialKeys;
 import io.tally.core.TableSchema;
+import io.tally.stream.engine.Watermarks;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,13 +19,14 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 
 /**
- * Folds the partial of a gone stream shard into its shared item's base item, exactly once ({@code docs/exactly-once.md},
- * "Bounded bookkeeping"): its counters are added to the base item and the partial is deleted, in one transaction
- * conditioned on the partial's write version ({@code wv}, which every engine write moves), so that a fold that ran
- * before (the partial is gone) or a partial written since it was read (the version moved) changes nothing. Once its
- * shard is gone from {@code DescribeStream} no record of it can be delivered again, so the partial, and its watermark,
- * will never be consulted or written again; folding it keeps the number of partials of an item to the shards that wrote
- * it within the stream's retention, and the base item written only by this fold and by its document's owner.
+ * Folds a partial whose shards are all gone into its shared item's base item, exactly once
+ * ({@code docs/exactly-once.md}, "Bounded bookkeeping"): its counters are added to the base item and the partial is
+ * deleted, in one transaction conditioned on the partial's write version ({@code wv}, which every engine write moves)
+ * and one of its watermarks, so that a fold that ran before (the partial is gone, or made anew since by a later shard of
+ * its lineage) or a partial written since it was read (the version moved) changes nothing. Once every shard whose
+ * watermark it holds is gone from {@code DescribeStream} no record of theirs can be delivered again, so those watermarks
+ * will never be consulted again; folding keeps the number of partials of an item to the lineages that wrote it within
+ * the stream's retention, and the base item written only by this fold and by its document's owner.
  *
  * <p>A partial with more counters than one update expression takes is folded in several transactions, each moving at
  * most {@value #COUNTERS_PER_STEP} counters from the partial to the base item (both conditioned on the version the
@@ -61,7 +63,7 @@ final class PartialFold {
             List<Map.Entry<String, AttributeValue>> chunk = all.subList(from, Math.min(all.size(), from + COUNTERS_PER_STEP));
             boolean last = from + COUNTERS_PER_STEP >= all.size();
             List<TransactWriteItem> items = new ArrayList<>(2);
-            items.add(last ? deletePartial(table, key, version) : movePartial(table, key, version, chunk));
+            items.add(last ? deletePartial(table, partial, version) : movePartial(table, partial, version, chunk));
             if (!chunk.isEmpty()) {
                 items.add(addToBase(table, base, type, chunk));
             }
@@ -80,7 +82,7 @@ final class PartialFold {
      * when one fold each is the way: fewer than two partials, more than {@value #MOST_TOGETHER}, or more counters than
      * one step moves.
      *
-     * @param partials partials of gone shards, all of the same base item
+     * @param partials partials whose shards are all gone, all of the same base item
      */
     static Optional<TransactWriteItemsRequest> together(String table, List<Map<String, AttributeValue>> partials) {
         if (partials.size() < 2 || partials.size() > MOST_TOGETHER) {
@@ -101,7 +103,7 @@ final class PartialFold {
             base = PartialKeys.baseOf(key);
             type = partial.get(TableSchema.ENTITY_TYPE);
             counters(partial).forEach((name, value) -> sums.merge(name, new BigDecimal(value.n()), BigDecimal::add));
-            items.add(deletePartial(table, key, version(partial)));
+            items.add(deletePartial(table, partial, version(partial)));
         }
         if (sums.size() > COUNTERS_PER_STEP) {
             return Optional.empty();
@@ -129,32 +131,32 @@ final class PartialFold {
         return counters;
     }
 
-    private static TransactWriteItem deletePartial(String table, Key key, long version) {
+    private static TransactWriteItem deletePartial(String table, Map<String, AttributeValue> partial, long version) {
+        Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
-        String condition = versionCondition(version, values);
-        Delete.Builder delete = Delete.builder().tableName(table).key(key.toAttributeMap())
+        String condition = versionCondition(partial, version, names, values);
+        Delete.Builder delete = Delete.builder().tableName(table).key(Key.of(partial).toAttributeMap())
                 .conditionExpression(condition)
-                .expressionAttributeNames(Map.of("#wv", TableSchema.WRITE_VERSION, "#pk", TableSchema.PK));
+                .expressionAttributeNames(names);
         if (!values.isEmpty()) {
             delete.expressionAttributeValues(values);
         }
         return TransactWriteItem.builder().delete(delete.build()).build();
     }
 
-    private static TransactWriteItem movePartial(String table, Key key, long version,
+    private static TransactWriteItem movePartial(String table, Map<String, AttributeValue> partial, long version,
                                                  List<Map.Entry<String, AttributeValue>> chunk) {
         Map<String, String> names = new HashMap<>();
         Map<String, AttributeValue> values = new HashMap<>();
-        names.put("#wv", TableSchema.WRITE_VERSION);
-        names.put("#pk", TableSchema.PK);
         values.put(":one", AttributeValue.fromN("1"));
         List<String> remove = new ArrayList<>();
         for (int i = 0; i < chunk.size(); i++) {
             names.put("#c" + i, chunk.get(i).getKey());
             remove.add("#c" + i);
         }
-        String condition = versionCondition(version, values);
-        return TransactWriteItem.builder().update(Update.builder().tableName(table).key(key.toAttributeMap())
+        String condition = versionCondition(partial, version, names, values);
+        return TransactWriteItem.builder().update(Update.builder().tableName(table)
+                .key(Key.of(partial).toAttributeMap())
                 .updateExpression("ADD #wv :one REMOVE " + String.join(", ", remove))
                 .conditionExpression(condition)
                 .expressionAttributeNames(names)
@@ -186,14 +188,27 @@ final class PartialFold {
 
     /**
      * The partial exists and holds this write version (a partial without one, never written by the engine, holds none;
-     * a missing item would pass {@code attribute_not_exists} alone).
+     * a missing item would pass {@code attribute_not_exists} alone) and the first of the watermarks read on it. A shard
+     * of the partial's lineage that writes it after a fold deleted it makes it anew, at write version 1 again; it never
+     * holds a watermark of the partial read (those shards are all gone, which is why it was folded), so a pass that read
+     * the partial before the fold cannot fold the new one as the old.
      */
-    private static String versionCondition(long version, Map<String, AttributeValue> values) {
-        if (version == 0) {
-            return "attribute_exists(#pk) AND attribute_not_exists(#wv)";
+    private static String versionCondition(Map<String, AttributeValue> partial, long version, Map<String, String> names,
+                                           Map<String, AttributeValue> values) {
+        names.put("#wv", TableSchema.WRITE_VERSION);
+        names.put("#pk", TableSchema.PK);
+        String condition = version == 0 ? "attribute_exists(#pk) AND attribute_not_exists(#wv)"
+                : "attribute_exists(#pk) AND #wv = :wv";
+        if (version != 0) {
+            values.put(":wv", AttributeValue.fromN(Long.toString(version)));
         }
-        values.put(":wv", AttributeValue.fromN(Long.toString(version)));
-        return "attribute_exists(#pk) AND #wv = :wv";
+        Optional<String> watermark = partial.keySet().stream().filter(Watermarks::isWatermark).sorted().findFirst();
+        if (watermark.isPresent()) {
+            names.put("#wm", watermark.get());
+            values.put(":wm", partial.get(watermark.get()));
+            condition += " AND #wm = :wm";
+        }
+        return condition;
     }
 
     private static long version(Map<String, AttributeValue> item) {

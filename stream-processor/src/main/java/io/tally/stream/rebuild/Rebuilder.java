@@ -157,7 +157,7 @@ public final class Rebuilder {
 
     /** Compares the stored derived data that has caught up with the stream with the recomputation. */
     public VerificationReport verify(LongConsumer progress) {
-        Recomputed recomputed = recompute(progress);
+        Recomputed recomputed = recompute(progress, false);
         return report(recomputed, ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
                 recomputed.changes.touches(), recomputed.applied()));
     }
@@ -171,7 +171,7 @@ public final class Rebuilder {
      * stream position and the position as its watermarks; returns what it found and did.
      */
     public RepairReport repair(LongConsumer progress) {
-        Recomputed recomputed = recompute(progress);
+        Recomputed recomputed = recompute(progress, true);
         if (!unknownTypesAllowed && (!recomputed.data.unknownTypes.isEmpty()
                 || !recomputed.data.undeclaredDerivedTypes.isEmpty())) {
             Map<String, Long> undeclared = new TreeMap<>(recomputed.data.unknownTypes);
@@ -189,7 +189,7 @@ public final class Rebuilder {
                 cascaded += removed;
             }
             // The removals are in the stream now: recompute at a position after them.
-            recomputed = recompute(progress);
+            recomputed = recompute(progress, true);
         }
         List<ItemChecks.Check> checks = ItemChecks.checks(recomputed.data.expected.items(), recomputed.data.actual,
                 recomputed.changes.touches(), recomputed.applied());
@@ -258,7 +258,9 @@ public final class Rebuilder {
         }
         List<Shard> shards = history.shards(position.streamArn()).stream()
                 .filter(shard -> created.contains(shard.shardId())).toList();
-        StreamChanges changes = new StreamChanges(derivations, new Recomputation(derivations));
+        // The lineages settled as the engine settles them: a new shard that has applied anything has settled its own.
+        StreamChanges changes = new StreamChanges(derivations,
+                new SettledLineages(dynamo, table, history.shards(position.streamArn())), new Recomputation(derivations));
         history.read(position.streamArn(), shards, clock.instant(), settle, changes);
         Map<Key, StreamChanges.Touches> touched = changes.touches();
         return written.stream().filter(touched::containsKey).toList();
@@ -269,19 +271,25 @@ public final class Rebuilder {
                               AppliedRecords applied) {
     }
 
-    /** The scan, then the stream to its end: derived data at the stream's position, and the stored derived items. */
-    private Recomputed recompute(LongConsumer progress) {
+    /**
+     * The scan, then the stream to its end: derived data at the stream's position, and the stored derived items. A
+     * repair ({@code settleLineages}) places each shard's records in the partials of the lineage it settles for the shard
+     * ({@link SettledLineages}), so that the engine, reaching the shard later, keeps them there; a verification, which
+     * writes nothing, places them by the lineages the cursors record.
+     */
+    private Recomputed recompute(LongConsumer progress, boolean settleLineages) {
         Instant started = clock.instant();
         Recomputation data = new Recomputation(derivations);
         // The cursors first: a record they show applied is reflected in every item the scan then reads.
         AppliedRecords applied = streams == null ? AppliedRecords.NONE : AppliedRecords.read(dynamo, table);
         scanAll(data, progress);
-        StreamChanges changes = new StreamChanges(derivations, data);
         String streamArn = currentStream();
+        List<Shard> listed = streamArn == null ? List.of() : history.shards(streamArn);
+        StreamChanges changes = new StreamChanges(derivations,
+                settleLineages ? new SettledLineages(dynamo, table, listed) : applied::lineage, data);
         StreamPosition position = StreamPosition.NONE;
         if (streamArn != null) {
-            position = history.read(streamArn, history.shards(streamArn), clock.instant().plus(settle), settle,
-                    changes);
+            position = history.read(streamArn, listed, clock.instant().plus(settle), settle, changes);
             if (Duration.between(started, clock.instant()).compareTo(RETENTION_MARGIN) > 0) {
                 throw new IllegalStateException("the scan and the stream read took longer than " + RETENTION_MARGIN
                         + ": the stream may have dropped records of changes the scan saw");

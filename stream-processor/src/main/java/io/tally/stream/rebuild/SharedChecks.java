@@ -13,9 +13,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * The items of a shared type ({@link DerivedType#isShared}), checked together per subject: the base item and the
- * per-shard partials beside it (a user's stats), and for a slotted type the base items and partials of every slot (the
- * global totals; one day's downloads). Which partial holds how much depends on which stream shard delivered which
- * record, and on which partials were folded into their base item, which the table does not tell; only the sum is
+ * per-lineage partials beside it (a user's stats), and for a slotted type the base items and partials of every slot
+ * (the global totals; one day's downloads). Which partial holds how much depends on which stream shard delivered which
+ * record (and the lineage it continued), and on which partials were folded into their base item, which the table does not tell; only the sum is
  * derived data. So the recomputation holds the whole in the item derivations address (the base item, slot 0's for a
  * slotted type), the comparison sums the stored members, and the group has caught up with the stream position when
  * every member has. Its repair writes the whole into that item and empties every other member that holds anything,

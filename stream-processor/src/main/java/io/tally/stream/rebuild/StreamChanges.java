@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -50,6 +51,7 @@ final class StreamChanges implements Consumer<SourceRecord> {
     }
 
     private final Derivations derivations;
+    private final UnaryOperator<String> lineages;
     private final Recomputation recomputation;
     private final ScannedStates scannedStates;
     private final Map<Key, History> histories = new HashMap<>();
@@ -57,11 +59,21 @@ final class StreamChanges implements Consumer<SourceRecord> {
     private long records;
 
     /**
+     * Changes of shards that each start a lineage of their own ({@link AppliedRecords#NONE}'s lineages).
+     */
+    StreamChanges(Derivations derivations, Recomputation recomputation) {
+        this(derivations, AppliedRecords.NONE::lineage, recomputation);
+    }
+
+    /**
+     * @param lineages      by shard id, the lineage under which the shard writes its partials (the cursors',
+     *                      {@link AppliedRecords#lineage}): records are placed as the engine placed them
      * @param recomputation the scan's: the state it saw of an item with records is taken out of it as soon as a
      *                      record's image shows it, and {@link #countLastStates} adds the states at the position
      */
-    StreamChanges(Derivations derivations, Recomputation recomputation) {
+    StreamChanges(Derivations derivations, UnaryOperator<String> lineages, Recomputation recomputation) {
         this.derivations = derivations;
+        this.lineages = lineages;
         this.recomputation = recomputation;
         this.scannedStates = recomputation.scannedStates;
     }
@@ -163,7 +175,8 @@ final class StreamChanges implements Consumer<SourceRecord> {
     }
 
     private void touch(SourceRecord record, IntendedChanges changes) {
-        changes.counterDeltas().forEach((counter, delta) -> touches(derivations.place(counter, record.shardId()),
+        changes.counterDeltas().forEach((counter, delta) -> touches(derivations.place(counter,
+                counter.type().isShared() ? lineages.apply(record.shardId()) : record.shardId()),
                 counter.type(), record).attributes().add(counter.attribute()));
         // A document the change restates unchanged is not written by the engine (RecordChanges.derived): the record
         // does not touch the item, and its watermark does not move for it.

@@ -128,7 +128,7 @@ public final class WatermarkPruner {
             return outcome.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": scanned " + itemsScanned
                     + " items; removed " + watermarksRemoved + " watermarks of gone shards from " + itemsPruned
                     + " items and " + cursorsRemoved + " cursors of gone shards; folded " + partialsFolded
-                    + " partials of gone shards into their items; " + itemsChangedMeanwhile
+                    + " partials whose shards are all gone into their items; " + itemsChangedMeanwhile
                     + " items changed meanwhile, left to the next pass; " + itemsFailed
                     + " items DynamoDB refused to change" + (failedKeys.isEmpty() ? "" : " (" + failedKeys.stream()
                             .map(key -> key.pk() + " / " + key.sk()).collect(Collectors.joining(", "))

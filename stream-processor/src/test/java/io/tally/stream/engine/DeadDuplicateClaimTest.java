@@ -114,6 +114,11 @@ class DeadDuplicateClaimTest {
         boolean loseNextClaimAnswer;
 
         @Override
+        public String lineage(String shardId, ShardParents parents) {
+            return inner.lineage(shardId, parents);
+        }
+
+        @Override
         public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
                            Instant now) {
             Claim claim = inner.claim(shardId, firstSequence, lastSequence, lease, chain, now);

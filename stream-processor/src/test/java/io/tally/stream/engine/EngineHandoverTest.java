@@ -182,6 +182,11 @@ class EngineHandoverTest {
         boolean failReleases;
 
         @Override
+        public String lineage(String shardId, ShardParents parents) {
+            return inner.lineage(shardId, parents);
+        }
+
+        @Override
         public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
                            Instant now) {
             claims++;

@@ -530,6 +530,11 @@ class ShardGuardTest {
         }
 
         @Override
+        public String lineage(String shardId, ShardParents parents) {
+            return cursors.lineage(shardId, parents);
+        }
+
+        @Override
         public Claim claim(String shardId, String firstSequence, String lastSequence, Lease lease, Chain chain,
                            Instant now) {
             return cursors.claim(shardId, firstSequence, lastSequence, lease, chain, now);

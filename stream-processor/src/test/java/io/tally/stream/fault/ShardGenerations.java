@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -75,6 +76,30 @@ final class ShardGenerations {
     /** The shard of a partition in a generation, in the form of DynamoDB's shard ids. */
     static String shardId(int generation, int partition) {
         return String.format("shardId-%011d-%08x", 1_700_000_000L + generation, partition);
+    }
+
+    /** Whether the partitions split at a generation before {@code generation} (after the first). */
+    boolean splitBefore(int generation) {
+        for (int g = 1; g < Math.min(generation, partitions.size()); g++) {
+            if (!partitions.get(g).equals(partitions.get(g - 1))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What the listing tells of a shard's parent (the engine's {@code ShardParents}): the parent of a shard of a
+     * generation that kept its parent's partitions (a rollover); none in the first generation or after a split.
+     */
+    Optional<String> soleParent(String shardId) {
+        String[] parts = shardId.split("-");
+        int generation = (int) (Long.parseLong(parts[1]) - 1_700_000_000L);
+        if (generation == 0 || generation >= partitions.size()
+                || !partitions.get(generation).equals(partitions.get(generation - 1))) {
+            return Optional.empty();
+        }
+        return Optional.of(shardId(generation - 1, Integer.parseInt(parts[2], 16)));
     }
 
     /**

@@ -16,7 +16,10 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
-/** Folding a gone shard's partial into its base item on DynamoDB Local: once, whole, and never over a newer write. */
+/**
+ * Folding a partial whose shards are gone into its base item on DynamoDB Local: once, whole, and never over a newer
+ * write.
+ */
 class PartialFoldIT {
     private static final Key BASE = new Key("USER#u1", "#STATS#");
     private static final Key PARTIAL = new Key("USER#u1", "#STATS#~p~aaaaaaaaaaaaaaaa");
@@ -94,6 +97,39 @@ class PartialFoldIT {
         assertThatThrownBy(() -> PartialFold.steps(table, read).forEach(dynamo::transactWriteItems))
                 .isInstanceOf(TransactionCanceledException.class);
         assertThat(whole()).containsEntry("posts", n(4));
+    }
+
+    @Test
+    void aPartialMadeAnewByALaterShardOfItsLineage_atTheSameVersion_isNotFoldedAsTheOldOne() {
+        AttributeValue old = AttributeValue.fromS("0000000000000000000000000000000000000042");
+        Map<String, AttributeValue> read = put(PARTIAL, 1, Map.of("posts", n(2), "wm_aaaaaaaaaaaaaaaa", old));
+        // Another pass folds it; the lineage's next shard then writes the partial again, from write version 1.
+        PartialFold.steps(table, read).forEach(dynamo::transactWriteItems);
+        put(PARTIAL, 1, Map.of("posts", n(5), "wm_cccccccccccccccc", old));
+
+        // The first pass's fold, of what it read: refused (the new partial holds none of the old one's watermarks).
+        assertThatThrownBy(() -> PartialFold.steps(table, read).forEach(dynamo::transactWriteItems))
+                .isInstanceOf(TransactionCanceledException.class);
+        assertThat(whole()).containsEntry("posts", n(7));
+        assertThat(exists(PARTIAL)).isTrue();
+    }
+
+    @Test
+    void partialsFoldedTogether_oneMadeAnewSinceTheRead_atTheSameVersion_nothingFolded() {
+        AttributeValue mark = AttributeValue.fromS("0000000000000000000000000000000000000042");
+        Key second = new Key("USER#u1", "#STATS#~p~bbbbbbbbbbbbbbbb");
+        Map<String, AttributeValue> one = put(PARTIAL, 1, Map.of("posts", n(1), "wm_aaaaaaaaaaaaaaaa", mark));
+        Map<String, AttributeValue> two = put(second, 1, Map.of("posts", n(2), "wm_bbbbbbbbbbbbbbbb", mark));
+        TransactWriteItemsRequest together = PartialFold.together(table, List.of(one, two)).orElseThrow();
+        // Folded by another pass, then both partials made anew by later shards of their lineages, at version 1.
+        dynamo.transactWriteItems(together);
+        put(PARTIAL, 1, Map.of("posts", n(5), "wm_cccccccccccccccc", mark));
+        put(second, 1, Map.of("posts", n(7), "wm_dddddddddddddddd", mark));
+
+        assertThatThrownBy(() -> dynamo.transactWriteItems(together)).isInstanceOf(TransactionCanceledException.class);
+        assertThat(whole()).containsEntry("posts", n(15));
+        assertThat(exists(PARTIAL)).isTrue();
+        assertThat(exists(second)).isTrue();
     }
 
     @Test

@@ -148,6 +148,46 @@ class WatermarkPrunerIT {
     }
 
     @Test
+    void prune_keepsALineagesPartialALiveShardStillWrites_andFoldsOneWhoseShardsAreAllGone_whateverTheirNames() {
+        Key stats = Users.statsKey("u8");
+        // Named by the lineage's first shard, gone; written since by shards of the lineage, the last one live.
+        Key continued = Users.USER_STATS.partial(stats, Watermarks.token("shardId-00000001-gone"));
+        Map<String, AttributeValue> item = new HashMap<>(continued.toAttributeMap());
+        item.put("entityType", s("UserStats"));
+        item.put("wv", AttributeValue.fromN("9"));
+        item.put("posts", AttributeValue.fromN("4"));
+        for (String shard : List.of("shardId-00000001-gone", "shardId-00000002-gone", "shardId-00000003-gone")) {
+            item.put(Watermarks.attributeName(shard), s(VALUE));
+        }
+        item.put(Watermarks.attributeName(liveShard), s(VALUE));
+        dynamo.putItem(r -> r.tableName(table).item(item));
+        // Named by a live shard's token, yet every shard whose watermark it carries is gone: judged by its watermarks.
+        Key ended = Users.USER_STATS.partial(stats, Watermarks.token(liveShard));
+        Map<String, AttributeValue> other = new HashMap<>(ended.toAttributeMap());
+        other.put("entityType", s("UserStats"));
+        other.put("wv", AttributeValue.fromN("2"));
+        other.put("posts", AttributeValue.fromN("1"));
+        other.put(Watermarks.attributeName("shardId-00000004-gone"), s(VALUE));
+        dynamo.putItem(r -> r.tableName(table).item(other));
+        Map<String, AttributeValue> before = SharedReads.whole(dynamo, table, stats, null);
+
+        WatermarkPruner.Report report = new WatermarkPruner(dynamo, LocalDynamoDb.streamsClient(), table).prune();
+
+        assertThat(report.partialsFolded()).isEqualTo(1);
+        assertThat(dynamo.getItem(r -> r.tableName(table).consistentRead(true).key(ended.toAttributeMap())).item())
+                .as("the partial whose shards are all gone, folded").isEmpty();
+        Map<String, AttributeValue> kept = dynamo.getItem(r -> r.tableName(table).consistentRead(true)
+                .key(continued.toAttributeMap())).item();
+        assertThat(kept).as("the live lineage's partial, its gone shards' watermarks removed")
+                .containsEntry("posts", AttributeValue.fromN("4"))
+                .containsKey(Watermarks.attributeName(liveShard))
+                .doesNotContainKeys(Watermarks.attributeName("shardId-00000001-gone"),
+                        Watermarks.attributeName("shardId-00000002-gone"),
+                        Watermarks.attributeName("shardId-00000003-gone"));
+        assertThat(SharedReads.whole(dynamo, table, stats, null)).isEqualTo(before);
+    }
+
+    @Test
     void prune_partialsFoldedTogether_oneWrittenSinceTheRead_theOthersFoldedOneAtATime_itLeftToTheNextPass() {
         Key stats = Users.statsKey("u9");
         putPartial(stats, "shardId-00000016-gone", Map.of("posts", AttributeValue.fromN("1")));

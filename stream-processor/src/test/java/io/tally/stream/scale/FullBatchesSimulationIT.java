@@ -3,6 +3,7 @@ package io.tally.stream.scale;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.ShardSettings;
+import io.tally.core.ShardToken;
 import io.tally.core.TableDefinition;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
@@ -17,8 +18,10 @@ import io.tally.testkit.Workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -94,8 +97,10 @@ class FullBatchesSimulationIT {
             Map<String, Double> beforeInRun = Map.of();
             Map<String, Double> afterInRun = Map.of();
             int recordsGoneInRun = 0;
+            Set<String> lineages;
 
-            try (Engine engine = ScaleRuns.engine(counted, plain, table, derivations, clock)) {
+            try (Engine engine = ScaleRuns.engine(counted, plain, table, derivations, clock,
+                    stream::soleParent)) {
                 for (int generation = 0; generation < GENERATIONS; generation++) {
                     workload.run(STEPS_PER_GENERATION);
                     int deliveredBefore = delivered;
@@ -141,6 +146,15 @@ class FullBatchesSimulationIT {
                         recordsGoneInRun = deliveredBy.subList(0, gone).stream().mapToInt(Integer::intValue).sum();
                     }
                 }
+                // Each partition's shards continue one lineage from the first generation on: the partials of every
+                // generation are those of the first generation's shards.
+                Set<String> firstShards = new HashSet<>();
+                for (int partition = 0; partition < PARTITIONS; partition++) {
+                    firstShards.add(ShardToken.of(SyntheticStream.shardId(0, partition)));
+                }
+                lineages = Measures.of(plain, table).partialLineages();
+                assertThat(lineages).as("the lineages of the partials before the last pass").isNotEmpty()
+                        .isSubsetOf(firstShards);
                 // Every generation gone from the stream: the pruner's whole work for them, once.
                 clock.advance(SyntheticStream.RETENTION.plus(GENERATION));
                 folded += prune(counted, stream, table, clock);
@@ -179,7 +193,7 @@ class FullBatchesSimulationIT {
             assertThat(checked.modelDifferences()).as("figures that differ from the read-side model").isEmpty();
             assertThat(checked.verified().differences()).as("drift against the recomputation").isEmpty();
             assertThat(largest).as("the largest batch").isEqualTo(BATCH);
-            assertThat(folded).as("partials of gone shards folded").isPositive();
+            assertThat(folded).as("partials whose shards are all gone folded").isPositive();
             assertThat(foldedInRun).as("partials folded by the passes during the run").isPositive();
             assertThat(measures.partials()).as("partials left once every shard is gone").isZero();
             // An item keeps up to two watermarks of gone shards: never read again, removed all at once past two.

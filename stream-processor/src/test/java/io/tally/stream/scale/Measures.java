@@ -7,17 +7,20 @@ import io.tally.core.PartialKeys;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.Watermarks;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
-/** The derived items of a table after a run: their largest size, their watermarks and their partials. */
+/**
+ * The derived items of a table after a run: their largest size, their watermarks and their partials (the most
+ * watermarks on one partial, the lineages' tokens their keys name).
+ */
 record Measures(int maxItemBytes, String largestItem, int mostWatermarks, String mostWatermarksItem,
-                List<Key> partialsWithOtherThanOneWatermark, int partials, int mostPartials) {
+                int mostWatermarksOnAPartial, Set<String> partialLineages, int partials, int mostPartials) {
 
     static Measures of(DynamoDbClient dynamo, String table) {
         DomainRegistry registry = DomainRegistry.load();
@@ -25,7 +28,8 @@ record Measures(int maxItemBytes, String largestItem, int mostWatermarks, String
         String largest = "";
         int mostWatermarks = 0;
         String mostWatermarksItem = "";
-        List<Key> badPartials = new ArrayList<>();
+        int mostOnAPartial = 0;
+        Set<String> lineages = new HashSet<>();
         Map<Key, Integer> partialsOf = new HashMap<>();
         int partials = 0;
         for (Map<String, AttributeValue> item : dynamo.scanPaginator(r -> r.tableName(table).consistentRead(true))
@@ -48,13 +52,13 @@ record Measures(int maxItemBytes, String largestItem, int mostWatermarks, String
             if (PartialKeys.isPartial(key)) {
                 partials++;
                 partialsOf.merge(type.get().whole(key), 1, Integer::sum);
-                if (watermarks != 1) {
-                    badPartials.add(key);
-                }
+                mostOnAPartial = Math.max(mostOnAPartial, watermarks);
+                lineages.add(PartialKeys.partialToken(key));
             }
         }
         int mostPartials = partialsOf.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-        return new Measures(maxBytes, largest, mostWatermarks, mostWatermarksItem, badPartials, partials, mostPartials);
+        return new Measures(maxBytes, largest, mostWatermarks, mostWatermarksItem, mostOnAPartial, Set.copyOf(lineages),
+                partials, mostPartials);
     }
 
     /**

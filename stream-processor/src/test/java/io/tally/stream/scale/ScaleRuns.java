@@ -6,6 +6,7 @@ import io.tally.stream.engine.DynamoDbDeadLetterSink;
 import io.tally.stream.engine.DynamoDbDerivedStore;
 import io.tally.stream.engine.DynamoDbShardCursors;
 import io.tally.stream.engine.Engine;
+import io.tally.stream.engine.ShardParents;
 import io.tally.stream.fault.ReadSideModel;
 import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
@@ -27,8 +28,9 @@ final class ScaleRuns {
      * measured); cascades write base items through {@code plain}, as the writer service would.
      */
     static Engine engine(DynamoDbClient counted, DynamoDbClient plain, String table, Derivations derivations,
-                         Clock clock) {
+                         Clock clock, ShardParents parents) {
         return Engine.builder().derivations(derivations)
+                .parents(parents)
                 .store(new DynamoDbDerivedStore(counted, table))
                 .cursors(new DynamoDbShardCursors(counted, table))
                 .deadLetters(new DynamoDbDeadLetterSink(counted, table, clock))

@@ -12,8 +12,8 @@ import java.util.Map;
  *   <li>per batch: the derived writes and the cursor's one claim (which also stores the progress handed over);</li>
  *   <li>per window ({@value ScaleSimulationIT#WINDOW_BATCHES} batches) and per shard's life ({@value #SHARD_LIFE}
  *       batches): a cursor release, the last invocation's, at the units a release measured here;</li>
- *   <li>per shard's life: its cursor's entry in the cursor registry (written, marked, deleted by the pruner), at the
- *       units measured here per shard;</li>
+ *   <li>per shard's life: its cursor's entry in the cursor registry (written, marked, deleted by the pruner) and its
+ *       lineage settled in the cursor, at the units measured here per shard;</li>
  *   <li>the pruner's folds and removals, per record as measured: a bound, since a shard's records here touch almost
  *       only items no other record of the shard touches, so nearly every one leaves a watermark or partial of its
  *       own to remove or fold, where a longer-lived shard's records share them.</li>

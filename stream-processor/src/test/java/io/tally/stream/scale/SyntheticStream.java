@@ -57,6 +57,17 @@ final class SyntheticStream {
         return String.format("shardId-%011d-%08x", 1_700_000_000L + generation, partition);
     }
 
+    /**
+     * What the listing tells of a shard's parent: every shard of a generation after the first continues its partition's
+     * shard of the generation before, alone (no partition splits here).
+     */
+    Optional<String> soleParent(String shardId) {
+        String[] parts = shardId.split("-");
+        int generation = (int) (Long.parseLong(parts[1]) - 1_700_000_000L);
+        return generation == 0 ? Optional.empty()
+                : Optional.of(shardId(generation - 1, Integer.parseInt(parts[2], 16)));
+    }
+
     /** The base records written since the last call, by synthetic shard of this generation, in stream order. */
     Map<String, List<SourceRecord>> next(int generation) {
         Map<String, List<SourceRecord>> shards = new LinkedHashMap<>();

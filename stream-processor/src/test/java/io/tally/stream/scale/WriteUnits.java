@@ -46,7 +46,8 @@ final class WriteUnits implements ExecutionInterceptor {
     /**
      * The units by what was written: {@code cursor claim} and {@code cursor release} (the shard cursors' claims, which
      * also store the progress handed over, and releases), {@code cursor registry} (a cursor's entry in the registry,
-     * its mark and the pruner's deletion of the entry, once in a shard's life), {@code fold} (the
+     * its mark and the pruner's deletion of the entry, and the shard's lineage settled in its cursor: once in a shard's
+     * life), {@code fold} (the
      * pruner's transactions), {@code pruner} (its other writes: watermark removals, cursor deletes, its position),
      * {@code derived} (the engine's derived writes, zero removals and dead letters).
      */
@@ -65,7 +66,8 @@ final class WriteUnits implements ExecutionInterceptor {
         }
         String pk = key == null || key.get("pk") == null ? "" : key.get("pk").s();
         if (pk.startsWith("CURSORS#") || request instanceof UpdateItemRequest update
-                && update.updateExpression().startsWith("SET #registered")) {
+                && (update.updateExpression().startsWith("SET #registered")
+                || update.updateExpression().contains("#lineage = if_not_exists"))) {
             return "cursor registry";
         }
         if (pk.startsWith("SHARD#")) {
