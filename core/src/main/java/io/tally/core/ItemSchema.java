@@ -3,7 +3,6 @@ package io.tally.core;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -188,29 +187,11 @@ public final class ItemSchema<T extends Record> {
             }
             return null;
         }
-        if (value instanceof String text) {
-            return AttributeValue.fromS(text);
+        try {
+            return Items.value(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("'" + field.name + "': " + e.getMessage(), e);
         }
-        if (value instanceof Long || value instanceof Integer) {
-            return AttributeValue.fromN(value.toString());
-        }
-        if (value instanceof Double decimal) {
-            // Plain notation: Double.toString would write 1.0E-5.
-            return AttributeValue.fromN(BigDecimal.valueOf(decimal).toPlainString());
-        }
-        if (value instanceof Boolean bool) {
-            return AttributeValue.fromBool(bool);
-        }
-        if (value instanceof Instant instant) {
-            return AttributeValue.fromS(Timestamps.format(instant));
-        }
-        if (value instanceof Coded coded) {
-            return AttributeValue.fromS(coded.value());
-        }
-        if (value instanceof Enum<?> constant) {
-            return AttributeValue.fromS(constant.name());
-        }
-        throw new IllegalStateException("'" + field.name + "': no way to store a " + value.getClass());
     }
 
     private static Object read(Field field, Map<String, AttributeValue> item) {

@@ -1,5 +1,6 @@
 package io.tally.core;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
@@ -105,5 +106,42 @@ public final class Items {
 
     public static AttributeValue type(EntityType type) {
         return AttributeValue.fromS(type.attributeValue());
+    }
+
+    /**
+     * A value as {@link ItemSchema} stores it: {@code String} as S; {@code Long} and {@code Integer} as N;
+     * {@code Double} as N in plain notation; {@code Boolean} as BOOL; {@link Instant} as S in the contract's format; an
+     * enum as S, its {@link ItemSchema.Coded#value()} when it has one, else its name; an {@link AttributeValue} as it
+     * is. Conditions and updates ({@code io.tally.core.store}) compare and set attributes by it.
+     *
+     * @throws IllegalArgumentException for null or a type it does not store
+     */
+    public static AttributeValue value(Object value) {
+        if (value instanceof AttributeValue attribute) {
+            return attribute;
+        }
+        if (value instanceof String text) {
+            return AttributeValue.fromS(text);
+        }
+        if (value instanceof Long || value instanceof Integer) {
+            return AttributeValue.fromN(value.toString());
+        }
+        if (value instanceof Double decimal) {
+            // Plain notation: Double.toString would write 1.0E-5.
+            return AttributeValue.fromN(BigDecimal.valueOf(decimal).toPlainString());
+        }
+        if (value instanceof Boolean bool) {
+            return AttributeValue.fromBool(bool);
+        }
+        if (value instanceof Instant instant) {
+            return AttributeValue.fromS(Timestamps.format(instant));
+        }
+        if (value instanceof ItemSchema.Coded coded) {
+            return AttributeValue.fromS(coded.value());
+        }
+        if (value instanceof Enum<?> constant) {
+            return AttributeValue.fromS(constant.name());
+        }
+        throw new IllegalArgumentException(value == null ? "no value" : "no way to store a " + value.getClass());
     }
 }

@@ -4,21 +4,15 @@ import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.Condition;
 import io.tally.core.store.Requests;
-import io.tally.core.store.Transactions;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
+import io.tally.core.store.Transaction;
+import io.tally.core.store.TypedTable;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.Put;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * A domain's entities of one type in the table, read and written as their record ({@link ItemSchema}): a consistent
@@ -36,10 +30,12 @@ public final class EntityTable<T extends Record> {
 
     private final RouteContext context;
     private final ItemSchema<T> schema;
+    private final TypedTable<T> table;
 
     private EntityTable(RouteContext context, ItemSchema<T> schema) {
         this.context = context;
         this.schema = schema;
+        this.table = TypedTable.of(context.dynamo(), context.table(), schema);
     }
 
     /** The entities {@code schema} reads, in the table of the routes' context. */
@@ -60,19 +56,12 @@ public final class EntityTable<T extends Record> {
 
     /** The entity at the key, read strongly consistent: a write just answered reads back. */
     public Optional<T> get(Key key) {
-        Map<String, AttributeValue> item = context.dynamo().getItem(Requests.consistentGet(context.table(), key))
-                .item();
-        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(schema.fromItem(item));
+        return table.get(key);
     }
 
     /** The entity that was at the key, removed; empty when there was none (nothing is written then). */
     public Optional<T> delete(Key key) {
-        try {
-            return Optional.of(schema.fromItem(context.dynamo().deleteItem(Requests.deleteExisting(context.table(),
-                    key)).attributes()));
-        } catch (ConditionalCheckFailedException e) {
-            return Optional.empty();
-        }
+        return table.delete(key);
     }
 
     /**
@@ -91,59 +80,46 @@ public final class EntityTable<T extends Record> {
             if (!schema.key(after).equals(key)) {
                 throw new IllegalArgumentException("the next state of " + key + " is keyed " + schema.key(after));
             }
-            List<TransactWriteItem> actions = new ArrayList<>();
+            Transaction write = Transaction.in(context.dynamo(), context.table());
             for (Requires required : requires) {
-                actions.add(Requests.existsAction(context.table(),
-                        context.registry().lookup(required.type().attributeValue()).key(required.id())));
+                write.requireExists(context.registry().lookup(required.type().attributeValue()).key(required.id()))
+                        .orElse(() -> ApiException.notFound(required.description() + " '" + required.id()
+                                + "' does not exist"));
             }
-            actions.add(TransactWriteItem.builder().put(unchanged(Put.builder().tableName(context.table())
-                    .item(schema.toItem(after)), before == null ? null : old, schema.attributeNames()).build())
-                    .build());
+            write.put(schema, after, before == null ? Condition.absent() : unchanged(old, schema.attributeNames()))
+                    .orElse(ChangedMeanwhile::new);
             try {
-                Transactions.write(context.dynamo(), TransactWriteItemsRequest.builder().transactItems(actions)
-                        .build());
+                write.commit();
                 return new Written<>(before, after);
-            } catch (TransactionCanceledException e) {
-                for (int i = 0; i < requires.length; i++) {
-                    if (Transactions.conditionFailed(e, i)) {
-                        throw ApiException.notFound(requires[i].description() + " '" + requires[i].id()
-                                + "' does not exist");
-                    }
-                }
-                if (!Transactions.conditionFailed(e, requires.length)) {
-                    throw e;
-                }
+            } catch (ChangedMeanwhile e) {
                 // The item changed between the read and the write: read it again.
             }
         }
         throw ApiException.conflict(key + " kept changing: try again");
     }
 
-    /**
-     * The put's condition: no item when none was read, else every attribute as read and none of the entity's other
-     * attributes there (one a concurrent write added).
-     */
-    private static Put.Builder unchanged(Put.Builder put, Map<String, AttributeValue> old, Set<String> attributes) {
-        if (old == null) {
-            return put.conditionExpression(Requests.KEY_IS_FREE);
+    /** The item changed between the read and the write. */
+    private static final class ChangedMeanwhile extends RuntimeException {
+        ChangedMeanwhile() {
+            super(null, null, false, false);
         }
-        List<String> conditions = new ArrayList<>();
-        Map<String, String> names = new HashMap<>();
-        Map<String, AttributeValue> values = new HashMap<>();
-        old.forEach((name, value) -> {
-            String placeholder = "a" + names.size();
-            names.put("#" + placeholder, name);
-            values.put(":" + placeholder, value);
-            conditions.add("#" + placeholder + " = :" + placeholder);
-        });
+    }
+
+    /** Every attribute as read, and none of the entity's other attributes there (one a concurrent write added). */
+    private static Condition unchanged(Map<String, AttributeValue> old, Set<String> attributes) {
+        Condition unchanged = null;
+        for (Map.Entry<String, AttributeValue> attribute : old.entrySet()) {
+            unchanged = and(unchanged, Condition.is(attribute.getKey(), attribute.getValue()));
+        }
         for (String name : attributes) {
             if (!old.containsKey(name)) {
-                String placeholder = "#a" + names.size();
-                names.put(placeholder, name);
-                conditions.add("attribute_not_exists(" + placeholder + ")");
+                unchanged = and(unchanged, Condition.lacks(name));
             }
         }
-        return put.conditionExpression(String.join(" AND ", conditions)).expressionAttributeNames(names)
-                .expressionAttributeValues(values);
+        return unchanged;
+    }
+
+    private static Condition and(Condition first, Condition next) {
+        return first == null ? next : first.and(next);
     }
 }

@@ -1,7 +1,9 @@
 package io.tally.core.read;
 
+import io.tally.core.Key;
 import io.tally.core.http.ApiException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -9,6 +11,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 
 /** A BatchGetItem read to the end, for every domain's read side. */
 public final class BatchReads {
@@ -39,6 +42,32 @@ public final class BatchReads {
             }
             pause(attempt);
         }
+    }
+
+    /**
+     * The named attributes of the items at {@code keys} (at most 100, one BatchGetItem), eventually consistent; a key
+     * with no item answers nothing. As {@link #getAll(DynamoDbClient, String, BatchGetItemRequest)}.
+     */
+    public static List<Map<String, AttributeValue>> getAll(DynamoDbClient dynamo, String table, List<Key> keys,
+                                                           List<String> attributes) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        Map<String, String> names = new HashMap<>();
+        String projection = DerivedReads.projection(attributes, names);
+        return getAll(dynamo, table, BatchGetItemRequest.builder().requestItems(Map.of(table, KeysAndAttributes
+                .builder().keys(keys.stream().map(Key::toAttributeMap).toList()).projectionExpression(projection)
+                .expressionAttributeNames(names).build())).build());
+    }
+
+    /** The items at {@code keys} (at most 100, one BatchGetItem), whole and strongly consistent; a key with none answers nothing. */
+    public static List<Map<String, AttributeValue>> getAllConsistent(DynamoDbClient dynamo, String table,
+                                                                     List<Key> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        return getAll(dynamo, table, BatchGetItemRequest.builder().requestItems(Map.of(table, KeysAndAttributes
+                .builder().keys(keys.stream().map(Key::toAttributeMap).toList()).consistentRead(true).build())).build());
     }
 
     /**

@@ -2,11 +2,14 @@ package io.tally.core.users;
 
 import io.tally.core.http.ApiException;
 import io.tally.core.http.IfMatch;
+import io.tally.core.store.Condition;
+import io.tally.core.store.Requests;
+import io.tally.core.store.TypedTable;
+import io.tally.core.store.Update;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 
 /**
  * Where a failed condition on a user becomes the client's answer: a condition only says "no", and which rule
@@ -15,9 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedExce
 public record UserStore(DynamoDbClient dynamo, String table) {
     /** Writes a new user; an id already taken is a {@code conflict}. */
     void create(User user) {
-        try {
-            dynamo.putItem(UserRequests.create(table, user));
-        } catch (ConditionalCheckFailedException e) {
+        if (!users().putNew(user)) {
             throw ApiException.conflict("user '" + user.userId() + "' already exists");
         }
     }
@@ -31,26 +32,31 @@ public record UserStore(DynamoDbClient dynamo, String table) {
         find(userId);
     }
 
-    /** The user after the change; {@code not_found} without a user, {@code precondition_failed} on another version. */
+    /**
+     * The user after the change: the given fields set, its version bumped. The condition refuses to create a user and
+     * enforces {@code If-Match}; {@code not_found} without a user, {@code precondition_failed} on another version.
+     */
     User update(String userId, String name, String email, Instant now, IfMatch ifMatch) {
-        try {
-            return User.fromItem(dynamo.updateItem(UserRequests.update(table, userId, name, email, now, ifMatch))
-                    .attributes());
-        } catch (ConditionalCheckFailedException e) {
-            if (!e.hasItem() || e.item().isEmpty()) {
-                throw notFound(userId);
-            }
-            throw ApiException.preconditionFailed("user '" + userId + "' is at version "
-                    + User.fromItem(e.item()).version() + ", not " + ifMatch.version());
-        }
+        Condition exists = Condition.exists();
+        return users().update(Users.key(userId), Update.versioned(now).set(User.NAME, name).set(User.EMAIL, email),
+                ifMatch.version() == null ? exists : exists.and(Condition.is(Update.VERSION, ifMatch.version())),
+                current -> {
+                    User user = current.orElseThrow(() -> notFound(userId));
+                    throw ApiException.preconditionFailed("user '" + userId + "' is at version " + user.version()
+                            + ", not " + ifMatch.version());
+                });
     }
 
     public static ApiException notFound(String userId) {
         return ApiException.notFound("user '" + userId + "' does not exist");
     }
 
+    private TypedTable<User> users() {
+        return TypedTable.of(dynamo, table, User.SCHEMA);
+    }
+
     private Map<String, AttributeValue> find(String userId) {
-        Map<String, AttributeValue> item = dynamo.getItem(UserRequests.get(table, userId)).item();
+        Map<String, AttributeValue> item = dynamo.getItem(Requests.consistentGet(table, Users.key(userId))).item();
         if (item == null || item.isEmpty()) {
             throw notFound(userId);
         }

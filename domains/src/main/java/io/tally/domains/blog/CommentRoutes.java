@@ -80,7 +80,7 @@ record CommentRoutes(RouteContext context, PostStore posts, CommentStore comment
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
         String postId = request.id("postId");
-        return context.page(request, "comments:" + postId, CommentRequests.LIST_KEY,
+        return context.page(request, "comments:" + postId, CommentStore.LIST_KEY,
                 (limit, start) -> comments.list(posts.locate(userId, postId), limit, start), Comment::fromItem);
     }
 

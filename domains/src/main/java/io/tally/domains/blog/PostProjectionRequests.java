@@ -1,6 +1,7 @@
 package io.tally.domains.blog;
 
 import io.tally.core.Items;
+import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
@@ -13,9 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.KeysAndAttributes;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
@@ -34,13 +33,13 @@ final class PostProjectionRequests {
     /**
      * The projection's fields but its counters, and the key parts a position is read from: what the status index
      * projects. The counters ({@code comments}) are not in the index, so that a comment does not rewrite the index
-     * entry; a page reads them from the table ({@link #counts}).
+     * entry; a page reads them from the table ({@link #counted}).
      */
     static final List<String> POST_ATTRIBUTES =
             DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, TableSchema.STATUS_POSTED_AT).stream()
                     .filter(attribute -> !Blog.POST_PROJECTION.counters().contains(attribute))
                     .toList();
-    /** What {@link #counts} reads of each projection: its key, to match it up, and its counters. */
+    /** What is read of each projection at {@link #counted}: its key, to match it up, and its counters. */
     static final List<String> COUNT_ATTRIBUTES =
             Stream.concat(Stream.of(TableSchema.PK), Blog.POST_PROJECTION.counters().stream()).toList();
 
@@ -53,27 +52,16 @@ final class PostProjectionRequests {
     }
 
     /**
-     * D4's counters: the projections of one page (at most {@link io.tally.core.http.Page#MAX_LIMIT}), by key from
-     * the table, in one BatchGetItem; null for an empty page. Eventually consistent, as the index the page came from.
+     * D4's counters: the keys of the projections of one page (at most {@link io.tally.core.http.Page#MAX_LIMIT}), to
+     * read from the table in one BatchGetItem, eventually consistent as the index the page came from.
      */
-    static BatchGetItemRequest counts(String table, List<Map<String, AttributeValue>> projections) {
-        if (projections.isEmpty()) {
-            return null;
-        }
-        Map<String, String> names = new HashMap<>();
-        String projection = DerivedReads.projection(COUNT_ATTRIBUTES, names);
-        return BatchGetItemRequest.builder()
-                .requestItems(Map.of(table, KeysAndAttributes.builder()
-                        .keys(projections.stream().map(item -> Blog.POST_PROJECTION.key(
-                                DerivedReads.idAfter(item, BlogKeys.POST_REF_PREFIX)).toAttributeMap()).toList())
-                        .projectionExpression(projection)
-                        .expressionAttributeNames(names)
-                        .build()))
-                .build();
+    static List<Key> counted(List<Map<String, AttributeValue>> projections) {
+        return projections.stream().map(item -> Blog.POST_PROJECTION.key(DerivedReads.idAfter(item,
+                BlogKeys.POST_REF_PREFIX))).toList();
     }
 
     /**
-     * The page's projections with their counters from {@code counted} (the items {@link #counts} read, by
+     * The page's projections with their counters from {@code counted} (the items read at {@link #counted}, by
      * {@code pk}); a projection the read did not return (removed since the query) keeps none, which reads as zero.
      */
     static List<Map<String, AttributeValue>> withCounts(List<Map<String, AttributeValue>> projections,

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest;
 
 /**
  * The reads of the post projections the stream processor maintains. A projection is missing both for a post
@@ -39,11 +38,7 @@ record PostProjectionStore(DynamoDbClient dynamo, String table) {
                         (shard, after) -> PostProjectionRequests.postsByStatus(table, status, shard, limit, after),
                         PostProjectionRequests::postPosition),
                 limit);
-        BatchGetItemRequest counts = PostProjectionRequests.counts(table, page.items());
-        if (counts == null) {
-            return page;
-        }
-        return new MergedPage<>(PostProjectionRequests.withCounts(page.items(),
-                BatchReads.getAll(dynamo, table, counts)), page.next());
+        return new MergedPage<>(PostProjectionRequests.withCounts(page.items(), BatchReads.getAll(dynamo, table,
+                PostProjectionRequests.counted(page.items()), PostProjectionRequests.COUNT_ATTRIBUTES)), page.next());
     }
 }

@@ -84,7 +84,7 @@ record PostRoutes(RouteContext context, UserStore users, PostStore posts) {
 
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
-        return context.page(request, "posts:" + userId, PostRequests.LIST_KEY, (limit, start) -> {
+        return context.page(request, "posts:" + userId, PostStore.LIST_KEY, (limit, start) -> {
             users.requireExists(userId);
             return posts.list(userId, limit, start);
         }, Post::fromItem);

@@ -1,37 +1,56 @@
 package io.tally.domains.blog;
 
+import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.IfMatch;
+import io.tally.core.store.Condition;
+import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
-import io.tally.core.store.Transactions;
+import io.tally.core.store.Transaction;
+import io.tally.core.store.TypedTable;
+import io.tally.core.store.Update;
 import io.tally.core.users.UserStore;
+import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
-/**
- * Where a cancelled post transaction or a failed post condition becomes the client's answer. The reasons of a
- * cancellation come by action position and the old image of a failed update tells its rules apart; both are
- * read here, next to the requests that fix those positions and conditions ({@link PostRequests}).
- */
-record PostStore(DynamoDbClient dynamo, String table) {
-    /** Writes the post and its ref; a missing user is {@code not_found}, a post id already taken a {@code conflict}. */
+/** The posts and their refs in the table, and the client's answer to each refused write. */
+final class PostStore {
+    /** The key attributes of the posts-by-time index, which its pagination cursors consist of. */
+    static final Set<String> LIST_KEY = Set.of(TableSchema.PK, TableSchema.SK, TableSchema.POSTED_AT);
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final TypedTable<Post> posts;
+    private final TypedTable<PostRef> refs;
+
+    PostStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.posts = TypedTable.of(dynamo, table, Post.SCHEMA);
+        this.refs = TypedTable.of(dynamo, table, PostRef.SCHEMA);
+    }
+
+    /**
+     * Writes the post together with its {@link PostRef}, in one transaction so that neither exists without the other.
+     * The ref's condition makes post ids unique across all users (the post's own key holds its user and time, so its
+     * condition alone could not); the check refuses a post of a user who does not exist ({@code not_found}), before a
+     * post id already taken ({@code conflict}).
+     */
     void create(Post post) {
-        try {
-            Transactions.write(dynamo, PostRequests.create(table, post));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, PostRequests.CREATE_USER)) {
-                throw UserStore.notFound(post.userId());
-            }
-            if (Transactions.conditionFailed(e, PostRequests.CREATE_REF)
-                    || Transactions.conditionFailed(e, PostRequests.CREATE_POST)) {
-                throw ApiException.conflict("post '" + post.postId() + "' already exists");
-            }
-            throw e;
-        }
+        Transaction write = Transaction.in(dynamo, table);
+        write.requireExists(Users.key(post.userId())).orElse(() -> UserStore.notFound(post.userId()));
+        write.putNew(PostRef.SCHEMA, new PostRef(post.postId(), post.userId(), post.createdAt()))
+                .orElse(() -> taken(post));
+        write.putNew(Post.SCHEMA, post).orElse(() -> taken(post));
+        write.commit();
+    }
+
+    private static ApiException taken(Post post) {
+        return ApiException.conflict("post '" + post.postId() + "' already exists");
     }
 
     /**
@@ -39,71 +58,65 @@ record PostStore(DynamoDbClient dynamo, String table) {
      * post under another user is not found, so that a path never reaches a post through the wrong user.
      */
     PostRef locate(String userId, String postId) {
-        Map<String, AttributeValue> item = dynamo.getItem(PostRequests.getRef(table, postId)).item();
-        if (item == null || item.isEmpty()) {
-            throw notFound(userId, postId);
-        }
-        PostRef ref = PostRef.fromItem(item);
-        if (!ref.userId().equals(userId)) {
-            throw notFound(userId, postId);
-        }
-        return ref;
+        return refs.get(BlogKeys.postRef(postId)).filter(ref -> ref.userId().equals(userId))
+                .orElseThrow(() -> notFound(userId, postId));
     }
 
     Post get(PostRef ref) {
-        Map<String, AttributeValue> item = dynamo.getItem(PostRequests.get(table, ref.postKey())).item();
-        if (item == null || item.isEmpty()) {
-            throw notFound(ref.userId(), ref.postId());
-        }
-        return Post.fromItem(item);
-    }
-
-    /** The post after the change; a deleted post is a {@code conflict} whatever {@code If-Match} says. */
-    Post update(PostRef ref, String title, String body, Instant now, IfMatch ifMatch) {
-        try {
-            return Post.fromItem(dynamo.updateItem(PostRequests.update(table, ref.postKey(), title, body, now, ifMatch))
-                    .attributes());
-        } catch (ConditionalCheckFailedException e) {
-            Post current = current(e, ref);
-            // Deleted first: a deleted post cannot change at any version, so If-Match is beside the point.
-            if (current.status() == PostStatus.DELETED) {
-                throw ApiException.conflict("post '" + ref.postId() + "' is deleted");
-            }
-            throw stale(current, ifMatch);
-        }
+        return posts.get(ref.postKey()).orElseThrow(() -> notFound(ref.userId(), ref.postId()));
     }
 
     /**
-     * The post after the soft delete. A repeated delete (say, a retry whose response was lost) finds the change
-     * already made: RFC 9110 section 13.1.1 lets it succeed with the deleted post, even when its If-Match names
-     * the version before that delete.
+     * The post after the change: the given fields set, marked updated, its version bumped. Refused for a post that is
+     * not there or deleted ({@code conflict} whatever {@code If-Match} says: a deleted post cannot change at any
+     * version), and for another version than {@code If-Match}'s.
      */
-    Post delete(PostRef ref, Instant now, IfMatch ifMatch) {
-        try {
-            return Post.fromItem(dynamo.updateItem(PostRequests.delete(table, ref.postKey(), now, ifMatch)).attributes());
-        } catch (ConditionalCheckFailedException e) {
-            Post current = current(e, ref);
-            if (current.status() == PostStatus.DELETED) {
-                return current;
+    Post update(PostRef ref, String title, String body, Instant now, IfMatch ifMatch) {
+        Update change = Update.versioned(now).set(Post.TITLE, title).set(Post.BODY, body)
+                .set(Post.STATUS, PostStatus.UPDATED);
+        return posts.update(ref.postKey(), change, live(ifMatch), current -> {
+            Post post = current.orElseThrow(() -> notFound(ref.userId(), ref.postId()));
+            if (post.status() == PostStatus.DELETED) {
+                throw ApiException.conflict("post '" + ref.postId() + "' is deleted");
             }
-            throw stale(current, ifMatch);
-        }
+            throw stale(post, ifMatch);
+        });
     }
 
-    /** One page of a user's posts, newest first; the caller has checked that the user exists. */
+    /**
+     * The post after the soft delete (the item stays, with status {@code deleted}), under the same conditions as an
+     * update. A repeated delete (say, a retry whose response was lost) finds the change already made: RFC 9110 section
+     * 13.1.1 lets it succeed with the deleted post, even when its If-Match names the version before that delete.
+     */
+    Post delete(PostRef ref, Instant now, IfMatch ifMatch) {
+        return posts.update(ref.postKey(), Update.versioned(now).set(Post.STATUS, PostStatus.DELETED), live(ifMatch),
+                current -> {
+                    Post post = current.orElseThrow(() -> notFound(ref.userId(), ref.postId()));
+                    if (post.status() == PostStatus.DELETED) {
+                        return post;
+                    }
+                    throw stale(post, ifMatch);
+                });
+    }
+
+    /** The post is there, not deleted, and at {@code If-Match}'s version when it names one. */
+    private static Condition live(IfMatch ifMatch) {
+        Condition live = Condition.exists().and(Condition.isNot(Post.STATUS, PostStatus.DELETED));
+        return ifMatch.version() == null ? live : live.and(Condition.is(Update.VERSION, ifMatch.version()));
+    }
+
+    /**
+     * One page of a user's posts, newest first; the caller has checked that the user exists. The base sort key orders
+     * posts by id (and ids may be chosen by the client), so the query runs on the sparse time index, which holds the
+     * posts and nothing else of the user's partition.
+     */
     QueryPage list(String userId, int limit, Map<String, AttributeValue> start) {
-        return QueryPage.of(dynamo.query(PostRequests.list(table, userId, limit, start)), limit, PostRequests.LIST_KEY);
+        return posts.page(Query.localIndex(TableSchema.POSTS_BY_TIME_INDEX, Users.pk(userId)).backwards(), limit, start,
+                LIST_KEY);
     }
 
     static ApiException notFound(String userId, String postId) {
         return ApiException.notFound("user '" + userId + "' has no post '" + postId + "'");
-    }
-
-    private static Post current(ConditionalCheckFailedException e, PostRef ref) {
-        if (!e.hasItem() || e.item().isEmpty()) {
-            throw notFound(ref.userId(), ref.postId());
-        }
-        return Post.fromItem(e.item());
     }
 
     private static ApiException stale(Post current, IfMatch ifMatch) {

@@ -1,26 +1,34 @@
 package io.tally.domains.catalogue;
 
-import io.tally.core.Items;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.Condition;
+import io.tally.core.store.TypedTable;
 import java.time.Instant;
-import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Put;
 
-/** Where the old image of a catalogue item write becomes the client's answer (created or replaced, found or not). */
-record ItemStore(DynamoDbClient dynamo, String table) {
+/** The catalogue items, written under a revision that only grows, and the client's answer to each write. */
+final class ItemStore {
     /**
      * Attempts of a put before it gives up (503): each refusal means another write of the same item committed a
      * revision at least as high in between, which several times in a row only happens under a storm of writes.
      */
     static final int MAX_PUT_ATTEMPTS = 8;
 
+    private final TypedTable<CatalogueItem> items;
+
+    ItemStore(DynamoDbClient dynamo, String table) {
+        this.items = TypedTable.of(dynamo, table, CatalogueItem.SCHEMA);
+    }
+
     /**
      * Creates or replaces the item under the next revision ({@link CatalogueItem#nextRevision}); true when it did
-     * not exist before. The first attempt stamps the clock alone, which is above the stored revision unless
-     * another write of the item came within the same microsecond or from a writer whose clock is ahead; then the
-     * refused condition returns the stored item, and the next attempt goes one above its revision.
+     * not exist before. {@code PUT} writes on the one condition that the item's revision grows: the stored item (if
+     * any) has a lower revision, or none (it was written before revisions existed, and reads as 0). What the put found,
+     * in the same call, tells 201 from 200 without a read that a concurrent writer could overtake. The first attempt
+     * stamps the clock alone, which is above the stored revision unless another write of the item came within the
+     * same microsecond or from a writer whose clock is ahead; then the refusal answers the stored item, and the next
+     * attempt goes one above its revision.
      *
      * @param now the writer's clock, at full precision (the item's {@code updatedAt} is truncated to milliseconds)
      */
@@ -28,37 +36,29 @@ record ItemStore(DynamoDbClient dynamo, String table) {
         long stored = 0;
         for (int attempt = 1; ; attempt++) {
             CatalogueItem stamped = item.withRevision(CatalogueItem.nextRevision(stored, now));
-            try {
-                Map<String, AttributeValue> old = dynamo.putItem(ItemRequests.put(table, stamped)).attributes();
-                return old == null || old.isEmpty();
-            } catch (ConditionalCheckFailedException e) {
-                if (attempt == MAX_PUT_ATTEMPTS) {
-                    throw ApiException.unavailable("item '" + item.itemId() + "' is being written concurrently, retry");
-                }
-                Map<String, AttributeValue> current = e.hasItem() ? e.item() : Map.of();
-                stored = current.containsKey(CatalogueItem.REVISION) ? Items.number(current, CatalogueItem.REVISION) : 0;
+            TypedTable.Put<CatalogueItem> put = items.put(stamped, Condition.lacks(CatalogueItem.REVISION)
+                    .or(Condition.below(CatalogueItem.REVISION, stamped.revision())));
+            if (put.written()) {
+                return put.previous().isEmpty();
             }
+            if (attempt == MAX_PUT_ATTEMPTS) {
+                throw ApiException.unavailable("item '" + item.itemId() + "' is being written concurrently, retry");
+            }
+            stored = put.previous().map(CatalogueItem::revision).orElse(0L);
         }
     }
 
     CatalogueItem get(String itemId) {
-        Map<String, AttributeValue> item = dynamo.getItem(ItemRequests.get(table, itemId)).item();
-        if (item == null || item.isEmpty()) {
-            throw notFound(itemId);
-        }
-        return CatalogueItem.fromItem(item);
+        return items.get(CatalogueKeys.catalogueItem(itemId)).orElseThrow(() -> notFound(itemId));
     }
 
     /**
-     * Removes the catalogue item only, and returns it as it was. A user's items that refer to it stay as they
-     * are: they record the user's history, and their score is a copy taken when they were written.
+     * Removes the catalogue item only (a hard delete), and returns it as it was; nothing there is {@code not_found}.
+     * A user's items that refer to it stay as they are: they record the user's history, and their score is a copy
+     * taken when they were written.
      */
     CatalogueItem delete(String itemId) {
-        try {
-            return CatalogueItem.fromItem(dynamo.deleteItem(ItemRequests.delete(table, itemId)).attributes());
-        } catch (ConditionalCheckFailedException e) {
-            throw notFound(itemId);
-        }
+        return items.delete(CatalogueKeys.catalogueItem(itemId)).orElseThrow(() -> notFound(itemId));
     }
 
     static ApiException notFound(String itemId) {

@@ -59,7 +59,7 @@ record UserItemRoutes(RouteContext context, UserItemStore userItems) {
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
         ItemState state = stateParameter(request.queryParameter("state"));
-        return context.page(request, UserItemRequests.listScope(userId, state), UserItemStore.CURSOR_KEY,
+        return context.page(request, UserItemStore.listScope(userId, state), UserItemStore.CURSOR_KEY,
                 (limit, start) -> userItems.list(userId, state, limit, start), UserItem::fromItem);
     }
 

@@ -3,14 +3,14 @@ package io.tally.domains.favs;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.Condition;
+import io.tally.core.store.Query;
+import io.tally.core.store.Requests;
+import io.tally.core.store.Transaction;
 import java.util.HashMap;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.Put;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.Select;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 
 /**
  * DOMAIN.md's limits on what a user adds, so that no derived item grows without bound: at most {@link #TAGS} tags per
@@ -29,36 +29,34 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
  * @param extra     attributes of the quota item besides its version (a link quota carries the favourite's
  *                  incarnation, so that the un-collect cascade removes it with the links)
  */
-record FavQuota(Key key, QueryRequest counted, int limit, String owner, String what,
-                Map<String, AttributeValue> extra) {
+record FavQuota(Key key, Query counted, int limit, String owner, String what, Map<String, AttributeValue> extra) {
     public static final int TAGS = 1_000;
     public static final int LINKS = 50;
     static final String QUOTA_SK = "#QUOTA#";
     static final String VERSION = "quotaVersion";
 
     /** A user's tags: the items of its tag partition whose sort key starts with {@code TAG#}. */
-    static FavQuota tags(String table, String userId) {
-        return new FavQuota(new Key(FavKeys.tagsPk(userId), QUOTA_SK), count(table, FavKeys.tagsPk(userId), null, null),
-                TAGS, "user '" + userId + "'", "tags", Map.of());
+    static FavQuota tags(String userId) {
+        return new FavQuota(new Key(FavKeys.tagsPk(userId), QUOTA_SK), tagsIn(FavKeys.tagsPk(userId)), TAGS,
+                "user '" + userId + "'", "tags", Map.of());
     }
 
     /** A favourite's links: those of this incarnation of it (an earlier one's are the cascade's, on their way out). */
-    static FavQuota links(String table, Favourite favourite) {
+    static FavQuota links(Favourite favourite) {
         String pk = FavKeys.linksPk(favourite.userId(), favourite.favouriteId());
-        return new FavQuota(new Key(pk, QUOTA_SK),
-                count(table, pk, FavouriteTag.FAVOURITE_INCARNATION, favourite.incarnation()), LINKS,
-                "favourite '" + favourite.favouriteId() + "'", "tag links",
+        return new FavQuota(new Key(pk, QUOTA_SK), tagsIn(pk).filter(Condition.is(FavouriteTag.FAVOURITE_INCARNATION,
+                favourite.incarnation())), LINKS, "favourite '" + favourite.favouriteId() + "'", "tag links",
                 Map.of(FavouriteTag.FAVOURITE_INCARNATION, AttributeValue.fromS(favourite.incarnation())));
     }
 
     /**
-     * Counts what the partition holds and returns the transaction action that claims a place, conditioned on the
-     * quota's version as read before the count.
+     * Counts what the partition holds and adds to the transaction the action that claims a place, conditioned on the
+     * quota's version as read before the count; its refusal means another request added one meanwhile.
      *
      * @throws ApiException {@code conflict} when the partition is full
      */
-    TransactWriteItem claim(DynamoDbClient dynamo) {
-        return claim(dynamo, true);
+    Transaction.Action<?> claim(DynamoDbClient dynamo, String table, Transaction write) {
+        return claim(dynamo, table, write, true);
     }
 
     /**
@@ -66,17 +64,16 @@ record FavQuota(Key key, QueryRequest counted, int limit, String owner, String w
      * incarnation of the tag, whose cascade has not run yet): it adds nothing, so the limit is not checked, but the
      * version still moves, so that a concurrent addition counts again.
      */
-    TransactWriteItem claimReplacing(DynamoDbClient dynamo) {
-        return claim(dynamo, false);
+    Transaction.Action<?> claimReplacing(DynamoDbClient dynamo, String table, Transaction write) {
+        return claim(dynamo, table, write, false);
     }
 
-    private TransactWriteItem claim(DynamoDbClient dynamo, boolean adds) {
-        Map<String, AttributeValue> quota = dynamo.getItem(r -> r.tableName(counted.tableName())
-                .key(key.toAttributeMap()).consistentRead(true)).item();
+    private Transaction.Action<?> claim(DynamoDbClient dynamo, String table, Transaction write, boolean adds) {
+        Map<String, AttributeValue> quota = dynamo.getItem(Requests.consistentGet(table, key)).item();
         AttributeValue version = quota == null ? null : quota.get(VERSION);
         if (adds) {
             int held = 0;
-            for (var page : dynamo.queryPaginator(counted)) {
+            for (var page : dynamo.queryPaginator(counted.countRequest(table, null))) {
                 held += page.count();
             }
             if (held >= limit) {
@@ -88,28 +85,11 @@ record FavQuota(Key key, QueryRequest counted, int limit, String owner, String w
         item.put(TableSchema.ENTITY_TYPE, AttributeValue.fromS(Favs.QUOTA.attributeValue()));
         long next = version == null ? 1 : Long.parseLong(version.n()) + 1;
         item.put(VERSION, AttributeValue.fromN(Long.toString(next)));
-        Put.Builder put = Put.builder().tableName(counted.tableName()).item(item)
-                .expressionAttributeNames(Map.of("#v", VERSION));
-        if (version == null) {
-            put.conditionExpression("attribute_not_exists(#v)");
-        } else {
-            put.conditionExpression("#v = :v").expressionAttributeValues(Map.of(":v", version));
-        }
-        return TransactWriteItem.builder().put(put.build()).build();
+        return write.put(item, version == null ? Condition.lacks(VERSION) : Condition.is(VERSION, version));
     }
 
-    /** The COUNT of the partition's items whose sort key starts with {@code TAG#} (and, if named, of an attribute's value). */
-    private static QueryRequest count(String table, String pk, String attribute, String value) {
-        Map<String, String> names = new HashMap<>(Map.of("#pk", TableSchema.PK, "#sk", TableSchema.SK));
-        Map<String, AttributeValue> values = new HashMap<>(Map.of(":pk", AttributeValue.fromS(pk),
-                ":tag", AttributeValue.fromS(FavKeys.TAG_PREFIX)));
-        QueryRequest.Builder query = QueryRequest.builder().tableName(table).consistentRead(true).select(Select.COUNT)
-                .keyConditionExpression("#pk = :pk AND begins_with(#sk, :tag)");
-        if (attribute != null) {
-            names.put("#a", attribute);
-            values.put(":a", AttributeValue.fromS(value));
-            query.filterExpression("#a = :a");
-        }
-        return query.expressionAttributeNames(names).expressionAttributeValues(values).build();
+    /** The partition's items whose sort key starts with {@code TAG#}. */
+    private static Query tagsIn(String pk) {
+        return Query.partition(pk).startsWith(FavKeys.TAG_PREFIX);
     }
 }

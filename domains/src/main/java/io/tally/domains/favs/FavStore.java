@@ -1,97 +1,173 @@
 package io.tally.domains.favs;
 
+import io.tally.core.Items;
+import io.tally.core.MalformedItemException;
+import io.tally.core.TableSchema;
+import io.tally.core.Timestamps;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.read.ShardMerge.MergedPage;
+import io.tally.core.read.ShardMerge.Position;
 import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.read.ShardMerge;
+import io.tally.core.store.Condition;
+import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
-import io.tally.core.store.Requests;
+import io.tally.core.store.Transaction;
 import io.tally.core.store.Transactions;
+import io.tally.core.store.TypedTable;
+import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
-/** Favourites, their links and the domain's read side: where a failed condition becomes the client's answer. */
-record FavStore(DynamoDbClient dynamo, String table) {
+/**
+ * Favourites and their tag links (functions 1 to 4 and 7 to 10 of seed 004) and the domain's read side: the client's
+ * answer to each refused write, and the positions of the merged list of all types.
+ */
+final class FavStore {
     /** Queries of one search page at most: a filter that matches little must not read a partition whole. */
     static final int SEARCH_ROUNDS = 10;
+    /** The table key, which a link list's cursor consists of. */
+    static final Set<String> TABLE_KEY = Set.of(TableSchema.PK, TableSchema.SK);
+    static final Set<String> BY_TYPE_KEY =
+            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.FAV_TYPE_KEY, TableSchema.CLIPPED_KEY);
+    static final Set<String> BY_TAG_KEY =
+            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.LINK_TAG_KEY, TableSchema.CLIPPED_KEY);
+    static final Set<String> BY_TAG_TYPE_KEY =
+            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.LINK_TAG_TYPE_KEY, TableSchema.CLIPPED_KEY);
+    static final Set<String> SEARCH_KEY =
+            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.SEARCH_KEY, TableSchema.CLIPPED_KEY);
 
-    void create(Favourite favourite) {
-        try {
-            Transactions.write(dynamo, FavRequests.create(table, favourite));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, FavRequests.CREATE_USER)) {
-                throw userNotFound(favourite.userId());
-            }
-            if (Transactions.conditionFailed(e, FavRequests.CREATE_FAVOURITE)) {
-                throw ApiException.conflict("favourite '" + favourite.favouriteId() + "' already exists");
-            }
-            throw e;
+    /** All types, newest first: the type partitions of FavouritesByType merged by clip time, then id, descending. */
+    static final ShardMerge<Map<String, AttributeValue>> ALL_TYPES = new ShardMerge<>(FavStore::position,
+            Comparator.comparing(Position::sort).thenComparing(Position::id).reversed());
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final TypedTable<Favourite> favourites;
+    private final TypedTable<FavouriteTag> links;
+
+    FavStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.favourites = TypedTable.of(dynamo, table, Favourite.SCHEMA);
+        this.links = TypedTable.of(dynamo, table, FavouriteTag.SCHEMA);
+    }
+
+    /** Another request added a link between the count and the write: count again. */
+    private static final class ChangedMeanwhile extends RuntimeException {
+        ChangedMeanwhile() {
+            super(null, null, false, false);
         }
+    }
+
+    /** Writes the favourite if its user exists and its id is new for the user. */
+    void create(Favourite favourite) {
+        Transaction write = Transaction.in(dynamo, table);
+        write.requireExists(Users.key(favourite.userId())).orElse(() -> userNotFound(favourite.userId()));
+        write.putNew(Favourite.SCHEMA, favourite).orElse(() -> ApiException.conflict("favourite '"
+                + favourite.favouriteId() + "' already exists"));
+        write.commit();
     }
 
     Favourite get(String userId, String favouriteId) {
-        Map<String, AttributeValue> item = dynamo.getItem(FavRequests.get(table, userId, favouriteId)).item();
-        if (item == null || item.isEmpty()) {
-            throw notFound(userId, favouriteId);
-        }
-        return Favourite.fromItem(item);
+        return favourites.get(FavKeys.favourite(userId, favouriteId)).orElseThrow(() -> notFound(userId, favouriteId));
     }
 
+    /** Un-collects: deletes the favourite if it is there, and answers it. Its links are the stream processor's. */
     Favourite delete(String userId, String favouriteId) {
-        try {
-            return Favourite.fromItem(dynamo.deleteItem(FavRequests.delete(table, userId, favouriteId)).attributes());
-        } catch (ConditionalCheckFailedException e) {
-            throw notFound(userId, favouriteId);
-        }
+        return favourites.delete(FavKeys.favourite(userId, favouriteId))
+                .orElseThrow(() -> notFound(userId, favouriteId));
     }
 
-    /** {@code not_found} for a user never written. */
+    /** {@code not_found} for a user never written (only its key is read). */
     void requireUser(String userId) {
-        if (DerivedReads.found(dynamo.getItem(FavRequests.user(table, userId))) == null) {
+        if (DerivedReads.found(dynamo.getItem(DerivedReads.exists(table, Users.key(userId)))) == null) {
             throw userNotFound(userId);
         }
     }
 
+    /** Function 4: one page of the user's favourites of one type, newest first. */
     QueryPage byType(String userId, FavouriteType type, int limit, Map<String, AttributeValue> start) {
-        return QueryPage.of(dynamo.query(FavRequests.byType(table, userId, type, limit, start)), limit,
-                FavRequests.BY_TYPE_KEY);
+        return favourites.page(newestFirst(TableSchema.FAVOURITES_BY_TYPE_INDEX, TableSchema.FAV_TYPE_KEY,
+                FavKeys.byType(userId, type)), limit, start, BY_TYPE_KEY);
     }
 
+    /** Functions 8 and 9: one page of the favourites under a tag (of one type, if given), newest first. */
     QueryPage byTag(String userId, String tagId, FavouriteType type, int limit, Map<String, AttributeValue> start) {
         return type == null
-                ? QueryPage.of(dynamo.query(FavRequests.byTag(table, userId, tagId, limit, start)), limit,
-                        FavRequests.BY_TAG_KEY)
-                : QueryPage.of(dynamo.query(FavRequests.byTagAndType(table, userId, tagId, type, limit, start)), limit,
-                        FavRequests.BY_TAG_TYPE_KEY);
+                ? links.page(newestFirst(TableSchema.LINKS_BY_TAG_INDEX, TableSchema.LINK_TAG_KEY,
+                        FavKeys.byTag(userId, tagId)), limit, start, BY_TAG_KEY)
+                : links.page(newestFirst(TableSchema.LINKS_BY_TAG_TYPE_INDEX, TableSchema.LINK_TAG_TYPE_KEY,
+                        FavKeys.byTagAndType(userId, tagId, type)), limit, start, BY_TAG_TYPE_KEY);
     }
 
-    /** One page of every type, merged from the type partitions that are not exhausted. */
+    /** Function 3: one page of every type, merged from the type partitions that are not exhausted. */
     MergedPage<Map<String, AttributeValue>> all(String userId, List<Resume> from, int limit) {
-        return FavRequests.ALL_TYPES.merge(from, DerivedReads.readShards(dynamo, from,
-                (shard, after) -> FavRequests.allTypesShard(table, userId, shard, limit, after),
-                FavRequests::position), limit);
+        return ALL_TYPES.merge(from, DerivedReads.readShards(dynamo, from,
+                (shard, after) -> allTypesShard(userId, shard, limit, after), FavStore::position), limit);
+    }
+
+    /** One shard of the merge: the type {@code shard} (in declaration order) after a position. */
+    private QueryRequest allTypesShard(String userId, int shard, int limit, Position after) {
+        FavouriteType type = FavouriteType.values()[shard];
+        Map<String, AttributeValue> start = null;
+        if (after != null) {
+            start = new HashMap<>(FavKeys.favourite(userId, after.id()).toAttributeMap());
+            start.put(TableSchema.FAV_TYPE_KEY, AttributeValue.fromS(FavKeys.byType(userId, type)));
+            start.put(TableSchema.CLIPPED_KEY,
+                    AttributeValue.fromS(FavKeys.clipped(Timestamps.parse(after.sort()), after.id())));
+        }
+        // One item more than the page, so that a shard which returns fewer is known to be exhausted.
+        return newestFirst(TableSchema.FAVOURITES_BY_TYPE_INDEX, TableSchema.FAV_TYPE_KEY,
+                FavKeys.byType(userId, type)).request(table, limit + 1, start);
+    }
+
+    /** Where a favourite (or a {@code LastEvaluatedKey} of FavouritesByType) sits: its clip time and its id. */
+    static Position position(Map<String, AttributeValue> item) {
+        String clipped = Items.string(item, TableSchema.CLIPPED_KEY);
+        int hash = clipped.indexOf('#');
+        if (hash < 0) {
+            throw new MalformedItemException("clippedKey '" + clipped + "' is not <clippedAt>#<favouriteId>");
+        }
+        return new Position(clipped.substring(0, hash), clipped.substring(hash + 1));
+    }
+
+    /** A position from a cursor must be one {@link #position} could have produced. */
+    static boolean isValidPosition(Position position) {
+        return DerivedReads.isTimeAndId(position);
     }
 
     /**
-     * One page of the search: read the chosen partition on until one item more than the page has passed the filter,
-     * the partition ends, or {@link #SEARCH_ROUNDS} queries are spent (then the page may be short, and the cursor
-     * continues where the reading stopped).
+     * Function 10: one page of the search partition of the query's chosen word ({@link SearchTerms#pick}), filtered
+     * on the entries' word lists: every word whole, the last as a prefix. A query's limit counts the items read before
+     * the filter, so the partition is read on until one item more than the page has passed the filter, the partition
+     * ends, or {@link #SEARCH_ROUNDS} queries are spent (then the page may be short, and the cursor continues where
+     * the reading stopped).
      */
     QueryPage search(String userId, List<String> words, int limit, Map<String, AttributeValue> start) {
+        Condition filter = null;
+        for (int i = 0; i < words.size(); i++) {
+            boolean last = i == words.size() - 1;
+            Condition word = Condition.contains(Favs.SEARCH_WORDS, " " + words.get(i) + (last ? "" : " "));
+            filter = filter == null ? word : filter.and(word);
+        }
+        Query query = newestFirst(TableSchema.FAVOURITE_SEARCH_INDEX, TableSchema.SEARCH_KEY,
+                FavKeys.searchPartition(userId, SearchTerms.term(SearchTerms.pick(words)))).filter(filter);
         List<Map<String, AttributeValue>> found = new ArrayList<>();
         Map<String, AttributeValue> next = start;
         for (int round = 0; round < SEARCH_ROUNDS; round++) {
-            QueryResponse response = dynamo.query(FavRequests.search(table, userId, words, limit, next));
+            QueryResponse response = dynamo.query(query.request(table, limit + 1, next));
             found.addAll(response.items());
             next = response.hasLastEvaluatedKey() && !response.lastEvaluatedKey().isEmpty()
                     ? response.lastEvaluatedKey() : null;
@@ -100,7 +176,7 @@ record FavStore(DynamoDbClient dynamo, String table) {
             }
         }
         if (found.size() > limit) {
-            return new QueryPage(found.subList(0, limit), QueryPage.keyOf(found.get(limit - 1), FavRequests.SEARCH_KEY));
+            return new QueryPage(found.subList(0, limit), QueryPage.keyOf(found.get(limit - 1), SEARCH_KEY));
         }
         return new QueryPage(found, next);
     }
@@ -110,48 +186,34 @@ record FavStore(DynamoDbClient dynamo, String table) {
     }
 
     /**
-     * Links the favourite and the tag. A link that is there already is a 200 even when the favourite's links are at
-     * their limit; a new one past it is a 409 naming the limit. A link added by another request between the count and
-     * the write makes the count start again.
+     * Function 7: links the favourite and the tag if, at that instant, the favourite and the tag read are still there
+     * (their incarnations), unless the link is there already, joining them (then nothing is written: a 200). A link
+     * left by an earlier favourite or tag of the same ids is replaced. A link that is there already is a 200 even when
+     * the favourite's links are at their limit; a new one past it is a 409 naming the limit. A link added by another
+     * request between the count and the write makes the count start again ({@link FavQuota#claim}).
      */
-    Linked link(String userId, String favouriteId, String tagId, TagStore tags, Instant now) {
+    Linked link(String userId, String favouriteId, String tagId, TagStore tagStore, Instant now) {
         Favourite favourite = get(userId, favouriteId);
-        Tag tag = tags.get(userId, tagId);
+        Tag tag = tagStore.get(userId, tagId);
         FavouriteTag link = new FavouriteTag(favourite, tagId, now, tag.incarnation());
-        FavQuota links = FavQuota.links(table, favourite);
+        FavQuota quota = FavQuota.links(favourite);
         for (int attempt = 1; ; attempt++) {
-            TransactWriteItem quota;
+            Transaction write = Transaction.in(dynamo, table);
+            write.check(Favourite.SCHEMA, favourite.key(), Condition.is(Favourite.INCARNATION,
+                    favourite.incarnation())).orElse(() -> notFound(userId, favouriteId));
+            write.check(Tag.SCHEMA, tag.key(), Condition.is(Tag.INCARNATION, tag.incarnation()))
+                    .orElse(() -> TagStore.notFound(userId, tagId));
+            Transaction.Action<Map<String, AttributeValue>> put = write.put(link.toItem(), Condition.absent()
+                    .or(Condition.isNot(FavouriteTag.FAVOURITE_INCARNATION, favourite.incarnation()))
+                    .or(Condition.isNot(FavouriteTag.TAG_INCARNATION, tag.incarnation())));
+            put.orElse(seen -> seen.isPresent() ? new Joined(FavouriteTag.fromItem(seen.get())) : null);
             try {
-                quota = links.claim(dynamo);
-            } catch (ApiException full) {
-                Map<String, AttributeValue> existing = dynamo.getItem(Requests.consistentGet(table, link.key())).item();
-                FavouriteTag there = existing == null || existing.isEmpty() ? null : FavouriteTag.fromItem(existing);
-                if (there != null && there.sameAs(link)) {
-                    return new Linked(there, false);
-                }
-                if (there == null || !there.favourite().incarnation().equals(favourite.incarnation())) {
-                    throw full;
-                }
-                // A link of this favourite to an earlier tag of the same id: the new one replaces it, adding none.
-                quota = links.claimReplacing(dynamo);
-            }
-            try {
-                Transactions.write(dynamo, FavRequests.link(table, link, quota));
+                claim(quota, write, link, favourite).orElse(ChangedMeanwhile::new);
+                write.commit();
                 return new Linked(link, true);
-            } catch (TransactionCanceledException e) {
-                if (Transactions.conditionFailed(e, FavRequests.LINK_FAVOURITE)) {
-                    throw notFound(userId, favouriteId);
-                }
-                if (Transactions.conditionFailed(e, FavRequests.LINK_TAG)) {
-                    throw TagStore.notFound(userId, tagId);
-                }
-                Map<String, AttributeValue> existing = Transactions.oldItem(e, FavRequests.LINK_PUT);
-                if (Transactions.conditionFailed(e, FavRequests.LINK_PUT) && existing != null) {
-                    return new Linked(FavouriteTag.fromItem(existing), false);
-                }
-                if (!Transactions.conditionFailed(e, FavRequests.LINK_QUOTA)) {
-                    throw e;
-                }
+            } catch (Joined joined) {
+                return new Linked(joined.link, false);
+            } catch (ChangedMeanwhile e) {
                 if (attempt == Transactions.ATTEMPTS) {
                     throw ApiException.unavailable("the tags of favourite '" + favouriteId + "' keep changing; retry");
                 }
@@ -159,31 +221,59 @@ record FavStore(DynamoDbClient dynamo, String table) {
         }
     }
 
-    FavouriteTag unlink(String userId, String favouriteId, String tagId) {
-        try {
-            return FavouriteTag.fromItem(
-                    dynamo.deleteItem(FavRequests.unlink(table, userId, favouriteId, tagId)).attributes());
-        } catch (ConditionalCheckFailedException e) {
-            throw ApiException.notFound("favourite '" + favouriteId + "' of user '" + userId + "' has no tag '"
-                    + tagId + "'");
+    /** The link was there already, joining the same incarnations: nothing is written. */
+    private static final class Joined extends RuntimeException {
+        private final FavouriteTag link;
+
+        Joined(FavouriteTag link) {
+            super(null, null, false, false);
+            this.link = link;
         }
     }
 
     /**
-     * One page of the favourite's tags (their items, where the next page of links starts), in tag id order; a tag
-     * deleted but not yet unlinked is left out.
+     * The quota's claim for a new link. When the links are at their limit, a link that is there already joining the
+     * same incarnations is {@link Joined}, and one of this favourite to an earlier tag of the same id is replaced,
+     * adding none; anything else is the full quota's 409.
+     */
+    private Transaction.Action<?> claim(FavQuota quota, Transaction write, FavouriteTag link, Favourite favourite) {
+        try {
+            return quota.claim(dynamo, table, write);
+        } catch (ApiException full) {
+            FavouriteTag there = links.get(link.key()).orElse(null);
+            if (there != null && there.sameAs(link)) {
+                throw new Joined(there);
+            }
+            if (there == null || !there.favourite().incarnation().equals(favourite.incarnation())) {
+                throw full;
+            }
+            return quota.claimReplacing(dynamo, table, write);
+        }
+    }
+
+    FavouriteTag unlink(String userId, String favouriteId, String tagId) {
+        return links.delete(FavKeys.link(userId, favouriteId, tagId)).orElseThrow(() -> ApiException.notFound(
+                "favourite '" + favouriteId + "' of user '" + userId + "' has no tag '" + tagId + "'"));
+    }
+
+    /**
+     * One page of the favourite's tags (their items, where the next page of links starts), in tag id order (a
+     * consistent read of its partition, its links only: the partition also holds the link quota); a tag deleted but
+     * not yet unlinked is left out. The tags (at most 100) are read consistently.
      */
     QueryPage tags(String userId, String favouriteId, int limit, Map<String, AttributeValue> start) {
         get(userId, favouriteId);
-        QueryPage links = QueryPage.of(dynamo.query(FavRequests.links(table, userId, favouriteId, limit, start)), limit,
-                FavRequests.TABLE_KEY);
-        List<String> tagIds = links.items().stream().map(item -> FavouriteTag.fromItem(item).tagId()).toList();
+        QueryPage page = links.page(Query.partition(FavKeys.linksPk(userId, favouriteId))
+                .startsWith(FavKeys.TAG_PREFIX), limit, start, TABLE_KEY);
+        List<String> tagIds = page.items().stream().map(item -> FavouriteTag.fromItem(item).tagId()).toList();
         Map<String, Map<String, AttributeValue>> byId = new HashMap<>();
-        if (!tagIds.isEmpty()) {
-            BatchReads.getAll(dynamo, table, FavRequests.tags(table, userId, tagIds))
-                    .forEach(item -> byId.put(Tag.fromItem(item).tagId(), item));
-        }
-        return new QueryPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), links.nextKey());
+        BatchReads.getAllConsistent(dynamo, table, tagIds.stream().map(tagId -> FavKeys.tag(userId, tagId)).toList())
+                .forEach(item -> byId.put(Tag.fromItem(item).tagId(), item));
+        return new QueryPage(tagIds.stream().filter(byId::containsKey).map(byId::get).toList(), page.nextKey());
+    }
+
+    private static Query newestFirst(String index, String hashAttribute, String partition) {
+        return Query.globalIndex(index, hashAttribute, partition).backwards();
     }
 
     static ApiException userNotFound(String userId) {

@@ -102,7 +102,7 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
         String scope = "favourites:" + userId + ":" + (type == null ? "" : type.value()) + ":"
                 + (tagId == null ? "" : tagId);
         if (tagId != null) {
-            Set<String> key = type == null ? FavRequests.BY_TAG_KEY : FavRequests.BY_TAG_TYPE_KEY;
+            Set<String> key = type == null ? FavStore.BY_TAG_KEY : FavStore.BY_TAG_TYPE_KEY;
             return context.page(request, scope, key, (limit, start) -> {
                 Tag tag = tags.get(userId, tagId);
                 QueryPage page = favourites.byTag(userId, tagId, type, limit, start);
@@ -111,7 +111,7 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
             }, Favourite::listed);
         }
         if (type != null) {
-            return context.page(request, scope, FavRequests.BY_TYPE_KEY, (limit, start) -> {
+            return context.page(request, scope, FavStore.BY_TYPE_KEY, (limit, start) -> {
                 favourites.requireUser(userId);
                 return favourites.byType(userId, type, limit, start);
             }, Favourite::listed);
@@ -119,7 +119,7 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
         int limit = Page.limit(request);
         int types = FavouriteType.values().length;
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), types,
-                FavRequests::isValidPosition);
+                FavStore::isValidPosition);
         favourites.requireUser(userId);
         MergedPage<Map<String, AttributeValue>> page = favourites.all(userId, from, limit);
         List<ObjectNode> items = page.items().stream().map(item -> Json.tree(Favourite.listed(item))).toList();
@@ -136,7 +136,7 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
                     + " (at most " + QUERY_MAX + " characters)", "q");
         }
         String scope = "favourites-search:" + userId + ":" + String.join(" ", words);
-        return context.page(request, scope, FavRequests.SEARCH_KEY, (limit, start) -> {
+        return context.page(request, scope, FavStore.SEARCH_KEY, (limit, start) -> {
             favourites.requireUser(userId);
             return favourites.search(userId, words, limit, start);
         }, Favourite::listed);

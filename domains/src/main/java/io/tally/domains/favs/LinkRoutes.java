@@ -44,7 +44,7 @@ record LinkRoutes(RouteContext context, FavStore favourites, TagStore tags) {
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
         String favouriteId = request.id("favouriteId");
-        return context.page(request, "favourite-tags:" + userId + ":" + favouriteId, FavRequests.TABLE_KEY,
+        return context.page(request, "favourite-tags:" + userId + ":" + favouriteId, FavStore.TABLE_KEY,
                 (limit, start) -> favourites.tags(userId, favouriteId, limit, start), Tag::fromItem);
     }
 }

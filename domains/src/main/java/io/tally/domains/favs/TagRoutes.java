@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 record TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
     static final int NAME_MAX = 50;
     private static final String SORTS =
-            Arrays.stream(TagRequests.Sort.values()).map(sort -> sort.value).collect(Collectors.joining(", "));
+            Arrays.stream(TagStore.Sort.values()).map(sort -> sort.value).collect(Collectors.joining(", "));
     private static final Field<String> TAG_ID = Field.id("tagId");
     private static final Field<String> NAME = Field.string("name", 1, NAME_MAX).required();
     /** The bodies of {@code POST /users/{userId}/tags} and {@code PATCH .../tags/{tagId}}. */
@@ -61,18 +61,18 @@ record TagRoutes(RouteContext context, TagStore tags, FavStore favourites) {
 
     ApiResponse list(ApiRequest request) {
         String userId = request.id("userId");
-        TagRequests.Sort sort = sort(request.queryParameter("sort"));
+        TagStore.Sort sort = sort(request.queryParameter("sort"));
         return context.page(request, "tags:" + userId + ":" + sort.value, sort.listKey(), (limit, start) -> {
             favourites.requireUser(userId);
             return tags.list(userId, sort, limit, start);
         }, Tag::fromItem);
     }
 
-    private static TagRequests.Sort sort(String value) {
+    private static TagStore.Sort sort(String value) {
         if (value == null) {
-            return TagRequests.Sort.CREATED;
+            return TagStore.Sort.CREATED;
         }
-        return Arrays.stream(TagRequests.Sort.values()).filter(sort -> sort.value.equals(value)).findFirst()
+        return Arrays.stream(TagStore.Sort.values()).filter(sort -> sort.value.equals(value)).findFirst()
                 .orElseThrow(() -> ApiException.badRequest("'sort' must be one of " + SORTS, "sort"));
     }
 }

@@ -54,13 +54,13 @@ record MembershipRoutes(RouteContext context, PartStore<Team> teams, PartStore<E
     ApiResponse ofTeam(ApiRequest request) {
         String orgId = request.id("orgId");
         String teamId = request.id("teamId");
-        return context.page(request, "members:" + orgId + "/" + teamId, MembershipRequests.TEAM_LIST_KEY,
+        return context.page(request, "members:" + orgId + "/" + teamId, MembershipStore.TEAM_LIST_KEY,
                 (limit, start) -> memberships.ofTeam(teams.get(orgId, teamId), limit, start), Membership::fromItem);
     }
 
     ApiResponse ofEmployee(ApiRequest request) {
         String employeeId = request.id("employeeId");
-        return context.page(request, "teams-of:" + employeeId, MembershipRequests.EMPLOYEE_LIST_KEY,
+        return context.page(request, "teams-of:" + employeeId, MembershipStore.EMPLOYEE_LIST_KEY,
                 (limit, start) -> memberships.ofEmployee(employees.lookUp(employeeId), limit, start),
                 Membership::fromItem);
     }

@@ -19,6 +19,9 @@ interface OrgPart {
 
     String incarnation();
 
+    /** When it was made: of two parts of one id, the later one is the one that exists. */
+    java.time.Instant createdAt();
+
     /** Its item's key, in its organisation's partition. */
     Key key();
 }

@@ -90,7 +90,7 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
     /** The organisation's parts by id; an unknown organisation is a 404 (once the cursor is found valid). */
     private <T extends Record & OrgPart> ApiResponse list(PartStore<T> parts, ApiRequest request) {
         String orgId = request.id("orgId");
-        return context.page(request, parts.kind().noun() + "s:" + orgId, PartRequests.LIST_KEY, (limit, start) -> {
+        return context.page(request, parts.kind().noun() + "s:" + orgId, PartStore.LIST_KEY, (limit, start) -> {
             orgs.get(orgId);
             return parts.list(orgId, limit, start);
         }, parts::read);

@@ -1,46 +1,70 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.Ids;
 import io.tally.core.ItemSchema;
-import io.tally.core.Items;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.Condition;
+import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
-import io.tally.core.store.Transactions;
+import io.tally.core.store.Transaction;
+import io.tally.core.store.TypedTable;
 import io.tally.domains.orgs.IdReservation.Kind;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
- * Teams or employees (one store per kind): where a cancelled transaction becomes the client's answer, by the action
- * positions {@link PartRequests} fixes. Parts are read with their kind's schema; lists are handed out as stored.
+ * Teams or employees (one store per kind), which are stored alike: in the organisation's partition (access patterns 2
+ * and 3 of seed 002), found by id through the reverse lookup (4 and 5), their ids reserved across organisations. Parts
+ * are read with their kind's schema; lists are handed out as stored.
  */
-record PartStore<T extends Record & OrgPart>(DynamoDbClient dynamo, String table, Kind kind, ItemSchema<T> schema) {
-    /** A missing organisation is a 404 before a taken id is a 409: what does not exist cannot be in conflict. */
+final class PartStore<T extends Record & OrgPart> {
+    /** The key attributes of the table, which the lists' pagination cursors consist of. */
+    static final Set<String> LIST_KEY = Set.of(TableSchema.PK, TableSchema.SK);
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Kind kind;
+    private final ItemSchema<T> schema;
+    private final TypedTable<T> parts;
+
+    PartStore(DynamoDbClient dynamo, String table, Kind kind, ItemSchema<T> schema) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.kind = kind;
+        this.schema = schema;
+        this.parts = TypedTable.of(dynamo, table, schema);
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    /**
+     * Writes the part if, at that instant, its organisation exists and its id is free in every organisation: the
+     * reservation is put in the same transaction, so two organisations racing for one id cannot both win. A missing
+     * organisation is a 404 before a taken id is a 409: what does not exist cannot be in conflict.
+     */
     void create(T part) {
-        try {
-            Transactions.write(dynamo, PartRequests.create(table, kind, part.orgId(), part.id(), schema.toItem(part)));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, PartRequests.CREATE_ORG)) {
-                throw OrgStore.notFound(part.orgId());
-            }
-            if (Transactions.conditionFailed(e, PartRequests.CREATE_RESERVATION)
-                    || Transactions.conditionFailed(e, PartRequests.CREATE_PART)) {
-                throw ApiException.conflict(kind.noun() + " '" + part.id() + "' already exists");
-            }
-            throw e;
-        }
+        Transaction write = Transaction.in(dynamo, table);
+        write.requireExists(OrgKeys.organisation(part.orgId())).orElse(() -> OrgStore.notFound(part.orgId()));
+        write.put(new IdReservation(kind, part.id(), part.orgId()).toItem(), Condition.absent())
+                .orElse(() -> taken(part));
+        write.putNew(schema, part).orElse(() -> taken(part));
+        write.commit();
+    }
+
+    private ApiException taken(T part) {
+        return ApiException.conflict(kind.noun() + " '" + part.id() + "' already exists");
     }
 
     /** The part of this organisation, read consistently; {@code not_found} when there is none. */
     T get(String orgId, String id) {
-        Map<String, AttributeValue> item = dynamo.getItem(PartRequests.get(table, kind, orgId, id)).item();
-        if (item == null || item.isEmpty()) {
-            throw notFound(orgId, id);
-        }
-        return read(item);
+        return parts.get(key(orgId, id)).orElseThrow(() -> notFound(orgId, id));
     }
 
     /** A part from its item. */
@@ -50,33 +74,40 @@ record PartStore<T extends Record & OrgPart>(DynamoDbClient dynamo, String table
 
     /**
      * The part of this id in whatever organisation, through the reverse lookup (eventually consistent, as every
-     * index read); the newest if the index still shows a deleted one beside its successor.
+     * index read): its sort key is its lookup key. Ids are unique across organisations, so at most one part answers,
+     * two only for the moment the index takes to follow a delete and a create of the same id: then the newest.
      */
     T lookUp(String id) {
-        List<Map<String, AttributeValue>> found = dynamo.query(PartRequests.lookUp(table, kind, id)).items();
-        return found.stream()
-                .max(Comparator.comparing(item -> Items.string(item, OrgPart.CREATED_AT)))
-                .map(this::read)
+        String lookup = kind == Kind.TEAM ? OrgKeys.teamLookup(id) : OrgKeys.employeeLookup(id);
+        return parts.all(Query.globalIndex(TableSchema.REVERSE_LOOKUP_INDEX, TableSchema.LOOKUP_KEY, lookup)).stream()
+                .max(Comparator.comparing(OrgPart::createdAt))
                 .orElseThrow(() -> ApiException.notFound(kind.noun() + " '" + id + "' does not exist"));
     }
 
+    /** One page of the organisation's teams or employees, by id. */
     QueryPage list(String orgId, int limit, Map<String, AttributeValue> start) {
-        return QueryPage.of(dynamo.query(PartRequests.list(table, kind, orgId, limit, start)), limit,
-                PartRequests.LIST_KEY);
+        return parts.page(Query.partition(OrgKeys.orgPk(orgId)).startsWith(kind == Kind.TEAM ? OrgKeys.TEAM_PREFIX
+                : OrgKeys.EMPLOYEE_PREFIX), limit, start, LIST_KEY);
     }
 
-    /** Deletes the part as read (and frees its id); {@code not_found} when it is gone or was replaced meanwhile. */
+    /**
+     * Deletes the part as read (its incarnation) and frees its id; {@code not_found} when it is gone or was replaced
+     * meanwhile. The memberships stay for the stream processor to remove: a transaction takes at most 100 actions,
+     * and a team may have more members.
+     */
     T delete(String orgId, String id) {
         T part = get(orgId, id);
-        try {
-            Transactions.write(dynamo, PartRequests.delete(table, kind, orgId, id, part.incarnation()));
-        } catch (TransactionCanceledException e) {
-            if (Transactions.conditionFailed(e, 0) || Transactions.conditionFailed(e, 1)) {
-                throw notFound(orgId, id);
-            }
-            throw e;
-        }
+        Transaction write = Transaction.in(dynamo, table);
+        write.delete(schema, key(orgId, id), Condition.is(OrgPart.INCARNATION, part.incarnation()))
+                .orElse(() -> notFound(orgId, id));
+        write.delete(kind.key(id), Condition.is(IdReservation.ORG_ID, orgId))
+                .orElse(() -> notFound(orgId, id));
+        write.commit();
         return part;
+    }
+
+    private Key key(String orgId, String id) {
+        return kind == Kind.TEAM ? OrgKeys.team(orgId, id) : OrgKeys.employee(orgId, id);
     }
 
     private ApiException notFound(String orgId, String id) {

@@ -8,9 +8,12 @@ import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.read.SharedReads;
 import io.tally.core.read.StatsJson;
+import io.tally.core.store.Condition;
+import io.tally.core.store.Query;
+import io.tally.core.store.TypedTable;
+import io.tally.core.store.Update;
 import io.tally.core.view.RankingReads;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,45 +21,56 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 
 /**
  * Songs and downloads, and the domain's read side: figures read from the derived items the stream processor
  * maintains, by key, by a range of one partition, or from the chart's index partitions; never from the downloads.
  */
-record SongStore(DynamoDbClient dynamo, String table) {
-    /** Creates or replaces the song; true when it did not exist before. */
+final class SongStore {
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final TypedTable<Song> songs;
+    private final TypedTable<Download> downloads;
+
+    SongStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.songs = TypedTable.of(dynamo, table, Song.SCHEMA);
+        this.downloads = TypedTable.of(dynamo, table, Download.SCHEMA);
+    }
+
+    /** W16: creates or replaces the song; true when it did not exist before. */
     boolean put(Song song) {
-        Map<String, AttributeValue> old = dynamo.putItem(SongRequests.put(table, song)).attributes();
-        return old == null || old.isEmpty();
+        return songs.replace(song).isEmpty();
     }
 
+    /**
+     * R20: a song; a download reads it too (songs are never deleted, so a song seen once exists for good, and the
+     * download's own put needs no transaction with a condition check on the song's item, which would cost the hot
+     * song's partition two write units a download).
+     */
     Song get(String songId) {
-        Map<String, AttributeValue> item = DerivedReads.found(dynamo.getItem(SongRequests.get(table, songId)));
-        if (item == null) {
-            throw notFound(songId);
-        }
-        return Song.fromItem(item);
+        return songs.get(SongKeys.song(songId)).orElseThrow(() -> notFound(songId));
     }
 
-    /** Records a download of an existing song; an id taken (in this song) is a {@code conflict}. */
+    /** W17: records a download of an existing song in its song's write shard; an id taken is a {@code conflict}. */
     void download(Download download) {
         get(download.songId());
-        try {
-            dynamo.putItem(SongRequests.createDownload(table, download));
-        } catch (ConditionalCheckFailedException e) {
+        if (!downloads.putNew(download)) {
             throw ApiException.conflict("download '" + download.downloadId() + "' already exists");
         }
     }
 
-    /** Refunds a download that counts, and returns it as it is now; any other is {@code not_found}. */
+    /**
+     * W18: a refund marks the download, which then stops counting, and answers it as it is now; one that does not
+     * exist or was refunded already is {@code not_found}. The item stays, so its id stays taken.
+     */
     Download refund(String songId, String downloadId, Instant now) {
-        try {
-            return Download.fromItem(dynamo.updateItem(SongRequests.refund(table, songId, downloadId, now)).attributes());
-        } catch (ConditionalCheckFailedException e) {
-            throw ApiException.notFound("song '" + songId + "' has no download '" + downloadId + "' that counts");
-        }
+        return downloads.update(SongKeys.download(songId, downloadId), Update.of().set(Download.REFUNDED_AT, now),
+                Condition.exists().and(Condition.lacks(Download.REFUNDED_AT)), current -> {
+                    throw ApiException.notFound("song '" + songId + "' has no download '" + downloadId
+                            + "' that counts");
+                });
     }
 
     /** A song's all-time downloads and each month's (the months with downloads, in order). */
@@ -66,7 +80,10 @@ record SongStore(DynamoDbClient dynamo, String table) {
                 DerivedReads.counters(Songs.SONG_STATS));
         StatsJson.check(stats, Songs.SONG_STATS.entityType());
         Map<String, Long> months = new LinkedHashMap<>();
-        for (Map<String, AttributeValue> item : query(SongRequests.months(table, songId))) {
+        // D9: a song's months, in order.
+        Query monthItems = Query.partition(SongKeys.songPk(songId)).between(TableSchema.SK, SongKeys.MONTH_PREFIX,
+                SongKeys.MONTH_PREFIX + "~").attributes(TableSchema.SK, TableSchema.ENTITY_TYPE, TableSchema.DATA);
+        for (Map<String, AttributeValue> item : monthItems.all(dynamo, table)) {
             long downloads = StatsJson.counter(item, TableSchema.DATA);
             if (downloads != 0) {
                 months.put(period(item, SongKeys.MONTH_PREFIX), downloads);
@@ -78,10 +95,10 @@ record SongStore(DynamoDbClient dynamo, String table) {
     /** A song's downloads on each day of the range (days without any left out). */
     Map<String, Long> songDays(String songId, Periods.DayRange range) {
         get(songId);
-        return days(SongRequests.songDays(table, songId, range.from().toString(), range.to().toString()));
+        // D10: with their per-shard partials ({@link Songs#SONG_DAY} is shared).
+        return days(SongKeys.songPk(songId), range);
     }
 
-    /** All songs' downloads on each day of the range (days without any left out). */
     /**
      * All songs' downloads per day of the range: the sum over the {@code slots} partitions the stream processor spreads
      * them over ({@code GLOBAL_SHARDS}, as the global totals), one query each.
@@ -89,7 +106,8 @@ record SongStore(DynamoDbClient dynamo, String table) {
     Map<String, Long> allDays(Periods.DayRange range, int slots) {
         Map<String, Long> days = new HashMap<>();
         for (int slot = 0; slot < slots; slot++) {
-            days(SongRequests.allDays(table, slot, range.from().toString(), range.to().toString()))
+            // D11: with their per-shard partials ({@link Songs#DOWNLOAD_DAY} is shared).
+            days(SongKeys.allDownloadsPk(slot), range)
                     .forEach((day, downloads) -> days.merge(day, downloads, Long::sum));
         }
         return days;
@@ -105,8 +123,9 @@ record SongStore(DynamoDbClient dynamo, String table) {
         List<RankingReads.Ranked> top = RankingReads.top(dynamo, table, partitions, SongStore::entry, limit);
         Map<String, String> titles = new HashMap<>();
         if (!top.isEmpty()) {
-            BatchReads.getAll(dynamo, table, SongRequests.titles(table, top.stream().map(RankingReads.Ranked::group)
-                            .toList()))
+            // At most 100 songs, one BatchGetItem.
+            BatchReads.getAll(dynamo, table, top.stream().map(e -> SongKeys.song(e.group())).toList(),
+                            List.of(Song.SONG_ID, Song.TITLE))
                     .forEach(song -> titles.put(Items.string(song, Song.SONG_ID), Items.string(song, Song.TITLE)));
         }
         return top.stream().map(e -> new ChartRow(e.group(), titles.get(e.group()), e.figure())).toList();
@@ -120,21 +139,19 @@ record SongStore(DynamoDbClient dynamo, String table) {
     record ChartRow(String songId, String title, long downloads) {
     }
 
-    private Map<String, Long> days(QueryRequest request) {
+    /** The days of the range in a partition of days, with the per-shard partials beside each. */
+    private Map<String, Long> days(String pk, Periods.DayRange range) {
+        Query query = Query.partition(pk).between(TableSchema.SK, SongKeys.DAY_PREFIX + range.from(),
+                PartialKeys.partialsUpTo(SongKeys.DAY_PREFIX + range.to()))
+                .attributes(TableSchema.SK, TableSchema.ENTITY_TYPE, Songs.DOWNLOADS);
         Map<String, Long> days = new HashMap<>();
-        for (Map<String, AttributeValue> item : query(request)) {
+        for (Map<String, AttributeValue> item : query.all(dynamo, table)) {
             // A day of all songs is a base item and the partials beside it ({@link Songs#DOWNLOAD_DAY} is shared).
             Map<String, AttributeValue> whole = new HashMap<>(item);
             whole.put(TableSchema.SK, AttributeValue.fromS(PartialKeys.baseSortKey(Items.string(item, TableSchema.SK))));
             days.merge(period(whole, SongKeys.DAY_PREFIX), StatsJson.counter(item, Songs.DOWNLOADS), Long::sum);
         }
         return days;
-    }
-
-    private List<Map<String, AttributeValue>> query(QueryRequest request) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        dynamo.queryPaginator(request).items().forEach(items::add);
-        return items;
     }
 
     private static RankingReads.Ranked entry(Map<String, AttributeValue> item) {

@@ -3,7 +3,9 @@ package io.tally.domains.blog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
+import io.tally.core.TableDefinition;
 import io.tally.core.read.ShardMerge.Position;
 import java.util.List;
 import java.util.Map;
@@ -66,13 +68,10 @@ class PostProjectionRequestsTest {
     void counts_readThePagesCommentCountsFromTheTable_andMergeThemByKey() {
         Map<String, AttributeValue> p1 = Map.of("pk", s("POSTREF#p1"), "postId", s("p1"));
         Map<String, AttributeValue> p2 = Map.of("pk", s("POSTREF#p2"), "postId", s("p2"));
-        var request = PostProjectionRequests.counts("t", List.of(p1, p2));
-        var keys = request.requestItems().get("t");
-        assertThat(keys.keys()).containsExactly(
-                Map.of("pk", s("POSTREF#p1"), "sk", s("#PROJECTION#")), Map.of("pk", s("POSTREF#p2"), "sk", s("#PROJECTION#")));
-        assertThat(keys.consistentRead()).isNull();
-        assertThat(projected(keys.projectionExpression(), keys.expressionAttributeNames())).containsExactly("pk", "comments");
-        assertThat(PostProjectionRequests.counts("t", List.of())).isNull();
+        assertThat(PostProjectionRequests.counted(List.of(p1, p2))).containsExactly(
+                new Key("POSTREF#p1", "#PROJECTION#"), new Key("POSTREF#p2", "#PROJECTION#"));
+        assertThat(PostProjectionRequests.COUNT_ATTRIBUTES).containsExactly("pk", "comments");
+        assertThat(PostProjectionRequests.counted(List.of())).isEmpty();
 
         // p2 was not returned (removed since the query): it keeps no counter, which the route renders as zero.
         var merged = PostProjectionRequests.withCounts(List.of(p1, p2),

@@ -1,110 +1,76 @@
 package io.tally.domains.catalogue;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ErrorCode;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
-/** How a cancelled user item transaction becomes the client's answer (no network). */
+/** How the refusals of a user item transaction become the client's answer, a definite one before a retry. */
 class UserItemStoreTest {
-    private static final CancellationReason NONE = CancellationReason.builder().code("None").build();
-    private static final CancellationReason FAILED = CancellationReason.builder().code("ConditionalCheckFailed").build();
+    private static final Optional<Map<String, AttributeValue>> NOT_REFUSED = null;
 
-    private static TransactionCanceledException cancelled(CancellationReason... reasons) {
-        return TransactionCanceledException.builder().message("cancelled").cancellationReasons(reasons).build();
+    private static Optional<Map<String, AttributeValue>> seen(String attribute, String value) {
+        return Optional.of(Map.of(attribute, AttributeValue.fromS(value)));
     }
 
-    private static CancellationReason failedWith(String attribute, String value) {
-        return CancellationReason.builder().code("ConditionalCheckFailed")
-                .item(Map.of(attribute, AttributeValue.fromS(value))).build();
+    private static RuntimeException answer(boolean user, boolean item, Optional<Map<String, AttributeValue>> itemSeen,
+                                           Optional<Map<String, AttributeValue>> entrySeen) {
+        return UserItemStore.answer("u", "i", user, item, itemSeen, entrySeen);
     }
 
-    private static CancellationReason[] reasons(int failing, CancellationReason reason) {
-        List<CancellationReason> reasons = new ArrayList<>(List.of(NONE, NONE, NONE, NONE, NONE));
-        reasons.set(failing, reason);
-        return reasons.toArray(CancellationReason[]::new);
-    }
-
-    private static ErrorCode codeOf(TransactionCanceledException e) {
-        try {
-            UserItemStore.throwUnlessRetryable(e, "u", "i");
-        } catch (ApiException api) {
-            return api.code();
-        }
-        return null;
+    private static ErrorCode codeOf(RuntimeException answer) {
+        return answer instanceof ApiException api ? api.code() : null;
     }
 
     @Test
-    void throwUnlessRetryable_userCheckFailed_isNotFound() {
-        assertThat(codeOf(cancelled(reasons(UserItemRequests.USER_CHECK, FAILED)))).isEqualTo(ErrorCode.NOT_FOUND);
+    void userMissing_isNotFound_beforeEverythingElse() {
+        RuntimeException answer = answer(true, true, seen("state", "completed"), Optional.empty());
+        assertThat(codeOf(answer)).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(answer.getMessage()).contains("user 'u'");
     }
 
     @Test
-    void throwUnlessRetryable_catalogueItemCheckFailed_isNotFound() {
-        assertThat(codeOf(cancelled(reasons(UserItemRequests.CATALOGUE_ITEM_CHECK, FAILED))))
-                .isEqualTo(ErrorCode.NOT_FOUND);
+    void catalogueItemMissing_isNotFound() {
+        RuntimeException answer = answer(false, true, NOT_REFUSED, NOT_REFUSED);
+        assertThat(codeOf(answer)).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(answer.getMessage()).contains("'i'");
     }
 
     @Test
-    void throwUnlessRetryable_authoritativeCompletedMeanwhile_isConflict() {
-        assertThat(codeOf(cancelled(reasons(UserItemRequests.AUTHORITATIVE_PUT, failedWith("state", "completed")))))
+    void authoritativeCompletedMeanwhile_isConflict() {
+        RuntimeException answer = answer(false, false, seen("state", "completed"), NOT_REFUSED);
+        assertThat(codeOf(answer)).isEqualTo(ErrorCode.CONFLICT);
+        assertThat(answer.getMessage()).contains("completed is final");
+    }
+
+    @Test
+    void authoritativeChangedMeanwhile_asksForARetry() {
+        assertThat(answer(false, false, seen("state", "orphaned"), NOT_REFUSED))
+                .isInstanceOf(UserItemStore.ChangedMeanwhile.class);
+        assertThat(answer(false, false, Optional.empty(), NOT_REFUSED))
+                .isInstanceOf(UserItemStore.ChangedMeanwhile.class);
+    }
+
+    @Test
+    void slotHeldByAnotherItem_isConflictNamingIt_orSayingAnotherWhenItWasGone() {
+        RuntimeException answer = answer(false, false, NOT_REFUSED, seen("itemId", "item-3"));
+        assertThat(codeOf(answer)).isEqualTo(ErrorCode.CONFLICT);
+        assertThat(answer.getMessage()).contains("'item-3'");
+        assertThat(answer(false, false, NOT_REFUSED, Optional.empty()).getMessage()).contains("another item");
+    }
+
+    @Test
+    void slotHeldAndItemChanged_prefersTheDefiniteConflict() {
+        assertThat(codeOf(answer(false, false, seen("state", "assigned"), seen("itemId", "item-3"))))
                 .isEqualTo(ErrorCode.CONFLICT);
     }
 
     @Test
-    void throwUnlessRetryable_authoritativeChangedMeanwhile_returnsToRetry() {
-        assertThatCode(() -> UserItemStore.throwUnlessRetryable(
-                cancelled(reasons(UserItemRequests.AUTHORITATIVE_PUT, failedWith("state", "orphaned"))), "u", "i"))
-                .doesNotThrowAnyException();
-    }
-
-    @Test
-    void throwUnlessRetryable_slotHeldByAnotherItem_isConflictNamingIt() {
-        assertThatThrownBy(() -> UserItemStore.throwUnlessRetryable(
-                cancelled(reasons(UserItemRequests.ENTRY_PUT, failedWith("itemId", "item-3"))), "u", "i"))
-                .isInstanceOfSatisfying(ApiException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
-                    assertThat(e.getMessage()).contains("'item-3'");
-                });
-    }
-
-    @Test
-    void throwUnlessRetryable_slotHeldAndItemChanged_prefersTheDefiniteConflict() {
-        CancellationReason[] reasons = reasons(UserItemRequests.ENTRY_PUT, FAILED);
-        reasons[UserItemRequests.AUTHORITATIVE_PUT] = failedWith("state", "assigned");
-
-        assertThat(codeOf(cancelled(reasons))).isEqualTo(ErrorCode.CONFLICT);
-    }
-
-    @Test
-    void throwUnlessRetryable_transactionConflict_returnsToRetry() {
-        CancellationReason conflict = CancellationReason.builder().code("TransactionConflict").build();
-
-        assertThatCode(() -> UserItemStore.throwUnlessRetryable(cancelled(reasons(4, conflict)), "u", "i"))
-                .doesNotThrowAnyException();
-    }
-
-    @Test
-    void throwUnlessRetryable_throttled_propagatesTheException() {
-        TransactionCanceledException throttled =
-                cancelled(reasons(0, CancellationReason.builder().code("ThrottlingError").build()));
-
-        assertThatThrownBy(() -> UserItemStore.throwUnlessRetryable(throttled, "u", "i")).isSameAs(throttled);
-    }
-
-    @Test
-    void throwUnlessRetryable_noReasons_propagatesTheException() {
-        TransactionCanceledException bare = TransactionCanceledException.builder().message("cancelled").build();
-
-        assertThatThrownBy(() -> UserItemStore.throwUnlessRetryable(bare, "u", "i")).isSameAs(bare);
+    void noConditionRefused_answersNothing_soTheCancellationPropagates() {
+        assertThat(answer(false, false, NOT_REFUSED, NOT_REFUSED)).isNull();
     }
 }
