@@ -31,6 +31,10 @@ class TableDefinitionTest {
         }
     }
 
+    /**
+     * The deployed table, written down apart from the domains' declarations it is generated from: a change of a
+     * declared index that would change a deployed table fails here.
+     */
     @Test
     void createTableRequest_fromTheTemplate_hasTheSchemaTheCodeExpects() {
         CreateTableRequest request = TableDefinition.createTableRequest("t1");
@@ -40,10 +44,10 @@ class TableDefinitionTest {
         assertThat(request.keySchema()).containsExactly(
                 key(TableSchema.PK, KeyType.HASH), key(TableSchema.SK, KeyType.RANGE));
         assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
-                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, TableSchema.POSTS_BY_STATUS_INDEX,
-                        TableSchema.REVERSE_LOOKUP_INDEX, TableSchema.FAVOURITES_BY_TYPE_INDEX,
-                        TableSchema.LINKS_BY_TAG_INDEX, TableSchema.LINKS_BY_TAG_TYPE_INDEX,
-                        TableSchema.FAVOURITE_SEARCH_INDEX);
+                .containsExactly(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatus",
+                        "ReverseLookup", "FavouritesByType",
+                        "LinksByTag", "LinksByTagType",
+                        "FavouriteSearch");
         GlobalSecondaryIndex selector = request.globalSecondaryIndexes().get(0);
         assertThat(selector.keySchema()).containsExactly(
                 key(TableSchema.SELECTOR, KeyType.HASH), key(TableSchema.DATA, KeyType.RANGE));
@@ -53,28 +57,26 @@ class TableDefinitionTest {
         assertThat(selector.projection().nonKeyAttributes())
                 .containsExactly("entityType", "itemId", "title", "score", "songId", "month");
         assertThat(request.globalSecondaryIndexes().get(1).keySchema()).containsExactly(
-                key(TableSchema.STATUS_SHARD, KeyType.HASH), key(TableSchema.STATUS_POSTED_AT, KeyType.RANGE));
+                key("statusShard", KeyType.HASH), key("statusPostedAt", KeyType.RANGE));
         assertThat(request.globalSecondaryIndexes().get(1).projection().projectionType())
                 .isEqualTo(ProjectionType.INCLUDE);
         assertThat(request.globalSecondaryIndexes().get(1).projection().nonKeyAttributes())
                 .containsExactly("entityType", "postId", "userId", "title", "status", "createdAt", "updatedAt")
                 .doesNotContain("comments", TableSchema.SOURCE_REVISION);
         assertThat(request.globalSecondaryIndexes().get(2).keySchema()).containsExactly(
-                key(TableSchema.LOOKUP_KEY, KeyType.HASH), key(TableSchema.PK, KeyType.RANGE));
+                key("lookupKey", KeyType.HASH), key(TableSchema.PK, KeyType.RANGE));
         for (int i = 3; i < 7; i++) {
             assertThat(request.globalSecondaryIndexes().get(i).keySchema().get(1))
-                    .isEqualTo(key(TableSchema.CLIPPED_KEY, KeyType.RANGE));
+                    .isEqualTo(key("clippedKey", KeyType.RANGE));
         }
         assertThat(request.globalSecondaryIndexes().get(6).keySchema().get(0))
-                .isEqualTo(key(TableSchema.SEARCH_KEY, KeyType.HASH));
+                .isEqualTo(key("searchKey", KeyType.HASH));
         assertThat(request.globalSecondaryIndexes().get(6).projection().projectionType())
                 .isEqualTo(ProjectionType.INCLUDE);
         assertThat(request.localSecondaryIndexes()).extracting(lsi -> lsi.indexName() + ":"
                         + lsi.keySchema().get(0).attributeName() + "," + lsi.keySchema().get(1).attributeName())
-                .containsExactly(TableSchema.POSTS_BY_TIME_INDEX + ":pk," + TableSchema.POSTED_AT,
-                        TableSchema.TAGS_BY_NAME_INDEX + ":pk," + TableSchema.TAG_NAME_KEY,
-                        TableSchema.TAGS_BY_CREATION_INDEX + ":pk," + TableSchema.TAG_CREATED_KEY,
-                        TableSchema.TAGS_BY_ACCESS_INDEX + ":pk," + TableSchema.TAG_ACCESSED_KEY);
+                .containsExactly("PostsByTime:pk,postedAt", "TagsByName:pk,tagNameKey",
+                        "TagsByCreation:pk,tagCreatedKey", "TagsByAccess:pk,tagAccessedKey");
         assertThat(request.attributeDefinitions()).extracting(a -> a.attributeName() + ":" + a.attributeTypeAsString())
                 .containsExactlyInAnyOrder("pk:S", "sk:S", "selector:S", "data:N", "postedAt:S", "statusShard:S",
                         "statusPostedAt:S", "lookupKey:S", "tagNameKey:S", "tagCreatedKey:S", "tagAccessedKey:S",
@@ -89,7 +91,7 @@ class TableDefinitionTest {
         String edited = templateText().replace("IndexName: PostsByStatus", "IndexName: PostsByStatusV2");
         CreateTableRequest request = TableDefinition.fromTemplate(template(edited), "t2");
         assertThat(request.globalSecondaryIndexes()).extracting(GlobalSecondaryIndex::indexName)
-                .startsWith(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2", TableSchema.REVERSE_LOOKUP_INDEX);
+                .startsWith(TableSchema.CYCLE_SELECTOR_INDEX, "PostsByStatusV2", "ReverseLookup");
     }
 
     @Test

@@ -42,7 +42,7 @@ class ItemMappingTest {
         Post post = new Post("p1", "u1", "Title", "Body", PostStatus.UPDATED, T1, T2, 2);
         Map<String, AttributeValue> item = post.toItem();
         assertThat(item.get("entityType").s()).isEqualTo("Post");
-        assertThat(item.get(TableSchema.POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
+        assertThat(item.get(BlogKeys.POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
         assertThat(Post.fromItem(item)).isEqualTo(post);
     }
 

@@ -18,8 +18,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 /**
  * The parts of the deployment template ({@code infra/template.yaml}) that are made from the domains, each between its
  * markers: the HTTP API's public read-side paths and their throttles (from the writer's route table,
- * {@link TemplateRoutes}) and the stream mapping's filter of Tally's own records (from the registry's types,
- * {@link TemplateStreamFilter}). One generator for {@code tally-local template}, which writes or checks them for the
+ * {@link TemplateRoutes}), the stream mapping's filter of Tally's own records (from the registry's types,
+ * {@link TemplateStreamFilter}) and the table's secondary indexes (from the indexes the domains declare,
+ * {@link TemplateIndexes}). One generator for {@code tally-local template}, which writes or checks them for the
  * domains on the class path and those of {@code --domain-jar}, and for {@code TemplateTest}, which checks the committed
  * template against this build's registry. Pure but for building the writer's routes (no call to any table).
  */
@@ -39,7 +40,8 @@ public final class TemplateSections {
                 new Section("read-side route settings", TemplateRoutes.SETTINGS_BEGIN, TemplateRoutes.SETTINGS_END,
                         TemplateRoutes.routeSettings(routes)),
                 new Section("stream filters", TemplateStreamFilter.BEGIN, TemplateStreamFilter.END,
-                        TemplateStreamFilter.yaml(TemplateStreamFilter.ownTypes(registry))));
+                        TemplateStreamFilter.yaml(TemplateStreamFilter.ownTypes(registry))),
+                new Section("table indexes", TemplateIndexes.BEGIN, TemplateIndexes.END, TemplateIndexes.yaml(registry)));
     }
 
     /**

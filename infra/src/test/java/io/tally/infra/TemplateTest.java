@@ -12,12 +12,21 @@ import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
+import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.Derivations;
+import io.tally.core.domain.Domain;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.TableIndex;
+import io.tally.core.domain.TableIndexes;
 import io.tally.core.template.DeploymentTemplate;
+import io.tally.domains.orgs.OrgKeys;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
@@ -88,10 +97,10 @@ class TemplateTest {
         // What the selector and chart lists render; not the stream engine's watermarks and srcRev.
         assertThat(cycleSelector.path("Projection").path("ProjectionType").asText()).isEqualTo("INCLUDE");
         JsonNode reverseLookup = StreamSupport.stream(table.path("GlobalSecondaryIndexes").spliterator(), false)
-                .filter(i -> i.path("IndexName").asText().equals(TableSchema.REVERSE_LOOKUP_INDEX))
+                .filter(i -> i.path("IndexName").asText().equals(OrgKeys.REVERSE_LOOKUP_INDEX))
                 .findFirst().orElseThrow();
         // Sparse: keyed by lookupKey, which only teams, employees and memberships carry, not by sk itself.
-        assertThat(reverseLookup.path("KeySchema").toString()).isEqualTo("[{\"AttributeName\":\"" + TableSchema.LOOKUP_KEY
+        assertThat(reverseLookup.path("KeySchema").toString()).isEqualTo("[{\"AttributeName\":\"" + OrgKeys.LOOKUP_KEY
                 + "\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"pk\",\"KeyType\":\"RANGE\"}]");
         assertThat(table.path("StreamSpecification").path("StreamViewType").asText()).isEqualTo("NEW_AND_OLD_IMAGES");
         assertThat(table.path("TimeToLiveSpecification").path("AttributeName").asText()).isEqualTo(TableSchema.TTL);
@@ -758,7 +767,7 @@ class TemplateTest {
         String text = Files.readString(TEMPLATE);
         List<TemplateSections.Section> sections = TemplateSections.of(DomainRegistry.load());
         assertThat(sections).extracting(TemplateSections.Section::name)
-                .containsExactly("read-side routes", "read-side route settings", "stream filters");
+                .containsExactly("read-side routes", "read-side route settings", "stream filters", "table indexes");
         assertThat(TemplateSections.stale(text, sections)).isEmpty();
         assertThat(TemplateSections.regenerate(text, sections)).isEqualTo(text);
         // A section that differs is named, and regenerating writes it back between its markers.
@@ -767,6 +776,51 @@ class TemplateTest {
         assertThat(moved).isNotEqualTo(text);
         assertThat(TemplateSections.stale(moved, sections)).containsExactly("read-side routes");
         assertThat(TemplateSections.regenerate(moved, sections)).isEqualTo(text);
+    }
+
+    /**
+     * The table the template deploys is the one the domains' declared indexes make ({@link TableIndexes}): the same
+     * indexes, keys and projections as the table DynamoDB Local gets.
+     */
+    @Test
+    void table_isTheOneTheDomainsIndexesMake() {
+        var deployed = TableDefinition.fromTemplate(DeploymentTemplate.read(TEMPLATE), "t");
+        var declared = TableIndexes.createTableRequest(DomainRegistry.load(), "t");
+        assertThat(deployed.globalSecondaryIndexes()).isEqualTo(declared.globalSecondaryIndexes());
+        assertThat(deployed.localSecondaryIndexes()).isEqualTo(declared.localSecondaryIndexes());
+        assertThat(deployed.keySchema()).isEqualTo(declared.keySchema());
+        assertThat(deployed.attributeDefinitions())
+                .containsExactlyInAnyOrderElementsOf(declared.attributeDefinitions());
+        assertThat(deployed.streamSpecification()).isEqualTo(declared.streamSpecification());
+        assertThat(deployed.billingMode()).isEqualTo(declared.billingMode());
+    }
+
+    /** An index a domain of one's own declares goes into the template's table, with the attributes it adds. */
+    @Test
+    void anOutsideDomainsIndex_isGeneratedIntoTheTemplatesTable() {
+        var shelf = new DeclaredDomain(Declaration.of("shelf")
+                .entityTypes(EntityType.base("TemplateShelf"))
+                .indexes(TableIndex.global("ShelvesByLabel", "labelKey", "pk")
+                        .described("Shelves by label."))
+                .projects(TableSchema.CYCLE_SELECTOR_INDEX, "shelfId")) {
+        };
+        List<Domain> domains = new ArrayList<>(DomainRegistry.load().domains());
+        domains.add(shelf);
+        TemplateSections.Section indexes = TemplateSections.of(DomainRegistry.of(domains)).get(3);
+        assertThat(indexes.text()).contains("        # Shelves by label.\n        - IndexName: ShelvesByLabel\n"
+                + "          KeySchema:\n            - AttributeName: labelKey\n              KeyType: HASH\n")
+                .contains("        - AttributeName: labelKey\n          AttributeType: S\n")
+                .contains("              - month\n              - shelfId\n");
+        assertThat(TemplateSections.stale(readTemplate(), TemplateSections.of(DomainRegistry.of(domains))))
+                .containsExactly("table indexes");
+    }
+
+    private static String readTemplate() {
+        try {
+            return Files.readString(TEMPLATE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static List<String> readSideRouteKeys() {

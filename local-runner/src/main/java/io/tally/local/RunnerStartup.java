@@ -66,7 +66,7 @@ final class RunnerStartup {
         try {
             boolean created;
             try (DynamoDbClient admin = join(adminClient)) {
-                created = TableSetup.ensureTable(admin, settings.tableName());
+                created = TableSetup.ensureTable(admin, settings.tableName(), settings.domains());
                 TableSetup.ensureActivityTable(admin, LocalRunner.activityTableName(settings.tableName()));
             }
             return startServers(settings, host, dynamoDb, dynamoDbPort, endpoint, created, rules);

@@ -1,6 +1,7 @@
 package io.tally.local;
 
-import io.tally.core.TableDefinition;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.TableIndexes;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -49,9 +50,13 @@ final class TableSetup {
                 .build();
     }
 
-    /** Creates the table from Tally's one definition unless it exists; returns whether it created it. */
-    static boolean ensureTable(DynamoDbClient dynamo, String table) {
-        CreateTableRequest definition = TableDefinition.createTableRequest(table);
+    /**
+     * Creates the table with the indexes the domains declare ({@link TableIndexes}, those of {@code --domain-jar}
+     * included) unless it exists, and adds a global index a domain declares that an existing table lacks; returns
+     * whether it created it.
+     */
+    static boolean ensureTable(DynamoDbClient dynamo, String table, DomainRegistry domains) {
+        CreateTableRequest definition = TableIndexes.createTableRequest(domains, table);
         boolean created;
         try {
             TableDescription existing = dynamo.describeTable(r -> r.tableName(table)).table();

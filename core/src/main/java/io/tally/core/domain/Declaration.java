@@ -51,6 +51,8 @@ public final class Declaration {
     private final List<EntityResource<?>> resources = new ArrayList<>();
     private final List<io.tally.core.derive.Announcement<?>> announcements = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
+    private final List<TableIndex> indexes = new ArrayList<>();
+    private final List<TableIndex.Projected> projections = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
     private final List<EventType> events = new ArrayList<>();
     private final List<DashboardSection> dashboard = new ArrayList<>();
@@ -112,6 +114,21 @@ public final class Declaration {
     /**
      * Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}).
      */
+    /** The table's secondary indexes the domain reads, with their keys and projections ({@link TableIndex}). */
+    public Declaration indexes(TableIndex... declared) {
+        indexes.addAll(List.of(declared));
+        return this;
+    }
+
+    /**
+     * Attributes the domain's items carry into an index another domain declares (one that projects some attributes):
+     * the index projects them too.
+     */
+    public Declaration projects(String index, String... attributes) {
+        projections.add(new TableIndex.Projected(index, List.of(attributes)));
+        return this;
+    }
+
     public Declaration sharedCounters(SharedCounter... counters) {
         return add(sharedCounters, counters);
     }
@@ -193,6 +210,14 @@ public final class Declaration {
 
     List<DerivedType> derivedTypes() {
         return List.copyOf(derivedTypes);
+    }
+
+    List<TableIndex> indexes() {
+        return List.copyOf(indexes);
+    }
+
+    List<TableIndex.Projected> projections() {
+        return List.copyOf(projections);
     }
 
     List<SharedCounter> sharedCounters() {

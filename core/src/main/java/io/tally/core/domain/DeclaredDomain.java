@@ -75,6 +75,16 @@ public abstract class DeclaredDomain implements Domain {
     }
 
     @Override
+    public final List<TableIndex> indexes() {
+        return declaration.indexes();
+    }
+
+    @Override
+    public final List<TableIndex.Projected> projections() {
+        return declaration.projections();
+    }
+
+    @Override
     public final List<SharedCounter> sharedCounters() {
         return declaration.sharedCounters();
     }

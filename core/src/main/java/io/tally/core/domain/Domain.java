@@ -58,6 +58,16 @@ public interface Domain {
     }
 
     /** The counters it adds to shared derived items, in the order the read side shows them. */
+    /** The table's secondary indexes this domain reads ({@link TableIndex}): the table and the template are made from them. */
+    default List<TableIndex> indexes() {
+        return List.of();
+    }
+
+    /** Attributes this domain adds to the projection of an index another domain declares. */
+    default List<TableIndex.Projected> projections() {
+        return List.of();
+    }
+
     default List<SharedCounter> sharedCounters() {
         return List.of();
     }

@@ -8,8 +8,8 @@ import io.tally.core.ShardCursorItem;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.StreamListingItem;
-import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.CombinedDerivation;
+import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import io.tally.core.view.CounterView;
 import io.tally.core.view.View;
@@ -50,6 +50,7 @@ public final class DomainRegistry {
     private final Map<String, Lookup> lookups = new LinkedHashMap<>();
     /** Each derived type by its key pattern with the placeholders unnamed ({@link KeyPatterns#collision}). */
     private final Map<String, KeyPatterns.Seen> keyShapes = new HashMap<>();
+    private final List<TableIndex> indexes;
 
     private DomainRegistry(List<Domain> found) {
         this.domains = List.copyOf(ordered(found));
@@ -99,6 +100,12 @@ public final class DomainRegistry {
             }
             checkViews(domain);
         }
+        this.indexes = TableIndexes.gather(domains, DomainRegistry::invalid);
+    }
+
+    /** The table's secondary indexes, every domain's, in the registry's order ({@link TableIndexes}). */
+    public List<TableIndex> indexes() {
+        return indexes;
     }
 
     /**

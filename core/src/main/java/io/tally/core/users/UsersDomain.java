@@ -3,6 +3,7 @@ package io.tally.core.users;
 import static io.tally.core.domain.DashboardSection.Figure.tile;
 
 import io.tally.core.ShardSettings;
+import io.tally.core.TableSchema;
 import io.tally.core.derive.CounterEvents;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection;
@@ -10,6 +11,7 @@ import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.TableIndex;
 import io.tally.core.http.Router;
 import java.util.List;
 
@@ -25,6 +27,19 @@ public final class UsersDomain extends DeclaredDomain {
     private static final List<DashboardSection> DASHBOARD = List.of(
             DashboardSection.totals("/stats/global", tile("Users", "global.users", "users")));
 
+    /**
+     * Tally's index of ranked lists ({@link io.tally.core.view.RankingView}, the catalogue's selector lists, the songs'
+     * charts): a partition per list (and shard), ranked by a number. Each domain whose entries it holds adds what its
+     * lists render to the projection ({@code Declaration.projects}).
+     */
+    public static final TableIndex RANKINGS_INDEX = TableIndex.global(TableSchema.CYCLE_SELECTOR_INDEX,
+            TableSchema.SELECTOR, TableSchema.DATA).numericRange().including(TableSchema.ENTITY_TYPE).described(
+            "The ranked lists: catalogue items by selector, by score (seed 003), the back catalogue spread over"
+                    + " SelectorShards partitions, the monthly song charts and every domain's rankings. Only what the"
+                    + " lists render is projected: not the stream engine's bookkeeping (watermarks, srcRev), which"
+                    + " changes with every derived write and would cost the index a write each time"
+                    + " (docs/table-design.md, \"Index costs\").");
+
     public UsersDomain() {
         super(Declaration.of(NAME)
                 .entityTypes(Users.USER)
@@ -32,6 +47,7 @@ public final class UsersDomain extends DeclaredDomain {
                 .sharedCounters(Users.GLOBAL_USERS)
                 .views(UserFigures.USERS)
                 .lookup(Users.USER, Users::key)
+                .indexes(RANKINGS_INDEX)
                 .dashboard(DASHBOARD)
                 .demoSeed(UsersDemo::seed)
                 .workload(UsersWorkload::new));

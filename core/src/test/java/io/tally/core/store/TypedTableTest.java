@@ -7,8 +7,12 @@ import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
+import io.tally.core.domain.Declaration;
+import io.tally.core.domain.DeclaredDomain;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.TableIndex;
+import io.tally.core.domain.TableIndexes;
 import io.tally.core.read.BatchReads;
 import java.time.Instant;
 import java.util.List;
@@ -32,6 +36,13 @@ import software.amazon.dynamodb.services.local.shared.access.AmazonDynamoDBLocal
  */
 class TypedTableTest {
     private static final EntityType CARD = EntityType.base("TypedTableCard");
+    private static final String LOOKUP = "cardLookup";
+    private static final String TIME = "cardTime";
+    /** The cards' own indexes, declared as a domain declares its own: the table is made from them. */
+    private static final DomainRegistry CARDS = DomainRegistry.of(new DeclaredDomain(Declaration.of("cards")
+            .entityTypes(CARD).indexes(TableIndex.local("CardsByTime", TIME),
+                    TableIndex.global("CardsByLookup", LOOKUP, TableSchema.PK))) {
+    });
     private static AmazonDynamoDBLocal local;
     private static DynamoDbClient dynamo;
     private static int tables;
@@ -43,8 +54,8 @@ class TypedTableTest {
     record Card(String deck, String cardId, String title, State state, Instant createdAt, long version, Long stars) {
         static final ItemSchema<Card> SCHEMA = ItemSchema.of(Card.class, CARD, card -> key(card.deck(), card.cardId()))
                 .optional("stars")
-                .computed(TableSchema.LOOKUP_KEY, card -> "CARD#" + card.cardId())
-                .computed(TableSchema.POSTED_AT, card -> card.createdAt() + "#" + card.cardId())
+                .computed(LOOKUP, card -> "CARD#" + card.cardId())
+                .computed(TIME, card -> card.createdAt() + "#" + card.cardId())
                 .build();
 
         static Key key(String deck, String cardId) {
@@ -75,7 +86,7 @@ class TypedTableTest {
     @BeforeEach
     void createTable() {
         table = "typed-" + ++tables;
-        dynamo.createTable(TableDefinition.createTableRequest(table));
+        dynamo.createTable(TableIndexes.createTableRequest(CARDS, table));
         cards = TypedTable.of(dynamo, table, Card.SCHEMA);
     }
 
@@ -224,11 +235,11 @@ class TypedTableTest {
     void query_ofIndexes_localConsistent_globalByItsHashKey() {
         cards.putNew(card("d", "c1", 3));
         cards.putNew(card("d", "c2", 1));
-        assertThat(cards.all(Query.localIndex(TableSchema.POSTS_BY_TIME_INDEX, "DECK#d").backwards()).stream()
+        assertThat(cards.all(Query.localIndex("CardsByTime", "DECK#d").backwards()).stream()
                 .map(Card::cardId)).containsExactly("c1", "c2");
-        assertThat(Query.localIndex(TableSchema.POSTS_BY_TIME_INDEX, "DECK#d").request(table, 1, null)
+        assertThat(Query.localIndex("CardsByTime", "DECK#d").request(table, 1, null)
                 .consistentRead()).isTrue();
-        Query global = Query.globalIndex(TableSchema.REVERSE_LOOKUP_INDEX, TableSchema.LOOKUP_KEY, "CARD#c2");
+        Query global = Query.globalIndex("CardsByLookup", LOOKUP, "CARD#c2");
         assertThat(global.request(table, 1, null).consistentRead()).isNull();
         assertThat(cards.first(global)).contains(card("d", "c2", 1));
     }

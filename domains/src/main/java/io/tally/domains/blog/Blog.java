@@ -7,7 +7,6 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
-import io.tally.core.TableSchema;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
@@ -48,7 +47,7 @@ public final class Blog extends DeclaredDomain {
             .counters(Projection.COMMENTS)
             .document(Projection.POST_ID, Projection.USER_ID, Projection.TITLE, Projection.STATUS,
                     Projection.CREATED_AT, Projection.UPDATED_AT)
-            .indexKeys(TableSchema.STATUS_SHARD, TableSchema.STATUS_POSTED_AT)
+            .indexKeys(BlogKeys.STATUS_SHARD, BlogKeys.STATUS_POSTED_AT)
             .build();
 
     /** Attribute names of {@link #POST_PROJECTION}. */
@@ -82,6 +81,7 @@ public final class Blog extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(POST, POST_REF, COMMENT)
                 .derivedTypes(POST_PROJECTION)
+                .indexes(BlogKeys.POSTS_BY_TIME, BlogKeys.POSTS_BY_STATUS)
                 .views(BlogFigures.POSTS, BlogFigures.COMMENTS)
                 .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
                         GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)

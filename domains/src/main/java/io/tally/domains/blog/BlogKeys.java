@@ -1,7 +1,9 @@
 package io.tally.domains.blog;
 
 import io.tally.core.Key;
+import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.domain.TableIndex;
 import io.tally.core.users.Users;
 import java.time.Instant;
 
@@ -26,6 +28,34 @@ public final class BlogKeys {
     public static final String COMMENT_PREFIX = "COMMENT#";
     public static final String PROJECTION_SK = "#PROJECTION#";
     public static final String STATUS_SHARD_PREFIX = "POSTS#";
+
+    /**
+     * Sparse LSI over a user's partition ordering the user's posts by creation time. Post ids may be chosen by the
+     * client, so the base sort key {@code POST#<postId>#<timestamp>} orders by id, not by time.
+     */
+    public static final String POSTS_BY_TIME_INDEX = "PostsByTime";
+    public static final String POSTED_AT = "postedAt";
+    /**
+     * GSI of the status index: post projections in status partitions sharded over K keys
+     * ({@code POSTS#<status>#<shard>}), ranged by {@link #STATUS_POSTED_AT} so that a partition reads newest first.
+     */
+    public static final String POSTS_BY_STATUS_INDEX = "PostsByStatus";
+    public static final String STATUS_SHARD = "statusShard";
+    /**
+     * The projection's range key in {@link #POSTS_BY_STATUS_INDEX}, {@code <createdAt>#<postId>} like
+     * {@link #POSTED_AT}, under a name of its own: a projection carrying {@code postedAt} would also be an entry of the
+     * {@link #POSTS_BY_TIME_INDEX} LSI, which no query reads, and every projection write would pay a write unit for it.
+     */
+    public static final String STATUS_POSTED_AT = "statusPostedAt";
+
+    static final TableIndex POSTS_BY_TIME = TableIndex.local(POSTS_BY_TIME_INDEX, POSTED_AT)
+            .described("A user's posts newest first, whatever their post ids.");
+    static final TableIndex POSTS_BY_STATUS = TableIndex.global(POSTS_BY_STATUS_INDEX, STATUS_SHARD, STATUS_POSTED_AT)
+            .including(TableSchema.ENTITY_TYPE, "postId", "userId", "title", "status", "createdAt", "updatedAt")
+            .described("Post projections by status shard, newest first (the home tab). Its range key is not"
+                    + " postedAt, so that the projections stay out of the PostsByTime LSI. Projects the post's fields"
+                    + " only: neither the engine's bookkeeping nor the comments counter, which every comment moves;"
+                    + " the list reads the counts from the table with one BatchGetItem per page.");
 
     private BlogKeys() {
     }

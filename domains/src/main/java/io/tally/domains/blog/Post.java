@@ -2,7 +2,6 @@ package io.tally.domains.blog;
 
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -20,7 +19,7 @@ public record Post(String postId, String userId, String title, String body, Post
 
     /** The item also feeds the posts-by-time index: {@code postedAt} is its range key. */
     public static final ItemSchema<Post> SCHEMA = ItemSchema.of(Post.class, Blog.POST, Post::key)
-            .computed(TableSchema.POSTED_AT, post -> BlogKeys.postedAt(post.postId(), post.createdAt()))
+            .computed(BlogKeys.POSTED_AT, post -> BlogKeys.postedAt(post.postId(), post.createdAt()))
             .build();
 
     public Key key() {

@@ -3,7 +3,6 @@ package io.tally.domains.blog;
 import static io.tally.core.Items.s;
 
 import io.tally.core.Shards;
-import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import io.tally.core.events.DomainEvent;
@@ -63,9 +62,9 @@ public final class PostDerivation extends EntityDerivation<Post> {
         Map<String, AttributeValue> values = PostProjection.SCHEMA.fieldsOf(PostProjection.of(post));
         // The shard follows the post id, not the status, so a status change moves the projection between the
         // status partitions by updating this one attribute.
-        values.put(TableSchema.STATUS_SHARD,
+        values.put(BlogKeys.STATUS_SHARD,
                 s(BlogKeys.statusShard(post.status(), Shards.of(post.postId(), statusShards))));
-        values.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(post.postId(), post.createdAt())));
+        values.put(BlogKeys.STATUS_POSTED_AT, s(BlogKeys.postedAt(post.postId(), post.createdAt())));
         return values;
     }
 

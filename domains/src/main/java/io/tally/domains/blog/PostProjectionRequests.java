@@ -36,7 +36,7 @@ final class PostProjectionRequests {
      * entry; a page reads them from the table ({@link #counted}).
      */
     static final List<String> POST_ATTRIBUTES =
-            DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, TableSchema.STATUS_POSTED_AT).stream()
+            DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, BlogKeys.STATUS_POSTED_AT).stream()
                     .filter(attribute -> !Blog.POST_PROJECTION.counters().contains(attribute))
                     .toList();
     /** What is read of each projection at {@link #counted}: its key, to match it up, and its counters. */
@@ -95,7 +95,7 @@ final class PostProjectionRequests {
      */
     static QueryRequest postsByStatus(String table, PostStatus status, int shard, int limit, Position after) {
         String partition = BlogKeys.statusShard(status, shard);
-        return DerivedReads.indexQuery(table, TableSchema.POSTS_BY_STATUS_INDEX, TableSchema.STATUS_SHARD, partition,
+        return DerivedReads.indexQuery(table, BlogKeys.POSTS_BY_STATUS_INDEX, BlogKeys.STATUS_SHARD, partition,
                 POST_ATTRIBUTES, limit, after == null ? null : postStartKey(partition, after));
     }
 
@@ -113,7 +113,7 @@ final class PostProjectionRequests {
      */
     static Position postPosition(Map<String, AttributeValue> item) {
         String postId = DerivedReads.idAfter(item, BlogKeys.POST_REF_PREFIX);
-        String postedAt = Items.string(item, TableSchema.STATUS_POSTED_AT);
+        String postedAt = Items.string(item, BlogKeys.STATUS_POSTED_AT);
         int hash = postedAt.indexOf('#');
         if (hash < 0 || !postedAt.substring(hash + 1).equals(postId)) {
             throw new MalformedItemException("postedAt '" + postedAt + "' is not <createdAt>#" + postId);
@@ -134,8 +134,8 @@ final class PostProjectionRequests {
      */
     static Map<String, AttributeValue> postStartKey(String partition, Position after) {
         Map<String, AttributeValue> key = new HashMap<>(Blog.POST_PROJECTION.key(after.id()).toAttributeMap());
-        key.put(TableSchema.STATUS_SHARD, AttributeValue.fromS(partition));
-        key.put(TableSchema.STATUS_POSTED_AT,
+        key.put(BlogKeys.STATUS_SHARD, AttributeValue.fromS(partition));
+        key.put(BlogKeys.STATUS_POSTED_AT,
                 AttributeValue.fromS(BlogKeys.postedAt(after.id(), Timestamps.parse(after.sort()))));
         return key;
     }

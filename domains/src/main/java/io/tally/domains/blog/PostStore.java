@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 /** The posts and their refs in the table, and the client's answer to each refused write. */
 final class PostStore {
     /** The key attributes of the posts-by-time index, which its pagination cursors consist of. */
-    static final Set<String> LIST_KEY = Set.of(TableSchema.PK, TableSchema.SK, TableSchema.POSTED_AT);
+    static final Set<String> LIST_KEY = Set.of(TableSchema.PK, TableSchema.SK, BlogKeys.POSTED_AT);
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -111,7 +111,7 @@ final class PostStore {
      * posts and nothing else of the user's partition.
      */
     QueryPage list(String userId, int limit, Map<String, AttributeValue> start) {
-        return posts.page(Query.localIndex(TableSchema.POSTS_BY_TIME_INDEX, Users.pk(userId)).backwards(), limit, start,
+        return posts.page(Query.localIndex(BlogKeys.POSTS_BY_TIME_INDEX, Users.pk(userId)).backwards(), limit, start,
                 LIST_KEY);
     }
 

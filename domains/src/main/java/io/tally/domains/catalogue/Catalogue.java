@@ -81,6 +81,8 @@ public final class Catalogue extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(CATALOGUE_ITEM, USER_ITEM, USER_ITEM_ENTRY)
                 .derivedTypes(SELECTOR_ENTRY)
+                .projects(TableSchema.CYCLE_SELECTOR_INDEX, Entry.ITEM_ID, Entry.TITLE,
+                        Entry.SCORE)
                 .views(CatalogueFigures.ITEMS, CatalogueFigures.USER_ITEMS)
                 .sharedCounters(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED,
                         USER_IN_PROGRESS, USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED)

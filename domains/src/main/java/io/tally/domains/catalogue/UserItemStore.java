@@ -2,7 +2,6 @@ package io.tally.domains.catalogue;
 
 import io.tally.core.Items;
 import io.tally.core.TableSchema;
-import io.tally.core.domain.DashboardSection.Each;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;

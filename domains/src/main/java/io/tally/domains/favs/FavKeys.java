@@ -1,7 +1,9 @@
 package io.tally.domains.favs;
 
 import io.tally.core.Key;
+import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.domain.TableIndex;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -30,6 +32,61 @@ public final class FavKeys {
     public static final String LINKS_PREFIX = "FAVTAGS#";
     public static final String SEARCH_PREFIX = "FAVSEARCH#";
     public static final String STATS_SK = "#STATS#";
+
+    /**
+     * Seed 004's three LSIs over a user's tag partition ({@code TAGS#<userId>}): tags by name ignoring case, by
+     * creation and by last access. Sparse: only tags carry the range keys, so the name reservations in the same
+     * partition and the rest of the table pay nothing.
+     */
+    public static final String TAGS_BY_NAME_INDEX = "TagsByName";
+    public static final String TAG_NAME_KEY = "tagNameKey";
+    public static final String TAGS_BY_CREATION_INDEX = "TagsByCreation";
+    public static final String TAG_CREATED_KEY = "tagCreatedKey";
+    public static final String TAGS_BY_ACCESS_INDEX = "TagsByAccess";
+    public static final String TAG_ACCESSED_KEY = "tagAccessedKey";
+    /**
+     * The range key of the favourites indexes: {@code <clippedAt>#<favouriteId>}, so that each lists newest first. It
+     * is carried by favourites, links and live search entries, which each carry the hash key of their own indexes only.
+     */
+    public static final String CLIPPED_KEY = "clippedKey";
+    /** Seed 004's GSI of favourites by user and type: hash {@link #FAV_TYPE_KEY} ({@code <userId>#<type>}). */
+    public static final String FAVOURITES_BY_TYPE_INDEX = "FavouritesByType";
+    public static final String FAV_TYPE_KEY = "favTypeKey";
+    /** Seed 004's GSI of links by tag: hash {@link #LINK_TAG_KEY} ({@code <userId>#<tagId>}). */
+    public static final String LINKS_BY_TAG_INDEX = "LinksByTag";
+    public static final String LINK_TAG_KEY = "linkTagKey";
+    /** Seed 004's GSI of links by tag and type: hash {@link #LINK_TAG_TYPE_KEY} ({@code <userId>#<tagId>#<type>}). */
+    public static final String LINKS_BY_TAG_TYPE_INDEX = "LinksByTagType";
+    public static final String LINK_TAG_TYPE_KEY = "linkTagTypeKey";
+    /**
+     * The search projection's GSI: hash {@link #SEARCH_KEY} ({@code <userId>#<term>}), a document field of the entries
+     * the stream processor writes, removed with the document, so that the index holds exactly the live entries.
+     */
+    public static final String FAVOURITE_SEARCH_INDEX = "FavouriteSearch";
+    public static final String SEARCH_KEY = "searchKey";
+
+    static final TableIndex TAGS_BY_NAME = TableIndex.local(TAGS_BY_NAME_INDEX, TAG_NAME_KEY).described("Seed 004's"
+            + " three tag LSIs over a user's tag partition (TAGS#<userId>): by name ignoring case, by creation, by last"
+            + " access. Sparse: only tags carry the range keys (not the name reservations beside them). An LSI can only"
+            + " be created with the table: an existing table must be recreated (README, \"Upgrading a deployment\").");
+    static final TableIndex TAGS_BY_CREATION = TableIndex.local(TAGS_BY_CREATION_INDEX, TAG_CREATED_KEY);
+    static final TableIndex TAGS_BY_ACCESS = TableIndex.local(TAGS_BY_ACCESS_INDEX, TAG_ACCESSED_KEY);
+    static final TableIndex FAVOURITES_BY_TYPE = TableIndex.global(FAVOURITES_BY_TYPE_INDEX, FAV_TYPE_KEY, CLIPPED_KEY)
+            .described("Seed 004: a user's favourites of one type, newest first. Sparse: only favourites carry"
+                    + " favTypeKey.");
+    static final TableIndex LINKS_BY_TAG = TableIndex.global(LINKS_BY_TAG_INDEX, LINK_TAG_KEY, CLIPPED_KEY)
+            .described("Seed 004: the favourites under a tag, newest first. Sparse: only links carry linkTagKey (and a"
+                    + " copy of their favourite's fields, so that the list needs no second read).");
+    static final TableIndex LINKS_BY_TAG_TYPE = TableIndex.global(LINKS_BY_TAG_TYPE_INDEX, LINK_TAG_TYPE_KEY,
+            CLIPPED_KEY).described("Seed 004: the favourites of one type under a tag, newest first. Sparse: only"
+                    + " links.");
+    static final TableIndex FAVOURITE_SEARCH = TableIndex.global(FAVOURITE_SEARCH_INDEX, SEARCH_KEY, CLIPPED_KEY)
+            .including(TableSchema.ENTITY_TYPE, "favouriteId", "userId", "type", "title", "contentUrl",
+                    "thumbnailUrl", "creatorId", "clippedAt", "words")
+            .described("Seed 004's search projection: a user's favourites with a word starting with a term, newest"
+                    + " first. Only live search entries carry searchKey (the stream processor removes it with the"
+                    + " entry's document). The projection leaves out the engine's bookkeeping (watermarks, srcRev),"
+                    + " which changes with every write.");
 
     private FavKeys() {
     }

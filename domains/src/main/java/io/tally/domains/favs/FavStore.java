@@ -40,13 +40,13 @@ final class FavStore {
     /** The table key, which a link list's cursor consists of. */
     static final Set<String> TABLE_KEY = Set.of(TableSchema.PK, TableSchema.SK);
     static final Set<String> BY_TYPE_KEY =
-            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.FAV_TYPE_KEY, TableSchema.CLIPPED_KEY);
+            Set.of(TableSchema.PK, TableSchema.SK, FavKeys.FAV_TYPE_KEY, FavKeys.CLIPPED_KEY);
     static final Set<String> BY_TAG_KEY =
-            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.LINK_TAG_KEY, TableSchema.CLIPPED_KEY);
+            Set.of(TableSchema.PK, TableSchema.SK, FavKeys.LINK_TAG_KEY, FavKeys.CLIPPED_KEY);
     static final Set<String> BY_TAG_TYPE_KEY =
-            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.LINK_TAG_TYPE_KEY, TableSchema.CLIPPED_KEY);
+            Set.of(TableSchema.PK, TableSchema.SK, FavKeys.LINK_TAG_TYPE_KEY, FavKeys.CLIPPED_KEY);
     static final Set<String> SEARCH_KEY =
-            Set.of(TableSchema.PK, TableSchema.SK, TableSchema.SEARCH_KEY, TableSchema.CLIPPED_KEY);
+            Set.of(TableSchema.PK, TableSchema.SK, FavKeys.SEARCH_KEY, FavKeys.CLIPPED_KEY);
 
     /** All types, newest first: the type partitions of FavouritesByType merged by clip time, then id, descending. */
     static final ShardMerge<Map<String, AttributeValue>> ALL_TYPES = new ShardMerge<>(FavStore::position,
@@ -99,16 +99,16 @@ final class FavStore {
 
     /** Function 4: one page of the user's favourites of one type, newest first. */
     QueryPage byType(String userId, FavouriteType type, int limit, Map<String, AttributeValue> start) {
-        return favourites.page(newestFirst(TableSchema.FAVOURITES_BY_TYPE_INDEX, TableSchema.FAV_TYPE_KEY,
+        return favourites.page(newestFirst(FavKeys.FAVOURITES_BY_TYPE_INDEX, FavKeys.FAV_TYPE_KEY,
                 FavKeys.byType(userId, type)), limit, start, BY_TYPE_KEY);
     }
 
     /** Functions 8 and 9: one page of the favourites under a tag (of one type, if given), newest first. */
     QueryPage byTag(String userId, String tagId, FavouriteType type, int limit, Map<String, AttributeValue> start) {
         return type == null
-                ? links.page(newestFirst(TableSchema.LINKS_BY_TAG_INDEX, TableSchema.LINK_TAG_KEY,
+                ? links.page(newestFirst(FavKeys.LINKS_BY_TAG_INDEX, FavKeys.LINK_TAG_KEY,
                         FavKeys.byTag(userId, tagId)), limit, start, BY_TAG_KEY)
-                : links.page(newestFirst(TableSchema.LINKS_BY_TAG_TYPE_INDEX, TableSchema.LINK_TAG_TYPE_KEY,
+                : links.page(newestFirst(FavKeys.LINKS_BY_TAG_TYPE_INDEX, FavKeys.LINK_TAG_TYPE_KEY,
                         FavKeys.byTagAndType(userId, tagId, type)), limit, start, BY_TAG_TYPE_KEY);
     }
 
@@ -124,18 +124,18 @@ final class FavStore {
         Map<String, AttributeValue> start = null;
         if (after != null) {
             start = new HashMap<>(FavKeys.favourite(userId, after.id()).toAttributeMap());
-            start.put(TableSchema.FAV_TYPE_KEY, AttributeValue.fromS(FavKeys.byType(userId, type)));
-            start.put(TableSchema.CLIPPED_KEY,
+            start.put(FavKeys.FAV_TYPE_KEY, AttributeValue.fromS(FavKeys.byType(userId, type)));
+            start.put(FavKeys.CLIPPED_KEY,
                     AttributeValue.fromS(FavKeys.clipped(Timestamps.parse(after.sort()), after.id())));
         }
         // One item more than the page, so that a shard which returns fewer is known to be exhausted.
-        return newestFirst(TableSchema.FAVOURITES_BY_TYPE_INDEX, TableSchema.FAV_TYPE_KEY,
+        return newestFirst(FavKeys.FAVOURITES_BY_TYPE_INDEX, FavKeys.FAV_TYPE_KEY,
                 FavKeys.byType(userId, type)).request(table, limit + 1, start);
     }
 
     /** Where a favourite (or a {@code LastEvaluatedKey} of FavouritesByType) sits: its clip time and its id. */
     static Position position(Map<String, AttributeValue> item) {
-        String clipped = Items.string(item, TableSchema.CLIPPED_KEY);
+        String clipped = Items.string(item, FavKeys.CLIPPED_KEY);
         int hash = clipped.indexOf('#');
         if (hash < 0) {
             throw new MalformedItemException("clippedKey '" + clipped + "' is not <clippedAt>#<favouriteId>");
@@ -162,7 +162,7 @@ final class FavStore {
             Condition word = Condition.contains(Favs.SEARCH_WORDS, " " + words.get(i) + (last ? "" : " "));
             filter = filter == null ? word : filter.and(word);
         }
-        Query query = newestFirst(TableSchema.FAVOURITE_SEARCH_INDEX, TableSchema.SEARCH_KEY,
+        Query query = newestFirst(FavKeys.FAVOURITE_SEARCH_INDEX, FavKeys.SEARCH_KEY,
                 FavKeys.searchPartition(userId, SearchTerms.term(SearchTerms.pick(words)))).filter(filter);
         List<Map<String, AttributeValue>> found = new ArrayList<>();
         Map<String, AttributeValue> next = start;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -31,8 +30,8 @@ public record Favourite(String userId, String favouriteId, FavouriteType type, S
 
     /** The favourite's item: its fields, its incarnation and the keys of FavouritesByType. */
     public static final ItemSchema<Favourite> SCHEMA = fields()
-            .computed(TableSchema.FAV_TYPE_KEY, favourite -> FavKeys.byType(favourite.userId, favourite.type))
-            .computed(TableSchema.CLIPPED_KEY, Favourite::clipped)
+            .computed(FavKeys.FAV_TYPE_KEY, favourite -> FavKeys.byType(favourite.userId, favourite.type))
+            .computed(FavKeys.CLIPPED_KEY, Favourite::clipped)
             .build();
 
     /** The fields the contract shows, as a link and a search entry carry them too: no incarnation, no index keys. */

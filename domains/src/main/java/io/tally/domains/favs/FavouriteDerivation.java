@@ -2,7 +2,6 @@ package io.tally.domains.favs;
 
 import static io.tally.core.Items.s;
 
-import io.tally.core.TableSchema;
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.Document;
@@ -57,8 +56,8 @@ public final class FavouriteDerivation extends EntityDerivation<Favourite> {
     static Map<String, AttributeValue> entry(Favourite favourite, String term) {
         Map<String, AttributeValue> values = Favourite.FIELDS.fieldsOf(favourite);
         values.put(Favs.SEARCH_WORDS, s(SearchTerms.wordList(favourite.title())));
-        values.put(TableSchema.SEARCH_KEY, s(FavKeys.searchPartition(favourite.userId(), term)));
-        values.put(TableSchema.CLIPPED_KEY, s(favourite.clipped()));
+        values.put(FavKeys.SEARCH_KEY, s(FavKeys.searchPartition(favourite.userId(), term)));
+        values.put(FavKeys.CLIPPED_KEY, s(favourite.clipped()));
         return values;
     }
 

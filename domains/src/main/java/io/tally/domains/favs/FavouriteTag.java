@@ -3,7 +3,6 @@ package io.tally.domains.favs;
 import io.tally.core.ItemSchema;
 import io.tally.core.Items;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,10 +25,10 @@ public record FavouriteTag(Favourite favourite, String tagId, Instant linkedAt, 
             ItemSchema.of(FavouriteTag.class, Favs.FAVOURITE_TAG, FavouriteTag::key)
                     .notStored("favourite")
                     .computed(FAVOURITE_INCARNATION, link -> link.favourite.incarnation())
-                    .computed(TableSchema.LINK_TAG_KEY, link -> FavKeys.byTag(link.userId(), link.tagId))
-                    .computed(TableSchema.LINK_TAG_TYPE_KEY,
+                    .computed(FavKeys.LINK_TAG_KEY, link -> FavKeys.byTag(link.userId(), link.tagId))
+                    .computed(FavKeys.LINK_TAG_TYPE_KEY,
                             link -> FavKeys.byTagAndType(link.userId(), link.tagId, link.favourite.type()))
-                    .computed(TableSchema.CLIPPED_KEY, link -> link.favourite.clipped())
+                    .computed(FavKeys.CLIPPED_KEY, link -> link.favourite.clipped())
                     .readBy(FavouriteTag::read)
                     .build();
 

@@ -6,7 +6,6 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
-import io.tally.core.TableSchema;
 import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
@@ -45,7 +44,7 @@ public final class Favs extends DeclaredDomain {
             .key("FAVSEARCH#<userId>#<favouriteId> / <term>", FavKeys::searchEntry)
             .document(Favourite.FAVOURITE_ID, Favourite.USER_ID, Favourite.TYPE, Favourite.TITLE, Favourite.CONTENT_URL,
                     Favourite.THUMBNAIL_URL, Favourite.CREATOR_ID, Favourite.CLIPPED_AT, SEARCH_WORDS)
-            .indexKeys(TableSchema.SEARCH_KEY, TableSchema.CLIPPED_KEY)
+            .indexKeys(FavKeys.SEARCH_KEY, FavKeys.CLIPPED_KEY)
             .build();
 
     /** The favourites' part of the dashboard: their total (a user's favourites are not the read side's to show). */
@@ -58,6 +57,9 @@ public final class Favs extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG, QUOTA)
                 .derivedTypes(SEARCH_ENTRY)
+                .indexes(FavKeys.TAGS_BY_NAME, FavKeys.TAGS_BY_CREATION, FavKeys.TAGS_BY_ACCESS,
+                        FavKeys.FAVOURITES_BY_TYPE, FavKeys.LINKS_BY_TAG, FavKeys.LINKS_BY_TAG_TYPE,
+                        FavKeys.FAVOURITE_SEARCH)
                 .views(FavFigures.STATS, FavFigures.GLOBAL)
                 .sharedCounters(GLOBAL_FAVOURITES)
                 .events(TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED, TagDerivation.TAG_DELETED,

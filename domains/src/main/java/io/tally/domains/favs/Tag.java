@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
 import java.time.Instant;
 import java.util.Map;
@@ -25,9 +24,9 @@ public record Tag(@JsonIgnore String userId, String tagId, String name, Instant 
     public static final String INCARNATION = "incarnation";
 
     public static final ItemSchema<Tag> SCHEMA = ItemSchema.of(Tag.class, Favs.TAG, Tag::key)
-            .computed(TableSchema.TAG_NAME_KEY, tag -> nameKey(tag.name))
-            .computed(TableSchema.TAG_CREATED_KEY, tag -> timeKey(tag.createdAt, tag.tagId))
-            .computed(TableSchema.TAG_ACCESSED_KEY, tag -> timeKey(tag.lastAccessAt, tag.tagId))
+            .computed(FavKeys.TAG_NAME_KEY, tag -> nameKey(tag.name))
+            .computed(FavKeys.TAG_CREATED_KEY, tag -> timeKey(tag.createdAt, tag.tagId))
+            .computed(FavKeys.TAG_ACCESSED_KEY, tag -> timeKey(tag.lastAccessAt, tag.tagId))
             .build();
 
     public Key key() {

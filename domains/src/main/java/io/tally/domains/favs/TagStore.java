@@ -32,9 +32,9 @@ final class TagStore {
 
     /** How a list of tags is sorted: one LSI each; the contract's names. */
     enum Sort {
-        NAME("name", TableSchema.TAGS_BY_NAME_INDEX, TableSchema.TAG_NAME_KEY, true),
-        CREATED("created", TableSchema.TAGS_BY_CREATION_INDEX, TableSchema.TAG_CREATED_KEY, false),
-        ACCESSED("accessed", TableSchema.TAGS_BY_ACCESS_INDEX, TableSchema.TAG_ACCESSED_KEY, false);
+        NAME("name", FavKeys.TAGS_BY_NAME_INDEX, FavKeys.TAG_NAME_KEY, true),
+        CREATED("created", FavKeys.TAGS_BY_CREATION_INDEX, FavKeys.TAG_CREATED_KEY, false),
+        ACCESSED("accessed", FavKeys.TAGS_BY_ACCESS_INDEX, FavKeys.TAG_ACCESSED_KEY, false);
 
         final String value;
         final String index;
@@ -115,7 +115,7 @@ final class TagStore {
                 write.putNew(TagName.SCHEMA, new TagName(userId, name, tagId)).orElse(() -> nameTaken(name));
             }
             write.update(Tag.SCHEMA, tag.key(), Update.of().set(Tag.NAME, name)
-                    .set(TableSchema.TAG_NAME_KEY, Tag.nameKey(name)), asRead(tag)).orElse(ChangedMeanwhile::new);
+                    .set(FavKeys.TAG_NAME_KEY, Tag.nameKey(name)), asRead(tag)).orElse(ChangedMeanwhile::new);
             if (moves) {
                 release(write, tag);
             }
@@ -185,7 +185,7 @@ final class TagStore {
         try {
             // Refused: another reader recorded an access meanwhile, or the tag is gone; either way nothing to do.
             tags.update(tag.key(), Update.of().set(Tag.LAST_ACCESS_AT, now)
-                            .set(TableSchema.TAG_ACCESSED_KEY, Tag.timeKey(now, tag.tagId())),
+                            .set(FavKeys.TAG_ACCESSED_KEY, Tag.timeKey(now, tag.tagId())),
                     Condition.is(Tag.INCARNATION, tag.incarnation()).and(Condition.is(Tag.LAST_ACCESS_AT,
                             tag.lastAccessAt())), current -> null);
         } catch (SdkException e) {

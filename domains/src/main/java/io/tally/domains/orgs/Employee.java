@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -19,7 +18,7 @@ public record Employee(String employeeId, String orgId, String name, String emai
                        @JsonIgnore String incarnation) implements OrgPart {
     public static final ItemSchema<Employee> SCHEMA = ItemSchema.of(Employee.class, Orgs.EMPLOYEE, Employee::key)
             .optional("details")
-            .computed(TableSchema.LOOKUP_KEY, employee -> OrgKeys.employeeLookup(employee.employeeId))
+            .computed(OrgKeys.LOOKUP_KEY, employee -> OrgKeys.employeeLookup(employee.employeeId))
             .build();
 
     @Override

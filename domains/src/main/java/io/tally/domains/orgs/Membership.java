@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -26,7 +25,7 @@ public record Membership(String orgId, String teamId, String employeeId, String 
     public static final ItemSchema<Membership> SCHEMA =
             ItemSchema.of(Membership.class, Orgs.MEMBERSHIP, Membership::key)
                     .optional("role")
-                    .computed(TableSchema.LOOKUP_KEY, m -> OrgKeys.membershipSk(m.orgId, m.employeeId))
+                    .computed(OrgKeys.LOOKUP_KEY, m -> OrgKeys.membershipSk(m.orgId, m.employeeId))
                     .build();
 
     public Key key() {

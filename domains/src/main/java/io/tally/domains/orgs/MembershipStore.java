@@ -21,7 +21,7 @@ final class MembershipStore {
     /** A team's list pages by the table's key. */
     static final Set<String> TEAM_LIST_KEY = Set.of(TableSchema.PK, TableSchema.SK);
     /** An employee's list pages by the reverse lookup's key, which includes the table's. */
-    static final Set<String> EMPLOYEE_LIST_KEY = Set.of(TableSchema.LOOKUP_KEY, TableSchema.PK, TableSchema.SK);
+    static final Set<String> EMPLOYEE_LIST_KEY = Set.of(OrgKeys.LOOKUP_KEY, TableSchema.PK, TableSchema.SK);
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -102,7 +102,7 @@ final class MembershipStore {
      * table's {@code pk}).
      */
     QueryPage ofEmployee(Employee employee, int limit, Map<String, AttributeValue> start) {
-        return memberships.page(Query.globalIndex(TableSchema.REVERSE_LOOKUP_INDEX, TableSchema.LOOKUP_KEY,
+        return memberships.page(Query.globalIndex(OrgKeys.REVERSE_LOOKUP_INDEX, OrgKeys.LOOKUP_KEY,
                 OrgKeys.membershipSk(employee.orgId(), employee.employeeId())), limit, start, EMPLOYEE_LIST_KEY);
     }
 }

@@ -1,6 +1,8 @@
 package io.tally.domains.orgs;
 
 import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.core.domain.TableIndex;
 
 /**
  * The key patterns of organisations, teams and employees (seed 002). Identifiers are validated by
@@ -31,6 +33,18 @@ public final class OrgKeys {
     public static final String EMPLOYEE_REF_PREFIX = "EMPLOYEE#";
     public static final String EMPLOYEE_REF_SK = "#EMPLOYEEREF#";
     public static final String STATS_SK = "#STATS#";
+
+    /**
+     * Sparse GSI of seed 002, the reverse lookup: hash {@link #LOOKUP_KEY}, a copy of the sort key carried only by
+     * teams, employees and memberships (the seed indexes the sort key itself, which would put every item of the table
+     * in the index); range {@code pk}. It answers "team by id", "employee by id" and "teams of an employee".
+     */
+    public static final String REVERSE_LOOKUP_INDEX = "ReverseLookup";
+    public static final String LOOKUP_KEY = "lookupKey";
+
+    static final TableIndex REVERSE_LOOKUP = TableIndex.global(REVERSE_LOOKUP_INDEX, LOOKUP_KEY, TableSchema.PK)
+            .described("Seed 002's reverse lookup (the sort key as hash key): team by id, employee by id, teams of an"
+                    + " employee. Sparse: only teams, employees and memberships carry lookupKey (a copy of their sk).");
 
     private OrgKeys() {
     }

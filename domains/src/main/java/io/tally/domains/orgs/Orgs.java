@@ -61,6 +61,7 @@ public final class Orgs extends DeclaredDomain {
         super(Declaration.of("orgs")
                 .requires(UsersDomain.NAME)
                 .entityTypes(ORGANISATION, TEAM, EMPLOYEE, MEMBERSHIP, TEAM_REF, EMPLOYEE_REF)
+                .indexes(OrgKeys.REVERSE_LOOKUP)
                 .views(OrgFigures.ORG, OrgFigures.TEAM, OrgFigures.ORGS, OrgFigures.EMPLOYEES)
                 .lookup(ORGANISATION, OrgKeys::organisation)
                 .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)

@@ -1,6 +1,5 @@
 package io.tally.domains.orgs;
 
-import io.tally.core.Ids;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.TableSchema;
@@ -79,7 +78,7 @@ final class PartStore<T extends Record & OrgPart> {
      */
     T lookUp(String id) {
         String lookup = kind == Kind.TEAM ? OrgKeys.teamLookup(id) : OrgKeys.employeeLookup(id);
-        return parts.all(Query.globalIndex(TableSchema.REVERSE_LOOKUP_INDEX, TableSchema.LOOKUP_KEY, lookup)).stream()
+        return parts.all(Query.globalIndex(OrgKeys.REVERSE_LOOKUP_INDEX, OrgKeys.LOOKUP_KEY, lookup)).stream()
                 .max(Comparator.comparing(OrgPart::createdAt))
                 .orElseThrow(() -> ApiException.notFound(kind.noun() + " '" + id + "' does not exist"));
     }

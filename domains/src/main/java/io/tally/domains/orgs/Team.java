@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -23,7 +22,7 @@ public record Team(String teamId, String orgId, String name, String details, Ins
 
     public static final ItemSchema<Team> SCHEMA = ItemSchema.of(Team.class, Orgs.TEAM, Team::key)
             .optional("details")
-            .computed(TableSchema.LOOKUP_KEY, team -> OrgKeys.teamLookup(team.teamId))
+            .computed(OrgKeys.LOOKUP_KEY, team -> OrgKeys.teamLookup(team.teamId))
             .build();
 
     @Override

@@ -114,6 +114,7 @@ public final class Songs extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(SONG, DOWNLOAD)
                 .derivedTypes(SONG_STATS, SONG_DAY, SONG_MONTH, DOWNLOAD_DAY)
+                .projects(TableSchema.CYCLE_SELECTOR_INDEX, Month.SONG_ID, Month.MONTH)
                 .views(SongFigures.DOWNLOADS)
                 .sharedCounters(GLOBAL_DOWNLOADS)
                 .events(SongDerivation.SONG_ADDED, DownloadDerivation.DOWNLOAD_REFUNDED)

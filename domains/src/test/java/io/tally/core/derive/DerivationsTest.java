@@ -64,7 +64,7 @@ class DerivationsTest {
         assertThat(postChanges.counterDeltas()).containsKey(created);
         assertThat(PartialKeys.baseOf(derivations.place(created, "shardId-0007")))
                 .isEqualTo(Users.globalStatsKey(Shards.of("shardId-0007", 11)));
-        assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(TableSchema.STATUS_SHARD).s())
+        assertThat(postChanges.documents().get(BlogKeys.postProjection("p1")).values().get(BlogKeys.STATUS_SHARD).s())
                 .isEqualTo(BlogKeys.statusShard(PostStatus.CREATED, Shards.of("p1", 5)));
         assertThat(itemChanges.documents().get(CatalogueKeys.selectorEntry("item-9")).values().get(TableSchema.SELECTOR).s())
                 .isEqualTo("back-catalogue:" + Shards.of("item-9", 7));

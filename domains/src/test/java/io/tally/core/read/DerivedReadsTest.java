@@ -9,6 +9,7 @@ import io.tally.core.domain.DomainRegistry;
 import io.tally.core.read.ShardMerge.Position;
 import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.catalogue.Catalogue;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ class DerivedReadsTest {
 
     @Test
     void listed_derivedTypeWithIndexKeys_showsTheDocumentWithoutThemThenCountersThenKeyParts() {
-        assertThat(DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, TableSchema.STATUS_POSTED_AT)).containsExactly(
+        assertThat(DerivedReads.listed(Blog.POST_PROJECTION, TableSchema.PK, BlogKeys.STATUS_POSTED_AT)).containsExactly(
                 "entityType", "postId", "userId", "title", "status", "createdAt", "updatedAt", "comments", "pk",
                 "statusPostedAt");
         assertThat(DerivedReads.listed(Catalogue.SELECTOR_ENTRY, TableSchema.PK)).containsExactly(

@@ -131,9 +131,9 @@ class PostDerivationTest {
 
         assertThat(document.values().keySet()).containsExactlyInAnyOrderElementsOf(Blog.POST_PROJECTION.document());
         assertThat(document.values().values()).allSatisfy(value -> assertThat(value.s()).isNotNull());
-        assertThat(document.values().get(TableSchema.STATUS_SHARD).s())
+        assertThat(document.values().get(BlogKeys.STATUS_SHARD).s())
                 .isEqualTo("POSTS#updated#" + Shards.of("p1", STATUS_SHARDS));
-        assertThat(document.values().get(TableSchema.STATUS_POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
+        assertThat(document.values().get(BlogKeys.STATUS_POSTED_AT).s()).isEqualTo("2019-01-22T10:28:49.930Z#p1");
     }
 
     @Test
@@ -175,7 +175,7 @@ class PostDerivationTest {
 
     private static String statusShard(Post post) {
         return DERIVATION.derive(RECORD_ID, null, post.toItem()).documents().get(BlogKeys.postProjection(post.postId()))
-                .values().get(TableSchema.STATUS_SHARD).s();
+                .values().get(BlogKeys.STATUS_SHARD).s();
     }
 
     private static Post withTitle(Post post, String title) {
@@ -196,9 +196,9 @@ class PostDerivationTest {
                 Blog.Projection.STATUS, AttributeValue.fromS(post.status().value()),
                 Blog.Projection.CREATED_AT, AttributeValue.fromS(Timestamps.format(post.createdAt())),
                 Blog.Projection.UPDATED_AT, AttributeValue.fromS(Timestamps.format(post.updatedAt())),
-                TableSchema.STATUS_SHARD, AttributeValue.fromS(
+                BlogKeys.STATUS_SHARD, AttributeValue.fromS(
                         BlogKeys.statusShard(post.status(), Shards.of(post.postId(), STATUS_SHARDS))),
-                TableSchema.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(post.postId(), post.createdAt()))),
+                BlogKeys.STATUS_POSTED_AT, AttributeValue.fromS(BlogKeys.postedAt(post.postId(), post.createdAt()))),
                 2 * post.version());
     }
 }

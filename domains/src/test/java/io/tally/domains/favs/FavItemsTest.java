@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
-import io.tally.core.TableSchema;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,17 +35,17 @@ class FavItemsTest {
         assertThat(FavouriteTag.fromItem(link.toItem())).isEqualTo(link);
         assertThat(TagName.tagIdOf(new TagName("u1", "FOOD", "t1").toItem())).isEqualTo("t1");
 
-        assertThat(favourite.toItem()).containsKeys(TableSchema.FAV_TYPE_KEY, TableSchema.CLIPPED_KEY)
-                .doesNotContainKeys(TableSchema.LINK_TAG_KEY, TableSchema.SEARCH_KEY, TableSchema.TAG_NAME_KEY);
-        assertThat(favourite.toItem().get(TableSchema.FAV_TYPE_KEY).s()).isEqualTo("u1#link");
-        assertThat(favourite.toItem().get(TableSchema.CLIPPED_KEY).s()).isEqualTo("2021-10-10T05:45:28.000Z#f1");
-        assertThat(link.toItem().get(TableSchema.LINK_TAG_KEY).s()).isEqualTo("u1#t1");
-        assertThat(link.toItem().get(TableSchema.LINK_TAG_TYPE_KEY).s()).isEqualTo("u1#t1#link");
-        assertThat(link.toItem()).doesNotContainKeys(TableSchema.FAV_TYPE_KEY);
-        assertThat(tag.toItem().get(TableSchema.TAG_NAME_KEY).s()).isEqualTo("food");
-        assertThat(tag.toItem().get(TableSchema.TAG_ACCESSED_KEY).s()).isEqualTo("2021-10-10T05:46:28.000Z#t1");
-        assertThat(new TagName("u1", "FOOD", "t1").toItem()).doesNotContainKeys(TableSchema.TAG_NAME_KEY,
-                TableSchema.TAG_CREATED_KEY, TableSchema.TAG_ACCESSED_KEY);
+        assertThat(favourite.toItem()).containsKeys(FavKeys.FAV_TYPE_KEY, FavKeys.CLIPPED_KEY)
+                .doesNotContainKeys(FavKeys.LINK_TAG_KEY, FavKeys.SEARCH_KEY, FavKeys.TAG_NAME_KEY);
+        assertThat(favourite.toItem().get(FavKeys.FAV_TYPE_KEY).s()).isEqualTo("u1#link");
+        assertThat(favourite.toItem().get(FavKeys.CLIPPED_KEY).s()).isEqualTo("2021-10-10T05:45:28.000Z#f1");
+        assertThat(link.toItem().get(FavKeys.LINK_TAG_KEY).s()).isEqualTo("u1#t1");
+        assertThat(link.toItem().get(FavKeys.LINK_TAG_TYPE_KEY).s()).isEqualTo("u1#t1#link");
+        assertThat(link.toItem()).doesNotContainKeys(FavKeys.FAV_TYPE_KEY);
+        assertThat(tag.toItem().get(FavKeys.TAG_NAME_KEY).s()).isEqualTo("food");
+        assertThat(tag.toItem().get(FavKeys.TAG_ACCESSED_KEY).s()).isEqualTo("2021-10-10T05:46:28.000Z#t1");
+        assertThat(new TagName("u1", "FOOD", "t1").toItem()).doesNotContainKeys(FavKeys.TAG_NAME_KEY,
+                FavKeys.TAG_CREATED_KEY, FavKeys.TAG_ACCESSED_KEY);
         assertThatThrownBy(() -> Favourite.fromItem(tag.toItem())).isInstanceOf(MalformedItemException.class);
     }
 

@@ -38,11 +38,11 @@ class OrgItemsTest {
         assertThat(Membership.fromItem(membership.toItem())).isEqualTo(membership);
         assertThat(IdReservation.fromItem(IdReservation.Kind.TEAM, ref.toItem())).isEqualTo(ref);
 
-        assertThat(org.toItem()).doesNotContainKey(TableSchema.LOOKUP_KEY);
-        assertThat(ref.toItem()).doesNotContainKey(TableSchema.LOOKUP_KEY);
-        assertThat(team.toItem().get(TableSchema.LOOKUP_KEY).s()).isEqualTo(team.toItem().get(TableSchema.SK).s());
-        assertThat(employee.toItem().get(TableSchema.LOOKUP_KEY).s()).isEqualTo("EMP#e1");
-        assertThat(membership.toItem().get(TableSchema.LOOKUP_KEY).s()).isEqualTo("ORG#abc#EMP#e1");
+        assertThat(org.toItem()).doesNotContainKey(OrgKeys.LOOKUP_KEY);
+        assertThat(ref.toItem()).doesNotContainKey(OrgKeys.LOOKUP_KEY);
+        assertThat(team.toItem().get(OrgKeys.LOOKUP_KEY).s()).isEqualTo(team.toItem().get(TableSchema.SK).s());
+        assertThat(employee.toItem().get(OrgKeys.LOOKUP_KEY).s()).isEqualTo("EMP#e1");
+        assertThat(membership.toItem().get(OrgKeys.LOOKUP_KEY).s()).isEqualTo("ORG#abc#EMP#e1");
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
-import io.tally.core.TableSchema;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
@@ -217,9 +216,9 @@ class LinkCascadeIT {
 
     /** The favourite ids in one partition of the search index. */
     private List<String> searchIndex(String partition) {
-        return dynamo.query(r -> r.tableName(table).indexName(TableSchema.FAVOURITE_SEARCH_INDEX)
+        return dynamo.query(r -> r.tableName(table).indexName(FavKeys.FAVOURITE_SEARCH_INDEX)
                         .keyConditionExpression("#p = :p")
-                        .expressionAttributeNames(Map.of("#p", TableSchema.SEARCH_KEY))
+                        .expressionAttributeNames(Map.of("#p", FavKeys.SEARCH_KEY))
                         .expressionAttributeValues(Map.of(":p", AttributeValue.fromS(partition))))
                 .items().stream().map(item -> item.get(Favourite.FAVOURITE_ID).s()).toList();
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.Key;
 import io.tally.core.ShardSettings;
-import io.tally.core.TableSchema;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.Derivations;
 import io.tally.core.domain.DomainRegistry;
@@ -206,7 +205,7 @@ class MembershipCascadeIT {
         assertThat(report.behindItems()).isZero();
         assertThat(report.undoneCascades()).isEmpty();
         assertThat(dynamo.scanPaginator(r -> r.tableName(table)).items().stream()
-                .filter(item -> item.containsKey(TableSchema.LOOKUP_KEY))
+                .filter(item -> item.containsKey(OrgKeys.LOOKUP_KEY))
                 .allMatch(item -> Orgs.TEAM.isTypeOf(item) || Orgs.EMPLOYEE.isTypeOf(item)
                         || Orgs.MEMBERSHIP.isTypeOf(item))).isTrue();
     }

@@ -1,6 +1,5 @@
 package io.tally.writer.stats;
 
-import io.tally.core.users.Users;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +9,7 @@ import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
+import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.PostStatus;
@@ -80,8 +80,8 @@ class StatsRoutesIT {
         if (p.comments() != null) {
             attributes.put("comments", n(p.comments()));
         }
-        attributes.put(TableSchema.STATUS_SHARD, s(BlogKeys.statusShard(p.status(), p.shard())));
-        attributes.put(TableSchema.STATUS_POSTED_AT, s(BlogKeys.postedAt(p.postId(), p.createdAt())));
+        attributes.put(BlogKeys.STATUS_SHARD, s(BlogKeys.statusShard(p.status(), p.shard())));
+        attributes.put(BlogKeys.STATUS_POSTED_AT, s(BlogKeys.postedAt(p.postId(), p.createdAt())));
         put(BlogKeys.postProjection(p.postId()), Blog.POST_PROJECTION.entityType(), attributes);
     }
 
