@@ -1,51 +1,67 @@
 package io.tally.core;
 
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * How many index partitions or items the stream processor spreads each kind of derived data over. The stream
- * processor places entries with these counts and the read side reads them back with the same counts: with fewer,
- * it would miss the entries in the other shards. Both functions parse them once from the same environment
- * variables ({@link #fromEnvironment}). Changing one moves entries: run {@code verify --repair} with the new value.
+ * The shard counts the functions run with, by {@link ShardSetting}: each domain declares the settings of what it
+ * spreads ({@code Declaration.shardSettings}), and Tally's own is {@link #GLOBAL}. Both functions parse them once from
+ * the same environment ({@link #fromEnvironment}); a setting not given is its default.
  *
- * @param selector partitions of the back catalogue in the CycleSelector index ({@code back-catalogue:<k>})
- * @param status   partitions of each status in the PostsByStatus index ({@code POSTS#<status>#<k>})
- * @param global   slots of the application-wide totals ({@code GLOBAL#STATS#<k>}), placed by stream shard
+ * @param counts the counts given, by environment variable; any other setting is its default
  */
-public record ShardSettings(int selector, int status, int global) {
+public record ShardSettings(Map<String, Integer> counts) {
     /**
-     * At most 100: the global totals are read with one BatchGetItem, which takes at most 100 keys, and a list's
-     * cursor carries one position per shard.
+     * At most 100: the global totals are read with one BatchGetItem, which takes at most 100 keys, and a list's cursor
+     * carries one position per shard.
      */
     public static final int MAX = 100;
     public static final int DEFAULT = 4;
-    public static final ShardSettings DEFAULTS = new ShardSettings(DEFAULT, DEFAULT, DEFAULT);
-
-    public static final String SELECTOR_SHARDS = "SELECTOR_SHARDS";
-    public static final String STATUS_SHARDS = "STATUS_SHARDS";
-    public static final String GLOBAL_SHARDS = "GLOBAL_SHARDS";
+    /** Every setting at its default. */
+    public static final ShardSettings DEFAULTS = new ShardSettings(Map.of());
+    /** Tally's own: the slots of the application-wide totals ({@code GLOBAL#STATS#<k>}), placed by stream shard. */
+    public static final ShardSetting GLOBAL = new ShardSetting("GLOBAL_SHARDS", DEFAULT,
+            "Partitions the global counters are spread over");
 
     public ShardSettings {
-        check("selector", selector);
-        check("status", status);
-        check("global", global);
+        counts = Map.copyOf(counts);
+        counts.forEach(ShardSettings::check);
+    }
+
+    /** The count of {@code setting}: the one given, else its default. */
+    public int count(ShardSetting setting) {
+        return counts.getOrDefault(setting.variable(), setting.defaultCount());
+    }
+
+    /** The count of {@link #GLOBAL}. */
+    public int global() {
+        return count(GLOBAL);
+    }
+
+    /** These settings with {@code setting} at {@code count}. */
+    public ShardSettings with(ShardSetting setting, int count) {
+        Map<String, Integer> more = new TreeMap<>(counts);
+        more.put(setting.variable(), count);
+        return new ShardSettings(more);
     }
 
     /**
-     * From {@code SELECTOR_SHARDS}, {@code STATUS_SHARDS} and {@code GLOBAL_SHARDS} (each 1..100, default 4).
+     * Every variable of the environment whose name ends in {@code _SHARDS} and that is set (each 1 to {@value #MAX}).
      *
-     * @throws IllegalStateException when a variable is set but not a whole number 1..100: a function must not
-     *                               start with counts that differ from the other function's
+     * @throws IllegalStateException when one is set but not a whole number 1..100: a function must not start with
+     *                               counts that differ from the other function's
      */
     public static ShardSettings fromEnvironment(Map<String, String> env) {
-        return new ShardSettings(count(env, SELECTOR_SHARDS), count(env, STATUS_SHARDS), count(env, GLOBAL_SHARDS));
+        Map<String, Integer> counts = new TreeMap<>();
+        env.forEach((name, value) -> {
+            if (name.endsWith("_SHARDS") && value != null && !value.isBlank()) {
+                counts.put(name, parse(name, value));
+            }
+        });
+        return new ShardSettings(counts);
     }
 
-    private static int count(Map<String, String> env, String name) {
-        String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return DEFAULT;
-        }
+    private static int parse(String name, String value) {
         int count;
         try {
             count = Integer.parseInt(value.trim());
@@ -59,9 +75,9 @@ public record ShardSettings(int selector, int status, int global) {
         return count;
     }
 
-    private static void check(String name, int count) {
+    static void check(String variable, int count) {
         if (count < 1 || count > MAX) {
-            throw new IllegalArgumentException(name + " shard count must be 1.." + MAX + ": " + count);
+            throw new IllegalArgumentException(variable + " must be 1.." + MAX + ": " + count);
         }
     }
 }

@@ -19,8 +19,9 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * The parts of the deployment template ({@code infra/template.yaml}) that are made from the domains, each between its
  * markers: the HTTP API's public read-side paths and their throttles (from the writer's route table,
  * {@link TemplateRoutes}), the stream mapping's filter of Tally's own records (from the registry's types,
- * {@link TemplateStreamFilter}) and the table's secondary indexes (from the indexes the domains declare,
- * {@link TemplateIndexes}). One generator for {@code tally-local template}, which writes or checks them for the
+ * {@link TemplateStreamFilter}), the table's secondary indexes (from the indexes the domains declare,
+ * {@link TemplateIndexes}) and the shard counts' parameters and variables (from the shard settings the domains
+ * declare, {@link TemplateShards}). One generator for {@code tally-local template}, which writes or checks them for the
  * domains on the class path and those of {@code --domain-jar}, and for {@code TemplateTest}, which checks the committed
  * template against this build's registry. Pure but for building the writer's routes (no call to any table).
  */
@@ -41,7 +42,11 @@ public final class TemplateSections {
                         TemplateRoutes.routeSettings(routes)),
                 new Section("stream filters", TemplateStreamFilter.BEGIN, TemplateStreamFilter.END,
                         TemplateStreamFilter.yaml(TemplateStreamFilter.ownTypes(registry))),
-                new Section("table indexes", TemplateIndexes.BEGIN, TemplateIndexes.END, TemplateIndexes.yaml(registry)));
+                new Section("table indexes", TemplateIndexes.BEGIN, TemplateIndexes.END, TemplateIndexes.yaml(registry)),
+                new Section("shard parameters", TemplateShards.PARAMETERS_BEGIN, TemplateShards.PARAMETERS_END,
+                        TemplateShards.parameters(registry)),
+                new Section("shard variables", TemplateShards.VARIABLES_BEGIN, TemplateShards.VARIABLES_END,
+                        TemplateShards.variables(registry)));
     }
 
     /**

@@ -13,6 +13,7 @@ import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.TableSchema;
@@ -767,7 +768,8 @@ class TemplateTest {
         String text = Files.readString(TEMPLATE);
         List<TemplateSections.Section> sections = TemplateSections.of(DomainRegistry.load());
         assertThat(sections).extracting(TemplateSections.Section::name)
-                .containsExactly("read-side routes", "read-side route settings", "stream filters", "table indexes");
+                .containsExactly("read-side routes", "read-side route settings", "stream filters", "table indexes",
+                        "shard parameters", "shard variables");
         assertThat(TemplateSections.stale(text, sections)).isEmpty();
         assertThat(TemplateSections.regenerate(text, sections)).isEqualTo(text);
         // A section that differs is named, and regenerating writes it back between its markers.
@@ -813,6 +815,26 @@ class TemplateTest {
                 .contains("              - month\n              - shelfId\n");
         assertThat(TemplateSections.stale(readTemplate(), TemplateSections.of(DomainRegistry.of(domains))))
                 .containsExactly("table indexes");
+    }
+
+    /**
+     * A shard setting a domain of one's own declares becomes a parameter of the template and a variable of both
+     * functions.
+     */
+    @Test
+    void anOutsideDomainsShardSetting_isGeneratedIntoTheParametersAndTheFunctionsEnvironment() {
+        var shelf = new DeclaredDomain(Declaration.of("shelf").entityTypes(EntityType.base("TemplateShelfShards"))
+                .shardSettings(new ShardSetting("SHELF_SHARDS", 8, "Partitions of the shelves"))) {
+        };
+        List<Domain> domains = new ArrayList<>(DomainRegistry.load().domains());
+        domains.add(shelf);
+        List<TemplateSections.Section> sections = TemplateSections.of(DomainRegistry.of(domains));
+        assertThat(sections.get(4).text()).endsWith("  ShelfShards:\n    Type: Number\n    Default: 8\n"
+                + "    MinValue: 1\n    MaxValue: 100\n    Description: Partitions of the shelves (SHELF_SHARDS)."
+                + " Changing it needs a rebuild of the derived data (verify --repair).\n");
+        assertThat(sections.get(5).text()).endsWith("        SHELF_SHARDS: !Ref ShelfShards\n");
+        assertThat(TemplateSections.stale(readTemplate(), sections)).containsExactly("shard parameters",
+                "shard variables");
     }
 
     private static String readTemplate() {

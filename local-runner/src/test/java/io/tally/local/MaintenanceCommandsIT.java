@@ -129,6 +129,20 @@ class MaintenanceCommandsIT {
     }
 
     @Test
+    void verify_shards_takesTheDeclaredSettings_andRefusesAnyOtherOrACountOutOfRange() {
+        // The run wrote with the default counts: a declared setting at its default is exact, another count differs.
+        assertThat(run("verify", "--endpoint", endpoint(), "--shards", "SELECTOR_SHARDS=4").out())
+                .contains("derived data is exact");
+        CommandRun unknown = run("verify", "--endpoint", endpoint(), "--shards", "SHELF_SHARDS=2");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--shards SHELF_SHARDS: no loaded domain declares it")
+                .contains("GLOBAL_SHARDS", "STATUS_SHARDS", "SELECTOR_SHARDS");
+        CommandRun outOfRange = run("verify", "--endpoint", endpoint(), "--shards", "GLOBAL_SHARDS=101");
+        assertThat(outOfRange.status()).isEqualTo(2);
+        assertThat(outOfRange.err()).contains("--shards GLOBAL_SHARDS must be a whole number 1..100, not '101'");
+    }
+
+    @Test
     void verify_unknownTable_oneLineAndStatus2() {
         CommandRun missing = run("verify", "--endpoint", endpoint(), "--table-name", "no-such-table");
 

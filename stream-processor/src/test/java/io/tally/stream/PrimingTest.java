@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.tally.core.ShardSettings;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.catalogue.CatalogueKeys;
 import io.tally.stream.engine.BatchResult;
 import io.tally.stream.engine.SourceRecord;
 import org.junit.jupiter.api.Test;
@@ -32,7 +34,8 @@ class PrimingTest {
     @Test
     void prime_canRunAgain_withOtherShardCounts() {
         assertThat(new Priming(ShardSettings.DEFAULTS).prime().records()).isEqualTo(2);
-        assertThat(new Priming(new ShardSettings(1, 1, 1)).prime().failedSequenceNumber()).isEmpty();
+        assertThat(new Priming(ShardSettings.DEFAULTS.with(ShardSettings.GLOBAL, 1).with(CatalogueKeys.SELECTOR_SHARDS, 1)
+                .with(BlogKeys.STATUS_SHARDS, 1)).prime().failedSequenceNumber()).isEmpty();
     }
 
     @Test

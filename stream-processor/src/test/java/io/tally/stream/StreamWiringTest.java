@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.ShardSettings;
+import io.tally.domains.catalogue.CatalogueKeys;
 import io.tally.stream.engine.Engine;
 import java.net.URI;
 import java.util.Map;
@@ -84,7 +85,7 @@ class StreamWiringTest {
     @Test
     void shardCounts_comeFromTheVariablesTheReadSideReads() {
         assertThat(ShardSettings.fromEnvironment(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2")))
-                .isEqualTo(new ShardSettings(8, 4, 2));
+                .isEqualTo(ShardSettings.DEFAULTS.with(CatalogueKeys.SELECTOR_SHARDS, 8).with(ShardSettings.GLOBAL, 2));
         assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "0")))
                 .hasMessageContaining("STATUS_SHARDS");
         assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "four")))

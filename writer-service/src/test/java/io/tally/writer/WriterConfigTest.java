@@ -3,10 +3,14 @@ package io.tally.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
+import io.tally.domains.blog.BlogKeys;
+import io.tally.domains.catalogue.CatalogueKeys;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,14 +28,18 @@ class WriterConfigTest {
 
     @Test
     void fromEnvironment_noShardSettings_defaultsToFourEach() {
-        assertThat(WriterConfig.fromEnvironment(env()).shards()).isEqualTo(new ShardSettings(4, 4, 4));
+        ShardSettings none = WriterConfig.fromEnvironment(env()).shards();
+        assertThat(none).isEqualTo(ShardSettings.DEFAULTS);
+        assertThat(List.of(none.count(CatalogueKeys.SELECTOR_SHARDS), none.count(BlogKeys.STATUS_SHARDS), none.global()))
+                .containsExactly(4, 4, 4);
         assertThat(WriterConfig.fromEnvironment(env("STATUS_SHARDS", " ")).shards()).isEqualTo(ShardSettings.DEFAULTS);
     }
 
     @Test
     void fromEnvironment_shardCounts_readsEachVariable() {
         var config = WriterConfig.fromEnvironment(env("SELECTOR_SHARDS", "8", "STATUS_SHARDS", "1", "GLOBAL_SHARDS", "100"));
-        assertThat(config.shards()).isEqualTo(new ShardSettings(8, 1, 100));
+        assertThat(List.of(config.shards().count(CatalogueKeys.SELECTOR_SHARDS),
+                config.shards().count(BlogKeys.STATUS_SHARDS), config.shards().global())).containsExactly(8, 1, 100);
     }
 
     @ParameterizedTest
@@ -49,8 +57,13 @@ class WriterConfigTest {
 
     @Test
     void shardSettings_outOfRange_areRefused() {
-        assertThatThrownBy(() -> new ShardSettings(0, 4, 4)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ShardSettings(4, 101, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ShardSettings.DEFAULTS.with(CatalogueKeys.SELECTOR_SHARDS, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ShardSettings.DEFAULTS.with(BlogKeys.STATUS_SHARDS, 101))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ShardSetting("STATUS", 4, "x")).hasMessageContaining("ending in _SHARDS");
+        assertThatThrownBy(() -> new ShardSetting("X_SHARDS", 0, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(BlogKeys.STATUS_SHARDS.parameter()).isEqualTo("StatusShards");
     }
 
     @Test

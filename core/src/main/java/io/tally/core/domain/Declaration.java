@@ -3,6 +3,7 @@ package io.tally.core.domain;
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.Key;
+import io.tally.core.ShardSetting;
 import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
@@ -52,6 +53,7 @@ public final class Declaration {
     private final List<io.tally.core.derive.Announcement<?>> announcements = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<TableIndex> indexes = new ArrayList<>();
+    private final List<ShardSetting> shardSettings = new ArrayList<>();
     private final List<TableIndex.Projected> projections = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
     private final List<EventType> events = new ArrayList<>();
@@ -114,6 +116,15 @@ public final class Declaration {
     /**
      * Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}).
      */
+    /**
+     * The shard counts of what the domain spreads over index partitions or items, each read from its environment
+     * variable by both functions and set from the template's parameter ({@link ShardSetting}).
+     */
+    public Declaration shardSettings(ShardSetting... declared) {
+        shardSettings.addAll(List.of(declared));
+        return this;
+    }
+
     /** The table's secondary indexes the domain reads, with their keys and projections ({@link TableIndex}). */
     public Declaration indexes(TableIndex... declared) {
         indexes.addAll(List.of(declared));
@@ -210,6 +221,10 @@ public final class Declaration {
 
     List<DerivedType> derivedTypes() {
         return List.copyOf(derivedTypes);
+    }
+
+    List<ShardSetting> shardSettings() {
+        return List.copyOf(shardSettings);
     }
 
     List<TableIndex> indexes() {

@@ -2,6 +2,7 @@ package io.tally.core.domain;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSetting;
 import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.demo.DemoLoad;
@@ -72,6 +73,11 @@ public abstract class DeclaredDomain implements Domain {
     @Override
     public final List<io.tally.core.derive.Announcement<?>> announcements() {
         return declaration.announcements();
+    }
+
+    @Override
+    public final List<ShardSetting> shardSettings() {
+        return declaration.shardSettings();
     }
 
     @Override

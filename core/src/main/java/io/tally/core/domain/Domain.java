@@ -2,6 +2,7 @@ package io.tally.core.domain;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.demo.DemoApi;
@@ -58,6 +59,11 @@ public interface Domain {
     }
 
     /** The counters it adds to shared derived items, in the order the read side shows them. */
+    /** The shard counts of what this domain spreads over partitions or items ({@link ShardSetting}). */
+    default List<ShardSetting> shardSettings() {
+        return List.of();
+    }
+
     /** The table's secondary indexes this domain reads ({@link TableIndex}): the table and the template are made from them. */
     default List<TableIndex> indexes() {
         return List.of();

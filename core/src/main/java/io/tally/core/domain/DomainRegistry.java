@@ -5,6 +5,7 @@ import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.PrunerPositionItem;
 import io.tally.core.ShardCursorItem;
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.StreamListingItem;
@@ -51,6 +52,7 @@ public final class DomainRegistry {
     /** Each derived type by its key pattern with the placeholders unnamed ({@link KeyPatterns#collision}). */
     private final Map<String, KeyPatterns.Seen> keyShapes = new HashMap<>();
     private final List<TableIndex> indexes;
+    private final List<ShardSetting> shardSettings = new ArrayList<>(List.of(ShardSettings.GLOBAL));
 
     private DomainRegistry(List<Domain> found) {
         this.domains = List.copyOf(ordered(found));
@@ -101,6 +103,22 @@ public final class DomainRegistry {
             checkViews(domain);
         }
         this.indexes = TableIndexes.gather(domains, DomainRegistry::invalid);
+        for (Domain domain : domains) {
+            for (ShardSetting setting : domain.shardSettings()) {
+                if (shardSettings.stream().anyMatch(known -> known.variable().equals(setting.variable()))) {
+                    throw invalid(domain, "the shard setting " + setting.variable() + " is declared twice");
+                }
+                shardSettings.add(setting);
+            }
+        }
+    }
+
+    /**
+     * The shard settings the functions read: Tally's own ({@link ShardSettings#GLOBAL}), then every domain's, in the
+     * registry's order; the template's shard parameters are made from them.
+     */
+    public List<ShardSetting> shardSettings() {
+        return List.copyOf(shardSettings);
     }
 
     /** The table's secondary indexes, every domain's, in the registry's order ({@link TableIndexes}). */

@@ -82,6 +82,7 @@ public final class Blog extends DeclaredDomain {
                 .entityTypes(POST, POST_REF, COMMENT)
                 .derivedTypes(POST_PROJECTION)
                 .indexes(BlogKeys.POSTS_BY_TIME, BlogKeys.POSTS_BY_STATUS)
+                .shardSettings(BlogKeys.STATUS_SHARDS)
                 .views(BlogFigures.POSTS, BlogFigures.COMMENTS)
                 .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
                         GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)
@@ -106,6 +107,6 @@ public final class Blog extends DeclaredDomain {
 
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new PostDerivation(shards.status()), new CommentDerivation());
+        return List.of(new PostDerivation(shards.count(BlogKeys.STATUS_SHARDS)), new CommentDerivation());
     }
 }

@@ -1,6 +1,8 @@
 package io.tally.domains.blog;
 
 import io.tally.core.Key;
+import io.tally.core.ShardSetting;
+import io.tally.core.ShardSettings;
 import io.tally.core.TableSchema;
 import io.tally.core.Timestamps;
 import io.tally.core.domain.TableIndex;
@@ -47,6 +49,10 @@ public final class BlogKeys {
      * {@link #POSTS_BY_TIME_INDEX} LSI, which no query reads, and every projection write would pay a write unit for it.
      */
     public static final String STATUS_POSTED_AT = "statusPostedAt";
+
+    /** Partitions each post status of the status index is spread over ({@code POSTS#<status>#<shard>}). */
+    public static final ShardSetting STATUS_SHARDS = new ShardSetting("STATUS_SHARDS", ShardSettings.DEFAULT,
+            "Partitions each post status of the status index is spread over");
 
     static final TableIndex POSTS_BY_TIME = TableIndex.local(POSTS_BY_TIME_INDEX, POSTED_AT)
             .described("A user's posts newest first, whatever their post ids.");

@@ -52,7 +52,7 @@ record PostProjectionRoutes(RouteContext context, PostProjectionStore projection
     ApiResponse postsByStatus(ApiRequest request) {
         PostStatus status = statusParameter(request.queryParameter("status"));
         int limit = Page.limit(request);
-        int shards = context.shards().status();
+        int shards = context.shards().count(BlogKeys.STATUS_SHARDS);
         String scope = PostProjectionRequests.statusScope(status, shards);
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), shards,
                 PostProjectionRequests::isValidPostPosition);

@@ -81,6 +81,7 @@ public final class Catalogue extends DeclaredDomain {
                 .requires(UsersDomain.NAME)
                 .entityTypes(CATALOGUE_ITEM, USER_ITEM, USER_ITEM_ENTRY)
                 .derivedTypes(SELECTOR_ENTRY)
+                .shardSettings(CatalogueKeys.SELECTOR_SHARDS)
                 .projects(TableSchema.CYCLE_SELECTOR_INDEX, Entry.ITEM_ID, Entry.TITLE,
                         Entry.SCORE)
                 .views(CatalogueFigures.ITEMS, CatalogueFigures.USER_ITEMS)
@@ -104,6 +105,6 @@ public final class Catalogue extends DeclaredDomain {
 
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new CatalogueItemDerivation(shards.selector()), new UserItemDerivation());
+        return List.of(new CatalogueItemDerivation(shards.count(CatalogueKeys.SELECTOR_SHARDS)), new UserItemDerivation());
     }
 }

@@ -1,6 +1,8 @@
 package io.tally.domains.catalogue;
 
 import io.tally.core.Key;
+import io.tally.core.ShardSetting;
+import io.tally.core.ShardSettings;
 import io.tally.core.Shards;
 import io.tally.core.Timestamps;
 import io.tally.core.users.Users;
@@ -31,6 +33,10 @@ public final class CatalogueKeys {
 
     /** Scores are zero-padded so that the string sort key orders them numerically. */
     private static final int SCORE_DIGITS = 10;
+
+    /** Partitions the back-catalogue selector is spread over ({@code back-catalogue:<k>}). */
+    public static final ShardSetting SELECTOR_SHARDS = new ShardSetting("SELECTOR_SHARDS", ShardSettings.DEFAULT,
+            "Partitions the back-catalogue selector is spread over");
 
     private CatalogueKeys() {
     }

@@ -32,7 +32,7 @@ record SelectorRoutes(RouteContext context, SelectorStore selectors) {
             throw ApiException.validation("selector", Selectors.describeRule());
         }
         int limit = Page.limit(request);
-        List<String> partitions = SelectorRequests.selectorPartitions(selector, context.shards().selector());
+        List<String> partitions = SelectorRequests.selectorPartitions(selector, context.shards().count(CatalogueKeys.SELECTOR_SHARDS));
         String scope = SelectorRequests.selectorScope(selector, partitions.size());
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"),
                 partitions.size(), SelectorRequests::isValidSelectorPosition);

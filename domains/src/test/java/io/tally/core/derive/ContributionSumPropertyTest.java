@@ -10,11 +10,13 @@ import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.User;
 import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
+import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.Comment;
 import io.tally.domains.blog.Post;
 import io.tally.domains.blog.PostStatus;
 import io.tally.domains.catalogue.Catalogue;
 import io.tally.domains.catalogue.CatalogueItem;
+import io.tally.domains.catalogue.CatalogueKeys;
 import io.tally.domains.catalogue.ItemState;
 import io.tally.domains.catalogue.UserItem;
 import java.time.Instant;
@@ -38,7 +40,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class ContributionSumPropertyTest {
     private static final int SEQUENCES = 300;
     private static final Instant T0 = Instant.parse("2019-01-22T10:00:00.000Z");
-    private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(new ShardSettings(3, 3, 3));
+    private static final Derivations DERIVATIONS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS
+            .with(ShardSettings.GLOBAL, 3).with(CatalogueKeys.SELECTOR_SHARDS, 3).with(BlogKeys.STATUS_SHARDS, 3));
 
     record Images(String name, EntityType type, Function<Random, Map<String, AttributeValue>> random) {
         @Override

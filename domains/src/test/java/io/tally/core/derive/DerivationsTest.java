@@ -52,7 +52,8 @@ class DerivationsTest {
 
     @Test
     void standard_settings_shardCountsReachEachDerivation() {
-        ShardSettings settings = new ShardSettings(7, 5, 11);
+        ShardSettings settings = ShardSettings.DEFAULTS.with(CatalogueKeys.SELECTOR_SHARDS, 7)
+                .with(BlogKeys.STATUS_SHARDS, 5).with(ShardSettings.GLOBAL, 11);
         Derivations derivations = DomainRegistry.load().derivations(settings);
         Post post = new Post("p1", "u1", "t", "b", PostStatus.CREATED, T1, T1, 1);
         CatalogueItem item = new CatalogueItem("item-9", null, 3, "back-catalogue", T1, 1);
@@ -72,7 +73,7 @@ class DerivationsTest {
 
     @Test
     void place_slottedCounter_goesToTheShardsPartialInTheSlotOfTheStreamShard_everySlotInUse() {
-        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
         CounterRef users = new CounterRef(Users.globalStatsKey(0), Users.GLOBAL_STATS, Users.GLOBAL_USERS.attribute());
         Set<Key> slots = new HashSet<>();
         for (int i = 0; i < 100; i++) {
@@ -88,7 +89,7 @@ class DerivationsTest {
 
     @Test
     void place_counterOfASharedType_goesToTheStreamShardsOwnPartialBesideTheItem() {
-        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
         CounterRef posts = SharedStats.user("u1", Blog.USER_POSTS);
 
         Key placed = derivations.place(posts, "shardId-1");
@@ -101,7 +102,7 @@ class DerivationsTest {
 
     @Test
     void place_counterOfAnUnsharedType_staysOnItsItem() {
-        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
         CounterRef comments = new CounterRef(BlogKeys.postProjection("p1"), Blog.POST_PROJECTION,
                 Blog.Projection.COMMENTS);
 

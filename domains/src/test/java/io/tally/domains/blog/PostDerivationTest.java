@@ -34,8 +34,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class PostDerivationTest {
     private static final int STATUS_SHARDS = 4;
     /** The post's derivation as the registry joins it with the blog's views (its counts are views'). */
-    private static final Derivation DERIVATION = DomainRegistry.load().derivations(new ShardSettings(
-            ShardSettings.DEFAULTS.selector(), STATUS_SHARDS, ShardSettings.DEFAULTS.global())).forType(Blog.POST)
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(ShardSettings.DEFAULTS
+            .with(BlogKeys.STATUS_SHARDS, STATUS_SHARDS)).forType(Blog.POST)
             .orElseThrow();
 
     private static final Instant CREATED = Instant.parse("2019-01-22T10:28:49.930Z");

@@ -32,8 +32,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 class CatalogueItemDerivationTest {
     private static final int SELECTOR_SHARDS = 4;
     /** The item's derivation as the registry joins it with the catalogue's views (its global count is a view's). */
-    private static final Derivation DERIVATION = DomainRegistry.load().derivations(new ShardSettings(SELECTOR_SHARDS,
-            ShardSettings.DEFAULTS.status(), ShardSettings.DEFAULTS.global())).forType(Catalogue.CATALOGUE_ITEM).orElseThrow();
+    private static final Derivation DERIVATION = DomainRegistry.load().derivations(ShardSettings.DEFAULTS
+            .with(CatalogueKeys.SELECTOR_SHARDS, SELECTOR_SHARDS)).forType(Catalogue.CATALOGUE_ITEM).orElseThrow();
 
     private static final Instant T1 = Instant.parse("2019-01-22T10:00:00.000Z");
     private static final Instant T2 = Instant.parse("2019-01-29T10:00:00.000Z");

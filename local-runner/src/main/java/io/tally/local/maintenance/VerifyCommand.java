@@ -1,6 +1,7 @@
 package io.tally.local.maintenance;
 
 import io.tally.core.Key;
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.DomainRegistry;
@@ -10,6 +11,7 @@ import io.tally.stream.rebuild.RepairReport;
 import io.tally.stream.rebuild.VerificationReport;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -66,17 +68,10 @@ public final class VerifyCommand extends TableCommand {
             + "left as they are")
     boolean allowUnknownTypes;
 
-    @Option(names = "--selector-shards", paramLabel = "N", defaultValue = "4",
-            description = "SELECTOR_SHARDS of the deployment (default: ${DEFAULT-VALUE})")
-    int selectorShards;
-
-    @Option(names = "--status-shards", paramLabel = "N", defaultValue = "4",
-            description = "STATUS_SHARDS of the deployment (default: ${DEFAULT-VALUE})")
-    int statusShards;
-
-    @Option(names = "--global-shards", paramLabel = "N", defaultValue = "4",
-            description = "GLOBAL_SHARDS of the deployment (default: ${DEFAULT-VALUE})")
-    int globalShards;
+    @Option(names = "--shards", paramLabel = "VARIABLE=N", mapFallbackValue = "",
+            description = "a shard count of the deployment, as its functions' environment sets it (GLOBAL_SHARDS=8; "
+                    + "repeat for each one that is not its default): the settings the loaded domains declare")
+    Map<String, String> shards = new LinkedHashMap<>();
 
     @Option(names = "--segments", paramLabel = "N", defaultValue = "4",
             description = "parallel scan segments (default: ${DEFAULT-VALUE})")
@@ -92,13 +87,13 @@ public final class VerifyCommand extends TableCommand {
         if (streamReaders < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--stream-readers must be at least 1");
         }
-        ShardSettings settings = new ShardSettings(selectorShards, statusShards, globalShards);
         DomainRegistry domains;
         try {
             domains = domainJars.registry();
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        ShardSettings settings = shardSettings(domains);
         Rebuilder rebuilder = new Rebuilder(clients.dynamo(), clients.streams(), table.tableName,
                 domains.derivations(settings), segments)
                 .withStreamSettle(table.aws ? AWS_STREAM_SETTLE : Duration.ZERO)
@@ -226,5 +221,24 @@ public final class VerifyCommand extends TableCommand {
         if (items.size() > SHOWN) {
             out.println("  ... and " + (items.size() - SHOWN) + " more");
         }
+    }
+
+    /** The counts of {@code --shards}, each a setting a loaded domain declares and a whole number 1..100. */
+    private ShardSettings shardSettings(DomainRegistry domains) {
+        ShardSettings settings = ShardSettings.DEFAULTS;
+        for (Map.Entry<String, String> given : shards.entrySet()) {
+            ShardSetting setting = domains.shardSettings().stream()
+                    .filter(declared -> declared.variable().equals(given.getKey())).findFirst()
+                    .orElseThrow(() -> new picocli.CommandLine.ParameterException(spec.commandLine(), "--shards "
+                            + given.getKey() + ": no loaded domain declares it; the settings: " + domains
+                            .shardSettings().stream().map(ShardSetting::variable).toList()));
+            try {
+                settings = settings.with(setting, Integer.parseInt(given.getValue().trim()));
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--shards " + given.getKey()
+                        + " must be a whole number 1.." + ShardSettings.MAX + ", not '" + given.getValue() + "'");
+            }
+        }
+        return settings;
     }
 }

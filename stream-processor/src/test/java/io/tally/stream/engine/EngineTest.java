@@ -141,7 +141,7 @@ class EngineTest {
 
     @Test
     void globalTotals_manyShards_eachShardWritesItsOwnPartialInItsSlot_oneWatermarkEach_andTheyAllSumToTheTotal() {
-        Derivations derivations = DomainRegistry.load().derivations(new ShardSettings(4, 4, 4));
+        Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
         InMemoryDerivedStore store = new InMemoryDerivedStore();
         Engine engine = engine(store, sink, derivations, new StreamMetrics(new SimpleMeterRegistry()));
         Map<Integer, Set<String>> shardsOfSlot = new HashMap<>();
