@@ -54,6 +54,7 @@ public final class Declaration {
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<TableIndex> indexes = new ArrayList<>();
     private final List<ShardSetting> shardSettings = new ArrayList<>();
+    private final List<KeyPattern> keyPatterns = new ArrayList<>();
     private final List<TableIndex.Projected> projections = new ArrayList<>();
     private final List<Lookup> lookups = new ArrayList<>();
     private final List<EventType> events = new ArrayList<>();
@@ -116,6 +117,18 @@ public final class Declaration {
     /**
      * Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}).
      */
+    /**
+     * The keys of the domain's base items of {@code type}, one pattern for each shape they take
+     * ({@code USER#<userId> / POST#<postId>#<createdAt>}): the registry refuses a pattern that could name an item of
+     * another type, base or derived, of any domain (a key-prefix collision).
+     */
+    public Declaration keyPatterns(EntityType type, String... patterns) {
+        for (String pattern : patterns) {
+            keyPatterns.add(new KeyPattern(type, pattern));
+        }
+        return this;
+    }
+
     /**
      * The shard counts of what the domain spreads over index partitions or items, each read from its environment
      * variable by both functions and set from the template's parameter ({@link ShardSetting}).
@@ -221,6 +234,10 @@ public final class Declaration {
 
     List<DerivedType> derivedTypes() {
         return List.copyOf(derivedTypes);
+    }
+
+    List<KeyPattern> keyPatterns() {
+        return List.copyOf(keyPatterns);
     }
 
     List<ShardSetting> shardSettings() {

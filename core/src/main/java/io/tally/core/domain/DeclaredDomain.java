@@ -76,6 +76,11 @@ public abstract class DeclaredDomain implements Domain {
     }
 
     @Override
+    public final List<KeyPattern> keyPatterns() {
+        return declaration.keyPatterns();
+    }
+
+    @Override
     public final List<ShardSetting> shardSettings() {
         return declaration.shardSettings();
     }

@@ -59,6 +59,11 @@ public interface Domain {
     }
 
     /** The counters it adds to shared derived items, in the order the read side shows them. */
+    /** The key patterns of this domain's base items, each held against every other type's ({@link KeyPattern}). */
+    default List<KeyPattern> keyPatterns() {
+        return List.of();
+    }
+
     /** The shard counts of what this domain spreads over partitions or items ({@link ShardSetting}). */
     default List<ShardSetting> shardSettings() {
         return List.of();

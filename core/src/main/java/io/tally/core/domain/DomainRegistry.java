@@ -49,8 +49,8 @@ public final class DomainRegistry {
     private final Map<String, DerivedType> derivedTypes = new LinkedHashMap<>();
     private final Map<String, List<SharedCounter>> sharedCounters = new HashMap<>();
     private final Map<String, Lookup> lookups = new LinkedHashMap<>();
-    /** Each derived type by its key pattern with the placeholders unnamed ({@link KeyPatterns#collision}). */
-    private final Map<String, KeyPatterns.Seen> keyShapes = new HashMap<>();
+    /** Every type's keys, derived and base, checked as the domains load. */
+    private final RegistryKeys keys = new RegistryKeys(DomainRegistry::invalid);
     private final List<TableIndex> indexes;
     private final List<ShardSetting> shardSettings = new ArrayList<>(List.of(ShardSettings.GLOBAL));
 
@@ -66,21 +66,13 @@ public final class DomainRegistry {
             });
             for (DerivedType type : domain.derivedTypes()) {
                 addEntityType(domain, type.entityType());
-                String why = KeyPatterns.disagreement(type).orElse(null);
-                if (why != null) {
-                    throw invalid(domain, type + ": " + why);
-                }
-                DerivedType clash = KeyPatterns.collision(type, keyShapes).orElse(null);
-                if (clash != null) {
-                    throw invalid(domain, type + " and " + clash + " have keys in common (patterns '"
-                            + type.keyPattern() + "' and '" + clash.keyPattern() + "'): each could write the other's"
-                            + " items");
-                }
+                keys.derived(domain, type);
                 derivedTypes.put(type.name(), type);
                 if (type.hasOpenCounters()) {
                     sharedCounters.put(type.name(), new ArrayList<>());
                 }
             }
+            keys.base(domain);
             for (Lookup lookup : domain.lookups()) {
                 if (lookups.put(lookup.type().attributeValue(), lookup) != null) {
                     throw invalid(domain, "the lookup of " + lookup.type() + " is declared twice");

@@ -1,6 +1,7 @@
 package io.tally.core.domain;
 
 import io.tally.core.DerivedType;
+import io.tally.core.EntityType;
 import io.tally.core.Key;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,10 +11,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The key patterns of derived types ({@link DerivedType#keyPattern}, e.g. {@code SONG#<songId> / DAY#<yyyy-MM-dd>}),
- * held against the keys their functions make and against each other when the registry loads: a pattern that says one
- * thing while the function writes another misleads every reader of the table's design, and two types of one pattern
- * would write each other's items. Pure.
+ * The key patterns of derived types ({@link DerivedType#keyPattern}, e.g. {@code SONG#<songId> / DAY#<yyyy-MM-dd>})
+ * and of base types ({@link Declaration#keyPatterns}), held against the keys their functions make (a derived type's)
+ * and against each other when the registry loads: a pattern that says one thing while the function writes another
+ * misleads every reader of the table's design, and two types of one pattern would write, or read, each other's items.
+ * Pure.
  */
 final class KeyPatterns {
     private static final Pattern PLACEHOLDER = Pattern.compile("<([^<>]+)>");
@@ -91,39 +93,73 @@ final class KeyPatterns {
 
     /**
      * A type seen before whose items this one's keys could be, or the other way round, or empty: their patterns are
-     * one but for the placeholders' names, or the key one's function makes of a sample subject is one the other's
-     * pattern describes ({@code TEAM#<teamId> / #STATS#} and {@code TEAM#<teamId> / <kind>}). This one is entered for
-     * the next.
+     * one but for the placeholders' names, or the key one's function makes of a sample subject (for a base type, the
+     * key its pattern makes of sample values) is one the other's pattern describes ({@code TEAM#<teamId> / #STATS#} and
+     * {@code TEAM#<teamId> / <kind>}). This one is entered for the next.
      */
-    static Optional<DerivedType> collision(DerivedType type, Map<String, Seen> seen) {
-        String shape = PLACEHOLDER.matcher(type.keyPattern()).replaceAll("<>");
+    static Optional<Seen> collision(Seen type, Map<String, Seen> seen) {
+        String shape = PLACEHOLDER.matcher(type.pattern()).replaceAll("<>");
         Seen same = seen.get(shape);
-        if (same != null && same.type() != type) {
-            return Optional.of(same.type());
+        if (same != null && !same.name().equals(type.name())) {
+            return Optional.of(same);
         }
-        Key mine = sample(type).key();
         for (Seen other : seen.values()) {
-            if (other.type() == type) {
+            if (other.name().equals(type.name())) {
                 continue;
             }
-            if (mine != null && describes(other.type(), mine)
+            if (type.sample() != null && describes(other, type.sample())
                     || other.sample() != null && describes(type, other.sample())) {
-                return Optional.of(other.type());
+                return Optional.of(other);
             }
         }
-        seen.put(shape, new Seen(type, mine));
+        seen.put(shape, type);
         return Optional.empty();
     }
 
-    /** A type {@link #collision} has seen, with its sample key (null for one keyed by its entity), made once. */
-    record Seen(DerivedType type, Key sample) {
+    /**
+     * A type {@link #collision} has seen: its name, its key pattern, whether it is slotted, and its sample key (null for
+     * one keyed by its entity), made once.
+     */
+    record Seen(String name, String pattern, boolean slotted, Key sample) {
+        /** A derived type, with the key its function makes of a sample subject. */
+        static Seen of(DerivedType type) {
+            return new Seen(type.name(), type.keyPattern(), type.isSlotted(), KeyPatterns.sample(type).key());
+        }
+
+        /** A base type's pattern ({@code Declaration.keyPatterns}), with the key it makes of sample values. */
+        static Seen of(EntityType type, String pattern) {
+            return new Seen(type.attributeValue(), pattern, false, sampleKey(pattern));
+        }
+    }
+
+    /** Why a base type's pattern is no key pattern, or empty. */
+    static Optional<String> malformed(String pattern) {
+        return pattern.split(" / ", -1).length == 2 && !pattern.contains("<>") ? Optional.empty()
+                : Optional.of("its key pattern '" + pattern + "' is not '<partition key> / <sort key>'");
+    }
+
+    /** The key a pattern describes with a sample value in each placeholder. */
+    private static Key sampleKey(String pattern) {
+        String[] halves = pattern.split(" / ", -1);
+        int[] index = {0};
+        String[] filled = new String[2];
+        for (int half = 0; half < 2; half++) {
+            filled[half] = PLACEHOLDER.matcher(halves[half]).replaceAll(m -> Matcher.quoteReplacement(
+                    sample(m.group(1), index[0]++)));
+        }
+        return new Key(filled[0], filled[1]);
     }
 
     /** Whether the key is one the type's pattern describes. */
     private static boolean describes(DerivedType type, Key key) {
-        String[] halves = type.keyPattern().split(" / ", -1);
-        return halves.length == 2 && regex(halves[0], type).matcher(key.pk()).matches()
-                && regex(halves[1], type).matcher(key.sk()).matches();
+        return describes(new Seen(type.name(), type.keyPattern(), type.isSlotted(), null), key);
+    }
+
+    /** Whether the key is one the pattern describes. */
+    private static boolean describes(Seen type, Key key) {
+        String[] halves = type.pattern().split(" / ", -1);
+        return halves.length == 2 && regex(halves[0], type.slotted()).matcher(key.pk()).matches()
+                && regex(halves[1], type.slotted()).matcher(key.sk()).matches();
     }
 
     /** A value a placeholder may hold: a date for a date's, else a made-up id. */
@@ -139,13 +175,13 @@ final class KeyPatterns {
     }
 
     /** A half of a pattern as a regular expression: its text as it is, each placeholder any non-empty text. */
-    private static Pattern regex(String half, DerivedType type) {
+    private static Pattern regex(String half, boolean slotted) {
         StringBuilder regex = new StringBuilder();
         Matcher placeholder = PLACEHOLDER.matcher(half);
         int at = 0;
         while (placeholder.find()) {
             regex.append(Pattern.quote(half.substring(at, placeholder.start())));
-            regex.append(type.isSlotted() && placeholder.group(1).equals(SLOT) ? "\\d+" : ".+");
+            regex.append(slotted && placeholder.group(1).equals(SLOT) ? "\\d+" : ".+");
             at = placeholder.end();
         }
         regex.append(Pattern.quote(half.substring(at)));

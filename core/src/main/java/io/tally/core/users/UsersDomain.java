@@ -43,6 +43,7 @@ public final class UsersDomain extends DeclaredDomain {
     public UsersDomain() {
         super(Declaration.of(NAME)
                 .entityTypes(Users.USER)
+                .keyPatterns(Users.USER, "USER#<userId> / #METADATA#<userId>")
                 .derivedTypes(Users.USER_STATS, Users.GLOBAL_STATS)
                 .sharedCounters(Users.GLOBAL_USERS)
                 .views(UserFigures.USERS)

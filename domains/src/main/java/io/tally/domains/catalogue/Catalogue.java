@@ -80,6 +80,10 @@ public final class Catalogue extends DeclaredDomain {
         super(Declaration.of("catalogue")
                 .requires(UsersDomain.NAME)
                 .entityTypes(CATALOGUE_ITEM, USER_ITEM, USER_ITEM_ENTRY)
+                .keyPatterns(CATALOGUE_ITEM, "ITEM#<itemId> / #METADATA#")
+                .keyPatterns(USER_ITEM, "USER#<userId> / useritem#<itemId>")
+                .keyPatterns(USER_ITEM_ENTRY, "USER#<userId> / item:<state>:<position>#<itemId>",
+                        "USER#<userId> / item:in-progress")
                 .derivedTypes(SELECTOR_ENTRY)
                 .shardSettings(CatalogueKeys.SELECTOR_SHARDS)
                 .projects(TableSchema.CYCLE_SELECTOR_INDEX, Entry.ITEM_ID, Entry.TITLE,

@@ -56,6 +56,11 @@ public final class Favs extends DeclaredDomain {
         super(Declaration.of("favourites")
                 .requires(UsersDomain.NAME)
                 .entityTypes(TAG, TAG_NAME, FAVOURITE, FAVOURITE_TAG, QUOTA)
+                .keyPatterns(TAG, "TAGS#<userId> / TAG#<tagId>")
+                .keyPatterns(TAG_NAME, "TAGS#<userId> / TAGNAME#<name>")
+                .keyPatterns(FAVOURITE, "FAVS#<userId> / FAV#<favouriteId>")
+                .keyPatterns(FAVOURITE_TAG, "FAVTAGS#<userId>#<favouriteId> / TAG#<tagId>")
+                .keyPatterns(QUOTA, "TAGS#<userId> / #QUOTA#", "FAVTAGS#<userId>#<favouriteId> / #QUOTA#")
                 .derivedTypes(SEARCH_ENTRY)
                 .indexes(FavKeys.TAGS_BY_NAME, FavKeys.TAGS_BY_CREATION, FavKeys.TAGS_BY_ACCESS,
                         FavKeys.FAVOURITES_BY_TYPE, FavKeys.LINKS_BY_TAG, FavKeys.LINKS_BY_TAG_TYPE,

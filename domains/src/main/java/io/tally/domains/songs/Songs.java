@@ -113,6 +113,8 @@ public final class Songs extends DeclaredDomain {
         super(Declaration.of("songs")
                 .requires(UsersDomain.NAME)
                 .entityTypes(SONG, DOWNLOAD)
+                .keyPatterns(SONG, "SONG#<songId> / #METADATA#")
+                .keyPatterns(DOWNLOAD, "SONG#<songId>#DL#<k> / DL#<downloadId>")
                 .derivedTypes(SONG_STATS, SONG_DAY, SONG_MONTH, DOWNLOAD_DAY)
                 .projects(TableSchema.CYCLE_SELECTOR_INDEX, Month.SONG_ID, Month.MONTH)
                 .views(SongFigures.DOWNLOADS)
