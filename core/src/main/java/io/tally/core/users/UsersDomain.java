@@ -28,17 +28,16 @@ public final class UsersDomain extends DeclaredDomain {
             DashboardSection.totals("/stats/global", tile("Users", "global.users", "users")));
 
     /**
-     * Tally's index of ranked lists ({@link io.tally.core.view.RankingView}, the catalogue's selector lists, the songs'
-     * charts): a partition per list (and shard), ranked by a number. Each domain whose entries it holds adds what its
-     * lists render to the projection ({@code Declaration.projects}).
+     * Tally's index of ranked lists ({@link io.tally.core.view.RankingView} and the domains' own lists): a partition per
+     * list (and shard), ranked by a number. Each domain whose entries it holds adds what its lists render to the
+     * projection ({@code Declaration.projects}).
      */
     public static final TableIndex RANKINGS_INDEX = TableIndex.global(TableSchema.CYCLE_SELECTOR_INDEX,
             TableSchema.SELECTOR, TableSchema.DATA).numericRange().including(TableSchema.ENTITY_TYPE).described(
-            "The ranked lists: catalogue items by selector, by score (seed 003), the back catalogue spread over"
-                    + " SelectorShards partitions, the monthly song charts and every domain's rankings. Only what the"
-                    + " lists render is projected: not the stream engine's bookkeeping (watermarks, srcRev), which"
-                    + " changes with every derived write and would cost the index a write each time"
-                    + " (docs/table-design.md, \"Index costs\").");
+            "Ranked lists: a partition per list (and shard), ranked by a number; every domain's ranking views and"
+                    + " selector lists, each domain adding what its lists render to the projection. Not the stream"
+                    + " engine's bookkeeping (watermarks, srcRev), which changes with every derived write and would"
+                    + " cost the index a write each time (docs/table-design.md, \"Index costs\").");
 
     public UsersDomain() {
         super(Declaration.of(NAME)
