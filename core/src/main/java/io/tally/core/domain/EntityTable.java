@@ -4,6 +4,7 @@ import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Requests;
 import io.tally.core.store.Transaction;
@@ -96,13 +97,6 @@ public final class EntityTable<T extends Record> {
             }
         }
         throw ApiException.conflict(key + " kept changing: try again");
-    }
-
-    /** The item changed between the read and the write. */
-    private static final class ChangedMeanwhile extends RuntimeException {
-        ChangedMeanwhile() {
-            super(null, null, false, false);
-        }
     }
 
     /** Every attribute as read, and none of the entity's other attributes there (one a concurrent write added). */

@@ -5,6 +5,7 @@ import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
+import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
@@ -45,13 +46,6 @@ final class UserItemStore {
 
     /** The user item as written, and whether the user did not have it before. */
     record Written(UserItem item, boolean created) {
-    }
-
-    /** The authoritative item changed since it was read: read it again and decide again. */
-    static final class ChangedMeanwhile extends RuntimeException {
-        ChangedMeanwhile() {
-            super(null, null, false, false);
-        }
     }
 
     /**

@@ -11,6 +11,7 @@ import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Position;
 import io.tally.core.read.ShardMerge.Resume;
 import io.tally.core.read.ShardMerge;
+import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
@@ -62,13 +63,6 @@ final class FavStore {
         this.table = table;
         this.favourites = TypedTable.of(dynamo, table, Favourite.SCHEMA);
         this.links = TypedTable.of(dynamo, table, FavouriteTag.SCHEMA);
-    }
-
-    /** Another request added a link between the count and the write: count again. */
-    private static final class ChangedMeanwhile extends RuntimeException {
-        ChangedMeanwhile() {
-            super(null, null, false, false);
-        }
     }
 
     /** Writes the favourite if its user exists and its id is new for the user. */

@@ -2,6 +2,7 @@ package io.tally.domains.favs;
 
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
@@ -51,13 +52,6 @@ final class TagStore {
         /** The key attributes of a position in the index: the table key and the index's range key. */
         Set<String> listKey() {
             return Set.of(TableSchema.PK, TableSchema.SK, rangeKey);
-        }
-    }
-
-    /** The tag or its reservation is no longer as read (a concurrent rename or delete): read it again. */
-    private static final class ChangedMeanwhile extends RuntimeException {
-        ChangedMeanwhile() {
-            super(null, null, false, false);
         }
     }
 

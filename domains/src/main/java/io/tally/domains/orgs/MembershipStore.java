@@ -2,6 +2,7 @@ package io.tally.domains.orgs;
 
 import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
+import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
@@ -35,13 +36,6 @@ final class MembershipStore {
 
     /** The outcome of a put: the membership as stored, and whether it is new. */
     record Put(Membership membership, boolean created) {
-    }
-
-    /** Another request changed the membership since it was read: read it again and decide anew. */
-    private static final class ChangedMeanwhile extends RuntimeException {
-        ChangedMeanwhile() {
-            super(null, null, false, false);
-        }
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ErrorCode;
+import io.tally.core.store.ChangedMeanwhile;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -50,9 +51,9 @@ class UserItemStoreTest {
     @Test
     void authoritativeChangedMeanwhile_asksForARetry() {
         assertThat(answer(false, false, seen("state", "orphaned"), NOT_REFUSED))
-                .isInstanceOf(UserItemStore.ChangedMeanwhile.class);
+                .isInstanceOf(ChangedMeanwhile.class);
         assertThat(answer(false, false, Optional.empty(), NOT_REFUSED))
-                .isInstanceOf(UserItemStore.ChangedMeanwhile.class);
+                .isInstanceOf(ChangedMeanwhile.class);
     }
 
     @Test
