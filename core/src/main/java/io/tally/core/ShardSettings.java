@@ -1,12 +1,13 @@
 package io.tally.core;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The shard counts the functions run with, by {@link ShardSetting}: each domain declares the settings of what it
- * spreads ({@code Declaration.shardSettings}), and Tally's own is {@link #GLOBAL}. Both functions parse them once from
- * the same environment ({@link #fromEnvironment}); a setting not given is its default.
+ * spreads ({@code Declaration.shardSettings}), and Tally's own is {@link #GLOBAL}. Both functions parse the declared
+ * ones once from the same environment ({@link #fromEnvironment}); a setting not given is its default.
  *
  * @param counts the counts given, by environment variable; any other setting is its default
  */
@@ -46,18 +47,20 @@ public record ShardSettings(Map<String, Integer> counts) {
     }
 
     /**
-     * Every variable of the environment whose name ends in {@code _SHARDS} and that is set (each 1 to {@value #MAX}).
+     * The variables of the {@code declared} settings that the environment sets (each 1 to {@value #MAX}); any other
+     * variable is not read.
      *
      * @throws IllegalStateException when one is set but not a whole number 1..100: a function must not start with
      *                               counts that differ from the other function's
      */
-    public static ShardSettings fromEnvironment(Map<String, String> env) {
+    public static ShardSettings fromEnvironment(Map<String, String> env, List<ShardSetting> declared) {
         Map<String, Integer> counts = new TreeMap<>();
-        env.forEach((name, value) -> {
-            if (name.endsWith("_SHARDS") && value != null && !value.isBlank()) {
-                counts.put(name, parse(name, value));
+        for (ShardSetting setting : declared) {
+            String value = env.get(setting.variable());
+            if (value != null && !value.isBlank()) {
+                counts.put(setting.variable(), parse(setting.variable(), value));
             }
-        });
+        }
         return new ShardSettings(counts);
     }
 

@@ -7,12 +7,15 @@ import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.users.UsersDomain;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Shard counts as the domains declare them and the functions read them from their environment. */
 class ShardSettingsTest {
     private static final ShardSetting SHELF = new ShardSetting("SHELF_LABEL_SHARDS", 6, "Partitions of shelves");
+    /** An undeclared *_SHARDS variable is not read, whatever it holds. */
+    private static final List<ShardSetting> DECLARED = List.of(ShardSettings.GLOBAL, SHELF);
 
     private static DeclaredDomain domain(String name, ShardSetting... settings) {
         return new DeclaredDomain(Declaration.of(name).entityTypes(EntityType.base("ShardSettings" + name))
@@ -21,21 +24,21 @@ class ShardSettingsTest {
     }
 
     @Test
-    void count_isTheOneGiven_elseTheSettingsDefault() {
+    void count_isTheOneGiven_elseTheSettingsDefault_andOnlyDeclaredVariablesAreRead() {
         ShardSettings settings = ShardSettings.fromEnvironment(Map.of("SHELF_LABEL_SHARDS", " 9 ", "OTHER", "x",
-                "GLOBAL_SHARDS", " "));
+                "GLOBAL_SHARDS", " ", "UNDECLARED_SHARDS", "none"), DECLARED);
         assertThat(settings.count(SHELF)).isEqualTo(9);
         assertThat(settings.global()).isEqualTo(ShardSettings.DEFAULT);
         assertThat(ShardSettings.DEFAULTS.count(SHELF)).isEqualTo(6);
         assertThat(ShardSettings.DEFAULTS.with(SHELF, 2).count(SHELF)).isEqualTo(2);
         assertThat(ShardSettings.DEFAULTS.with(SHELF, 2)).isEqualTo(ShardSettings.fromEnvironment(Map.of(
-                "SHELF_LABEL_SHARDS", "2")));
+                "SHELF_LABEL_SHARDS", "2"), DECLARED));
     }
 
     @Test
     void aShardsVariableThatIsNoCount_stopsTheFunctionNamingIt() {
         for (String value : new String[] {"0", "101", "-1", "four", "4.5"}) {
-            assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("SHELF_LABEL_SHARDS", value)))
+            assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("SHELF_LABEL_SHARDS", value), DECLARED))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("SHELF_LABEL_SHARDS")
                     .hasMessageContaining("1..100");
         }

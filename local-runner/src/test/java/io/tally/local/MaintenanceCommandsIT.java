@@ -133,6 +133,9 @@ class MaintenanceCommandsIT {
         // The run wrote with the default counts: a declared setting at its default is exact, another count differs.
         assertThat(run("verify", "--endpoint", endpoint(), "--shards", "SELECTOR_SHARDS=4").out())
                 .contains("derived data is exact");
+        // The options before --shards still run a runbook written for them.
+        assertThat(run("verify", "--endpoint", endpoint(), "--global-shards", "4", "--status-shards", "4").out())
+                .contains("derived data is exact");
         CommandRun unknown = run("verify", "--endpoint", endpoint(), "--shards", "SHELF_SHARDS=2");
         assertThat(unknown.status()).isEqualTo(2);
         assertThat(unknown.err()).contains("--shards SHELF_SHARDS: no loaded domain declares it")

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.Engine;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,8 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
      */
     public StreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
-        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv()));
+        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
+                DomainRegistry.load().shardSettings()));
     }
 
     private StreamHandler(StreamWiring.Processor processor) {

@@ -108,8 +108,9 @@ public final class StreamWiring {
         // The listing the shard ids are checked against also tells the engine which shards continue their parent.
         ShardIdentity identity = new ShardIdentity(streams.build(), new SharedListing(dynamoDbClient, tableName),
                 Clock.systemUTC());
-        Engine engine = engine(DomainRegistry.load(), dynamoDbClient, tableName, publisher, registry,
-                ShardSettings.fromEnvironment(env), Engine.DEFAULT_WRITE_CONCURRENCY, identity);
+        DomainRegistry domains = DomainRegistry.load();
+        Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry,
+                ShardSettings.fromEnvironment(env, domains.shardSettings()), Engine.DEFAULT_WRITE_CONCURRENCY, identity);
         return new Processor(engine, flusher::flush, identity);
     }
 

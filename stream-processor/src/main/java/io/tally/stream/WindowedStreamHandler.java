@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import java.util.ArrayList;
@@ -37,7 +38,8 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
      */
     public WindowedStreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
-        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv()));
+        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
+                DomainRegistry.load().shardSettings()));
     }
 
     private WindowedStreamHandler(StreamWiring.Processor processor) {

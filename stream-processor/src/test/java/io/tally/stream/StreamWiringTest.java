@@ -3,10 +3,13 @@ package io.tally.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
+import io.tally.core.domain.DomainRegistry;
 import io.tally.domains.catalogue.CatalogueKeys;
 import io.tally.stream.engine.Engine;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.regions.Region;
@@ -82,13 +85,15 @@ class StreamWiringTest {
                 .hasMessageContaining("EVENT_PUBLISH_CONCURRENCY");
     }
 
+    private static final List<ShardSetting> DECLARED = DomainRegistry.load().shardSettings();
+
     @Test
     void shardCounts_comeFromTheVariablesTheReadSideReads() {
-        assertThat(ShardSettings.fromEnvironment(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2")))
+        assertThat(ShardSettings.fromEnvironment(Map.of("SELECTOR_SHARDS", "8", "GLOBAL_SHARDS", "2"), DECLARED))
                 .isEqualTo(ShardSettings.DEFAULTS.with(CatalogueKeys.SELECTOR_SHARDS, 8).with(ShardSettings.GLOBAL, 2));
-        assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "0")))
+        assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "0"), DECLARED))
                 .hasMessageContaining("STATUS_SHARDS");
-        assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "four")))
+        assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("STATUS_SHARDS", "four"), DECLARED))
                 .hasMessageContaining("STATUS_SHARDS");
     }
 

@@ -82,13 +82,14 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
             throw new IllegalStateException("environment variable TABLE_NAME is not set");
         }
         String endpoint = env.get("DYNAMODB_ENDPOINT");
+        DomainRegistry domains = DomainRegistry.load();
         return new WriterConfig(table, region(env),
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
                 CursorSecrets.read(env, secrets),
-                ShardSettings.fromEnvironment(env),
+                ShardSettings.fromEnvironment(env, domains.shardSettings()),
                 env.get("ACTIVITY_TABLE_NAME") == null || env.get("ACTIVITY_TABLE_NAME").isBlank() ? null
                         : env.get("ACTIVITY_TABLE_NAME"),
-                authorization(env));
+                authorization(env), domains);
     }
 
     /**

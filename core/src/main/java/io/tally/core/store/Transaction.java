@@ -58,6 +58,8 @@ public final class Transaction {
         private final int index;
         private final Function<Map<String, AttributeValue>, T> reader;
         private Function<Optional<T>, ? extends RuntimeException> answer = current -> null;
+        /** Whether the answer reads the refused item: one that does not never parses it. */
+        private boolean readsItem;
 
         private Action(int index, Function<Map<String, AttributeValue>, T> reader) {
             this.index = index;
@@ -67,6 +69,7 @@ public final class Transaction {
         /** When this action's condition refuses, {@code answer} is thrown. */
         public void orElse(Supplier<? extends RuntimeException> answer) {
             this.answer = current -> answer.get();
+            this.readsItem = false;
         }
 
         /**
@@ -75,6 +78,7 @@ public final class Transaction {
          */
         public void orElse(Function<Optional<T>, ? extends RuntimeException> answer) {
             this.answer = answer;
+            this.readsItem = true;
         }
     }
 
@@ -116,9 +120,8 @@ public final class Transaction {
         String expression = condition == null ? null : condition.render(p);
         return add(TransactWriteItem.builder().put(Put.builder().tableName(table).item(item)
                 .conditionExpression(expression).expressionAttributeNames(p.names())
-                .expressionAttributeValues(p.values())
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build(),
-                reader);
+                .expressionAttributeValues(p.values()).returnValuesOnConditionCheckFailure(onRefusal(condition))
+                .build()).build(), reader);
     }
 
     /** Checks, without writing it, that an item is at the key (another domain's, say: read as its raw item). */
@@ -174,9 +177,13 @@ public final class Transaction {
         String expression = condition == null ? null : condition.render(p);
         return add(TransactWriteItem.builder().delete(Delete.builder().tableName(table).key(key.toAttributeMap())
                 .conditionExpression(expression).expressionAttributeNames(p.names())
-                .expressionAttributeValues(p.values())
-                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build()).build(),
-                reader);
+                .expressionAttributeValues(p.values()).returnValuesOnConditionCheckFailure(onRefusal(condition))
+                .build()).build(), reader);
+    }
+
+    /** The item as it is, when a condition refuses; an action without a condition asks for nothing. */
+    private static ReturnValuesOnConditionCheckFailure onRefusal(Condition condition) {
+        return condition == null ? null : ReturnValuesOnConditionCheckFailure.ALL_OLD;
     }
 
     private <T> Action<T> add(TransactWriteItem item, Function<Map<String, AttributeValue>, T> reader) {
@@ -219,7 +226,10 @@ public final class Transaction {
     }
 
     private static <T> RuntimeException answer(Action<T> action, Refusals refusals) {
-        return refusals.refused(action) ? action.answer.apply(refusals.current(action)) : null;
+        if (!refusals.refused(action)) {
+            return null;
+        }
+        return action.answer.apply(action.readsItem ? refusals.current(action) : Optional.empty());
     }
 
     private static Refusals refusals(TransactionCanceledException e) {

@@ -54,6 +54,11 @@ public final class Transactions {
         return reason.item();
     }
 
+    /** Whether the transaction was cancelled, in part at least, because another request touched one of its items. */
+    public static boolean conflicted(TransactionCanceledException e) {
+        return e.hasCancellationReasons() && e.cancellationReasons().stream().anyMatch(r -> CONFLICT.equals(r.code()));
+    }
+
     private static CancellationReason reason(TransactionCanceledException e, int index) {
         if (!e.hasCancellationReasons()) {
             return null;

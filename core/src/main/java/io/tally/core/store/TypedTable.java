@@ -58,18 +58,42 @@ public final class TypedTable<T extends Record> {
         return put(entity, Condition.absent()).written();
     }
 
-    /** Writes the entity, whole, over whatever is at its key, and answers what was there (empty when nothing). */
-    public Optional<T> replace(T entity) {
+    /** Writes the entity, whole, over whatever is at its key; true when an item was there. */
+    public boolean replace(T entity) {
         Map<String, AttributeValue> old = dynamo.putItem(PutItemRequest.builder().tableName(table)
                 .item(schema.toItem(entity)).returnValues(ReturnValue.ALL_OLD).build()).attributes();
-        return old == null || old.isEmpty() ? Optional.empty() : Optional.of(schema.fromItem(old));
+        return old != null && !old.isEmpty();
     }
 
     /**
-     * What a conditional put found at its key: {@code previous} is the entity it replaced when {@code written}, else
-     * the one that refused it (empty when there was none).
+     * What a conditional put found at its key: whether it wrote, whether an item was there (the one it replaced, or
+     * the one that refused it), and that item, read as an entity only when asked for ({@link #previous}): a put that
+     * only needs to know whether it created never reads the item it replaced.
      */
-    public record Put<T>(boolean written, Optional<T> previous) {
+    public static final class Put<T extends Record> {
+        private final boolean written;
+        private final Map<String, AttributeValue> found;
+        private final ItemSchema<T> schema;
+
+        Put(boolean written, Map<String, AttributeValue> found, ItemSchema<T> schema) {
+            this.written = written;
+            this.found = found == null || found.isEmpty() ? null : found;
+            this.schema = schema;
+        }
+
+        public boolean written() {
+            return written;
+        }
+
+        /** Whether an item was at the key. */
+        public boolean existed() {
+            return found != null;
+        }
+
+        /** The item that was at the key, read by the schema; empty when there was none. */
+        public Optional<T> previous() {
+            return found == null ? Optional.empty() : Optional.of(schema.fromItem(found));
+        }
     }
 
     /** Writes the entity, whole, if the item at its key holds {@code condition}; nothing is written when not. */
@@ -81,10 +105,9 @@ public final class TypedTable<T extends Record> {
                 .expressionAttributeValues(p.values()).returnValues(ReturnValue.ALL_OLD)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build();
         try {
-            Map<String, AttributeValue> old = dynamo.putItem(request).attributes();
-            return new Put<>(true, old == null || old.isEmpty() ? Optional.empty() : Optional.of(schema.fromItem(old)));
+            return new Put<>(true, dynamo.putItem(request).attributes(), schema);
         } catch (ConditionalCheckFailedException e) {
-            return new Put<>(false, current(e));
+            return new Put<>(false, e.hasItem() ? e.item() : null, schema);
         }
     }
 
@@ -104,6 +127,23 @@ public final class TypedTable<T extends Record> {
             return schema.fromItem(dynamo.updateItem(request).attributes());
         } catch (ConditionalCheckFailedException e) {
             return refused.apply(current(e));
+        }
+    }
+
+    /**
+     * Changes the entity at the key if it holds {@code condition}, reading nothing back; true when it did, false when
+     * the condition refused (nothing is written then).
+     */
+    public boolean set(Key key, Update update, Condition condition) {
+        Placeholders p = new Placeholders();
+        String expression = update.render(p);
+        try {
+            dynamo.updateItem(UpdateItemRequest.builder().tableName(table).key(key.toAttributeMap())
+                    .updateExpression(expression).conditionExpression(condition.render(p))
+                    .expressionAttributeNames(p.names()).expressionAttributeValues(p.values()).build());
+            return true;
+        } catch (ConditionalCheckFailedException e) {
+            return false;
         }
     }
 

@@ -71,6 +71,15 @@ class TransactionsTest {
         assertThat(Transactions.oldItem(e, 2)).isNull();
     }
 
+    @Test
+    void conflicted_isAnyReasonATransactionConflict_whateverElseRefused() {
+        assertThat(Transactions.conflicted(cancelled("None", "TransactionConflict"))).isTrue();
+        assertThat(Transactions.conflicted(cancelled("ConditionalCheckFailed", "TransactionConflict"))).isTrue();
+        assertThat(Transactions.conflicted(cancelled("ConditionalCheckFailed", "None"))).isFalse();
+        assertThat(Transactions.conflicted(cancelled("ThrottlingError"))).isFalse();
+        assertThat(Transactions.conflicted(TransactionCanceledException.builder().message("c").build())).isFalse();
+    }
+
     private static TransactionCanceledException cancelled(String... codes) {
         CancellationReason[] reasons = new CancellationReason[codes.length];
         for (int i = 0; i < codes.length; i++) {

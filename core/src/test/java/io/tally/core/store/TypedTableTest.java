@@ -108,16 +108,35 @@ class TypedTableTest {
     void put_onACondition_writesWhenItHolds_andAnswersWhatItFoundEitherWay() {
         Card first = card("d", "c1", 0);
         cards.putNew(first);
-        assertThat(cards.put(first.withVersion(2), Condition.is(Update.VERSION, 1L)))
-                .isEqualTo(new TypedTable.Put<>(true, Optional.of(first)));
+        assertPut(cards.put(first.withVersion(2), Condition.is(Update.VERSION, 1L)), true, first);
         assertThat(cards.get(Card.key("d", "c1")).orElseThrow().version()).isEqualTo(2);
-        assertThat(cards.put(first.withVersion(3), Condition.is(Update.VERSION, 1L)))
-                .isEqualTo(new TypedTable.Put<>(false, Optional.of(first.withVersion(2))));
+        assertPut(cards.put(first.withVersion(3), Condition.is(Update.VERSION, 1L)), false, first.withVersion(2));
         assertThat(cards.get(Card.key("d", "c1")).orElseThrow().version()).isEqualTo(2);
         Card other = card("d", "c2", 0);
-        assertThat(cards.put(other, Condition.is(Update.VERSION, 1L))).isEqualTo(new TypedTable.Put<>(false,
-                Optional.empty()));
-        assertThat(cards.put(other, Condition.absent())).isEqualTo(new TypedTable.Put<>(true, Optional.empty()));
+        assertPut(cards.put(other, Condition.is(Update.VERSION, 1L)), false, null);
+        assertPut(cards.put(other, Condition.absent()), true, null);
+        // Whether it created needs no reading of what it replaced: a malformed item replaced is no error.
+        dynamo.putItem(r -> r.tableName(table).item(Map.of("pk", Items.s("DECK#d"), "sk", Items.s("CARD#c3"))));
+        TypedTable.Put<Card> overMalformed = cards.put(card("d", "c3", 3), Condition.exists());
+        assertThat(overMalformed.written()).isTrue();
+        assertThat(overMalformed.existed()).isTrue();
+        assertThat(cards.replace(card("d", "c3", 4))).isTrue();
+        assertThat(cards.replace(card("d", "c4", 4))).isFalse();
+    }
+
+    private static void assertPut(TypedTable.Put<Card> put, boolean written, Card previous) {
+        assertThat(put.written()).isEqualTo(written);
+        assertThat(put.existed()).isEqualTo(previous != null);
+        assertThat(put.previous()).isEqualTo(Optional.ofNullable(previous));
+    }
+
+    @Test
+    void set_changesWithoutReadingBack_andSaysWhetherTheConditionHeld() {
+        cards.putNew(card("d", "c1", 0));
+        assertThat(cards.set(Card.key("d", "c1"), Update.of().set("title", "t2"), Condition.exists())).isTrue();
+        assertThat(cards.get(Card.key("d", "c1")).orElseThrow().title()).isEqualTo("t2");
+        assertThat(cards.set(Card.key("d", "c9"), Update.of().set("title", "t2"), Condition.exists())).isFalse();
+        assertThat(raw(Card.key("d", "c9"))).isNullOrEmpty();
     }
 
     @Test

@@ -39,7 +39,7 @@ final class ItemStore {
             TypedTable.Put<CatalogueItem> put = items.put(stamped, Condition.lacks(CatalogueItem.REVISION)
                     .or(Condition.below(CatalogueItem.REVISION, stamped.revision())));
             if (put.written()) {
-                return put.previous().isEmpty();
+                return !put.existed();
             }
             if (attempt == MAX_PUT_ATTEMPTS) {
                 throw ApiException.unavailable("item '" + item.itemId() + "' is being written concurrently, retry");

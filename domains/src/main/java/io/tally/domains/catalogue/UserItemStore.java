@@ -11,6 +11,7 @@ import io.tally.core.store.Query;
 import io.tally.core.store.QueryPage;
 import io.tally.core.store.Requests;
 import io.tally.core.store.Transaction;
+import io.tally.core.store.Transactions;
 import io.tally.core.store.TypedTable;
 import io.tally.core.users.Users;
 import java.time.Instant;
@@ -21,6 +22,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
 /**
  * A user's journey through the catalogue, as stored. Its rules are the conditions of one transaction ({@link #write});
@@ -63,7 +65,11 @@ final class UserItemStore {
             UserItem next = change.applyTo(userId, catalogueItem, current == null ? null : current.item(), now.get());
             try {
                 write(next, current);
-            } catch (ChangedMeanwhile e) {
+            } catch (ChangedMeanwhile | TransactionCanceledException e) {
+                // Changed since the read, or collided with another request's transaction: read again and decide anew.
+                if (e instanceof TransactionCanceledException cancelled && !Transactions.conflicted(cancelled)) {
+                    throw cancelled;
+                }
                 if (attempt < MAX_ATTEMPTS) {
                     BatchReads.pause(attempt);
                 }

@@ -178,10 +178,10 @@ final class TagStore {
         }
         try {
             // Refused: another reader recorded an access meanwhile, or the tag is gone; either way nothing to do.
-            tags.update(tag.key(), Update.of().set(Tag.LAST_ACCESS_AT, now)
+            tags.set(tag.key(), Update.of().set(Tag.LAST_ACCESS_AT, now)
                             .set(FavKeys.TAG_ACCESSED_KEY, Tag.timeKey(now, tag.tagId())),
                     Condition.is(Tag.INCARNATION, tag.incarnation()).and(Condition.is(Tag.LAST_ACCESS_AT,
-                            tag.lastAccessAt())), current -> null);
+                            tag.lastAccessAt())));
         } catch (SdkException e) {
             LOG.log(Level.WARNING, "could not record an access of tag " + tag.tagId() + " of user " + tag.userId(), e);
         }

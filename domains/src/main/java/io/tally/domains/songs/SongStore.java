@@ -41,7 +41,7 @@ final class SongStore {
 
     /** W16: creates or replaces the song; true when it did not exist before. */
     boolean put(Song song) {
-        return songs.replace(song).isEmpty();
+        return !songs.replace(song);
     }
 
     /**

@@ -73,6 +73,22 @@ public final class VerifyCommand extends TableCommand {
                     + "repeat for each one that is not its default): the settings the loaded domains declare")
     Map<String, String> shards = new LinkedHashMap<>();
 
+    /** The options before {@code --shards}, kept so that a runbook written for them still runs; not in the help. */
+    @Option(names = "--selector-shards", paramLabel = "N", hidden = true)
+    void selectorShards(String count) {
+        shards.put("SELECTOR_SHARDS", count);
+    }
+
+    @Option(names = "--status-shards", paramLabel = "N", hidden = true)
+    void statusShards(String count) {
+        shards.put("STATUS_SHARDS", count);
+    }
+
+    @Option(names = "--global-shards", paramLabel = "N", hidden = true)
+    void globalShards(String count) {
+        shards.put("GLOBAL_SHARDS", count);
+    }
+
     @Option(names = "--segments", paramLabel = "N", defaultValue = "4",
             description = "parallel scan segments (default: ${DEFAULT-VALUE})")
     int segments;
