@@ -64,6 +64,16 @@ public record ShardSettings(Map<String, Integer> counts) {
         return new ShardSettings(counts);
     }
 
+    /**
+     * The variables of the environment whose names end in {@code _SHARDS} that none of the {@code declared} settings
+     * reads, sorted: a misspelt setting would otherwise be its default without a word. The functions warn of them.
+     */
+    public static List<String> undeclared(Map<String, String> env, List<ShardSetting> declared) {
+        return env.keySet().stream().filter(name -> name.endsWith("_SHARDS"))
+                .filter(name -> declared.stream().noneMatch(setting -> setting.variable().equals(name)))
+                .sorted().toList();
+    }
+
     private static int parse(String name, String value) {
         int count;
         try {

@@ -36,6 +36,13 @@ class ShardSettingsTest {
     }
 
     @Test
+    void undeclared_namesTheShardsVariablesNoSettingReads_soAMisspeltOneIsWarnedOf() {
+        assertThat(ShardSettings.undeclared(Map.of("SHELF_LABEL_SHARDS", "2", "SHELF_LABLE_SHARDS", "3", "GLOBAL_SHARDS",
+                "4", "TABLE_NAME", "t", "A_SHARDS", "x"), DECLARED)).containsExactly("A_SHARDS", "SHELF_LABLE_SHARDS");
+        assertThat(ShardSettings.undeclared(Map.of("GLOBAL_SHARDS", "4"), DECLARED)).isEmpty();
+    }
+
+    @Test
     void aShardsVariableThatIsNoCount_stopsTheFunctionNamingIt() {
         for (String value : new String[] {"0", "101", "-1", "four", "4.5"}) {
             assertThatThrownBy(() -> ShardSettings.fromEnvironment(Map.of("SHELF_LABEL_SHARDS", value), DECLARED))

@@ -2,6 +2,7 @@ package io.tally.stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.DomainRegistry;
@@ -17,8 +18,10 @@ import io.tally.stream.events.EventBridgePublisher;
 import io.tally.stream.events.EventPublisher;
 import java.net.URI;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -109,6 +112,12 @@ public final class StreamWiring {
         ShardIdentity identity = new ShardIdentity(streams.build(), new SharedListing(dynamoDbClient, tableName),
                 Clock.systemUTC());
         DomainRegistry domains = DomainRegistry.load();
+        List<String> undeclared = ShardSettings.undeclared(env, domains.shardSettings());
+        if (!undeclared.isEmpty()) {
+            LoggerFactory.getLogger(StreamWiring.class).warn("{} set, but no loaded domain declares {}: the shard"
+                    + " settings are {}", undeclared, undeclared.size() == 1 ? "it" : "them",
+                    domains.shardSettings().stream().map(ShardSetting::variable).toList());
+        }
         Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry,
                 ShardSettings.fromEnvironment(env, domains.shardSettings()), Engine.DEFAULT_WRITE_CONCURRENCY, identity);
         return new Processor(engine, flusher::flush, identity);

@@ -1,10 +1,12 @@
 package io.tally.writer;
 
+import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.http.Authorization;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -83,6 +85,12 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         }
         String endpoint = env.get("DYNAMODB_ENDPOINT");
         DomainRegistry domains = DomainRegistry.load();
+        List<String> undeclared = ShardSettings.undeclared(env, domains.shardSettings());
+        if (!undeclared.isEmpty()) {
+            LOG.warn("{} set, but no loaded domain declares {}: the shard settings are {}", undeclared,
+                    undeclared.size() == 1 ? "it" : "them", domains.shardSettings().stream()
+                            .map(ShardSetting::variable).toList());
+        }
         return new WriterConfig(table, region(env),
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
                 CursorSecrets.read(env, secrets),
