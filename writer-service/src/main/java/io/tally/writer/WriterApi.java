@@ -18,6 +18,7 @@ import io.tally.core.http.ErrorCode;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.PublicEvents;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.RouteTable;
 import io.tally.core.http.Router;
 import io.tally.core.view.ViewRoutes;
 import io.tally.core.http.Text;
@@ -90,15 +91,8 @@ public final class WriterApi {
         this.router = new Router(authorization);
         this.cursors = new Cursors(cursorSecret);
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
-        domains.domains().forEach(domain -> {
-            int before = router.descriptions().size();
-            io.tally.core.domain.Domain.registerResources(domain, router, context);
-            domain.routes(router, context);
-            // A view's read route, unless the domain declared one of the same path itself.
-            List<Router.Description> own = List.copyOf(router.descriptions().subList(before,
-                    router.descriptions().size()));
-            ViewRoutes.register(router, dynamo, table, cursors, context::exists, domain.views(), own);
-        });
+        // Each domain's resources, routes and views' read routes (the registry has checked them as it loaded).
+        RouteTable.compose(router, context);
         if (activityTable != null) {
             ActivityRoutes.register(router, new ActivityStore(dynamo, activityTable),
                     PublicEvents.of(domains.events()), authorization.enabled());
@@ -106,9 +100,8 @@ public final class WriterApi {
         OpenApiRoutes openApi = OpenApiRoutes.register(router);
         // Last: its route list names every route registered before it.
         DashboardRoutes.register(router, domains);
-        // Two routes of one path: the first would answer both (a view's route shadowing a later domain's, say).
+        // The writer's own routes against the domains': two routes of one path, or two shapes of one name, fail the start.
         ViewRoutes.checkUnique(router);
-        // Two shapes of one name would share one schema: refused here, at the start.
         openApi.check();
     }
 

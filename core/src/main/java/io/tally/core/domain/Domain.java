@@ -58,7 +58,6 @@ public interface Domain {
         return List.of();
     }
 
-    /** The counters it adds to shared derived items, in the order the read side shows them. */
     /** The key patterns of this domain's base items, each held against every other type's ({@link KeyPattern}). */
     default List<KeyPattern> keyPatterns() {
         return List.of();
@@ -79,6 +78,7 @@ public interface Domain {
         return List.of();
     }
 
+    /** The counters it adds to shared derived items, in the order the read side shows them. */
     default List<SharedCounter> sharedCounters() {
         return List.of();
     }

@@ -18,14 +18,12 @@ import io.tally.core.view.Views;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -33,16 +31,20 @@ import java.util.stream.Collectors;
  * takes the domains from. A domain comes after the domains it {@link Domain#requires requires}, otherwise in the order
  * found (a jar's service file is read top to bottom); that order is also the order of the shared items' read side.
  *
- * <p>Checked when built: a domain's name is a lower-case word and unique; what it requires is there; an entity type,
- * derived type or lookup is declared once; a shared counter belongs to a shared type of the registry and is declared
- * once. A registry that cannot be built says why, naming the domain.
+ * <p>Checked when built: a domain's name is a lower-case word and unique; what it requires is there ({@link
+ * DomainOrder}); an entity type, derived type, lookup, index or shard setting is declared once; a shared counter
+ * belongs to a shared type of the registry and is declared once; no two types have keys in common, and a key pattern
+ * describes the keys its function makes ({@link RegistryKeys}); no two routes have one method and path, and no two
+ * records the routes answer with have one simple name ({@link RouteTable#check}). A registry that cannot be built
+ * says why, naming the domain.
  */
 public final class DomainRegistry {
-    private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9-]{0,31}");
-
     /** The stream processor's own records and bookkeeping: items of these types are neither base nor derived data. */
     public static final Set<EntityType> BOOKKEEPING = Set.of(DeadLetterItem.TYPE, ShardCursorItem.TYPE,
             PrunerPositionItem.TYPE, StreamListingItem.TYPE);
+
+    /** {@link #load()}'s registry, once loaded (a registry is immutable; two threads may both load it, once). */
+    private static volatile DomainRegistry onClassPath;
 
     private final List<Domain> domains;
     private final Map<String, EntityType> entityTypes = new LinkedHashMap<>();
@@ -55,7 +57,7 @@ public final class DomainRegistry {
     private final List<ShardSetting> shardSettings = new ArrayList<>(List.of(ShardSettings.GLOBAL));
 
     private DomainRegistry(List<Domain> found) {
-        this.domains = List.copyOf(ordered(found));
+        this.domains = List.copyOf(DomainOrder.ordered(found, DomainRegistry::invalid));
         BOOKKEEPING.forEach(type -> entityTypes.put(type.attributeValue(), type));
         for (Domain domain : domains) {
             domain.entityTypes().forEach(type -> {
@@ -103,6 +105,8 @@ public final class DomainRegistry {
                 shardSettings.add(setting);
             }
         }
+        // Last, as it reads the registry: two routes of one path, or two answers of one name, fail the load.
+        RouteTable.check(this);
     }
 
     /**
@@ -166,9 +170,18 @@ public final class DomainRegistry {
         return new DomainRegistry(found);
     }
 
-    /** The domains on the class path of this class (what a Lambda function's jar holds). */
+    /**
+     * The domains on the class path of this class (what a Lambda function's jar holds), loaded and checked once a JVM:
+     * every later call answers the same registry (the class path does not change), so the functions' parts that each
+     * ask for it do not load and check it again at a cold start.
+     */
     public static DomainRegistry load() {
-        return load(DomainRegistry.class.getClassLoader());
+        DomainRegistry loaded = onClassPath;
+        if (loaded == null) {
+            loaded = load(DomainRegistry.class.getClassLoader());
+            onClassPath = loaded;
+        }
+        return loaded;
     }
 
     /** These domains (ordered by what they require); for tests and for applications that list them in code. */
@@ -289,48 +302,7 @@ public final class DomainRegistry {
         }
     }
 
-    private static IllegalStateException invalid(Domain domain, String why) {
+    static IllegalStateException invalid(Domain domain, String why) {
         return new IllegalStateException("domain '" + domain.name() + "' (" + domain.getClass().getName() + "): " + why);
-    }
-
-    /** Each domain after the domains it requires; otherwise in the order found. */
-    private static List<Domain> ordered(List<Domain> found) {
-        Map<String, Domain> byName = new LinkedHashMap<>();
-        for (Domain domain : found) {
-            if (domain.name() == null || !NAME.matcher(domain.name()).matches()) {
-                throw new IllegalStateException(domain.getClass().getName() + ": a domain's name is a lower-case word, not '"
-                        + domain.name() + "'");
-            }
-            if (byName.put(domain.name(), domain) != null) {
-                throw invalid(domain, "two domains are named '" + domain.name() + "'");
-            }
-        }
-        Set<String> placed = new LinkedHashSet<>();
-        List<Domain> ordered = new ArrayList<>();
-        for (Domain domain : found) {
-            place(domain, byName, placed, new LinkedHashSet<>(), ordered);
-        }
-        return ordered;
-    }
-
-    private static void place(Domain domain, Map<String, Domain> byName, Set<String> placed, Set<String> visiting,
-                              List<Domain> ordered) {
-        if (placed.contains(domain.name())) {
-            return;
-        }
-        if (!visiting.add(domain.name())) {
-            throw invalid(domain, "the domains it requires require it in turn: " + visiting);
-        }
-        for (String name : domain.requires()) {
-            Domain required = byName.get(name);
-            if (required == null) {
-                throw invalid(domain, "it requires the domain '" + name + "', which is not on the class path (domains: "
-                        + byName.keySet() + ")");
-            }
-            place(required, byName, placed, visiting, ordered);
-        }
-        visiting.remove(domain.name());
-        placed.add(domain.name());
-        ordered.add(domain);
     }
 }

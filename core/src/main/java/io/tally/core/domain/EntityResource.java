@@ -131,6 +131,26 @@ public final class EntityResource<T extends Record> {
         return path;
     }
 
+    /** The type of the entity it reads and writes. */
+    public io.tally.core.EntityType entityType() {
+        return schema.entityType();
+    }
+
+    /** The key of the entity at the path's ids (by parameter name). */
+    public Key key(Map<String, String> ids) {
+        return key.apply(ids);
+    }
+
+    /** Made-up ids for the path's parameters, as the registry's key check gives them ({@link RegistryKeys}). */
+    Map<String, String> sampleIds() {
+        Map<String, String> ids = new LinkedHashMap<>();
+        List<String> names = Router.parameters(path);
+        for (int i = 0; i < names.size(); i++) {
+            ids.put(names.get(i), KeyPatterns.sampleId(names.get(i), i));
+        }
+        return ids;
+    }
+
     /** Adds the routes to the router, in the order declared. */
     void register(Router router, RouteContext context) {
         EntityTable<T> table = EntityTable.of(context, schema);

@@ -132,6 +132,30 @@ final class KeyPatterns {
         }
     }
 
+    /**
+     * Why a base type's key function (a lookup's, a resource's) disagrees with the type's patterns, or empty when one of
+     * them describes the key it made of sample ids.
+     *
+     * @param function what made the key, for the message: {@code "its lookup"}, say
+     * @param ids      the sample ids it was given, for the message
+     */
+    static Optional<String> disagreement(EntityType type, List<String> patterns, String function, Key key,
+                                         String ids) {
+        for (String pattern : patterns) {
+            if (describes(new Seen(type.attributeValue(), pattern, false, null), key)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(function + " makes '" + key.pk() + " / " + key.sk() + "' of " + ids + ", which "
+                + (patterns.size() == 1 ? "its key pattern '" + patterns.get(0) + "' does not" : "none of its key"
+                + " patterns " + patterns + "") + " describe");
+    }
+
+    /** A made-up id for the parameter at this index, as the patterns' placeholders are filled. */
+    static String sampleId(String name, int index) {
+        return sample(name, index);
+    }
+
     /** Why a base type's pattern is no key pattern, or empty. */
     static Optional<String> malformed(String pattern) {
         return pattern.split(" / ", -1).length == 2 && !pattern.contains("<>") ? Optional.empty()

@@ -22,8 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * RankingReads}) for the bucket its query parameter names, {@code limit} entries (1..100). A projection's list route
  * answers a page of the entries of one partition ({@link ProjectionReads}). A route the view's own
  * domain declared with the same method and path (parameters compared by position, not name) is the domain's: the view's
- * is not added. A route of that path declared before the view's, another domain's or another view's, fails the writer's
- * start here; one declared after it, by {@link #checkUnique} once every domain's routes are in.
+ * is not added. A route of that path declared before the view's, another domain's or another view's, fails here; one
+ * declared after it, by {@link #checkUnique}: the registry composes every domain's routes as it loads
+ * ({@code RouteTable}), so either fails the registry's load.
  */
 public final class ViewRoutes {
     private ViewRoutes() {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ItemSchema;
 import io.tally.core.Key;
+import io.tally.core.http.Access;
 import io.tally.core.users.Users;
 import io.tally.core.users.UsersDomain;
 import org.junit.jupiter.api.Test;
@@ -60,5 +62,58 @@ class BaseKeyPatternsTest {
         assertThatThrownBy(() -> DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
                 .keyPatterns(SHELF, "SHELF#<id>"))))
                 .hasMessageContaining("its key pattern 'SHELF#<id>' is not '<partition key> / <sort key>'");
+    }
+
+    /** An entity of the resource tests. */
+    record Shelf(String shelfId, String name) {
+    }
+
+    private static EntityResource<Shelf> shelves(java.util.function.Function<java.util.Map<String, String>, Key> key) {
+        ItemSchema<Shelf> schema = ItemSchema.of(Shelf.class, SHELF, shelf -> new Key("SHELF#" + shelf.shelfId(),
+                "#SHELF#")).build();
+        return EntityResource.at("/shelves/{shelfId}", schema, key).get(Access.READ_SIDE, "A shelf");
+    }
+
+    @Test
+    void lookupsAndResourcesWhoseKeysThePatternsDescribe_load() {
+        DomainRegistry registry = DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
+                .keyPatterns(SHELF, "SHELF#<id> / #SHELF#")
+                .lookup(SHELF, id -> new Key("SHELF#" + id, "#SHELF#"))
+                .resources(shelves(ids -> new Key("SHELF#" + ids.get("shelfId"), "#SHELF#")))));
+        assertThat(registry.lookup(SHELF.attributeValue()).key("a")).isEqualTo(new Key("SHELF#a", "#SHELF#"));
+    }
+
+    @Test
+    void aLookupWhoseKeyNoPatternOfItsTypeDescribes_isRefused() {
+        assertThatThrownBy(() -> DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
+                .keyPatterns(SHELF, "SHELF#<id> / #SHELF#")
+                .lookup(SHELF, id -> new Key("SHELVES#" + id, "#SHELF#")))))
+                .hasMessageContaining("domain 'shelf'")
+                .hasMessageContaining("KeyShelf: its lookup of KeyShelf makes 'SHELVES#s0 / #SHELF#' of the id 's0',"
+                        + " which its key pattern 'SHELF#<id> / #SHELF#' does not describe");
+    }
+
+    @Test
+    void aResourceWhoseKeyNoPatternOfItsTypeDescribes_isRefused_andOneOfSeveralPatternsIsEnough() {
+        assertThatThrownBy(() -> DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
+                .keyPatterns(SHELF, "SHELF#<id> / #SHELF#", "SHELF#<id> / #OLD#")
+                .resources(shelves(ids -> new Key("SHELF#" + ids.get("shelfId"), "#META#"))))))
+                .hasMessageContaining("its resource at /shelves/{shelfId} makes 'SHELF#s0 / #META#' of the ids"
+                        + " {shelfId=s0}, which none of its key patterns [SHELF#<id> / #SHELF#, SHELF#<id> / #OLD#]"
+                        + " describe");
+        DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
+                .keyPatterns(SHELF, "SHELF#<id> / #SHELF#", "SHELF#<id> / #OLD#")
+                .resources(shelves(ids -> new Key("SHELF#" + ids.get("shelfId"), "#OLD#")))));
+    }
+
+    @Test
+    void aKeyFunctionThatRefusesTheMadeUpIds_orATypeWithoutPatterns_isNotHeldToThem() {
+        DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
+                .keyPatterns(SHELF, "SHELF#<id> / #SHELF#")
+                .lookup(SHELF, id -> {
+                    throw new IllegalArgumentException("not an id of ours: " + id);
+                })));
+        DomainRegistry.of(domain(Declaration.of("shelf").entityTypes(SHELF)
+                .lookup(SHELF, id -> new Key("ANYTHING#" + id, "#"))));
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Router;
-import java.util.Objects;
 
 /**
  * {@code GET /openapi.json}: the OpenAPI 3 document of every route the router serves, built once from the route table
@@ -39,8 +38,7 @@ public final class OpenApiRoutes {
      * @throws IllegalStateException naming both shapes
      */
     public void check() {
-        Schemas.checkNames(router.descriptions().stream().map(Router.Description::returns)
-                .filter(Objects::nonNull).<Class<?>>map(shape -> shape).toList());
+        io.tally.core.http.ShapeNames.check(io.tally.core.http.ShapeNames.of(router));
     }
 
     /** The document of every route registered so far. */

@@ -7,16 +7,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.ItemSchema;
 import io.tally.core.http.Json;
+import io.tally.core.http.ShapeNames;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,45 +41,13 @@ final class Schemas {
         String name = shape.getSimpleName();
         Class<?> named = shapes.putIfAbsent(name, shape);
         if (named != null && !named.equals(shape)) {
-            throw clash(named, shape);
+            throw ShapeNames.clash(named, shape);
         }
         if (!definitions.containsKey(name)) {
             definitions.put(name, Json.object());
             definitions.put(name, record(shape));
         }
         return Json.object().put("$ref", "#/components/schemas/" + name);
-    }
-
-    /**
-     * Refuses two shapes of one simple class name among these shapes and the records their components hold (lists and
-     * maps of them included), as {@link #reference} would while building the document: a walk of the classes alone,
-     * cheap enough for a function's start.
-     *
-     * @throws IllegalStateException naming both classes
-     */
-    static void checkNames(Collection<Class<?>> shapes) {
-        Map<String, Class<?>> named = new TreeMap<>();
-        Deque<Type> pending = new ArrayDeque<>(shapes);
-        while (!pending.isEmpty()) {
-            Type type = pending.pop();
-            if (type instanceof ParameterizedType generic) {
-                pending.addAll(List.of(generic.getActualTypeArguments()));
-            } else if (type instanceof Class<?> shape && shape.isRecord()) {
-                Class<?> earlier = named.putIfAbsent(shape.getSimpleName(), shape);
-                if (earlier == null) {
-                    Arrays.stream(shape.getRecordComponents()).map(RecordComponent::getGenericType)
-                            .forEach(pending::add);
-                } else if (!earlier.equals(shape)) {
-                    throw clash(earlier, shape);
-                }
-            }
-        }
-    }
-
-    private static IllegalStateException clash(Class<?> earlier, Class<?> shape) {
-        return new IllegalStateException("two shapes of the API are named " + shape.getSimpleName() + ": "
-                + earlier.getName() + " and " + shape.getName() + "; the OpenAPI document names a schema by its simple"
-                + " class name, so rename one");
     }
 
     /** The contract's page of items of the shape: {@code {"items": [...], "cursor": "..." | null}}. */
