@@ -46,6 +46,8 @@ public final class ItemSchema<T extends Record> {
     private final Class<T> type;
     private final List<EntityType> entityTypes;
     private final Function<T, Key> key;
+    /** The pattern its key is made from, when it was declared by one. */
+    private final KeyTemplate keyTemplate;
     private final List<Field> fields;
     private final Map<String, Function<T, AttributeValue>> computed;
     private final Constructor<T> constructor;
@@ -55,7 +57,7 @@ public final class ItemSchema<T extends Record> {
     private ItemSchema(Builder<T> builder) {
         this.type = builder.type;
         this.entityTypes = List.copyOf(builder.entityTypes);
-        this.key = builder.key;
+        this.keyTemplate = builder.keyTemplate;
         this.computed = Map.copyOf(builder.computed);
         this.reader = builder.reader;
         RecordComponent[] components = type.getRecordComponents();
@@ -75,6 +77,7 @@ public final class ItemSchema<T extends Record> {
             }
         }
         this.fields = List.copyOf(fields);
+        this.key = keyTemplate == null ? builder.key : keyOf(keyTemplate);
         try {
             this.constructor = type.getDeclaredConstructor(Arrays.stream(components).map(RecordComponent::getType)
                     .toArray(Class<?>[]::new));
@@ -96,6 +99,52 @@ public final class ItemSchema<T extends Record> {
     /** The schema of items of {@code entityType} holding records of {@code type}, at the key {@code key} gives. */
     public static <T extends Record> Builder<T> of(Class<T> type, EntityType entityType, Function<T, Key> key) {
         return new Builder<>(type, entityType, key);
+    }
+
+    /**
+     * The schema of items of {@code entityType} holding records of {@code type}, at the key its pattern makes of the
+     * record's components of the placeholders' names ({@link KeyTemplate}: {@code USER#<userId> / REVIEW#<itemId>}).
+     * The pattern is also the type's key pattern for the registry's checks, and a resource at a path whose parameters
+     * have those names needs no key function ({@code EntityResource.at(path, schema)}).
+     */
+    public static <T extends Record> Builder<T> keyed(Class<T> type, EntityType entityType, String pattern) {
+        return new Builder<>(type, entityType, KeyTemplate.of(pattern));
+    }
+
+    /** The pattern its key is made from, when it was declared by one ({@link #keyed}). */
+    public java.util.Optional<KeyTemplate> keyTemplate() {
+        return java.util.Optional.ofNullable(keyTemplate);
+    }
+
+    /**
+     * The ids a record's key is made of, in the record's order, joined with {@code /} ({@code userId/itemId}): the
+     * subject of the events about it, for a schema {@link #keyed} by a pattern.
+     *
+     * @throws IllegalStateException for a schema with a key function instead
+     */
+    public String subject(T record) {
+        if (keyTemplate == null) {
+            throw new IllegalStateException(type.getSimpleName() + " is not keyed by a pattern: name its events'"
+                    + " subject");
+        }
+        java.util.Set<String> names = keyTemplate.names();
+        return fields.stream().filter(field -> names.contains(field.name)).map(field -> String.valueOf(
+                field.get(record))).collect(java.util.stream.Collectors.joining("/"));
+    }
+
+    /** The key function of a template: each name the value of the component of that name, checked now. */
+    private Function<T, Key> keyOf(KeyTemplate template) {
+        Map<String, Field> byName = new LinkedHashMap<>();
+        for (String name : template.names()) {
+            Field field = fields.stream().filter(candidate -> candidate.name.equals(name)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException(type.getSimpleName() + " has no component '" + name
+                            + "' for its key '" + template.pattern() + "'"));
+            byName.put(name, field);
+        }
+        return record -> template.key(name -> {
+            Object value = byName.get(name).get(record);
+            return value == null ? null : value.toString();
+        });
     }
 
     /** The entity type written into the items (the first, when the schema reads several). */
@@ -256,6 +305,7 @@ public final class ItemSchema<T extends Record> {
         private final Class<T> type;
         private final List<EntityType> entityTypes = new ArrayList<>();
         private final Function<T, Key> key;
+        private KeyTemplate keyTemplate;
         private final Set<String> optional = new java.util.HashSet<>();
         private final Set<String> transientFields = new java.util.HashSet<>();
         private final Map<String, Function<T, AttributeValue>> computed = new LinkedHashMap<>();
@@ -265,6 +315,25 @@ public final class ItemSchema<T extends Record> {
             this.type = Objects.requireNonNull(type, "type");
             this.entityTypes.add(Objects.requireNonNull(entityType, "entityType"));
             this.key = Objects.requireNonNull(key, "key");
+        }
+
+        private Builder(Class<T> type, EntityType entityType, KeyTemplate template) {
+            this.type = Objects.requireNonNull(type, "type");
+            this.entityTypes.add(Objects.requireNonNull(entityType, "entityType"));
+            this.key = null;
+            this.keyTemplate = template;
+        }
+
+        /**
+         * Spreads the items of a {@link #keyed} schema over partitions: the pattern's {@code placeholder} is the slot, 0
+         * to {@code count - 1}, that the component {@code from} falls in ({@link KeyTemplate#spread}).
+         */
+        public Builder<T> spread(String placeholder, int count, String from) {
+            if (keyTemplate == null) {
+                throw new IllegalStateException("only a schema keyed by a pattern spreads its items: " + type.getSimpleName());
+            }
+            keyTemplate = keyTemplate.spread(placeholder, count, from);
+            return this;
         }
 
         /**

@@ -1,7 +1,6 @@
 package example.bookmarks;
 
 import io.tally.core.ItemSchema;
-import io.tally.core.Key;
 import io.tally.core.http.Field;
 import java.time.Instant;
 
@@ -12,14 +11,6 @@ import java.time.Instant;
 public record Bookmark(String userId, String itemId, String note, Instant createdAt, Instant updatedAt) {
     /** The body of its {@code PUT}, which may be left out: a note. */
     static final Field<String> NOTE = Field.line("note", 500);
-    static final ItemSchema<Bookmark> SCHEMA = ItemSchema.of(Bookmark.class, Bookmarks.BOOKMARK, Bookmark::key)
-            .optional("note").build();
-
-    static Key key(String userId, String itemId) {
-        return new Key("BOOKMARKS#" + itemId + "#" + Math.floorMod(userId.hashCode(), 10), "USER#" + userId);
-    }
-
-    Key key() {
-        return key(userId, itemId);
-    }
+    static final ItemSchema<Bookmark> SCHEMA = ItemSchema.keyed(Bookmark.class, Bookmarks.BOOKMARK,
+            "BOOKMARKS#<itemId>#<k> / USER#<userId>").spread("k", 10, "userId").optional("note").build();
 }

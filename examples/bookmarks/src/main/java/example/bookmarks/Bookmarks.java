@@ -1,18 +1,18 @@
 package example.bookmarks;
 
+import static io.tally.core.domain.EntityResource.exists;
+
 import io.tally.core.EntityType;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.EntityResource;
-import io.tally.core.domain.EntityTable.Requires;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Access;
 import io.tally.core.http.Fields;
 import io.tally.core.users.Users;
 import io.tally.core.workload.EntityWorkload;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * Users bookmark catalogue items: the bookmark at its path (its routes declared, Tally's to serve), and
@@ -32,22 +32,17 @@ public final class Bookmarks extends DeclaredDomain {
                 .views(BookmarkFigures.PER_ITEM, BookmarkFigures.PER_USER, BookmarkFigures.TOP)
                 .dashboard(DashboardSection.ranking("bookmarks", "Most bookmarked, {month}", BookmarkFigures.TOP,
                         "#d65c8a"))
-                .resources(EntityResource.at(PATH, Bookmark.SCHEMA, ids -> Bookmark.key(ids.get("userId"),
-                                ids.get("itemId")))
-                        .missing(ids -> "user '" + ids.get("userId") + "' has no bookmark of '" + ids.get("itemId")
-                                + "'")
+                .resources(EntityResource.at(PATH, Bookmark.SCHEMA)
                         .putOptionalBody(Access.owner("userId"), "Bookmark a catalogue item (201 created, 200 replaced)",
                                 Fields.of(Bookmark.NOTE), (ids, body, old, now) -> new Bookmark(ids.get("userId"),
                                         ids.get("itemId"), body.get(Bookmark.NOTE),
-                                        old.map(Bookmark::createdAt).orElse(now), now),
-                                ids -> List.of(new Requires(Users.USER, ids.get("userId"), "user"),
-                                        new Requires(CATALOGUE_ITEM, ids.get("itemId"), "catalogue item")))
+                                        old.map(Bookmark::createdAt).orElse(now), now), exists("userId", Users.USER),
+                                exists("itemId", CATALOGUE_ITEM))
                         .get(Access.ownerOrAdmin("userId"), "A bookmark")
                         .delete(Access.owner("userId"), "Delete a bookmark"))
-                .announces(CHANGED, Bookmark.SCHEMA, bookmark -> bookmark.userId() + "/" + bookmark.itemId(),
-                        Bookmarks::changed)
+                .announces(CHANGED, Bookmark.SCHEMA, Bookmarks::changed)
                 .workload(context -> new EntityWorkload<>(context, "b", 20, Bookmark.SCHEMA, workload -> new Bookmark(
-                        workload.user(), workload.pick(List.of("i1", "i2", "i3", "i4", "i5")),
+                        workload.user(), workload.pick("i1", "i2", "i3", "i4", "i5"),
                         workload.random().nextBoolean() ? "note " + workload.nextId("b") : null,
                         workload.now().minus(Duration.ofDays(workload.random().nextInt(90))), workload.now()))));
     }

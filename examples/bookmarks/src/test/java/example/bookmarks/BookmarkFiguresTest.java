@@ -87,4 +87,14 @@ class BookmarkFiguresTest {
                 .containsExactly("/stats/items/{itemId}/bookmarks", "/stats/users/{userId}/bookmarks",
                         "/stats/bookmarks/top");
     }
+
+    @Test
+    void aBookmarksKey_isTheTablesLayout_itsItemsBookmarksInTenPartitionsByUser() {
+        for (String user : List.of("u1", "alice", "user-8790")) {
+            Bookmark bookmark = new Bookmark(user, "i1", null, Instant.EPOCH, Instant.EPOCH);
+            assertThat(Bookmark.SCHEMA.key(bookmark)).isEqualTo(new Key("BOOKMARKS#i1#"
+                    + Math.floorMod(user.hashCode(), 10), "USER#" + user));
+            assertThat(Bookmark.SCHEMA.subject(bookmark)).isEqualTo(user + "/i1");
+        }
+    }
 }

@@ -1,7 +1,6 @@
 package example.reviews;
 
 import io.tally.core.EntityType;
-import io.tally.core.Key;
 import io.tally.core.http.Access;
 import io.tally.core.users.Users;
 import io.tally.core.view.CounterView;
@@ -29,7 +28,7 @@ final class ReviewFigures {
      * its reviewer's partition, so the records of every reviewer's partition change it.
      */
     static final CounterView<Review, ItemReviews> PER_ITEM = CounterView.over(Review.SCHEMA, ItemReviews.class)
-            .key("REVIEWS#<itemId> / #STATS#", itemId -> new Key("REVIEWS#" + itemId, "#STATS#"))
+            .key("REVIEWS#<itemId> / #STATS#")
             .groupBy(ItemReviews::itemId, Review::itemId)
             .count(ItemReviews::reviews)
             .average(ItemReviews::averageStars, Review::stars, "stars")
@@ -40,7 +39,7 @@ final class ReviewFigures {
 
     /** One item per reviewer, in the user's partition: the user's existing reviews. */
     static final CounterView<Review, UserReviews> PER_USER = CounterView.over(Review.SCHEMA, UserReviews.class)
-            .key("USER#<userId> / #REVIEWS#", userId -> new Key(Users.pk(userId), "#REVIEWS#"))
+            .key("USER#<userId> / #REVIEWS#")
             .groupBy(UserReviews::userId, Review::userId)
             .count(UserReviews::reviews)
             .read("/stats/users/{userId}/reviews", Access.READ_SIDE, Existence.of(Users.USER, "user"),

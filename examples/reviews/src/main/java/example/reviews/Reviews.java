@@ -1,18 +1,18 @@
 package example.reviews;
 
+import static io.tally.core.domain.EntityResource.exists;
+
 import io.tally.core.EntityType;
 import io.tally.core.demo.DemoApi;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.EntityResource;
-import io.tally.core.domain.EntityTable.Requires;
 import io.tally.core.events.EventType;
 import io.tally.core.http.Access;
 import io.tally.core.http.Fields;
 import io.tally.core.users.Users;
 import io.tally.core.workload.EntityWorkload;
 import java.io.IOException;
-import java.util.List;
 
 /**
  * Reviews of catalogue items, declared once: a domain of one's own, plugged into Tally from outside its modules. It
@@ -53,25 +53,19 @@ public final class Reviews extends DeclaredDomain {
                 .requires("users", "catalogue")
                 .entityTypes(REVIEW)
                 .views(ReviewFigures.PER_ITEM, ReviewFigures.PER_USER)
-                .resources(EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA,
-                                ids -> Review.key(ids.get("userId"), ids.get("itemId")))
-                        .missing(ids -> "user '" + ids.get("userId") + "' has no review of item '" + ids.get("itemId")
-                                + "'")
+                .resources(EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA)
                         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)",
                                 Fields.of(Review.STARS, Review.TEXT), (ids, body, old, now) -> new Review(
                                         ids.get("userId"), ids.get("itemId"), body.get(Review.STARS),
-                                        body.get(Review.TEXT), now),
-                                ids -> List.of(new Requires(Users.USER, ids.get("userId"), "user"),
-                                        new Requires(ReviewFigures.CATALOGUE_ITEM, ids.get("itemId"), "catalogue item")))
+                                        body.get(Review.TEXT), now), exists("userId", Users.USER),
+                                exists("itemId", ReviewFigures.CATALOGUE_ITEM))
                         .get(Access.ownerOrAdmin("userId"), "A user's review of an item")
                         .delete(Access.owner("userId"), "Delete a review"))
-                .announces(REVIEW_CHANGED, Review.SCHEMA, review -> review.userId() + "/" + review.itemId(),
-                        ReviewChanged::of)
+                .announces(REVIEW_CHANGED, Review.SCHEMA, ReviewChanged::of)
                 .demoSeed(Reviews::seedDemo)
                 .workload(context -> new EntityWorkload<>(context, "r", 20, Review.SCHEMA, workload -> new Review(
-                        workload.user(), workload.pick(List.of("i1", "i2", "i3", "i4", "i5")),
-                        1 + workload.random().nextInt(5), workload.random().nextBoolean()
-                        ? "Review " + workload.nextId("r") : null, workload.now()))));
+                        workload.user(), workload.pick("i1", "i2", "i3", "i4", "i5"), 1 + workload.random().nextInt(5),
+                        workload.random().nextBoolean() ? "Review " + workload.nextId("r") : null, workload.now()))));
     }
 
     /** user-8790 reviews two items of the seed catalogue. */

@@ -1,7 +1,8 @@
 package io.tally.testkit;
 
-import io.tally.core.TableDefinition;
 import io.tally.core.activity.ActivityFeed;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.domain.TableIndexes;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -46,10 +47,18 @@ public final class LocalDynamoDb {
         return name;
     }
 
-    /** Creates a new table with Tally's definition and returns its name. */
+    /**
+     * Creates a new table with the indexes of the domains on the class path ({@link DomainRegistry#load()}: Tally's
+     * and a module's own, as the template generated for them declares) and returns its name.
+     */
     public static String createTable(String prefix) {
+        return createTable(prefix, DomainRegistry.load());
+    }
+
+    /** Creates a new table with the indexes of these domains ({@link TableIndexes}) and returns its name. */
+    public static String createTable(String prefix, DomainRegistry domains) {
         String name = prefix + "-" + TABLES.incrementAndGet();
-        client().createTable(TableDefinition.createTableRequest(name));
+        client().createTable(TableIndexes.createTableRequest(domains, name));
         return name;
     }
 }

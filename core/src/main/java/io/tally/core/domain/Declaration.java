@@ -109,18 +109,30 @@ public final class Declaration {
         return events(type);
     }
 
+    /**
+     * {@link #announces(EventType, io.tally.core.ItemSchema, Function, io.tally.core.derive.Announcement.Detail)} with
+     * the event's subject the ids the entity's key is made of ({@code ItemSchema.subject}: {@code userId/itemId}), for
+     * a schema keyed by a pattern.
+     */
+    public <T extends Record> Declaration announces(EventType type, io.tally.core.ItemSchema<T> schema,
+                                                    io.tally.core.derive.Announcement.Detail<T> detail) {
+        if (schema.keyTemplate().isEmpty()) {
+            throw new IllegalArgumentException(schema.type().getSimpleName() + " is not keyed by a pattern: name the"
+                    + " subject of " + type.detailType());
+        }
+        return announces(type, schema, schema::subject, detail);
+    }
+
     /** Derived item types it declares ({@link Domain#derivedTypes}). */
     public Declaration derivedTypes(DerivedType... types) {
         return add(derivedTypes, types);
     }
 
     /**
-     * Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}).
-     */
-    /**
      * The keys of the domain's base items of {@code type}, one pattern for each shape they take
      * ({@code USER#<userId> / POST#<postId>#<createdAt>}): the registry refuses a pattern that could name an item of
-     * another type, base or derived, of any domain (a key-prefix collision).
+     * another type, base or derived, of any domain (a key-prefix collision). The pattern of a schema keyed by one
+     * ({@code ItemSchema.keyed}) that its resources or announcements read is declared with them.
      */
     public Declaration keyPatterns(EntityType type, String... patterns) {
         for (String pattern : patterns) {
@@ -153,6 +165,9 @@ public final class Declaration {
         return this;
     }
 
+    /**
+     * Counters it adds to shared derived items, in the order the read side shows them ({@link Domain#sharedCounters}).
+     */
     public Declaration sharedCounters(SharedCounter... counters) {
         return add(sharedCounters, counters);
     }
@@ -237,7 +252,15 @@ public final class Declaration {
     }
 
     List<KeyPattern> keyPatterns() {
-        return List.copyOf(keyPatterns);
+        List<KeyPattern> all = new ArrayList<>(keyPatterns);
+        List<io.tally.core.ItemSchema<?>> schemas = new ArrayList<>();
+        resources.forEach(resource -> schemas.add(resource.schema()));
+        announcements.forEach(announcement -> schemas.add(announcement.schema()));
+        for (io.tally.core.ItemSchema<?> schema : schemas) {
+            schema.keyTemplate().map(template -> new KeyPattern(schema.entityType(), template.pattern()))
+                    .filter(pattern -> !all.contains(pattern)).ifPresent(all::add);
+        }
+        return List.copyOf(all);
     }
 
     List<ShardSetting> shardSettings() {

@@ -1,5 +1,6 @@
 package io.tally.core.domain;
 
+import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.Access;
@@ -28,10 +29,11 @@ import java.util.function.Function;
  * description of the entity.
  *
  * <pre>{@code
- * EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA, ids -> Review.key(ids.get("userId"), ids.get("itemId")))
- *         .missing(ids -> "user '" + ids.get("userId") + "' has no review of item '" + ids.get("itemId") + "'")
- *         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)", Fields.of(STARS.required(), TEXT),
- *                 (ids, body, current, now) -> new Review(...), ids -> List.of(new Requires(Users.USER, ...)))
+ * // Review.SCHEMA = ItemSchema.keyed(Review.class, REVIEW, "USER#<userId> / REVIEW#<itemId>").build()
+ * EntityResource.at("/users/{userId}/reviews/{itemId}", Review.SCHEMA)
+ *         .put(Access.owner("userId"), "Review a catalogue item (201 created, 200 replaced)", Fields.of(STARS, TEXT),
+ *                 (ids, body, current, now) -> new Review(...), exists("userId", Users.USER),
+ *                 exists("itemId", CATALOGUE_ITEM))
  *         .get(Access.ownerOrAdmin("userId"), "A user's review of an item")
  *         .delete(Access.owner("userId"), "Delete a review");
  * }</pre>
@@ -72,8 +74,55 @@ public final class EntityResource<T extends Record> {
         if (Router.parameters(path).isEmpty()) {
             throw new IllegalArgumentException("an entity's path names its ids as parameters: " + path);
         }
-        this.missing = ids -> schema.entityType().attributeValue().toLowerCase(java.util.Locale.ROOT) + " '"
+        this.missing = missingByDefault(path, schema);
+    }
+
+    /**
+     * The 404's message by default, from the path's nouns: {@code /users/{userId}/reviews/{itemId}} gives "user 'u1'
+     * has no review 'i1'" (the owner named by its parameter, the entity by the plural before its id), {@code
+     * /items/{itemId}} "item 'i1' does not exist"; another path, "<entity type in lower case> '<ids joined with />'
+     * does not exist".
+     */
+    private static Function<Map<String, String>, String> missingByDefault(String path, ItemSchema<?> schema) {
+        List<String> segments = java.util.Arrays.stream(path.split("/")).filter(segment -> !segment.isEmpty())
+                .toList();
+        List<String> parameters = Router.parameters(path);
+        boolean nounThenId = segments.size() == 2 * parameters.size() && java.util.stream.IntStream
+                .range(0, segments.size()).allMatch(i -> segments.get(i).startsWith("{") == (i % 2 == 1));
+        if (nounThenId && parameters.size() == 1) {
+            String noun = noun(parameters.get(0), segments.get(0));
+            return ids -> noun + " '" + ids.get(parameters.get(0)) + "' does not exist";
+        }
+        if (nounThenId && parameters.size() == 2) {
+            String owner = noun(parameters.get(0), segments.get(0));
+            String owned = singular(segments.get(2));
+            return ids -> owner + " '" + ids.get(parameters.get(0)) + "' has no " + owned + " '"
+                    + ids.get(parameters.get(1)) + "'";
+        }
+        return ids -> schema.entityType().attributeValue().toLowerCase(java.util.Locale.ROOT) + " '"
                 + String.join("/", ids.values()) + "' does not exist";
+    }
+
+    /**
+     * What an id names, from its parameter ({@code shelfId} shelf, {@code catalogueItemId} catalogue item), else from
+     * the path's plural noun before it.
+     */
+    private static String noun(String parameter, String plural) {
+        return parameter.length() > 2 && parameter.endsWith("Id") ? words(parameter.substring(0,
+                parameter.length() - 2)) : singular(plural);
+    }
+
+    /** A name in camel case as lower-case words: {@code CatalogueItem} "catalogue item". */
+    private static String words(String camel) {
+        return camel.replaceAll("(?<=[a-z0-9])(?=[A-Z])", " ").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** A path's plural noun as one, the regular way: {@code users} user, {@code categories} category. */
+    private static String singular(String noun) {
+        if (noun.endsWith("ies")) {
+            return noun.substring(0, noun.length() - 3) + "y";
+        }
+        return noun.endsWith("s") && !noun.endsWith("ss") ? noun.substring(0, noun.length() - 1) : noun;
     }
 
     /** The entity {@code schema} reads at {@code path}, keyed by the path's ids. */
@@ -83,8 +132,37 @@ public final class EntityResource<T extends Record> {
     }
 
     /**
-     * The message of the 404 for an entity that is not there, from the path's ids; by default
-     * {@code "<entity type in lower case> '<ids joined with />' does not exist"}.
+     * The entity {@code schema} reads at {@code path}, keyed by its pattern ({@code ItemSchema.keyed}) filled with the
+     * path's ids of the placeholders' names.
+     *
+     * @throws IllegalArgumentException for a schema without a pattern, or a placeholder the path has no id for
+     */
+    public static <T extends Record> EntityResource<T> at(String path, ItemSchema<T> schema) {
+        io.tally.core.KeyTemplate template = schema.keyTemplate().orElseThrow(() -> new IllegalArgumentException(
+                schema.type().getSimpleName() + " is not keyed by a pattern: give the resource at " + path
+                        + " its key function"));
+        List<String> parameters = Router.parameters(path);
+        for (String name : template.names()) {
+            if (!parameters.contains(name)) {
+                throw new IllegalArgumentException("the key '" + template.pattern() + "' of " + schema.type()
+                        .getSimpleName() + " needs " + name + ", which the path " + path + " does not name");
+            }
+        }
+        return new EntityResource<>(path, schema, ids -> template.key(ids::get));
+    }
+
+    /**
+     * A {@code PUT}'s requirement that the entity of {@code type} whose id is the path's {@code parameter} exists (the
+     * 404 names it by its type, {@code CatalogueItem} as "catalogue item").
+     */
+    public static Function<Map<String, String>, EntityTable.Requires> exists(String parameter, EntityType type) {
+        String description = words(type.attributeValue());
+        return ids -> new EntityTable.Requires(type, ids.get(parameter), description);
+    }
+
+    /**
+     * The message of the 404 for an entity that is not there, from the path's ids; by default from the path's nouns
+     * ("user 'u1' has no review 'i1'", {@link #missingByDefault}).
      */
     public EntityResource<T> missing(Function<Map<String, String>, String> message) {
         this.missing = Objects.requireNonNull(message, "message");
@@ -110,6 +188,26 @@ public final class EntityResource<T extends Record> {
         return add(new Declared("PUT", access, summary, Objects.requireNonNull(fields, "fields"), true, next, requires));
     }
 
+    /** {@link #put}, its requirements those {@link #exists} makes of the path's ids, checked in this order. */
+    @SafeVarargs
+    public final EntityResource<T> put(Access access, String summary, Fields fields, Put<T> next,
+                                       Function<Map<String, String>, EntityTable.Requires>... requires) {
+        return put(access, summary, fields, next, all(requires));
+    }
+
+    /** {@link #putOptionalBody}, its requirements those {@link #exists} makes of the path's ids. */
+    @SafeVarargs
+    public final EntityResource<T> putOptionalBody(Access access, String summary, Fields fields, Put<T> next,
+                                                   Function<Map<String, String>, EntityTable.Requires>... requires) {
+        return putOptionalBody(access, summary, fields, next, all(requires));
+    }
+
+    private static Function<Map<String, String>, List<EntityTable.Requires>> all(
+            Function<Map<String, String>, EntityTable.Requires>[] requires) {
+        List<Function<Map<String, String>, EntityTable.Requires>> each = List.of(requires);
+        return ids -> each.stream().map(require -> require.apply(ids)).toList();
+    }
+
     /** As {@link #put}, the body optional: a request without one is a body with none of the fields. */
     public EntityResource<T> putOptionalBody(Access access, String summary, Fields fields, Put<T> next,
                                              Function<Map<String, String>, List<EntityTable.Requires>> requires) {
@@ -129,6 +227,11 @@ public final class EntityResource<T extends Record> {
     /** The path, for the registry's and the writer's checks. */
     public String path() {
         return path;
+    }
+
+    /** The schema of the entity it reads and writes. */
+    public ItemSchema<T> schema() {
+        return schema;
     }
 
     /** The type of the entity it reads and writes. */

@@ -69,6 +69,14 @@ public final class Condition {
         return new Condition(p -> render(p) + " AND " + other.render(p));
     }
 
+    /**
+     * This condition, and the item at {@code version} of {@link Update#VERSION} when one is given: an
+     * {@code If-Match} precondition ({@code null}: any version, as {@code *} or no header says).
+     */
+    public Condition atVersion(Long version) {
+        return version == null ? this : and(is(Update.VERSION, version));
+    }
+
     /** This condition or {@code other}; bracketed, so that a further {@link #and} binds to the whole. */
     public Condition or(Condition other) {
         return new Condition(p -> "(" + render(p) + " OR " + other.render(p) + ")");

@@ -15,10 +15,20 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Where a failed condition on a user becomes the client's answer: a condition only says "no", and which rule
  * said it is read here, from the old image, once for every route that writes users.
  */
-public record UserStore(DynamoDbClient dynamo, String table) {
+public final class UserStore {
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final TypedTable<User> users;
+
+    public UserStore(DynamoDbClient dynamo, String table) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.users = TypedTable.of(dynamo, table, User.SCHEMA);
+    }
+
     /** Writes a new user; an id already taken is a {@code conflict}. */
     void create(User user) {
-        if (!users().putNew(user)) {
+        if (!users.putNew(user)) {
             throw ApiException.conflict("user '" + user.userId() + "' already exists");
         }
     }
@@ -37,10 +47,8 @@ public record UserStore(DynamoDbClient dynamo, String table) {
      * enforces {@code If-Match}; {@code not_found} without a user, {@code precondition_failed} on another version.
      */
     User update(String userId, String name, String email, Instant now, IfMatch ifMatch) {
-        Condition exists = Condition.exists();
-        return users().update(Users.key(userId), Update.versioned(now).set(User.NAME, name).set(User.EMAIL, email),
-                ifMatch.version() == null ? exists : exists.and(Condition.is(Update.VERSION, ifMatch.version())),
-                current -> {
+        return users.update(Users.key(userId), Update.versioned(now).set(User.NAME, name).set(User.EMAIL, email),
+                Condition.exists().atVersion(ifMatch.version()), current -> {
                     User user = current.orElseThrow(() -> notFound(userId));
                     throw ApiException.preconditionFailed("user '" + userId + "' is at version " + user.version()
                             + ", not " + ifMatch.version());
@@ -49,10 +57,6 @@ public record UserStore(DynamoDbClient dynamo, String table) {
 
     public static ApiException notFound(String userId) {
         return ApiException.notFound("user '" + userId + "' does not exist");
-    }
-
-    private TypedTable<User> users() {
-        return TypedTable.of(dynamo, table, User.SCHEMA);
     }
 
     private Map<String, AttributeValue> find(String userId) {

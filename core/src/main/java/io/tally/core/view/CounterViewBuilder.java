@@ -72,6 +72,22 @@ public final class CounterViewBuilder<T extends Record, R extends Record> {
     }
 
     /**
+     * Where a group's item lives, as a pattern that also makes its keys ({@link io.tally.core.KeyTemplate}): its
+     * placeholders are the group's components, e.g. {@code REVIEWS#<itemId> / #STATS#}, checked when the view is built.
+     */
+    public CounterViewBuilder<T, R> key(String pattern) {
+        io.tally.core.KeyTemplate template = io.tally.core.KeyTemplate.of(pattern);
+        return key(pattern, subject -> {
+            String[] ids = subject.split("#", -1);
+            if (!template.names().equals(new java.util.LinkedHashSet<>(groups)) || ids.length != groups.size()) {
+                throw new IllegalStateException(answer.getSimpleName() + ": the placeholders of its key " + pattern
+                        + " are its group's components " + groups);
+            }
+            return template.key(name -> ids[groups.indexOf(name)]);
+        });
+    }
+
+    /**
      * Where a group's item of a bucket lives, for a view with a {@link #bucket}: its documented pattern and the key of
      * a group's id (ids joined with '#' for several fields) and a bucket.
      */

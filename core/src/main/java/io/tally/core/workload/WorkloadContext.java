@@ -38,6 +38,11 @@ public interface WorkloadContext {
         return values.get(skewed(values.size()));
     }
 
+    /** One of these ids, picked with the skew. */
+    default String pick(String... values) {
+        return pick(List.of(values));
+    }
+
     /** An element picked uniformly. */
     default <T> T pickUniformly(List<T> values) {
         return values.get(random().nextInt(values.size()));

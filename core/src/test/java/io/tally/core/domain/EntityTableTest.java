@@ -224,4 +224,42 @@ class EntityTableTest {
         assertThatThrownBy(() -> EntityResource.at("/n/{noteId}", Note.SCHEMA, ids -> Note.key("s", "n"))
                 .get(Access.ADMIN, "a").get(Access.ADMIN, "b")).hasMessageContaining("declared twice");
     }
+
+    /** A note keyed by its pattern, at a path whose ids fill it. */
+    public record PatternNote(String shelfId, String noteId, String text) {
+        static final ItemSchema<PatternNote> SCHEMA = ItemSchema.keyed(PatternNote.class, NOTE,
+                "SHELF#<shelfId> / PNOTE#<noteId>").optional("text").build();
+    }
+
+    @Test
+    void resource_ofAPatternKeyedSchema_keysByThePathsIds_requiresByParameter_andSays404WithThePathsNouns() {
+        EntityResource<PatternNote> resource = EntityResource.at("/shelves/{shelfId}/notes/{noteId}",
+                        PatternNote.SCHEMA)
+                .put(Access.owner("shelfId"), "Write a note", Fields.of(TEXT), (ids, body, old, now) ->
+                        new PatternNote(ids.get("shelfId"), ids.get("noteId"), body.get(TEXT)),
+                        EntityResource.exists("shelfId", SHELF))
+                .get(Access.ownerOrAdmin("shelfId"), "A note");
+        Router router = new Router();
+        Domain.registerResources(new DeclaredDomain(Declaration.of("notes").resources(resource)) { }, router, context);
+        assertThat(call(router, "PUT", "/shelves/s1/notes/n1", "{\"text\":\"hi\"}").status()).isEqualTo(201);
+        Map<String, AttributeValue> stored = dynamo.getItem(r -> r.tableName(context.table()).key(Map.of(
+                "pk", AttributeValue.fromS("SHELF#s1"), "sk", AttributeValue.fromS("PNOTE#n1")))).item();
+        assertThat(stored.get("text").s()).isEqualTo("hi");
+        assertThatThrownBy(() -> call(router, "GET", "/shelves/s1/notes/n9", null))
+                .hasMessage("shelf 's1' has no note 'n9'");
+        assertThatThrownBy(() -> call(router, "PUT", "/shelves/s9/notes/n1", "{}"))
+                .hasMessage("entity table shelf 's9' does not exist");
+        assertThatThrownBy(() -> call(router, "GET", "/notes/n9", null)).isNotNull();
+        assertThatThrownBy(() -> EntityResource.at("/categories/{categoryId}/notes/{noteId}", PatternNote.SCHEMA))
+                .hasMessageContaining("needs shelfId, which the path /categories/{categoryId}/notes/{noteId} does not"
+                        + " name");
+        assertThatThrownBy(() -> EntityResource.at("/notes/{noteId}", Note.SCHEMA))
+                .hasMessageContaining("Note is not keyed by a pattern");
+        EntityResource<PatternNote> one = EntityResource.at("/categories/{shelfId}/x/{noteId}", PatternNote.SCHEMA)
+                .get(Access.ADMIN, "a");
+        Router single = new Router();
+        Domain.registerResources(new DeclaredDomain(Declaration.of("notes").resources(one)) { }, single, context);
+        assertThatThrownBy(() -> call(single, "GET", "/categories/c1/x/n1", null))
+                .hasMessage("shelf 'c1' has no x 'n1'");
+    }
 }

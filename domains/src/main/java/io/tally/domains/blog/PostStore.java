@@ -101,8 +101,7 @@ final class PostStore {
 
     /** The post is there, not deleted, and at {@code If-Match}'s version when it names one. */
     private static Condition live(IfMatch ifMatch) {
-        Condition live = Condition.exists().and(Condition.isNot(Post.STATUS, PostStatus.DELETED));
-        return ifMatch.version() == null ? live : live.and(Condition.is(Update.VERSION, ifMatch.version()));
+        return Condition.exists().and(Condition.isNot(Post.STATUS, PostStatus.DELETED)).atVersion(ifMatch.version());
     }
 
     /**

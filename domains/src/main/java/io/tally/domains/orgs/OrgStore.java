@@ -45,11 +45,8 @@ final class OrgStore {
      * precondition_failed} on another version.
      */
     Organisation update(String orgId, String name, String type, Instant now, IfMatch ifMatch) {
-        Condition exists = Condition.exists();
         return organisations.update(OrgKeys.organisation(orgId), Update.versioned(now).set(Organisation.NAME, name)
-                        .set(Organisation.TYPE, type),
-                ifMatch.version() == null ? exists : exists.and(Condition.is(Update.VERSION, ifMatch.version())),
-                current -> {
+                        .set(Organisation.TYPE, type), Condition.exists().atVersion(ifMatch.version()), current -> {
                     Organisation org = current.orElseThrow(() -> notFound(orgId));
                     throw ApiException.preconditionFailed("organisation '" + orgId + "' is at version "
                             + org.version() + ", not " + ifMatch.version());

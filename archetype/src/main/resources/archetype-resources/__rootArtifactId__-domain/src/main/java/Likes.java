@@ -1,14 +1,14 @@
 package ${package};
 
+import static io.tally.core.domain.EntityResource.exists;
+
 import io.tally.core.EntityType;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
 import io.tally.core.domain.EntityResource;
-import io.tally.core.domain.EntityTable.Requires;
 import io.tally.core.http.Access;
 import io.tally.core.http.Fields;
 import io.tally.core.users.Users;
-import java.util.List;
 
 /**
  * Likes, declared once: the entity at its path (only the user writes; the user or an admin reads), and its figures as
@@ -23,12 +23,10 @@ public final class Likes extends DeclaredDomain {
                 .requires("users")
                 .entityTypes(LIKE)
                 .views(LikeFigures.PER_ITEM)
-                .resources(EntityResource.at("/users/{userId}/likes/{itemId}", Like.SCHEMA,
-                                ids -> Like.key(ids.get("userId"), ids.get("itemId")))
+                .resources(EntityResource.at("/users/{userId}/likes/{itemId}", Like.SCHEMA)
                         .putOptionalBody(Access.owner("userId"), "Like an item (201 created, 200 again)", Fields.of(),
                                 (ids, body, old, now) -> new Like(ids.get("userId"), ids.get("itemId"),
-                                        old.map(Like::likedAt).orElse(now)),
-                                ids -> List.of(new Requires(Users.USER, ids.get("userId"), "user")))
+                                        old.map(Like::likedAt).orElse(now)), exists("userId", Users.USER))
                         .get(Access.ownerOrAdmin("userId"), "A user's like of an item")
                         .delete(Access.owner("userId"), "Take a like back")));
     }
