@@ -63,12 +63,20 @@ final class LocalRunnerCommand implements Callable<Integer> {
     int eventsPort;
 
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = RunnerSettings.DEFAULT_HOST,
-            description = "address every server listens on (default: ${DEFAULT-VALUE}, this machine only)")
+            description = "address the writer API and the dashboard listen on (default: ${DEFAULT-VALUE}, this machine "
+                    + "only); DynamoDB Local and the event bus stay on loopback (see --expose-backends)")
     String host;
+
+    @Option(names = "--expose-backends",
+            description = "let DynamoDB Local and the event bus listen on --host too (default: loopback only, whatever "
+                    + "--host says): DynamoDB Local takes any credentials, so whoever reaches them reads and writes "
+                    + "every item, past --auth")
+    boolean exposeBackends;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "keep DynamoDB Local's data and the stream's checkpoints in DIR across restarts; every "
-                    + "acknowledged write survives kill -9 (default: in memory, gone when stopped)")
+                    + "acknowledged write survives kill -9; DIR and its files are made readable by their owner only "
+                    + "(default: in memory, gone when stopped)")
     Path dataDir;
 
     @Option(names = "--table-name", paramLabel = "NAME", defaultValue = RunnerSettings.DEFAULT_TABLE_NAME,
@@ -143,7 +151,7 @@ final class LocalRunnerCommand implements Callable<Integer> {
         RunnerSettings settings;
         try {
             settings = new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
-                    eventsDir, auth, domainJars.registry());
+                    eventsDir, auth, domainJars.registry(), exposeBackends);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

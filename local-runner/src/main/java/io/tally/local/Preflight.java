@@ -86,5 +86,29 @@ final class Preflight {
         if (!Files.isWritable(dir)) {
             throw new StartupException(option + " " + dir + " is not writable");
         }
+        ownerOnly(dir, option);
+    }
+
+    /**
+     * Makes the data directory and everything in it its owner's alone (directories {@code rwx------}, files
+     * {@code rw-------}): it holds every item of the table, the events and the signing key. What the runner writes
+     * there later is inside a directory no one else may enter. A file system without POSIX permissions is left as it
+     * is.
+     */
+    static void ownerOnly(Path dir, String option) {
+        try (java.util.stream.Stream<Path> tree = Files.walk(dir)) {
+            if (!Files.getFileStore(dir).supportsFileAttributeView(
+                    java.nio.file.attribute.PosixFileAttributeView.class)) {
+                return;
+            }
+            for (Path path : (Iterable<Path>) tree::iterator) {
+                if (!Files.isSymbolicLink(path)) {
+                    Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString(
+                            Files.isDirectory(path) ? "rwx------" : "rw-------"));
+                }
+            }
+        } catch (IOException e) {
+            throw new StartupException("cannot make " + option + " " + dir + " private to its owner: " + e, e);
+        }
     }
 }

@@ -10,7 +10,8 @@ import java.util.regex.Pattern;
 /**
  * What to run where.
  *
- * @param host         the address every server listens on
+ * @param host         the address the writer API listens on (DynamoDB Local and the event bus listen on loopback,
+ *                     unless {@code exposeBackends})
  * @param port         the writer API's HTTP port; 0 picks a free one
  * @param dynamoDbPort DynamoDB Local's port; 0 picks a free one
  * @param dataDir      where DynamoDB Local keeps its database across restarts; null keeps it in memory
@@ -23,10 +24,14 @@ import java.util.regex.Pattern;
  *                     directory, or in memory) and the writer checks every route's access rule, as deployed
  * @param domains      the domains the writer serves and the stream processor derives: those on the runner's class
  *                     path, plus those of {@code --domain-jar}
+ * @param exposeBackends {@code --expose-backends}: DynamoDB Local (which takes any credentials) and the event bus
+ *                     listen on {@code host} too, so that anyone who reaches it reads and writes every item, past
+ *                     {@code --auth}; off by default
  */
 @RecordBuilder
 public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
-        Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains) implements RunnerSettingsBuilder.With {
+        Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains, boolean exposeBackends)
+        implements RunnerSettingsBuilder.With {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
     public static final int DEFAULT_DYNAMODB_PORT = 8000;
@@ -61,7 +66,7 @@ public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataD
     public RunnerSettings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
             Path rulesDir, Path eventsDir) {
         this(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, false,
-                DomainRegistry.load());
+                DomainRegistry.load(), false);
     }
 
     /**

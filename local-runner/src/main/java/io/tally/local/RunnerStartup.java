@@ -43,22 +43,30 @@ final class RunnerStartup {
     static LocalRunner start(RunnerSettings settings) {
         InetAddress address = Preflight.localAddress(settings.host());
         String host = address.getHostAddress();
+        // DynamoDB Local takes any credentials and the bus any caller: they stay on loopback unless said otherwise.
+        InetAddress backend = settings.exposeBackends() ? address : InetAddress.getLoopbackAddress();
+        String backendHost = backend.getHostAddress();
+        if (settings.exposeBackends() && !address.isLoopbackAddress()) {
+            org.slf4j.LoggerFactory.getLogger(RunnerStartup.class).warn("--expose-backends: DynamoDB Local and the"
+                    + " event bus listen on {}; anyone who reaches them reads and writes every item, whatever --auth"
+                    + " says", host);
+        }
         Preflight.ensureFree(address, settings.port(), "--port");
-        Preflight.ensureFree(address, settings.dynamoDbPort(), "--dynamodb-port");
-        Preflight.ensureFree(address, settings.eventsPort(), "--events-port");
+        Preflight.ensureFree(backend, settings.dynamoDbPort(), "--dynamodb-port");
+        Preflight.ensureFree(backend, settings.eventsPort(), "--events-port");
         Preflight.prepareDir(settings.dataDir(), "--data-dir");
         Preflight.prepareDir(settings.eventsDir(), "--events-dir");
         // Before anything starts: a broken rule file is the user's to fix, like a port in use.
         EventRules rules = loadRules(settings.rulesDir());
 
-        int dynamoDbPort = settings.dynamoDbPort() == 0 ? Preflight.freePort(address) : settings.dynamoDbPort();
-        URI endpoint = URI.create("http://" + HttpFront.clientHost(address) + ":" + dynamoDbPort);
+        int dynamoDbPort = settings.dynamoDbPort() == 0 ? Preflight.freePort(backend) : settings.dynamoDbPort();
+        URI endpoint = URI.create("http://" + HttpFront.clientHost(backend) + ":" + dynamoDbPort);
         // Building the first SDK client loads thousands of classes: half a second spent while DynamoDB Local starts.
         CompletableFuture<DynamoDbClient> adminClient = CompletableFuture.supplyAsync(
                 () -> TableSetup.adminClient(endpoint), task -> newDaemonThread(task, "tally-local-sdk-init").start());
         DynamoDbLocalServer dynamoDb;
         try {
-            dynamoDb = DynamoDbLocalServer.start(host, dynamoDbPort, settings.dataDir());
+            dynamoDb = DynamoDbLocalServer.start(backendHost, dynamoDbPort, settings.dataDir());
         } catch (RuntimeException | Error e) {
             adminClient.thenAccept(DynamoDbClient::close);
             throw e;
@@ -69,7 +77,7 @@ final class RunnerStartup {
                 created = TableSetup.ensureTable(admin, settings.tableName(), settings.domains());
                 TableSetup.ensureActivityTable(admin, LocalRunner.activityTableName(settings.tableName()));
             }
-            return startServers(settings, host, dynamoDb, dynamoDbPort, endpoint, created, rules);
+            return startServers(settings, host, backendHost, dynamoDb, dynamoDbPort, endpoint, created, rules);
         } catch (RuntimeException | Error e) {
             dynamoDb.close();
             throw e;
@@ -80,17 +88,18 @@ final class RunnerStartup {
      * The event bus, the stream processor (built, not yet polling), the front that serves the writer API, the bus's
      * recent events and the meters, then the poller.
      */
-    private static LocalRunner startServers(RunnerSettings settings, String host, DynamoDbLocalServer dynamoDb,
-            int dynamoDbPort, URI endpoint, boolean created, EventRules rules) {
+    private static LocalRunner startServers(RunnerSettings settings, String host, String backendHost,
+            DynamoDbLocalServer dynamoDb, int dynamoDbPort, URI endpoint, boolean created, EventRules rules) {
         EventsDir eventsDir = EventsDir.of(settings);
         LocalEventBus events = null;
         StreamPipeline stream = null;
         try {
             try {
-                events = LocalEventBus.start(LocalEventBus.Settings.of(host, settings.eventsPort(), eventsDir.path()),
+                events = LocalEventBus.start(LocalEventBus.Settings.of(backendHost, settings.eventsPort(),
+                                eventsDir.path()),
                         rules, activityFeedTarget(rules, endpoint, settings.tableName(), settings.domains()));
             } catch (BindException e) {
-                throw new PortInUseException(host, settings.eventsPort(), "--events-port", e);
+                throw new PortInUseException(backendHost, settings.eventsPort(), "--events-port", e);
             } catch (IOException e) {
                 throw new StartupException("the event bus did not start: " + e.getMessage(), e);
             }
@@ -111,7 +120,9 @@ final class RunnerStartup {
                 writer = new JwtAuthorizer(auth, writer);
                 localRoutes.put(JwksRoute.PATH, new JwksRoute(auth));
             }
-            localRoutes.put(LocalRunner.EVENTS_PATH, events.recentEventsRoute());
+            // Open: every event to everyone; with --auth, as deployed: the public ones, unless the caller is an admin.
+            localRoutes.put(LocalRunner.EVENTS_PATH, auth == null ? events.recentEventsRoute()
+                    : new JwtAuthorizer(auth, events.recentEventsRoute(PublicEvents.of(settings.domains().events()))));
             localRoutes.put(LocalRunner.METRICS_PATH, new MetricsHandler(stream::scrape));
             localRoutes.put(LocalDashboardRoutes.PATH, new LocalDashboardRoutes(writer, List.of(
                     "GET " + LocalRunner.EVENTS_PATH, "GET " + LocalRunner.METRICS_PATH)));

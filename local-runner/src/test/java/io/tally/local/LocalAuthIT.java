@@ -236,4 +236,36 @@ class LocalAuthIT {
             runner = saved;
         }
     }
+
+    /** The detail types of {@code GET /events} as this caller sees it. */
+    private static java.util.Set<String> eventTypes(String token) {
+        Reply reply = call("GET", "/events?limit=1000", null, token);
+        ok(reply, 200);
+        java.util.Set<String> types = new java.util.TreeSet<>();
+        reply.json().get("items").forEach(item -> types.add(item.get("event").get("detail-type").asText()));
+        return types;
+    }
+
+    @Test
+    void theLocalEvents_showAnAdminEveryEvent_andAnyoneElseThePublicOnesCut() throws Exception {
+        String admin = token("boss", true);
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!eventTypes(admin).containsAll(List.of("PostCreated", "FavouriteCollected", "OrgCreated"))) {
+            assertThat(System.nanoTime()).as("the fixture's events reach the bus").isLessThan(deadline);
+            Thread.sleep(200);
+        }
+        for (String token : java.util.Arrays.asList(null, token("u1", false))) {
+            java.util.Set<String> seen = eventTypes(token);
+            assertThat(seen).contains("PostCreated").doesNotContain("FavouriteCollected", "OrgCreated",
+                    "EmployeeCreated", "UserStatsChanged");
+            Reply reply = call("GET", "/events?limit=1000", null, token);
+            reply.json().get("items").forEach(item -> {
+                JsonNode event = item.get("event");
+                if (event.get("detail-type").asText().equals("PostCreated")) {
+                    // Cut to the public fields, as /activity's public feed shows it.
+                    assertThat(event.get("detail").has("postId")).isTrue();
+                }
+            });
+        }
+    }
 }

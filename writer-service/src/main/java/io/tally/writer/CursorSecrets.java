@@ -12,7 +12,8 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
  * Where the secret that signs pagination cursors comes from. A deployment names a Secrets Manager secret
  * ({@code CURSOR_SECRET_ARN}): its value is read when the container starts and again after a SnapStart restore
  * (the snapshot may be older than a rotation), so it is never in the function's configuration and a rotation reaches
- * the function. Locally {@code CURSOR_SECRET} may hold the value itself; with neither, a development key is used.
+ * the function. {@code CURSOR_SECRET} may hold the value itself; with neither, a writer outside Lambda uses a
+ * development key, and a Lambda function refuses to start ({@link #required}).
  */
 final class CursorSecrets {
     static final String ARN = "CURSOR_SECRET_ARN";
@@ -44,6 +45,28 @@ final class CursorSecrets {
         }
         String value = env.get(VALUE);
         return value == null || value.isBlank() ? null : value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@link #read}, refusing to go without a secret in a Lambda function ({@code AWS_LAMBDA_FUNCTION_NAME} set): the
+     * development key is in this source, so whoever reads it could sign cursors of any list. Elsewhere (a writer run
+     * by hand), null, the development key, with a warning.
+     *
+     * @throws IllegalStateException in a function without {@code CURSOR_SECRET_ARN} or {@code CURSOR_SECRET}
+     */
+    static byte[] required(Map<String, String> env, Function<String, String> fetch) {
+        byte[] secret = read(env, fetch);
+        if (secret == null) {
+            String function = env.get("AWS_LAMBDA_FUNCTION_NAME");
+            if (function != null && !function.isBlank()) {
+                throw new IllegalStateException("the writer function " + function + " has no cursor secret: set "
+                        + ARN + " (the template does) or " + VALUE + "; it does not sign cursors with the development"
+                        + " key, which anyone can read");
+            }
+            org.slf4j.LoggerFactory.getLogger(CursorSecrets.class).warn("neither {} nor {} is set: cursors are"
+                    + " signed with the development key, which anyone can read (local use only)", ARN, VALUE);
+        }
+        return secret;
     }
 
     /** Reads secrets with a Secrets Manager client of {@code region}, one call each; the client is closed after. */

@@ -8,6 +8,7 @@ import io.tally.writer.dashboard.ActivityRoutes;
 import io.tally.writer.dashboard.ActivityStore;
 import io.tally.writer.dashboard.DashboardRoutes;
 import io.tally.writer.openapi.OpenApiRoutes;
+import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
@@ -123,9 +124,36 @@ public final class WriterApi {
     public ApiResponse handle(ApiRequest request) {
         long started = System.nanoTime();
         String[] route = {null};
-        ApiResponse response = route(request, route);
+        Access[] access = {null};
+        ApiResponse response = hardened(route(request, route, access), isPublic(access[0]));
         metrics.record(route[0], response, Duration.ofNanos(System.nanoTime() - started));
         return response;
+    }
+
+    /**
+     * The policy every answer carries: scripts, styles and requests from this origin only (the dashboard has no inline
+     * script or style), no framing, no plugins, no base or form targets elsewhere.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+    /**
+     * Every answer with the browser hardening headers ({@link #CONTENT_SECURITY_POLICY}, {@code nosniff}, no referrer,
+     * no framing), and {@code Cache-Control: no-store} unless it is public (a read-side route anyone may call) or its
+     * route set its own.
+     */
+    static ApiResponse hardened(ApiResponse response, boolean isPublic) {
+        ApiResponse hardened = response.withHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+                .withHeader("X-Content-Type-Options", "nosniff")
+                .withHeader("Referrer-Policy", "no-referrer")
+                .withHeader("X-Frame-Options", "DENY");
+        return isPublic || response.headers().containsKey("Cache-Control") ? hardened
+                : hardened.withHeader("Cache-Control", "no-store");
+    }
+
+    /** Whether a route's answers are anyone's to see: the read side's, when it is public (or access is off). */
+    private boolean isPublic(Access access) {
+        return Access.READ_SIDE.equals(access) && (!authorization.enabled() || authorization.publicReadSide());
     }
 
     /**
@@ -133,13 +161,13 @@ public final class WriterApi {
      * query string), counted as an unmatched request.
      */
     public ApiResponse refuse(ApiException refusal, Duration latency) {
-        ApiResponse response = ApiResponse.error(refusal);
+        ApiResponse response = hardened(ApiResponse.error(refusal), false);
         metrics.record(null, response, latency);
         return response;
     }
 
     /** The response; {@code route[0]} is set to the template of the matched route, if one matched. */
-    private ApiResponse route(ApiRequest request, String[] route) {
+    private ApiResponse route(ApiRequest request, String[] route, Access[] access) {
         if (!authorization.enabled() && !request.caller().isAnonymous()) {
             // Open: as before access control, whatever claims arrive (no default user id from a token either).
             request = request.withCaller(Caller.ANONYMOUS);
@@ -155,6 +183,7 @@ public final class WriterApi {
             checkQuery(request);
             Router.Match match = router.match(request.method(), request.path());
             route[0] = match.template();
+            access[0] = match.access();
             return match.handler().handle(request.withPathParameters(match.pathParameters()));
         } catch (ApiException e) {
             ApiResponse response = ApiResponse.error(e);

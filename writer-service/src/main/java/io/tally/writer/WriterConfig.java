@@ -38,7 +38,10 @@ import java.util.function.Function;
 public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
         String activityTable, Authorization authorization, DomainRegistry domains) {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WriterConfig.class);
-    /** Signs cursors when no secret is configured (local use); a deployment sets {@code CURSOR_SECRET}. */
+    /**
+     * Signs cursors when no secret is configured, outside Lambda only (the local runner, a writer run by hand); a
+     * function without a secret refuses to start ({@link CursorSecrets#required}).
+     */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
     public WriterConfig {
@@ -93,7 +96,7 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         }
         return new WriterConfig(table, region(env),
                 endpoint == null || endpoint.isBlank() ? null : URI.create(endpoint),
-                CursorSecrets.read(env, secrets),
+                CursorSecrets.required(env, secrets),
                 ShardSettings.fromEnvironment(env, domains.shardSettings()),
                 env.get("ACTIVITY_TABLE_NAME") == null || env.get("ACTIVITY_TABLE_NAME").isBlank() ? null
                         : env.get("ACTIVITY_TABLE_NAME"),

@@ -89,6 +89,16 @@ class WriterConfigTest {
     }
 
     @Test
+    void cursorSecret_inALambdaFunction_isRequired_neverTheDevelopmentKeyAnyoneCanRead() {
+        assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("AWS_LAMBDA_FUNCTION_NAME", "tally-writer"),
+                arn -> null)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("tally-writer has no cursor secret").hasMessageContaining("CURSOR_SECRET_ARN");
+        assertThat(new String(WriterConfig.fromEnvironment(env("AWS_LAMBDA_FUNCTION_NAME", "tally-writer",
+                "CURSOR_SECRET", "function-secret-0123456789"), arn -> null).cursorSecret(), StandardCharsets.UTF_8))
+                .isEqualTo("function-secret-0123456789");
+    }
+
+    @Test
     void cursorSecret_locally_isTheVariablesValue_orTheDevelopmentKey() {
         assertThat(new String(WriterConfig.fromEnvironment(env("CURSOR_SECRET", "local-secret-0123456789"), arn -> {
             throw new AssertionError("no Secrets Manager call without an ARN");

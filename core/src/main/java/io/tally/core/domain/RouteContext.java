@@ -74,7 +74,7 @@ public record RouteContext(DynamoDbClient dynamo, String table, Clock clock, Ids
                             Function<Map<String, AttributeValue>, ?> render) {
         int limit = Page.limit(request);
         Map<String, AttributeValue> start = cursors.decode(scope, request.queryParameter("cursor"), cursorKey);
-        QueryPage page = query.apply(limit, start);
+        QueryPage page = Cursors.resuming(start, () -> query.apply(limit, start));
         List<com.fasterxml.jackson.databind.node.ObjectNode> items = page.items().stream()
                 .map(item -> Json.tree(render.apply(item))).toList();
         return ApiResponse.ok(Page.body(items, cursors.encode(scope, page.nextKey())));

@@ -19,6 +19,9 @@ public record ApiRequest(String method, String path, Map<String, String> pathPar
     }
 
     /** An anonymous request. */
+    /** A version in an entity tag: ASCII digits, at most 18 (a long). */
+    private static final java.util.regex.Pattern VERSION = java.util.regex.Pattern.compile("[0-9]{1,18}");
+
     public ApiRequest(String method, String path, Map<String, String> pathParameters,
                       Map<String, String> query, Map<String, String> headers, String body) {
         this(method, path, pathParameters, query, headers, body, Caller.ANONYMOUS);
@@ -73,10 +76,10 @@ public record ApiRequest(String method, String path, Map<String, String> pathPar
         if (tag.length() >= 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
             tag = tag.substring(1, tag.length() - 1);
         }
-        try {
-            return new IfMatch(true, Long.parseLong(tag));
-        } catch (NumberFormatException e) {
+        // A version as the ETag writes it: ASCII digits, compared exactly ("+2", " 2", other scripts' digits never match).
+        if (!VERSION.matcher(tag).matches()) {
             throw ApiException.preconditionFailed("If-Match '" + value + "' does not match the current version");
         }
+        return new IfMatch(true, Long.parseLong(tag));
     }
 }

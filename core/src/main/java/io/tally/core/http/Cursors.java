@@ -112,6 +112,23 @@ public final class Cursors {
         return verified(scope, cursor, MAX_PAYLOAD_LENGTH);
     }
 
+    /**
+     * Runs a query that starts after a cursor's key ({@link #decode}): a key DynamoDB refuses for the query (a key of
+     * another partition, in a cursor signed with a key that leaked, say) is a {@code bad_request} naming
+     * {@code cursor}, not a server error. Without a start key, the query's errors are its own.
+     */
+    public static <T> T resuming(Map<String, AttributeValue> start, java.util.function.Supplier<T> query) {
+        try {
+            return query.get();
+        } catch (software.amazon.awssdk.services.dynamodb.model.DynamoDbException e) {
+            if (start != null && e.awsErrorDetails() != null
+                    && "ValidationException".equals(e.awsErrorDetails().errorCode())) {
+                throw invalidCursor();
+            }
+            throw e;
+        }
+    }
+
     /** The error for a cursor that does not fit the list, for callers that check a payload's structure. */
     public static ApiException invalidCursor() {
         return ApiException.badRequest("cursor is not valid for this list", "cursor");

@@ -31,6 +31,8 @@ public final class Field<T> {
         LINE,
         /** An identifier ({@link Ids#PATTERN}). */
         ID,
+        /** An absolute {@code http} or {@code https} URL, one line of at most {@code max} characters. */
+        URL,
         /** A whole number in {@code min..max}. */
         WHOLE,
         /** A decimal in a range that DynamoDB holds exactly. */
@@ -72,6 +74,15 @@ public final class Field<T> {
     /** One line of free text of at most {@code maxLength} characters, which may be empty or blank (a note); optional. */
     public static Field<String> line(String name, int maxLength) {
         return new Field<>(name, Kind.LINE, 0, maxLength, null, null, -1, false);
+    }
+
+    /**
+     * An absolute {@code http} or {@code https} URL with a host, of at most {@code maxLength} characters; optional.
+     * Anything else ({@code javascript:}, {@code data:}, {@code file:}, a relative reference) is a
+     * {@code validation_failed} naming the field: a URL a domain stores is shown to other readers as a link.
+     */
+    public static Field<String> url(String name, int maxLength) {
+        return new Field<>(name, Kind.URL, 1, maxLength, null, null, -1, false);
     }
 
     /** An identifier ({@link Ids#PATTERN}); optional. */
@@ -131,11 +142,30 @@ public final class Field<T> {
                     : body.optionalMultiline(name, (int) min, (int) max);
             case LINE -> body.optionalLine(name, (int) max);
             case ID -> required ? body.requiredId(name) : body.optionalId(name);
+            case URL -> url(required ? body.requiredString(name, (int) min, (int) max)
+                    : body.optionalString(name, (int) min, (int) max));
             case WHOLE -> body.requiredLong(name, min, max);
             case DECIMAL -> body.optionalDecimal(name, low, high, decimals);
             case BOOLEAN -> body.optionalBoolean(name);
         };
         return (T) value;
+    }
+
+    /** The URL, or a {@code validation_failed} when it is not an absolute http or https one with a host. */
+    private String url(String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            java.net.URI uri = new java.net.URI(value);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null && !uri.getHost().isEmpty()) {
+                return value;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // refused below, with the same words
+        }
+        throw ApiException.validation(name, "'" + name + "' must be an absolute http or https URL");
     }
 
     /** Its JSON schema, as the OpenAPI document shows it: type, lengths or range, an identifier's pattern. */
@@ -153,6 +183,8 @@ public final class Field<T> {
                 }
             }
             case ID -> schema.put("type", "string").put("pattern", "^" + Ids.PATTERN.pattern() + "$");
+            case URL -> schema.put("type", "string").put("format", "uri").put("maxLength", max)
+                    .put("pattern", "^[Hh][Tt][Tt][Pp][Ss]?://").put("description", "an absolute http or https URL");
             case WHOLE -> schema.put("type", "integer").put("format", "int64").put("minimum", min).put("maximum", max);
             case DECIMAL -> schema.put("type", "number").put("minimum", low).put("maximum", high);
             case BOOLEAN -> schema.put("type", "boolean");

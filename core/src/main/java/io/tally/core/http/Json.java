@@ -25,6 +25,10 @@ import java.util.Map;
  * with milliseconds, {@link Timestamps#format}).
  */
 public final class Json {
+    /** How deep a request body may nest objects and arrays. */
+    static final int MAX_DEPTH = 32;
+    /** The parser's word for a field given twice ({@code STRICT_DUPLICATE_DETECTION}). */
+    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile("Duplicate field '(.*)'");
     public static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -40,7 +44,7 @@ public final class Json {
     private static final ObjectMapper SHAPES = MAPPER.copy().disable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     static {
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(32).build());
+        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build());
     }
 
     private Json() {
@@ -57,6 +61,27 @@ public final class Json {
      * at all ({@code 1e2147483648}) is a {@code validation_failed} naming its field, as any number out of a field's
      * range is.
      */
+    /**
+     * Why a body is not one JSON document, said in the contract's words, never the parser's (whose messages name its
+     * classes and settings): too deep, a field twice, more than one value, or not JSON at a line and column.
+     */
+    static String notValid(JsonProcessingException e) {
+        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+            return "request body nests objects and arrays deeper than " + MAX_DEPTH + " levels";
+        }
+        String original = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        java.util.regex.Matcher duplicate = DUPLICATE.matcher(original);
+        if (duplicate.find()) {
+            return "request body names the field '" + duplicate.group(1) + "' twice";
+        }
+        if (original.startsWith("Trailing token")) {
+            return "request body holds more than one JSON value";
+        }
+        com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+        return at == null || at.getLineNr() < 1 ? "request body is not valid JSON"
+                : "request body is not valid JSON at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    }
+
     public static ObjectNode parseObject(String body) {
         if (body == null || body.isBlank()) {
             throw ApiException.badRequest("request body must be a JSON object");
@@ -68,7 +93,7 @@ public final class Json {
         try {
             node = MAPPER.readTree(body);
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("request body is not valid JSON: " + e.getOriginalMessage());
+            throw ApiException.badRequest(notValid(e));
         } catch (NumberFormatException | ArithmeticException e) {
             String field = fieldOfUnreadableNumber(body);
             throw field == null

@@ -9,6 +9,8 @@ import java.util.List;
 public final class Page {
     public static final int DEFAULT_LIMIT = 25;
     public static final int MAX_LIMIT = 100;
+    /** A whole number as the contract writes one: ASCII digits, no sign, no spaces, short enough for an int. */
+    static final java.util.regex.Pattern DIGITS = java.util.regex.Pattern.compile("[0-9]{1,9}");
 
     private Page() {
     }
@@ -17,18 +19,20 @@ public final class Page {
         return limit(request, DEFAULT_LIMIT);
     }
 
-    /** The {@code limit} query parameter, 1..100, or {@code defaultLimit} without one. */
+    /**
+     * The {@code limit} query parameter, 1..100 in ASCII digits (no sign, no spaces), or {@code defaultLimit} without
+     * one.
+     */
     public static int limit(ApiRequest request, int defaultLimit) {
         String value = request.queryParameter("limit");
         if (value == null) {
             return defaultLimit;
         }
-        int limit;
-        try {
-            limit = Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
+        // ASCII digits only: Java's parser also takes a sign and other scripts' digits ("+5", "\uFF11").
+        if (!DIGITS.matcher(value).matches()) {
             throw ApiException.badRequest("limit must be a whole number 1.." + MAX_LIMIT, "limit");
         }
+        int limit = Integer.parseInt(value);
         if (limit < 1 || limit > MAX_LIMIT) {
             throw ApiException.badRequest("limit must be a whole number 1.." + MAX_LIMIT, "limit");
         }

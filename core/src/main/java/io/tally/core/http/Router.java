@@ -142,9 +142,10 @@ public final class Router {
 
     /**
      * A matched route with the path parameters filled in; {@code template} is the route's path as registered, e.g.
-     * {@code /users/{userId}/posts} (what metrics name a route by: one series per route, not per path).
+     * {@code /users/{userId}/posts} (what metrics name a route by: one series per route, not per path); {@code access}
+     * its declared rule (whether its answer is public, for the caching headers).
      */
-    public record Match(Handler handler, Map<String, String> pathParameters, String template) {
+    public record Match(Handler handler, Map<String, String> pathParameters, String template, Access access) {
     }
 
     private final List<Route> routes = new ArrayList<>();
@@ -203,7 +204,7 @@ public final class Router {
                 continue;
             }
             if (route.method.equalsIgnoreCase(method)) {
-                return new Match(guarded(route), parameters, route.template());
+                return new Match(guarded(route), parameters, route.template(), route.access);
             }
             allowed.add(route.method);
         }

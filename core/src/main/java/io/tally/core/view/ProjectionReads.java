@@ -46,6 +46,10 @@ final class ProjectionReads {
         String scope = "projection:" + list.path() + ":" + partition;
         int limit = Page.limit(request);
         Map<String, AttributeValue> start = cursors.decode(scope, request.queryParameter("cursor"), KEY);
+        if (start != null && !partition.equals(start.get(TableSchema.PK).s())) {
+            // Signed for this list, yet of another partition: only a cursor signed with a key that leaked can be.
+            throw Cursors.invalidCursor();
+        }
         List<ObjectNode> items = new ArrayList<>();
         int queries = 0;
         do {

@@ -104,4 +104,25 @@ class FieldTest {
         assertThat(CREATE.list()).filteredOn(Field::isRequired).extracting(Field::name)
                 .isEqualTo(List.of("name", "score"));
     }
+
+    @Test
+    void aUrl_isAbsoluteHttpOrHttps_withAHost_anythingElseIsAValidationFailureNamingTheField() {
+        Field<String> link = Field.url("link", 2048);
+        Fields fields = Fields.of(link);
+        for (String url : new String[] {"https://example.com/a?b=c#d", "http://127.0.0.1:8080/x", "HTTPS://Example.com"}) {
+            assertThat(Body.parse("{\"link\":\"" + url + "\"}", fields).get(link)).isEqualTo(url);
+        }
+        assertThat(Body.parse("{}", fields).get(link)).isNull();
+        for (String url : new String[] {"javascript:alert(1)", "data:text/html,<b>x</b>", "file:///etc/passwd",
+                "//example.com/x", "/relative", "https:///no-host", "ftp://example.com", "https://exa mple.com",
+                "mailto:a@example.com"}) {
+            assertThatThrownBy(() -> Body.parse("{\"link\":\"" + url + "\"}", fields).get(link), url)
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+                        assertThat(e.field()).isEqualTo("link");
+                        assertThat(e.getMessage()).isEqualTo("'link' must be an absolute http or https URL");
+                    });
+        }
+        assertThat(link.schema().get("format").asText()).isEqualTo("uri");
+    }
 }

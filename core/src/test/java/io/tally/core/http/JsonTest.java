@@ -25,4 +25,20 @@ class JsonTest {
                         + "\"at\":\"2026-01-02T03:04:05.000Z\"}");
         assertThat(Json.tree(new Ordered("u", "a")).toString()).isEqualTo("{\"alpha\":\"a\",\"userId\":\"u\"}");
     }
+
+    @Test
+    void aBodyThatIsNotOneJsonDocument_isABadRequestInTheContractsWords_neverTheParsers() {
+        String deep = "{\"a\":" + "[".repeat(40) + "]".repeat(40) + "}";
+        java.util.Map<String, String> expected = java.util.Map.of(
+                deep, "request body nests objects and arrays deeper than 32 levels",
+                "{\"a\":1,\"a\":2}", "request body names the field 'a' twice",
+                "{\"a\":1} {\"b\":2}", "request body holds more than one JSON value",
+                "{\"a\":\n  tru}", "request body is not valid JSON at line 2, column");
+        expected.forEach((body, message) -> org.assertj.core.api.Assertions.assertThatThrownBy(() -> Json.parseObject(body))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST);
+                    assertThat(e.getMessage()).startsWith(message).doesNotContain("StreamReadConstraints")
+                            .doesNotContain("jackson").doesNotContain("Unrecognized token").doesNotContain("`");
+                }));
+    }
 }

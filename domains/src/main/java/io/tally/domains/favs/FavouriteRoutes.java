@@ -39,8 +39,8 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
     /** One of {@link FavouriteType#VALUES}, which the handler checks. */
     private static final Field<String> TYPE = Field.string("type", 1, 20).required();
     private static final Field<String> TITLE = Field.string("title", 1, TITLE_MAX).required();
-    private static final Field<String> CONTENT_URL = Field.string("contentUrl", 1, URL_MAX);
-    private static final Field<String> THUMBNAIL_URL = Field.string("thumbnailUrl", 1, URL_MAX);
+    private static final Field<String> CONTENT_URL = Field.url("contentUrl", URL_MAX);
+    private static final Field<String> THUMBNAIL_URL = Field.url("thumbnailUrl", URL_MAX);
     private static final Field<String> CREATOR_ID = Field.string("creatorId", 1, CREATOR_MAX);
     /** The body of {@code POST /users/{userId}/favourites}. */
     private static final Fields CREATE = Fields.of(FAVOURITE_ID, TYPE, TITLE, CONTENT_URL, THUMBNAIL_URL, CREATOR_ID);

@@ -204,6 +204,15 @@ public final class LocalEventBus implements AutoCloseable {
         return recentEventsRoute;
     }
 
+    /**
+     * {@code GET /events} under access control: every event for an admin, the public ones (their details cut to the
+     * public fields) for anyone else; the claims are the JWT authorizer's, which wraps it.
+     */
+    public RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> recentEventsRoute(
+            io.tally.core.events.PublicEvents publicOnly) {
+        return new RecentEventsHandler(recent, java.util.Objects.requireNonNull(publicOnly, "publicOnly"));
+    }
+
     /** Stops accepting calls, lets calls in flight finish for a short grace period, then closes. Idempotent. */
     @Override
     public void close() {

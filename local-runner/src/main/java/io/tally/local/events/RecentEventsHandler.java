@@ -4,9 +4,12 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tally.core.events.PublicEvents;
 import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Caller;
 import io.tally.core.http.ErrorCode;
 import io.tally.core.http.Json;
 import java.util.LinkedHashMap;
@@ -26,9 +29,21 @@ final class RecentEventsHandler implements RequestHandler<APIGatewayV2HTTPEvent,
     private static final Pattern DIGITS = Pattern.compile("[0-9]{1,9}");
 
     private final RecentEvents recent;
+    /** With access control: what a caller who is not an admin may see (null: every event, to everyone). */
+    private final PublicEvents publicOnly;
 
     RecentEventsHandler(RecentEvents recent) {
+        this(recent, null);
+    }
+
+    /**
+     * With access control ({@code --auth}): an admin (verified claims in the event, as the JWT authorizer puts them)
+     * sees every event; anyone else only the public ones, each detail cut to its public fields, as {@code /activity}'s
+     * public feed shows them.
+     */
+    RecentEventsHandler(RecentEvents recent, PublicEvents publicOnly) {
         this.recent = recent;
+        this.publicOnly = publicOnly;
     }
 
     @Override
@@ -52,13 +67,37 @@ final class RecentEventsHandler implements RequestHandler<APIGatewayV2HTTPEvent,
         }
         ObjectNode body = Json.object();
         ArrayNode items = body.putArray("items");
+        boolean everything = publicOnly == null || isAdmin(event);
         for (MatchedEvent matched : recent.newest(count)) {
+            JsonNode shown = everything ? matched.event() : shownPublicly(matched.event());
+            if (shown == null) {
+                continue;
+            }
             ObjectNode item = items.addObject();
             ArrayNode rules = item.putArray("rules");
             matched.rules().forEach(rules::add);
-            item.set("event", matched.event());
+            item.set("event", shown);
         }
         return respond(ApiResponse.ok(body).withHeader("Cache-Control", "no-store"));
+    }
+
+    /** The event as a public feed shows it (its detail cut to the public fields), or null when it is not public. */
+    private JsonNode shownPublicly(JsonNode event) {
+        String detailType = event.path("detail-type").asText(null);
+        return publicOnly.publicDetail(detailType, event.get("detail")).<JsonNode>map(detail -> {
+            ObjectNode copy = event.deepCopy();
+            copy.set("detail", detail);
+            return copy;
+        }).orElse(null);
+    }
+
+    private static boolean isAdmin(APIGatewayV2HTTPEvent event) {
+        APIGatewayV2HTTPEvent.RequestContext context = event.getRequestContext();
+        if (context == null || context.getAuthorizer() == null || context.getAuthorizer().getJwt() == null) {
+            return false;
+        }
+        return Caller.fromClaims(context.getAuthorizer().getJwt().getClaims(),
+                context.getAuthorizer().getJwt().getScopes()).isAdmin();
     }
 
     private static APIGatewayV2HTTPResponse respond(ApiResponse response) {
