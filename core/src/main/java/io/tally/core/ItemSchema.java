@@ -48,7 +48,7 @@ public final class ItemSchema<T extends Record> {
     private final Function<T, Key> key;
     /** The pattern its key is made from, when it was declared by one. */
     private final KeyTemplate keyTemplate;
-    private final List<Field> fields;
+    private final List<SchemaField> fields;
     private final Map<String, Function<T, AttributeValue>> computed;
     private final Constructor<T> constructor;
     /** How {@link #fromItem} reads an item of its type, when the record is not read from its components alone. */
@@ -61,7 +61,7 @@ public final class ItemSchema<T extends Record> {
         this.computed = Map.copyOf(builder.computed);
         this.reader = builder.reader;
         RecordComponent[] components = type.getRecordComponents();
-        List<Field> fields = new ArrayList<>();
+        List<SchemaField> fields = new ArrayList<>();
         for (RecordComponent component : components) {
             String name = component.getName();
             boolean optional = builder.optional.contains(name) || !component.getType().isPrimitive()
@@ -69,10 +69,10 @@ public final class ItemSchema<T extends Record> {
                     && !component.getType().isEnum();
             java.lang.reflect.Method accessor = component.getAccessor();
             accessor.setAccessible(true);
-            fields.add(new Field(name, component, accessor, optional, !builder.transientFields.contains(name)));
+            fields.add(new SchemaField(name, component, accessor, optional, !builder.transientFields.contains(name)));
         }
         for (String name : builder.optional) {
-            if (fields.stream().noneMatch(field -> field.name.equals(name))) {
+            if (fields.stream().noneMatch(field -> field.name().equals(name))) {
                 throw new IllegalArgumentException(type.getSimpleName() + " has no component '" + name + "'");
             }
         }
@@ -128,15 +128,15 @@ public final class ItemSchema<T extends Record> {
                     + " subject");
         }
         java.util.Set<String> names = keyTemplate.names();
-        return fields.stream().filter(field -> names.contains(field.name)).map(field -> String.valueOf(
+        return fields.stream().filter(field -> names.contains(field.name())).map(field -> String.valueOf(
                 field.get(record))).collect(java.util.stream.Collectors.joining("/"));
     }
 
     /** The key function of a template: each name the value of the component of that name, checked now. */
     private Function<T, Key> keyOf(KeyTemplate template) {
-        Map<String, Field> byName = new LinkedHashMap<>();
+        Map<String, SchemaField> byName = new LinkedHashMap<>();
         for (String name : template.names()) {
-            Field field = fields.stream().filter(candidate -> candidate.name.equals(name)).findFirst()
+            SchemaField field = fields.stream().filter(candidate -> candidate.name().equals(name)).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException(type.getSimpleName() + " has no component '" + name
                             + "' for its key '" + template.pattern() + "'"));
             byName.put(name, field);
@@ -176,7 +176,7 @@ public final class ItemSchema<T extends Record> {
      */
     public java.util.Set<String> attributeNames() {
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
-        fields.stream().filter(Field::stored).forEach(field -> names.add(field.name()));
+        fields.stream().filter(SchemaField::stored).forEach(field -> names.add(field.name()));
         names.addAll(computed.keySet());
         return names;
     }
@@ -193,11 +193,11 @@ public final class ItemSchema<T extends Record> {
 
     /** The stored components of {@code value} (not the key, type or computed attributes) into {@code item}. */
     public void putFields(T value, Map<String, AttributeValue> item) {
-        for (Field field : fields) {
-            if (field.stored) {
-                AttributeValue attribute = write(field, field.get(value));
+        for (SchemaField field : fields) {
+            if (field.stored()) {
+                AttributeValue attribute = field.write(field.get(value));
                 if (attribute != null) {
-                    item.put(field.name, attribute);
+                    item.put(field.name(), attribute);
                 }
             }
         }
@@ -216,8 +216,8 @@ public final class ItemSchema<T extends Record> {
     public T fields(Map<String, AttributeValue> item, Map<String, Object> given) {
         Object[] values = new Object[fields.size()];
         for (int i = 0; i < values.length; i++) {
-            Field field = fields.get(i);
-            values[i] = given.containsKey(field.name) ? given.get(field.name) : read(field, item);
+            SchemaField field = fields.get(i);
+            values[i] = given.containsKey(field.name()) ? given.get(field.name()) : field.read(item);
         }
         try {
             return constructor.newInstance(values);
@@ -226,77 +226,6 @@ public final class ItemSchema<T extends Record> {
             throw new MalformedItemException(type.getSimpleName() + ": " + e.getCause().getMessage());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot construct " + type, e);
-        }
-    }
-
-    private static AttributeValue write(Field field, Object value) {
-        if (value == null) {
-            if (!field.optional) {
-                throw new IllegalArgumentException("'" + field.name + "' must not be null");
-            }
-            return null;
-        }
-        try {
-            return Items.value(value);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("'" + field.name + "': " + e.getMessage(), e);
-        }
-    }
-
-    private static Object read(Field field, Map<String, AttributeValue> item) {
-        if (!field.stored) {
-            return null;
-        }
-        AttributeValue value = item.get(field.name);
-        if (value == null || Boolean.TRUE.equals(value.nul())) {
-            if (field.optional) {
-                return null;
-            }
-            throw new MalformedItemException("attribute '" + field.name + "' is missing");
-        }
-        Class<?> type = field.component.getType();
-        if (type == String.class) {
-            return Items.string(item, field.name);
-        }
-        if (type == long.class || type == Long.class) {
-            return Items.number(item, field.name);
-        }
-        if (type == int.class || type == Integer.class) {
-            return Math.toIntExact(Items.number(item, field.name));
-        }
-        if (type == double.class || type == Double.class) {
-            return Items.optionalDecimal(item, field.name);
-        }
-        if (type == boolean.class || type == Boolean.class) {
-            return Items.optionalBoolean(item, field.name);
-        }
-        if (type == Instant.class) {
-            return Items.instant(item, field.name);
-        }
-        if (type.isEnum()) {
-            return constant(type, field.name, Items.string(item, field.name));
-        }
-        throw new IllegalStateException("'" + field.name + "': no way to read a " + type);
-    }
-
-    private static Object constant(Class<?> type, String name, String stored) {
-        for (Object constant : type.getEnumConstants()) {
-            String value = constant instanceof Coded coded ? coded.value() : ((Enum<?>) constant).name();
-            if (value.equals(stored)) {
-                return constant;
-            }
-        }
-        throw new MalformedItemException("attribute '" + name + "' is no " + type.getSimpleName() + ": " + stored);
-    }
-
-    private record Field(String name, RecordComponent component, java.lang.reflect.Method accessor, boolean optional,
-                         boolean stored) {
-        Object get(Object record) {
-            try {
-                return accessor.invoke(record);
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot read " + name, e);
-            }
         }
     }
 
