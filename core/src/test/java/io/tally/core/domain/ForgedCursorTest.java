@@ -41,9 +41,10 @@ class ForgedCursorTest {
         dynamo = local.dynamoDbClient();
         dynamo.createTable(TableDefinition.createTableRequest("cursors"));
         for (String partition : new String[] {"LIST#a", "LIST#b"}) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 1; i <= 3; i++) {
+                String sk = "ITEM#" + i;
                 dynamo.putItem(r -> r.tableName("cursors").item(Map.of("pk", AttributeValue.fromS(partition),
-                        "sk", AttributeValue.fromS("ITEM#" + System.nanoTime()))));
+                        "sk", AttributeValue.fromS(sk))));
             }
         }
     }
