@@ -5,6 +5,8 @@ import io.tally.core.events.DomainEvent;
 import io.tally.core.events.EventType;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -27,6 +29,38 @@ public record Announcement<T extends Record>(EventType type, ItemSchema<T> schem
          * @param after   the entity after the change, or null when it was deleted
          */
         Record of(String eventId, T before, T after);
+    }
+
+    /** The detail of an entity that appears (created), made of its new state; none for any other change. */
+    public static <T> Detail<T> created(BiFunction<String, T, ? extends Record> detail) {
+        return created((before, after) -> true, detail);
+    }
+
+    /**
+     * The detail of an entity that appears: created, or replaced by a state that is not {@code same} as the one before
+     * (a membership of a later team of the same ids), made of its new state.
+     */
+    public static <T> Detail<T> created(BiPredicate<T, T> same, BiFunction<String, T, ? extends Record> detail) {
+        Objects.requireNonNull(same, "same");
+        Objects.requireNonNull(detail, "detail");
+        return (eventId, before, after) -> after != null && (before == null || !same.test(after, before))
+                ? detail.apply(eventId, after) : null;
+    }
+
+    /** The detail of an entity that disappears (removed), made of its last state; none for any other change. */
+    public static <T> Detail<T> removed(BiFunction<String, T, ? extends Record> detail) {
+        return removed((before, after) -> true, detail);
+    }
+
+    /**
+     * The detail of an entity that disappears: removed, or replaced by a state that is not {@code same} as it, made of
+     * its last state.
+     */
+    public static <T> Detail<T> removed(BiPredicate<T, T> same, BiFunction<String, T, ? extends Record> detail) {
+        Objects.requireNonNull(same, "same");
+        Objects.requireNonNull(detail, "detail");
+        return (eventId, before, after) -> before != null && (after == null || !same.test(before, after))
+                ? detail.apply(eventId, before) : null;
     }
 
     public Announcement {

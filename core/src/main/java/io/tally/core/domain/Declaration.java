@@ -51,6 +51,7 @@ public final class Declaration {
     private final List<View<?>> views = new ArrayList<>();
     private final List<EntityResource<?>> resources = new ArrayList<>();
     private final List<io.tally.core.derive.Announcement<?>> announcements = new ArrayList<>();
+    private final List<io.tally.core.derive.Removal<?, ?>> removals = new ArrayList<>();
     private final List<SharedCounter> sharedCounters = new ArrayList<>();
     private final List<TableIndex> indexes = new ArrayList<>();
     private final List<ShardSetting> shardSettings = new ArrayList<>();
@@ -121,6 +122,29 @@ public final class Declaration {
                     + " subject of " + type.detailType());
         }
         return announces(type, schema, schema::subject, detail);
+    }
+
+    /**
+     * What goes when its owner is removed ({@link io.tally.core.derive.Removal}): the cascade an owner's last state
+     * names, and the one that would remove an owned entity.
+     */
+    public <O extends Record, M extends Record> Declaration removes(io.tally.core.ItemSchema<O> owner,
+                                                                    Function<O, io.tally.core.derive.Cascade> cascade,
+                                                                    io.tally.core.ItemSchema<M> owned,
+                                                                    Function<M, io.tally.core.derive.Cascade> removedBy) {
+        return removes(owner, (before, after) -> true, cascade, owned, removedBy);
+    }
+
+    /**
+     * As {@link #removes(io.tally.core.ItemSchema, Function, io.tally.core.ItemSchema, Function)}, the cascade also
+     * running when an owner is replaced by a state that is not {@code same} as it (a later incarnation of its ids).
+     */
+    public <O extends Record, M extends Record> Declaration removes(io.tally.core.ItemSchema<O> owner,
+                                                                    java.util.function.BiPredicate<O, O> same,
+                                                                    Function<O, io.tally.core.derive.Cascade> cascade,
+                                                                    io.tally.core.ItemSchema<M> owned,
+                                                                    Function<M, io.tally.core.derive.Cascade> removedBy) {
+        return add(removals, new io.tally.core.derive.Removal<>(owner, same, cascade, owned, removedBy));
     }
 
     /** Derived item types it declares ({@link Domain#derivedTypes}). */
@@ -241,6 +265,10 @@ public final class Declaration {
 
     List<io.tally.core.derive.Announcement<?>> announcements() {
         return List.copyOf(announcements);
+    }
+
+    List<io.tally.core.derive.Removal<?, ?>> removals() {
+        return List.copyOf(removals);
     }
 
     List<EntityResource<?>> resources() {

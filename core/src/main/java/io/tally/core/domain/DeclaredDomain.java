@@ -76,6 +76,11 @@ public abstract class DeclaredDomain implements Domain {
     }
 
     @Override
+    public final List<io.tally.core.derive.Removal<?, ?>> removals() {
+        return declaration.removals();
+    }
+
+    @Override
     public final List<KeyPattern> keyPatterns() {
         return declaration.keyPatterns();
     }

@@ -123,6 +123,14 @@ public interface Domain {
         return List.of();
     }
 
+    /**
+     * What goes when its owner is removed, declared as data ({@code Declaration.removes}): the cascades' derivations
+     * join this domain's own and its views' ({@link io.tally.core.derive.CombinedDerivation}).
+     */
+    default List<io.tally.core.derive.Removal<?, ?>> removals() {
+        return List.of();
+    }
+
     /** Its derivations, one per base entity type that derives, placed with the deployment's shard counts. */
     default List<Derivation> derivations(ShardSettings shards) {
         return List.of();

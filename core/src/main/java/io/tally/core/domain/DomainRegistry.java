@@ -267,6 +267,7 @@ public final class DomainRegistry {
         domains.forEach(domain -> {
             List<Derivation> generated = new ArrayList<>(Views.derivations(domain.views()));
             domain.announcements().forEach(announcement -> generated.add(announcement.derivation()));
+            domain.removals().forEach(removal -> generated.addAll(removal.derivations()));
             all.addAll(CombinedDerivation.withViews(domain.derivations(shards), generated));
         });
         return Derivations.of(this, all, shards.global());

@@ -1,5 +1,7 @@
 package io.tally.domains.blog;
 
+import static io.tally.core.derive.Announcement.created;
+import static io.tally.core.derive.Announcement.removed;
 import static io.tally.core.domain.DashboardSection.Figure.bar;
 import static io.tally.core.domain.DashboardSection.Figure.tile;
 
@@ -89,8 +91,13 @@ public final class Blog extends DeclaredDomain {
                 .views(BlogFigures.POSTS, BlogFigures.COMMENTS)
                 .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
                         GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)
-                .events(PostDerivation.POST_CREATED, PostDerivation.POST_STATUS_CHANGED, CommentDerivation.COMMENT_ADDED,
-                        CommentDerivation.COMMENT_DELETED)
+                .announces(BlogEvents.POST_CREATED, Post.SCHEMA, Post::postId, created(BlogEvents.PostCreated::of))
+                .announces(BlogEvents.POST_STATUS_CHANGED, Post.SCHEMA, Post::postId,
+                        BlogEvents.PostStatusChanged::of)
+                .announces(BlogEvents.COMMENT_ADDED, Comment.SCHEMA, Comment::commentId,
+                        created(BlogEvents.CommentChanged::added))
+                .announces(BlogEvents.COMMENT_DELETED, Comment.SCHEMA, Comment::commentId,
+                        removed(BlogEvents.CommentChanged::deleted))
                 .dashboard(DASHBOARD)
                 .demoSeed(BlogDemo::seed)
                 .demoLoad(BlogDemo.Load::new)

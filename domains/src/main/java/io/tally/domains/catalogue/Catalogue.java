@@ -92,7 +92,8 @@ public final class Catalogue extends DeclaredDomain {
                 .sharedCounters(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED,
                         USER_IN_PROGRESS, USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED)
                 .lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem)
-                .events(UserItemDerivation.ITEM_COMPLETED)
+                .announces(CatalogueEvents.ITEM_COMPLETED, UserItem.AUTHORITATIVE, UserItem::itemId,
+                        CatalogueEvents.ItemCompleted::of)
                 .dashboard(DASHBOARD)
                 .demoSeed(CatalogueDemo::seed)
                 .workload(CatalogueWorkload::new));
@@ -109,6 +110,6 @@ public final class Catalogue extends DeclaredDomain {
 
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new CatalogueItemDerivation(shards.count(CatalogueKeys.SELECTOR_SHARDS)), new UserItemDerivation());
+        return List.of(new CatalogueItemDerivation(shards.count(CatalogueKeys.SELECTOR_SHARDS)));
     }
 }

@@ -1,5 +1,7 @@
 package io.tally.domains.favs;
 
+import static io.tally.core.derive.Announcement.created;
+import static io.tally.core.derive.Announcement.removed;
 import static io.tally.core.domain.DashboardSection.Figure.tile;
 
 import io.tally.core.DerivedType;
@@ -14,12 +16,16 @@ import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import io.tally.core.users.Users;
 import io.tally.core.users.UsersDomain;
+import io.tally.domains.favs.FavEvents.FavouriteDetail;
+import io.tally.domains.favs.FavEvents.LinkDetail;
+import io.tally.domains.favs.FavEvents.TagDetail;
 import java.util.List;
 
 /**
  * Favourites with tags (seed 004), declared once: entity types, derived types, routes, the figures per user (a view,
- * {@link FavFigures}), derivations (whose cascades, {@link FavouriteLinks} and {@link TagLinks}, remove the links of a
- * deleted favourite or tag), and what the domain counts in the global totals. Keys are in {@link FavKeys}.
+ * {@link FavFigures}), the search entries' derivation, events ({@link FavEvents}), the cascades that remove the links
+ * of a deleted favourite or tag ({@link FavouriteLinks}, {@link TagLinks}), and what the domain counts in the global
+ * totals. Keys are in {@link FavKeys}.
  */
 public final class Favs extends DeclaredDomain {
     public static final EntityType TAG = EntityType.base("Tag");
@@ -67,9 +73,28 @@ public final class Favs extends DeclaredDomain {
                         FavKeys.FAVOURITE_SEARCH)
                 .views(FavFigures.STATS, FavFigures.GLOBAL)
                 .sharedCounters(GLOBAL_FAVOURITES)
-                .events(TagDerivation.TAG_CREATED, TagDerivation.TAG_RENAMED, TagDerivation.TAG_DELETED,
-                        FavouriteDerivation.FAVOURITE_COLLECTED, FavouriteDerivation.FAVOURITE_UNCOLLECTED,
-                        FavouriteTagDerivation.FAVOURITE_TAGGED, FavouriteTagDerivation.FAVOURITE_UNTAGGED)
+                .events(FavEvents.TAG_CREATED, FavEvents.TAG_RENAMED, FavEvents.TAG_DELETED,
+                        FavEvents.FAVOURITE_COLLECTED, FavEvents.FAVOURITE_UNCOLLECTED, FavEvents.FAVOURITE_TAGGED,
+                        FavEvents.FAVOURITE_UNTAGGED)
+                .announces(FavEvents.TAG_CREATED, Tag.SCHEMA, TagDetail::subject, created(TagDetail::of))
+                .announces(FavEvents.TAG_RENAMED, Tag.SCHEMA, TagDetail::subject, TagDetail::renamed)
+                .announces(FavEvents.TAG_DELETED, Tag.SCHEMA, TagDetail::subject, removed(TagDetail::of))
+                .announces(FavEvents.FAVOURITE_COLLECTED, Favourite.SCHEMA, FavouriteDetail::subject,
+                        created(FavouriteDetail::of))
+                .announces(FavEvents.FAVOURITE_UNCOLLECTED, Favourite.SCHEMA, FavouriteDetail::subject,
+                        removed(FavouriteDetail::of))
+                // Untagged before tagged: a link replaced by a later favourite's or tag's is one that went, then one
+                // that came.
+                .announces(FavEvents.FAVOURITE_UNTAGGED, FavouriteTag.SCHEMA, LinkDetail::subject,
+                        removed(FavouriteTag::sameAs, LinkDetail::of))
+                .announces(FavEvents.FAVOURITE_TAGGED, FavouriteTag.SCHEMA, LinkDetail::subject,
+                        created(FavouriteTag::sameAs, LinkDetail::of))
+                // An un-collect removes the favourite's links, a deletion the tag's (of the incarnation gone, also when a
+                // later one of the same id replaced it); the links' own REMOVE records then count tag:<tagId> down.
+                .removes(Favourite.SCHEMA, (before, after) -> before.incarnation().equals(after.incarnation()),
+                        FavouriteLinks::of, FavouriteTag.SCHEMA, FavouriteLinks::of)
+                .removes(Tag.SCHEMA, (before, after) -> before.incarnation().equals(after.incarnation()), TagLinks::of,
+                        FavouriteTag.SCHEMA, TagLinks::of)
                 .dashboard(DASHBOARD)
                 .demoSeed(FavsDemo::seed)
                 .workload(FavWorkload::new));
@@ -87,6 +112,6 @@ public final class Favs extends DeclaredDomain {
 
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new TagDerivation(), new FavouriteDerivation(), new FavouriteTagDerivation());
+        return List.of(new FavouriteDerivation());
     }
 }

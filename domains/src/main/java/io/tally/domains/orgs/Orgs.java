@@ -1,11 +1,11 @@
 package io.tally.domains.orgs;
 
+import static io.tally.core.derive.Announcement.created;
+import static io.tally.core.derive.Announcement.removed;
 import static io.tally.core.domain.DashboardSection.Figure.tile;
 
 import io.tally.core.EntityType;
-import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
-import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection.Each;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
@@ -14,12 +14,17 @@ import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Router;
 import io.tally.core.users.Users;
 import io.tally.core.users.UsersDomain;
+import io.tally.domains.orgs.OrgEvents.EmployeeDetail;
+import io.tally.domains.orgs.OrgEvents.MembershipDetail;
+import io.tally.domains.orgs.OrgEvents.OrgDetail;
+import io.tally.domains.orgs.OrgEvents.TeamDetail;
 import java.util.List;
 
 /**
- * Organisations, teams and employees (seed 002), declared once: entity types, derived types, routes, derivations
- * (whose cascades, {@link TeamMemberships} and {@link EmployeeMemberships}, remove a deleted team's or employee's
- * memberships), and what the domain counts in the global totals. Keys are in {@link OrgKeys}.
+ * Organisations, teams and employees (seed 002), declared once: entity types, figures ({@link OrgFigures}), events
+ * ({@link OrgEvents}), routes, the cascades that remove a deleted team's or employee's memberships
+ * ({@link TeamMemberships}, {@link EmployeeMemberships}), and what the domain counts in the global totals. Keys are in
+ * {@link OrgKeys}.
  */
 public final class Orgs extends DeclaredDomain {
     public static final EntityType ORGANISATION = EntityType.base("Organisation");
@@ -71,9 +76,25 @@ public final class Orgs extends DeclaredDomain {
                 .views(OrgFigures.ORG, OrgFigures.TEAM, OrgFigures.ORGS, OrgFigures.EMPLOYEES)
                 .lookup(ORGANISATION, OrgKeys::organisation)
                 .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)
-                .events(OrganisationDerivation.ORG_CREATED, PartDerivation.TEAM_CREATED, PartDerivation.TEAM_DELETED,
-                        PartDerivation.EMPLOYEE_CREATED, PartDerivation.EMPLOYEE_DELETED,
-                        MembershipDerivation.EMPLOYEE_JOINED_TEAM, MembershipDerivation.EMPLOYEE_LEFT_TEAM)
+                .events(OrgEvents.ORG_CREATED, OrgEvents.TEAM_CREATED, OrgEvents.TEAM_DELETED,
+                        OrgEvents.EMPLOYEE_CREATED, OrgEvents.EMPLOYEE_DELETED, OrgEvents.EMPLOYEE_JOINED_TEAM,
+                        OrgEvents.EMPLOYEE_LEFT_TEAM)
+                .announces(OrgEvents.ORG_CREATED, Organisation.SCHEMA, Organisation::orgId, created(OrgDetail::of))
+                .announces(OrgEvents.TEAM_CREATED, Team.SCHEMA, Team::teamId, created(TeamDetail::of))
+                .announces(OrgEvents.TEAM_DELETED, Team.SCHEMA, Team::teamId, removed(TeamDetail::of))
+                .announces(OrgEvents.EMPLOYEE_CREATED, Employee.SCHEMA, Employee::employeeId,
+                        created(EmployeeDetail::of))
+                .announces(OrgEvents.EMPLOYEE_DELETED, Employee.SCHEMA, Employee::employeeId,
+                        removed(EmployeeDetail::of))
+                // Left before joined: a membership overwritten by a later team's is one that left, then one that joined.
+                .announces(OrgEvents.EMPLOYEE_LEFT_TEAM, Membership.SCHEMA, OrgEvents::pair,
+                        removed(Membership::sameAs, MembershipDetail::of))
+                .announces(OrgEvents.EMPLOYEE_JOINED_TEAM, Membership.SCHEMA, OrgEvents::pair,
+                        created(Membership::sameAs, MembershipDetail::of))
+                // A team's or an employee's removal removes its memberships in turn (of its incarnation); their own
+                // REMOVE records then count its members and the organisation's memberships down.
+                .removes(Team.SCHEMA, TeamMemberships::of, Membership.SCHEMA, TeamMemberships::of)
+                .removes(Employee.SCHEMA, EmployeeMemberships::of, Membership.SCHEMA, EmployeeMemberships::of)
                 .dashboard(DASHBOARD)
                 .demoSeed(OrgsDemo::seed)
                 .workload(OrgWorkload::new));
@@ -92,11 +113,4 @@ public final class Orgs extends DeclaredDomain {
         new MembershipRoutes(context, teams, employees, new MembershipStore(context.dynamo(), context.table()))
                 .register(router);
     }
-
-    @Override
-    public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new OrganisationDerivation(), PartDerivation.teams(), PartDerivation.employees(),
-                new MembershipDerivation());
-    }
-
 }

@@ -5,10 +5,6 @@ import static io.tally.core.Items.s;
 import io.tally.core.TableSchema;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
-import io.tally.core.events.DomainEvent;
-import io.tally.core.events.EventType;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -21,17 +17,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * <p>A batch of many downloads of one song on one day is a handful of derived writes: the engine sums the records'
  * counts per derived item (five items with the global totals, whatever the number of downloads).
  *
- * <p>{@code DownloadRefunded} when a download stops counting. A download itself announces nothing: a hot song's
- * thousands a second would be as many events (see {@code docs/events.md}).
+ * <p>Its events are announcements ({@link SongEvents}).
  */
 public final class DownloadDerivation extends EntityDerivation<Download> {
-    public static final EventType DOWNLOAD_REFUNDED = EventType.of("DownloadRefunded", DownloadRefunded.class);
-
-    /** The detail of {@code DownloadRefunded}: the download as refunded, its user null when it has none. */
-    public record DownloadRefunded(String eventId, String downloadId, String songId, String userId, Instant at,
-                                   Instant refundedAt) {
-    }
-
     public DownloadDerivation() {
         super(Songs.DOWNLOAD, Download::fromItem);
     }
@@ -59,15 +47,6 @@ public final class DownloadDerivation extends EntityDerivation<Download> {
     @Override
     protected long revision(Download download) {
         return 0;
-    }
-
-    @Override
-    protected List<DomainEvent> events(String eventId, Download before, Download after) {
-        if (before == null || after == null || !before.counts() || after.counts()) {
-            return List.of();
-        }
-        return List.of(DomainEvent.about(eventId, DOWNLOAD_REFUNDED, after.downloadId(), id -> new DownloadRefunded(id,
-                after.downloadId(), after.songId(), after.userId(), after.at(), after.refundedAt())));
     }
 
     private static Map<String, AttributeValue> chartEntry(String songId, String month) {

@@ -1,5 +1,6 @@
 package io.tally.domains.songs;
 
+import static io.tally.core.derive.Announcement.created;
 import static io.tally.core.domain.DashboardSection.Figure.tile;
 
 import io.tally.core.DerivedType;
@@ -20,7 +21,7 @@ import java.util.List;
 
 /**
  * Songs and their downloads (seed 002's "downloads of a song in a month"), declared once: entity types, the shard
- * counts, the derived types, routes, derivations, and what the domain counts in the global totals. Keys are in
+ * counts, the derived types, routes, derivations, events, and what the domain counts in the global totals. Keys are in
  * {@link SongKeys}.
  */
 public final class Songs extends DeclaredDomain {
@@ -105,10 +106,7 @@ public final class Songs extends DeclaredDomain {
             DashboardSection.days("downloads", "Downloads per day, last 30 days",
                     "/stats/downloads/days?from={from}&to={to}", Rows.of("days", "downloads", "{day}"), "#13a383"));
 
-    /**
-     * A song added is public data; a refund is not: it names who downloaded, which no public route shows (downloads
-     * are written and refunded by an admin, and the read side shows only figures).
-     */
+    /** Its events are {@link SongEvents}'. */
     public Songs() {
         super(Declaration.of("songs")
                 .requires(UsersDomain.NAME)
@@ -119,7 +117,9 @@ public final class Songs extends DeclaredDomain {
                 .projects(TableSchema.CYCLE_SELECTOR_INDEX, Month.SONG_ID, Month.MONTH)
                 .views(SongFigures.DOWNLOADS)
                 .sharedCounters(GLOBAL_DOWNLOADS)
-                .events(SongDerivation.SONG_ADDED, DownloadDerivation.DOWNLOAD_REFUNDED)
+                .announces(SongEvents.SONG_ADDED, Song.SCHEMA, Song::songId, created(SongEvents.SongAdded::of))
+                .announces(SongEvents.DOWNLOAD_REFUNDED, Download.SCHEMA, Download::downloadId,
+                        SongEvents.DownloadRefunded::of)
                 .dashboard(DASHBOARD)
                 .demoSeed(SongsDemo::seed)
                 .demoLoad(SongsDemo.Load::new)
@@ -134,6 +134,6 @@ public final class Songs extends DeclaredDomain {
 
     @Override
     public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new SongDerivation(), new DownloadDerivation());
+        return List.of(new DownloadDerivation());
     }
 }

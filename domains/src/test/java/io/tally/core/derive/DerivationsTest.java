@@ -17,9 +17,8 @@ import io.tally.core.users.Users;
 import io.tally.domains.blog.Blog;
 import io.tally.domains.blog.BlogKeys;
 import io.tally.domains.blog.Comment;
-import io.tally.domains.blog.CommentDerivation;
+import io.tally.domains.blog.BlogEvents;
 import io.tally.domains.blog.Post;
-import io.tally.domains.blog.PostDerivation;
 import io.tally.domains.blog.PostRef;
 import io.tally.domains.blog.PostStatus;
 import io.tally.domains.catalogue.Catalogue;
@@ -117,7 +116,7 @@ class DerivationsTest {
                 .derive(Blog.COMMENT, "r1", null, comment.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(CommentDerivation.COMMENT_ADDED.detailType(), UserStatsEvents.USER_STATS_CHANGED);
+                .containsExactly(BlogEvents.COMMENT_ADDED.detailType(), UserStatsEvents.USER_STATS_CHANGED);
         DomainEvent statsChanged = changes.events().get(1);
         assertThat(statsChanged.id()).isEqualTo("r1:UserStatsChanged:u2");
         assertThat(statsChanged.detail()).containsEntry("userId", "u2")
@@ -133,7 +132,7 @@ class DerivationsTest {
                 .derive(Blog.POST, "r1", before.toItem(), after.toItem());
 
         assertThat(changes.events()).extracting(DomainEvent::detailType)
-                .containsExactly(PostDerivation.POST_STATUS_CHANGED.detailType(), UserStatsEvents.USER_STATS_CHANGED);
+                .containsExactly(BlogEvents.POST_STATUS_CHANGED.detailType(), UserStatsEvents.USER_STATS_CHANGED);
         assertThat(changes.events().get(1).detail()).containsEntry("changes", Map.of(Blog.USER_POSTS.attribute(), -1L));
     }
 

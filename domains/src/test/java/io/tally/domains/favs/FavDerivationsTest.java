@@ -65,33 +65,33 @@ class FavDerivationsTest {
                 row(joined(Favs.FAVOURITE), new DerivationCase(
                         "insert_favourite_countsUserTypeGlobalAndWritesASearchEntryPerTerm", null, FAV.toItem(),
                         deltas(FAVOURITES, 1, IMAGES, 1, GLOBAL, 1), entries,
-                        List.of(event(FavouriteDerivation.FAVOURITE_COLLECTED.detailType(), "u1/f1", favourite))), List.of()),
+                        List.of(event(FavEvents.FAVOURITE_COLLECTED.detailType(), "u1/f1", favourite))), List.of()),
                 row(joined(Favs.FAVOURITE), new DerivationCase(
                         "remove_favourite_uncountsRemovesItsEntriesAndItsLinksInTurn", FAV.toItem(), null,
                         deltas(FAVOURITES, -1, IMAGES, -1, GLOBAL, -1), removed,
-                        List.of(event(FavouriteDerivation.FAVOURITE_UNCOLLECTED.detailType(), "u1/f1", favourite))),
+                        List.of(event(FavEvents.FAVOURITE_UNCOLLECTED.detailType(), "u1/f1", favourite))),
                         List.of(new FavouriteLinks("u1", "f1", "fi1"))),
-                row(new TagDerivation(), new DerivationCase(
+                row(joined(Favs.TAG), new DerivationCase(
                         "insert_tag_countsNothingAnnouncesTagCreated", null, TAG.toItem(), Map.of(), Map.of(),
-                        List.of(event(TagDerivation.TAG_CREATED.detailType(), "u1/t1", tag))), List.of()),
-                row(new TagDerivation(), new DerivationCase(
+                        List.of(event(FavEvents.TAG_CREATED.detailType(), "u1/t1", tag))), List.of()),
+                row(joined(Favs.TAG), new DerivationCase(
                         "modify_renamedTag_announcesTagRenamed", TAG.toItem(), TAG.renamed("Trips").toItem(),
-                        Map.of(), Map.of(), List.of(event(TagDerivation.TAG_RENAMED.detailType(), "u1/t1", "userId", "u1",
+                        Map.of(), Map.of(), List.of(event(FavEvents.TAG_RENAMED.detailType(), "u1/t1", "userId", "u1",
                         "tagId", "t1", "name", "Trips", "previousName", "Trip",
                         "createdAt", "2021-10-10T05:45:28.000Z"))), List.of()),
-                row(new TagDerivation(), new DerivationCase(
+                row(joined(Favs.TAG), new DerivationCase(
                         "modify_accessedTag_announcesNothing", TAG.toItem(),
                         new Tag("u1", "t1", "Trip", T, T.plusSeconds(90), "ti1").toItem(), Map.of(), Map.of(),
                         List.of()), List.of()),
-                row(new TagDerivation(), new DerivationCase(
+                row(joined(Favs.TAG), new DerivationCase(
                         "remove_tag_removesItsLinksInTurn", TAG.toItem(), null, Map.of(), Map.of(),
-                        List.of(event(TagDerivation.TAG_DELETED.detailType(), "u1/t1", tag))), List.of(new TagLinks("u1", "t1", "ti1"))),
+                        List.of(event(FavEvents.TAG_DELETED.detailType(), "u1/t1", tag))), List.of(new TagLinks("u1", "t1", "ti1"))),
                 row(joined(Favs.FAVOURITE_TAG), new DerivationCase(
                         "insert_link_countsTheTag", null, LINK.toItem(), deltas(TAGGED, 1), Map.of(),
-                        List.of(event(FavouriteTagDerivation.FAVOURITE_TAGGED.detailType(), "u1/f1/t1", link))), List.of()),
+                        List.of(event(FavEvents.FAVOURITE_TAGGED.detailType(), "u1/f1/t1", link))), List.of()),
                 row(joined(Favs.FAVOURITE_TAG), new DerivationCase(
                         "remove_link_uncountsTheTag", LINK.toItem(), null, deltas(TAGGED, -1), Map.of(),
-                        List.of(event(FavouriteTagDerivation.FAVOURITE_UNTAGGED.detailType(), "u1/f1/t1", link))), List.of()));
+                        List.of(event(FavEvents.FAVOURITE_UNTAGGED.detailType(), "u1/f1/t1", link))), List.of()));
     }
 
     private static Arguments row(Derivation derivation, DerivationCase change, List<?> cascades) {
@@ -133,15 +133,15 @@ class FavDerivationsTest {
     @Test
     void unreadableImage_isAProblemAndRemovesNothingInTurn() {
         DerivationCase.assertUnreadable(new FavouriteDerivation(), TAG.toItem());
-        DerivationCase.assertUnreadable(new FavouriteTagDerivation(), FAV.toItem());
-        DerivationCase.assertUnreadable(new TagDerivation(), DerivationCase.with(TAG.toItem(), Tag.INCARNATION, null));
+        DerivationCase.assertUnreadable(joined(Favs.FAVOURITE_TAG), FAV.toItem());
+        DerivationCase.assertUnreadable(joined(Favs.TAG), DerivationCase.with(TAG.toItem(), Tag.INCARNATION, null));
     }
 
     @Test
     void cascadeLinks_aLinkIsRemovedByTheCascadesItsFavouriteAndTagAskFor_whenRemoved() {
-        CascadeLinks favourite = new FavouriteDerivation().cascadeLinks(FAV.toItem());
-        CascadeLinks tag = new TagDerivation().cascadeLinks(TAG.toItem());
-        CascadeLinks link = new FavouriteTagDerivation().cascadeLinks(LINK.toItem());
+        CascadeLinks favourite = joined(Favs.FAVOURITE).cascadeLinks(FAV.toItem());
+        CascadeLinks tag = joined(Favs.TAG).cascadeLinks(TAG.toItem());
+        CascadeLinks link = joined(Favs.FAVOURITE_TAG).cascadeLinks(LINK.toItem());
 
         assertThat(favourite.removes()).containsExactly(new FavouriteLinks("u1", "f1", "fi1"));
         assertThat(tag.removes()).containsExactly(new TagLinks("u1", "t1", "ti1"));

@@ -48,7 +48,7 @@ class OrgDerivationsTest {
                 row(joined(Orgs.ORGANISATION), new DerivationCase(
                         "insert_organisation_countsGlobalOrgsAndAnnouncesOrgCreated", null, ORG.toItem(),
                         deltas(GLOBAL_ORGS, 1), Map.of(),
-                        List.of(event(OrganisationDerivation.ORG_CREATED.detailType(), "abc",
+                        List.of(event(OrgEvents.ORG_CREATED.detailType(), "abc",
                                 "orgId", "abc", "name", "ABC", "type", "Retail"))), List.of()),
                 row(joined(Orgs.ORGANISATION), new DerivationCase(
                         "modify_renamedOrganisation_changesNothing", ORG.toItem(),
@@ -57,33 +57,33 @@ class OrgDerivationsTest {
                 row(joined(Orgs.TEAM), new DerivationCase(
                         "insert_team_countsTheOrganisationsTeamsAndAnnouncesTeamCreated", null, TEAM.toItem(),
                         deltas(ORG_TEAMS, 1), Map.of(),
-                        List.of(event(PartDerivation.TEAM_CREATED.detailType(), "web", "teamId", "web", "orgId", "abc",
+                        List.of(event(OrgEvents.TEAM_CREATED.detailType(), "web", "teamId", "web", "orgId", "abc",
                                 "name", "web_team", "createdAt", "2020-07-05T10:00:00.000Z"))), List.of()),
                 row(joined(Orgs.TEAM), new DerivationCase(
                         "remove_team_uncountsAndRemovesItsMembershipsInTurn", TEAM.toItem(), null,
                         deltas(ORG_TEAMS, -1), Map.of(),
-                        List.of(event(PartDerivation.TEAM_DELETED.detailType(), "web", "teamId", "web", "orgId", "abc",
+                        List.of(event(OrgEvents.TEAM_DELETED.detailType(), "web", "teamId", "web", "orgId", "abc",
                                 "name", "web_team", "createdAt", "2020-07-05T10:00:00.000Z"))),
                         List.of(new TeamMemberships("abc", "web", "ti1"))),
                 row(joined(Orgs.EMPLOYEE), new DerivationCase(
                         "insert_employee_countsHeadCountAndGlobalEmployees", null, EMPLOYEE.toItem(),
                         deltas(ORG_EMPLOYEES, 1, GLOBAL_EMPLOYEES, 1), Map.of(),
-                        List.of(event(PartDerivation.EMPLOYEE_CREATED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
+                        List.of(event(OrgEvents.EMPLOYEE_CREATED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
                                 "name", "Maureen", "createdAt", "2020-07-05T10:00:00.000Z"))), List.of()),
                 row(joined(Orgs.EMPLOYEE), new DerivationCase(
                         "remove_employee_uncountsAndRemovesTheirMembershipsInTurn", EMPLOYEE.toItem(), null,
                         deltas(ORG_EMPLOYEES, -1, GLOBAL_EMPLOYEES, -1), Map.of(),
-                        List.of(event(PartDerivation.EMPLOYEE_DELETED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
+                        List.of(event(OrgEvents.EMPLOYEE_DELETED.detailType(), "e1", "employeeId", "e1", "orgId", "abc",
                                 "name", "Maureen", "createdAt", "2020-07-05T10:00:00.000Z"))),
                         List.of(new EmployeeMemberships("abc", "e1", "ei1"))),
                 row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "insert_membership_countsTeamMembersAndOrgMembershipsAndAnnouncesJoined", null,
                         MEMBERSHIP.toItem(), deltas(TEAM_MEMBERS, 1, ORG_MEMBERSHIPS, 1), Map.of(),
-                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM.detailType(), MEMBERSHIP))), List.of()),
+                        List.of(joinedOrLeft(OrgEvents.EMPLOYEE_JOINED_TEAM.detailType(), MEMBERSHIP))), List.of()),
                 row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "remove_membership_uncountsAndAnnouncesLeft", MEMBERSHIP.toItem(), null,
                         deltas(TEAM_MEMBERS, -1, ORG_MEMBERSHIPS, -1), Map.of(),
-                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP))), List.of()),
+                        List.of(joinedOrLeft(OrgEvents.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP))), List.of()),
                 row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "modify_roleChanged_noDeltasNoEvents", MEMBERSHIP.toItem(),
                         new Membership("abc", "web", "e1", "member", T, "ti1", "ei1").toItem(),
@@ -91,8 +91,8 @@ class OrgDerivationsTest {
                 row(joined(Orgs.MEMBERSHIP), new DerivationCase(
                         "modify_overwrittenByALaterTeamsMembership_leftThenJoined", MEMBERSHIP.toItem(),
                         rejoined.toItem(), Map.of(), Map.of(),
-                        List.of(joinedOrLeft(MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP),
-                                joinedOrLeft(MembershipDerivation.EMPLOYEE_JOINED_TEAM.detailType(), rejoined))), List.of()));
+                        List.of(joinedOrLeft(OrgEvents.EMPLOYEE_LEFT_TEAM.detailType(), MEMBERSHIP),
+                                joinedOrLeft(OrgEvents.EMPLOYEE_JOINED_TEAM.detailType(), rejoined))), List.of()));
     }
 
     private static Arguments row(Derivation derivation, DerivationCase change, List<?> cascades) {
@@ -115,11 +115,11 @@ class OrgDerivationsTest {
     void unreadableImage_isAProblemAndRemovesNothingInTurn() {
         Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> garbled =
                 DerivationCase.with(TEAM.toItem(), Team.INCARNATION, null);
-        DerivationCase.assertUnreadable(PartDerivation.teams(), garbled);
-        IntendedChanges removed = PartDerivation.teams().derive(DerivationCase.RECORD_ID, garbled, null);
+        DerivationCase.assertUnreadable(joined(Orgs.TEAM), garbled);
+        IntendedChanges removed = joined(Orgs.TEAM).derive(DerivationCase.RECORD_ID, garbled, null);
         assertThat(removed.cascades()).isEmpty();
-        DerivationCase.assertUnreadable(PartDerivation.employees(), TEAM.toItem());
-        DerivationCase.assertUnreadable(new MembershipDerivation(), EMPLOYEE.toItem());
+        DerivationCase.assertUnreadable(joined(Orgs.EMPLOYEE), TEAM.toItem());
+        DerivationCase.assertUnreadable(joined(Orgs.MEMBERSHIP), EMPLOYEE.toItem());
     }
 
     @Test

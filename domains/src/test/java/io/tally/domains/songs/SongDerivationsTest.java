@@ -42,14 +42,17 @@ class SongDerivationsTest {
     /** The download's derivation as the registry joins it with the songs' view (the global count is the view's). */
     private static final Derivation DOWNLOADS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
             .forType(Songs.DOWNLOAD).orElseThrow();
+    /** A song's derivation: its announcement alone. */
+    private static final Derivation SONGS = DomainRegistry.load().derivations(ShardSettings.DEFAULTS)
+            .forType(Songs.SONG).orElseThrow();
 
     static Stream<Arguments> cases() {
         return Stream.of(
-                row(new SongDerivation(), new DerivationCase("insert_song_countsNothingAndAnnouncesSongAdded", null,
+                row(SONGS, new DerivationCase("insert_song_countsNothingAndAnnouncesSongAdded", null,
                         SONG.toItem(), Map.of(), Map.of(),
-                        List.of(event(SongDerivation.SONG_ADDED.detailType(), "s1", "songId", "s1", "title", "Song",
+                        List.of(event(SongEvents.SONG_ADDED.detailType(), "s1", "songId", "s1", "title", "Song",
                                 "artist", "Artist")))),
-                row(new SongDerivation(), new DerivationCase("modify_replacedSong_changesNothing", SONG.toItem(),
+                row(SONGS, new DerivationCase("modify_replacedSong_changesNothing", SONG.toItem(),
                         new Song("s1", "Other", null, LATER).toItem(), Map.of(), Map.of(), List.of())),
                 row(DOWNLOADS, new DerivationCase(
                         "insert_download_countsItsUtcDayAndMonthEverywhereAndHoldsTheChartEntry", null,
@@ -60,7 +63,7 @@ class SongDerivationsTest {
                         DOWNLOAD.toItem(), REFUNDED.toItem(),
                         deltas(ALL_TIME, -1, SONG_DAY, -1, SONG_MONTH, -1, ALL_DAY, -1, GLOBAL, -1),
                         Map.of(ENTRY, ENTRY_DOCUMENT),
-                        List.of(event(DownloadDerivation.DOWNLOAD_REFUNDED.detailType(), "d1", "downloadId", "d1", "songId", "s1",
+                        List.of(event(SongEvents.DOWNLOAD_REFUNDED.detailType(), "d1", "downloadId", "d1", "songId", "s1",
                                 "userId", "u1", "at", "2024-01-31T23:30:00.000Z",
                                 "refundedAt", "2024-02-03T10:00:00.000Z")))),
                 row(DOWNLOADS, new DerivationCase(
@@ -82,7 +85,7 @@ class SongDerivationsTest {
     void unreadableImage_isAProblem() {
         DerivationCase.assertUnreadable(new DownloadDerivation(), DerivationCase.with(DOWNLOAD.toItem(), "at", null));
         DerivationCase.assertUnreadable(new DownloadDerivation(), SONG.toItem());
-        DerivationCase.assertUnreadable(new SongDerivation(), DerivationCase.with(SONG.toItem(), "title", null));
+        DerivationCase.assertUnreadable(SONGS, DerivationCase.with(SONG.toItem(), "title", null));
     }
 
     @Test

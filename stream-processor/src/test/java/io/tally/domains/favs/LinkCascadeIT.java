@@ -76,7 +76,7 @@ class LinkCascadeIT {
         assertThat(searchIndex("u1#nap")).isEmpty();
         assertThat(searchIndex("u1#b")).containsExactly("f2");
         assertThat(publisher.published()).extracting(DomainEvent::detailType)
-                .contains(FavouriteDerivation.FAVOURITE_UNCOLLECTED.detailType(), FavouriteTagDerivation.FAVOURITE_UNTAGGED.detailType());
+                .contains(FavEvents.FAVOURITE_UNCOLLECTED.detailType(), FavEvents.FAVOURITE_UNTAGGED.detailType());
 
         stream.process(removal);
         assertThat(stream.newRecords()).isEmpty();
@@ -101,7 +101,7 @@ class LinkCascadeIT {
         assertThat(links()).extracting(l -> l.favouriteId() + "/" + l.tagId()).containsExactly("f1/food");
         assertThat(stream.counter(STATS, "tag:trip")).isZero();
         assertThat(stream.counter(STATS, "tag:food")).isEqualTo(1);
-        assertThat(publisher.published()).extracting(DomainEvent::detailType).contains(TagDerivation.TAG_DELETED.detailType());
+        assertThat(publisher.published()).extracting(DomainEvent::detailType).contains(FavEvents.TAG_DELETED.detailType());
         assertExact();
     }
 

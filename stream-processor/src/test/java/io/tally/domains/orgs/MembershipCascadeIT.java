@@ -72,7 +72,7 @@ class MembershipCascadeIT {
         assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_MEMBERSHIPS)).isEqualTo(1);
         assertThat(stream.counter(OrgKeys.orgStats("abc"), Orgs.ORG_TEAMS)).isEqualTo(1);
         assertThat(publisher.published()).extracting(DomainEvent::detailType)
-                .contains(PartDerivation.TEAM_DELETED.detailType(), MembershipDerivation.EMPLOYEE_LEFT_TEAM.detailType());
+                .contains(OrgEvents.TEAM_DELETED.detailType(), OrgEvents.EMPLOYEE_LEFT_TEAM.detailType());
 
         // The team's REMOVE delivered again (a retried batch): nothing left to remove, no new record; and the runner
         // itself, run again, finds nothing to remove.
