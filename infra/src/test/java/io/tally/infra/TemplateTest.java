@@ -52,7 +52,7 @@ class TemplateTest {
     private static final List<String> ACTIONS_WITHOUT_RESOURCE_TYPES = List.of("dynamodb:ListStreams",
             "xray:PutTraceSegments", "xray:PutTelemetryRecords");
     /** Resource types that take tags in CloudFormation; each must carry the stage's. */
-    private static final List<String> TAGGABLE = List.of("AWS::CloudWatch::Alarm", "AWS::DynamoDB::Table",
+    private static final List<String> TAGGABLE = List.of("AWS::CloudWatch::Alarm", "AWS::DynamoDB::Table", "AWS::KMS::Key",
             "AWS::Events::EventBus", "AWS::IAM::Role", "AWS::Logs::LogGroup", "AWS::SNS::Topic", "AWS::SQS::Queue",
             "AWS::SecretsManager::Secret", "AWS::Serverless::HttpApi");
 
@@ -699,7 +699,11 @@ class TemplateTest {
     void api_answersBrowsersPreflights_logsAccessWithTheCaller() throws IOException {
         JsonNode api = properties("HttpApi");
         JsonNode cors = api.path("CorsConfiguration");
-        assertThat(cors.path("AllowOrigins").asText()).isEqualTo("CorsAllowOrigins");
+        // CORS for the origins a deployment names only: none (CORS off) by default, never "*" unless chosen.
+        assertThat(texts(cors.path("AllowOrigins"))).containsExactly("HasCorsOrigins", "CorsAllowOrigins",
+                "AWS::NoValue");
+        assertThat(template.path("Parameters").path("CorsAllowOrigins").path("Default").asText()).isEmpty();
+        assertThat(template.path("Conditions").path("HasCorsOrigins").toString()).contains("CorsAllowOrigins");
         assertThat(texts(cors.path("AllowMethods"))).contains("GET", "POST", "PUT", "PATCH", "DELETE");
         assertThat(texts(cors.path("AllowHeaders"))).contains("content-type", "if-match", "authorization");
         assertThat(texts(cors.path("ExposeHeaders"))).contains("etag", "location");
@@ -712,6 +716,50 @@ class TemplateTest {
         assertThat(format.path("routeKey").asText()).isEqualTo("$context.routeKey");
         assertThat(format.path("error").asText()).isEqualTo("$context.error.message");
         assertThat(format.path("authorizerError").asText()).isEqualTo("$context.authorizer.error");
+    }
+
+    @Test
+    void activityTable_outlivesTheStack_withPointInTimeRecoveryAndDeletionProtection() {
+        JsonNode table = resources.path("ActivityTable");
+        assertThat(table.path("DeletionPolicy").asText()).isEqualTo("Retain");
+        assertThat(table.path("UpdateReplacePolicy").asText()).isEqualTo("Retain");
+        assertThat(table.path("Properties").path("PointInTimeRecoverySpecification")
+                .path("PointInTimeRecoveryEnabled").asBoolean()).isTrue();
+        assertThat(table.path("Properties").path("DeletionProtectionEnabled").asText()).isEqualTo("DeletionProtection");
+    }
+
+    @Test
+    void alarmTopic_isEncryptedWithAKeyAlarmsCanUse_andTheArchiveWithTheCustomersKeyWhenGiven() {
+        // SNS's AWS-managed key would refuse CloudWatch alarms: the customer's key, or the stack's own.
+        assertThat(texts(properties("AlarmTopic").path("KmsMasterKeyId"))).containsExactly("HasCustomerKey",
+                "EncryptionKeyArn", "AlarmTopicKey.Arn");
+        JsonNode key = resources.path("AlarmTopicKey");
+        assertThat(key.path("Type").asText()).isEqualTo("AWS::KMS::Key");
+        assertThat(key.path("Condition").asText()).isEqualTo("OwnAlarmKey");
+        assertThat(key.path("Properties").path("EnableKeyRotation").asBoolean()).isTrue();
+        List<JsonNode> statements = new ArrayList<>();
+        key.path("Properties").path("KeyPolicy").path("Statement").forEach(statements::add);
+        JsonNode alarms = statements.stream().filter(statement -> statement.path("Principal").path("Service")
+                .asText().equals("cloudwatch.amazonaws.com")).findFirst().orElseThrow();
+        assertThat(texts(alarms.path("Action"))).containsExactlyInAnyOrder("kms:Decrypt", "kms:GenerateDataKey*");
+        assertThat(alarms.path("Condition").path("StringEquals").path("aws:SourceAccount").asText())
+                .isEqualTo("AWS::AccountId");
+        assertThat(texts(properties("EventArchive").path("KmsKeyIdentifier"))).containsExactly("HasCustomerKey",
+                "EncryptionKeyArn", "AWS::NoValue");
+        assertThat(template.path("Parameters").path("EncryptionKeyArn").path("Default").asText()).isEmpty();
+    }
+
+    @Test
+    void userPool_namesAreCaseInsensitive_andThreatProtectionIsEnforcedByDefault() {
+        JsonNode pool = properties("UserPool");
+        assertThat(pool.path("UsernameConfiguration").path("CaseSensitive").isBoolean()).isTrue();
+        assertThat(pool.path("UsernameConfiguration").path("CaseSensitive").asBoolean()).isFalse();
+        assertThat(template.path("Parameters").path("UserPoolThreatProtection").path("Default").asText())
+                .isEqualTo("ENFORCED");
+        assertThat(pool.path("UserPoolAddOns").get(1).path("AdvancedSecurityMode").asText())
+                .isEqualTo("UserPoolThreatProtection");
+        // Threat protection needs the Plus plan.
+        assertThat(texts(pool.path("UserPoolTier"))).containsExactly("ThreatProtection", "PLUS", "ESSENTIALS");
     }
 
     @Test
