@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -143,12 +144,23 @@ public final class WriterApi {
      * route set its own.
      */
     static ApiResponse hardened(ApiResponse response, boolean isPublic) {
-        ApiResponse hardened = response.withHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-                .withHeader("X-Content-Type-Options", "nosniff")
-                .withHeader("Referrer-Policy", "no-referrer")
-                .withHeader("X-Frame-Options", "DENY");
-        return isPublic || response.headers().containsKey("Cache-Control") ? hardened
-                : hardened.withHeader("Cache-Control", "no-store");
+        return response.withHeaders(isPublic || response.headers().containsKey("Cache-Control") ? HARDENING
+                : HARDENING_NO_STORE);
+    }
+
+    /** The headers {@link #hardened} adds, in their order: to a public answer, and to any other. */
+    private static final Map<String, String> HARDENING = orderedHeaders(Map.of(), "Content-Security-Policy",
+            CONTENT_SECURITY_POLICY, "X-Content-Type-Options", "nosniff", "Referrer-Policy", "no-referrer",
+            "X-Frame-Options", "DENY");
+    private static final Map<String, String> HARDENING_NO_STORE = orderedHeaders(HARDENING, "Cache-Control",
+            "no-store");
+
+    private static Map<String, String> orderedHeaders(Map<String, String> first, String... namesAndValues) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>(first);
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            headers.put(namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(headers);
     }
 
     /** Whether a route's answers are anyone's to see: the read side's, when it is public (or access is off). */

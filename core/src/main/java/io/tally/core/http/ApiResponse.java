@@ -56,6 +56,13 @@ public record ApiResponse(int status, JsonNode body, Map<String, String> headers
         return new ApiResponse(status, body, copy);
     }
 
+    /** The answer with these headers added (or replaced), in their order: one copy of the map for all of them. */
+    public ApiResponse withHeaders(Map<String, String> added) {
+        Map<String, String> copy = new LinkedHashMap<>(headers);
+        copy.putAll(added);
+        return new ApiResponse(status, body, copy);
+    }
+
     public ApiResponse withETag(long version) {
         return withHeader("ETag", IfMatch.etag(version));
     }
