@@ -133,7 +133,8 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
 
     /**
      * The local event bus's endpoint, e.g. {@code http://127.0.0.1:8001}: the {@code endpointOverride} of an
-     * {@code EventBridgeClient} that publishes to it (any region and credentials; the bus checks neither).
+     * {@code EventBridgeClient} that publishes to it (any region; any credentials, but with {@code --auth} only the run's,
+     * {@code auth/bus-credentials} in the data directory).
      */
     public URI eventsEndpoint() {
         return events.endpoint();

@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPEvent;
 import com.amazonaws.services.lambda.runtime.events.APIGatewayV2HTTPResponse;
 import io.tally.local.auth.JwksRoute;
 import io.tally.local.auth.JwtAuthorizer;
+import io.tally.local.auth.BusCredentials;
 import io.tally.local.auth.LocalAuth;
 import io.tally.local.events.EventRules;
 import io.tally.local.events.FunctionTarget;
@@ -94,9 +95,15 @@ final class RunnerStartup {
         LocalEventBus events = null;
         StreamPipeline stream = null;
         try {
+            // With --auth the bus takes only calls signed with this run's credentials, as EventBridge takes only signed
+            // ones: the stream processor's, and a maintenance command's that reads them from the data directory.
+            software.amazon.awssdk.auth.credentials.AwsBasicCredentials busCredentials = !settings.auth() ? null
+                    : settings.dataDir() == null ? BusCredentials.generate()
+                    : BusCredentials.renewIn(settings.dataDir());
             try {
-                events = LocalEventBus.start(LocalEventBus.Settings.of(backendHost, settings.eventsPort(),
-                                eventsDir.path()),
+                LocalEventBus.Settings bus = LocalEventBus.Settings.of(backendHost, settings.eventsPort(),
+                        eventsDir.path());
+                events = LocalEventBus.start(busCredentials == null ? bus : bus.withCallers(busCredentials),
                         rules, activityFeedTarget(rules, endpoint, settings.tableName(), settings.domains()));
             } catch (BindException e) {
                 throw new PortInUseException(backendHost, settings.eventsPort(), "--events-port", e);
@@ -104,7 +111,7 @@ final class RunnerStartup {
                 throw new StartupException("the event bus did not start: " + e.getMessage(), e);
             }
             stream = StreamPipeline.create(settings.domains(), endpoint, settings.tableName(), events.endpoint(),
-                    events.busName(), settings.dataDir());
+                    events.busName(), settings.dataDir(), busCredentials);
             LocalAuth auth = !settings.auth() ? null
                     : settings.dataDir() == null ? LocalAuth.inMemory() : LocalAuth.inDataDir(settings.dataDir());
             RequestHandler<APIGatewayV2HTTPEvent, APIGatewayV2HTTPResponse> writer = new WriterHandler(

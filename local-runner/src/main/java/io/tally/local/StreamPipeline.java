@@ -103,13 +103,22 @@ final class StreamPipeline implements AutoCloseable {
 
     static StreamPipeline create(DomainRegistry domains, URI dynamoDbEndpoint, String tableName, URI eventsEndpoint,
             String busName, Path dataDir) {
+        return create(domains, dynamoDbEndpoint, tableName, eventsEndpoint, busName, dataDir, null);
+    }
+
+    /**
+     * As {@link #create(DomainRegistry, URI, String, URI, String, Path)}, publishing with {@code busCredentials} (the
+     * bus's callers', under {@code --auth}), or null for the bus that takes any caller.
+     */
+    static StreamPipeline create(DomainRegistry domains, URI dynamoDbEndpoint, String tableName, URI eventsEndpoint,
+            String busName, Path dataDir, AwsBasicCredentials busCredentials) {
         Path temporaryDir = null;
         DynamoDbClient dynamoDb = null;
         DynamoDbStreamsClient streams = null;
         EventBridgeClient eventBridge = null;
         try {
             StaticCredentialsProvider credentials = StaticCredentialsProvider.create(
-                    // DynamoDB Local rejects access key ids other than letters and digits; the bus checks none.
+                    // DynamoDB Local rejects access key ids other than letters and digits; the bus's are its own.
                     AwsBasicCredentials.create("local", "local"));
             dynamoDb = DynamoDbClient.builder()
                     .endpointOverride(dynamoDbEndpoint)
@@ -126,7 +135,8 @@ final class StreamPipeline implements AutoCloseable {
             eventBridge = EventBridgeClient.builder()
                     .endpointOverride(eventsEndpoint)
                     .region(Region.US_EAST_1)
-                    .credentialsProvider(credentials)
+                    .credentialsProvider(busCredentials == null ? credentials
+                            : StaticCredentialsProvider.create(busCredentials))
                     .httpClient(UrlConnectionHttpClient.create())
                     .build();
             PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);

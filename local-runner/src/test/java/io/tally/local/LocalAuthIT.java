@@ -1,6 +1,7 @@
 package io.tally.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * {@code tally-local --auth} over real HTTP: the front verifies the bearer token with the local key and hands the
@@ -225,6 +228,87 @@ class LocalAuthIT {
             assertThat(callAt(second, "GET", "/songs/s7", null, token).status()).isEqualTo(200);
             assertThat(callAt(second, "GET", "/songs/s7", null, null).status()).isEqualTo(401);
         }
+    }
+
+    /**
+     * The bus takes only calls signed with the run's credentials, which the data directory keeps for its owner alone,
+     * new at every start; the stream processor publishes with them (the events test above), and so does a dead-letter
+     * replay given the data directory.
+     */
+    @Test
+    void theBus_takesOnlyCallsSignedWithTheRunsCredentials_keptForTheOwnerAlone(@TempDir Path dataDir)
+            throws Exception {
+        RunnerSettings settings = RunnerSettings.ephemeral().withAuth(true).withDataDir(dataDir);
+        software.amazon.awssdk.auth.credentials.AwsBasicCredentials firstRun;
+        try (LocalRunner first = LocalRunner.start(settings)) {
+            Path file = io.tally.local.auth.BusCredentials.file(dataDir);
+            assertThat(java.nio.file.Files.getPosixFilePermissions(file)).containsExactlyInAnyOrder(
+                    java.nio.file.attribute.PosixFilePermission.OWNER_READ,
+                    java.nio.file.attribute.PosixFilePermission.OWNER_WRITE);
+            firstRun = io.tally.local.auth.BusCredentials.readFrom(dataDir).orElseThrow();
+            software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry entry =
+                    software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry.builder()
+                            .source("io.tally").detailType("PostCreated").eventBusName("tally")
+                            .detail("{\"eventId\":\"forged\",\"postId\":\"p1\",\"title\":\"forged\"}").build();
+            try (var anyone = bus(first, software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("local",
+                    "local"))) {
+                assertThatThrownBy(() -> anyone.putEvents(request -> request.entries(entry)))
+                        .satisfies(LocalAuthIT::unrecognized);
+            }
+            try (var owner = bus(first, firstRun)) {
+                assertThat(owner.putEvents(request -> request.entries(entry)).failedEntryCount()).isZero();
+            }
+            // A dead-letter replay signs with the credentials the data directory keeps; without them it is refused.
+            try (var dynamo = software.amazon.awssdk.services.dynamodb.DynamoDbClient.builder()
+                    .endpointOverride(first.dynamoDbEndpoint()).region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                    .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                            software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("local", "local")))
+                    .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build()) {
+                dynamo.putItem(r -> r.tableName(first.tableName()).item(Map.of(
+                        "pk", AttributeValue.fromS("DEADLETTER#2020-04-04"), "sk", AttributeValue.fromS("01#ev-21#events"),
+                        "entityType", AttributeValue.fromS("DeadLetter"), "reason", AttributeValue.fromS("refused"),
+                        "shardId", AttributeValue.fromS("shardId-1"), "events", AttributeValue.fromS("[{\"id\":"
+                                + "\"ev-21:PostCreated:p9\",\"source\":\"io.tally\",\"detailType\":\"PostCreated\","
+                                + "\"detail\":{\"eventId\":\"ev-21:PostCreated:p9\"},\"errorCode\":\"x\"}]"))));
+            }
+            String letter = "2020-04-04/01#ev-21#events";
+            String[] replay = {"dead-letters", "republish-events", letter, "--events-endpoint",
+                    first.eventsEndpoint().toString(), "--endpoint", first.dynamoDbEndpoint().toString()};
+            CommandRun unsigned = CommandRun.of(replay);
+            assertThat(unsigned.status()).as(unsigned.err()).isNotZero();
+            String[] signed = java.util.Arrays.copyOf(replay, replay.length + 2);
+            signed[replay.length] = "--data-dir";
+            signed[replay.length + 1] = dataDir.toString();
+            CommandRun withCredentials = CommandRun.of(signed);
+            assertThat(withCredentials.status()).as(withCredentials.err()).isZero();
+            assertThat(withCredentials.out()).contains(letter + "  republished 1");
+        }
+        try (LocalRunner second = LocalRunner.start(settings)) {
+            assertThat(io.tally.local.auth.BusCredentials.readFrom(dataDir).orElseThrow().accessKeyId())
+                    .isNotEqualTo(firstRun.accessKeyId());
+            try (var lastRun = bus(second, firstRun)) {
+                assertThatThrownBy(() -> lastRun.putEvents(request -> request.entries(
+                        software.amazon.awssdk.services.eventbridge.model.PutEventsRequestEntry.builder()
+                                .source("io.tally").detailType("PostCreated").detail("{}").build())))
+                        .satisfies(LocalAuthIT::unrecognized);
+            }
+        }
+    }
+
+    /** The bus's refusal of a caller whose access key id is not the run's, as EventBridge refuses it. */
+    private static void unrecognized(Throwable refusal) {
+        assertThat(refusal).isInstanceOf(software.amazon.awssdk.services.eventbridge.model.EventBridgeException.class);
+        assertThat(((software.amazon.awssdk.services.eventbridge.model.EventBridgeException) refusal)
+                .awsErrorDetails().errorCode()).isEqualTo("UnrecognizedClientException");
+    }
+
+    private static software.amazon.awssdk.services.eventbridge.EventBridgeClient bus(LocalRunner runner,
+            software.amazon.awssdk.auth.credentials.AwsBasicCredentials credentials) {
+        return software.amazon.awssdk.services.eventbridge.EventBridgeClient.builder()
+                .endpointOverride(runner.eventsEndpoint()).region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        credentials))
+                .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build();
     }
 
     private static Reply callAt(LocalRunner other, String method, String path, String body, String token) {

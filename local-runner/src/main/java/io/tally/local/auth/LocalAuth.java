@@ -17,11 +17,8 @@ import com.nimbusds.jwt.SignedJWT;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.text.ParseException;
 import java.time.Duration;
 import java.time.Instant;
@@ -276,22 +273,6 @@ public final class LocalAuth {
 
     /** Written to a temporary file first, readable by its owner only where the file system says so. */
     private static void write(Path file, String json) {
-        try {
-            Files.createDirectories(file.getParent());
-            Path temporary = Files.createTempFile(file.getParent(), ".signing-key", ".tmp");
-            try {
-                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // Not a POSIX file system: the data directory's own permissions protect it.
-            }
-            Files.writeString(temporary, json, StandardCharsets.UTF_8);
-            try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not write the local signing key " + file, e);
-        }
+        PrivateFiles.write(file, json, "the local signing key");
     }
 }

@@ -37,7 +37,9 @@ import org.slf4j.LoggerFactory;
  * targets: a JSON-lines file per matched rule and the recent events behind {@code GET /events}.
  *
  * <p>Unlike on AWS, delivery is done before PutEvents answers: once a publisher has its EventIds, the events are
- * in the files and the recent events, which spares tests (and people) any waiting. Credentials are not checked.
+ * in the files and the recent events, which spares tests (and people) any waiting. Credentials are checked when the
+ * bus is told its callers' ({@link Settings#withCallers}: the runner's, under {@code --auth}), as EventBridge checks
+ * them ({@link CallerCheck}); otherwise any caller is taken.
  */
 public final class LocalEventBus implements AutoCloseable {
     /** Where the bus listens unless told otherwise: next to DynamoDB Local's usual 8000. */
@@ -69,8 +71,10 @@ public final class LocalEventBus implements AutoCloseable {
      * @param busName        the name entries may give as {@code EventBusName} (besides {@code default})
      * @param outputDir      where each rule's {@code <rule>.jsonl} is appended to; created if missing
      * @param recentCapacity how many of the newest events {@code GET /events} can show
+     * @param callers        the credentials a call must be signed with (Signature Version 4), or null for any caller
      */
-    public record Settings(String host, int port, String busName, Path outputDir, int recentCapacity) {
+    public record Settings(String host, int port, String busName, Path outputDir, int recentCapacity,
+                           software.amazon.awssdk.auth.credentials.AwsCredentials callers) {
         public Settings {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(busName, "busName");
@@ -90,7 +94,13 @@ public final class LocalEventBus implements AutoCloseable {
 
         /** The bus {@code tally} on {@code host:port}, writing to {@code outputDir}, keeping 1,000 recent events. */
         public static Settings of(String host, int port, Path outputDir) {
-            return new Settings(host, port, DEFAULT_BUS_NAME, outputDir, DEFAULT_RECENT_CAPACITY);
+            return new Settings(host, port, DEFAULT_BUS_NAME, outputDir, DEFAULT_RECENT_CAPACITY, null);
+        }
+
+        /** The same bus, taking only calls signed with {@code credentials}. */
+        public Settings withCallers(software.amazon.awssdk.auth.credentials.AwsCredentials credentials) {
+            return new Settings(host, port, busName, outputDir, recentCapacity,
+                    Objects.requireNonNull(credentials, "credentials"));
         }
     }
 
@@ -104,6 +114,8 @@ public final class LocalEventBus implements AutoCloseable {
     private final RecentEvents recent;
     private final RecentEventsHandler recentEventsRoute;
     private final GracefulStop calls = new GracefulStop("the local event bus", GRACE);
+    /** Null when any caller is taken. */
+    private final CallerCheck callers;
 
     private final List<FunctionTarget> functions;
 
@@ -121,6 +133,7 @@ public final class LocalEventBus implements AutoCloseable {
         targets.addAll(this.functions);
         this.router = new EventRouter(rules, targets);
         this.recentEventsRoute = new RecentEventsHandler(recent);
+        this.callers = settings.callers() == null ? null : new CallerCheck(settings.callers(), Clock.systemUTC());
     }
 
     /**
@@ -253,8 +266,18 @@ public final class LocalEventBus implements AutoCloseable {
                     reply = new Reply(413, PutEvents.errorBody("RequestEntityTooLargeException",
                             "the request body exceeds " + MAX_BODY_BYTES + " bytes"));
                 } else {
-                    reply = answer(exchange.getRequestMethod(), exchange.getRequestHeaders().getFirst("X-Amz-Target"),
-                            exchange.getRequestHeaders().getFirst("Content-Type"), body);
+                    java.util.Optional<CallerCheck.Refusal> refusal = callers == null ? java.util.Optional.empty()
+                            : callers.refusal(exchange.getRequestMethod(), signedUri(exchange),
+                                    exchange.getRequestHeaders(), body);
+                    if (refusal.isPresent()) {
+                        LOG.warn("PutEvents refused: {}: {}", refusal.get().type(), refusal.get().message());
+                        reply = new Reply(refusal.get().status(), PutEvents.errorBody(refusal.get().type(),
+                                refusal.get().message()));
+                    } else {
+                        reply = answer(exchange.getRequestMethod(),
+                                exchange.getRequestHeaders().getFirst("X-Amz-Target"),
+                                exchange.getRequestHeaders().getFirst("Content-Type"), body);
+                    }
                 }
             }
             byte[] bytes = JSON.writeValueAsBytes(reply.body());
@@ -300,6 +323,19 @@ public final class LocalEventBus implements AutoCloseable {
         LOG.info("PutEvents: {} entries, {} accepted, {} failed", accepted.entries().size(), accepted.events().size(),
                 accepted.failedEntryCount());
         return new Reply(200, accepted.body());
+    }
+
+    /** The request's address as its caller signed it: the host it named, the path and query as sent. */
+    private static URI signedUri(HttpExchange exchange) {
+        String host = exchange.getRequestHeaders().getFirst("Host");
+        URI sent = exchange.getRequestURI();
+        try {
+            return URI.create("http://" + (host == null ? "127.0.0.1" : host) + sent.getRawPath()
+                    + (sent.getRawQuery() == null ? "" : "?" + sent.getRawQuery()));
+        } catch (IllegalArgumentException e) {
+            // A Host no signer could have signed: the signature check refuses the request.
+            return URI.create("http://host.invalid/");
+        }
     }
 
     /** The SDKs send {@code application/x-amz-json-1.1}; 1.0 is the same wire format under an older name. */

@@ -187,6 +187,11 @@ public final class DeadLettersCommand implements Callable<Integer> {
                         + "(default: ${DEFAULT-VALUE})")
         String source;
 
+        @Option(names = "--data-dir", paramLabel = "DIR", description = "the data directory of a runner started with "
+                + "--auth, whose event bus takes only calls signed with the credentials it keeps there "
+                + "(ignored with --aws)")
+        java.nio.file.Path dataDir;
+
         @Override
         int run(TableConnection.Clients clients, PrintWriter out, PrintWriter err) {
             ids.forEach(id -> parse(spec, id));
@@ -199,7 +204,10 @@ public final class DeadLettersCommand implements Callable<Integer> {
             List<Map<String, AttributeValue>> chosen = !ids.isEmpty()
                     ? ids.stream().flatMap(id -> DeadLetterQueries.keys(id).stream()).toList()
                     : all ? letters.all() : letters.recent(days);
-            try (EventBridgeClient eventBridge = table.eventBridge(eventsEndpoint)) {
+            try (EventBridgeClient eventBridge = table.eventBridge(eventsEndpoint, dataDir == null ? null
+                    : io.tally.local.auth.BusCredentials.readFrom(dataDir).orElseThrow(() -> new CommandLine
+                            .ParameterException(spec.commandLine(), "--data-dir " + dataDir + " holds no event bus "
+                                    + "credentials: is it the data directory of a runner started with --auth?")))) {
                 Map<String, EventPublisher> publishers = new HashMap<>();
                 EventRepublisher.Report report = new EventRepublisher(clients.dynamo(), table.tableName,
                         name -> publishers.computeIfAbsent(name, n -> new EventBridgePublisher(eventBridge, eventBus, n)),

@@ -52,11 +52,15 @@ public final class TableConnection {
 
     /**
      * An EventBridge client with the same settings: on AWS the default chain and region, locally the event bus at
-     * {@code localEndpoint} (the local bus checks no credentials).
+     * {@code localEndpoint}, signing with {@code busCredentials} (those of a runner started with {@code --auth}, whose
+     * bus takes no other caller) or, when null, with any (a bus without {@code --auth} checks none).
      */
-    EventBridgeClient eventBridge(URI localEndpoint) {
+    EventBridgeClient eventBridge(URI localEndpoint, AwsBasicCredentials busCredentials) {
         var builder = EventBridgeClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder());
         configure(builder, localEndpoint);
+        if (!aws && busCredentials != null) {
+            builder.credentialsProvider(StaticCredentialsProvider.create(busCredentials));
+        }
         return builder.build();
     }
 
