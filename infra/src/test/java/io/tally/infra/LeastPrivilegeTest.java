@@ -121,12 +121,13 @@ class LeastPrivilegeTest {
 
     /**
      * The template's resource for a recorded one. The subscriber example's feed has a table of its own, named
-     * {@code activity-*} by its tests and {@code <table>-activity} by the local runner.
+     * {@code activity-*} by its tests and {@code <table>-activity} by the local runner, and so has the write quota
+     * ({@code quota-*}, {@code <table>-quota}).
      */
     private static String resource(String role, String kind, String tables) {
         return switch (AwsOperationRecorder.Resource.valueOf(kind)) {
             case TABLE -> tables.startsWith("activity-") || tables.endsWith("-activity") ? "ActivityTable.Arn"
-                    : "Table.Arn";
+                    : tables.startsWith("quota-") || tables.endsWith("-quota") ? "QuotaTable.Arn" : "Table.Arn";
             case INDEX -> "${Table.Arn}/index/*";
             case STREAM -> "${Table.Arn}/stream/*";
             case ANY_STREAM -> "*";

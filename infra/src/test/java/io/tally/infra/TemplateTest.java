@@ -522,7 +522,8 @@ class TemplateTest {
         List<String> allowed = List.of("WriterLogGroup.Arn", "StreamProcessorLogGroup.Arn",
                 "WatermarkPrunerLogGroup.Arn", "Table.Arn",
                 "${Table.Arn}/index/*", "${Table.Arn}/stream/*", "EventBus.Arn", "StreamFailureQueue.Arn",
-                "WatermarkPrunerFailureQueue.Arn", "CursorSecret", "ActivityFeedLogGroup.Arn", "ActivityTable.Arn");
+                "WatermarkPrunerFailureQueue.Arn", "CursorSecret", "ActivityFeedLogGroup.Arn", "ActivityTable.Arn",
+                "QuotaTable.Arn");
         List<String> roles = resourcesOfType("AWS::IAM::Role");
         assertThat(roles).containsExactlyInAnyOrder("WriterRole", "StreamProcessorRole", "WatermarkPrunerRole",
                 "ActivityFeedRole");
@@ -716,6 +717,30 @@ class TemplateTest {
         assertThat(format.path("routeKey").asText()).isEqualTo("$context.routeKey");
         assertThat(format.path("error").asText()).isEqualTo("$context.error.message");
         assertThat(format.path("authorizerError").asText()).isEqualTo("$context.authorizer.error");
+    }
+
+    @Test
+    void writeQuota_isCountedInATableOfItsOwn_withDomainsRates_andTheWriterMayUpdateOnlyThere() {
+        JsonNode quota = properties("QuotaTable");
+        assertThat(quota.path("KeySchema").findValues("AttributeName").stream().map(JsonNode::asText).toList())
+                .containsExactly("pk");
+        assertThat(quota.has("StreamSpecification")).as("no stream: the stream processor never sees it").isFalse();
+        assertThat(quota.path("TimeToLiveSpecification").path("AttributeName").asText()).isEqualTo("expires");
+        JsonNode parameters = template.path("Parameters");
+        assertThat(parameters.path("WriteQuota").path("Default").asText()).isEqualTo("20/100");
+        assertThat(parameters.path("AdminWriteQuota").path("Default").asText()).isEqualTo("200/1000");
+        JsonNode variables = properties("WriterFunction").path("Environment").path("Variables");
+        assertThat(variables.path("WRITE_QUOTA_TABLE").asText()).isEqualTo("QuotaTable");
+        assertThat(variables.path("WRITE_QUOTA").asText()).isEqualTo("WriteQuota");
+        assertThat(variables.path("ADMIN_WRITE_QUOTA").asText()).isEqualTo("AdminWriteQuota");
+        List<String> grants = new ArrayList<>();
+        resources.path("WriterRole").path("Properties").path("Policies").findValues("Statement").forEach(statements ->
+                statements.forEach(statement -> {
+                    if (statement.path("Resource").asText().equals("QuotaTable.Arn")) {
+                        grants.add(statement.path("Action").asText());
+                    }
+                }));
+        assertThat(grants).containsExactly("dynamodb:UpdateItem");
     }
 
     @Test

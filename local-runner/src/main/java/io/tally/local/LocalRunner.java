@@ -96,6 +96,11 @@ public final class LocalRunner implements AutoCloseable, RunningTally {
     }
 
     /** The subscriber example's own table beside {@code tableName}: {@code tally-activity} for {@code tally}. */
+    /** The writers' per-caller write quota table of a runner started with {@code --auth}: {@code <table>-quota}. */
+    public static String quotaTableName(String tableName) {
+        return tableName + "-quota";
+    }
+
     public static String activityTableName(String tableName) {
         return tableName + io.tally.core.activity.ActivityFeed.LOCAL_SUFFIX;
     }

@@ -110,6 +110,15 @@ final class LocalRunnerCommand implements Callable<Integer> {
                     + "--data-dir DIR --user ID [--admin]; public key at GET /.well-known/jwks.json")
     boolean auth;
 
+    @Option(names = "--write-quota", paramLabel = "RATE/BURST", defaultValue = "20/100",
+            description = "with --auth: the writes a second each signed-in caller may make, and its burst (past them "
+                    + "a write is 429 too_many_requests with Retry-After; default: ${DEFAULT-VALUE})")
+    String writeQuota;
+
+    @Option(names = "--admin-write-quota", paramLabel = "RATE/BURST", defaultValue = "200/1000",
+            description = "with --auth: an admin's writes a second and burst (default: ${DEFAULT-VALUE})")
+    String adminWriteQuota;
+
     @Spec
     CommandSpec spec;
 
@@ -150,8 +159,11 @@ final class LocalRunnerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException, IOException {
         RunnerSettings settings;
         try {
+            int[] caller = io.tally.core.quota.WriteQuota.Rates.parse(writeQuota);
+            int[] admin = io.tally.core.quota.WriteQuota.Rates.parse(adminWriteQuota);
             settings = new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
-                    eventsDir, auth, domainJars.registry(), exposeBackends);
+                    eventsDir, auth, domainJars.registry(), exposeBackends,
+                    new io.tally.core.quota.WriteQuota.Rates(caller[0], caller[1], admin[0], admin[1]));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

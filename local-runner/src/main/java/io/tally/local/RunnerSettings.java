@@ -27,10 +27,14 @@ import java.util.regex.Pattern;
  * @param exposeBackends {@code --expose-backends}: DynamoDB Local (which takes any credentials) and the event bus
  *                     listen on {@code host} too, so that anyone who reaches it reads and writes every item, past
  *                     {@code --auth}; off by default
+ * @param writeQuota   {@code --write-quota} and {@code --admin-write-quota}: each signed-in caller's writes a second
+ *                     and burst under {@code --auth}, counted in the table {@code <table>-quota} (the open mode has
+ *                     none); null takes DOMAIN.md's 20/100 and 200/1000
  */
 @RecordBuilder
 public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
-        Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains, boolean exposeBackends)
+        Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains, boolean exposeBackends,
+        io.tally.core.quota.WriteQuota.Rates writeQuota)
         implements RunnerSettingsBuilder.With {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -60,13 +64,14 @@ public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataD
         dataDir = dataDir == null ? null : dataDir.toAbsolutePath().normalize();
         rulesDir = rulesDir == null ? null : rulesDir.toAbsolutePath().normalize();
         eventsDir = eventsDir == null ? null : eventsDir.toAbsolutePath().normalize();
+        writeQuota = writeQuota == null ? io.tally.core.quota.WriteQuota.Rates.DEFAULTS : writeQuota;
     }
 
     /** Open, without access control (the default). */
     public RunnerSettings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
             Path rulesDir, Path eventsDir) {
         this(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir, eventsDir, false,
-                DomainRegistry.load(), false);
+                DomainRegistry.load(), false, null);
     }
 
     /**

@@ -77,6 +77,9 @@ final class RunnerStartup {
             try (DynamoDbClient admin = join(adminClient)) {
                 created = TableSetup.ensureTable(admin, settings.tableName(), settings.domains());
                 TableSetup.ensureActivityTable(admin, LocalRunner.activityTableName(settings.tableName()));
+                if (settings.auth()) {
+                    TableSetup.ensureQuotaTable(admin, LocalRunner.quotaTableName(settings.tableName()));
+                }
             }
             return startServers(settings, host, backendHost, dynamoDb, dynamoDbPort, endpoint, created, rules);
         } catch (RuntimeException | Error e) {
@@ -118,6 +121,8 @@ final class RunnerStartup {
                     WriterConfig.local(settings.tableName(), endpoint)
                             .withActivityTable(LocalRunner.activityTableName(settings.tableName()))
                             .withAuthorization(auth == null ? Authorization.OPEN : Authorization.required(true))
+                            .withWriteQuota(auth == null ? null : new WriterConfig.WriteQuotaTable(
+                                    LocalRunner.quotaTableName(settings.tableName()), settings.writeQuota()))
                             .withDomains(settings.domains()),
                     // The writer's meters (tally.api.*) go to the stream processor's registry: one GET /metrics.
                     stream.registry());

@@ -99,6 +99,20 @@ final class TableSetup {
         awaitActive(dynamo, table);
     }
 
+    /** Creates the writers' write quota table ({@code DynamoDbWriteQuota}) unless it exists, and waits for it. */
+    static void ensureQuotaTable(DynamoDbClient dynamo, String table) {
+        try {
+            dynamo.describeTable(r -> r.tableName(table));
+        } catch (ResourceNotFoundException e) {
+            try {
+                dynamo.createTable(io.tally.core.quota.DynamoDbWriteQuota.createTable(table));
+            } catch (ResourceInUseException raced) {
+                // Created meanwhile: what was wanted.
+            }
+        }
+        awaitActive(dynamo, table);
+    }
+
     /**
      * The DynamoDB waiter polls every 20 seconds, made for AWS; DynamoDB Local is ready in milliseconds, and a
      * slow start-up would tempt people to skip the runner.

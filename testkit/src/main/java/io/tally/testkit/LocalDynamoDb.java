@@ -47,6 +47,13 @@ public final class LocalDynamoDb {
         return name;
     }
 
+    /** Creates a new table of the writers' per-caller write quota ({@code DynamoDbWriteQuota}) and returns its name. */
+    public static String createQuotaTable() {
+        String name = "quota-" + TABLES.incrementAndGet();
+        client().createTable(io.tally.core.quota.DynamoDbWriteQuota.createTable(name));
+        return name;
+    }
+
     /**
      * Creates a new table with the indexes of the domains on the class path ({@link DomainRegistry#load()}: Tally's
      * and a module's own, as the template generated for them declares) and returns its name.

@@ -107,6 +107,16 @@ public final class WriterApi {
         openApi.check();
     }
 
+    /**
+     * Counts each signed-in caller's writes against {@code quota} from now on (429 past it); only with access checks
+     * on, as the open mode has no quota.
+     */
+    public void writeQuota(io.tally.core.quota.WriteQuota quota) {
+        if (authorization.enabled()) {
+            router.writeQuota(quota);
+        }
+    }
+
     /** Signs cursors with a rotated secret from now on; those signed with the one before still verify. */
     public void rekeyCursors(byte[] cursorSecret) {
         cursors.rekey(cursorSecret);
@@ -203,6 +213,9 @@ public final class WriterApi {
                 response = response.withHeader("Allow", String.join(", ", router.allowedMethods(request.path())));
             } else if (e.code() == ErrorCode.UNAUTHORIZED) {
                 response = response.withHeader("WWW-Authenticate", "Bearer");
+            }
+            if (e.retryAfterSeconds() > 0) {
+                response = response.withHeader("Retry-After", Long.toString(e.retryAfterSeconds()));
             }
             return response;
         } catch (SdkException e) {

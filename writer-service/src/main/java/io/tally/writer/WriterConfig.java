@@ -34,15 +34,27 @@ import java.util.function.Function;
  *                     local runner without {@code --auth} is, which builds its settings in code)
  * @param domains       the domains whose routes the writer serves: those on the function's class path (the default);
  *                      the local runner adds those of {@code --domain-jar}
+ * @param writeQuota    {@code WRITE_QUOTA_TABLE} with {@code WRITE_QUOTA} and {@code ADMIN_WRITE_QUOTA}
+ *                      ({@code RATE/BURST}, default {@code 20/100} and {@code 200/1000}): the table that counts each
+ *                      signed-in caller's writes across every container, and the rates; null (no table) for none. Only
+ *                      with access checks on.
  */
 public record WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
-        String activityTable, Authorization authorization, DomainRegistry domains) {
+        String activityTable, Authorization authorization, DomainRegistry domains, WriteQuotaTable writeQuota) {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WriterConfig.class);
     /**
      * Signs cursors when no secret is configured, outside Lambda only (the local runner, a writer run by hand); a
      * function without a secret refuses to start ({@link CursorSecrets#required}).
      */
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
+
+    /** The table that counts the callers' writes, and the rates it holds them to. */
+    public record WriteQuotaTable(String table, io.tally.core.quota.WriteQuota.Rates rates) {
+        public WriteQuotaTable {
+            Objects.requireNonNull(table, "table");
+            Objects.requireNonNull(rates, "rates");
+        }
+    }
 
     public WriterConfig {
         Objects.requireNonNull(tableName, "tableName");
@@ -56,7 +68,7 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
     /** The domains on the class path. */
     public WriterConfig(String tableName, String region, URI endpoint, byte[] cursorSecret, ShardSettings shards,
             String activityTable, Authorization authorization) {
-        this(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, null);
+        this(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, null, null);
     }
 
     /** Open (no access checks). */
@@ -100,7 +112,32 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
                 ShardSettings.fromEnvironment(env, domains.shardSettings()),
                 env.get("ACTIVITY_TABLE_NAME") == null || env.get("ACTIVITY_TABLE_NAME").isBlank() ? null
                         : env.get("ACTIVITY_TABLE_NAME"),
-                authorization(env), domains);
+                authorization(env), domains, writeQuota(env));
+    }
+
+    /** {@code WRITE_QUOTA_TABLE}, {@code WRITE_QUOTA}, {@code ADMIN_WRITE_QUOTA}; no table, no quota. */
+    static WriteQuotaTable writeQuota(Map<String, String> env) {
+        String table = env.get("WRITE_QUOTA_TABLE");
+        if (table == null || table.isBlank()) {
+            return null;
+        }
+        io.tally.core.quota.WriteQuota.Rates defaults = io.tally.core.quota.WriteQuota.Rates.DEFAULTS;
+        int[] caller = rateAndBurst(env, "WRITE_QUOTA", defaults.perSecond(), defaults.burst());
+        int[] admin = rateAndBurst(env, "ADMIN_WRITE_QUOTA", defaults.adminPerSecond(), defaults.adminBurst());
+        return new WriteQuotaTable(table.trim(), new io.tally.core.quota.WriteQuota.Rates(caller[0], caller[1],
+                admin[0], admin[1]));
+    }
+
+    private static int[] rateAndBurst(Map<String, String> env, String name, int rate, int burst) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            return new int[] {rate, burst};
+        }
+        try {
+            return io.tally.core.quota.WriteQuota.Rates.parse(value.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("environment variable " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -133,17 +170,26 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
 
     /** The same settings, reading the activity feed from {@code table}. */
     public WriterConfig withActivityTable(String table) {
-        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table, authorization, domains);
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, table, authorization, domains,
+                writeQuota);
     }
 
     /** The same settings with access control as given. */
     public WriterConfig withAuthorization(Authorization checks) {
-        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, checks, domains);
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, checks, domains,
+                writeQuota);
     }
 
     /** The same settings serving these domains. */
     public WriterConfig withDomains(DomainRegistry registry) {
-        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, registry);
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, registry,
+                writeQuota);
+    }
+
+    /** The same settings, counting the callers' writes in {@code quota}'s table (with access checks on). */
+    public WriterConfig withWriteQuota(WriteQuotaTable quota) {
+        return new WriterConfig(tableName, region, endpoint, cursorSecret, shards, activityTable, authorization, domains,
+                quota);
     }
 
     static String region(Map<String, String> env) {

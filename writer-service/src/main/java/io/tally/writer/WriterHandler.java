@@ -80,8 +80,14 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
     }
 
     private static WriterApi api(WriterConfig config, MeterRegistry registry) {
-        return new WriterApi(config.domains(), DynamoDbClients.create(config), config.tableName(), Clock.systemUTC(),
+        software.amazon.awssdk.services.dynamodb.DynamoDbClient dynamo = DynamoDbClients.create(config);
+        WriterApi api = new WriterApi(config.domains(), dynamo, config.tableName(), Clock.systemUTC(),
                 config.cursorSecret(), config.shards(), config.activityTable(), config.authorization(), registry);
+        if (config.writeQuota() != null && config.authorization().enabled()) {
+            api.writeQuota(new io.tally.core.quota.DynamoDbWriteQuota(dynamo, config.writeQuota().table(),
+                    config.writeQuota().rates(), Clock.systemUTC()));
+        }
+        return api;
     }
 
     /** Runs {@code work} (SnapStart priming) without its requests counting: nothing flushed, the meters dropped after. */

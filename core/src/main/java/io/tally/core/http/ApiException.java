@@ -7,11 +7,28 @@ package io.tally.core.http;
 public final class ApiException extends RuntimeException {
     private final ErrorCode code;
     private final String field;
+    /** Whole seconds after which a retry may succeed ({@code Retry-After}), or 0 when the answer carries none. */
+    private final long retryAfterSeconds;
 
     public ApiException(ErrorCode code, String message, String field) {
+        this(code, message, field, 0);
+    }
+
+    private ApiException(ErrorCode code, String message, String field, long retryAfterSeconds) {
         super(message, null, false, false);
         this.code = code;
         this.field = field;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** A caller past its write quota: 429, to retry after so many whole seconds (at least 1). */
+    public static ApiException tooManyRequests(String message, long retryAfterSeconds) {
+        return new ApiException(ErrorCode.TOO_MANY_REQUESTS, message, null, Math.max(1, retryAfterSeconds));
+    }
+
+    /** Whole seconds after which a retry may succeed, for {@code Retry-After}; 0 when the answer carries none. */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     public ErrorCode code() {

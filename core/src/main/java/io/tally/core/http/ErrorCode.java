@@ -13,6 +13,8 @@ public enum ErrorCode {
     CONFLICT(409, "conflict"),
     PRECONDITION_FAILED(412, "precondition_failed"),
     PAYLOAD_TOO_LARGE(413, "payload_too_large"),
+    /** A signed-in caller past its write quota (DOMAIN.md, "Per-caller write quota"); with {@code Retry-After}. */
+    TOO_MANY_REQUESTS(429, "too_many_requests"),
     INTERNAL(500, "internal"),
     UNAVAILABLE(503, "unavailable");
 

@@ -150,6 +150,7 @@ public final class Router {
 
     private final List<Route> routes = new ArrayList<>();
     private final Authorization authorization;
+    private io.tally.core.quota.WriteQuota writeQuota = io.tally.core.quota.WriteQuota.NONE;
 
     /** Without access checks: every route's rule lets every request through. */
     public Router() {
@@ -159,6 +160,17 @@ public final class Router {
     /** Every matched request passes {@link Authorization#check} with its route's rule before its handler runs. */
     public Router(Authorization authorization) {
         this.authorization = java.util.Objects.requireNonNull(authorization, "authorization");
+    }
+
+    /**
+     * Counts every write ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}) of a signed-in caller against
+     * {@code quota} once its access rule let it through, before it runs: past the quota the answer is 429
+     * {@code too_many_requests} with {@code Retry-After}, and nothing is written. Only with access checks on (the open
+     * local mode has no quota).
+     */
+    public Router writeQuota(io.tally.core.quota.WriteQuota quota) {
+        this.writeQuota = java.util.Objects.requireNonNull(quota, "quota");
+        return this;
     }
 
     /** Adds a route with who may call it; {@code access} is checked before {@code handler} runs. */
@@ -230,8 +242,12 @@ public final class Router {
         if (!authorization.enabled()) {
             return route.handler;
         }
+        boolean write = io.tally.core.quota.WriteQuota.counts(route.method);
         return request -> {
             authorization.check(route.access, request);
+            if (write) {
+                writeQuota.check(request.caller());
+            }
             return route.handler.handle(request);
         };
     }
