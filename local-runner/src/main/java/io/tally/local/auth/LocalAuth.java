@@ -196,6 +196,9 @@ public final class LocalAuth {
         }
         String header = authorizationHeader.trim();
         String token = header.startsWith(BEARER) ? header.substring(BEARER.length()) : header;
+        if (!isStrictCompact(token)) {
+            return Optional.empty();
+        }
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSHeader jws = jwt.getHeader();
@@ -209,6 +212,36 @@ public final class LocalAuth {
         } catch (ParseException | JOSEException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether the token is a JWS in the compact form exactly as RFC 7515 writes it: three parts of base64url without
+     * padding, each the one encoding of its bytes, and a header and payload that are JSON with no byte-order mark.
+     * nimbus takes more (padding, the standard alphabet's {@code +} and {@code /}, a BOM), which API Gateway does not.
+     */
+    static boolean isStrictCompact(String token) {
+        String[] parts = token.split("\\.", -1);
+        if (parts.length != 3) {
+            return false;
+        }
+        for (int i = 0; i < 3; i++) {
+            if (!parts[i].matches("[A-Za-z0-9_-]+")) {
+                return false;
+            }
+            byte[] bytes;
+            try {
+                bytes = java.util.Base64.getUrlDecoder().decode(parts[i]);
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+            if (!java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(parts[i])) {
+                return false;
+            }
+            if (i < 2 && (bytes.length == 0 || bytes[0] != '{')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The claim checks of {@link #verify(String, Instant)}. */

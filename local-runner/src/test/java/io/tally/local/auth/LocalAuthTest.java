@@ -69,6 +69,46 @@ class LocalAuthTest {
     }
 
     /**
+     * A token signed by the runner's key but not in the compact form RFC 7515 writes (padding, the standard alphabet,
+     * a byte-order mark before the JSON) is refused, as API Gateway refuses it; the same claims written strictly pass.
+     */
+    @Test
+    void aSignedTokenInALaxEncoding_doesNotVerify() throws Exception {
+        RSAKey key = new RSAKeyGenerator(2048).keyID("k-lax").algorithm(JWSAlgorithm.RS256).generate();
+        LocalAuth strict = LocalAuth.of(key);
+        Instant now = Instant.now();
+        String header = "{\"alg\":\"RS256\",\"kid\":\"k-lax\"}";
+        String payload = "{\"sub\":\"u1\",\"iss\":\"" + LocalAuth.ISSUER + "\",\"aud\":\"" + LocalAuth.AUDIENCE
+                + "\",\"exp\":" + now.plus(Duration.ofHours(1)).getEpochSecond() + ",\"iat\":" + now.getEpochSecond()
+                + ",\"note\":\"??>>\"}";
+        java.util.Base64.Encoder url = java.util.Base64.getUrlEncoder().withoutPadding();
+        String good = selfSigned(key, url.encodeToString(bytes(header)), url.encodeToString(bytes(payload)));
+        assertThat(strict.verify("Bearer " + good)).as("the strict form").isPresent();
+        String padded = selfSigned(key, java.util.Base64.getUrlEncoder().encodeToString(bytes(header)),
+                url.encodeToString(bytes(payload)));
+        assertThat(padded).contains("=");
+        assertThat(strict.verify("Bearer " + padded)).as("padded").isEmpty();
+        String standard = selfSigned(key, url.encodeToString(bytes(header)),
+                java.util.Base64.getEncoder().withoutPadding().encodeToString(bytes(payload)));
+        assertThat(standard).containsAnyOf("+", "/");
+        assertThat(strict.verify("Bearer " + standard)).as("standard alphabet").isEmpty();
+        String bom = selfSigned(key, url.encodeToString(bytes("\uFEFF" + header)), url.encodeToString(bytes(payload)));
+        assertThat(strict.verify("Bearer " + bom)).as("a byte-order mark").isEmpty();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** {@code header.payload.signature}, the signature RS256 over the two parts as given. */
+    private static String selfSigned(RSAKey key, String header, String payload) throws Exception {
+        java.security.Signature rsa = java.security.Signature.getInstance("SHA256withRSA");
+        rsa.initSign(key.toRSAPrivateKey());
+        rsa.update((header + "." + payload).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return header + "." + payload + "." + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(rsa.sign());
+    }
+
+    /**
      * The checks API Gateway's JWT authorizer makes, and no laxer ones: a key id naming the signing key, the times to
      * the second without clock skew, {@code client_id} only without {@code aud}.
      */
