@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 @RecordBuilder
 public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataDir, String tableName, int eventsPort,
         Path rulesDir, Path eventsDir, boolean auth, DomainRegistry domains, boolean exposeBackends,
-        io.tally.core.quota.WriteQuota.Rates writeQuota)
+        io.tally.core.http.WriteQuota.Rates writeQuota)
         implements RunnerSettingsBuilder.With {
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -64,7 +64,7 @@ public record RunnerSettings(String host, int port, int dynamoDbPort, Path dataD
         dataDir = dataDir == null ? null : dataDir.toAbsolutePath().normalize();
         rulesDir = rulesDir == null ? null : rulesDir.toAbsolutePath().normalize();
         eventsDir = eventsDir == null ? null : eventsDir.toAbsolutePath().normalize();
-        writeQuota = writeQuota == null ? io.tally.core.quota.WriteQuota.Rates.DEFAULTS : writeQuota;
+        writeQuota = writeQuota == null ? io.tally.core.http.WriteQuota.Rates.DEFAULTS : writeQuota;
     }
 
     /** Open, without access control (the default). */

@@ -224,7 +224,7 @@ class AccessControlPropertyIT {
     static void start() throws Exception {
         // The write quota has tests of its own (FloodIT, WriteQuotaIT): here it must not decide a status.
         runner = LocalRunner.start(RunnerSettings.ephemeral().withAuth(true).withWriteQuota(
-                new io.tally.core.quota.WriteQuota.Rates(100_000, 1_000_000, 100_000, 1_000_000)));
+                new io.tally.core.http.WriteQuota.Rates(100_000, 1_000_000, 100_000, 1_000_000)));
         auth = runner.auth().orElseThrow();
         forger = new RSAKeyGenerator(2048).keyID(auth.keyId()).algorithm(JWSAlgorithm.RS256).generate();
         shared = Namespace.create(true);

@@ -36,7 +36,7 @@ class FloodIT {
     @Test
     void aFloodingCaller_isHeldToItsQuota_andAnotherCallersWritesGoOn() throws Exception {
         try (LocalRunner runner = LocalRunner.start(RunnerSettings.ephemeral().withAuth(true).withWriteQuota(
-                new io.tally.core.quota.WriteQuota.Rates(RATE, BURST, 200, 1_000)))) {
+                new io.tally.core.http.WriteQuota.Rates(RATE, BURST, 200, 1_000)))) {
             LocalAuth auth = runner.auth().orElseThrow();
             String alice = auth.mint("alice", false, Duration.ofMinutes(30), Instant.now());
             String bob = auth.mint("bob", false, Duration.ofMinutes(30), Instant.now());

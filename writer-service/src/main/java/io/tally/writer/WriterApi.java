@@ -111,7 +111,7 @@ public final class WriterApi {
      * Counts each signed-in caller's writes against {@code quota} from now on (429 past it); only with access checks
      * on, as the open mode has no quota.
      */
-    public void writeQuota(io.tally.core.quota.WriteQuota quota) {
+    public void writeQuota(io.tally.core.http.WriteQuota quota) {
         if (authorization.enabled()) {
             router.writeQuota(quota);
         }

@@ -49,7 +49,7 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
     static final byte[] DEVELOPMENT_SECRET = "tally-development-cursor-secret".getBytes(StandardCharsets.UTF_8);
 
     /** The table that counts the callers' writes, and the rates it holds them to. */
-    public record WriteQuotaTable(String table, io.tally.core.quota.WriteQuota.Rates rates) {
+    public record WriteQuotaTable(String table, io.tally.core.http.WriteQuota.Rates rates) {
         public WriteQuotaTable {
             Objects.requireNonNull(table, "table");
             Objects.requireNonNull(rates, "rates");
@@ -121,10 +121,10 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
         if (table == null || table.isBlank()) {
             return null;
         }
-        io.tally.core.quota.WriteQuota.Rates defaults = io.tally.core.quota.WriteQuota.Rates.DEFAULTS;
+        io.tally.core.http.WriteQuota.Rates defaults = io.tally.core.http.WriteQuota.Rates.DEFAULTS;
         int[] caller = rateAndBurst(env, "WRITE_QUOTA", defaults.perSecond(), defaults.burst());
         int[] admin = rateAndBurst(env, "ADMIN_WRITE_QUOTA", defaults.adminPerSecond(), defaults.adminBurst());
-        return new WriteQuotaTable(table.trim(), new io.tally.core.quota.WriteQuota.Rates(caller[0], caller[1],
+        return new WriteQuotaTable(table.trim(), new io.tally.core.http.WriteQuota.Rates(caller[0], caller[1],
                 admin[0], admin[1]));
     }
 
@@ -134,7 +134,7 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
             return new int[] {rate, burst};
         }
         try {
-            return io.tally.core.quota.WriteQuota.Rates.parse(value.trim());
+            return io.tally.core.http.WriteQuota.Rates.parse(value.trim());
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("environment variable " + name + ": " + e.getMessage(), e);
         }

@@ -8,7 +8,7 @@ import io.tally.core.ShardSettings;
 import io.tally.core.http.Authorization;
 import io.tally.core.http.Caller;
 import io.tally.core.quota.DynamoDbWriteQuota;
-import io.tally.core.quota.WriteQuota;
+import io.tally.core.http.WriteQuota;
 import io.tally.testkit.LocalDynamoDb;
 import io.tally.testkit.MutableClock;
 import java.time.Clock;
@@ -82,7 +82,7 @@ class WriteQuotaIT {
 
     @Test
     void pastTheQuota_aWriteIs429WithRetryAfter_andWritesNothing_whileReadsGoOn() {
-        String data = LocalDynamoDb.createTable("quota-data");
+        String data = LocalDynamoDb.createTable("throttled");
         WriterApi api = new WriterApi(LocalDynamoDb.client(), data, Clock.systemUTC(), WriterConfig.DEVELOPMENT_SECRET,
                 ShardSettings.DEFAULTS, null, Authorization.required(true));
         api.writeQuota(container());

@@ -31,10 +31,10 @@ class WriterConfigTest {
         assertThat(WriterConfig.fromEnvironment(env()).writeQuota()).isNull();
         var defaults = WriterConfig.fromEnvironment(env("WRITE_QUOTA_TABLE", "tally-quota")).writeQuota();
         assertThat(defaults.table()).isEqualTo("tally-quota");
-        assertThat(defaults.rates()).isEqualTo(new io.tally.core.quota.WriteQuota.Rates(20, 100, 200, 1_000));
+        assertThat(defaults.rates()).isEqualTo(new io.tally.core.http.WriteQuota.Rates(20, 100, 200, 1_000));
         var given = WriterConfig.fromEnvironment(env("WRITE_QUOTA_TABLE", "q", "WRITE_QUOTA", "5/50",
                 "ADMIN_WRITE_QUOTA", "50/500")).writeQuota();
-        assertThat(given.rates()).isEqualTo(new io.tally.core.quota.WriteQuota.Rates(5, 50, 50, 500));
+        assertThat(given.rates()).isEqualTo(new io.tally.core.http.WriteQuota.Rates(5, 50, 50, 500));
         for (String bad : List.of("20", "20/", "0/10", "-1/10", "20/100/3", "twenty/100", " 20/100x")) {
             assertThatThrownBy(() -> WriterConfig.fromEnvironment(env("WRITE_QUOTA_TABLE", "q", "WRITE_QUOTA", bad)))
                     .as(bad).isInstanceOf(IllegalStateException.class).hasMessageContaining("WRITE_QUOTA");

@@ -150,7 +150,7 @@ public final class Router {
 
     private final List<Route> routes = new ArrayList<>();
     private final Authorization authorization;
-    private io.tally.core.quota.WriteQuota writeQuota = io.tally.core.quota.WriteQuota.NONE;
+    private WriteQuota writeQuota = WriteQuota.NONE;
 
     /** Without access checks: every route's rule lets every request through. */
     public Router() {
@@ -168,7 +168,7 @@ public final class Router {
      * {@code too_many_requests} with {@code Retry-After}, and nothing is written. Only with access checks on (the open
      * local mode has no quota).
      */
-    public Router writeQuota(io.tally.core.quota.WriteQuota quota) {
+    public Router writeQuota(WriteQuota quota) {
         this.writeQuota = java.util.Objects.requireNonNull(quota, "quota");
         return this;
     }
@@ -242,7 +242,7 @@ public final class Router {
         if (!authorization.enabled()) {
             return route.handler;
         }
-        boolean write = io.tally.core.quota.WriteQuota.counts(route.method);
+        boolean write = WriteQuota.counts(route.method);
         return request -> {
             authorization.check(route.access, request);
             if (write) {

@@ -1,6 +1,7 @@
 package io.tally.core.quota;
 
 import io.tally.core.http.Caller;
+import io.tally.core.http.WriteQuota;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;

@@ -1,7 +1,5 @@
-package io.tally.core.quota;
+package io.tally.core.http;
 
-import io.tally.core.http.ApiException;
-import io.tally.core.http.Caller;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
