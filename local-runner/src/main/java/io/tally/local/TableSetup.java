@@ -87,30 +87,30 @@ final class TableSetup {
      * DynamoDB Local keeps its TTL setting but never expires an item, so locally the feed only grows.
      */
     static void ensureActivityTable(DynamoDbClient dynamo, String table) {
-        try {
-            dynamo.describeTable(r -> r.tableName(table));
-        } catch (ResourceNotFoundException e) {
-            try {
-                dynamo.createTable(io.tally.core.activity.ActivityFeed.createTable(table));
-            } catch (ResourceInUseException raced) {
-                // Created meanwhile: what was wanted.
-            }
-        }
-        awaitActive(dynamo, table);
+        ensureSideTable(dynamo, io.tally.core.activity.ActivityFeed.createTable(table));
     }
 
-    /** Creates the writers' write quota table ({@code DynamoDbWriteQuota}) unless it exists, and waits for it. */
+    /**
+     * Creates the writers' write quota table ({@code DynamoDbWriteQuota}) unless it exists: one small item per caller
+     * who ever wrote, which DynamoDB Local keeps (it expires none).
+     */
     static void ensureQuotaTable(DynamoDbClient dynamo, String table) {
+        ensureSideTable(dynamo, io.tally.core.quota.DynamoDbWriteQuota.createTable(table));
+    }
+
+    /** A table beside the main one, created as {@code request} says unless it exists; waited for either way. */
+    private static void ensureSideTable(DynamoDbClient dynamo,
+                                        software.amazon.awssdk.services.dynamodb.model.CreateTableRequest request) {
         try {
-            dynamo.describeTable(r -> r.tableName(table));
+            dynamo.describeTable(r -> r.tableName(request.tableName()));
         } catch (ResourceNotFoundException e) {
             try {
-                dynamo.createTable(io.tally.core.quota.DynamoDbWriteQuota.createTable(table));
+                dynamo.createTable(request);
             } catch (ResourceInUseException raced) {
                 // Created meanwhile: what was wanted.
             }
         }
-        awaitActive(dynamo, table);
+        awaitActive(dynamo, request.tableName());
     }
 
     /**

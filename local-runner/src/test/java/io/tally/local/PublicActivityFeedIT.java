@@ -30,7 +30,6 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -68,8 +67,8 @@ class PublicActivityFeedIT {
         try (EventBridgeClient events = EventBridgeClient.builder()
                 .endpointOverride(runner.eventsEndpoint())
                 .region(Region.US_EAST_1)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDTALLYTEST",
-                        "secret")))
+                // Under --auth the bus takes only calls signed with the run's credentials.
+                .credentialsProvider(StaticCredentialsProvider.create(runner.eventBus().callers().orElseThrow()))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build()) {
             List<PutEventsRequestEntry> entries = new ArrayList<>();

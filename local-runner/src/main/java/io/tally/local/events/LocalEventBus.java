@@ -183,6 +183,14 @@ public final class LocalEventBus implements AutoCloseable {
         return settings.busName();
     }
 
+    /**
+     * The credentials a call must be signed with ({@link Settings#withCallers}: the runner's under {@code --auth}), for a
+     * process that embeds the runner and publishes itself; empty when the bus takes any caller.
+     */
+    public java.util.Optional<software.amazon.awssdk.auth.credentials.AwsCredentials> callers() {
+        return java.util.Optional.ofNullable(settings.callers());
+    }
+
     public EventRules rules() {
         return rules;
     }
