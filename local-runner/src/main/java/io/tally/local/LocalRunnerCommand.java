@@ -159,11 +159,9 @@ final class LocalRunnerCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException, IOException {
         RunnerSettings settings;
         try {
-            int[] caller = io.tally.core.http.WriteQuota.Rates.parse(writeQuota);
-            int[] admin = io.tally.core.http.WriteQuota.Rates.parse(adminWriteQuota);
             settings = new RunnerSettings(host, port, dynamoDbPort, dataDir, tableName, eventsPort, rulesDir,
                     eventsDir, auth, domainJars.registry(), exposeBackends,
-                    new io.tally.core.http.WriteQuota.Rates(caller[0], caller[1], admin[0], admin[1]));
+                    io.tally.core.http.WriteQuota.Rates.of(writeQuota, adminWriteQuota));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

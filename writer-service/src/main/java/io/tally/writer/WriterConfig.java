@@ -122,22 +122,19 @@ public record WriterConfig(String tableName, String region, URI endpoint, byte[]
             return null;
         }
         io.tally.core.http.WriteQuota.Rates defaults = io.tally.core.http.WriteQuota.Rates.DEFAULTS;
-        int[] caller = rateAndBurst(env, "WRITE_QUOTA", defaults.perSecond(), defaults.burst());
-        int[] admin = rateAndBurst(env, "ADMIN_WRITE_QUOTA", defaults.adminPerSecond(), defaults.adminBurst());
-        return new WriteQuotaTable(table.trim(), new io.tally.core.http.WriteQuota.Rates(caller[0], caller[1],
-                admin[0], admin[1]));
+        String caller = orDefault(env, "WRITE_QUOTA", defaults.perSecond() + "/" + defaults.burst());
+        String admin = orDefault(env, "ADMIN_WRITE_QUOTA", defaults.adminPerSecond() + "/" + defaults.adminBurst());
+        try {
+            return new WriteQuotaTable(table.trim(), io.tally.core.http.WriteQuota.Rates.of(caller, admin));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("environment variables WRITE_QUOTA and ADMIN_WRITE_QUOTA: "
+                    + e.getMessage(), e);
+        }
     }
 
-    private static int[] rateAndBurst(Map<String, String> env, String name, int rate, int burst) {
+    private static String orDefault(Map<String, String> env, String name, String otherwise) {
         String value = env.get(name);
-        if (value == null || value.isBlank()) {
-            return new int[] {rate, burst};
-        }
-        try {
-            return io.tally.core.http.WriteQuota.Rates.parse(value.trim());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("environment variable " + name + ": " + e.getMessage(), e);
-        }
+        return value == null || value.isBlank() ? otherwise : value.trim();
     }
 
     /**

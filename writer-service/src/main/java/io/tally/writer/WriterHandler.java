@@ -83,7 +83,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
         software.amazon.awssdk.services.dynamodb.DynamoDbClient dynamo = DynamoDbClients.create(config);
         WriterApi api = new WriterApi(config.domains(), dynamo, config.tableName(), Clock.systemUTC(),
                 config.cursorSecret(), config.shards(), config.activityTable(), config.authorization(), registry);
-        if (config.writeQuota() != null && config.authorization().enabled()) {
+        if (config.writeQuota() != null) {
             api.writeQuota(new io.tally.core.quota.DynamoDbWriteQuota(dynamo, config.writeQuota().table(),
                     config.writeQuota().rates(), Clock.systemUTC()));
         }

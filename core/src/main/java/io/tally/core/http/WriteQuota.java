@@ -58,8 +58,20 @@ public interface WriteQuota {
             }
         }
 
-        /** {@code RATE/BURST}, as the runner's options and the template's parameters give one, e.g. {@code 20/100}. */
-        public static int[] parse(String rateAndBurst) {
+        /**
+         * The rates a caller's and an admin's {@code RATE/BURST} give (e.g. {@code 20/100} and {@code 200/1000}), as
+         * the runner's options and the template's parameters write them.
+         *
+         * @throws IllegalArgumentException for anything but two whole numbers of at least 1 each
+         */
+        public static Rates of(String caller, String admin) {
+            int[] callers = parse(caller);
+            int[] admins = parse(admin);
+            return new Rates(callers[0], callers[1], admins[0], admins[1]);
+        }
+
+        /** {@code RATE/BURST}, e.g. {@code 20/100}. */
+        static int[] parse(String rateAndBurst) {
             Objects.requireNonNull(rateAndBurst, "rateAndBurst");
             String[] parts = rateAndBurst.split("/", -1);
             try {

@@ -50,10 +50,9 @@ public final class DynamoDbWriteQuota implements WriteQuota {
             return Optional.empty();
         }
         boolean admin = caller.isAdmin();
-        double interval = 1000.0 / (admin ? rates.adminPerSecond() : rates.perSecond());
+        long step = Math.max(1, Math.round(1000.0 / (admin ? rates.adminPerSecond() : rates.perSecond())));
         int burst = admin ? rates.adminBurst() : rates.burst();
         long now = clock.millis();
-        long step = Math.max(1, Math.round(interval));
         Map<String, AttributeValue> key = Map.of(PK, AttributeValue.fromS("QUOTA#" + caller.subject()));
         AttributeValue expires = AttributeValue.fromN(Long.toString(now / 1000 + 86_400));
         try {
