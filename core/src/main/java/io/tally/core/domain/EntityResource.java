@@ -4,9 +4,6 @@ import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.http.Access;
-import io.tally.core.http.ApiException;
-import io.tally.core.http.ApiRequest;
-import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
@@ -21,12 +18,14 @@ import java.util.function.Function;
 
 /**
  * An entity at a path, its routes declared as data ({@code Declaration.resource}): {@code GET} answers it,
- * {@code DELETE} removes it and answers what it removed, and {@code PUT} creates or replaces it (201 with its location,
- * or 200), through an {@link EntityTable}: the put in one transaction with the checks that the entities it refers to
- * exist, on the condition that the item is still as read. The path's parameters are the entity's ids (each checked as
- * an id, 400 otherwise), and a missing entity is 404 with the message the resource gives. The routes are added, in the
- * order declared, before the domain's own ({@link Domain#routes}), with their access rules, summaries and the OpenAPI
- * description of the entity.
+ * {@code DELETE} removes it and answers what it removed, {@code PUT} creates or replaces it (201 with its location,
+ * or 200), {@code POST} to its collection creates it under the id the body gives or a new one (201, or 409 for an id
+ * taken), and {@code PATCH} changes the fields the body gives under {@code If-Match}. Everything goes through an
+ * {@link EntityTable}: a write in one transaction with the checks that the entities it refers to exist; a put on the
+ * condition that the item is still as read. The path's parameters are the entity's ids (each checked as an id, 400
+ * otherwise), and a missing entity is 404 with the message the resource gives. An entity with a {@code version}
+ * component is answered with it as its {@code ETag}. The routes are added, in the order declared, before the domain's
+ * own ({@link Domain#routes}), with their access rules, summaries and the OpenAPI description of the entity.
  *
  * <pre>{@code
  * // Review.SCHEMA = ItemSchema.keyed(Review.class, REVIEW, "USER#<userId> / REVIEW#<itemId>").build()
@@ -44,6 +43,7 @@ public final class EntityResource<T extends Record> {
     private final String path;
     private final ItemSchema<T> schema;
     private final Function<Map<String, String>, Key> key;
+    private String noun;
     private Function<Map<String, String>, String> missing;
     private final List<Declared> routes = new ArrayList<>();
 
@@ -63,8 +63,22 @@ public final class EntityResource<T extends Record> {
         T next(Map<String, String> ids, Body body, Optional<T> current, Instant now);
     }
 
-    private record Declared(String method, Access access, String summary, Fields fields, boolean bodyRequired,
-                            Put<?> put, Function<Map<String, String>, List<EntityTable.Requires>> requires) {
+    /**
+     * The entity a {@code POST} creates.
+     *
+     * @param ids     the path's ids by parameter name, the new entity's own last: the one the body gave, or a new one
+     * @param body    the request's body, its fields checked against those the route takes
+     * @param context the writer's clock ({@code now()}) and id source ({@code ids()}), for the entity's times and
+     *                incarnation
+     */
+    @FunctionalInterface
+    public interface Create<T> {
+        T make(Map<String, String> ids, Body body, RouteContext context);
+    }
+
+    /** A declared route; {@code write} a {@link Put} or a {@link Create}, null for a read or a delete. */
+    record Declared(String method, Access access, String summary, Fields fields, boolean bodyRequired,
+                    Object write, Function<Map<String, String>, List<EntityTable.Requires>> requires) {
     }
 
     private EntityResource(String path, ItemSchema<T> schema, Function<Map<String, String>, Key> key) {
@@ -74,55 +88,6 @@ public final class EntityResource<T extends Record> {
         if (Router.parameters(path).isEmpty()) {
             throw new IllegalArgumentException("an entity's path names its ids as parameters: " + path);
         }
-        this.missing = missingByDefault(path, schema);
-    }
-
-    /**
-     * The 404's message by default, from the path's nouns: {@code /users/{userId}/reviews/{itemId}} gives "user 'u1'
-     * has no review 'i1'" (the owner named by its parameter, the entity by the plural before its id), {@code
-     * /items/{itemId}} "item 'i1' does not exist"; another path, "<entity type in lower case> '<ids joined with />'
-     * does not exist".
-     */
-    private static Function<Map<String, String>, String> missingByDefault(String path, ItemSchema<?> schema) {
-        List<String> segments = java.util.Arrays.stream(path.split("/")).filter(segment -> !segment.isEmpty())
-                .toList();
-        List<String> parameters = Router.parameters(path);
-        boolean nounThenId = segments.size() == 2 * parameters.size() && java.util.stream.IntStream
-                .range(0, segments.size()).allMatch(i -> segments.get(i).startsWith("{") == (i % 2 == 1));
-        if (nounThenId && parameters.size() == 1) {
-            String noun = noun(parameters.get(0), segments.get(0));
-            return ids -> noun + " '" + ids.get(parameters.get(0)) + "' does not exist";
-        }
-        if (nounThenId && parameters.size() == 2) {
-            String owner = noun(parameters.get(0), segments.get(0));
-            String owned = singular(segments.get(2));
-            return ids -> owner + " '" + ids.get(parameters.get(0)) + "' has no " + owned + " '"
-                    + ids.get(parameters.get(1)) + "'";
-        }
-        return ids -> schema.entityType().attributeValue().toLowerCase(java.util.Locale.ROOT) + " '"
-                + String.join("/", ids.values()) + "' does not exist";
-    }
-
-    /**
-     * What an id names, from its parameter ({@code shelfId} shelf, {@code catalogueItemId} catalogue item), else from
-     * the path's plural noun before it.
-     */
-    private static String noun(String parameter, String plural) {
-        return parameter.length() > 2 && parameter.endsWith("Id") ? words(parameter.substring(0,
-                parameter.length() - 2)) : singular(plural);
-    }
-
-    /** A name in camel case as lower-case words: {@code CatalogueItem} "catalogue item". */
-    private static String words(String camel) {
-        return camel.replaceAll("(?<=[a-z0-9])(?=[A-Z])", " ").toLowerCase(java.util.Locale.ROOT);
-    }
-
-    /** A path's plural noun as one, the regular way: {@code users} user, {@code categories} category. */
-    private static String singular(String noun) {
-        if (noun.endsWith("ies")) {
-            return noun.substring(0, noun.length() - 3) + "y";
-        }
-        return noun.endsWith("s") && !noun.endsWith("ss") ? noun.substring(0, noun.length() - 1) : noun;
     }
 
     /** The entity {@code schema} reads at {@code path}, keyed by the path's ids. */
@@ -152,17 +117,26 @@ public final class EntityResource<T extends Record> {
     }
 
     /**
-     * A {@code PUT}'s requirement that the entity of {@code type} whose id is the path's {@code parameter} exists (the
-     * 404 names it by its type, {@code CatalogueItem} as "catalogue item").
+     * A write's requirement that the entity of {@code type} whose id is the path's {@code parameter} exists (the 404
+     * names it by its type, {@code CatalogueItem} as "catalogue item").
      */
     public static Function<Map<String, String>, EntityTable.Requires> exists(String parameter, EntityType type) {
-        String description = words(type.attributeValue());
+        String description = ResourceNouns.words(type.attributeValue());
         return ids -> new EntityTable.Requires(type, ids.get(parameter), description);
     }
 
     /**
+     * What the messages call the entity ("organisation 'o1' does not exist", "... already exists", "... is at version
+     * 2, not 1"); by default the path's noun before its id ({@link ResourceNouns#entity}).
+     */
+    public EntityResource<T> named(String entityNoun) {
+        this.noun = Objects.requireNonNull(entityNoun, "entityNoun");
+        return this;
+    }
+
+    /**
      * The message of the 404 for an entity that is not there, from the path's ids; by default from the path's nouns
-     * ("user 'u1' has no review 'i1'", {@link #missingByDefault}).
+     * ("user 'u1' has no review 'i1'", {@link ResourceNouns#missing}).
      */
     public EntityResource<T> missing(Function<Map<String, String>, String> message) {
         this.missing = Objects.requireNonNull(message, "message");
@@ -202,17 +176,53 @@ public final class EntityResource<T extends Record> {
         return putOptionalBody(access, summary, fields, next, all(requires));
     }
 
-    private static Function<Map<String, String>, List<EntityTable.Requires>> all(
-            Function<Map<String, String>, EntityTable.Requires>[] requires) {
-        List<Function<Map<String, String>, EntityTable.Requires>> each = List.of(requires);
-        return ids -> each.stream().map(require -> require.apply(ids)).toList();
-    }
-
     /** As {@link #put}, the body optional: a request without one is a body with none of the fields. */
     public EntityResource<T> putOptionalBody(Access access, String summary, Fields fields, Put<T> next,
                                              Function<Map<String, String>, List<EntityTable.Requires>> requires) {
         return add(new Declared("PUT", access, summary, Objects.requireNonNull(fields, "fields"), false, next,
                 requires));
+    }
+
+    /**
+     * {@code POST} to the collection (the path without its last id) with a body of {@code fields} (required): the
+     * entity {@code make} makes, created if its id is free and every entity {@code requires} names exists (a missing
+     * one is a 404 naming it, before a taken id is a 409: what does not exist cannot be in conflict); 201 with its
+     * location. The id is the body's field of the last id's name when {@code fields} has one and the body gives it,
+     * else a new time-ordered one.
+     *
+     * @throws IllegalArgumentException when the path does not end with its last id
+     */
+    @SafeVarargs
+    public final EntityResource<T> post(Access access, String summary, Fields fields, Create<T> make,
+                                        Function<Map<String, String>, EntityTable.Requires>... requires) {
+        if (!path.endsWith("/{" + lastId() + "}")) {
+            throw new IllegalArgumentException("POST creates in the collection before the last id, which " + path
+                    + " does not end with");
+        }
+        return add(new Declared("POST", access, summary, Objects.requireNonNull(fields, "fields"), true,
+                Objects.requireNonNull(make, "make"), all(requires)));
+    }
+
+    /**
+     * {@code PATCH} with a body of {@code fields}, each an attribute of the entity of the same name: those the body
+     * gives are set (at least one, else a 400 naming them), {@code updatedAt} set to now and {@code version} counted
+     * up, on the condition that the entity exists and, under {@code If-Match}, is at its version (412 otherwise).
+     *
+     * @throws IllegalArgumentException when the entity has no {@code version} component
+     */
+    public EntityResource<T> patch(Access access, String summary, Fields fields) {
+        if (ResourceRoutes.versionOf(schema.type()).isEmpty()) {
+            throw new IllegalArgumentException("PATCH " + path + " needs a version: " + schema.type().getSimpleName()
+                    + " has no version component");
+        }
+        return add(new Declared("PATCH", access, summary, Objects.requireNonNull(fields, "fields"), true, null,
+                null));
+    }
+
+    private static Function<Map<String, String>, List<EntityTable.Requires>> all(
+            Function<Map<String, String>, EntityTable.Requires>[] requires) {
+        List<Function<Map<String, String>, EntityTable.Requires>> each = List.of(requires);
+        return ids -> each.stream().map(require -> require.apply(ids)).toList();
     }
 
     private EntityResource<T> add(Declared route) {
@@ -222,6 +232,11 @@ public final class EntityResource<T extends Record> {
         }
         routes.add(route);
         return this;
+    }
+
+    private String lastId() {
+        List<String> parameters = Router.parameters(path);
+        return parameters.get(parameters.size() - 1);
     }
 
     /** The path, for the registry's and the writer's checks. */
@@ -256,63 +271,8 @@ public final class EntityResource<T extends Record> {
 
     /** Adds the routes to the router, in the order declared. */
     void register(Router router, RouteContext context) {
-        EntityTable<T> table = EntityTable.of(context, schema);
-        for (Declared route : routes) {
-            Router.Route added = router.add(route.method(), path, route.access(), request -> handle(route, table,
-                    context, request)).summary(route.summary());
-            if (route.put() != null) {
-                if (route.bodyRequired()) {
-                    added.body(route.fields());
-                } else {
-                    added.optionalBody(route.fields());
-                }
-            }
-            added.returns(route.put() != null ? 201 : 200, schema.type());
-        }
-    }
-
-    /** The entity's path with its ids in place: a created entity's location. */
-    private String location(Map<String, String> ids) {
-        String location = path;
-        for (Map.Entry<String, String> id : ids.entrySet()) {
-            location = location.replace("{" + id.getKey() + "}", id.getValue());
-        }
-        return location;
-    }
-
-    @SuppressWarnings("unchecked")
-    private ApiResponse handle(Declared route, EntityTable<T> table, RouteContext context, ApiRequest request) {
-        Map<String, String> ids = new LinkedHashMap<>();
-        Router.parameters(path).forEach(name -> ids.put(name, request.id(name)));
-        Map<String, String> given = Map.copyOf(ids);
-        Key at = key.apply(given);
-        switch (route.method()) {
-            case "GET" -> {
-                return ApiResponse.ok(table.get(at).orElseThrow(() -> ApiException.notFound(missing.apply(ids))));
-            }
-            case "DELETE" -> {
-                return ApiResponse.ok(table.delete(at).orElseThrow(() -> ApiException.notFound(missing.apply(ids))));
-            }
-            default -> {
-                Body body = route.bodyRequired() ? Body.parse(request.body(), route.fields())
-                        : Body.parseOptional(request.body(), route.fields());
-                Put<T> next = (Put<T>) route.put();
-                // Once before any read, with no current state: the body's checks answer 400 before the table is read.
-                // Only a 400 counts there; anything else (a function that needs the current state) is the real call's.
-                try {
-                    next.next(given, body, Optional.empty(), context.now());
-                } catch (ApiException e) {
-                    if (e.code().status() == 400) {
-                        throw e;
-                    }
-                } catch (RuntimeException e) {
-                    // The real call, with the current state, answers for it.
-                }
-                EntityTable.Written<T> written = table.put(at, current -> next.next(given, body, current,
-                        context.now()), route.requires().apply(given).toArray(EntityTable.Requires[]::new));
-                return written.created() ? ApiResponse.created(written.after(), location(given))
-                        : ApiResponse.ok(written.after());
-            }
-        }
+        String entity = noun != null ? noun : ResourceNouns.entity(path, schema);
+        new ResourceRoutes<>(path, schema, key, entity, missing != null ? missing
+                : ResourceNouns.missing(path, schema, entity), context).register(router, routes);
     }
 }

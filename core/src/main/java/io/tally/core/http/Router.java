@@ -1,7 +1,6 @@
 package io.tally.core.http;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -175,7 +174,7 @@ public final class Router {
 
     /** Adds a route with who may call it; {@code access} is checked before {@code handler} runs. */
     public Route add(String method, String template, Access access, Handler handler) {
-        Route route = new Route(method, split(template), java.util.Objects.requireNonNull(access, "access"), handler);
+        Route route = new Route(method, RoutePaths.split(template), java.util.Objects.requireNonNull(access, "access"), handler);
         routes.add(route);
         return route;
     }
@@ -201,7 +200,7 @@ public final class Router {
      * UTF-8, a control character) is a {@code bad_request} whatever the route, before any route is looked at.
      */
     public Match match(String method, String rawPath) {
-        String[] segments = split(rawPath == null ? "" : rawPath);
+        String[] segments = RoutePaths.split(rawPath == null ? "" : rawPath);
         for (String segment : segments) {
             try {
                 Text.percentDecode(segment);
@@ -210,15 +209,22 @@ public final class Router {
             }
         }
         Set<String> allowed = new TreeSet<>();
+        Route best = null;
+        Map<String, String> bound = null;
         for (Route route : routes) {
-            Map<String, String> parameters = bind(route.segments, segments);
+            Map<String, String> parameters = RoutePaths.bind(route.segments, segments);
             if (parameters == null) {
                 continue;
             }
-            if (route.method.equalsIgnoreCase(method)) {
-                return new Match(guarded(route), parameters, route.template(), route.access);
+            if (!route.method.equalsIgnoreCase(method)) {
+                allowed.add(route.method);
+            } else if (best == null || RoutePaths.moreSpecific(route.segments, best.segments)) {
+                best = route;
+                bound = parameters;
             }
-            allowed.add(route.method);
+        }
+        if (best != null) {
+            return new Match(guarded(best), bound, best.template(), best.access);
         }
         if (allowed.isEmpty()) {
             throw ApiException.notFound("no route for " + rawPath);
@@ -254,10 +260,10 @@ public final class Router {
 
     /** The methods a path supports, for the {@code Allow} header of a 405. */
     public Set<String> allowedMethods(String rawPath) {
-        String[] segments = split(rawPath == null ? "" : rawPath);
+        String[] segments = RoutePaths.split(rawPath == null ? "" : rawPath);
         Set<String> allowed = new TreeSet<>();
         for (Route route : routes) {
-            if (bind(route.segments, segments) != null) {
+            if (RoutePaths.bind(route.segments, segments) != null) {
                 allowed.add(route.method);
             }
         }
@@ -266,13 +272,7 @@ public final class Router {
 
     /** The path parameters of a route template, in order: {@code /users/{userId}/reviews/{itemId}} has two. */
     public static List<String> parameters(String template) {
-        List<String> names = new ArrayList<>();
-        for (String part : split(template)) {
-            if (isParameter(part) && part.length() > 2) {
-                names.add(part.substring(1, part.length() - 1));
-            }
-        }
-        return names;
+        return RoutePaths.parameters(template);
     }
 
     /**
@@ -280,44 +280,7 @@ public final class Router {
      * ({@code GET /users/{}}); two routes of one shape would be one route, the first answering both.
      */
     public static String shape(String method, String template) {
-        StringBuilder path = new StringBuilder();
-        for (String part : split(template)) {
-            path.append('/').append(isParameter(part) ? "{}" : part);
-        }
-        return method + " " + (path.length() == 0 ? "/" : path);
-    }
-
-    private static boolean isParameter(String part) {
-        return part.startsWith("{") && part.endsWith("}");
-    }
-
-    private static Map<String, String> bind(String[] template, String[] path) {
-        if (template.length != path.length) {
-            return null;
-        }
-        Map<String, String> parameters = new LinkedHashMap<>();
-        for (int i = 0; i < template.length; i++) {
-            String part = template[i];
-            if (isParameter(part)) {
-                String value = decode(path[i]);
-                if (value == null || value.isEmpty()) {
-                    return null;
-                }
-                parameters.put(part.substring(1, part.length() - 1), value);
-            } else if (!part.equals(path[i])) {
-                return null;
-            }
-        }
-        return parameters;
-    }
-
-    /** A segment strictly decoded ('+' is a literal plus in a path), or null if it does not decode. */
-    private static String decode(String segment) {
-        try {
-            return Text.percentDecode(segment);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        return RoutePaths.shape(method, template);
     }
 
     /** A segment as an error message may quote it: what is not printable ASCII escaped. */
@@ -331,16 +294,5 @@ public final class Router {
             }
         });
         return segment.length() > 100 ? out + "..." : out.toString();
-    }
-
-    private static String[] split(String path) {
-        String trimmed = path;
-        while (trimmed.startsWith("/")) {
-            trimmed = trimmed.substring(1);
-        }
-        while (trimmed.endsWith("/")) {
-            trimmed = trimmed.substring(0, trimmed.length() - 1);
-        }
-        return trimmed.isEmpty() ? new String[0] : trimmed.split("/", -1);
     }
 }

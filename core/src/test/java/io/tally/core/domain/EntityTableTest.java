@@ -262,4 +262,88 @@ class EntityTableTest {
         assertThatThrownBy(() -> call(single, "GET", "/categories/c1/x/n1", null))
                 .hasMessage("shelf 'c1' has no x 'n1'");
     }
+
+    /** Notes created in their shelf's collection and changed under If-Match. */
+    private Router collection() {
+        Field<String> noteId = Field.id("noteId");
+        EntityResource<Note> resource = EntityResource.at("/shelves/{shelfId}/notes/{noteId}", Note.SCHEMA,
+                        ids -> Note.key(ids.get("shelfId"), ids.get("noteId")))
+                .post(Access.owner("shelfId"), "Write a note", Fields.of(noteId, TEXT), (ids, body, made) ->
+                        new Note(ids.get("shelfId"), ids.get("noteId"), 1, body.get(TEXT)),
+                        EntityResource.exists("shelfId", SHELF))
+                .patch(Access.owner("shelfId"), "Change a note", Fields.of(TEXT))
+                .get(Access.ownerOrAdmin("shelfId"), "A note");
+        Router router = new Router();
+        Domain.registerResources(new DeclaredDomain(Declaration.of("notes").resources(resource)) { }, router, context);
+        return router;
+    }
+
+    private ApiResponse call(Router router, String method, String path, String body, String ifMatch) {
+        Router.Match match = router.match(method, path);
+        return match.handler().handle(new ApiRequest(method, path, match.pathParameters(), Map.of(),
+                Map.of("if-match", ifMatch), body));
+    }
+
+    @Test
+    void resource_postCreatesInTheCollection_underTheBodysIdOrANewOne_201WithLocationAndETag_aTakenIdIs409() {
+        Router router = collection();
+        assertThat(router.descriptions()).extracting(d -> d.method() + " " + d.template()).containsExactly(
+                "POST /shelves/{shelfId}/notes", "PATCH /shelves/{shelfId}/notes/{noteId}",
+                "GET /shelves/{shelfId}/notes/{noteId}");
+        ApiResponse created = call(router, "POST", "/shelves/s1/notes", "{\"noteId\":\"n1\",\"text\":\"hi\"}");
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.headers()).containsEntry("Location", "/shelves/s1/notes/n1").containsEntry("ETag", "\"1\"");
+        assertThat(notes.get(Note.key("s1", "n1"))).contains(new Note("s1", "n1", 1, "hi"));
+
+        ApiResponse generated = call(router, "POST", "/shelves/s1/notes", "{}");
+        String id = generated.body().get("noteId").asText();
+        assertThat(id).hasSize(26);
+        assertThat(generated.headers()).containsEntry("Location", "/shelves/s1/notes/" + id);
+        assertThat(notes.get(Note.key("s1", id))).isPresent();
+
+        assertThatThrownBy(() -> call(router, "POST", "/shelves/s1/notes", "{\"noteId\":\"n1\",\"text\":\"again\"}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
+                    assertThat(e.getMessage()).isEqualTo("note 'n1' already exists");
+                });
+        assertThat(notes.get(Note.key("s1", "n1"))).contains(new Note("s1", "n1", 1, "hi"));
+        // What does not exist cannot be in conflict: a missing shelf is answered before a taken id.
+        assertThatThrownBy(() -> call(router, "POST", "/shelves/s9/notes", "{\"noteId\":\"n1\"}"))
+                .hasMessage("entity table shelf 's9' does not exist");
+        assertThat(refused(router, "POST", "/shelves/s1/notes", "{\"noteId\":\"a#b\"}"))
+                .isEqualTo(ErrorCode.VALIDATION_FAILED);
+        assertThat(refused(router, "POST", "/shelves/s1/notes", null)).isNotNull();
+        assertThatThrownBy(() -> EntityResource.at("/notes/{noteId}/text", Note.SCHEMA, ids -> Note.key("s", "n"))
+                .post(Access.ADMIN, "a", Fields.of(TEXT), (ids, body, made) -> null))
+                .hasMessageContaining("does not end with");
+    }
+
+    @Test
+    void resource_patchSetsTheFieldsGiven_countsTheVersionUp_underIfMatch_412AtAnotherVersion_404ForNone() {
+        Router router = collection();
+        call(router, "POST", "/shelves/s1/notes", "{\"noteId\":\"n1\",\"text\":\"hi\"}");
+        ApiResponse patched = call(router, "PATCH", "/shelves/s1/notes/n1", "{\"text\":\"there\"}", "\"1\"");
+        assertThat(patched.status()).isEqualTo(200);
+        assertThat(patched.headers()).containsEntry("ETag", "\"2\"");
+        assertThat(notes.get(Note.key("s1", "n1"))).contains(new Note("s1", "n1", 2, "there"));
+        assertThat(call(router, "GET", "/shelves/s1/notes/n1", null).headers()).containsEntry("ETag", "\"2\"");
+
+        assertThatThrownBy(() -> call(router, "PATCH", "/shelves/s1/notes/n1", "{\"text\":\"x\"}", "\"1\""))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+                    assertThat(e.getMessage()).isEqualTo("note 'n1' is at version 2, not 1");
+                });
+        assertThatThrownBy(() -> call(router, "PATCH", "/shelves/s1/notes/n9", "{\"text\":\"x\"}", "*"))
+                .hasMessage("shelf 's1' has no note 'n9'");
+        assertThatThrownBy(() -> call(router, "PATCH", "/shelves/s1/notes/n1", "{}"))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_FAILED);
+                    assertThat(e.getMessage()).isEqualTo("nothing to change: give text");
+                });
+        assertThat(notes.get(Note.key("s1", "n1"))).contains(new Note("s1", "n1", 2, "there"));
+        assertThat(call(router, "PATCH", "/shelves/s1/notes/n1", "{\"text\":\"any\"}").headers())
+                .containsEntry("ETag", "\"3\"");
+        assertThatThrownBy(() -> EntityResource.at("/n/{shelfId}/{noteId}", PatternNote.SCHEMA)
+                .patch(Access.ADMIN, "a", Fields.of(TEXT))).hasMessageContaining("has no version component");
+    }
 }

@@ -30,6 +30,27 @@ class RouterTest {
     }
 
     @Test
+    void aLiteralSegment_winsOverAParameter_whateverTheOrderTheRoutesWereAddedIn() {
+        Router.Handler byId = request -> null;
+        Router.Handler search = request -> null;
+        Router.Handler nested = request -> null;
+        Router later = new Router();
+        later.add("GET", "/users/{userId}/favourites/{favouriteId}", Access.SIGNED_IN, byId)
+                .add("GET", "/users/{userId}/favourites/search", Access.SIGNED_IN, search)
+                .add("GET", "/users/me/favourites/{favouriteId}", Access.SIGNED_IN, nested);
+        assertThat(later.match("GET", "/users/u1/favourites/search").handler()).isSameAs(search);
+        assertThat(later.match("GET", "/users/u1/favourites/f1").handler()).isSameAs(byId);
+        // The first segment that differs decides: /users/me/... is closer than /users/{userId}/.../search.
+        assertThat(later.match("GET", "/users/me/favourites/search").handler()).isSameAs(nested);
+        assertThat(later.match("GET", "/users/me/favourites/search").pathParameters())
+                .containsExactly(java.util.Map.entry("favouriteId", "search"));
+        // A literal route of another method does not hide the parameter's route of this one.
+        assertThatThrownBy(() -> later.match("DELETE", "/users/u1/favourites/search"))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code())
+                        .isEqualTo(ErrorCode.METHOD_NOT_ALLOWED));
+    }
+
+    @Test
     void trailingSlash_matchesToo() {
         assertThat(router.match("POST", "/users/").handler()).isSameAs(users);
     }

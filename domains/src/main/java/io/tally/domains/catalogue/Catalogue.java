@@ -94,6 +94,7 @@ public final class Catalogue extends DeclaredDomain {
                 .lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem)
                 .announces(CatalogueEvents.ITEM_COMPLETED, UserItem.AUTHORITATIVE, UserItem::itemId,
                         CatalogueEvents.ItemCompleted::of)
+                .resources(ItemRoutes.RESOURCE)
                 .dashboard(DASHBOARD)
                 .demoSeed(CatalogueDemo::seed)
                 .workload(CatalogueWorkload::new));

@@ -1,6 +1,7 @@
 package io.tally.domains.catalogue;
 
 import io.tally.core.Timestamps;
+import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -12,7 +13,7 @@ import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
 import java.time.Instant;
 
-/** {@code PUT}, {@code GET} and {@code DELETE /items/{itemId}}: the learning catalogue (seed 003). */
+/** {@code PUT}, {@code GET} and {@code DELETE /items/{itemId}} ({@link #RESOURCE}): the learning catalogue (seed 003). */
 record ItemRoutes(RouteContext context, ItemStore items) {
     static final int TITLE_MAX = 200;
     /** Longer than any valid selector; a longer string fails on length before the selector rule. */
@@ -24,15 +25,20 @@ record ItemRoutes(RouteContext context, ItemStore items) {
     /** The body of {@code PUT /items/{itemId}}. */
     private static final Fields FIELDS = Fields.of(TITLE, SCORE, SELECTOR);
 
+    /**
+     * Catalogue items read by any signed-in user, and deleted alone (a hard delete: users' items that refer to one stay,
+     * as they record the user's history, their score a copy taken when they were written); {@code PUT} is this
+     * record's (a revision that only grows, {@link ItemStore#put}).
+     */
+    static final EntityResource<CatalogueItem> RESOURCE = EntityResource.at("/items/{itemId}", CatalogueItem.SCHEMA,
+                    ids -> CatalogueKeys.catalogueItem(ids.get("itemId")))
+            .get(Access.SIGNED_IN, "A catalogue item")
+            .delete(Access.ADMIN, "Delete a catalogue item (users' items that refer to it stay)");
+
     void register(Router router) {
         router.add("PUT", "/items/{itemId}", Access.ADMIN, this::put)
                     .summary("Create or replace a catalogue item (201 created, 200 replaced)").body(FIELDS)
-                    .returns(201, CatalogueItem.class)
-                .add("GET", "/items/{itemId}", Access.SIGNED_IN, this::get)
-                    .summary("A catalogue item").returns(200, CatalogueItem.class)
-                .add("DELETE", "/items/{itemId}", Access.ADMIN, this::delete)
-                    .summary("Delete a catalogue item (users' items that refer to it stay)")
-                    .returns(200, CatalogueItem.class);
+                    .returns(201, CatalogueItem.class);
     }
 
     ApiResponse put(ApiRequest request) {
@@ -52,13 +58,5 @@ record ItemRoutes(RouteContext context, ItemStore items) {
             return ApiResponse.created(item, "/items/" + itemId);
         }
         return ApiResponse.ok(item);
-    }
-
-    ApiResponse get(ApiRequest request) {
-        return ApiResponse.ok(items.get(request.id("itemId")));
-    }
-
-    ApiResponse delete(ApiRequest request) {
-        return ApiResponse.ok(items.delete(request.id("itemId")));
     }
 }

@@ -52,15 +52,6 @@ final class ItemStore {
         return items.get(CatalogueKeys.catalogueItem(itemId)).orElseThrow(() -> notFound(itemId));
     }
 
-    /**
-     * Removes the catalogue item only (a hard delete), and returns it as it was; nothing there is {@code not_found}.
-     * A user's items that refer to it stay as they are: they record the user's history, and their score is a copy
-     * taken when they were written.
-     */
-    CatalogueItem delete(String itemId) {
-        return items.delete(CatalogueKeys.catalogueItem(itemId)).orElseThrow(() -> notFound(itemId));
-    }
-
     static ApiException notFound(String itemId) {
         return ApiException.notFound("item '" + itemId + "' does not exist");
     }

@@ -65,23 +65,8 @@ final class FavStore {
         this.links = TypedTable.of(dynamo, table, FavouriteTag.SCHEMA);
     }
 
-    /** Writes the favourite if its user exists and its id is new for the user. */
-    void create(Favourite favourite) {
-        Transaction write = Transaction.in(dynamo, table);
-        write.requireExists(Users.key(favourite.userId())).orElse(() -> userNotFound(favourite.userId()));
-        write.putNew(Favourite.SCHEMA, favourite).orElse(() -> ApiException.conflict("favourite '"
-                + favourite.favouriteId() + "' already exists"));
-        write.commit();
-    }
-
     Favourite get(String userId, String favouriteId) {
         return favourites.get(FavKeys.favourite(userId, favouriteId)).orElseThrow(() -> notFound(userId, favouriteId));
-    }
-
-    /** Un-collects: deletes the favourite if it is there, and answers it. Its links are the stream processor's. */
-    Favourite delete(String userId, String favouriteId) {
-        return favourites.delete(FavKeys.favourite(userId, favouriteId))
-                .orElseThrow(() -> notFound(userId, favouriteId));
     }
 
     /** {@code not_found} for a user never written (only its key is read). */

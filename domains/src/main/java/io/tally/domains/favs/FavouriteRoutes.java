@@ -2,6 +2,7 @@ package io.tally.domains.favs;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.Ids;
+import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -17,6 +18,7 @@ import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Resume;
 import io.tally.core.read.ShardMerge;
 import io.tally.core.store.QueryPage;
+import io.tally.core.users.Users;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,53 +44,38 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
     private static final Field<String> CONTENT_URL = Field.url("contentUrl", URL_MAX);
     private static final Field<String> THUMBNAIL_URL = Field.url("thumbnailUrl", URL_MAX);
     private static final Field<String> CREATOR_ID = Field.string("creatorId", 1, CREATOR_MAX);
-    /** The body of {@code POST /users/{userId}/favourites}. */
-    private static final Fields CREATE = Fields.of(FAVOURITE_ID, TYPE, TITLE, CONTENT_URL, THUMBNAIL_URL, CREATOR_ID);
 
-    /** The search route first: the literal segment wins over {@code {favouriteId}}. */
+    /**
+     * A user's favourites: collected under an id the body gives (not {@value #SEARCH}) or a new one, if the user
+     * exists; read; un-collected (the stream processor removes their tag links).
+     */
+    static final EntityResource<Favourite> RESOURCE = EntityResource.at("/users/{userId}/favourites/{favouriteId}",
+                    Favourite.SCHEMA, ids -> FavKeys.favourite(ids.get("userId"), ids.get("favouriteId")))
+            .post(Access.owner("userId"), "Collect a favourite", Fields.of(FAVOURITE_ID, TYPE, TITLE, CONTENT_URL,
+                    THUMBNAIL_URL, CREATOR_ID), FavouriteRoutes::collected, EntityResource.exists("userId", Users.USER))
+            .get(Access.ownerOrAdmin("userId"), "A favourite")
+            .delete(Access.owner("userId"), "Un-collect a favourite (the stream processor removes its tag links)");
+
+    /** The favourite a {@code POST} collects: its id not the search route's segment, its type one of the types. */
+    private static Favourite collected(Map<String, String> ids, Body body, RouteContext context) {
+        String favouriteId = ids.get("favouriteId");
+        if (SEARCH.equals(favouriteId)) {
+            throw ApiException.validation("favouriteId", "'" + SEARCH + "' is not a valid favourite id");
+        }
+        FavouriteType type = FavouriteType.parse(body.get(TYPE)).orElseThrow(() ->
+                ApiException.validation("type", "'type' must be one of " + FavouriteType.VALUES));
+        return new Favourite(ids.get("userId"), favouriteId, type, body.get(TITLE), body.get(CONTENT_URL),
+                body.get(THUMBNAIL_URL), body.get(CREATOR_ID), context.now(), context.ids().next());
+    }
+
+    /** The search route's literal segment wins over {@code {favouriteId}} (the router picks the most specific). */
     void register(Router router) {
         router.add("GET", "/users/{userId}/favourites/" + SEARCH, Access.ownerOrAdmin("userId"), this::search)
                     .summary("Search a user's favourites by the words of their titles, newest first").query("q")
                     .page(Favourite.class)
-                .add("POST", "/users/{userId}/favourites", Access.owner("userId"), this::create)
-                    .summary("Collect a favourite").body(CREATE).returns(201, Favourite.class)
                 .add("GET", "/users/{userId}/favourites", Access.ownerOrAdmin("userId"), this::list)
                     .summary("A user's favourites, newest first, of a type, a tag or both").query("type", "tag")
-                    .page(Favourite.class)
-                .add("GET", "/users/{userId}/favourites/{favouriteId}", Access.ownerOrAdmin("userId"), this::get)
-                    .summary("A favourite").returns(200, Favourite.class)
-                .add("DELETE", "/users/{userId}/favourites/{favouriteId}", Access.owner("userId"), this::delete)
-                    .summary("Un-collect a favourite (the stream processor removes its tag links)")
-                    .returns(200, Favourite.class);
-    }
-
-    ApiResponse create(ApiRequest request) {
-        String userId = request.id("userId");
-        Body body = Body.parse(request.body(), CREATE);
-        String favouriteId = body.get(FAVOURITE_ID);
-        if (SEARCH.equals(favouriteId)) {
-            throw ApiException.validation("favouriteId", "'" + SEARCH + "' is not a valid favourite id");
-        }
-        String typeValue = body.get(TYPE);
-        FavouriteType type = FavouriteType.parse(typeValue).orElseThrow(() ->
-                ApiException.validation("type", "'type' must be one of " + FavouriteType.VALUES));
-        String title = body.get(TITLE);
-        String contentUrl = body.get(CONTENT_URL);
-        String thumbnailUrl = body.get(THUMBNAIL_URL);
-        String creatorId = body.get(CREATOR_ID);
-        Favourite favourite = new Favourite(userId, context.idOrNew(favouriteId), type, title, contentUrl, thumbnailUrl,
-                creatorId, context.now(), context.ids().next());
-        favourites.create(favourite);
-        return ApiResponse.created(favourite, "/users/" + userId + "/favourites/" + favourite.favouriteId());
-    }
-
-    ApiResponse get(ApiRequest request) {
-        return ApiResponse.ok(favourites.get(request.id("userId"), request.id("favouriteId")));
-    }
-
-    /** 200 with the favourite as it was; its tag links are removed by the stream processor. */
-    ApiResponse delete(ApiRequest request) {
-        return ApiResponse.ok(favourites.delete(request.id("userId"), request.id("favouriteId")));
+                    .page(Favourite.class);
     }
 
     /**

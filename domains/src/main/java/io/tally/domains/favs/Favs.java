@@ -95,6 +95,7 @@ public final class Favs extends DeclaredDomain {
                         FavouriteLinks::of, FavouriteTag.SCHEMA, FavouriteLinks::of)
                 .removes(Tag.SCHEMA, (before, after) -> before.incarnation().equals(after.incarnation()), TagLinks::of,
                         FavouriteTag.SCHEMA, TagLinks::of)
+                .resources(FavouriteRoutes.RESOURCE)
                 .dashboard(DASHBOARD)
                 .demoSeed(FavsDemo::seed)
                 .workload(FavWorkload::new));

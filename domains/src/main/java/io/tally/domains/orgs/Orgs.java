@@ -74,6 +74,7 @@ public final class Orgs extends DeclaredDomain {
                 .keyPatterns(EMPLOYEE_REF, "EMPLOYEE#<employeeId> / #EMPLOYEEREF#")
                 .indexes(OrgKeys.REVERSE_LOOKUP)
                 .views(OrgFigures.ORG, OrgFigures.TEAM, OrgFigures.ORGS, OrgFigures.EMPLOYEES)
+                .resources(OrgRoutes.RESOURCE)
                 .lookup(ORGANISATION, OrgKeys::organisation)
                 .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)
                 .events(OrgEvents.ORG_CREATED, OrgEvents.TEAM_CREATED, OrgEvents.TEAM_DELETED,
@@ -108,7 +109,7 @@ public final class Orgs extends DeclaredDomain {
                 new PartStore<>(context.dynamo(), context.table(), IdReservation.Kind.TEAM, Team.SCHEMA);
         PartStore<Employee> employees =
                 new PartStore<>(context.dynamo(), context.table(), IdReservation.Kind.EMPLOYEE, Employee.SCHEMA);
-        new OrgRoutes(context, orgs).register(router);
+        new OrgRoutes(orgs).register(router);
         new PartRoutes(context, orgs, teams, employees).register(router);
         new MembershipRoutes(context, teams, employees, new MembershipStore(context.dynamo(), context.table()))
                 .register(router);

@@ -1,6 +1,7 @@
 package io.tally.domains.songs;
 
 import io.tally.core.Timestamps;
+import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code PUT} and {@code GET /songs/{songId}}, {@code POST /songs/{songId}/downloads},
+ * {@code PUT} and {@code GET /songs/{songId}} ({@link #RESOURCE}), {@code POST /songs/{songId}/downloads},
  * {@code DELETE /songs/{songId}/downloads/{downloadId}} (a refund), and the domain's read side:
  * {@code GET /stats/songs/{songId}}, {@code /stats/songs/{songId}/days}, {@code /stats/downloads/days} and
  * {@code /charts/downloads/{month}} (derived items only, eventually consistent).
@@ -38,7 +39,13 @@ record SongRoutes(RouteContext context, SongStore songs) {
     private static final Field<String> USER_ID = Field.id("userId");
     /** An ISO-8601 instant ({@link #at}), now when left out. */
     private static final Field<String> AT = Field.string("at", 1, 64);
-    private static final Fields SONG = Fields.of(TITLE, ARTIST);
+
+    /** Songs: created or replaced whole (201 created, 200 replaced), read by any signed-in user, never deleted. */
+    static final EntityResource<Song> RESOURCE = EntityResource.at("/songs/{songId}", Song.SCHEMA,
+                    ids -> SongKeys.song(ids.get("songId")))
+            .put(Access.ADMIN, "Create or replace a song (201 created, 200 replaced)", Fields.of(TITLE, ARTIST),
+                    (ids, body, current, now) -> new Song(ids.get("songId"), body.get(TITLE), body.get(ARTIST), now))
+            .get(Access.SIGNED_IN, "A song");
     private static final Fields DOWNLOAD = Fields.of(DOWNLOAD_ID, USER_ID, AT);
 
     /** One day of a range and its downloads, zero where none is counted. */
@@ -58,12 +65,7 @@ record SongRoutes(RouteContext context, SongStore songs) {
     }
 
     void register(Router router) {
-        router.add("PUT", "/songs/{songId}", Access.ADMIN, this::put)
-                    .summary("Create or replace a song (201 created, 200 replaced)").body(SONG)
-                    .returns(201, Song.class)
-                .add("GET", "/songs/{songId}", Access.SIGNED_IN, this::get)
-                    .summary("A song").returns(200, Song.class)
-                .add("POST", "/songs/{songId}/downloads", Access.ADMIN, this::download)
+        router.add("POST", "/songs/{songId}/downloads", Access.ADMIN, this::download)
                     .summary("Record a download of a song").body(DOWNLOAD).returns(201, Download.class)
                 .add("DELETE", "/songs/{songId}/downloads/{downloadId}", Access.ADMIN, this::refund)
                     .summary("Refund a download: it stops counting").returns(200, Download.class)
@@ -78,22 +80,6 @@ record SongRoutes(RouteContext context, SongStore songs) {
                 .add("GET", "/charts/downloads/{month}", Access.READ_SIDE, this::chart)
                     .summary("A month's top songs by downloads, ties by song id").query("limit")
                     .returns(200, MonthChart.class);
-    }
-
-    ApiResponse put(ApiRequest request) {
-        String songId = request.id("songId");
-        Body body = Body.parse(request.body(), SONG);
-        String title = body.get(TITLE);
-        String artist = body.get(ARTIST);
-        Song song = new Song(songId, title, artist, context.now());
-        if (songs.put(song)) {
-            return ApiResponse.created(song, "/songs/" + songId);
-        }
-        return ApiResponse.ok(song);
-    }
-
-    ApiResponse get(ApiRequest request) {
-        return ApiResponse.ok(songs.get(request.id("songId")));
     }
 
     ApiResponse download(ApiRequest request) {

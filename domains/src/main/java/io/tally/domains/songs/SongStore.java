@@ -39,11 +39,6 @@ final class SongStore {
         this.downloads = TypedTable.of(dynamo, table, Download.SCHEMA);
     }
 
-    /** W16: creates or replaces the song; true when it did not exist before. */
-    boolean put(Song song) {
-        return !songs.replace(song);
-    }
-
     /**
      * R20: a song; a download reads it too (songs are never deleted, so a song seen once exists for good, and the
      * download's own put needs no transaction with a condition check on the song's item, which would cost the hot

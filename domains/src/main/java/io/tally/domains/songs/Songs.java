@@ -120,6 +120,7 @@ public final class Songs extends DeclaredDomain {
                 .announces(SongEvents.SONG_ADDED, Song.SCHEMA, Song::songId, created(SongEvents.SongAdded::of))
                 .announces(SongEvents.DOWNLOAD_REFUNDED, Download.SCHEMA, Download::downloadId,
                         SongEvents.DownloadRefunded::of)
+                .resources(SongRoutes.RESOURCE)
                 .dashboard(DASHBOARD)
                 .demoSeed(SongsDemo::seed)
                 .demoLoad(SongsDemo.Load::new)

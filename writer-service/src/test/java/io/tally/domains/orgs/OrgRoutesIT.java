@@ -54,6 +54,30 @@ class OrgRoutesIT {
         assertThat(api.call("GET", "/orgs/nobody").errorCode()).isEqualTo("not_found");
     }
 
+    /** The messages as docs/api.md gives them (the resource's, named "organisation" rather than the path's "org"). */
+    @Test
+    void orgs_refusals_sayWhatWasRefused() {
+        assertThat(message(api.call("POST", "/orgs", "{\"orgId\":\"abc\",\"name\":\"Again\"}")))
+                .isEqualTo("organisation 'abc' already exists");
+        assertThat(message(api.call("PATCH", "/orgs/abc", "{\"type\":\"Bank\"}", Map.of("If-Match", "\"7\""))))
+                .isEqualTo("organisation 'abc' is at version 1, not 7");
+        assertThat(message(api.call("PATCH", "/orgs/nobody", "{\"name\":\"N\"}", Map.of("If-Match", "*"))))
+                .isEqualTo("organisation 'nobody' does not exist");
+        assertThat(message(api.call("GET", "/orgs/nobody"))).isEqualTo("organisation 'nobody' does not exist");
+        var nothing = api.call("PATCH", "/orgs/abc", "{}");
+        nothing.assertClientError("validation_failed", null);
+        assertThat(message(nothing)).isEqualTo("nothing to change: give name or type");
+        var patched = api.call("PATCH", "/orgs/abc", "{\"type\":\"Bank\"}");
+        assertThat(patched.headers()).containsEntry("ETag", "\"2\"");
+        assertThat(patched.text("name")).isEqualTo("ABC");
+        assertThat(api.call("POST", "/orgs", "{\"name\":\"N\",\"size\":3}").errorCode())
+                .isEqualTo("validation_failed");
+    }
+
+    private static String message(TestApi.Response response) {
+        return response.body().path("error").path("message").asText(null);
+    }
+
     @Test
     void teams_createListLookUpDelete_idsUniqueAcrossOrganisations() {
         var team = api.call("POST", "/orgs/abc/teams", "{\"teamId\":\"web\",\"name\":\"web_team\",\"details\":\"web development team\"}");

@@ -1,0 +1,194 @@
+package io.tally.core.domain;
+
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import io.tally.core.http.ApiException;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Body;
+import io.tally.core.http.Field;
+import io.tally.core.http.Fields;
+import io.tally.core.http.IfMatch;
+import io.tally.core.http.Router;
+import io.tally.core.store.Update;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The routes an {@link EntityResource} declares, as the router runs them: each request's ids read from its path, the
+ * body checked, the entity read or written through an {@link EntityTable}, and the answer with its status, location and
+ * {@code ETag}.
+ *
+ * @param <T> the entity
+ */
+final class ResourceRoutes<T extends Record> {
+    private final String path;
+    private final ItemSchema<T> schema;
+    private final Function<Map<String, String>, Key> key;
+    private final String noun;
+    private final Function<Map<String, String>, String> missing;
+    private final RouteContext context;
+    private final EntityTable<T> table;
+    private final Optional<RecordComponent> version;
+
+    ResourceRoutes(String path, ItemSchema<T> schema, Function<Map<String, String>, Key> key, String noun,
+                   Function<Map<String, String>, String> missing, RouteContext context) {
+        this.path = path;
+        this.schema = schema;
+        this.key = key;
+        this.noun = noun;
+        this.missing = missing;
+        this.context = context;
+        this.table = EntityTable.of(context, schema);
+        this.version = versionOf(schema.type());
+    }
+
+    /** The record's {@code version} component, a whole number, if it has one: its {@code ETag}. */
+    static Optional<RecordComponent> versionOf(Class<?> type) {
+        return Arrays.stream(type.getRecordComponents()).filter(component -> component.getName()
+                .equals(Update.VERSION) && (component.getType() == long.class || component.getType() == Long.class))
+                .findFirst();
+    }
+
+    void register(Router router, List<EntityResource.Declared> routes) {
+        for (EntityResource.Declared route : routes) {
+            boolean post = route.method().equals("POST");
+            String at = post ? path.substring(0, path.lastIndexOf('/')) : path;
+            Router.Route added = router.add(route.method(), at, route.access(), request -> handle(route, request))
+                    .summary(route.summary());
+            if (route.fields() != null) {
+                if (route.bodyRequired()) {
+                    added.body(route.fields());
+                } else {
+                    added.optionalBody(route.fields());
+                }
+            }
+            added.returns(route.method().equals("PUT") || post ? 201 : 200, schema.type());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private ApiResponse handle(EntityResource.Declared route, ApiRequest request) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        Router.parameters(path).stream().filter(request.pathParameters()::containsKey)
+                .forEach(name -> ids.put(name, request.id(name)));
+        switch (route.method()) {
+            case "GET" -> {
+                return ok(table.get(key.apply(ids)).orElseThrow(() -> notFound(ids)));
+            }
+            case "DELETE" -> {
+                return ok(table.delete(key.apply(ids)).orElseThrow(() -> notFound(ids)));
+            }
+            case "POST" -> {
+                return create(route, (EntityResource.Create<T>) route.write(), ids, request);
+            }
+            case "PATCH" -> {
+                return patch(route.fields(), ids, request);
+            }
+            default -> {
+                return put(route, (EntityResource.Put<T>) route.write(), Map.copyOf(ids), request);
+            }
+        }
+    }
+
+    private ApiResponse put(EntityResource.Declared route, EntityResource.Put<T> next, Map<String, String> ids,
+                            ApiRequest request) {
+        Body body = route.bodyRequired() ? Body.parse(request.body(), route.fields())
+                : Body.parseOptional(request.body(), route.fields());
+        // Once before any read, with no current state: the body's checks answer 400 before the table is read.
+        // Only a 400 counts there; anything else (a function that needs the current state) is the real call's.
+        try {
+            next.next(ids, body, Optional.empty(), context.now());
+        } catch (ApiException e) {
+            if (e.code().status() == 400) {
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            // The real call, with the current state, answers for it.
+        }
+        EntityTable.Written<T> written = table.put(key.apply(ids), current -> next.next(ids, body, current,
+                context.now()), route.requires().apply(ids).toArray(EntityTable.Requires[]::new));
+        return written.created() ? created(written.after(), ids) : ok(written.after());
+    }
+
+    private ApiResponse create(EntityResource.Declared route, EntityResource.Create<T> make, Map<String, String> ids,
+                               ApiRequest request) {
+        Body body = Body.parse(request.body(), route.fields());
+        List<String> parameters = Router.parameters(path);
+        String id = parameters.get(parameters.size() - 1);
+        ids.put(id, context.idOrNew(route.fields().names().contains(id) ? body.optionalId(id) : null));
+        Map<String, String> given = Map.copyOf(ids);
+        T entity = make.make(given, body, context);
+        if (!schema.key(entity).equals(key.apply(given))) {
+            throw new IllegalStateException("the entity made for " + given + " is keyed " + schema.key(entity));
+        }
+        table.create(entity, () -> ApiException.conflict(noun + " '" + ids.get(id) + "' already exists"),
+                route.requires().apply(given).toArray(EntityTable.Requires[]::new));
+        return created(entity, given);
+    }
+
+    private ApiResponse patch(Fields fields, Map<String, String> ids, ApiRequest request) {
+        IfMatch ifMatch = request.ifMatch();
+        Body body = Body.parse(request.body(), fields);
+        Update change = Update.versioned(context.now());
+        boolean any = false;
+        for (Field<?> field : fields.list()) {
+            Object value = body.get(field);
+            change = change.set(field.name(), value);
+            any |= value != null;
+        }
+        if (!any) {
+            throw ApiException.validation(null, "nothing to change: give " + alternatives(fields));
+        }
+        List<String> parameters = Router.parameters(path);
+        String id = ids.get(parameters.get(parameters.size() - 1));
+        return ok(table.update(key.apply(ids), change, ifMatch.version(), () -> notFound(ids),
+                current -> ApiException.preconditionFailed(noun + " '" + id + "' is at version "
+                        + versionOf(current) + ", not " + ifMatch.version())));
+    }
+
+    /** The fields' names as alternatives: "name or type", "title, body or tags". */
+    private static String alternatives(Fields fields) {
+        List<String> names = fields.list().stream().map(Field::name).toList();
+        if (names.size() == 1) {
+            return names.get(0);
+        }
+        return names.subList(0, names.size() - 1).stream().collect(Collectors.joining(", ")) + " or "
+                + names.get(names.size() - 1);
+    }
+
+    private ApiException notFound(Map<String, String> ids) {
+        return ApiException.notFound(missing.apply(ids));
+    }
+
+    private ApiResponse ok(T entity) {
+        return tagged(ApiResponse.ok(entity), entity);
+    }
+
+    private ApiResponse created(T entity, Map<String, String> ids) {
+        String location = path;
+        for (Map.Entry<String, String> id : ids.entrySet()) {
+            location = location.replace("{" + id.getKey() + "}", id.getValue());
+        }
+        return tagged(ApiResponse.created(entity, location), entity);
+    }
+
+    private ApiResponse tagged(ApiResponse response, T entity) {
+        return version.isEmpty() ? response : response.withETag(versionOf(entity));
+    }
+
+    private long versionOf(T entity) {
+        try {
+            return ((Number) version.orElseThrow().getAccessor().invoke(entity)).longValue();
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new IllegalStateException("the version of " + entity.getClass().getSimpleName(), e);
+        }
+    }
+}
