@@ -7,6 +7,7 @@ import io.tally.core.http.Access;
 import io.tally.core.http.Body;
 import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
+import io.tally.core.store.Query;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,13 +15,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * An entity at a path, its routes declared as data ({@code Declaration.resource}): {@code GET} answers it,
  * {@code DELETE} removes it and answers what it removed, {@code PUT} creates or replaces it (201 with its location,
  * or 200), {@code POST} to its collection creates it under the id the body gives or a new one (201, or 409 for an id
- * taken), and {@code PATCH} changes the fields the body gives under {@code If-Match}. Everything goes through an
+ * taken), {@code PATCH} changes the fields the body gives under {@code If-Match}, and a list ({@code GET} of the
+ * collection) answers a page of those a query finds. Everything goes through an
  * {@link EntityTable}: a write in one transaction with the checks that the entities it refers to exist; a put on the
  * condition that the item is still as read. The path's parameters are the entity's ids (each checked as an id, 400
  * otherwise), and a missing entity is 404 with the message the resource gives. An entity with a {@code version}
@@ -76,7 +79,10 @@ public final class EntityResource<T extends Record> {
         T make(Map<String, String> ids, Body body, RouteContext context);
     }
 
-    /** A declared route; {@code write} a {@link Put} or a {@link Create}, null for a read or a delete. */
+    /**
+     * A declared route ({@code LIST} a {@code GET} of the collection); {@code write} a {@link Put}, a {@link Create}
+     * or a {@link Listing}, null for a read or a delete.
+     */
     record Declared(String method, Access access, String summary, Fields fields, boolean bodyRequired,
                     Object write, Function<Map<String, String>, List<EntityTable.Requires>> requires) {
     }
@@ -217,6 +223,25 @@ public final class EntityResource<T extends Record> {
         }
         return add(new Declared("PATCH", access, summary, Objects.requireNonNull(fields, "fields"), true, null,
                 null));
+    }
+
+    /**
+     * {@code GET} of the collection (the path without its last id): one page of the entities {@code query} finds for
+     * the collection's ids, in its order, with the contract's {@code limit} and {@code cursor} (a cursor holds the
+     * {@code cursorKey} attributes of the page's last item, and works only for the collection of its ids). Once the
+     * cursor is found valid, every entity {@code owners} names must exist (a 404 naming the first missing one), so an
+     * empty list is told from an owner that is not there.
+     */
+    @SafeVarargs
+    public final EntityResource<T> list(Access access, String summary, Function<Map<String, String>, Query> query,
+                                        Set<String> cursorKey,
+                                        Function<Map<String, String>, EntityTable.Requires>... owners) {
+        return add(new Declared("LIST", access, summary, null, false, new Listing(Objects.requireNonNull(query,
+                "query"), Set.copyOf(cursorKey)), all(owners)));
+    }
+
+    /** What a {@link #list} reads. */
+    record Listing(Function<Map<String, String>, Query> query, Set<String> cursorKey) {
     }
 
     private static Function<Map<String, String>, List<EntityTable.Requires>> all(

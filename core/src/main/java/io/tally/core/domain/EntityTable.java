@@ -6,6 +6,8 @@ import io.tally.core.Key;
 import io.tally.core.http.ApiException;
 import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
+import io.tally.core.store.Query;
+import io.tally.core.store.QueryPage;
 import io.tally.core.store.Requests;
 import io.tally.core.store.Transaction;
 import io.tally.core.store.TypedTable;
@@ -60,6 +62,11 @@ public final class EntityTable<T extends Record> {
     /** The entity at the key, read strongly consistent: a write just answered reads back. */
     public Optional<T> get(Key key) {
         return table.get(key);
+    }
+
+    /** One page of the entities {@code query} finds, after {@code start} (null for the first page). */
+    public QueryPage page(Query query, int limit, Map<String, AttributeValue> start, Set<String> cursorKey) {
+        return table.page(query, limit, start, cursorKey);
     }
 
     /** The entity that was at the key, removed; empty when there was none (nothing is written then). */

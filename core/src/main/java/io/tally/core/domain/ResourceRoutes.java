@@ -60,9 +60,14 @@ final class ResourceRoutes<T extends Record> {
     void register(Router router, List<EntityResource.Declared> routes) {
         for (EntityResource.Declared route : routes) {
             boolean post = route.method().equals("POST");
-            String at = post ? path.substring(0, path.lastIndexOf('/')) : path;
-            Router.Route added = router.add(route.method(), at, route.access(), request -> handle(route, request))
-                    .summary(route.summary());
+            boolean list = route.method().equals("LIST");
+            String at = post || list ? path.substring(0, path.lastIndexOf('/')) : path;
+            Router.Route added = router.add(list ? "GET" : route.method(), at, route.access(),
+                    request -> handle(route, request)).summary(route.summary());
+            if (list) {
+                added.page(schema.type());
+                continue;
+            }
             if (route.fields() != null) {
                 if (route.bodyRequired()) {
                     added.body(route.fields());
@@ -91,6 +96,10 @@ final class ResourceRoutes<T extends Record> {
             }
             case "PATCH" -> {
                 return patch(route.fields(), ids, request);
+            }
+            case "LIST" -> {
+                return list((EntityResource.Listing) route.write(), route.requires().apply(Map.copyOf(ids)), ids,
+                        request);
             }
             default -> {
                 return put(route, (EntityResource.Put<T>) route.write(), Map.copyOf(ids), request);
@@ -152,6 +161,20 @@ final class ResourceRoutes<T extends Record> {
         return ok(table.update(key.apply(ids), change, ifMatch.version(), () -> notFound(ids),
                 current -> ApiException.preconditionFailed(noun + " '" + id + "' is at version "
                         + versionOf(current) + ", not " + ifMatch.version())));
+    }
+
+    /**
+     * One page of the collection; its cursors are scoped to the collection's noun and ids ({@code teams:<orgId>}), as
+     * the lists written by hand scope theirs.
+     */
+    private ApiResponse list(EntityResource.Listing listing, List<EntityTable.Requires> owners,
+                             Map<String, String> ids, ApiRequest request) {
+        String collection = path.substring(0, path.lastIndexOf('/'));
+        String scope = collection.substring(collection.lastIndexOf('/') + 1) + ":" + String.join(":", ids.values());
+        return context.page(request, scope, listing.cursorKey(), (limit, start) -> {
+            owners.forEach(owner -> context.requireExists(owner.type(), owner.id(), owner.description()));
+            return table.page(listing.query().apply(Map.copyOf(ids)), limit, start, listing.cursorKey());
+        }, schema::fromItem);
     }
 
     /** The fields' names as alternatives: "name or type", "title, body or tags". */

@@ -18,12 +18,14 @@ import io.tally.core.http.ErrorCode;
 import io.tally.core.http.Field;
 import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
+import io.tally.core.store.Query;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -272,7 +274,10 @@ class EntityTableTest {
                         new Note(ids.get("shelfId"), ids.get("noteId"), 1, body.get(TEXT)),
                         EntityResource.exists("shelfId", SHELF))
                 .patch(Access.owner("shelfId"), "Change a note", Fields.of(TEXT))
-                .get(Access.ownerOrAdmin("shelfId"), "A note");
+                .get(Access.ownerOrAdmin("shelfId"), "A note")
+                .list(Access.ownerOrAdmin("shelfId"), "A shelf's notes, by id", ids -> Query.partition("SHELF#"
+                        + ids.get("shelfId")).startsWith("NOTE#"), Set.of("pk", "sk"),
+                        EntityResource.exists("shelfId", SHELF));
         Router router = new Router();
         Domain.registerResources(new DeclaredDomain(Declaration.of("notes").resources(resource)) { }, router, context);
         return router;
@@ -289,7 +294,7 @@ class EntityTableTest {
         Router router = collection();
         assertThat(router.descriptions()).extracting(d -> d.method() + " " + d.template()).containsExactly(
                 "POST /shelves/{shelfId}/notes", "PATCH /shelves/{shelfId}/notes/{noteId}",
-                "GET /shelves/{shelfId}/notes/{noteId}");
+                "GET /shelves/{shelfId}/notes/{noteId}", "GET /shelves/{shelfId}/notes");
         ApiResponse created = call(router, "POST", "/shelves/s1/notes", "{\"noteId\":\"n1\",\"text\":\"hi\"}");
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.headers()).containsEntry("Location", "/shelves/s1/notes/n1").containsEntry("ETag", "\"1\"");
@@ -345,5 +350,38 @@ class EntityTableTest {
                 .containsEntry("ETag", "\"3\"");
         assertThatThrownBy(() -> EntityResource.at("/n/{shelfId}/{noteId}", PatternNote.SCHEMA)
                 .patch(Access.ADMIN, "a", Fields.of(TEXT))).hasMessageContaining("has no version component");
+    }
+
+    private ApiResponse page(Router router, String path, String query) {
+        Router.Match match = router.match("GET", path);
+        Map<String, String> parameters = new HashMap<>();
+        for (String pair : query.split("&")) {
+            parameters.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
+        return match.handler().handle(new ApiRequest("GET", path, match.pathParameters(), parameters, Map.of(), null));
+    }
+
+    @Test
+    void resource_listPagesTheCollectionInTheQuerysOrder_itsCursorWorksForItsOwnIdsOnly_aMissingOwnerIs404() {
+        Router router = collection();
+        for (String id : List.of("n3", "n1", "n2")) {
+            call(router, "POST", "/shelves/s1/notes", "{\"noteId\":\"" + id + "\"}");
+        }
+        ApiResponse first = page(router, "/shelves/s1/notes", "limit=2");
+        assertThat(first.body().get("items")).extracting(item -> item.get("noteId").asText())
+                .containsExactly("n1", "n2");
+        String cursor = first.body().get("cursor").asText();
+        ApiResponse second = page(router, "/shelves/s1/notes", "limit=2&cursor=" + cursor);
+        assertThat(second.body().get("items")).extracting(item -> item.get("noteId").asText()).containsExactly("n3");
+        assertThat(second.body().get("cursor").isNull()).isTrue();
+        // The page's items are the entities as the contract renders them.
+        assertThat(second.body().get("items").get(0).toString())
+                .isEqualTo("{\"shelfId\":\"s1\",\"noteId\":\"n3\",\"version\":1,\"text\":null}");
+        // A cursor is scoped to its collection's noun and ids: another shelf's list refuses it.
+        assertThatThrownBy(() -> page(router, "/shelves/s2/notes", "cursor=" + cursor))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("cursor"));
+        assertThatThrownBy(() -> page(router, "/shelves/s9/notes", "limit=5"))
+                .hasMessage("entity table shelf 's9' does not exist");
+        assertThat(page(router, "/shelves/s1/notes", "limit=1").body().get("items")).hasSize(1);
     }
 }

@@ -3,29 +3,21 @@ package io.tally.domains.orgs;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.DerivedReads;
 import io.tally.core.store.Requests;
-import io.tally.core.store.TypedTable;
 import java.util.Map;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Organisations as the teams' and employees' routes read them, and the read side of the domain (an organisation's and a team's stats), where a missing stats item
- * is told apart from a subject that does not exist.
+ * The read side of the domain that is not a view's: a team's stats, where a missing stats item is told apart from a
+ * team that does not exist (organisations themselves are their resource's, {@link OrgRoutes#RESOURCE}).
  */
 final class OrgStore {
     private final DynamoDbClient dynamo;
     private final String table;
-    private final TypedTable<Organisation> organisations;
 
     OrgStore(DynamoDbClient dynamo, String table) {
         this.dynamo = dynamo;
         this.table = table;
-        this.organisations = TypedTable.of(dynamo, table, Organisation.SCHEMA);
-    }
-
-    /** The organisation, read consistently; {@code not_found} when there is none. */
-    Organisation get(String orgId) {
-        return organisations.get(OrgKeys.organisation(orgId)).orElseThrow(() -> notFound(orgId));
     }
 
     /**

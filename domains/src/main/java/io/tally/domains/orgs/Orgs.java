@@ -74,7 +74,7 @@ public final class Orgs extends DeclaredDomain {
                 .keyPatterns(EMPLOYEE_REF, "EMPLOYEE#<employeeId> / #EMPLOYEEREF#")
                 .indexes(OrgKeys.REVERSE_LOOKUP)
                 .views(OrgFigures.ORG, OrgFigures.TEAM, OrgFigures.ORGS, OrgFigures.EMPLOYEES)
-                .resources(OrgRoutes.RESOURCE)
+                .resources(OrgRoutes.RESOURCE, PartRoutes.TEAMS, PartRoutes.EMPLOYEES)
                 .lookup(ORGANISATION, OrgKeys::organisation)
                 .sharedCounters(GLOBAL_ORGS, GLOBAL_EMPLOYEES)
                 .events(OrgEvents.ORG_CREATED, OrgEvents.TEAM_CREATED, OrgEvents.TEAM_DELETED,
@@ -110,7 +110,7 @@ public final class Orgs extends DeclaredDomain {
         PartStore<Employee> employees =
                 new PartStore<>(context.dynamo(), context.table(), IdReservation.Kind.EMPLOYEE, Employee.SCHEMA);
         new OrgRoutes(orgs).register(router);
-        new PartRoutes(context, orgs, teams, employees).register(router);
+        new PartRoutes(context, teams, employees).register(router);
         new MembershipRoutes(context, teams, employees, new MembershipStore(context.dynamo(), context.table()))
                 .register(router);
     }

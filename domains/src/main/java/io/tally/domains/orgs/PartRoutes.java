@@ -1,5 +1,9 @@
 package io.tally.domains.orgs;
 
+import io.tally.core.ItemSchema;
+import io.tally.core.Key;
+import io.tally.core.TableSchema;
+import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.RouteContext;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
@@ -9,16 +13,19 @@ import io.tally.core.http.Body;
 import io.tally.core.http.Field;
 import io.tally.core.http.Fields;
 import io.tally.core.http.Router;
+import io.tally.core.store.Query;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
 /**
- * {@code POST} and {@code GET /orgs/{orgId}/teams}, {@code DELETE /orgs/{orgId}/teams/{teamId}} and
- * {@code GET /teams/{teamId}} (the reverse lookup), and the same four for employees. Teams and employees are stored
+ * {@code POST /orgs/{orgId}/teams}, {@code DELETE /orgs/{orgId}/teams/{teamId}} and {@code GET /teams/{teamId}}
+ * (the reverse lookup), and the same three for employees; their lists, {@code GET /orgs/{orgId}/teams} and
+ * {@code .../employees}, are declared ({@link #TEAMS}, {@link #EMPLOYEES}). Teams and employees are stored
  * alike ({@link PartStore}), so their routes are written once; only their create bodies differ. A part's path
  * parameter is its kind's noun and {@code Id} ({@code teamId}), its collection the noun and {@code s}.
  */
-record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, PartStore<Employee> employees) {
+record PartRoutes(RouteContext context, PartStore<Team> teams, PartStore<Employee> employees) {
     static final int NAME_MAX = 100;
     static final int EMAIL_MAX = 254;
     static final int DETAILS_MAX = 1_000;
@@ -33,11 +40,25 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
     private static final Fields TEAM = Fields.of(TEAM_ID, NAME, DETAILS);
     private static final Fields EMPLOYEE = Fields.of(EMPLOYEE_ID, NAME, EMAIL_FIELD, DETAILS);
 
+    /** The list of an organisation's teams, by id; an unknown organisation is a 404 (once the cursor is found valid). */
+    static final EntityResource<Team> TEAMS = parts("teams", Team.SCHEMA, OrgKeys::team, OrgKeys.TEAM_PREFIX);
+    static final EntityResource<Employee> EMPLOYEES = parts("employees", Employee.SCHEMA, OrgKeys::employee,
+            OrgKeys.EMPLOYEE_PREFIX);
+
+    private static <T extends Record & OrgPart> EntityResource<T> parts(String collection, ItemSchema<T> schema,
+                                                                        BiFunction<String, String, Key> key,
+                                                                        String prefix) {
+        String id = collection.substring(0, collection.length() - 2) + "Id";
+        return EntityResource.at("/orgs/{orgId}/" + collection + "/{" + id + "}", schema,
+                        ids -> key.apply(ids.get("orgId"), ids.get(id)))
+                .list(Access.ADMIN, "An organisation's " + collection + ", by id",
+                        ids -> Query.partition(OrgKeys.orgPk(ids.get("orgId"))).startsWith(prefix),
+                        Set.of(TableSchema.PK, TableSchema.SK), EntityResource.exists("orgId", Orgs.ORGANISATION));
+    }
+
     void register(Router router) {
         router.add("POST", "/orgs/{orgId}/teams", Access.ADMIN, request -> create(teams, TEAM, this::team, request))
                     .summary("Create a team").body(TEAM).returns(201, Team.class)
-                .add("GET", "/orgs/{orgId}/teams", Access.ADMIN, request -> list(teams, request))
-                    .summary("An organisation's teams, by id").page(Team.class)
                 .add("DELETE", "/orgs/{orgId}/teams/{teamId}", Access.ADMIN, request -> delete(teams, request))
                     .summary("Delete a team (the stream processor removes its memberships)").returns(200, Team.class)
                 .add("GET", "/teams/{teamId}", Access.ADMIN, request -> get(teams, request))
@@ -45,8 +66,6 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
                 .add("POST", "/orgs/{orgId}/employees", Access.ADMIN,
                         request -> create(employees, EMPLOYEE, this::employee, request))
                     .summary("Create an employee").body(EMPLOYEE).returns(201, Employee.class)
-                .add("GET", "/orgs/{orgId}/employees", Access.ADMIN, request -> list(employees, request))
-                    .summary("An organisation's employees, by id").page(Employee.class)
                 .add("DELETE", "/orgs/{orgId}/employees/{employeeId}", Access.ADMIN,
                         request -> delete(employees, request))
                     .summary("Delete an employee (the stream processor removes their memberships)")
@@ -85,15 +104,6 @@ record PartRoutes(RouteContext context, OrgStore orgs, PartStore<Team> teams, Pa
     /** The part by id through the reverse lookup. */
     private <T extends Record & OrgPart> ApiResponse get(PartStore<T> parts, ApiRequest request) {
         return ApiResponse.ok(parts.lookUp(request.id(parts.kind().noun() + "Id")));
-    }
-
-    /** The organisation's parts by id; an unknown organisation is a 404 (once the cursor is found valid). */
-    private <T extends Record & OrgPart> ApiResponse list(PartStore<T> parts, ApiRequest request) {
-        String orgId = request.id("orgId");
-        return context.page(request, parts.kind().noun() + "s:" + orgId, PartStore.LIST_KEY, (limit, start) -> {
-            orgs.get(orgId);
-            return parts.list(orgId, limit, start);
-        }, parts::read);
     }
 
     /** 200 with the part as it was; its memberships are removed by the stream processor. */

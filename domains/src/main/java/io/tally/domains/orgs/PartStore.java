@@ -2,29 +2,23 @@ package io.tally.domains.orgs;
 
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
-import io.tally.core.TableSchema;
 import io.tally.core.http.ApiException;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Query;
-import io.tally.core.store.QueryPage;
 import io.tally.core.store.Transaction;
 import io.tally.core.store.TypedTable;
 import io.tally.domains.orgs.IdReservation.Kind;
 import java.util.Comparator;
 import java.util.Map;
-import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Teams or employees (one store per kind), which are stored alike: in the organisation's partition (access patterns 2
  * and 3 of seed 002), found by id through the reverse lookup (4 and 5), their ids reserved across organisations. Parts
- * are read with their kind's schema; lists are handed out as stored.
+ * are read with their kind's schema (their lists are declared, {@link PartRoutes#TEAMS}).
  */
 final class PartStore<T extends Record & OrgPart> {
-    /** The key attributes of the table, which the lists' pagination cursors consist of. */
-    static final Set<String> LIST_KEY = Set.of(TableSchema.PK, TableSchema.SK);
-
     private final DynamoDbClient dynamo;
     private final String table;
     private final Kind kind;
@@ -81,12 +75,6 @@ final class PartStore<T extends Record & OrgPart> {
         return parts.all(Query.globalIndex(OrgKeys.REVERSE_LOOKUP_INDEX, OrgKeys.LOOKUP_KEY, lookup)).stream()
                 .max(Comparator.comparing(OrgPart::createdAt))
                 .orElseThrow(() -> ApiException.notFound(kind.noun() + " '" + id + "' does not exist"));
-    }
-
-    /** One page of the organisation's teams or employees, by id. */
-    QueryPage list(String orgId, int limit, Map<String, AttributeValue> start) {
-        return parts.page(Query.partition(OrgKeys.orgPk(orgId)).startsWith(kind == Kind.TEAM ? OrgKeys.TEAM_PREFIX
-                : OrgKeys.EMPLOYEE_PREFIX), limit, start, LIST_KEY);
     }
 
     /**
