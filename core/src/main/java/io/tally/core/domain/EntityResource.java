@@ -190,6 +190,17 @@ public final class EntityResource<T extends Record> {
     }
 
     /**
+     * {@code PUT} with a body of {@code fields} (required) that replaces the entity whole, whatever it was: the entity
+     * {@code make} makes of the path's ids and the body, written by one put that reads nothing first (201 when there
+     * was none, else 200). For an entity whose next state does not depend on the current one and that requires no
+     * other; {@link #put} otherwise.
+     */
+    public EntityResource<T> replace(Access access, String summary, Fields fields, Create<T> make) {
+        return add(new Declared("PUT", access, summary, Objects.requireNonNull(fields, "fields"), true,
+                Objects.requireNonNull(make, "make"), ids -> List.of()));
+    }
+
+    /**
      * {@code POST} to the collection (the path without its last id) with a body of {@code fields} (required): the
      * entity {@code make} makes, created if its id is free and every entity {@code requires} names exists (a missing
      * one is a 404 naming it, before a taken id is a 409: what does not exist cannot be in conflict); 201 with its

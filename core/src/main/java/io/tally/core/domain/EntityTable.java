@@ -112,6 +112,11 @@ public final class EntityTable<T extends Record> {
         throw ApiException.conflict(key + " kept changing: try again");
     }
 
+    /** Writes {@code entity} whole, whatever was at its key; true when an item was there (and is replaced). */
+    public boolean replace(T entity) {
+        return table.replace(entity);
+    }
+
     /**
      * Creates {@code entity} if no item has its key and every entity it requires exists: one conditional put, or a
      * transaction of the checks and the put when it requires any.

@@ -12,6 +12,7 @@ import io.tally.core.http.IfMatch;
 import io.tally.core.http.Router;
 import io.tally.core.store.Update;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -36,7 +37,7 @@ final class ResourceRoutes<T extends Record> {
     private final Function<Map<String, String>, String> missing;
     private final RouteContext context;
     private final EntityTable<T> table;
-    private final Optional<RecordComponent> version;
+    private final Optional<Method> version;
 
     ResourceRoutes(String path, ItemSchema<T> schema, Function<Map<String, String>, Key> key, String noun,
                    Function<Map<String, String>, String> missing, RouteContext context) {
@@ -50,11 +51,17 @@ final class ResourceRoutes<T extends Record> {
         this.version = versionOf(schema.type());
     }
 
-    /** The record's {@code version} component, a whole number, if it has one: its {@code ETag}. */
-    static Optional<RecordComponent> versionOf(Class<?> type) {
-        return Arrays.stream(type.getRecordComponents()).filter(component -> component.getName()
+    /**
+     * The accessor of the record's {@code version} component, a whole number, if it has one: its {@code ETag}. Made
+     * accessible, as {@code ItemSchema} makes the components' accessors, so that a record its package keeps to itself
+     * answers too.
+     */
+    static Optional<Method> versionOf(Class<?> type) {
+        Optional<Method> accessor = Arrays.stream(type.getRecordComponents()).filter(component -> component.getName()
                 .equals(Update.VERSION) && (component.getType() == long.class || component.getType() == Long.class))
-                .findFirst();
+                .map(RecordComponent::getAccessor).findFirst();
+        accessor.ifPresent(method -> method.setAccessible(true));
+        return accessor;
     }
 
     void register(Router router, List<EntityResource.Declared> routes) {
@@ -102,6 +109,9 @@ final class ResourceRoutes<T extends Record> {
                         request);
             }
             default -> {
+                if (route.write() instanceof EntityResource.Create<?> make) {
+                    return replace(route.fields(), (EntityResource.Create<T>) make, Map.copyOf(ids), request);
+                }
                 return put(route, (EntityResource.Put<T>) route.write(), Map.copyOf(ids), request);
             }
         }
@@ -127,6 +137,20 @@ final class ResourceRoutes<T extends Record> {
         return written.created() ? created(written.after(), ids) : ok(written.after());
     }
 
+    private ApiResponse replace(Fields fields, EntityResource.Create<T> make, Map<String, String> ids,
+                                ApiRequest request) {
+        T entity = keyed(make.make(ids, Body.parse(request.body(), fields), context), ids);
+        return table.replace(entity) ? ok(entity) : created(entity, ids);
+    }
+
+    /** The entity made for the ids, checked to be keyed by them. */
+    private T keyed(T entity, Map<String, String> ids) {
+        if (!schema.key(entity).equals(key.apply(ids))) {
+            throw new IllegalStateException("the entity made for " + ids + " is keyed " + schema.key(entity));
+        }
+        return entity;
+    }
+
     private ApiResponse create(EntityResource.Declared route, EntityResource.Create<T> make, Map<String, String> ids,
                                ApiRequest request) {
         Body body = Body.parse(request.body(), route.fields());
@@ -134,10 +158,7 @@ final class ResourceRoutes<T extends Record> {
         String id = parameters.get(parameters.size() - 1);
         ids.put(id, context.idOrNew(route.fields().names().contains(id) ? body.optionalId(id) : null));
         Map<String, String> given = Map.copyOf(ids);
-        T entity = make.make(given, body, context);
-        if (!schema.key(entity).equals(key.apply(given))) {
-            throw new IllegalStateException("the entity made for " + given + " is keyed " + schema.key(entity));
-        }
+        T entity = keyed(make.make(given, body, context), given);
         table.create(entity, () -> ApiException.conflict(noun + " '" + ids.get(id) + "' already exists"),
                 route.requires().apply(given).toArray(EntityTable.Requires[]::new));
         return created(entity, given);
@@ -204,12 +225,18 @@ final class ResourceRoutes<T extends Record> {
     }
 
     private ApiResponse tagged(ApiResponse response, T entity) {
-        return version.isEmpty() ? response : response.withETag(versionOf(entity));
+        Long current = versionOf(entity);
+        return current == null ? response : response.withETag(current);
     }
 
-    private long versionOf(T entity) {
+    /** The entity's version, or null when it has none. */
+    private Long versionOf(T entity) {
+        if (version.isEmpty()) {
+            return null;
+        }
         try {
-            return ((Number) version.orElseThrow().getAccessor().invoke(entity)).longValue();
+            Object value = version.get().invoke(entity);
+            return value == null ? null : ((Number) value).longValue();
         } catch (IllegalAccessException | InvocationTargetException e) {
             throw new IllegalStateException("the version of " + entity.getClass().getSimpleName(), e);
         }

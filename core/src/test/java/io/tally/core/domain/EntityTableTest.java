@@ -384,4 +384,41 @@ class EntityTableTest {
                 .hasMessage("entity table shelf 's9' does not exist");
         assertThat(page(router, "/shelves/s1/notes", "limit=1").body().get("items")).hasSize(1);
     }
+
+    /** A sign per shelf, replaced whole. */
+    private record Sign(String shelfId, String text, long version) {
+        static final ItemSchema<Sign> SCHEMA = ItemSchema.of(Sign.class, NOTE,
+                sign -> new Key("SHELF#" + sign.shelfId(), "SIGN#")).optional("text").build();
+    }
+
+    @Test
+    void resource_replaceWritesWholeWithoutARead_201ThenEachTime200_itsVersionItsETag() {
+        EntityResource<Sign> resource = EntityResource.at("/shelves/{shelfId}/sign", Sign.SCHEMA,
+                        ids -> new Key("SHELF#" + ids.get("shelfId"), "SIGN#"))
+                .replace(Access.owner("shelfId"), "Put up a sign", Fields.of(TEXT), (ids, body, made) ->
+                        new Sign(ids.get("shelfId"), body.get(TEXT), 7))
+                .get(Access.ownerOrAdmin("shelfId"), "A sign");
+        Router router = new Router();
+        Domain.registerResources(new DeclaredDomain(Declaration.of("signs").resources(resource)) { }, router, context);
+        ApiResponse created = call(router, "PUT", "/shelves/s1/sign", "{\"text\":\"open\"}");
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.headers()).containsEntry("Location", "/shelves/s1/sign").containsEntry("ETag", "\"7\"");
+        // Whatever is there is replaced, even an item the schema would not read.
+        dynamo.putItem(r -> r.tableName(context.table()).item(Map.of("pk", AttributeValue.fromS("SHELF#s1"),
+                "sk", AttributeValue.fromS("SIGN#"))));
+        ApiResponse replaced = call(router, "PUT", "/shelves/s1/sign", "{\"text\":\"closed\"}");
+        assertThat(replaced.status()).isEqualTo(200);
+        assertThat(call(router, "GET", "/shelves/s1/sign", null).body().get("text").asText()).isEqualTo("closed");
+        assertThat(refused(router, "PUT", "/shelves/s1/sign", "{\"text\":\"far too long a note\"}"))
+                .isEqualTo(ErrorCode.VALIDATION_FAILED);
+        assertThat(call(router, "GET", "/shelves/s1/sign", null).headers()).containsEntry("ETag", "\"7\"");
+    }
+
+    @Test
+    void theVersionOfARecordAnotherPackageKeepsToItself_isRead() throws Exception {
+        Object hidden = io.tally.core.domain.hidden.Hidden.versioned("h1", 5);
+        assertThat(ResourceRoutes.versionOf(hidden.getClass()).orElseThrow().invoke(hidden)).isEqualTo(5L);
+        assertThat(ResourceRoutes.versionOf(Sign.class)).isPresent();
+        assertThat(ResourceRoutes.versionOf(PatternNote.class)).isEmpty();
+    }
 }

@@ -34,8 +34,10 @@ class RouterTest {
         Router.Handler byId = request -> null;
         Router.Handler search = request -> null;
         Router.Handler nested = request -> null;
+        Router.Handler remove = request -> null;
         Router later = new Router();
         later.add("GET", "/users/{userId}/favourites/{favouriteId}", Access.SIGNED_IN, byId)
+                .add("DELETE", "/users/{userId}/favourites/{favouriteId}", Access.SIGNED_IN, remove)
                 .add("GET", "/users/{userId}/favourites/search", Access.SIGNED_IN, search)
                 .add("GET", "/users/me/favourites/{favouriteId}", Access.SIGNED_IN, nested);
         assertThat(later.match("GET", "/users/u1/favourites/search").handler()).isSameAs(search);
@@ -45,7 +47,9 @@ class RouterTest {
         assertThat(later.match("GET", "/users/me/favourites/search").pathParameters())
                 .containsExactly(java.util.Map.entry("favouriteId", "search"));
         // A literal route of another method does not hide the parameter's route of this one.
-        assertThatThrownBy(() -> later.match("DELETE", "/users/u1/favourites/search"))
+        assertThat(later.match("DELETE", "/users/u1/favourites/search").handler()).isSameAs(remove);
+        assertThat(later.allowedMethods("/users/u1/favourites/search")).containsExactly("DELETE", "GET");
+        assertThatThrownBy(() -> later.match("PUT", "/users/u1/favourites/search"))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.code())
                         .isEqualTo(ErrorCode.METHOD_NOT_ALLOWED));
     }

@@ -48,7 +48,7 @@ record PartRoutes(RouteContext context, PartStore<Team> teams, PartStore<Employe
     private static <T extends Record & OrgPart> EntityResource<T> parts(String collection, ItemSchema<T> schema,
                                                                         BiFunction<String, String, Key> key,
                                                                         String prefix) {
-        String id = collection.substring(0, collection.length() - 2) + "Id";
+        String id = collection.substring(0, collection.length() - 1) + "Id";
         return EntityResource.at("/orgs/{orgId}/" + collection + "/{" + id + "}", schema,
                         ids -> key.apply(ids.get("orgId"), ids.get(id)))
                 .list(Access.ADMIN, "An organisation's " + collection + ", by id",

@@ -43,8 +43,9 @@ record SongRoutes(RouteContext context, SongStore songs) {
     /** Songs: created or replaced whole (201 created, 200 replaced), read by any signed-in user, never deleted. */
     static final EntityResource<Song> RESOURCE = EntityResource.at("/songs/{songId}", Song.SCHEMA,
                     ids -> SongKeys.song(ids.get("songId")))
-            .put(Access.ADMIN, "Create or replace a song (201 created, 200 replaced)", Fields.of(TITLE, ARTIST),
-                    (ids, body, current, now) -> new Song(ids.get("songId"), body.get(TITLE), body.get(ARTIST), now))
+            .replace(Access.ADMIN, "Create or replace a song (201 created, 200 replaced)", Fields.of(TITLE, ARTIST),
+                    (ids, body, context) -> new Song(ids.get("songId"), body.get(TITLE), body.get(ARTIST),
+                            context.now()))
             .get(Access.SIGNED_IN, "A song");
     private static final Fields DOWNLOAD = Fields.of(DOWNLOAD_ID, USER_ID, AT);
 
