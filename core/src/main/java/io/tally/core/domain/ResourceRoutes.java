@@ -38,6 +38,9 @@ final class ResourceRoutes<T extends Record> {
     private final RouteContext context;
     private final EntityTable<T> table;
     private final Optional<Method> version;
+    /** The path's parameters, its last the entity's own id, and the collection's path (without that id). */
+    private final List<String> parameters;
+    private final String collection;
 
     ResourceRoutes(String path, ItemSchema<T> schema, Function<Map<String, String>, Key> key, String noun,
                    Function<Map<String, String>, String> missing, RouteContext context) {
@@ -49,6 +52,8 @@ final class ResourceRoutes<T extends Record> {
         this.context = context;
         this.table = EntityTable.of(context, schema);
         this.version = versionOf(schema.type());
+        this.parameters = Router.parameters(path);
+        this.collection = path.substring(0, path.lastIndexOf('/'));
     }
 
     /**
@@ -68,7 +73,7 @@ final class ResourceRoutes<T extends Record> {
         for (EntityResource.Declared route : routes) {
             boolean post = route.method().equals("POST");
             boolean list = route.method().equals("LIST");
-            String at = post || list ? path.substring(0, path.lastIndexOf('/')) : path;
+            String at = post || list ? collection : path;
             Router.Route added = router.add(list ? "GET" : route.method(), at, route.access(),
                     request -> handle(route, request)).summary(route.summary());
             if (list) {
@@ -89,7 +94,7 @@ final class ResourceRoutes<T extends Record> {
     @SuppressWarnings("unchecked")
     private ApiResponse handle(EntityResource.Declared route, ApiRequest request) {
         Map<String, String> ids = new LinkedHashMap<>();
-        Router.parameters(path).stream().filter(request.pathParameters()::containsKey)
+        parameters.stream().filter(request.pathParameters()::containsKey)
                 .forEach(name -> ids.put(name, request.id(name)));
         switch (route.method()) {
             case "GET" -> {
@@ -154,7 +159,6 @@ final class ResourceRoutes<T extends Record> {
     private ApiResponse create(EntityResource.Declared route, EntityResource.Create<T> make, Map<String, String> ids,
                                ApiRequest request) {
         Body body = Body.parse(request.body(), route.fields());
-        List<String> parameters = Router.parameters(path);
         String id = parameters.get(parameters.size() - 1);
         ids.put(id, context.idOrNew(route.fields().names().contains(id) ? body.optionalId(id) : null));
         Map<String, String> given = Map.copyOf(ids);
@@ -177,7 +181,6 @@ final class ResourceRoutes<T extends Record> {
         if (!any) {
             throw ApiException.validation(null, "nothing to change: give " + alternatives(fields));
         }
-        List<String> parameters = Router.parameters(path);
         String id = ids.get(parameters.get(parameters.size() - 1));
         return ok(table.update(key.apply(ids), change, ifMatch.version(), () -> notFound(ids),
                 current -> ApiException.preconditionFailed(noun + " '" + id + "' is at version "
@@ -190,7 +193,6 @@ final class ResourceRoutes<T extends Record> {
      */
     private ApiResponse list(EntityResource.Listing listing, List<EntityTable.Requires> owners,
                              Map<String, String> ids, ApiRequest request) {
-        String collection = path.substring(0, path.lastIndexOf('/'));
         String scope = collection.substring(collection.lastIndexOf('/') + 1) + ":" + String.join(":", ids.values());
         return context.page(request, scope, listing.cursorKey(), (limit, start) -> {
             owners.forEach(owner -> context.requireExists(owner.type(), owner.id(), owner.description()));
