@@ -265,7 +265,7 @@ public final class DomainRegistry {
     public Derivations derivations(ShardSettings shards) {
         List<Derivation> all = new ArrayList<>();
         domains.forEach(domain -> {
-            List<Derivation> generated = new ArrayList<>(Views.derivations(domain.views()));
+            List<Derivation> generated = new ArrayList<>(Views.derivations(domain.views(), shards));
             domain.announcements().forEach(announcement -> generated.add(announcement.derivation()));
             domain.removals().forEach(removal -> generated.addAll(removal.derivations()));
             all.addAll(CombinedDerivation.withViews(domain.derivations(shards), generated));

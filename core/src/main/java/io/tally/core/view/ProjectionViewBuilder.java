@@ -1,12 +1,15 @@
 package io.tally.core.view;
 
+import io.tally.core.DerivedType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
+import io.tally.core.ShardSettings;
 import io.tally.core.http.Access;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
@@ -20,6 +23,10 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
     Function<T, Key> keyOf;
     Function<T, P> project;
     final List<String> indexKeys = new ArrayList<>();
+    /** Index keys that are not the projection's components: each made of the entity and the shard counts. */
+    final java.util.Map<String, BiFunction<T, ShardSettings, ?>> computedKeys = new java.util.LinkedHashMap<>();
+    /** The derived type the domain declares for the entries, with counters of its own beside the document; or null. */
+    DerivedType declared;
     ProjectionView.ListRead list;
     Predicate<T> where = entity -> true;
     ToLongFunction<T> revision;
@@ -45,6 +52,35 @@ public final class ProjectionViewBuilder<T extends Record, P extends Record> {
     public ProjectionViewBuilder<T, P> key(String pattern, Function<T, Key> keyOf) {
         this.keyPattern = Objects.requireNonNull(pattern, "pattern");
         this.keyOf = Objects.requireNonNull(keyOf, "keyOf");
+        return this;
+    }
+
+    /**
+     * The entries are items of {@code type}, which the domain declares (its key pattern, and counters that other
+     * derivations keep on the same item, a post's comments beside its copy); an entity's entry is the item of its
+     * {@code subject}. The type's document is the projection's components but its counters, and its index keys those
+     * the projection names ({@link #indexKeys}, {@link #indexKey}); the build refuses a type that says otherwise.
+     */
+    public ProjectionViewBuilder<T, P> type(DerivedType type, Function<T, String> subject) {
+        this.declared = Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(subject, "subject");
+        this.name = type.name();
+        this.keyPattern = type.keyPattern();
+        this.keyOf = entity -> type.key(subject.apply(entity));
+        return this;
+    }
+
+    /**
+     * An index key of the entry that is no component of the projection: a string or a number made of the entity and
+     * the functions' shard counts ({@code ShardSettings}, as {@code Domain.derivations} is given them), e.g. the index
+     * partition an entry is spread to.
+     */
+    public ProjectionViewBuilder<T, P> indexKey(String attribute, BiFunction<T, ShardSettings, ?> value) {
+        Objects.requireNonNull(attribute, "attribute");
+        Objects.requireNonNull(value, "value");
+        if (computedKeys.put(attribute, value) != null || indexKeys.contains(attribute)) {
+            throw new IllegalArgumentException("the index key " + attribute + " is declared twice");
+        }
         return this;
     }
 

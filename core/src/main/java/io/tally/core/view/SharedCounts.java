@@ -16,7 +16,9 @@ import java.util.function.Predicate;
  * A domain's counts in the items every domain shares, declared as data: the entities of one type counted in a user's
  * stats ({@code USER#<userId> / #STATS#}) or in the global totals, each count a {@link SharedCounter} the domain
  * declares ({@code Declaration.sharedCounters}), with its own filter. The read side is the kernel's
- * ({@code GET /stats/users/{userId}}, {@code GET /stats/global}), which shows every domain's shared counters.
+ * ({@code GET /stats/users/{userId}}, {@code GET /stats/global}), which shows every domain's shared counters. The same
+ * entities may also count on an item of the domain's own ({@link Builder#on}: a post's comments on its copy in the
+ * status index), whose read is the domain's.
  *
  * <pre>{@code
  * static final SharedCounts<Post> COUNTS = SharedCounts.over(Post.SCHEMA)
@@ -34,14 +36,20 @@ import java.util.function.Predicate;
 public final class SharedCounts<T extends Record> implements View<T> {
     private final ItemSchema<T> source;
     private final List<Count<T>> counts;
+    private final List<On<T>> on;
 
     /** One count: the counter, the user it is kept for (null: the global totals) and the filter. */
     private record Count<T>(SharedCounter counter, Function<T, String> user, Predicate<T> where) {
     }
 
-    private SharedCounts(ItemSchema<T> source, List<Count<T>> counts) {
+    /** One count on an item of the domain's own: its type, the entity's subject there, the counter. */
+    private record On<T>(DerivedType type, Function<T, String> subject, String attribute) {
+    }
+
+    private SharedCounts(ItemSchema<T> source, List<Count<T>> counts, List<On<T>> on) {
         this.source = source;
         this.counts = List.copyOf(counts);
+        this.on = List.copyOf(on);
     }
 
     /** Counts of the entities {@code source} reads. */
@@ -67,6 +75,9 @@ public final class SharedCounts<T extends Record> implements View<T> {
 
     @Override
     public void contribute(T entity, Contribution.Builder into) {
+        for (On<T> item : on) {
+            into.count(item.type(), item.subject().apply(entity), item.attribute(), 1);
+        }
         for (Count<T> count : counts) {
             if (!count.where().test(entity)) {
                 continue;
@@ -90,13 +101,16 @@ public final class SharedCounts<T extends Record> implements View<T> {
     @Override
     public String toString() {
         return "shared counts of " + source.entityType().attributeValue() + ": "
-                + counters().stream().map(SharedCounter::attribute).toList();
+                + counters().stream().map(SharedCounter::attribute).toList()
+                + (on.isEmpty() ? "" : " and on " + on.stream().map(item -> item.type().name() + "."
+                        + item.attribute()).toList());
     }
 
     /** Declares {@link SharedCounts}. */
     public static final class Builder<T extends Record> {
         private final ItemSchema<T> source;
         private final List<Count<T>> counts = new ArrayList<>();
+        private final List<On<T>> on = new ArrayList<>();
 
         private Builder(ItemSchema<T> source) {
             this.source = Objects.requireNonNull(source, "the entities' schema is null: declare the counts in a class"
@@ -123,6 +137,24 @@ public final class SharedCounts<T extends Record> implements View<T> {
             return global(counter, entity -> true);
         }
 
+        /**
+         * Counts each entity on the item of its {@code subject} of a type the domain declares, in the counter
+         * {@code attribute} of that type ({@code on(POST_PROJECTION, Comment::postId, "comments")}).
+         */
+        public Builder<T> on(DerivedType type, Function<T, String> subject, String attribute) {
+            Objects.requireNonNull(type, "type");
+            Objects.requireNonNull(subject, "subject");
+            if (!type.counters().contains(attribute) || type.isSlotted() || type.isShared()) {
+                throw new IllegalArgumentException("'" + attribute + "' is no counter of an item of " + type.name()
+                        + " of one subject");
+            }
+            if (on.stream().anyMatch(other -> other.type().equals(type) && other.attribute().equals(attribute))) {
+                throw new IllegalArgumentException("'" + attribute + "' of " + type.name() + " is counted twice");
+            }
+            on.add(new On<>(type, subject, attribute));
+            return this;
+        }
+
         /** @param global whether the counter is one of the global totals (a slotted type), not of a user's stats */
         private Builder<T> add(Count<T> count, boolean global) {
             Objects.requireNonNull(count.counter(), "counter");
@@ -139,11 +171,11 @@ public final class SharedCounts<T extends Record> implements View<T> {
         }
 
         public SharedCounts<T> build() {
-            if (counts.isEmpty()) {
+            if (counts.isEmpty() && on.isEmpty()) {
                 throw new IllegalStateException("shared counts of " + source.entityType().attributeValue()
                         + " count something");
             }
-            return new SharedCounts<>(source, counts);
+            return new SharedCounts<>(source, counts, on);
         }
     }
 }

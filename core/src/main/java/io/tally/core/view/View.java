@@ -3,6 +3,7 @@ package io.tally.core.view;
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
+import io.tally.core.ShardSettings;
 import io.tally.core.derive.Contribution;
 import java.util.List;
 
@@ -28,4 +29,12 @@ public sealed interface View<T extends Record> permits CounterView, RankingView,
 
     /** Adds what the entity, in this state, contributes to the view's figures; throws for an entity it cannot count. */
     void contribute(T entity, Contribution.Builder into);
+
+    /**
+     * What the entity contributes with the functions' shard counts (those {@code Domain.derivations} is given): the
+     * same as {@link #contribute(Record, Contribution.Builder)} for a view none of whose keys depends on them.
+     */
+    default void contribute(T entity, ShardSettings shards, Contribution.Builder into) {
+        contribute(entity, into);
+    }
 }

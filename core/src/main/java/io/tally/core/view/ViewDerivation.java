@@ -1,6 +1,7 @@
 package io.tally.core.view;
 
 import io.tally.core.ItemSchema;
+import io.tally.core.ShardSettings;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.EntityDerivation;
 import java.util.List;
@@ -12,16 +13,18 @@ import java.util.List;
  */
 final class ViewDerivation<T extends Record> extends EntityDerivation<T> {
     private final List<View<T>> views;
+    private final ShardSettings shards;
 
-    ViewDerivation(ItemSchema<T> schema, List<View<T>> views) {
+    ViewDerivation(ItemSchema<T> schema, List<View<T>> views, ShardSettings shards) {
         super(schema.entityType(), schema::fromItem);
         this.views = List.copyOf(views);
+        this.shards = shards;
     }
 
     @Override
     protected Contribution contribution(T entity) {
         Contribution.Builder contribution = Contribution.builder();
-        views.forEach(view -> view.contribute(entity, contribution));
+        views.forEach(view -> view.contribute(entity, shards, contribution));
         return contribution.build();
     }
 

@@ -2,6 +2,7 @@ package io.tally.core.view;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
+import io.tally.core.ShardSettings;
 import io.tally.core.derive.Derivation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,16 +39,21 @@ public final class Views {
      * each view, each view a part of its own ({@code CombinedDerivation}: one that cannot count a state reports a
      * problem, and the others count it). A domain's own derivation of the same type combines with it likewise.
      */
-    public static List<Derivation> derivations(List<View<?>> views) {
+    public static List<Derivation> derivations(List<View<?>> views, ShardSettings shards) {
         Map<EntityType, List<View<?>>> bySource = new LinkedHashMap<>();
         expanded(views).forEach(view -> bySource.computeIfAbsent(view.source(), type -> new ArrayList<>()).add(view));
         List<Derivation> derivations = new ArrayList<>();
-        bySource.values().forEach(same -> derivations.add(derivation(same)));
+        bySource.values().forEach(same -> derivations.add(derivation(same, shards)));
         return derivations;
     }
 
+    /** The views' derivations at the default shard counts ({@link ShardSettings#DEFAULTS}). */
+    public static List<Derivation> derivations(List<View<?>> views) {
+        return derivations(views, ShardSettings.DEFAULTS);
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Derivation derivation(List<View<?>> views) {
+    private static Derivation derivation(List<View<?>> views, ShardSettings shards) {
         View first = views.get(0);
         if (views.stream().filter(ProjectionView.class::isInstance).count() > 1) {
             throw new IllegalArgumentException("one projection of " + first.source().attributeValue()
@@ -63,7 +69,7 @@ public final class Views {
         // and the other views of the type still count it, as the domain's own derivation does.
         List<Derivation> parts = new ArrayList<>();
         for (View view : views) {
-            parts.add(new ViewDerivation(first.schema(), List.of(view)));
+            parts.add(new ViewDerivation(first.schema(), List.of(view), shards));
         }
         return io.tally.core.derive.CombinedDerivation.withViews(List.of(), parts).get(0);
     }

@@ -112,6 +112,69 @@ class ProjectionViewTest {
                 .hasMessageContaining("one projection of ProjectionViewNote at the most");
     }
 
+    /** A note's copy in a declared type: a counter of its own beside the document, its partition a shard of its id. */
+    public record NoteCopy(String noteId, String title, long likes) {
+    }
+
+    static final io.tally.core.ShardSetting NOTE_SHARDS = new io.tally.core.ShardSetting("NOTE_SHARDS", 4, "test");
+    static final io.tally.core.DerivedType COPY = io.tally.core.DerivedType.named("ProjectionViewNoteCopy")
+            .key("NOTECOPY#<noteId> / #COPY#", noteId -> new Key("NOTECOPY#" + noteId, "#COPY#"))
+            .counters("likes")
+            .document("noteId", "title", "shardKey", "rank")
+            .indexKeys("shardKey", "rank")
+            .build();
+
+    @Test
+    void aDeclaredType_keepsItsCounters_andIndexKeysMadeWithTheFunctionsShardCounts() {
+        ProjectionView<Note, NoteCopy> copies = ProjectionView.over(Note.SCHEMA, NoteCopy.class)
+                .type(COPY, Note::noteId)
+                .project(note -> new NoteCopy(note.noteId(), note.title(), 99))
+                .indexKey("shardKey", (note, shards) -> note.status() + ":" + Math.floorMod(note.noteId().hashCode(),
+                        shards.count(NOTE_SHARDS)))
+                .indexKey("rank", (note, shards) -> note.version() * 10)
+                .revision(Note::version).build();
+        assertThat(copies.type()).isSameAs(COPY);
+        Note note = new Note("n12", "live", "T", 3, false);
+        for (int count : new int[] {1, 7, 13}) {
+            Derivation derivation = Views.derivations(List.of(copies),
+                    io.tally.core.ShardSettings.DEFAULTS.with(NOTE_SHARDS, count)).get(0);
+            IntendedChanges created = derivation.derive("r1", null, Note.SCHEMA.toItem(note));
+            Key key = new Key("NOTECOPY#n12", "#COPY#");
+            assertThat(created.documents()).containsOnlyKeys(key);
+            // Written from the definition: the counter is the engine's, never part of the document.
+            assertThat(created.documents().get(key).values()).isEqualTo(Map.of("noteId", AttributeValue.fromS("n12"),
+                    "title", AttributeValue.fromS("T"), "shardKey", AttributeValue.fromS("live:" + ("n12".hashCode()
+                            % count + count) % count), "rank", AttributeValue.fromN("30")));
+            assertThat(created.documents().get(key).revision()).isEqualTo(6);
+        }
+        assertThat(copies.read(Map.of("entityType", AttributeValue.fromS("ProjectionViewNoteCopy"), "noteId",
+                AttributeValue.fromS("n1"), "likes", AttributeValue.fromN("5")))).isEqualTo(new NoteCopy("n1", null, 5));
+        assertThat(copies.read(Map.of("entityType", AttributeValue.fromS("ProjectionViewNoteCopy"), "noteId",
+                AttributeValue.fromS("n1")))).isEqualTo(new NoteCopy("n1", null, 0));
+        assertThatThrownBy(() -> copies.read(Map.of("entityType", AttributeValue.fromS("Other"))))
+                .isInstanceOf(io.tally.core.MalformedItemException.class);
+    }
+
+    @Test
+    void aDeclaredType_thatSaysOtherwiseThanTheProjection_isRefused() {
+        assertThatThrownBy(() -> ProjectionView.over(Note.SCHEMA, NoteCopy.class).type(COPY, Note::noteId)
+                .project(note -> new NoteCopy(note.noteId(), note.title(), 0))
+                .indexKey("shardKey", (note, shards) -> "s").revision(Note::version).build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("ProjectionViewNoteCopy declares the document");
+        assertThatThrownBy(() -> ProjectionView.over(Note.SCHEMA, NoteCopy.class).type(COPY, Note::noteId)
+                .indexKey("rank", (note, shards) -> 1).indexKey("rank", (note, shards) -> 2))
+                .hasMessageContaining("declared twice");
+        ProjectionView<Note, NoteCopy> notANumber = ProjectionView.over(Note.SCHEMA, NoteCopy.class)
+                .type(COPY, Note::noteId).project(note -> new NoteCopy(note.noteId(), note.title(), 0))
+                .indexKey("shardKey", (note, shards) -> "s").indexKey("rank", (note, shards) -> 1.5 > 1 ? null : 1)
+                .revision(Note::version).build();
+        IntendedChanges refused = Views.derivations(List.of(notANumber)).get(0).derive("r1", null,
+                Note.SCHEMA.toItem(new Note("n1", "live", "T", 1, false)));
+        assertThat(refused.problems()).singleElement().asString().contains("the index key rank is a string or a whole"
+                + " number");
+    }
+
     /** Documents written as the engine does: over a lower or equal revision only. */
     private static Map<Key, Document> apply(List<IntendedChanges> changes) {
         Map<Key, Document> stored = new HashMap<>();

@@ -70,4 +70,38 @@ class SharedCountsTest {
         assertThatThrownBy(() -> COUNTS.contribute(new Pick("a#b", "i1", 1, "live"), Contribution.builder()))
                 .hasMessageContaining("not a valid id: 'a#b'");
     }
+
+    /** An item of the domain's own, one per item id, with a counter of the picks of the item. */
+    static final io.tally.core.DerivedType ITEM_CARD = io.tally.core.DerivedType.named("SharedCountsItemCard")
+            .key("CARD#<itemId> / #CARD#", itemId -> new Key("CARD#" + itemId, "#CARD#"))
+            .counters("picks")
+            .document("itemId")
+            .build();
+
+    @Test
+    void onAnItemOfTheDomainsOwn_eachEntityCountsOnItsSubjectsItem() {
+        SharedCounts<Pick> counts = SharedCounts.over(Pick.SCHEMA).on(ITEM_CARD, Pick::itemId, "picks")
+                .global(ALL_PICKS).build();
+        Derivation derivation = Views.derivations(List.of(counts)).get(0);
+        RandomChanges.check(derivation, Pick.SCHEMA, 5, 1_000, 10, random -> new Pick("u" + random.nextInt(4),
+                "i" + random.nextInt(3), random.nextInt(3), "live"), picks -> {
+                    // From the definition: every pick counts once on its item's card and once in the totals.
+                    Map<CounterRef, Long> figures = new HashMap<>();
+                    for (Pick pick : picks) {
+                        figures.merge(new CounterRef(new Key("CARD#" + pick.itemId(), "#CARD#"), ITEM_CARD, "picks"),
+                                1L, Long::sum);
+                        figures.merge(new CounterRef(Users.GLOBAL_STATS.slotKey(0), Users.GLOBAL_STATS, "picks"), 1L,
+                                Long::sum);
+                    }
+                    return figures;
+                });
+        assertThat(counts.counters()).containsExactly(ALL_PICKS);
+        assertThat(SharedCounts.over(Pick.SCHEMA).on(ITEM_CARD, Pick::itemId, "picks").build().counters()).isEmpty();
+        assertThatThrownBy(() -> SharedCounts.over(Pick.SCHEMA).on(ITEM_CARD, Pick::itemId, "itemId"))
+                .hasMessageContaining("'itemId' is no counter");
+        assertThatThrownBy(() -> SharedCounts.over(Pick.SCHEMA).on(Users.GLOBAL_STATS, Pick::itemId, "picks"))
+                .hasMessageContaining("no counter of an item");
+        assertThatThrownBy(() -> SharedCounts.over(Pick.SCHEMA).on(ITEM_CARD, Pick::itemId, "picks")
+                .on(ITEM_CARD, Pick::userId, "picks")).hasMessageContaining("counted twice");
+    }
 }

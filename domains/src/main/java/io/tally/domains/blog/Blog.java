@@ -7,9 +7,7 @@ import static io.tally.core.domain.DashboardSection.Figure.tile;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
-import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
-import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection;
 import io.tally.core.domain.Declaration;
 import io.tally.core.domain.DeclaredDomain;
@@ -22,7 +20,8 @@ import java.util.List;
 
 /**
  * The blog (seeds 000/001), declared once: posts and comments of users, the status index of posts, and what the blog
- * counts in the shared stats items. Keys are in {@link BlogKeys}, the entities' attribute names beside each entity.
+ * counts in the shared stats items; the index's copies, with their comments, and the counts are views
+ * ({@link BlogFigures}). Keys are in {@link BlogKeys}, the entities' attribute names beside each entity.
  */
 public final class Blog extends DeclaredDomain {
     public static final EntityType POST = EntityType.base("Post");
@@ -85,10 +84,9 @@ public final class Blog extends DeclaredDomain {
                 .keyPatterns(POST, "USER#<userId> / POST#<postId>#<createdAt>")
                 .keyPatterns(POST_REF, "POSTREF#<postId> / #POSTREF#")
                 .keyPatterns(COMMENT, "POST#<postId>#<postCreatedAt> / COMMENT#<commentId>#<createdAt>")
-                .derivedTypes(POST_PROJECTION)
                 .indexes(BlogKeys.POSTS_BY_TIME, BlogKeys.POSTS_BY_STATUS)
                 .shardSettings(BlogKeys.STATUS_SHARDS)
-                .views(BlogFigures.POSTS, BlogFigures.COMMENTS)
+                .views(BlogFigures.PROJECTION, BlogFigures.POSTS, BlogFigures.COMMENTS)
                 .sharedCounters(USER_POSTS, USER_COMMENTS, GLOBAL_POSTS_CREATED, GLOBAL_POSTS_UPDATED,
                         GLOBAL_POSTS_DELETED, GLOBAL_COMMENTS)
                 .announces(BlogEvents.POST_CREATED, Post.SCHEMA, Post::postId, created(BlogEvents.PostCreated::of))
@@ -113,10 +111,5 @@ public final class Blog extends DeclaredDomain {
         new PostRoutes(context, users, posts).register(router);
         new CommentRoutes(context, posts, comments).register(router);
         new PostProjectionRoutes(context, new PostProjectionStore(context.dynamo(), context.table())).register(router);
-    }
-
-    @Override
-    public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new PostDerivation(shards.count(BlogKeys.STATUS_SHARDS)), new CommentDerivation());
     }
 }

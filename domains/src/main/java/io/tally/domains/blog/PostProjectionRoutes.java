@@ -57,7 +57,7 @@ record PostProjectionRoutes(RouteContext context, PostProjectionStore projection
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), shards,
                 PostProjectionRequests::isValidPostPosition);
         MergedPage<Map<String, AttributeValue>> page = projections.byStatus(status, from, limit);
-        return ApiResponse.ok(Page.body(page.items().stream().map(item -> Json.tree(PostProjection.fromItem(item)))
+        return ApiResponse.ok(Page.body(page.items().stream().map(item -> Json.tree(BlogFigures.PROJECTION.read(item)))
                 .toList(), ShardMerge.encode(context.cursors(), scope, page.next())));
     }
 

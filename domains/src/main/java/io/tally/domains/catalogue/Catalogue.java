@@ -4,10 +4,8 @@ import static io.tally.core.domain.DashboardSection.Figure.tile;
 
 import io.tally.core.DerivedType;
 import io.tally.core.EntityType;
-import io.tally.core.ShardSettings;
 import io.tally.core.SharedCounter;
 import io.tally.core.TableSchema;
-import io.tally.core.derive.Derivation;
 import io.tally.core.domain.DashboardSection.Each;
 import io.tally.core.domain.DashboardSection.Rows;
 import io.tally.core.domain.DashboardSection;
@@ -21,7 +19,8 @@ import java.util.List;
 
 /**
  * The learning catalogue (seed 003), declared once: catalogue items with their selector index, each user's items in
- * their states, and what the catalogue counts in the shared stats items. Keys are in {@link CatalogueKeys}.
+ * their states, and what the catalogue counts in the shared stats items; the index entries and the counts are views
+ * ({@link CatalogueFigures}). Keys are in {@link CatalogueKeys}.
  */
 public final class Catalogue extends DeclaredDomain {
     public static final EntityType CATALOGUE_ITEM = EntityType.base("CatalogueItem");
@@ -84,11 +83,10 @@ public final class Catalogue extends DeclaredDomain {
                 .keyPatterns(USER_ITEM, "USER#<userId> / useritem#<itemId>")
                 .keyPatterns(USER_ITEM_ENTRY, "USER#<userId> / item:<state>:<position>#<itemId>",
                         "USER#<userId> / item:in-progress")
-                .derivedTypes(SELECTOR_ENTRY)
                 .shardSettings(CatalogueKeys.SELECTOR_SHARDS)
                 .projects(TableSchema.CYCLE_SELECTOR_INDEX, Entry.ITEM_ID, Entry.TITLE,
                         Entry.SCORE)
-                .views(CatalogueFigures.ITEMS, CatalogueFigures.USER_ITEMS)
+                .views(CatalogueFigures.SELECTORS, CatalogueFigures.ITEMS, CatalogueFigures.USER_ITEMS)
                 .sharedCounters(USER_COMPLETED, USER_CORRECT_GUESSES, USER_LIVE_COMPLETED, USER_ASSIGNED,
                         USER_IN_PROGRESS, USER_ORPHANED, GLOBAL_ITEMS, GLOBAL_COMPLETED)
                 .lookup(CATALOGUE_ITEM, CatalogueKeys::catalogueItem)
@@ -107,10 +105,5 @@ public final class Catalogue extends DeclaredDomain {
         new ItemRoutes(context, items).register(router);
         new UserItemRoutes(context, new UserItemStore(context.dynamo(), context.table(), items)).register(router);
         new SelectorRoutes(context, new SelectorStore(context.dynamo(), context.table())).register(router);
-    }
-
-    @Override
-    public List<Derivation> derivations(ShardSettings shards) {
-        return List.of(new CatalogueItemDerivation(shards.count(CatalogueKeys.SELECTOR_SHARDS)));
     }
 }

@@ -1,14 +1,34 @@
 package io.tally.domains.catalogue;
 
+import io.tally.core.TableSchema;
+import io.tally.core.view.ProjectionView;
 import io.tally.core.view.SharedCounts;
 
 /**
- * The catalogue's counts in the shared items, declared as views (in a class of their own: they read the items' and
- * user items' schemas): the global {@code items}; a user's items per state, their completed items guessed correctly
- * and completed live, and the global {@code completed}. The read side is the kernel's {@code /stats/users/{userId}}
- * and {@code /stats/global}.
+ * The catalogue's figures, declared as views (in a class of their own: they read the items' and user items' schemas):
+ * the items' entries in the CycleSelector index; the global {@code items}; a user's items per state, their completed
+ * items guessed correctly and completed live, and the global {@code completed}. The read side of the counts is the
+ * kernel's {@code /stats/users/{userId}} and {@code /stats/global}; that of the entries {@link SelectorRoutes}.
  */
 final class CatalogueFigures {
+    /**
+     * A catalogue item's entry in the CycleSelector index ({@link Catalogue#SELECTOR_ENTRY}): its id, title and score,
+     * in the partition of its selector (the back catalogue spread over {@code SELECTOR_SHARDS} partitions by item id,
+     * {@link CatalogueKeys#selectorPartition}), ranged by score. Its revision is the one the writer stamps on every put
+     * ({@link CatalogueItem#nextRevision}): above the previous one and at least its clock in microseconds, so that a
+     * re-creation after a delete is above the deleted item's. An item written before revisions existed reads as 0, and
+     * its entry is then ordered only by the shard watermarks.
+     */
+    static final ProjectionView<CatalogueItem, SelectorEntry> SELECTORS =
+            ProjectionView.over(CatalogueItem.SCHEMA, SelectorEntry.class)
+                    .type(Catalogue.SELECTOR_ENTRY, CatalogueItem::itemId)
+                    .project(SelectorEntry::of)
+                    .indexKey(TableSchema.SELECTOR, (item, shards) -> CatalogueKeys.selectorPartition(item.selector(),
+                            item.itemId(), shards.count(CatalogueKeys.SELECTOR_SHARDS)))
+                    .indexKey(TableSchema.DATA, (item, shards) -> item.score())
+                    .revision(CatalogueItem::revision)
+                    .build();
+
     static final SharedCounts<CatalogueItem> ITEMS = SharedCounts.over(CatalogueItem.SCHEMA)
             .global(Catalogue.GLOBAL_ITEMS)
             .build();

@@ -37,7 +37,8 @@ record SelectorRoutes(RouteContext context, SelectorStore selectors) {
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"),
                 partitions.size(), SelectorRequests::isValidSelectorPosition);
         MergedPage<Map<String, AttributeValue>> page = selectors.page(partitions, from, limit);
-        return ApiResponse.ok(Page.body(page.items().stream().map(item -> Json.tree(SelectorEntry.fromItem(item)))
-                .toList(), ShardMerge.encode(context.cursors(), scope, page.next())));
+        return ApiResponse.ok(Page.body(page.items().stream()
+                .map(item -> Json.tree(CatalogueFigures.SELECTORS.read(item))).toList(),
+                ShardMerge.encode(context.cursors(), scope, page.next())));
     }
 }

@@ -35,7 +35,7 @@ class BlogJsonTest {
 
     @Test
     void projection_withoutComments_readsZeroComments() {
-        var json = Json.tree(PostProjection.fromItem(Map.of("entityType", s("PostProjection"), "postId", s("p1"),
+        var json = Json.tree(BlogFigures.PROJECTION.read(Map.of("entityType", s("PostProjection"), "postId", s("p1"),
                 "userId", s("u1"), "title", s("T"), "status", s("created"), "createdAt", s("2026-11-22T10:00:00.123Z"),
                 "updatedAt", s("2026-11-22T10:00:00.123Z"))));
         assertThat(json.toString()).isEqualTo("{\"postId\":\"p1\",\"userId\":\"u1\",\"title\":\"T\",\"status\":\"created\","
@@ -44,7 +44,7 @@ class BlogJsonTest {
 
     @Test
     void projection_withComments_readsThem() {
-        var json = Json.tree(PostProjection.fromItem(Map.of("entityType", s("PostProjection"), "postId", s("p1"),
+        var json = Json.tree(BlogFigures.PROJECTION.read(Map.of("entityType", s("PostProjection"), "postId", s("p1"),
                 "userId", s("u1"), "title", s("T"), "status", s("deleted"), "createdAt", s("2026-11-22T10:00:00.123Z"),
                 "updatedAt", s("2026-11-23T10:00:00.000Z"), "comments", AttributeValue.fromN("3"))));
         assertThat(json.toString()).isEqualTo("{\"postId\":\"p1\",\"userId\":\"u1\",\"title\":\"T\",\"status\":\"deleted\","
@@ -53,7 +53,7 @@ class BlogJsonTest {
 
     @Test
     void projection_itemOfAnotherKind_isMalformed() {
-        assertThatThrownBy(() -> PostProjection.fromItem(Map.of("entityType", s("PostRef"))))
+        assertThatThrownBy(() -> BlogFigures.PROJECTION.read(Map.of("entityType", s("PostRef"))))
                 .isInstanceOf(MalformedItemException.class);
     }
 

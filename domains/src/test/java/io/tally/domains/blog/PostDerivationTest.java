@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 class PostDerivationTest {
-    private static final int STATUS_SHARDS = 4;
+    private static final int STATUS_SHARDS = 7;
     /** The post's derivation as the registry joins it with the blog's views (its counts are views'). */
     private static final Derivation DERIVATION = DomainRegistry.load().derivations(ShardSettings.DEFAULTS
             .with(BlogKeys.STATUS_SHARDS, STATUS_SHARDS)).forType(Blog.POST)

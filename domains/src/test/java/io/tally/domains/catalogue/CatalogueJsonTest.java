@@ -16,18 +16,18 @@ class CatalogueJsonTest {
 
     @Test
     void selectorEntry_withoutTitle_hasNullTitle() {
-        var json = Json.tree(SelectorEntry.fromItem(Map.of("entityType", AttributeValue.fromS("SelectorEntry"),
+        var json = Json.tree(CatalogueFigures.SELECTORS.read(Map.of("entityType", AttributeValue.fromS("SelectorEntry"),
                 "itemId", AttributeValue.fromS("i1"), "score", AttributeValue.fromN("70"))));
         assertThat(json.toString()).isEqualTo("{\"itemId\":\"i1\",\"title\":null,\"score\":70}");
     }
 
     @Test
     void selectorEntry_withTitle_andOfAnotherKind() {
-        var json = Json.tree(SelectorEntry.fromItem(Map.of("entityType", AttributeValue.fromS("SelectorEntry"),
+        var json = Json.tree(CatalogueFigures.SELECTORS.read(Map.of("entityType", AttributeValue.fromS("SelectorEntry"),
                 "itemId", AttributeValue.fromS("i1"), "title", AttributeValue.fromS("T"),
                 "score", AttributeValue.fromN("70"))));
         assertThat(json.toString()).isEqualTo("{\"itemId\":\"i1\",\"title\":\"T\",\"score\":70}");
-        assertThatThrownBy(() -> SelectorEntry.fromItem(Map.of("entityType", AttributeValue.fromS("CatalogueItem"))))
+        assertThatThrownBy(() -> CatalogueFigures.SELECTORS.read(Map.of("entityType", AttributeValue.fromS("CatalogueItem"))))
                 .isInstanceOf(MalformedItemException.class);
     }
 
