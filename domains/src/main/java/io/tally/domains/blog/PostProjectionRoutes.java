@@ -5,17 +5,14 @@ import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
-import io.tally.core.http.Json;
-import io.tally.core.http.Page;
 import io.tally.core.http.Router;
-import io.tally.core.read.ShardMerge.MergedPage;
-import io.tally.core.read.ShardMerge.Resume;
-import io.tally.core.read.ShardMerge;
 import io.tally.core.read.StatsJson;
+import io.tally.core.view.ShardedList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -24,6 +21,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * are eventually consistent with the writes.
  */
 record PostProjectionRoutes(RouteContext context, PostProjectionStore projections) {
+    /** D4: the copies of one status, newest first, ties by post id descending, merged over the status's shards. */
+    private static final ShardedList POSTS = BlogFigures.PROJECTION.listedBy(BlogKeys.POSTS_BY_STATUS);
     private static final String STATUSES =
             Arrays.stream(PostStatus.values()).map(PostStatus::value).collect(Collectors.joining(", "));
 
@@ -49,16 +48,16 @@ record PostProjectionRoutes(RouteContext context, PostProjectionStore projection
         return ApiResponse.ok(PostStats.of(postId, projections.stats(postId)));
     }
 
+    /**
+     * A cursor is only good for the list that issued it, read with the same number of shards: a cursor of another
+     * status, or from before the shard count changed, is refused rather than misread.
+     */
     ApiResponse postsByStatus(ApiRequest request) {
         PostStatus status = statusParameter(request.queryParameter("status"));
-        int limit = Page.limit(request);
         int shards = context.shards().count(BlogKeys.STATUS_SHARDS);
-        String scope = PostProjectionRequests.statusScope(status, shards);
-        List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), shards,
-                PostProjectionRequests::isValidPostPosition);
-        MergedPage<Map<String, AttributeValue>> page = projections.byStatus(status, from, limit);
-        return ApiResponse.ok(Page.body(page.items().stream().map(item -> Json.tree(BlogFigures.PROJECTION.read(item)))
-                .toList(), ShardMerge.encode(context.cursors(), scope, page.next())));
+        List<String> partitions = IntStream.range(0, shards).mapToObj(shard -> BlogKeys.statusShard(status, shard))
+                .toList();
+        return POSTS.page(context, request, "posts-by-status\n" + status.value() + "\n" + shards, partitions);
     }
 
     private static PostStatus statusParameter(String value) {

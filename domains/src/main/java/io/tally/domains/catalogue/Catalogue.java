@@ -104,6 +104,6 @@ public final class Catalogue extends DeclaredDomain {
         ItemStore items = new ItemStore(context.dynamo(), context.table());
         new ItemRoutes(context, items).register(router);
         new UserItemRoutes(context, new UserItemStore(context.dynamo(), context.table(), items)).register(router);
-        new SelectorRoutes(context, new SelectorStore(context.dynamo(), context.table())).register(router);
+        new SelectorRoutes(context).register(router);
     }
 }

@@ -5,40 +5,47 @@ import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
-import io.tally.core.http.Json;
-import io.tally.core.http.Page;
 import io.tally.core.http.Router;
-import io.tally.core.read.ShardMerge.MergedPage;
-import io.tally.core.read.ShardMerge.Resume;
-import io.tally.core.read.ShardMerge;
+import io.tally.core.users.UsersDomain;
+import io.tally.core.view.ShardedList;
 import java.util.List;
-import java.util.Map;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import java.util.stream.IntStream;
 
 /**
- * {@code GET /selectors/{selector}}: the catalogue's read side. It reads the selector entries of the
- * CycleSelector index, which the stream processor derives, so it is eventually consistent with the writes.
+ * {@code GET /selectors/{selector}}: the catalogue's read side (access pattern D5), the items' entries of the
+ * CycleSelector index by score descending, ties by item id descending ({@link CatalogueFigures#SELECTORS}, merged
+ * over the selector's partitions). The stream processor derives them, so it is eventually consistent with the writes.
  */
-record SelectorRoutes(RouteContext context, SelectorStore selectors) {
+record SelectorRoutes(RouteContext context) {
+    private static final ShardedList SELECTOR = CatalogueFigures.SELECTORS.listedBy(UsersDomain.RANKINGS_INDEX);
+
     void register(Router router) {
         router.add("GET", "/selectors/{selector}", Access.READ_SIDE, this::selector)
                 .summary("Catalogue items of a selector, by score descending (eventually consistent)")
                 .page(SelectorEntry.class);
     }
 
+    /**
+     * A cursor is only good for the selector that issued it, read with the same number of partitions: a cursor from
+     * before the shard count changed is refused rather than misread.
+     */
     ApiResponse selector(ApiRequest request) {
         String selector = request.pathParameters().get("selector");
         if (!Selectors.isValid(selector)) {
             throw ApiException.validation("selector", Selectors.describeRule());
         }
-        int limit = Page.limit(request);
-        List<String> partitions = SelectorRequests.selectorPartitions(selector, context.shards().count(CatalogueKeys.SELECTOR_SHARDS));
-        String scope = SelectorRequests.selectorScope(selector, partitions.size());
-        List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"),
-                partitions.size(), SelectorRequests::isValidSelectorPosition);
-        MergedPage<Map<String, AttributeValue>> page = selectors.page(partitions, from, limit);
-        return ApiResponse.ok(Page.body(page.items().stream()
-                .map(item -> Json.tree(CatalogueFigures.SELECTORS.read(item))).toList(),
-                ShardMerge.encode(context.cursors(), scope, page.next())));
+        List<String> partitions = partitions(selector, context.shards().count(CatalogueKeys.SELECTOR_SHARDS));
+        return SELECTOR.page(context, request, "selector\n" + selector + "\n" + partitions.size(), partitions);
+    }
+
+    /**
+     * The index partitions of a selector: a cycle is one, the back catalogue is spread over
+     * {@code back-catalogue:0..K-1} (see {@link CatalogueKeys#selectorPartition}).
+     */
+    static List<String> partitions(String selector, int backCatalogueShards) {
+        if (!Selectors.BACK_CATALOGUE.equals(selector)) {
+            return List.of(selector);
+        }
+        return IntStream.range(0, backCatalogueShards).mapToObj(CatalogueKeys::backCatalogueShard).toList();
     }
 }

@@ -1,0 +1,166 @@
+package io.tally.core.view;
+
+import io.tally.core.Items;
+import io.tally.core.Key;
+import io.tally.core.MalformedItemException;
+import io.tally.core.TableSchema;
+import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.TableIndex;
+import io.tally.core.http.ApiRequest;
+import io.tally.core.http.ApiResponse;
+import io.tally.core.http.Json;
+import io.tally.core.http.Page;
+import io.tally.core.read.BatchReads;
+import io.tally.core.read.DerivedReads;
+import io.tally.core.read.ShardMerge.MergedPage;
+import io.tally.core.read.ShardMerge.Position;
+import io.tally.core.read.ShardMerge.Resume;
+import io.tally.core.read.ShardMerge.ShardRead;
+import io.tally.core.read.ShardMerge;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
+
+/**
+ * A projection's entries listed from several partitions ("shards") of a secondary index, highest range key first, ties
+ * by the entry's table key descending: one Query per shard that is not exhausted, merged into one page with one cursor
+ * for all shards ({@link ShardMerge}), the entries rendered as the projection's record. The index projects the entries'
+ * fields but their counters (a comment does not rewrite the index entry); a page reads those from the table in one
+ * BatchGetItem, eventually consistent as the index.
+ *
+ * <p>The route is the domain's: it checks its parameters, names the partitions and the cursor's scope (the list and
+ * its shard count, so that a cursor of another list, or from before the count changed, is refused rather than
+ * misread), and hands them to {@link #page}: {@code limit} 1..100, then the cursor, each a 400 naming it.
+ *
+ * <pre>{@code
+ * ShardedList posts = BlogFigures.PROJECTION.listedBy(BlogKeys.POSTS_BY_STATUS);
+ * return posts.page(context, request, "posts-by-status\n" + status + "\n" + shards, partitions);
+ * }</pre>
+ */
+public final class ShardedList {
+    /** A number as DynamoDB answers it: no exponent, no leading zeros, no trailing zeros after the point. */
+    private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]{0,37})(\\.[0-9]{0,37}[1-9])?");
+    private final ProjectionView<?, ?> view;
+    private final TableIndex index;
+    private final boolean numeric;
+    private final ShardMerge<Map<String, AttributeValue>> merge;
+    /** What a query asks of each entry: its type, fields and the parts of its position; not its counters. */
+    private final List<String> listed;
+    /** The counters of the entries' type, read from the table, and the key to match them up by. */
+    private final List<String> counted;
+
+    ShardedList(ProjectionView<?, ?> view, TableIndex index) {
+        this.view = Objects.requireNonNull(view, "view");
+        this.index = Objects.requireNonNull(index, "index");
+        String hash = index.hash().attribute();
+        String range = index.range().attribute();
+        if (!view.type().indexKeys().contains(hash) || !view.type().indexKeys().contains(range)) {
+            throw new IllegalArgumentException(view.type().name() + " does not carry the keys of " + index.name()
+                    + " (" + hash + ", " + range + "): its index keys are " + view.type().indexKeys());
+        }
+        this.numeric = index.range().type() == ScalarAttributeType.N;
+        Comparator<Position> bySort = numeric ? Comparator.comparing((Position p) -> new BigDecimal(p.sort()))
+                : Comparator.comparing(Position::sort);
+        this.merge = new ShardMerge<>(this::position, bySort.thenComparing(Position::id).reversed());
+        this.listed = DerivedReads.listed(view.type(), TableSchema.PK, TableSchema.SK, range).stream()
+                .filter(attribute -> !view.type().counters().contains(attribute)).toList();
+        List<String> counted = new ArrayList<>(List.of(TableSchema.PK, TableSchema.SK));
+        counted.addAll(view.type().counters());
+        this.counted = view.type().counters().isEmpty() ? List.of() : List.copyOf(counted);
+    }
+
+    /**
+     * One page of the entries of {@code partitions}, merged, as the contract's {@code {"items": [...], "cursor": ...}}.
+     *
+     * @param scope what the cursor is good for: the list, its parameters and the number of partitions
+     */
+    public ApiResponse page(RouteContext context, ApiRequest request, String scope, List<String> partitions) {
+        int limit = Page.limit(request);
+        List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"),
+                partitions.size(), this::isValid);
+        MergedPage<Map<String, AttributeValue>> page = merged(from, DerivedReads.readShards(context.dynamo(), from,
+                (shard, after) -> query(context.table(), partitions.get(shard), limit, after), this::position), limit);
+        List<Map<String, AttributeValue>> items = counted.isEmpty() ? page.items()
+                : withCounters(page.items(), BatchReads.getAll(context.dynamo(), context.table(),
+                        page.items().stream().map(ShardedList::key).toList(), counted));
+        return ApiResponse.ok(Page.body(items.stream().map(item -> Json.tree(view.read(item))).toList(),
+                ShardMerge.encode(context.cursors(), scope, page.next())));
+    }
+
+    /** The page the shards' reads make, in the list's order, and where each shard continues. */
+    MergedPage<Map<String, AttributeValue>> merged(List<Resume> from, List<ShardRead<Map<String, AttributeValue>>> reads,
+                                                   int limit) {
+        return merge.merge(from, reads, limit);
+    }
+
+    /** One page of one partition, after a position; one item more than the page. */
+    QueryRequest query(String table, String partition, int limit, Position after) {
+        Map<String, AttributeValue> start = null;
+        if (after != null) {
+            String[] key = after.id().split("\n", -1);
+            start = new HashMap<>(new Key(key[0], key[1]).toAttributeMap());
+            start.put(index.hash().attribute(), AttributeValue.fromS(partition));
+            start.put(index.range().attribute(), numeric ? AttributeValue.fromN(after.sort())
+                    : AttributeValue.fromS(after.sort()));
+        }
+        return DerivedReads.indexQuery(table, index.name(), index.hash().attribute(), partition, listed, limit, start);
+    }
+
+    /**
+     * Where an entry (or a {@code LastEvaluatedKey} of the index) sits: its range key, and its table key as
+     * {@code <pk>\n<sk>}.
+     */
+    Position position(Map<String, AttributeValue> item) {
+        AttributeValue range = item.get(index.range().attribute());
+        String sort = range == null ? null : numeric ? range.n() : range.s();
+        if (sort == null) {
+            throw new MalformedItemException("the entry has no " + index.range().attribute() + " of type "
+                    + index.range().type());
+        }
+        return new Position(sort, Items.string(item, TableSchema.PK) + "\n" + Items.string(item, TableSchema.SK));
+    }
+
+    /** A position from a cursor must be one {@link #position} could have produced. */
+    boolean isValid(Position position) {
+        String[] key = position.id().split("\n", -1);
+        if (key.length != 2 || key[0].isEmpty() || key[1].isEmpty()) {
+            return false;
+        }
+        return numeric ? NUMBER.matcher(position.sort()).matches() : !position.sort().isEmpty();
+    }
+
+    private static Key key(Map<String, AttributeValue> item) {
+        return new Key(Items.string(item, TableSchema.PK), Items.string(item, TableSchema.SK));
+    }
+
+    /**
+     * The page's entries with their counters from {@code read} (the entries as the table holds them, matched by key);
+     * an entry the read did not return (removed since the query) keeps none, which reads as zero.
+     */
+    List<Map<String, AttributeValue>> withCounters(List<Map<String, AttributeValue>> entries,
+                                                           List<Map<String, AttributeValue>> read) {
+        Map<Key, Map<String, AttributeValue>> byKey = new HashMap<>();
+        read.forEach(item -> byKey.put(key(item), item));
+        return entries.stream().map(entry -> {
+            Map<String, AttributeValue> counters = byKey.get(key(entry));
+            if (counters == null) {
+                return entry;
+            }
+            Map<String, AttributeValue> merged = new HashMap<>(entry);
+            view.type().counters().forEach(counter -> {
+                if (counters.containsKey(counter)) {
+                    merged.put(counter, counters.get(counter));
+                }
+            });
+            return merged;
+        }).toList();
+    }
+}
