@@ -137,16 +137,6 @@ public final class ProjectionView<T extends Record, P extends Record> implements
         return projection;
     }
 
-    /**
-     * The entries listed from several partitions of a secondary index whose keys they carry, merged: the read of a list
-     * route the domain declares (a status spread over shards, a selector's partitions).
-     *
-     * @throws IllegalArgumentException for an index whose keys are not the entries' index keys
-     */
-    public ShardedList listedBy(io.tally.core.domain.TableIndex index) {
-        return new ShardedList(this, index);
-    }
-
     /** The list route of the entries of one partition, if the projection declares one. */
     public java.util.Optional<ListRead> list() {
         return java.util.Optional.ofNullable(list);

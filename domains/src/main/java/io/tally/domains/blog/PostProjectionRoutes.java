@@ -1,13 +1,13 @@
 package io.tally.domains.blog;
 
 import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.ShardedList;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Router;
 import io.tally.core.read.StatsJson;
-import io.tally.core.view.ShardedList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 record PostProjectionRoutes(RouteContext context, PostProjectionStore projections) {
     /** D4: the copies of one status, newest first, ties by post id descending, merged over the status's shards. */
-    private static final ShardedList POSTS = BlogFigures.PROJECTION.listedBy(BlogKeys.POSTS_BY_STATUS);
+    private static final ShardedList POSTS = ShardedList.of(BlogFigures.PROJECTION, BlogKeys.POSTS_BY_STATUS);
     private static final String STATUSES =
             Arrays.stream(PostStatus.values()).map(PostStatus::value).collect(Collectors.joining(", "));
 

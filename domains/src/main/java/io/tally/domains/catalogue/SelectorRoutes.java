@@ -1,13 +1,13 @@
 package io.tally.domains.catalogue;
 
 import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.ShardedList;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Router;
 import io.tally.core.users.UsersDomain;
-import io.tally.core.view.ShardedList;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -17,7 +17,8 @@ import java.util.stream.IntStream;
  * over the selector's partitions). The stream processor derives them, so it is eventually consistent with the writes.
  */
 record SelectorRoutes(RouteContext context) {
-    private static final ShardedList SELECTOR = CatalogueFigures.SELECTORS.listedBy(UsersDomain.RANKINGS_INDEX);
+    private static final ShardedList SELECTOR = ShardedList.of(CatalogueFigures.SELECTORS,
+            UsersDomain.RANKINGS_INDEX);
 
     void register(Router router) {
         router.add("GET", "/selectors/{selector}", Access.READ_SIDE, this::selector)

@@ -1,4 +1,4 @@
-package io.tally.core.view;
+package io.tally.core.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,8 +8,8 @@ import io.tally.core.EntityType;
 import io.tally.core.ItemSchema;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
-import io.tally.core.domain.TableIndex;
 import io.tally.core.read.ShardMerge.Position;
+import io.tally.core.view.ProjectionView;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -51,7 +51,7 @@ class ShardedListTest {
             .indexKey("postedAt", (card, shards) -> "2026-01-01T00:00:00.000Z#" + card.cardId())
             .revision(Card::stars)
             .build();
-    static final ShardedList TIMES = BY_TIME.listedBy(BY_TIME_INDEX);
+    static final ShardedList TIMES = ShardedList.of(BY_TIME, BY_TIME_INDEX);
 
     /** By a numeric range key, no counters. */
     public record Scored(String cardId, long stars) {
@@ -66,7 +66,7 @@ class ShardedListTest {
             .indexKey("data", (card, shards) -> card.stars())
             .revision(Card::stars)
             .build();
-    static final ShardedList STARS = BY_STARS.listedBy(BY_STARS_INDEX);
+    static final ShardedList STARS = ShardedList.of(BY_STARS, BY_STARS_INDEX);
 
     private static AttributeValue s(String value) {
         return AttributeValue.fromS(value);
@@ -170,7 +170,7 @@ class ShardedListTest {
 
     @Test
     void anIndexWhoseKeysTheEntriesDoNotCarry_isRefused() {
-        assertThatThrownBy(() -> BY_STARS.listedBy(BY_TIME_INDEX)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ShardedList.of(BY_STARS, BY_TIME_INDEX)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not carry the keys of ByTime");
     }
 }

@@ -1,22 +1,21 @@
-package io.tally.core.view;
+package io.tally.core.domain;
 
 import io.tally.core.Items;
 import io.tally.core.Key;
 import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
-import io.tally.core.domain.RouteContext;
-import io.tally.core.domain.TableIndex;
 import io.tally.core.http.ApiRequest;
 import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Json;
 import io.tally.core.http.Page;
 import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
+import io.tally.core.read.ShardMerge;
 import io.tally.core.read.ShardMerge.MergedPage;
 import io.tally.core.read.ShardMerge.Position;
 import io.tally.core.read.ShardMerge.Resume;
 import io.tally.core.read.ShardMerge.ShardRead;
-import io.tally.core.read.ShardMerge;
+import io.tally.core.view.ProjectionView;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,7 +40,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
  * misread), and hands them to {@link #page}: {@code limit} 1..100, then the cursor, each a 400 naming it.
  *
  * <pre>{@code
- * ShardedList posts = BlogFigures.PROJECTION.listedBy(BlogKeys.POSTS_BY_STATUS);
+ * ShardedList posts = ShardedList.of(BlogFigures.PROJECTION, BlogKeys.POSTS_BY_STATUS);
  * return posts.page(context, request, "posts-by-status\n" + status + "\n" + shards, partitions);
  * }</pre>
  */
@@ -57,7 +56,7 @@ public final class ShardedList {
     /** The counters of the entries' type, read from the table, and the key to match them up by. */
     private final List<String> counted;
 
-    ShardedList(ProjectionView<?, ?> view, TableIndex index) {
+    private ShardedList(ProjectionView<?, ?> view, TableIndex index) {
         this.view = Objects.requireNonNull(view, "view");
         this.index = Objects.requireNonNull(index, "index");
         String hash = index.hash().attribute();
@@ -75,6 +74,16 @@ public final class ShardedList {
         List<String> counted = new ArrayList<>(List.of(TableSchema.PK, TableSchema.SK));
         counted.addAll(view.type().counters());
         this.counted = view.type().counters().isEmpty() ? List.of() : List.copyOf(counted);
+    }
+
+    /**
+     * The entries of {@code view} listed from several partitions of a secondary index whose keys they carry, merged: the
+     * read of a list route the domain declares (a status spread over shards, a selector's partitions).
+     *
+     * @throws IllegalArgumentException for an index whose keys are not the entries' index keys
+     */
+    public static ShardedList of(ProjectionView<?, ?> view, TableIndex index) {
+        return new ShardedList(view, index);
     }
 
     /**
