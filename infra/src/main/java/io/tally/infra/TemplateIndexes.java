@@ -56,6 +56,12 @@ final class TemplateIndexes {
                 yaml.append("            NonKeyAttributes:\n");
                 index.includes().forEach(attribute -> yaml.append("              - ").append(attribute).append('\n'));
             }
+            if (!index.local()) {
+                // Which keys of the index are read and written most, and which are throttled (a local index shares
+                // the table's).
+                yaml.append("          ContributorInsightsSpecification:    # ignored locally\n")
+                        .append("            Enabled: !If [HasContributorInsights, true, false]\n");
+            }
         }
     }
 

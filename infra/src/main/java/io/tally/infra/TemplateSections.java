@@ -20,10 +20,11 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
  * markers: the HTTP API's public read-side paths and their throttles (from the writer's route table,
  * {@link TemplateRoutes}), the stream mapping's filter of Tally's own records (from the registry's types,
  * {@link TemplateStreamFilter}), the table's secondary indexes (from the indexes the domains declare,
- * {@link TemplateIndexes}) and the shard counts' parameters and variables (from the shard settings the domains
- * declare, {@link TemplateShards}). One generator for {@code tally-local template}, which writes or checks them for the
- * domains on the class path and those of {@code --domain-jar}, and for {@code TemplateTest}, which checks the committed
- * template against this build's registry. Pure but for building the writer's routes (no call to any table).
+ * {@link TemplateIndexes}) and their throttle alarms ({@link TemplateIndexAlarms}), and the shard counts' parameters
+ * and variables (from the shard settings the domains declare, {@link TemplateShards}). One generator for
+ * {@code tally-local template}, which writes or checks them for the domains on the class path and those of
+ * {@code --domain-jar}, and for {@code TemplateTest}, which checks the committed template against this build's
+ * registry. Pure but for building the writer's routes (no call to any table).
  */
 public final class TemplateSections {
     /** One generated part: where it lies, what it is made from, and its text. */
@@ -43,6 +44,8 @@ public final class TemplateSections {
                 new Section("stream filters", TemplateStreamFilter.BEGIN, TemplateStreamFilter.END,
                         TemplateStreamFilter.yaml(TemplateStreamFilter.ownTypes(registry))),
                 new Section("table indexes", TemplateIndexes.BEGIN, TemplateIndexes.END, TemplateIndexes.yaml(registry)),
+                new Section("index throttle alarms", TemplateIndexAlarms.BEGIN, TemplateIndexAlarms.END,
+                        TemplateIndexAlarms.yaml(registry)),
                 new Section("shard parameters", TemplateShards.PARAMETERS_BEGIN, TemplateShards.PARAMETERS_END,
                         TemplateShards.parameters(registry)),
                 new Section("shard variables", TemplateShards.VARIABLES_BEGIN, TemplateShards.VARIABLES_END,

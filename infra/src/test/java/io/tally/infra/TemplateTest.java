@@ -114,6 +114,50 @@ class TemplateTest {
     }
 
     @Test
+    void contributorInsights_watchTheTableAndEveryGlobalIndex_unlessTheParameterTurnsThemOff() {
+        JsonNode table = properties("Table");
+        List<JsonNode> watched = new ArrayList<>(List.of(table));
+        table.path("GlobalSecondaryIndexes").forEach(watched::add);
+        assertThat(watched).hasSizeGreaterThan(5);
+        for (JsonNode node : watched) {
+            // !If [HasContributorInsights, true, false], as the YAML reader keeps it.
+            assertThat(texts(node.path("ContributorInsightsSpecification").path("Enabled")))
+                    .as(node.path("IndexName").asText("the table")).containsExactly("HasContributorInsights", "true",
+                            "false");
+        }
+        // A local index shares the table's partitions, and takes no specification of its own.
+        table.path("LocalSecondaryIndexes").forEach(index ->
+                assertThat(index.has("ContributorInsightsSpecification")).as(index.path("IndexName").asText()).isFalse());
+        assertThat(template.path("Parameters").path("ContributorInsights").path("Default").asText()).isEqualTo("true");
+        assertThat(texts(template.path("Conditions").path("HasContributorInsights"))).containsExactly(
+                "ContributorInsights", "true");
+    }
+
+    @Test
+    void everyGlobalIndex_hasAReadAndAWriteThrottleAlarm_asTheTableHas() {
+        List<String> expected = new ArrayList<>();
+        properties("Table").path("GlobalSecondaryIndexes").forEach(index -> {
+            expected.add(index.path("IndexName").asText() + " ReadThrottleEvents");
+            expected.add(index.path("IndexName").asText() + " WriteThrottleEvents");
+        });
+        List<String> watched = new ArrayList<>();
+        for (String id : resourcesOfType("AWS::CloudWatch::Alarm")) {
+            JsonNode alarm = properties(id);
+            Map<String, String> dimensions = dimensions(alarm.path("Dimensions"));
+            if (!alarm.path("Namespace").asText().equals("AWS/DynamoDB")
+                    || !dimensions.containsKey("GlobalSecondaryIndexName")) {
+                continue;
+            }
+            assertThat(dimensions).as(id).containsEntry("TableName", "Table").hasSize(2);
+            assertThat(alarm.path("Statistic").asText()).as(id).isEqualTo("Sum");
+            assertThat(alarm.path("Threshold").asInt()).as(id).isZero();
+            assertThat(alarm.path("ComparisonOperator").asText()).as(id).isEqualTo("GreaterThanThreshold");
+            watched.add(dimensions.get("GlobalSecondaryIndexName") + " " + alarm.path("MetricName").asText());
+        }
+        assertThat(watched).containsExactlyInAnyOrderElementsOf(expected);
+    }
+
+    @Test
     void parameters_coverStageShardsMemoryAndSnapStart() {
         JsonNode parameters = template.path("Parameters");
         assertThat(parameters.fieldNames()).toIterable().contains("Stage", "SelectorShards", "StatusShards",
@@ -179,6 +223,8 @@ class TemplateTest {
         assertThat(onFailure.path("Type").asText()).isEqualTo("SQS");
         assertThat(onFailure.path("Destination").asText()).isEqualTo("StreamFailureQueue.Arn");
         assertThat(resources.path("StreamFailureQueue").path("Type").asText()).isEqualTo("AWS::SQS::Queue");
+        // The mapping's own metrics: records polled, filtered out, invoked with, failed, given up.
+        assertThat(texts(esm.path("MetricsConfig").path("Metrics"))).containsExactly("EventCount");
 
         assertThat(function.path("Handler").asText()).isEqualTo("io.tally.stream.WindowedStreamHandler::handleRequest");
         assertThat(function.path("CodeUri").asText()).isEqualTo("../stream-processor/target/tally-stream-processor.jar");
@@ -842,7 +888,7 @@ class TemplateTest {
         List<TemplateSections.Section> sections = TemplateSections.of(DomainRegistry.load());
         assertThat(sections).extracting(TemplateSections.Section::name)
                 .containsExactly("read-side routes", "read-side route settings", "stream filters", "table indexes",
-                        "shard parameters", "shard variables");
+                        "index throttle alarms", "shard parameters", "shard variables");
         assertThat(TemplateSections.stale(text, sections)).isEmpty();
         assertThat(TemplateSections.regenerate(text, sections)).isEqualTo(text);
         // A section that differs is named, and regenerating writes it back between its markers.
@@ -886,8 +932,12 @@ class TemplateTest {
                 + "          KeySchema:\n            - AttributeName: labelKey\n              KeyType: HASH\n")
                 .contains("        - AttributeName: labelKey\n          AttributeType: S\n")
                 .contains("              - month\n              - shelfId\n");
+        // A global index of one's own is watched as Tally's are: its throttled reads and writes.
+        assertThat(TemplateSections.of(DomainRegistry.of(domains)).get(4).text())
+                .contains("  IndexShelvesByLabelReadThrottleAlarm:\n", "  IndexShelvesByLabelWriteThrottleAlarm:\n",
+                        "        - Name: GlobalSecondaryIndexName\n          Value: ShelvesByLabel\n");
         assertThat(TemplateSections.stale(readTemplate(), TemplateSections.of(DomainRegistry.of(domains))))
-                .containsExactly("table indexes");
+                .containsExactly("table indexes", "index throttle alarms");
     }
 
     /**
@@ -902,10 +952,10 @@ class TemplateTest {
         List<Domain> domains = new ArrayList<>(DomainRegistry.load().domains());
         domains.add(shelf);
         List<TemplateSections.Section> sections = TemplateSections.of(DomainRegistry.of(domains));
-        assertThat(sections.get(4).text()).endsWith("  ShelfShards:\n    Type: Number\n    Default: 8\n"
+        assertThat(sections.get(5).text()).endsWith("  ShelfShards:\n    Type: Number\n    Default: 8\n"
                 + "    MinValue: 1\n    MaxValue: 100\n    Description: Partitions of the shelves (SHELF_SHARDS)."
                 + " Changing it needs a rebuild of the derived data (verify --repair).\n");
-        assertThat(sections.get(5).text()).endsWith("        SHELF_SHARDS: !Ref ShelfShards\n");
+        assertThat(sections.get(6).text()).endsWith("        SHELF_SHARDS: !Ref ShelfShards\n");
         assertThat(TemplateSections.stale(readTemplate(), sections)).containsExactly("shard parameters",
                 "shard variables");
     }
