@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamRecord
 import com.amazonaws.services.lambda.runtime.events.models.dynamodb.StreamViewType;
 import io.tally.core.ShardSettings;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.store.SdkPriming;
 import io.tally.core.events.DomainEvent;
 import io.tally.core.users.User;
 import io.tally.stream.engine.BatchResult;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.crac.Core;
 import org.crac.Resource;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -27,7 +29,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * SnapStart priming of the stream functions: before Lambda takes the snapshot, a small synthetic batch (a user
  * inserted and renamed, the shared kernel every domain builds on) goes through what a real batch goes through, the
  * Lambda record conversion, the derivations, coalescing, the watermark writes and a PutEvents entry (its JSON), so
- * that the snapshot holds those classes loaded and initialized. It runs on its own engine over an in-memory store, with a publisher that
+ * that the snapshot holds those classes loaded and initialized; then the function's DynamoDB client reads a key no
+ * item has ({@link SdkPriming}), which primes the SDK's request path (marshalling, signing, the HTTP client). It runs on its own engine over an in-memory store, with a publisher that
  * builds the entries without sending them: nothing reaches DynamoDB or EventBridge, and the function's own meters
  * are untouched. Without SnapStart (no checkpoint) it never runs.
  */
@@ -36,17 +39,24 @@ final class Priming implements Resource {
     private static final String BUS = "priming";
 
     private final ShardSettings settings;
+    private final BooleanSupplier primeTable;
 
     Priming(ShardSettings settings) {
+        this(settings, () -> false);
+    }
+
+    /** @param primeTable primes the function's DynamoDB client's request path ({@link SdkPriming}), after the batch */
+    Priming(ShardSettings settings, BooleanSupplier primeTable) {
         this.settings = settings;
+        this.primeTable = primeTable;
     }
 
     /**
      * Registers a priming with the global CRaC context. The caller keeps the returned object: a context need not
      * hold its resources strongly.
      */
-    static Priming register(ShardSettings settings) {
-        Priming priming = new Priming(settings);
+    static Priming register(ShardSettings settings, BooleanSupplier primeTable) {
+        Priming priming = new Priming(settings, primeTable);
         Core.getGlobalContext().register(priming);
         return priming;
     }
@@ -104,6 +114,7 @@ final class Priming implements Resource {
     public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
         try {
             prime();
+            primeTable.getAsBoolean();
         } catch (RuntimeException e) {
             // Priming only saves time after a restore; a failure must not fail publishing the version.
             System.err.println("SnapStart priming of the stream function failed: " + e);

@@ -39,12 +39,13 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
      */
     public StreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
-        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
-                DomainRegistry.load().shardSettings()));
     }
 
+    /** As in Lambda, priming itself before a SnapStart snapshot. */
     private StreamHandler(StreamWiring.Processor processor) {
         this(processor.engine(), processor.afterInvocation());
+        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
+                DomainRegistry.load().shardSettings()), processor.primeTable());
     }
 
     StreamHandler(Engine engine) {

@@ -6,6 +6,7 @@ import io.tally.core.ShardSetting;
 import io.tally.core.ShardSettings;
 import io.tally.core.derive.CascadeRunner;
 import io.tally.core.domain.DomainRegistry;
+import io.tally.core.store.SdkPriming;
 import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.core.metrics.StageTag;
 import io.tally.stream.engine.DynamoDbDeadLetterSink;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import java.util.function.BooleanSupplier;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.dynamodb.streams.DynamoDbStreamsClient;
@@ -73,7 +75,8 @@ public final class StreamWiring {
      * An engine, what the handler runs after each invocation (flushing the metrics), and the check of the delivered
      * shard id.
      */
-    record Processor(Engine engine, Runnable afterInvocation, ShardIdentity identity) {
+    /** @param primeTable SnapStart priming of the table client's request path ({@link SdkPriming}) */
+    record Processor(Engine engine, Runnable afterInvocation, ShardIdentity identity, BooleanSupplier primeTable) {
     }
 
     private StreamWiring() {
@@ -120,7 +123,8 @@ public final class StreamWiring {
         }
         Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry,
                 ShardSettings.fromEnvironment(env, domains.shardSettings()), Engine.DEFAULT_WRITE_CONCURRENCY, identity);
-        return new Processor(engine, flusher::flush, identity);
+        return new Processor(engine, flusher::flush, identity,
+                () -> SdkPriming.readNothing(dynamoDbClient, tableName));
     }
 
     /**

@@ -38,12 +38,13 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
      */
     public WindowedStreamHandler() {
         this(StreamWiring.fromEnvironment(System.getenv()));
-        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
-                DomainRegistry.load().shardSettings()));
     }
 
+    /** As in Lambda, priming itself before a SnapStart snapshot. */
     private WindowedStreamHandler(StreamWiring.Processor processor) {
         this(processor.engine(), processor.afterInvocation(), processor.identity());
+        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
+                DomainRegistry.load().shardSettings()), processor.primeTable());
     }
 
     WindowedStreamHandler(Engine engine) {

@@ -39,11 +39,18 @@ class PrimingTest {
     }
 
     @Test
-    void beforeCheckpoint_primesWithoutThrowing_andRegistersOnAJvmWithoutCrac() throws Exception {
-        Priming priming = Priming.register(ShardSettings.DEFAULTS);
+    void beforeCheckpoint_primesTheBatchThenTheTableClient_withoutThrowing_andRegistersOnAJvmWithoutCrac() {
+        java.util.concurrent.atomic.AtomicInteger tableReads = new java.util.concurrent.atomic.AtomicInteger();
+        Priming priming = Priming.register(ShardSettings.DEFAULTS, () -> tableReads.incrementAndGet() < 0);
 
         assertThatCode(() -> priming.beforeCheckpoint(null)).doesNotThrowAnyException();
+        assertThat(tableReads).hasValue(1);
         priming.afterRestore(null);
+        // A client whose read fails (the priming's false) does not fail the checkpoint either.
+        Priming failing = Priming.register(ShardSettings.DEFAULTS, () -> {
+            throw new IllegalStateException("no table");
+        });
+        assertThatCode(() -> failing.beforeCheckpoint(null)).doesNotThrowAnyException();
     }
 
     @Test

@@ -11,7 +11,9 @@ import org.crac.Resource;
  * SnapStart priming of the writer function: before Lambda takes the snapshot, the handler serves a few synthetic
  * requests that are refused before any DynamoDB call (validation failures, an unknown route), so that the
  * snapshot holds the event translation, routing, JSON parsing, validation and error rendering already loaded and
- * initialized. Nothing is written; without SnapStart (no checkpoint) it never runs.
+ * initialized; then its DynamoDB client reads a key no item has ({@link io.tally.core.store.SdkPriming}), which
+ * primes the SDK's request path (marshalling, signing, the HTTP client). Nothing is written; without SnapStart (no
+ * checkpoint) it never runs.
  */
 final class Priming implements Resource {
     private static final String JSON = "application/json";
@@ -72,6 +74,7 @@ final class Priming implements Resource {
     public void beforeCheckpoint(org.crac.Context<? extends Resource> context) {
         try {
             handler.unmetered(this::prime);
+            handler.primeTableClient();
         } catch (RuntimeException e) {
             // Priming only saves time after a restore; a failure must not fail publishing the version.
             System.err.println("SnapStart priming of the writer function failed: " + e);

@@ -53,6 +53,7 @@ public final class WriterApi {
     private final Cursors cursors;
     private final ApiMetrics metrics;
     private final Authorization authorization;
+    private final java.util.function.BooleanSupplier tablePriming;
 
     /** With the default shard counts of the derived data. */
     public WriterApi(DynamoDbClient dynamo, String table, Clock clock, byte[] cursorSecret) {
@@ -90,6 +91,7 @@ public final class WriterApi {
             ShardSettings shards, String activityTable, Authorization authorization, MeterRegistry registry) {
         this.metrics = new ApiMetrics(registry);
         this.authorization = authorization;
+        this.tablePriming = () -> io.tally.core.store.SdkPriming.readNothing(dynamo, table);
         this.router = new Router(authorization);
         this.cursors = new Cursors(cursorSecret);
         RouteContext context = new RouteContext(dynamo, table, clock, Ids.timeOrdered(clock), cursors, shards, domains);
@@ -267,5 +269,13 @@ public final class WriterApi {
             return service.isThrottlingException() || service.statusCode() >= 500;
         }
         return e.retryable();
+    }
+
+    /**
+     * SnapStart priming of the table client's request path ({@link io.tally.core.store.SdkPriming}): one read of a key
+     * no item has; whether it was answered.
+     */
+    public boolean primeTableClient() {
+        return tablePriming.getAsBoolean();
     }
 }

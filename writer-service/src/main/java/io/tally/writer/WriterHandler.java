@@ -90,6 +90,11 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
         return api;
     }
 
+    /** SnapStart priming of the DynamoDB client's request path: one read of a key no item has ({@link WriterApi}). */
+    boolean primeTableClient() {
+        return api.primeTableClient();
+    }
+
     /** Runs {@code work} (SnapStart priming) without its requests counting: nothing flushed, the meters dropped after. */
     void unmetered(Runnable work) {
         unmetered = true;

@@ -35,14 +35,25 @@ class PrimingTest {
 
     @Test
     void beforeCheckpoint_primesWithoutThrowing_andRegistersOnAJvmWithoutCrac() throws Exception {
-        WriterHandler handler = handlerRefusingDynamoDb();
+        // The requests call nothing; then the client reads a key no item has, which fails here (nothing listens).
+        List<software.amazon.awssdk.core.SdkRequest> sent = new CopyOnWriteArrayList<>();
+        DynamoDbClient client = UnreachableDynamoDb.client(request -> {
+            sent.add(request);
+            throw software.amazon.awssdk.core.exception.SdkClientException.create("unreachable");
+        });
+        WriterHandler handler = new WriterHandler(new WriterApi(client, "tally", Clock.systemUTC(),
+                WriterConfig.DEVELOPMENT_SECRET));
         java.util.concurrent.atomic.AtomicInteger restored = new java.util.concurrent.atomic.AtomicInteger();
         Priming priming = Priming.register(handler, restored::incrementAndGet);
 
         assertThatCode(() -> priming.beforeCheckpoint(null)).doesNotThrowAnyException();
+        assertThat(sent).singleElement().isInstanceOfSatisfying(
+                software.amazon.awssdk.services.dynamodb.model.GetItemRequest.class, read -> {
+                    assertThat(read.tableName()).isEqualTo("tally");
+                    assertThat(read.key()).isEqualTo(io.tally.core.store.SdkPriming.NOTHING.toAttributeMap());
+                });
         assertThat(restored).hasValue(0);
         priming.afterRestore(null);
         assertThat(restored).hasValue(1);
-        assertThat(calls).isEmpty();
     }
 }
