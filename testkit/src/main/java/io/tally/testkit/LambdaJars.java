@@ -24,7 +24,8 @@ public final class LambdaJars {
 
     /**
      * Whether a jar entry has no place in a deployment package: DynamoDB Local, the Apache and Netty HTTP clients
-     * (the functions use the URL connection client), test libraries, module descriptors and signatures.
+     * (the functions use the URL connection client), test libraries, the deployment template and its YAML reader (only
+     * the local runner, the benchmark and the template generator read it), module descriptors and signatures.
      */
     public static boolean forbidden(String entry) {
         return entry.startsWith("software/amazon/dynamodb/services/local/")
@@ -35,6 +36,10 @@ public final class LambdaJars {
                 || entry.startsWith("org/apache/http/")
                 || entry.startsWith("org/junit/")
                 || entry.startsWith("org/assertj/")
+                // The deployment template and its YAML reader: only the runner, the benchmark and the generator read it.
+                || entry.startsWith("org/yaml/snakeyaml/")
+                || entry.startsWith("com/fasterxml/jackson/dataformat/yaml/")
+                || entry.equals("io/tally/infra/template.yaml")
                 || entry.endsWith("module-info.class")
                 || entry.endsWith(".SF");
     }
