@@ -207,7 +207,13 @@ class TemplateTest {
         assertThat(esm.path("Stream").asText()).isEqualTo("Table.StreamArn");
         assertThat(esm.path("StartingPosition").asText()).isEqualTo("TRIM_HORIZON");
         assertThat(esm.path("BatchSize").asInt()).isBetween(1, 10_000);
-        assertThat(esm.path("MaximumBatchingWindowInSeconds").asInt()).isBetween(0, 300);
+        // The batching window is the deployment's choice (README, "The batching window"): 0 unless set.
+        assertThat(esm.path("MaximumBatchingWindowInSeconds").asText()).isEqualTo("StreamBatchingWindowSeconds");
+        JsonNode window = template.path("Parameters").path("StreamBatchingWindowSeconds");
+        assertThat(window.path("Type").asText()).isEqualTo("Number");
+        assertThat(window.path("Default").asInt()).isZero();
+        assertThat(window.path("MinValue").asInt()).isZero();
+        assertThat(window.path("MaxValue").asInt()).isEqualTo(300);
         // docs/exactly-once.md: the watermarks are per shard, so one batch of a shard at a time.
         assertThat(esm.path("ParallelizationFactor").asInt()).isEqualTo(1);
         // The windowed handler needs the shard id, which only tumbling-window events carry.

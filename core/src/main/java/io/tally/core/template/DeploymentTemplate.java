@@ -12,9 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * The deployment's AWS SAM template ({@code infra/template.yaml}), read for the settings the local runtime shares
@@ -37,13 +37,13 @@ public final class DeploymentTemplate {
 
     private final JsonNode root;
     private final String origin;
-    /** JSON pointers of the values written with a CloudFormation tag ({@code !Ref}, {@code !Sub}, ...). */
-    private final Set<String> tagged;
+    /** JSON pointers of the values written with a CloudFormation tag ({@code !Ref}, {@code !Sub}, ...), to the tag. */
+    private final Map<String, String> tagged;
 
-    private DeploymentTemplate(JsonNode root, String origin, Set<String> tagged) {
+    private DeploymentTemplate(JsonNode root, String origin, Map<String, String> tagged) {
         this.root = root;
         this.origin = origin;
-        this.tagged = Set.copyOf(tagged);
+        this.tagged = Map.copyOf(tagged);
     }
 
     /** The template this build carries. */
@@ -70,7 +70,7 @@ public final class DeploymentTemplate {
 
     static DeploymentTemplate parse(byte[] yaml, String origin) {
         JsonNode root;
-        Set<String> tagged = new HashSet<>();
+        Map<String, String> tagged = new HashMap<>();
         try {
             root = YAML.readTree(yaml);
             // The tree drops tags (`!Ref Stage` reads as "Stage"), so find them in a pass over the tokens.
@@ -83,7 +83,7 @@ public final class DeploymentTemplate {
                     if (token.isStructStart()) {
                         context = context.getParent();
                     }
-                    tagged.add(context.pathAsPointer().toString());
+                    tagged.put(context.pathAsPointer().toString(), String.valueOf(parser.getTypeId()));
                 }
             }
         } catch (IOException e) {
@@ -156,7 +156,7 @@ public final class DeploymentTemplate {
                 throw problem(path + "." + name, "is missing");
             }
             String childPointer = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
-            if (tagged.contains(childPointer)) {
+            if (tagged.containsKey(childPointer)) {
                 throw problem(path + "." + name, "is a CloudFormation function (!Ref, !Sub, ...)");
             }
             return new Node(child, path + "." + name, childPointer);
@@ -170,7 +170,7 @@ public final class DeploymentTemplate {
             List<Node> items = new ArrayList<>();
             for (int i = 0; i < child.node.size(); i++) {
                 String itemPointer = child.pointer + "/" + i;
-                if (tagged.contains(itemPointer)) {
+                if (tagged.containsKey(itemPointer)) {
                     throw problem(child.path + "[" + i + "]", "is a CloudFormation function (!Ref, !Sub, ...)");
                 }
                 items.add(new Node(child.node.get(i), child.path + "[" + i + "]", itemPointer));
@@ -205,6 +205,26 @@ public final class DeploymentTemplate {
                 }
             }
             throw problem(child.path, "must be a literal whole number, not " + child.node);
+        }
+
+        /**
+         * A literal whole number, or a {@code !Ref} to a template parameter: then the parameter's literal
+         * {@code Default}, which is what the local runtime takes (a deployment may set the parameter to another value).
+         */
+        public int integerOrParameterDefault(String name) {
+            String childPointer = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
+            String tag = tagged.get(childPointer);
+            if (tag == null) {
+                return integer(name);
+            }
+            String parameter = node.path(name).asText();
+            JsonNode declared = root.path("Parameters").path(parameter).path("Default");
+            if (!tag.replace("!", "").equals("Ref") || !(declared.isIntegralNumber() && declared.canConvertToInt()
+                    || declared.isTextual() && declared.asText().trim().matches("-?[0-9]{1,9}"))) {
+                throw problem(path + "." + name, "is a CloudFormation function other than a !Ref to a parameter whose"
+                        + " Default is a literal whole number");
+            }
+            return declared.isTextual() ? Integer.parseInt(declared.asText().trim()) : declared.intValue();
         }
 
         public boolean bool(String name) {

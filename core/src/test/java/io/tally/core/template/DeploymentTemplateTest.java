@@ -43,6 +43,35 @@ class DeploymentTemplateTest {
     }
 
     @Test
+    void aRefToAParameter_readsItsDefault_whereTheLocalRuntimeTakesIt_andNothingElseDoes() {
+        DeploymentTemplate.Node thing = parse(TEMPLATE).resourceProperties("Thing", "AWS::Test::Thing");
+        assertThat(thing.integerOrParameterDefault("Tagged")).isEqualTo(5);
+        assertThat(thing.integerOrParameterDefault("Count")).isEqualTo(7);
+        assertThatThrownBy(() -> thing.integer("Tagged")).hasMessageContaining("CloudFormation function");
+        DeploymentTemplate.Node other = parse("""
+                Parameters:
+                  NoDefault:
+                    Type: Number
+                  Word:
+                    Type: String
+                    Default: many
+                Resources:
+                  Thing:
+                    Type: AWS::Test::Thing
+                    Properties:
+                      Missing: !Ref NoDefault
+                      NotANumber: !Ref Word
+                      Nowhere: !Ref Absent
+                      Substituted: !Sub "5"
+                """).resourceProperties("Thing", "AWS::Test::Thing");
+        for (String name : new String[] {"Missing", "NotANumber", "Nowhere", "Substituted"}) {
+            assertThatThrownBy(() -> other.integerOrParameterDefault(name)).as(name)
+                    .hasMessageContaining("Resources.Thing.Properties." + name)
+                    .hasMessageContaining("a !Ref to a parameter whose Default is a literal whole number");
+        }
+    }
+
+    @Test
     void shortFormTag_whereALiteralBelongs_isRefusedWithItsPath() {
         DeploymentTemplate.Node thing = parse(TEMPLATE).resourceProperties("Thing", "AWS::Test::Thing");
         assertThatThrownBy(() -> thing.text("Tagged"))

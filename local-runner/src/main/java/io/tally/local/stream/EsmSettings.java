@@ -90,7 +90,8 @@ public record EsmSettings(
      * The settings of the stream processor's event source mapping in a template. Every setting the poller
      * implements must be there as a literal, except those whose AWS default is also the deployment's choice
      * (MaximumBatchingWindowInSeconds 0, ParallelizationFactor 1, TumblingWindowInSeconds 0, no function response
-     * types, no filter), so that a setting can never silently take a local default that differs from AWS's.
+     * types, no filter), so that a setting can never silently take a local default that differs from AWS's. The
+     * batching window may be a {@code !Ref} to a template parameter: locally it is the parameter's default.
      */
     public static EsmSettings fromTemplate(DeploymentTemplate template) {
         DeploymentTemplate.Node p = template.streamEventSourceMapping();
@@ -100,7 +101,8 @@ public record EsmSettings(
                 : List.of();
         return new EsmSettings(
                 p.integer("BatchSize"),
-                p.has("MaximumBatchingWindowInSeconds") ? p.integer("MaximumBatchingWindowInSeconds") : 0,
+                p.has("MaximumBatchingWindowInSeconds")
+                        ? p.integerOrParameterDefault("MaximumBatchingWindowInSeconds") : 0,
                 p.integer("MaximumRetryAttempts"),
                 p.bool("BisectBatchOnFunctionError"),
                 p.integer("MaximumRecordAgeInSeconds"),

@@ -14,6 +14,19 @@ class EsmSettingsTest {
     private static final Path TEMPLATE = Path.of("..", "infra", "template.yaml");
 
     @Test
+    void theBatchingWindow_isTheTemplateParametersDefault(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws IOException {
+        String template = Files.readString(TEMPLATE);
+        String parameter = "  StreamBatchingWindowSeconds:\n    Type: Number\n    Default: 0\n";
+        assertThat(template).contains(parameter);
+        Path changed = dir.resolve("template.yaml");
+        Files.writeString(changed, template.replace(parameter, parameter.replace("Default: 0", "Default: 2")));
+
+        assertThat(EsmSettings.fromTemplate(DeploymentTemplate.read(changed)).maximumBatchingWindow())
+                .isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void defaults_areTheValuesOfTheAwsDeployment() {
         EsmSettings defaults = EsmSettings.defaults();
 
