@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -47,8 +48,11 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 public final class ShardedList {
     /** A number as DynamoDB answers it: no exponent, no leading zeros, no trailing zeros after the point. */
     private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]{0,37})(\\.[0-9]{0,37}[1-9])?");
-    private final ProjectionView<?, ?> view;
     private final TableIndex index;
+    /** What an entry renders as in the page. */
+    private final Function<Map<String, AttributeValue>, ?> render;
+    /** The counters of the entries' type, read from the table beside the index. */
+    private final List<String> counters;
     private final boolean numeric;
     private final ShardMerge<Map<String, AttributeValue>> merge;
     /** What a query asks of each entry: its type, fields and the parts of its position; not its counters. */
@@ -56,24 +60,19 @@ public final class ShardedList {
     /** The counters of the entries' type, read from the table, and the key to match them up by. */
     private final List<String> counted;
 
-    private ShardedList(ProjectionView<?, ?> view, TableIndex index) {
-        this.view = Objects.requireNonNull(view, "view");
+    private ShardedList(TableIndex index, Function<Map<String, AttributeValue>, ?> render, List<String> listed,
+                        List<String> counters) {
         this.index = Objects.requireNonNull(index, "index");
-        String hash = index.hash().attribute();
-        String range = index.range().attribute();
-        if (!view.type().indexKeys().contains(hash) || !view.type().indexKeys().contains(range)) {
-            throw new IllegalArgumentException(view.type().name() + " does not carry the keys of " + index.name()
-                    + " (" + hash + ", " + range + "): its index keys are " + view.type().indexKeys());
-        }
+        this.render = Objects.requireNonNull(render, "render");
         this.numeric = index.range().type() == ScalarAttributeType.N;
         Comparator<Position> bySort = numeric ? Comparator.comparing((Position p) -> new BigDecimal(p.sort()))
                 : Comparator.comparing(Position::sort);
         this.merge = new ShardMerge<>(this::position, bySort.thenComparing(Position::id).reversed());
-        this.listed = DerivedReads.listed(view.type(), TableSchema.PK, TableSchema.SK, range).stream()
-                .filter(attribute -> !view.type().counters().contains(attribute)).toList();
+        this.listed = List.copyOf(listed);
+        this.counters = List.copyOf(counters);
         List<String> counted = new ArrayList<>(List.of(TableSchema.PK, TableSchema.SK));
-        counted.addAll(view.type().counters());
-        this.counted = view.type().counters().isEmpty() ? List.of() : List.copyOf(counted);
+        counted.addAll(counters);
+        this.counted = counters.isEmpty() ? List.of() : List.copyOf(counted);
     }
 
     /**
@@ -83,7 +82,24 @@ public final class ShardedList {
      * @throws IllegalArgumentException for an index whose keys are not the entries' index keys
      */
     public static ShardedList of(ProjectionView<?, ?> view, TableIndex index) {
-        return new ShardedList(view, index);
+        String hash = index.hash().attribute();
+        String range = index.range().attribute();
+        if (!view.type().indexKeys().contains(hash) || !view.type().indexKeys().contains(range)) {
+            throw new IllegalArgumentException(view.type().name() + " does not carry the keys of " + index.name()
+                    + " (" + hash + ", " + range + "): its index keys are " + view.type().indexKeys());
+        }
+        List<String> listed = DerivedReads.listed(view.type(), TableSchema.PK, TableSchema.SK, range).stream()
+                .filter(attribute -> !view.type().counters().contains(attribute)).toList();
+        return new ShardedList(index, view::read, listed, view.type().counters());
+    }
+
+    /**
+     * Items listed whole (every attribute the index projects) from several partitions of a secondary index, each
+     * rendered by {@code render}: a list of entities, such as a user's favourites of every type merged from their
+     * type partitions.
+     */
+    public static ShardedList of(TableIndex index, Function<Map<String, AttributeValue>, ?> render) {
+        return new ShardedList(index, render, List.of(), List.of());
     }
 
     /**
@@ -92,15 +108,25 @@ public final class ShardedList {
      * @param scope what the cursor is good for: the list, its parameters and the number of partitions
      */
     public ApiResponse page(RouteContext context, ApiRequest request, String scope, List<String> partitions) {
+        return page(context, request, scope, partitions, () -> { });
+    }
+
+    /**
+     * {@link #page(RouteContext, ApiRequest, String, List)}, with {@code beforeReading} run once the limit and the
+     * cursor are found valid and before the index is read (the owner's existence, say: a 404 after a 400).
+     */
+    public ApiResponse page(RouteContext context, ApiRequest request, String scope, List<String> partitions,
+                            Runnable beforeReading) {
         int limit = Page.limit(request);
         List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"),
                 partitions.size(), this::isValid);
+        beforeReading.run();
         MergedPage<Map<String, AttributeValue>> page = merged(from, DerivedReads.readShards(context.dynamo(), from,
                 (shard, after) -> query(context.table(), partitions.get(shard), limit, after), this::position), limit);
         List<Map<String, AttributeValue>> items = counted.isEmpty() ? page.items()
                 : withCounters(page.items(), BatchReads.getAll(context.dynamo(), context.table(),
                         page.items().stream().map(ShardedList::key).toList(), counted));
-        return ApiResponse.ok(Page.body(items.stream().map(item -> Json.tree(view.read(item))).toList(),
+        return ApiResponse.ok(Page.body(items.stream().map(item -> Json.tree(render.apply(item))).toList(),
                 ShardMerge.encode(context.cursors(), scope, page.next())));
     }
 
@@ -155,18 +181,18 @@ public final class ShardedList {
      * an entry the read did not return (removed since the query) keeps none, which reads as zero.
      */
     List<Map<String, AttributeValue>> withCounters(List<Map<String, AttributeValue>> entries,
-                                                           List<Map<String, AttributeValue>> read) {
+                                                   List<Map<String, AttributeValue>> read) {
         Map<Key, Map<String, AttributeValue>> byKey = new HashMap<>();
         read.forEach(item -> byKey.put(key(item), item));
         return entries.stream().map(entry -> {
-            Map<String, AttributeValue> counters = byKey.get(key(entry));
-            if (counters == null) {
+            Map<String, AttributeValue> counted = byKey.get(key(entry));
+            if (counted == null) {
                 return entry;
             }
             Map<String, AttributeValue> merged = new HashMap<>(entry);
-            view.type().counters().forEach(counter -> {
-                if (counters.containsKey(counter)) {
-                    merged.put(counter, counters.get(counter));
+            counters.forEach(counter -> {
+                if (counted.containsKey(counter)) {
+                    merged.put(counter, counted.get(counter));
                 }
             });
             return merged;

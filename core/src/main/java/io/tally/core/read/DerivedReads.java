@@ -78,11 +78,14 @@ public final class DerivedReads {
         return get(table, key, List.of(TableSchema.PK));
     }
 
-    /** One page of one index partition, highest range key first; one item more than the page. */
+    /**
+     * One page of one index partition, highest range key first; one item more than the page; the named attributes, or
+     * every one the index projects when none is named.
+     */
     public static QueryRequest indexQuery(String table, String index, String hashAttribute, String partition,
                                           List<String> attributes, int limit, Map<String, AttributeValue> startKey) {
         Map<String, String> names = new HashMap<>();
-        String projection = projection(attributes, names);
+        String projection = attributes.isEmpty() ? null : projection(attributes, names);
         names.put("#partition", hashAttribute);
         return QueryRequest.builder()
                 .tableName(table)

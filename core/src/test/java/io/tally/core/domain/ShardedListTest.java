@@ -169,6 +169,17 @@ class ShardedListTest {
     }
 
     @Test
+    void itemsListedWhole_areQueriedWithoutAProjection_andRenderedAsTheirReaderSays() {
+        ShardedList whole = ShardedList.of(BY_TIME_INDEX, item -> item.get("cardId").s());
+        QueryRequest request = whole.query("t", "S#0", 10, null);
+        assertThat(request.projectionExpression()).isNull();
+        assertThat(request.expressionAttributeNames()).containsOnlyKeys("#partition");
+        assertThat(request.limit()).isEqualTo(11);
+        assertThat(whole.withCounters(List.of(Map.of("pk", s("CARD#c1"), "sk", s("#CARD#"))), List.of()))
+                .containsExactly(Map.of("pk", s("CARD#c1"), "sk", s("#CARD#")));
+    }
+
+    @Test
     void anIndexWhoseKeysTheEntriesDoNotCarry_isRefused() {
         assertThatThrownBy(() -> ShardedList.of(BY_STARS, BY_TIME_INDEX)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not carry the keys of ByTime");

@@ -1,16 +1,9 @@
 package io.tally.domains.favs;
 
-import io.tally.core.Items;
-import io.tally.core.MalformedItemException;
 import io.tally.core.TableSchema;
-import io.tally.core.Timestamps;
 import io.tally.core.http.ApiException;
 import io.tally.core.read.BatchReads;
 import io.tally.core.read.DerivedReads;
-import io.tally.core.read.ShardMerge.MergedPage;
-import io.tally.core.read.ShardMerge.Position;
-import io.tally.core.read.ShardMerge.Resume;
-import io.tally.core.read.ShardMerge;
 import io.tally.core.store.ChangedMeanwhile;
 import io.tally.core.store.Condition;
 import io.tally.core.store.Query;
@@ -21,19 +14,17 @@ import io.tally.core.store.TypedTable;
 import io.tally.core.users.Users;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 
 /**
- * Favourites and their tag links (functions 1 to 4 and 7 to 10 of seed 004) and the domain's read side: the client's
- * answer to each refused write, and the positions of the merged list of all types.
+ * Favourites and their tag links (functions 1 to 4 and 7 to 10 of seed 004) and the domain's read side, and the
+ * client's answer to each refused write.
  */
 final class FavStore {
     /** Queries of one search page at most: a filter that matches little must not read a partition whole. */
@@ -48,10 +39,6 @@ final class FavStore {
             Set.of(TableSchema.PK, TableSchema.SK, FavKeys.LINK_TAG_TYPE_KEY, FavKeys.CLIPPED_KEY);
     static final Set<String> SEARCH_KEY =
             Set.of(TableSchema.PK, TableSchema.SK, FavKeys.SEARCH_KEY, FavKeys.CLIPPED_KEY);
-
-    /** All types, newest first: the type partitions of FavouritesByType merged by clip time, then id, descending. */
-    static final ShardMerge<Map<String, AttributeValue>> ALL_TYPES = new ShardMerge<>(FavStore::position,
-            Comparator.comparing(Position::sort).thenComparing(Position::id).reversed());
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -89,42 +76,6 @@ final class FavStore {
                         FavKeys.byTag(userId, tagId)), limit, start, BY_TAG_KEY)
                 : links.page(newestFirst(FavKeys.LINKS_BY_TAG_TYPE_INDEX, FavKeys.LINK_TAG_TYPE_KEY,
                         FavKeys.byTagAndType(userId, tagId, type)), limit, start, BY_TAG_TYPE_KEY);
-    }
-
-    /** Function 3: one page of every type, merged from the type partitions that are not exhausted. */
-    MergedPage<Map<String, AttributeValue>> all(String userId, List<Resume> from, int limit) {
-        return ALL_TYPES.merge(from, DerivedReads.readShards(dynamo, from,
-                (shard, after) -> allTypesShard(userId, shard, limit, after), FavStore::position), limit);
-    }
-
-    /** One shard of the merge: the type {@code shard} (in declaration order) after a position. */
-    private QueryRequest allTypesShard(String userId, int shard, int limit, Position after) {
-        FavouriteType type = FavouriteType.values()[shard];
-        Map<String, AttributeValue> start = null;
-        if (after != null) {
-            start = new HashMap<>(FavKeys.favourite(userId, after.id()).toAttributeMap());
-            start.put(FavKeys.FAV_TYPE_KEY, AttributeValue.fromS(FavKeys.byType(userId, type)));
-            start.put(FavKeys.CLIPPED_KEY,
-                    AttributeValue.fromS(FavKeys.clipped(Timestamps.parse(after.sort()), after.id())));
-        }
-        // One item more than the page, so that a shard which returns fewer is known to be exhausted.
-        return newestFirst(FavKeys.FAVOURITES_BY_TYPE_INDEX, FavKeys.FAV_TYPE_KEY,
-                FavKeys.byType(userId, type)).request(table, limit + 1, start);
-    }
-
-    /** Where a favourite (or a {@code LastEvaluatedKey} of FavouritesByType) sits: its clip time and its id. */
-    static Position position(Map<String, AttributeValue> item) {
-        String clipped = Items.string(item, FavKeys.CLIPPED_KEY);
-        int hash = clipped.indexOf('#');
-        if (hash < 0) {
-            throw new MalformedItemException("clippedKey '" + clipped + "' is not <clippedAt>#<favouriteId>");
-        }
-        return new Position(clipped.substring(0, hash), clipped.substring(hash + 1));
-    }
-
-    /** A position from a cursor must be one {@link #position} could have produced. */
-    static boolean isValidPosition(Position position) {
-        return DerivedReads.isTimeAndId(position);
     }
 
     /**

@@ -1,9 +1,9 @@
 package io.tally.domains.favs;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.Ids;
 import io.tally.core.domain.EntityResource;
 import io.tally.core.domain.RouteContext;
+import io.tally.core.domain.ShardedList;
 import io.tally.core.http.Access;
 import io.tally.core.http.ApiException;
 import io.tally.core.http.ApiRequest;
@@ -11,18 +11,13 @@ import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Body;
 import io.tally.core.http.Field;
 import io.tally.core.http.Fields;
-import io.tally.core.http.Json;
-import io.tally.core.http.Page;
 import io.tally.core.http.Router;
-import io.tally.core.read.ShardMerge.MergedPage;
-import io.tally.core.read.ShardMerge.Resume;
-import io.tally.core.read.ShardMerge;
 import io.tally.core.store.QueryPage;
 import io.tally.core.users.Users;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * Functions 1 to 4 and 8 to 10 of seed 004: collect, un-collect, get, list (all, by type, by tag, by tag and type)
@@ -38,6 +33,8 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
     static final int QUERY_MAX = 200;
     static final int QUERY_WORDS_MAX = 10;
     private static final Field<String> FAVOURITE_ID = Field.id("favouriteId");
+    /** Function 3, all types newest first: the type partitions of FavouritesByType, merged by clip time and key. */
+    private static final ShardedList ALL_TYPES = ShardedList.of(FavKeys.FAVOURITES_BY_TYPE, Favourite::listed);
     /** One of {@link FavouriteType#VALUES}, which the handler checks. */
     private static final Field<String> TYPE = Field.string("type", 1, 20).required();
     private static final Field<String> TITLE = Field.string("title", 1, TITLE_MAX).required();
@@ -103,14 +100,9 @@ record FavouriteRoutes(RouteContext context, FavStore favourites, TagStore tags)
                 return favourites.byType(userId, type, limit, start);
             }, Favourite::listed);
         }
-        int limit = Page.limit(request);
-        int types = FavouriteType.values().length;
-        List<Resume> from = ShardMerge.decode(context.cursors(), scope, request.queryParameter("cursor"), types,
-                FavStore::isValidPosition);
-        favourites.requireUser(userId);
-        MergedPage<Map<String, AttributeValue>> page = favourites.all(userId, from, limit);
-        List<ObjectNode> items = page.items().stream().map(item -> Json.tree(Favourite.listed(item))).toList();
-        return ApiResponse.ok(Page.body(items, ShardMerge.encode(context.cursors(), scope, page.next())));
+        List<String> partitions = Arrays.stream(FavouriteType.values()).map(each -> FavKeys.byType(userId, each))
+                .toList();
+        return ALL_TYPES.page(context, request, scope, partitions, () -> favourites.requireUser(userId));
     }
 
     /** Function 10: every word of {@code q} in the title, the last as a prefix; newest first. */
