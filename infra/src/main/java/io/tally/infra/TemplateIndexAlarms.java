@@ -2,7 +2,6 @@ package io.tally.infra;
 
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.domain.TableIndex;
-import java.util.List;
 
 /**
  * The throttle alarms of the table's global secondary indexes in the deployment template, generated from the indexes
@@ -33,12 +32,6 @@ final class TemplateIndexAlarms {
     /** The logical id of an index's alarm: its name's letters and digits. */
     static String id(TableIndex index, String kind) {
         return "Index" + index.name().replaceAll("[^A-Za-z0-9]", "") + kind + "ThrottleAlarm";
-    }
-
-    /** The ids of every index alarm, for the registry's indexes. */
-    static List<String> ids(DomainRegistry registry) {
-        return registry.indexes().stream().filter(index -> !index.local())
-                .flatMap(index -> List.of(id(index, "Read"), id(index, "Write")).stream()).toList();
     }
 
     private static void alarm(StringBuilder yaml, TableIndex index, String kind, String description) {

@@ -4,8 +4,6 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
-import io.tally.core.ShardSettings;
-import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.Engine;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +42,7 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
     /** As in Lambda, priming itself before a SnapStart snapshot. */
     private StreamHandler(StreamWiring.Processor processor) {
         this(processor.engine(), processor.afterInvocation());
-        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
-                DomainRegistry.load().shardSettings()), processor.primeTable());
+        priming = Priming.register(processor.shards(), processor.primeTable());
     }
 
     StreamHandler(Engine engine) {

@@ -75,8 +75,12 @@ public final class StreamWiring {
      * An engine, what the handler runs after each invocation (flushing the metrics), and the check of the delivered
      * shard id.
      */
-    /** @param primeTable SnapStart priming of the table client's request path ({@link SdkPriming}) */
-    record Processor(Engine engine, Runnable afterInvocation, ShardIdentity identity, BooleanSupplier primeTable) {
+    /**
+     * @param shards     the shard counts the engine derives with, which the SnapStart priming's batch takes too
+     * @param primeTable SnapStart priming of the table client's request path ({@link SdkPriming})
+     */
+    record Processor(Engine engine, Runnable afterInvocation, ShardIdentity identity, ShardSettings shards,
+                     BooleanSupplier primeTable) {
     }
 
     private StreamWiring() {
@@ -121,9 +125,10 @@ public final class StreamWiring {
                     + " settings are {}", undeclared, undeclared.size() == 1 ? "it" : "them",
                     domains.shardSettings().stream().map(ShardSetting::variable).toList());
         }
-        Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry,
-                ShardSettings.fromEnvironment(env, domains.shardSettings()), Engine.DEFAULT_WRITE_CONCURRENCY, identity);
-        return new Processor(engine, flusher::flush, identity,
+        ShardSettings shards = ShardSettings.fromEnvironment(env, domains.shardSettings());
+        Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry, shards,
+                Engine.DEFAULT_WRITE_CONCURRENCY, identity);
+        return new Processor(engine, flusher::flush, identity, shards,
                 () -> SdkPriming.readNothing(dynamoDbClient, tableName));
     }
 

@@ -5,8 +5,6 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
-import io.tally.core.ShardSettings;
-import io.tally.core.domain.DomainRegistry;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import java.util.ArrayList;
@@ -43,8 +41,7 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
     /** As in Lambda, priming itself before a SnapStart snapshot. */
     private WindowedStreamHandler(StreamWiring.Processor processor) {
         this(processor.engine(), processor.afterInvocation(), processor.identity());
-        priming = Priming.register(ShardSettings.fromEnvironment(System.getenv(),
-                DomainRegistry.load().shardSettings()), processor.primeTable());
+        priming = Priming.register(processor.shards(), processor.primeTable());
     }
 
     WindowedStreamHandler(Engine engine) {

@@ -57,8 +57,6 @@ public final class ShardedList {
     private final ShardMerge<Map<String, AttributeValue>> merge;
     /** What a query asks of each entry: its type, fields and the parts of its position; not its counters. */
     private final List<String> listed;
-    /** The counters of the entries' type, read from the table, and the key to match them up by. */
-    private final List<String> counted;
 
     private ShardedList(TableIndex index, Function<Map<String, AttributeValue>, ?> render, List<String> listed,
                         List<String> counters) {
@@ -70,9 +68,6 @@ public final class ShardedList {
         this.merge = new ShardMerge<>(this::position, bySort.thenComparing(Position::id).reversed());
         this.listed = List.copyOf(listed);
         this.counters = List.copyOf(counters);
-        List<String> counted = new ArrayList<>(List.of(TableSchema.PK, TableSchema.SK));
-        counted.addAll(counters);
-        this.counted = counters.isEmpty() ? List.of() : List.copyOf(counted);
     }
 
     /**
@@ -123,9 +118,9 @@ public final class ShardedList {
         beforeReading.run();
         MergedPage<Map<String, AttributeValue>> page = merged(from, DerivedReads.readShards(context.dynamo(), from,
                 (shard, after) -> query(context.table(), partitions.get(shard), limit, after), this::position), limit);
-        List<Map<String, AttributeValue>> items = counted.isEmpty() ? page.items()
+        List<Map<String, AttributeValue>> items = counters.isEmpty() ? page.items()
                 : withCounters(page.items(), BatchReads.getAll(context.dynamo(), context.table(),
-                        page.items().stream().map(ShardedList::key).toList(), counted));
+                        page.items().stream().map(ShardedList::key).toList(), countersAndKey()));
         return ApiResponse.ok(Page.body(items.stream().map(item -> Json.tree(render.apply(item))).toList(),
                 ShardMerge.encode(context.cursors(), scope, page.next())));
     }
@@ -136,12 +131,18 @@ public final class ShardedList {
         return merge.merge(from, reads, limit);
     }
 
+    /** What the table read of a page's entries asks for: their key, to match them up by, and their counters. */
+    private List<String> countersAndKey() {
+        List<String> attributes = new ArrayList<>(List.of(TableSchema.PK, TableSchema.SK));
+        attributes.addAll(counters);
+        return attributes;
+    }
+
     /** One page of one partition, after a position; one item more than the page. */
     QueryRequest query(String table, String partition, int limit, Position after) {
         Map<String, AttributeValue> start = null;
         if (after != null) {
-            String[] key = after.id().split("\n", -1);
-            start = new HashMap<>(new Key(key[0], key[1]).toAttributeMap());
+            start = new HashMap<>(tableKey(after).toAttributeMap());
             start.put(index.hash().attribute(), AttributeValue.fromS(partition));
             start.put(index.range().attribute(), numeric ? AttributeValue.fromN(after.sort())
                     : AttributeValue.fromS(after.sort()));
@@ -165,11 +166,16 @@ public final class ShardedList {
 
     /** A position from a cursor must be one {@link #position} could have produced. */
     boolean isValid(Position position) {
-        String[] key = position.id().split("\n", -1);
-        if (key.length != 2 || key[0].isEmpty() || key[1].isEmpty()) {
+        if (tableKey(position) == null) {
             return false;
         }
         return numeric ? NUMBER.matcher(position.sort()).matches() : !position.sort().isEmpty();
+    }
+
+    /** The table key a position's id holds ({@code <pk>\n<sk>}), or null when it holds none. */
+    private static Key tableKey(Position position) {
+        String[] key = position.id().split("\n", -1);
+        return key.length == 2 && !key[0].isEmpty() && !key[1].isEmpty() ? new Key(key[0], key[1]) : null;
     }
 
     private static Key key(Map<String, AttributeValue> item) {

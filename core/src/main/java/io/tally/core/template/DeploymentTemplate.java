@@ -155,7 +155,7 @@ public final class DeploymentTemplate {
             if (child == null || child.isNull()) {
                 throw problem(path + "." + name, "is missing");
             }
-            String childPointer = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
+            String childPointer = childPointer(name);
             if (tagged.containsKey(childPointer)) {
                 throw problem(path + "." + name, "is a CloudFormation function (!Ref, !Sub, ...)");
             }
@@ -212,8 +212,7 @@ public final class DeploymentTemplate {
          * {@code Default}, which is what the local runtime takes (a deployment may set the parameter to another value).
          */
         public int integerOrParameterDefault(String name) {
-            String childPointer = pointer + "/" + name.replace("~", "~0").replace("/", "~1");
-            String tag = tagged.get(childPointer);
+            String tag = tagged.get(childPointer(name));
             if (tag == null) {
                 return integer(name);
             }
@@ -225,6 +224,11 @@ public final class DeploymentTemplate {
                         + " Default is a literal whole number");
             }
             return declared.isTextual() ? Integer.parseInt(declared.asText().trim()) : declared.intValue();
+        }
+
+        /** The JSON pointer of a property of this node (its name escaped as RFC 6901 says). */
+        private String childPointer(String name) {
+            return pointer + "/" + name.replace("~", "~0").replace("/", "~1");
         }
 
         public boolean bool(String name) {

@@ -7,6 +7,7 @@ import io.tally.core.Key;
 import io.tally.core.ShardSettings;
 import io.tally.core.derive.Contribution;
 import io.tally.core.derive.Document;
+import io.tally.core.read.StatsJson;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,11 +90,10 @@ public final class ProjectionView<T extends Record, P extends Record> implements
         });
         Arrays.stream(projection.getRecordComponents()).filter(component -> !component.getType().isPrimitive())
                 .forEach(component -> schema.optional(component.getName()));
-        counters.stream().filter(counter -> Arrays.stream(projection.getRecordComponents())
-                .anyMatch(component -> component.getName().equals(counter))).forEach(schema::notStored);
-        this.fields = schema.build();
         this.counted = counters.stream().filter(counter -> Arrays.stream(projection.getRecordComponents())
                 .anyMatch(component -> component.getName().equals(counter))).toList();
+        counted.forEach(schema::notStored);
+        this.fields = schema.build();
     }
 
     /**
@@ -151,8 +151,7 @@ public final class ProjectionView<T extends Record, P extends Record> implements
     public P read(Map<String, software.amazon.awssdk.services.dynamodb.model.AttributeValue> entry) {
         Items.expectType(entry, type.entityType());
         Map<String, Object> counters = new java.util.HashMap<>();
-        counted.forEach(counter -> counters.put(counter,
-                entry.containsKey(counter) ? Items.number(entry, counter) : 0L));
+        counted.forEach(counter -> counters.put(counter, StatsJson.counter(entry, counter)));
         return fields.fields(entry, counters);
     }
 
