@@ -98,4 +98,22 @@ final class AloneModes {
         // DynamoDB Local leaves non-daemon threads behind.
         System.exit(0);
     }
+
+    /** The CPU-confined model alone: writes its figures, its plot and its section, then renders the page again. */
+    static void awsModel(BenchOptions options) throws IOException {
+        java.nio.file.Path logs = java.nio.file.Files.createDirectories(options.modelJson.toAbsolutePath().getParent()
+                .resolve("aws-model-logs"));
+        io.tally.bench.model.ModelResults results = io.tally.bench.model.ModelRun.run(new io.tally.bench.model.ModelRun.Settings(
+                options.modelScale, options.seed, options.modelSeconds,
+                io.tally.bench.model.ModelRun.plans(options.modelShares, options.modelRepeats, options.modelWindows,
+                        options.modelMemories, options.modelTuningRepeats),
+                options.modelPutEvents, logs));
+        Bench.writeJson(options.modelJson, results);
+        String section = io.tally.bench.model.ModelReport.section(results);
+        System.out.println(section);
+        java.nio.file.Path markdown = options.modelJson.resolveSibling("aws-model.md");
+        java.nio.file.Files.writeString(markdown, section);
+        LOG.info("wrote {} and {}", options.modelJson, markdown);
+        System.exit(0);
+    }
 }

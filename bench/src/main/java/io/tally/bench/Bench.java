@@ -70,6 +70,10 @@ public final class Bench {
             AloneModes.writer(options);
             return;
         }
+        if (options.awsModel) {
+            AloneModes.awsModel(options);
+            return;
+        }
         if (options.awsLatency) {
             AloneModes.awsLatency(options);
             return;

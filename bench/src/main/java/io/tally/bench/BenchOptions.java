@@ -143,10 +143,77 @@ final class BenchOptions {
             + "DynamoDB Local keeps within the model, from 1 to 100 (default: ${DEFAULT-VALUE})")
     double awsTimeScale = 5;
 
+    @Option(names = "--aws-model", description = "mode: the CPU-confined model of the deployed stream function "
+            + "(needs a writable cgroup CPU controller: root)")
+    boolean awsModel;
+
+    @Option(names = "--model-seconds", paramLabel = "S", description = "how long records arrive in each steady-rate "
+            + "run of the model (default: ${DEFAULT-VALUE})")
+    int modelSeconds = 30;
+
+    @Option(names = "--model-repeats", paramLabel = "N", description = "repeats of each rate at the default memory "
+            + "(default: ${DEFAULT-VALUE})")
+    int modelRepeats = 5;
+
+    @Option(names = "--model-shares", paramLabel = "LIST", split = ",", converter = Share.class, description = "shares "
+            + "of a partition's write limit for the rates, 0 a backlog (default: 0,0.1,0.5,0.8,1)")
+    List<Double> modelShares = List.of(0.0, 0.1, 0.5, 0.8, 1.0);
+
+    @Option(names = "--model-windows", paramLabel = "LIST", split = ",", converter = Share.class, description = "the "
+            + "cost frontier's batching windows in seconds besides the template's, at 10, 50 and 80% of a partition; "
+            + "none: --model-windows= (default: 0.5,1,5)")
+    List<Double> modelWindows = List.of(0.5, 1.0, 5.0);
+
+    @Option(names = "--model-memories", paramLabel = "LIST", split = ",", converter = Memory.class, description = "memory sizes (MB) the "
+            + "tuning runs compare, each with C1 only and full tiering; none: --model-memories= (default: "
+            + "512,1024,1769,3008)")
+    List<Integer> modelMemories = List.of(512, 1024, 1769, 3008);
+
+    @Option(names = "--model-tuning-repeats", paramLabel = "N", description = "repeats of each tuning run "
+            + "(default: ${DEFAULT-VALUE})")
+    int modelTuningRepeats = 3;
+
+    @Option(names = "--model-scale", paramLabel = "K", description = "how many times slower time runs in the model "
+            + "(default: ${DEFAULT-VALUE})")
+    double modelScale = 5;
+
+    @Option(names = "--model-put-events", paramLabel = "N", description = "PutEvents calls a second the shard's "
+            + "function may make: its share of the account's quota (default: ${DEFAULT-VALUE}, 2,400 a second over "
+            + "10 shards)")
+    double modelPutEvents = 240;
+
+    @Option(names = "--model-json", paramLabel = "FILE", description = "the model's figures (default: "
+            + "${DEFAULT-VALUE})")
+    Path modelJson = Path.of("bench/results/aws-model.json");
+
+    @Option(names = "--model-plot", paramLabel = "FILE", description = "the cost frontier plot (default: "
+            + "${DEFAULT-VALUE})")
+    Path modelPlot = Path.of("bench/results/aws-frontier.png");
+
+    /** A memory size in MB; blank for none ("--model-memories="). */
+    static final class Memory implements CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            if (value.isBlank()) {
+                return null;
+            }
+            try {
+                return Integer.valueOf(value.trim());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException("--model-memories takes whole numbers of MB,"
+                        + " comma-separated: " + value);
+            }
+        }
+    }
+
     /** A share of the partition's limit, spaces allowed around it. */
     static final class Share implements CommandLine.ITypeConverter<Double> {
         @Override
         public Double convert(String value) {
+            if (value.isBlank()) {
+                // "--model-windows=": an empty list.
+                return Double.NaN;
+            }
             try {
                 return Double.valueOf(value.trim());
             } catch (NumberFormatException e) {
@@ -235,6 +302,26 @@ final class BenchOptions {
         }
         if (!(awsTimeScale >= 1 && awsTimeScale <= 100)) {
             throw new IllegalArgumentException("--aws-time-scale takes a factor from 1 (real time) to 100");
+        }
+        awsShares = awsShares.stream().filter(share -> !share.isNaN()).toList();
+        modelShares = modelShares.stream().filter(share -> !share.isNaN()).toList();
+        modelWindows = modelWindows.stream().filter(window -> !window.isNaN()).toList();
+        modelMemories = modelMemories.stream().filter(java.util.Objects::nonNull).toList();
+        if (modelSeconds < 1 || modelRepeats < 1 || modelTuningRepeats < 1) {
+            throw new IllegalArgumentException("--model-seconds, --model-repeats and --model-tuning-repeats must be"
+                    + " positive");
+        }
+        if (modelShares.stream().anyMatch(share -> !(share >= 0 && share <= 5))
+                || modelWindows.stream().anyMatch(window -> !(window > 0 && window <= 300))) {
+            throw new IllegalArgumentException("--model-shares takes shares from 0 (a backlog) to 5, --model-windows"
+                    + " batching windows from above 0 to 300 seconds");
+        }
+        if (modelMemories.stream().anyMatch(memory -> memory < 128 || memory > 10_240)) {
+            throw new IllegalArgumentException("--model-memories takes Lambda memory sizes, 128 to 10240 MB");
+        }
+        if (!(modelScale >= 1 && modelScale <= 100) || !(modelPutEvents >= 0)) {
+            throw new IllegalArgumentException("--model-scale takes a factor from 1 to 100, --model-put-events a rate"
+                    + " of 0 (no quota) or more");
         }
         if (records < 1) {
             throw new IllegalArgumentException("--records must be positive");

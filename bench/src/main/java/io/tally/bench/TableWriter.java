@@ -17,7 +17,7 @@ import software.amazon.awssdk.services.dynamodb.model.PutRequest;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /** Bulk writes of base items: BatchWriteItem on parallel threads, keeping the order of writes to one item. */
-final class TableWriter {
+public final class TableWriter {
     static final int BATCH = 25;
 
     private TableWriter() {
@@ -28,7 +28,7 @@ final class TableWriter {
      * one key twice, so every item sees its writes (and its stream records) in workload order; the derived data
      * only depends on that order, not on the interleaving of different items.
      */
-    static void write(DynamoDbClient client, String table, List<Write> writes, int threads) {
+    public static void write(DynamoDbClient client, String table, List<Write> writes, int threads) {
         List<List<Write>> lanes = partition(writes, threads);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

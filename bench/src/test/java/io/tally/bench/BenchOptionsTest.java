@@ -79,4 +79,22 @@ class BenchOptionsTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--aws-latency", "--aws-seconds", "0"}))
                 .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--aws-seconds");
     }
+
+    @Test
+    void theModelsListsCanBeEmptiedAndItsRangesAreChecked() {
+        BenchOptions options = BenchOptions.parse(new String[]{"--aws-model", "--model-shares", "0.8",
+                "--model-windows=", "--model-memories=", "--model-repeats", "2"});
+        assertThat(options.awsModel).isTrue();
+        assertThat(options.modelShares).containsExactly(0.8);
+        assertThat(options.modelWindows).isEmpty();
+        assertThat(options.modelMemories).isEmpty();
+        assertThat(options.modelRepeats).isEqualTo(2);
+        assertThat(BenchOptions.parse(new String[0]).modelMemories).containsExactly(512, 1024, 1769, 3008);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--model-memories", "64"}))
+                .hasMessageContaining("--model-memories");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--model-windows", "0"}))
+                .hasMessageContaining("--model-windows");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--model-memories", "lots"}))
+                .hasMessageContaining("whole numbers");
+    }
 }

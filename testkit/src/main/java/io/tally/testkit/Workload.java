@@ -111,6 +111,22 @@ public final class Workload {
     }
 
     /**
+     * At least {@code count} writes of every domain on the class path that has a workload part, those in the default
+     * mix and those only asked for (orgs, ...), picked by their weights, without poison.
+     */
+    public static List<Write> writesOfEveryDomain(long seed, double skew, int count) {
+        return collect(count, sink -> {
+            Workload workload = new Workload(sink, seed, skew, false);
+            for (Domain domain : workload.registry.domains()) {
+                if (domain.workload(workload.context).isPresent()) {
+                    workload.with(domain.name());
+                }
+            }
+            return workload;
+        }, Workload::step);
+    }
+
+    /**
      * At least {@code count} writes of a part made here over the workload's context (a domain's part in another shape,
      * say the benchmark's tag-heavy favourites), without poison.
      */

@@ -43,4 +43,32 @@ class LatencyModelTest {
         assertThatThrownBy(() -> new LatencyModel(List.of(once, once), once))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theHeavyTailedModelKeepsTheMedianAndTheP99AndReachesItsP999() {
+        LatencyModel.Operation update = LatencyModel.awsHeavyTailed().of("DynamoDB", "UpdateItem");
+        LatencyModel.Operation thin = LatencyModel.aws().of("DynamoDB", "UpdateItem");
+        assertThat(update.p999Millis()).isEqualTo(update.p99Millis() * 4);
+        Random random = new Random(11);
+        double[] heavy = new double[400_000];
+        double[] light = new double[heavy.length];
+        for (int i = 0; i < heavy.length; i++) {
+            heavy[i] = update.drawNanos(random) / 1e6;
+            light[i] = thin.drawNanos(random) / 1e6;
+        }
+        Arrays.sort(heavy);
+        Arrays.sort(light);
+        assertThat(heavy[heavy.length / 2]).isCloseTo(update.p50Millis(), withPercentage(3));
+        assertThat(heavy[(int) (heavy.length * 0.99)]).isCloseTo(update.p99Millis(), withPercentage(4));
+        assertThat(heavy[(int) (heavy.length * 0.999)]).isCloseTo(update.p999Millis(), withPercentage(10));
+        // The thin model's own p99.9 is far below: the tail is what changed.
+        assertThat(light[(int) (light.length * 0.999)]).isLessThan(update.p999Millis() / 2);
+        assertThat(heavy[heavy.length - 1]).isLessThanOrEqualTo(update.p999Millis() * LatencyModel.Operation.TAIL_CAP);
+    }
+
+    @Test
+    void refusesAP999BelowTheP99() {
+        assertThatThrownBy(() -> new LatencyModel.Operation("DynamoDB", "GetItem", 3, 9, 8, "x"))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
 }

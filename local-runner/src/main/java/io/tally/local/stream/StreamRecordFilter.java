@@ -12,7 +12,7 @@ import software.amazon.event.ruler.Machine;
  * ({@link StreamRecordJson}, what Lambda's filter reads), is matched against the patterns with AWS's Event Ruler, the
  * matcher behind the pattern syntax, and kept when any of them matches. Without patterns every record is kept.
  */
-final class StreamRecordFilter {
+public final class StreamRecordFilter {
     private static final StreamRecordFilter KEEP_ALL = new StreamRecordFilter(null);
 
     /** Null when there are no patterns. */
@@ -27,7 +27,7 @@ final class StreamRecordFilter {
      *
      * @throws IllegalArgumentException when Event Ruler refuses a pattern (Lambda would refuse the mapping)
      */
-    static StreamRecordFilter of(List<String> patterns) {
+    public static StreamRecordFilter of(List<String> patterns) {
         if (patterns.isEmpty()) {
             return KEEP_ALL;
         }
@@ -44,7 +44,7 @@ final class StreamRecordFilter {
     }
 
     /** Whether the record is delivered to the function. */
-    boolean keeps(Record record, String streamArn) {
+    public boolean keeps(Record record, String streamArn) {
         return machine == null || keeps(StreamRecordJson.record(record, streamArn));
     }
 

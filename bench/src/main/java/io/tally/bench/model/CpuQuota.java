@@ -1,0 +1,118 @@
+package io.tally.bench.model;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * A share of a CPU for a process: a control group of the kernel's CPU controller whose bandwidth quota lets its
+ * processes run {@code cores} of a core (CFS bandwidth control: {@code quota} microseconds of CPU per {@code period}),
+ * the mechanism container runtimes use for a CPU limit. cgroup v1 ({@code /sys/fs/cgroup/cpu}, files
+ * {@code cpu.cfs_quota_us} and {@code cpu.cfs_period_us}) and v2 ({@code cpu.max}) are both handled. Creating one
+ * needs write access to the hierarchy (root, or a delegated subtree); {@link #create} says so when it has none.
+ */
+final class CpuQuota implements AutoCloseable {
+    static final Path V1 = Path.of("/sys/fs/cgroup/cpu");
+    static final Path V2 = Path.of("/sys/fs/cgroup");
+
+    private final Path dir;
+    private final boolean v2;
+
+    private CpuQuota(Path dir, boolean v2) {
+        this.dir = dir;
+        this.v2 = v2;
+    }
+
+    /**
+     * A new group that runs its processes {@code cores} of a core, measured over {@code periodMicros}.
+     *
+     * @throws IllegalStateException when no CPU controller can be written here, with what it needs
+     */
+    static CpuQuota create(String name, double cores, long periodMicros) {
+        if (!(cores > 0) || periodMicros < 1_000 || periodMicros > 1_000_000) {
+            throw new IllegalArgumentException("a quota needs a positive share and a period of 1 ms to 1 s");
+        }
+        long quota = Math.max(1_000, Math.round(cores * periodMicros));
+        try {
+            if (Files.isWritable(V1.resolve("cpu.cfs_quota_us"))) {
+                Path dir = Files.createDirectories(V1.resolve(name));
+                Files.writeString(dir.resolve("cpu.cfs_period_us"), Long.toString(periodMicros));
+                Files.writeString(dir.resolve("cpu.cfs_quota_us"), Long.toString(quota));
+                return new CpuQuota(dir, false);
+            }
+            Path controllers = V2.resolve("cgroup.controllers");
+            if (Files.isReadable(controllers) && Files.readString(controllers).contains("cpu")
+                    && Files.isWritable(V2.resolve("cgroup.subtree_control"))) {
+                String enabled = Files.readString(V2.resolve("cgroup.subtree_control"));
+                if (!enabled.contains("cpu")) {
+                    Files.writeString(V2.resolve("cgroup.subtree_control"), "+cpu");
+                }
+                Path dir = Files.createDirectories(V2.resolve(name));
+                Files.writeString(dir.resolve("cpu.max"), quota + " " + periodMicros);
+                return new CpuQuota(dir, true);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw unavailable(e.toString());
+        }
+        throw unavailable("neither " + V1.resolve("cpu.cfs_quota_us") + " (cgroup v1) nor " + V2.resolve("cpu.max")
+                + " (cgroup v2) can be written");
+    }
+
+    private static IllegalStateException unavailable(String why) {
+        return new IllegalStateException("the CPU-confined model gives the function process a share of a core"
+                + " through the kernel's CPU controller, and cannot here (" + why + "): run it as root, or in a"
+                + " cgroup v2 subtree delegated to this user");
+    }
+
+    /** Moves a process (all its threads) into the group. */
+    void add(long pid) {
+        try {
+            Files.writeString(dir.resolve("cgroup.procs"), Long.toString(pid));
+        } catch (IOException e) {
+            throw new IllegalStateException("could not move process " + pid + " into " + dir + ": " + e, e);
+        }
+    }
+
+    /** CPU time the group's processes used so far, in nanoseconds, or -1 when the controller does not say. */
+    long usageNanos() {
+        try {
+            if (v2) {
+                for (String line : Files.readAllLines(dir.resolve("cpu.stat"))) {
+                    if (line.startsWith("usage_usec ")) {
+                        return Long.parseLong(line.substring(11).trim()) * 1_000;
+                    }
+                }
+                return -1;
+            }
+            Path usage = dir.getParent().getParent().resolve("cpuacct").resolve(dir.getFileName()).resolve("cpuacct.usage");
+            return Files.isReadable(usage) ? Long.parseLong(Files.readString(usage).trim()) : -1;
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Times the quota held the group back ({@code nr_throttled}), or -1 when the controller does not say. */
+    long throttledPeriods() {
+        try {
+            for (String line : Files.readAllLines(dir.resolve("cpu.stat"))) {
+                if (line.toLowerCase(Locale.ROOT).startsWith("nr_throttled ")) {
+                    return Long.parseLong(line.substring(13).trim());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** Removes the group, once its processes have ended. */
+    @Override
+    public void close() {
+        try {
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // A process still in it: the kernel refuses; the group stays, empty once it ends.
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.tally.bench.model;
+
+import io.tally.bench.aws.LatencyModel;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The page section of the CPU-confined model ({@link ModelResults}): the assumptions with their sources, the rates
+ * (median of the repeats and their spread), the cost frontier, the tuning runs and the targets.
+ */
+public final class ModelReport {
+    /** Target: a backlog's records a second per shard, at the default memory (1,000 a second with 1.5x headroom). */
+    static final double TARGET_RECORDS_PER_SEC = 1_500;
+    /** Target: freshness p99 at 80% of a partition, stream delay included. */
+    static final double TARGET_P99_MILLIS = 1_000;
+
+    private ModelReport() {
+    }
+
+    public static String section(ModelResults results) {
+        StringBuilder md = new StringBuilder();
+        md.append("## On AWS, modelled: the deployed function under its CPU\n\n");
+        md.append("Run ").append(results.date()).append(" with `--aws-model` (command in the README). The stream"
+                + " processor function runs as in Lambda, in a process of its own: the deployed handler"
+                + " (`WindowedStreamHandler`) built from its environment, each batch's JSON read by the Lambda"
+                + " runtime's own serialization, the template's `JAVA_TOOL_OPTIONS` (`")
+                .append(results.javaToolOptions()).append("`), under the share of one core its memory buys. Every"
+                + " figure is in the model's time (time ran ").append(fmt(results.timeScale(), 0))
+                .append(" times slower; DynamoDB Local and a local event bus did the work).\n\n");
+        assumptions(md, results);
+        rates(md, results);
+        frontier(md, results);
+        tuning(md, results);
+        return md.toString();
+    }
+
+    private static void assumptions(StringBuilder md, ModelResults results) {
+        md.append("### Assumptions and their sources\n\n| What | The model | Source |\n|---|---|---|\n");
+        md.append("| CPU | memory / 1,769 MB of a core (").append(fmt(results.defaultMemory() / ModelRun.MEGABYTES_PER_VCPU, 2))
+                .append(" at ").append(results.defaultMemory()).append(" MB), as a CFS bandwidth quota on one core"
+                        + " of this host (a quota of the share divided by the time scale, a 20 ms period in the"
+                        + " model's time); a host core counts as a Lambda vCPU | Lambda Developer Guide, \"Configure"
+                        + " Lambda function memory\": 1,769 MB has the equivalent of one vCPU; the host core's speed"
+                        + " against Lambda's is not known (an assumption) |\n");
+        md.append("| Heap | 85% of the memory setting | an assumption |\n");
+        md.append("| Stream delay | log-normal, p50 ").append(fmt(results.streamDelay()[0], 0)).append(" ms, p99 ")
+                .append(fmt(results.streamDelay()[1], 0)).append(" ms, from the write to the record being readable,"
+                        + " calibrated so that on an idle shard it, the wait for the next of four polls a second and"
+                        + " one GetRecords call give the published p50 and p99 (published p10/p50/p90/p99: ")
+                .append(joined(results.streamDelayFit()[0])).append(" ms; the model's: ")
+                .append(joined(results.streamDelayFit()[1])).append(" ms) | ").append(StreamDelay.SOURCE)
+                .append(" |\n");
+        md.append("| Partition throttling | 1,000 write units a second per partition key value, a second's worth"
+                + " saved up; a refused write fails with `ProvisionedThroughputExceededException` before it reaches"
+                + " the table and the SDK retries it (its back-off stretched by the time scale); one unit per item"
+                + " write, two per transactional item | DynamoDB Developer Guide, \"Partitions and data"
+                + " distribution\" (1,000 WCU a second per partition); the bucket's size is an assumption |\n");
+        md.append("| PutEvents quota | ").append(fmt(results.putEventsPerSecond(), 0)).append(" calls a second for"
+                + " the shard's function (a refused call fails with `ThrottlingException`) | Amazon EventBridge"
+                + " quotas: PutEvents 2,400 requests a second in us-east-2 (10,000 in us-east-1), per account and"
+                + " Region; the share of 10 shards is an assumption |\n");
+        md.append("| Echo | every item the function writes comes back as a stream record a stream delay later; the"
+                + " mapping reads it (a place in a GetRecords page of at most 1,000) and its filter drops it; as many"
+                + " echoes reach the shard as its function writes | the template's `FilterCriteria`; the even spread"
+                + " over partitions is an assumption |\n");
+        md.append("| Mapping | `BatchSize` ").append(results.batchSize()).append(", one invocation at a time, four"
+                + " polls a second of an idle shard, the batching window as each run says, a tumbling window of 60 s |"
+                + " Lambda Developer Guide, \"Using AWS Lambda with Amazon DynamoDB\"; the template |\n");
+        md.append("| Workload | every seed domain's writes (the parts only asked for too), Zipf-skewed, recorded in"
+                + " DynamoDB Local and replayed as one shard | `Workload.writesOfEveryDomain` |\n\n");
+        md.append("Call latencies (each drawn afresh per attempt; beyond the p99 a Pareto tail through the p99.9):\n\n");
+        md.append("| Service | Operation | p50 ms | p99 ms | p99.9 ms | Source |\n|---|---|---:|---:|---:|---|\n");
+        for (LatencyModel.Operation operation : results.model()) {
+            md.append("| ").append(operation.service()).append(" | ").append(operation.operation()).append(" | ")
+                    .append(fmt(operation.p50Millis(), 0)).append(" | ").append(fmt(operation.p99Millis(), 0))
+                    .append(" | ").append(fmt(operation.p999Millis(), 0)).append(" | ").append(operation.source())
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void rates(StringBuilder md, ModelResults results) {
+        List<ModelResults.Point> rates = group(results, "rates");
+        if (rates.isEmpty()) {
+            return;
+        }
+        md.append("### Rates at the template's memory and window\n\nMedian of the repeats, [lowest, highest] beside"
+                + " it. Freshness runs from the write to the return of the invocation that applied it.\n\n");
+        md.append("| Arriving | Repeats | Kept up | Records/s | p50 ms | p99 ms | p99.9 ms | Write units/record |"
+                + " CPU ms/record | Echo/record | Throttled writes | Throttled PutEvents | Exact |\n"
+                + "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (double share : shares(rates)) {
+            List<ModelResults.Point> runs = rates.stream().filter(p -> p.share() == share).toList();
+            md.append("| ").append(share == 0 ? "backlog" : fmt(share * 100, 0) + "% (" + fmt(share
+                            * ModelRun.PARTITION_WRITES_PER_SEC, 0) + "/s)").append(" | ").append(runs.size())
+                    .append(" | ").append(runs.stream().filter(ModelResults.Point::keptUp).count()).append(" of ")
+                    .append(runs.size()).append(" | ").append(spread(runs, ModelResults.Point::recordsPerSec, 0))
+                    .append(" | ").append(spread(runs, p -> p.freshness()[0], 0)).append(" | ")
+                    .append(spread(runs, p -> p.freshness()[1], 0)).append(" | ")
+                    .append(spread(runs, p -> p.freshness()[2], 0)).append(" | ")
+                    .append(spread(runs, ModelResults.Point::writeUnitsPerRecord, 2)).append(" | ")
+                    .append(spread(runs, ModelResults.Point::cpuMillisPerRecord, 3)).append(" | ")
+                    .append(spread(runs, ModelResults.Point::echoPerRecord, 2)).append(" | ")
+                    .append(runs.stream().mapToLong(ModelResults.Point::throttledWrites).sum()).append(" | ")
+                    .append(runs.stream().mapToLong(ModelResults.Point::throttledPutEvents).sum()).append(" | ")
+                    .append(runs.stream().allMatch(ModelResults.Point::exact) ? "yes" : "**no**").append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static void frontier(StringBuilder md, ModelResults results) {
+        List<ModelResults.Point> frontier = new ArrayList<>(group(results, "frontier"));
+        frontier.addAll(group(results, "rates").stream().filter(p -> ModelRun.FRONTIER_SHARES.contains(p.share()))
+                .toList());
+        if (group(results, "frontier").isEmpty()) {
+            return;
+        }
+        md.append("### The cost frontier: write units against freshness, by batching window\n\n"
+                + "![Write units per record against freshness p99](bench/results/aws-frontier.png)\n\n"
+                + "| Window s | Arriving | Runs | Write units/record | p50 ms | p99 ms | Records/invocation |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|\n");
+        Set<Double> windows = new LinkedHashSet<>();
+        frontier.stream().map(ModelResults.Point::window).sorted().forEach(windows::add);
+        for (double window : windows) {
+            for (double share : ModelRun.FRONTIER_SHARES) {
+                List<ModelResults.Point> runs = frontier.stream().filter(p -> p.window() == window
+                        && p.share() == share).toList();
+                if (runs.isEmpty()) {
+                    continue;
+                }
+                md.append("| ").append(fmt(window, 1)).append(" | ").append(fmt(share * 100, 0)).append("% | ")
+                        .append(runs.size()).append(" | ")
+                        .append(spread(runs, ModelResults.Point::writeUnitsPerRecord, 2)).append(" | ")
+                        .append(spread(runs, p -> p.freshness()[0], 0)).append(" | ")
+                        .append(spread(runs, p -> p.freshness()[1], 0)).append(" | ")
+                        .append(spread(runs, p -> (double) p.processed() / Math.max(1, p.invocations()), 0))
+                        .append(" |\n");
+            }
+        }
+        md.append('\n');
+    }
+
+    private static void tuning(StringBuilder md, ModelResults results) {
+        List<ModelResults.Point> tuning = group(results, "tuning");
+        if (tuning.isEmpty()) {
+            return;
+        }
+        md.append("### Memory and JIT flags, side by side (a backlog each)\n\n"
+                + "| Memory MB | vCPU | JIT | Runs | Records/s | CPU ms/record | Write units/record | Exact |\n"
+                + "|---:|---:|---|---:|---:|---:|---:|---|\n");
+        Set<Integer> memories = new LinkedHashSet<>();
+        tuning.stream().map(ModelResults.Point::memory).sorted().forEach(memories::add);
+        for (int memory : memories) {
+            for (String jit : List.of(ModelRun.C1, ModelRun.TIERED)) {
+                List<ModelResults.Point> runs = tuning.stream().filter(p -> p.memory() == memory
+                        && p.jit().equals(jit)).toList();
+                if (runs.isEmpty()) {
+                    continue;
+                }
+                md.append("| ").append(memory).append(" | ").append(fmt(runs.get(0).cores(), 2)).append(" | ")
+                        .append(jit.equals(ModelRun.C1) ? "C1 only (the template's)" : "full tiering").append(" | ")
+                        .append(runs.size()).append(" | ").append(spread(runs, ModelResults.Point::recordsPerSec, 0))
+                        .append(" | ").append(spread(runs, ModelResults.Point::cpuMillisPerRecord, 3)).append(" | ")
+                        .append(spread(runs, ModelResults.Point::writeUnitsPerRecord, 2)).append(" | ")
+                        .append(runs.stream().allMatch(ModelResults.Point::exact) ? "yes" : "**no**").append(" |\n");
+            }
+        }
+        md.append('\n');
+    }
+
+    private static List<ModelResults.Point> group(ModelResults results, String group) {
+        return results.points().stream().filter(p -> p.group().equals(group)).toList();
+    }
+
+    private static List<Double> shares(List<ModelResults.Point> points) {
+        Set<Double> shares = new LinkedHashSet<>();
+        points.stream().map(ModelResults.Point::share).sorted().forEach(shares::add);
+        return List.copyOf(shares);
+    }
+
+    /** The median of a figure over runs, with [lowest, highest] when there is more than one run. */
+    static String spread(List<ModelResults.Point> runs, ToDoubleFunction<ModelResults.Point> figure, int decimals) {
+        double[] m = ModelResults.medianAndSpread(runs.stream().map(p -> figure.applyAsDouble(p)).toList());
+        return runs.size() == 1 ? fmt(m[0], decimals)
+                : fmt(m[0], decimals) + " [" + fmt(m[1], decimals) + ", " + fmt(m[2], decimals) + "]";
+    }
+
+    private static String joined(double[] values) {
+        List<String> parts = new ArrayList<>();
+        for (double value : values) {
+            parts.add(fmt(value, 0));
+        }
+        return String.join(", ", parts);
+    }
+
+    static String fmt(double value, int decimals) {
+        return String.format(Locale.ROOT, "%,." + decimals + "f", value);
+    }
+}

@@ -1,0 +1,301 @@
+package io.tally.bench.model;
+
+import io.tally.bench.TableWriter;
+import io.tally.bench.aws.LatencyModel;
+import io.tally.core.ShardSettings;
+import io.tally.core.TableDefinition;
+import io.tally.core.domain.Derivations;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.template.DeploymentTemplate;
+import io.tally.core.workload.Write;
+import io.tally.local.events.EventRules;
+import io.tally.local.events.LocalEventBus;
+import io.tally.local.stream.EsmSettings;
+import io.tally.local.stream.StreamRecordFilter;
+import io.tally.local.stream.TumblingWindowBatchInvoker;
+import io.tally.stream.StreamWiring;
+import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.VerificationReport;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
+import io.tally.testkit.Workload;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+
+/**
+ * The CPU-confined model: the deployed stream processor function ({@code WindowedStreamHandler}) in a process of its
+ * own with the share of one core its memory setting buys ({@link FunctionProcess}, {@link CpuQuota}), the template's
+ * JIT flags, every AWS call at a heavy-tailed latency with throttling and a PutEvents quota ({@link ModelInterceptor}),
+ * fed by a model of the stream and its event source mapping with the stream's own delay and the echo of the
+ * function's writes ({@link ModeledShard}), while DynamoDB Local and a local event bus do the work. Time runs
+ * {@code scale} times slower; every figure is the model's. Each run has a fresh table and function process, starts
+ * with a backlog of {@value #WARM_UP} records (not reported: the JIT's warm-up), and ends with the oracle.
+ */
+public final class ModelRun {
+    private static final Logger LOG = LoggerFactory.getLogger(ModelRun.class);
+    /** A partition's write limit (DynamoDB Developer Guide, "Partitions and data distribution"). */
+    static final double PARTITION_WRITES_PER_SEC = 1_000;
+    /** Lambda's vCPU for a function: one at 1,769 MB, in proportion below (Lambda Developer Guide, "memory"). */
+    static final double MEGABYTES_PER_VCPU = 1_769;
+    /** Records of a backlog run (all there at the start). */
+    static final int BACKLOG = 4_000;
+    /** Records of the backlog each run starts with, unreported. */
+    static final int WARM_UP = 2_000;
+    /** The CFS period of the quota, in the model's time. */
+    static final Duration CPU_PERIOD = Duration.ofMillis(20);
+    /** JIT settings by name: the template's, and full tiered compilation. */
+    static final String C1 = "c1";
+    static final String TIERED = "tiered";
+
+    /**
+     * One run to make.
+     *
+     * @param share 0 for a backlog
+     */
+    public record Plan(String group, int memory, String jit, double window, double share, int repeat) {
+    }
+
+    /**
+     * What the mode is given.
+     *
+     * @param seconds            how long records arrive at a steady rate
+     * @param putEventsPerSecond the PutEvents calls a second the shard's function may make
+     */
+    public record Settings(double scale, long seed, int seconds, List<Plan> plans, double putEventsPerSecond,
+                           Path logs) {
+    }
+
+    private final Settings settings;
+    private final LocalDynamoDbServer server;
+    private final DynamoDbClient admin;
+    private final LocalEventBus bus;
+    private final DeploymentTemplate template = DeploymentTemplate.bundled();
+    private final EsmSettings esm = EsmSettings.fromTemplate(template);
+    private final Derivations derivations = DomainRegistry.load().derivations(ShardSettings.DEFAULTS);
+    private final LatencyModel.Operation getRecords =
+            LatencyModel.awsHeavyTailed().of("DynamoDB Streams", "GetRecords");
+    private final StreamDelay delay = StreamDelay.calibrated(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
+    private int tables;
+
+    private ModelRun(Settings settings, LocalDynamoDbServer server, LocalEventBus bus) {
+        this.settings = settings;
+        this.server = server;
+        this.admin = server.client();
+        this.bus = bus;
+    }
+
+    /** Runs every plan on a DynamoDB Local and an event bus of its own. */
+    public static ModelResults run(Settings settings) {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start();
+             LocalEventBus bus = LocalEventBus.start(LocalEventBus.Settings.of("127.0.0.1", 0,
+                     Files.createTempDirectory("tally-model-bus")), EventRules.of("bench", List.of()))) {
+            return new ModelRun(settings, server, bus).run();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the local event bus did not start", e);
+        }
+    }
+
+    private ModelResults run() {
+        double most = settings.plans().stream().mapToDouble(Plan::share).max().orElse(0);
+        int needed = WARM_UP + Math.max(10_000, (int) Math.ceil(PARTITION_WRITES_PER_SEC * most * settings.seconds()));
+        List<Record> shard = recordShard(needed);
+        List<ModelResults.Point> points = new ArrayList<>();
+        int n = 0;
+        for (Plan plan : settings.plans()) {
+            n++;
+            ModelResults.Point point = point(plan, shard);
+            points.add(point);
+            LOG.info("model {}/{}: {} {} MB {} window {} s at {}: {} of {} records, {} records/s, freshness p50 {} ms"
+                            + " p99 {} ms p99.9 {} ms, {} write units and {} ms CPU a record, exact {}", n,
+                    settings.plans().size(), plan.group(), plan.memory(), plan.jit(), plan.window(),
+                    plan.share() == 0 ? "backlog" : Math.round(plan.share() * 100) + "%", point.processed(),
+                    point.arrived(), Math.round(point.recordsPerSec()), Math.round(point.freshness()[0]),
+                    Math.round(point.freshness()[1]), Math.round(point.freshness()[2]),
+                    String.format("%.2f", point.writeUnitsPerRecord()),
+                    String.format("%.3f", point.cpuMillisPerRecord()), point.exact());
+        }
+        double[][] fit = delay.fit(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
+        return new ModelResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
+                LatencyModel.awsHeavyTailed().operations(), new double[] {delay.p50Millis(), delay.p99Millis()}, fit,
+                esm.batchSize(), javaToolOptions(), defaultMemory(), settings.scale(), settings.putEventsPerSecond(),
+                points);
+    }
+
+    static final String RECORDING = "model-rec";
+    /** The shares of a partition the cost frontier runs at. */
+    static final List<Double> FRONTIER_SHARES = List.of(0.1, 0.5, 0.8);
+
+    /**
+     * The runs of a full model: each share at the template's memory and window, every repeat (repeats interleaved,
+     * so that the machine's drift spreads over all shares); the cost frontier (each window at 10, 50 and 80% of a
+     * partition); the tuning backlogs (each memory with C1 only and with full tiering, side by side, each repeat).
+     */
+    public static List<Plan> plans(List<Double> shares, int repeats, List<Double> windows, List<Integer> memories,
+                                   int tuningRepeats) {
+        DeploymentTemplate template = DeploymentTemplate.bundled();
+        int memory = template.tree().path("Parameters").path("StreamProcessorMemorySize").path("Default").asInt();
+        double window = EsmSettings.fromTemplate(template).maximumBatchingWindow().toMillis() / 1e3;
+        List<Plan> plans = new ArrayList<>();
+        for (int repeat = 1; repeat <= repeats; repeat++) {
+            for (double share : shares) {
+                plans.add(new Plan("rates", memory, C1, window, share, repeat));
+            }
+        }
+        for (double other : windows) {
+            for (double share : FRONTIER_SHARES) {
+                plans.add(new Plan("frontier", memory, C1, other, share, 1));
+            }
+        }
+        for (int repeat = 1; repeat <= tuningRepeats && !memories.isEmpty(); repeat++) {
+            for (int size : memories) {
+                plans.add(new Plan("tuning", size, C1, window, 0, repeat));
+                plans.add(new Plan("tuning", size, TIERED, window, 0, repeat));
+            }
+        }
+        return plans;
+    }
+
+    /** The template's {@code JAVA_TOOL_OPTIONS} for every function. */
+    String javaToolOptions() {
+        return template.tree().path("Globals").path("Function").path("Environment").path("Variables")
+                .path("JAVA_TOOL_OPTIONS").asText();
+    }
+
+    int defaultMemory() {
+        return template.tree().path("Parameters").path("StreamProcessorMemorySize").path("Default").asInt();
+    }
+
+    /**
+     * One shard's records: a skewed mix of every domain's writes (the parts only asked for too), recorded in a table
+     * and read back from its stream, its shards one after the other, each in its order.
+     */
+    private List<Record> recordShard(int needed) {
+        String recording = RECORDING;
+        admin.createTable(TableDefinition.createTableRequest(recording));
+        TableWriter.write(admin, recording, Workload.writesOfEveryDomain(settings.seed(), 1.1, needed + needed / 10), 4);
+        Map<String, List<Record>> stream = new TreeMap<>(StreamReader.readAll(server.streamsClient(), recording,
+                (shardId, record) -> record));
+        List<Record> shard = new ArrayList<>();
+        stream.values().forEach(shard::addAll);
+        LOG.info("model: {} records of {} recorded shards as one shard", shard.size(), stream.size());
+        if (shard.size() < needed) {
+            throw new IllegalStateException("the recording gave " + shard.size() + " records, " + needed + " needed");
+        }
+        return shard;
+    }
+
+    private ModelResults.Point point(Plan plan, List<Record> shard) {
+        String table = "model-" + (++tables);
+        // No stream on the run's table: DynamoDB Local slows down with every record a table's stream holds. The
+        // function's events name the recording's stream and its first shard, which its shard check finds listed.
+        admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
+                .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
+        String streamArn = StreamReader.streamArn(server.streamsClient(), RECORDING);
+        String shardId = StreamReader.shards(server.streamsClient(), streamArn).get(0).shardId();
+        double cores = plan.memory() / MEGABYTES_PER_VCPU;
+        long seed = settings.seed() + table.hashCode();
+        ModeledShard.Mapping mapping = new ModeledShard.Mapping(esm.batchSize(), plan.window(), settings.scale(), delay,
+                getRecords, StreamRecordFilter.of(esm.filterPatterns()), shardId, streamArn);
+        int arriving = plan.share() == 0 ? Math.min(BACKLOG, shard.size() - WARM_UP)
+                : (int) Math.round(plan.share() * PARTITION_WRITES_PER_SEC * settings.seconds());
+        List<Record> measured = shard.subList(WARM_UP, WARM_UP + arriving);
+        long period = Math.round(CPU_PERIOD.toNanos() / 1e3 * settings.scale());
+        try (FunctionProcess function = FunctionProcess.start(launch(plan, table, seed));
+             CpuQuota quota = CpuQuota.create("tally-model-" + ProcessHandle.current().pid() + "-" + tables,
+                     cores / settings.scale(), period)) {
+            quota.add(function.pid());
+            Echoes echo = new Echoes(delay, settings.scale(), seed);
+            function.echoTo(echo);
+            TumblingWindowBatchInvoker invoker = new TumblingWindowBatchInvoker("tally-stream-processor", streamArn,
+                    esm.tumblingWindow(), function, Duration.ofMinutes(10), Clock.systemUTC());
+            ModeledShard modeled = new ModeledShard(mapping, invoker, echo, seed, 1);
+            modeled.run(shard.subList(0, WARM_UP), Double.POSITIVE_INFINITY, Duration.ZERO, Duration.ofSeconds(120));
+            double units = function.counter("writeUnits");
+            long cpu = function.cpuNanos();
+            long echoed = echo.seen();
+            ModeledShard.Outcome outcome = modeled.run(measured,
+                    plan.share() == 0 ? Double.POSITIVE_INFINITY : plan.share() * PARTITION_WRITES_PER_SEC,
+                    Duration.ofSeconds(settings.seconds()), Duration.ofSeconds(plan.share() == 0 ? 120 : 30));
+            int processed = Math.max(1, outcome.processed());
+            double unitsPerRecord = (function.counter("writeUnits") - units) / processed;
+            double cpuPerRecord = (function.cpuNanos() - cpu) / 1e6 / processed;
+            invoker.endWindows();
+            VerificationReport check = verify(table, shard.subList(0, WARM_UP + outcome.processed()));
+            List<Double> freshness = outcome.freshnessMillis();
+            return new ModelResults.Point(plan.group(), plan.memory(), plan.jit(), cores, plan.window(), plan.share(),
+                    plan.repeat(), outcome.arrived(), outcome.processed(), outcome.seconds(), outcome.recordsPerSec(),
+                    outcome.keptUp(), new double[] {ModelResults.percentile(freshness, 50),
+                    ModelResults.percentile(freshness, 99), ModelResults.percentile(freshness, 99.9),
+                    ModelResults.percentile(freshness, 100)}, outcome.invocations(), outcome.busySeconds(),
+                    unitsPerRecord, cpuPerRecord, (double) (echo.seen() - echoed) / processed,
+                    (long) function.counter("throttledWrites"), (long) function.counter("throttledPutEvents"),
+                    (long) function.counter("lateCalls"), (long) function.counter("calls"),
+                    outcome.failedInvocations(), exact(check), check.differences().size(), check.undoneCascades().size());
+        }
+    }
+
+    private FunctionProcess.Launch launch(Plan plan, String table, long seed) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("TABLE_NAME", table);
+        env.put("AWS_REGION", "us-east-1");
+        env.put("AWS_ACCESS_KEY_ID", "local");
+        env.put("AWS_SECRET_ACCESS_KEY", "local");
+        env.put("EVENT_BUS_NAME", bus.busName());
+        env.put("EVENT_SOURCE", StreamWiring.DEFAULT_EVENT_SOURCE);
+        env.put("DYNAMODB_ENDPOINT", server.endpoint().toString());
+        env.put("EVENTBRIDGE_ENDPOINT", bus.endpoint().toString());
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put(ModelState.SCALE, Double.toString(settings.scale()));
+        properties.put(ModelState.SEED, Long.toString(seed));
+        if (settings.putEventsPerSecond() > 0) {
+            properties.put(ModelState.PUT_EVENTS_PER_SECOND, Double.toString(settings.putEventsPerSecond()));
+        }
+        String jit = plan.jit().equals(C1) ? javaToolOptions() : "-XX:+TieredCompilation";
+        return new FunctionProcess.Launch(jit, (int) (plan.memory() * 0.85), Runtime.getRuntime().availableProcessors() - 1,
+                env, properties, settings.logs().resolve(table + ".log"));
+    }
+
+    /**
+     * Whether the derived data equals the recomputation. Cascades the oracle finds undone do not count against it:
+     * the recording was written without a stream processor, so the base items its records leave still hold what a
+     * cascade would have removed (a deleted team's memberships), and the function's cascade, run against a table
+     * without those items, removed nothing. They are reported apart.
+     */
+    static boolean exact(VerificationReport check) {
+        return check.differences().isEmpty() && check.behindItems() == 0;
+    }
+
+    /** The oracle: the base items the processed records leave are written next to the derived ones; the rebuild compares. */
+    private VerificationReport verify(String table, List<Record> processed) {
+        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> base = new LinkedHashMap<>();
+        for (Record record : processed) {
+            if (record.dynamodb().hasNewImage()) {
+                base.put(record.dynamodb().keys(), record.dynamodb().newImage());
+            } else {
+                base.remove(record.dynamodb().keys());
+            }
+        }
+        TableWriter.write(admin, table, base.values().stream().map(Write::put).toList(), 4);
+        // Without the stream: the derived items carry the modelled shard's sequence numbers, not the table stream's
+        // (which holds the echo), so the rebuild compares every derived item with the recomputation from the scan.
+        return new Rebuilder(admin, null, table, derivations, 2).verify();
+    }
+}

@@ -1,0 +1,111 @@
+package io.tally.bench.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tally.bench.TableWriter;
+import io.tally.core.ShardSettings;
+import io.tally.core.TableDefinition;
+import io.tally.core.domain.DomainRegistry;
+import io.tally.core.workload.Write;
+import io.tally.local.events.EventRules;
+import io.tally.local.events.LocalEventBus;
+import io.tally.local.stream.InvocationResult;
+import io.tally.local.stream.TumblingWindowBatchInvoker;
+import io.tally.stream.rebuild.Rebuilder;
+import io.tally.stream.rebuild.VerificationReport;
+import io.tally.testkit.LocalDynamoDbServer;
+import io.tally.testkit.StreamReader;
+import io.tally.testkit.Workload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.Record;
+import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
+
+/**
+ * The function process of the CPU-confined model handles batches as the deployed function does: its own JVM, the
+ * handler wired from the environment, the events read by the runtime's serialization, the model's interceptor on its
+ * clients through the SDK's global interceptors; the derived data it writes is exact, and it reports its writes.
+ */
+class FunctionProcessIT {
+    @TempDir
+    Path logs;
+
+    @Test
+    void aFunctionProcessAppliesBatchesExactlyAndReportsItsWritesAndCpu() throws Exception {
+        try (LocalDynamoDbServer server = LocalDynamoDbServer.start(); DynamoDbClient admin = server.client();
+             LocalEventBus bus = LocalEventBus.start(LocalEventBus.Settings.of("127.0.0.1", 0,
+                     Files.createTempDirectory(logs, "bus")), EventRules.of("test", List.of()))) {
+            admin.createTable(TableDefinition.createTableRequest("rec"));
+            TableWriter.write(admin, "rec", Workload.writesOfEveryDomain(5, 1.1, 300), 2);
+            List<Record> records = new ArrayList<>();
+            new TreeMap<>(StreamReader.readAll(server.streamsClient(), "rec", (shard, record) -> record)).values()
+                    .forEach(records::addAll);
+            admin.createTable(TableDefinition.createTableRequest("run").toBuilder()
+                    .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
+            String streamArn = StreamReader.streamArn(server.streamsClient(), "rec");
+            String shardId = StreamReader.shards(server.streamsClient(), streamArn).get(0).shardId();
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("TABLE_NAME", "run");
+            env.put("AWS_REGION", "us-east-1");
+            env.put("AWS_ACCESS_KEY_ID", "local");
+            env.put("AWS_SECRET_ACCESS_KEY", "local");
+            env.put("EVENT_BUS_NAME", bus.busName());
+            env.put("DYNAMODB_ENDPOINT", server.endpoint().toString());
+            env.put("EVENTBRIDGE_ENDPOINT", bus.endpoint().toString());
+            Echoes echoes = new Echoes(StreamDelay.of(1, 2), 1, 1);
+            try (FunctionProcess function = FunctionProcess.start(new FunctionProcess.Launch(
+                    "-XX:TieredStopAtLevel=1", 256, -1, env, Map.of(ModelState.SCALE, "1"), logs.resolve("f.log")))) {
+                function.echoTo(echoes);
+                TumblingWindowBatchInvoker invoker = new TumblingWindowBatchInvoker("f", streamArn,
+                        Duration.ofSeconds(60), function, Duration.ofMinutes(2), Clock.systemUTC());
+                int half = records.size() / 2;
+                for (List<Record> batch : List.of(records.subList(0, half), records.subList(half, records.size()))) {
+                    InvocationResult result = invoker.invoke(shardId, numbered(batch, records.indexOf(batch.get(0))));
+                    assertThat(result.isSuccess()).as(result.toString()).isTrue();
+                }
+                invoker.endWindows();
+                assertThat(function.cpuNanos()).isPositive();
+                assertThat(function.counter("writeUnits")).isPositive();
+                assertThat(function.counter("calls")).isPositive();
+            }
+            assertThat(echoes.seen()).isPositive();
+            Map<Map<String, AttributeValue>, Map<String, AttributeValue>> base = new LinkedHashMap<>();
+            for (Record record : records) {
+                if (record.dynamodb().hasNewImage()) {
+                    base.put(record.dynamodb().keys(), record.dynamodb().newImage());
+                } else {
+                    base.remove(record.dynamodb().keys());
+                }
+            }
+            TableWriter.write(admin, "run", base.values().stream().map(Write::put).toList(), 2);
+            VerificationReport check = new Rebuilder(admin, null, "run",
+                    DomainRegistry.load().derivations(ShardSettings.DEFAULTS), 1).verify();
+            assertThat(check.derivedItems()).isPositive();
+            assertThat(check.differences()).isEmpty();
+            assertThat(ModelRun.exact(check)).isTrue();
+        }
+    }
+
+    private static List<Record> numbered(List<Record> batch, int first) {
+        List<Record> numbered = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Record record = batch.get(i);
+            numbered.add(record.toBuilder().dynamodb(record.dynamodb().toBuilder()
+                    .sequenceNumber(String.format("%021d", first + i + 1)).approximateCreationDateTime(Instant.now())
+                    .build()).build());
+        }
+        return numbered;
+    }
+}
