@@ -109,11 +109,12 @@ final class AloneModes {
                         options.modelMemories, options.modelTuningRepeats),
                 options.modelPutEvents, logs));
         Bench.writeJson(options.modelJson, results);
+        io.tally.bench.model.FrontierPlot.write(results, options.modelPlot);
         String section = io.tally.bench.model.ModelReport.section(results);
         System.out.println(section);
         java.nio.file.Path markdown = options.modelJson.resolveSibling("aws-model.md");
         java.nio.file.Files.writeString(markdown, section);
-        LOG.info("wrote {} and {}", options.modelJson, markdown);
+        LOG.info("wrote {}, {} and {}", options.modelJson, markdown, options.modelPlot);
         System.exit(0);
     }
 }

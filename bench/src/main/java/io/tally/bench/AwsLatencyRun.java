@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.testkit.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.bench.aws.ArrivingShard;
 import io.tally.bench.aws.AwsLatencyInterceptor;

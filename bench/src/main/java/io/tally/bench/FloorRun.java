@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.testkit.TableWriter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.Key;
 import io.tally.core.ShardCursorItem;

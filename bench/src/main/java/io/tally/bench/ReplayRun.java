@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.testkit.TableWriter;
 import io.tally.domains.favs.FavWorkload;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tally.core.ShardSettings;

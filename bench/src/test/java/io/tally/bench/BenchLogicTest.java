@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.testkit.TableWriter;
 import io.tally.domains.favs.FavWorkload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

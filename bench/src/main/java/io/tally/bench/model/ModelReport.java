@@ -35,6 +35,7 @@ public final class ModelReport {
         rates(md, results);
         frontier(md, results);
         tuning(md, results);
+        targets(md, results);
         return md.toString();
     }
 
@@ -170,6 +171,36 @@ public final class ModelReport {
             }
         }
         md.append('\n');
+    }
+
+    /** The targets this mode measures, at the template's memory and window, with the median of the repeats. */
+    private static void targets(StringBuilder md, ModelResults results) {
+        List<ModelResults.Point> rates = group(results, "rates");
+        if (rates.isEmpty()) {
+            return;
+        }
+        md.append("### Targets in the model\n\n| Target | Measured | Met |\n|---|---|---|\n");
+        List<ModelResults.Point> backlog = rates.stream().filter(p -> p.share() == 0).toList();
+        if (!backlog.isEmpty()) {
+            double median = ModelResults.medianAndSpread(backlog.stream().map(ModelResults.Point::recordsPerSec)
+                    .toList())[0];
+            md.append("| a shard keeps up with a saturated partition (1,000 records/s) with events, 1.5x headroom:"
+                    + " a backlog at ").append(fmt(TARGET_RECORDS_PER_SEC, 0)).append(" records/s or more | ")
+                    .append(spread(backlog, ModelResults.Point::recordsPerSec, 0)).append(" records/s (")
+                    .append(fmt(median / ModelRun.PARTITION_WRITES_PER_SEC, 2)).append("x a partition) | ")
+                    .append(median >= TARGET_RECORDS_PER_SEC ? "yes" : "**no**").append(" |\n");
+        }
+        List<ModelResults.Point> eighty = rates.stream().filter(p -> p.share() == 0.8).toList();
+        if (!eighty.isEmpty()) {
+            double p99 = ModelResults.medianAndSpread(eighty.stream().map(ModelResults.Point::p99).toList())[0];
+            md.append("| freshness p99 at most 1 s at 80% of a partition, stream delay included | ")
+                    .append(spread(eighty, ModelResults.Point::p99, 0)).append(" ms | ")
+                    .append(p99 <= TARGET_P99_MILLIS ? "yes" : "**no**").append(" |\n");
+        }
+        md.append("| every run exact | ").append(results.points().stream().filter(ModelResults.Point::exact).count())
+                .append(" of ").append(results.points().size()).append(" | ")
+                .append(results.points().stream().allMatch(ModelResults.Point::exact) ? "yes" : "**no**")
+                .append(" |\n\n");
     }
 
     private static List<ModelResults.Point> group(ModelResults results, String group) {

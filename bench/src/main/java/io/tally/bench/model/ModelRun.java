@@ -1,6 +1,6 @@
 package io.tally.bench.model;
 
-import io.tally.bench.TableWriter;
+import io.tally.testkit.TableWriter;
 import io.tally.bench.aws.LatencyModel;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;

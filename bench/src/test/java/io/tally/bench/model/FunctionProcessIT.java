@@ -2,7 +2,7 @@ package io.tally.bench.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tally.bench.TableWriter;
+import io.tally.testkit.TableWriter;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.domain.DomainRegistry;

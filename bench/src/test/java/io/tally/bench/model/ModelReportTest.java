@@ -36,6 +36,22 @@ class ModelReportTest {
         assertThat(section).contains("| 1769 | 1.00 | C1 only (the template's) | 1 | 900 |")
                 .contains("| 1769 | 1.00 | full tiering | 1 | 600 |");
         assertThat(section).contains("| 1.0 | 50% | 1 | 0.90 |");
+        assertThat(section).contains("| freshness p99 at most 1 s at 80% of a partition, stream delay included |"
+                + " 1,000 [900, 1,200] ms | yes |").contains("| every run exact | 5 of 6 | **no** |");
+    }
+
+    @Test
+    void theFrontierPlotIsAPictureOfItsSize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        List<ModelResults.Point> points = List.of(point("rates", 1024, ModelRun.C1, 0, 0.5, 1, 500, 400, true),
+                point("frontier", 1024, ModelRun.C1, 1, 0.5, 1, 500, 1400, true));
+        ModelResults results = new ModelResults("2026-11-30", List.of(), new double[] {60, 390},
+                new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000, "", 1024, 5, 240, points);
+        java.nio.file.Path png = dir.resolve("frontier.png");
+        FrontierPlot.write(results, png);
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(FrontierPlot.WIDTH);
+        assertThat(image.getHeight()).isEqualTo(FrontierPlot.HEIGHT);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.tally.bench;
+package io.tally.testkit;
 
 import io.tally.core.Key;
 import io.tally.core.workload.Write;
@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /** Bulk writes of base items: BatchWriteItem on parallel threads, keeping the order of writes to one item. */
 public final class TableWriter {
-    static final int BATCH = 25;
+    public static final int BATCH = 25;
 
     private TableWriter() {
     }
@@ -50,7 +50,7 @@ public final class TableWriter {
         }
     }
 
-    static List<List<Write>> partition(List<Write> writes, int lanes) {
+    public static List<List<Write>> partition(List<Write> writes, int lanes) {
         List<List<Write>> result = new ArrayList<>();
         for (int i = 0; i < lanes; i++) {
             result.add(new ArrayList<>());
@@ -62,7 +62,7 @@ public final class TableWriter {
     }
 
     /** Consecutive runs of at most {@value #BATCH} writes with distinct keys (BatchWriteItem refuses duplicates). */
-    static List<List<Write>> batches(List<Write> lane) {
+    public static List<List<Write>> batches(List<Write> lane) {
         List<List<Write>> batches = new ArrayList<>();
         List<Write> current = new ArrayList<>();
         Set<Key> keys = new HashSet<>();
