@@ -1,9 +1,15 @@
 package io.tally.bench;
 
 import io.tally.core.workload.Write;
+import io.tally.bench.model.FrontierPlot;
+import io.tally.bench.model.ModelReport;
+import io.tally.bench.model.ModelResults;
+import io.tally.bench.model.ModelRun;
 import io.tally.domains.favs.FavWorkload;
 import io.tally.testkit.Workload;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -99,21 +105,22 @@ final class AloneModes {
         System.exit(0);
     }
 
-    /** The CPU-confined model alone: writes its figures, its plot and its section, then renders the page again. */
+    /**
+     * The CPU-confined model alone: writes its figures, its plot and its section beside them ({@code aws-model.md});
+     * BENCHMARKS.md stays as it is.
+     */
     static void awsModel(BenchOptions options) throws IOException {
-        java.nio.file.Path logs = java.nio.file.Files.createDirectories(options.modelJson.toAbsolutePath().getParent()
-                .resolve("aws-model-logs"));
-        io.tally.bench.model.ModelResults results = io.tally.bench.model.ModelRun.run(new io.tally.bench.model.ModelRun.Settings(
-                options.modelScale, options.seed, options.modelSeconds,
-                io.tally.bench.model.ModelRun.plans(options.modelShares, options.modelRepeats, options.modelWindows,
+        Path logs = Files.createDirectories(options.modelJson.toAbsolutePath().getParent().resolve("aws-model-logs"));
+        ModelResults results = ModelRun.run(new ModelRun.Settings(options.modelScale, options.seed,
+                options.modelSeconds, ModelRun.plans(options.modelShares, options.modelRepeats, options.modelWindows,
                         options.modelMemories, options.modelTuningRepeats),
                 options.modelPutEvents, logs));
         Bench.writeJson(options.modelJson, results);
-        io.tally.bench.model.FrontierPlot.write(results, options.modelPlot);
-        String section = io.tally.bench.model.ModelReport.section(results);
+        FrontierPlot.write(results, options.modelPlot);
+        String section = ModelReport.section(results);
         System.out.println(section);
-        java.nio.file.Path markdown = options.modelJson.resolveSibling("aws-model.md");
-        java.nio.file.Files.writeString(markdown, section);
+        Path markdown = options.modelJson.resolveSibling("aws-model.md");
+        Files.writeString(markdown, section);
         LOG.info("wrote {}, {} and {}", options.modelJson, markdown, options.modelPlot);
         System.exit(0);
     }

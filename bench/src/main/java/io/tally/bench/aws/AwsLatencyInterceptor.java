@@ -92,8 +92,11 @@ public final class AwsLatencyInterceptor implements ExecutionInterceptor {
         }
     }
 
-    /** The service as the model names it ({@code DynamoDB}, {@code EventBridge}); the SDK says {@code DynamoDb}. */
-    static String service(ExecutionAttributes attributes) {
+    /**
+     * The service as the model names it ({@code DynamoDB}, {@code EventBridge}, {@code DynamoDB Streams}); the SDK
+     * says {@code DynamoDb}.
+     */
+    public static String service(ExecutionAttributes attributes) {
         String name = attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME);
         if (name == null) {
             return "unknown";
@@ -101,6 +104,7 @@ public final class AwsLatencyInterceptor implements ExecutionInterceptor {
         return switch (name.toLowerCase(Locale.ROOT)) {
             case "dynamodb" -> "DynamoDB";
             case "eventbridge" -> "EventBridge";
+            case "dynamodbstreams" -> "DynamoDB Streams";
             default -> name;
         };
     }

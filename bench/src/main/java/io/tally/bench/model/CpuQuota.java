@@ -3,7 +3,6 @@ package io.tally.bench.model;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * A share of a CPU for a process: a control group of the kernel's CPU controller whose bandwidth quota lets its
@@ -72,38 +71,6 @@ final class CpuQuota implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("could not move process " + pid + " into " + dir + ": " + e, e);
         }
-    }
-
-    /** CPU time the group's processes used so far, in nanoseconds, or -1 when the controller does not say. */
-    long usageNanos() {
-        try {
-            if (v2) {
-                for (String line : Files.readAllLines(dir.resolve("cpu.stat"))) {
-                    if (line.startsWith("usage_usec ")) {
-                        return Long.parseLong(line.substring(11).trim()) * 1_000;
-                    }
-                }
-                return -1;
-            }
-            Path usage = dir.getParent().getParent().resolve("cpuacct").resolve(dir.getFileName()).resolve("cpuacct.usage");
-            return Files.isReadable(usage) ? Long.parseLong(Files.readString(usage).trim()) : -1;
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    /** Times the quota held the group back ({@code nr_throttled}), or -1 when the controller does not say. */
-    long throttledPeriods() {
-        try {
-            for (String line : Files.readAllLines(dir.resolve("cpu.stat"))) {
-                if (line.toLowerCase(Locale.ROOT).startsWith("nr_throttled ")) {
-                    return Long.parseLong(line.substring(13).trim());
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
-        return -1;
     }
 
     /** Removes the group, once its processes have ended. */

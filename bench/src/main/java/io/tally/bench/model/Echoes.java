@@ -14,7 +14,8 @@ import java.util.Random;
  * with every record a table's stream holds.
  */
 final class Echoes {
-    private final ArrayDeque<long[]> readable = new ArrayDeque<>();
+    /** When each echo not yet read is readable from ({@link System#nanoTime}), in order. */
+    private final ArrayDeque<Long> readable = new ArrayDeque<>();
     private final StreamDelay delay;
     private final double scale;
     private final Random random;
@@ -31,15 +32,15 @@ final class Echoes {
     synchronized void written(long[] nanoTimes) {
         for (long written : nanoTimes) {
             last = Math.max(last, written + Math.round(delay.drawNanos(random) * scale));
-            readable.add(new long[] {last});
+            readable.add(last);
             seen++;
         }
     }
 
     /** The instant the next echo is readable from, if it is readable at {@code nowNanos}; else -1. */
     synchronized long peek(long nowNanos) {
-        long[] next = readable.peek();
-        return next != null && next[0] <= nowNanos ? next[0] : -1;
+        Long next = readable.peek();
+        return next != null && next <= nowNanos ? next : -1;
     }
 
     synchronized void poll() {

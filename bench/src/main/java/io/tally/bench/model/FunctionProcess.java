@@ -162,9 +162,11 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
                 throw new IllegalStateException("function error: " + answer.get("error").asText());
             }
             Map<String, String> state = new LinkedHashMap<>();
-            answer.get("state").fields().forEachRemaining(field -> state.put(field.getKey(), field.getValue().asText()));
+            answer.get("state").fields()
+                    .forEachRemaining(field -> state.put(field.getKey(), field.getValue().asText()));
             List<TimeWindowEventResponse.BatchItemFailure> failures = new ArrayList<>();
-            answer.get("failures").forEach(id -> failures.add(new TimeWindowEventResponse.BatchItemFailure(id.asText())));
+            answer.get("failures")
+                    .forEach(id -> failures.add(new TimeWindowEventResponse.BatchItemFailure(id.asText())));
             return new TimeWindowEventResponse(state, failures);
         } catch (IOException e) {
             throw new UncheckedIOException("the function process stopped answering", e);

@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.eventbridge.model.EventBridgeException;
+import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 
 /**
  * The model of AWS inside a function process, registered for every SDK client of the process through the SDK's
@@ -85,9 +86,9 @@ public final class ModelInterceptor implements ExecutionInterceptor {
             AwsLatencyInterceptor.pause(Math.round((System.nanoTime() - ended) * (model.scale - 1)));
         }
         model.calls.incrementAndGet();
-        String service = service(attributes);
+        String service = AwsLatencyInterceptor.service(attributes);
         String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
-        RuntimeException throttled = throttle(model, service, context.request());
+        RuntimeException throttled = throttle(model, context.request());
         if (throttled != null) {
             AwsLatencyInterceptor.pause(model.drawRealNanos(service, operation));
             attributes.putAttribute(ATTEMPT_ENDED, System.nanoTime());
@@ -104,7 +105,7 @@ public final class ModelInterceptor implements ExecutionInterceptor {
             return;
         }
         long local = System.nanoTime() - sent;
-        long drawn = model.drawRealNanos(service(attributes),
+        long drawn = model.drawRealNanos(AwsLatencyInterceptor.service(attributes),
                 attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
         if (drawn > local) {
             AwsLatencyInterceptor.pause(drawn - local);
@@ -161,9 +162,8 @@ public final class ModelInterceptor implements ExecutionInterceptor {
     }
 
     /** The throttle's answer to this attempt, or null when it goes through. */
-    static RuntimeException throttle(ModelState model, String service, SdkRequest request) {
-        if (service.equals("EventBridge") && model.putEvents != null
-                && request.getClass().getSimpleName().startsWith("PutEvents")) {
+    static RuntimeException throttle(ModelState model, SdkRequest request) {
+        if (request instanceof PutEventsRequest && model.putEvents != null) {
             if (model.putEvents.takeOne(List.of("account"), model.modelNanos())) {
                 return null;
             }
@@ -218,18 +218,5 @@ public final class ModelInterceptor implements ExecutionInterceptor {
     private static void add(Map<String, Double> units, Map<String, AttributeValue> key, double amount) {
         AttributeValue pk = key == null ? null : key.get("pk");
         units.merge(pk == null || pk.s() == null ? "?" : pk.s(), amount, Double::sum);
-    }
-
-    private static String service(ExecutionAttributes attributes) {
-        String name = attributes.getAttribute(SdkExecutionAttribute.SERVICE_NAME);
-        if (name == null) {
-            return "unknown";
-        }
-        return switch (name.toLowerCase(java.util.Locale.ROOT)) {
-            case "dynamodb" -> "DynamoDB";
-            case "eventbridge" -> "EventBridge";
-            case "dynamodbstreams" -> "DynamoDB Streams";
-            default -> name;
-        };
     }
 }

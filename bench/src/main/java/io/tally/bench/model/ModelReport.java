@@ -41,7 +41,8 @@ public final class ModelReport {
 
     private static void assumptions(StringBuilder md, ModelResults results) {
         md.append("### Assumptions and their sources\n\n| What | The model | Source |\n|---|---|---|\n");
-        md.append("| CPU | memory / 1,769 MB of a core (").append(fmt(results.defaultMemory() / ModelRun.MEGABYTES_PER_VCPU, 2))
+        md.append("| CPU | memory / 1,769 MB of a core (")
+                .append(fmt(results.defaultMemory() / ModelRun.MEGABYTES_PER_VCPU, 2))
                 .append(" at ").append(results.defaultMemory()).append(" MB), as a CFS bandwidth quota on one core"
                         + " of this host (a quota of the share divided by the time scale, a 20 ms period in the"
                         + " model's time); a host core counts as a Lambda vCPU | Lambda Developer Guide, \"Configure"
@@ -73,7 +74,8 @@ public final class ModelReport {
                 + " Lambda Developer Guide, \"Using AWS Lambda with Amazon DynamoDB\"; the template |\n");
         md.append("| Workload | every seed domain's writes (the parts only asked for too), Zipf-skewed, recorded in"
                 + " DynamoDB Local and replayed as one shard | `Workload.writesOfEveryDomain` |\n\n");
-        md.append("Call latencies (each drawn afresh per attempt; beyond the p99 a Pareto tail through the p99.9):\n\n");
+        md.append("Call latencies (each drawn afresh per attempt; beyond the p99 a Pareto tail through the"
+                + " p99.9):\n\n");
         md.append("| Service | Operation | p50 ms | p99 ms | p99.9 ms | Source |\n|---|---|---:|---:|---:|---|\n");
         for (LatencyModel.Operation operation : results.model()) {
             md.append("| ").append(operation.service()).append(" | ").append(operation.operation()).append(" | ")

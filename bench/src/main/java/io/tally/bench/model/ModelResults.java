@@ -18,7 +18,8 @@ import java.util.List;
  * @param putEventsPerSecond the PutEvents calls a second the shard's function may make (its share of the quota)
  * @param points           every run
  */
-public record ModelResults(String date, List<LatencyModel.Operation> model, double[] streamDelay, double[][] streamDelayFit,
+public record ModelResults(String date, List<LatencyModel.Operation> model, double[] streamDelay,
+                           double[][] streamDelayFit,
                     int batchSize, String javaToolOptions, int defaultMemory, double timeScale,
                     double putEventsPerSecond, List<Point> points) {
 

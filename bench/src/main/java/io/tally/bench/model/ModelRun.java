@@ -58,7 +58,7 @@ public final class ModelRun {
     static final double MEGABYTES_PER_VCPU = 1_769;
     /** Records of a backlog run (all there at the start). */
     static final int BACKLOG = 4_000;
-    /** Records of the backlog each run starts with, unreported. */
+    /** Records each run starts with, in small batches and before the quota (the JIT's warm-up), unreported. */
     static final int WARM_UP = 2_000;
     /**
      * The warm-up's batch size: {@value #WARM_UP} records in 400 invocations, past the 200 invocations after which
@@ -99,6 +99,7 @@ public final class ModelRun {
     private final LatencyModel.Operation getRecords =
             LatencyModel.awsHeavyTailed().of("DynamoDB Streams", "GetRecords");
     private final StreamDelay delay = StreamDelay.calibrated(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
+    private final StreamRecordFilter filter = StreamRecordFilter.of(esm.filterPatterns());
     private int tables;
 
     private ModelRun(Settings settings, LocalDynamoDbServer server, LocalEventBus bus) {
@@ -123,11 +124,14 @@ public final class ModelRun {
         double most = settings.plans().stream().mapToDouble(Plan::share).max().orElse(0);
         int needed = WARM_UP + Math.max(10_000, (int) Math.ceil(PARTITION_WRITES_PER_SEC * most * settings.seconds()));
         List<Record> shard = recordShard(needed);
+        // The function's events name the recording's stream and its first shard, which its shard check finds listed.
+        String streamArn = StreamReader.streamArn(server.streamsClient(), RECORDING);
+        String shardId = StreamReader.shards(server.streamsClient(), streamArn).get(0).shardId();
         List<ModelResults.Point> points = new ArrayList<>();
         int n = 0;
         for (Plan plan : settings.plans()) {
             n++;
-            ModelResults.Point point = point(plan, shard);
+            ModelResults.Point point = point(plan, shard, streamArn, shardId);
             points.add(point);
             LOG.info("model {}/{}: {} {} MB {} window {} s at {}: {} of {} records, {} records/s, freshness p50 {} ms"
                             + " p99 {} ms p99.9 {} ms, {} write units and {} ms CPU a record, exact {}", n,
@@ -141,7 +145,8 @@ public final class ModelRun {
         double[][] fit = delay.fit(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
         return new ModelResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 LatencyModel.awsHeavyTailed().operations(), new double[] {delay.p50Millis(), delay.p99Millis()}, fit,
-                esm.batchSize(), javaToolOptions(), defaultMemory(), settings.scale(), settings.putEventsPerSecond(),
+                esm.batchSize(), javaToolOptions(), defaultMemory(template), settings.scale(),
+                settings.putEventsPerSecond(),
                 points);
     }
 
@@ -157,7 +162,7 @@ public final class ModelRun {
     public static List<Plan> plans(List<Double> shares, int repeats, List<Double> windows, List<Integer> memories,
                                    int tuningRepeats) {
         DeploymentTemplate template = DeploymentTemplate.bundled();
-        int memory = template.tree().path("Parameters").path("StreamProcessorMemorySize").path("Default").asInt();
+        int memory = defaultMemory(template);
         double window = EsmSettings.fromTemplate(template).maximumBatchingWindow().toMillis() / 1e3;
         List<Plan> plans = new ArrayList<>();
         for (int repeat = 1; repeat <= repeats; repeat++) {
@@ -185,7 +190,8 @@ public final class ModelRun {
                 .path("JAVA_TOOL_OPTIONS").asText();
     }
 
-    int defaultMemory() {
+    /** The stream processor's memory the template deploys by default, in MB. */
+    static int defaultMemory(DeploymentTemplate template) {
         return template.tree().path("Parameters").path("StreamProcessorMemorySize").path("Default").asInt();
     }
 
@@ -196,7 +202,8 @@ public final class ModelRun {
     private List<Record> recordShard(int needed) {
         String recording = RECORDING;
         admin.createTable(TableDefinition.createTableRequest(recording));
-        TableWriter.write(admin, recording, Workload.writesOfEveryDomain(settings.seed(), 1.1, needed + needed / 10), 4);
+        TableWriter.write(admin, recording,
+                Workload.writesOfEveryDomain(settings.seed(), 1.1, needed + needed / 10), 4);
         Map<String, List<Record>> stream = new TreeMap<>(StreamReader.readAll(server.streamsClient(), recording,
                 (shardId, record) -> record));
         List<Record> shard = new ArrayList<>();
@@ -208,18 +215,15 @@ public final class ModelRun {
         return shard;
     }
 
-    private ModelResults.Point point(Plan plan, List<Record> shard) {
+    private ModelResults.Point point(Plan plan, List<Record> shard, String streamArn, String shardId) {
         String table = "model-" + (++tables);
-        // No stream on the run's table: DynamoDB Local slows down with every record a table's stream holds. The
-        // function's events name the recording's stream and its first shard, which its shard check finds listed.
+        // No stream on the run's table: DynamoDB Local slows down with every record a table's stream holds.
         admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
                 .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
-        String streamArn = StreamReader.streamArn(server.streamsClient(), RECORDING);
-        String shardId = StreamReader.shards(server.streamsClient(), streamArn).get(0).shardId();
         double cores = plan.memory() / MEGABYTES_PER_VCPU;
         long seed = settings.seed() + table.hashCode();
         ModeledShard.Mapping mapping = new ModeledShard.Mapping(esm.batchSize(), plan.window(), settings.scale(), delay,
-                getRecords, StreamRecordFilter.of(esm.filterPatterns()), shardId, streamArn);
+                getRecords, filter, shardId, streamArn);
         int arriving = plan.share() == 0 ? Math.min(BACKLOG, shard.size() - WARM_UP)
                 : (int) Math.round(plan.share() * PARTITION_WRITES_PER_SEC * settings.seconds());
         List<Record> measured = shard.subList(WARM_UP, WARM_UP + arriving);
@@ -235,7 +239,7 @@ public final class ModelRun {
             // JIT's compile thresholds too, as in a function that has run a while or was primed before its
             // SnapStart snapshot. Unconfined, since it is not measured.
             ModeledShard warm = new ModeledShard(new ModeledShard.Mapping(WARM_UP_BATCH, 0, settings.scale(), delay,
-                    getRecords, mapping.filter(), shardId, streamArn), invoker, echo, seed, 1);
+                    getRecords, filter, shardId, streamArn), invoker, echo, seed, 1);
             warm.run(shard.subList(0, WARM_UP), Double.POSITIVE_INFINITY, Duration.ZERO, Duration.ofMinutes(10));
             quota.add(function.pid());
             ModeledShard modeled = new ModeledShard(mapping, invoker, echo, seed, warm.nextSequence());
@@ -259,7 +263,8 @@ public final class ModelRun {
                     unitsPerRecord, cpuPerRecord, (double) (echo.seen() - echoed) / processed,
                     (long) function.counter("throttledWrites"), (long) function.counter("throttledPutEvents"),
                     (long) function.counter("lateCalls"), (long) function.counter("calls"),
-                    outcome.failedInvocations(), exact(check), check.differences().size(), check.undoneCascades().size());
+                    outcome.failedInvocations(), exact(check), check.differences().size(),
+                    check.undoneCascades().size());
         }
     }
 
@@ -280,7 +285,8 @@ public final class ModelRun {
             properties.put(ModelState.PUT_EVENTS_PER_SECOND, Double.toString(settings.putEventsPerSecond()));
         }
         String jit = plan.jit().equals(C1) ? javaToolOptions() : "-XX:+TieredCompilation";
-        return new FunctionProcess.Launch(jit, (int) (plan.memory() * 0.85), Runtime.getRuntime().availableProcessors() - 1,
+        return new FunctionProcess.Launch(jit, (int) (plan.memory() * 0.85),
+                Runtime.getRuntime().availableProcessors() - 1,
                 env, properties, settings.logs().resolve(table + ".log"));
     }
 
@@ -294,19 +300,27 @@ public final class ModelRun {
         return check.differences().isEmpty() && check.behindItems() == 0;
     }
 
-    /** The oracle: the base items the processed records leave are written next to the derived ones; the rebuild compares. */
+    /**
+     * The oracle: the base items the processed records leave are written next to the derived ones; the rebuild
+     * compares.
+     */
     private VerificationReport verify(String table, List<Record> processed) {
+        TableWriter.write(admin, table, lastImages(processed), 4);
+        // Without a stream: the derived items carry the modelled shard's sequence numbers, so the rebuild compares
+        // every derived item with the recomputation from the scan.
+        return new Rebuilder(admin, null, table, derivations, 2).verify();
+    }
+
+    /** The base items records leave: each key's last new image, none for a key whose last record removed it. */
+    static List<Write> lastImages(List<Record> records) {
         Map<Map<String, AttributeValue>, Map<String, AttributeValue>> base = new LinkedHashMap<>();
-        for (Record record : processed) {
+        for (Record record : records) {
             if (record.dynamodb().hasNewImage()) {
                 base.put(record.dynamodb().keys(), record.dynamodb().newImage());
             } else {
                 base.remove(record.dynamodb().keys());
             }
         }
-        TableWriter.write(admin, table, base.values().stream().map(Write::put).toList(), 4);
-        // Without the stream: the derived items carry the modelled shard's sequence numbers, not the table stream's
-        // (which holds the echo), so the rebuild compares every derived item with the recomputation from the scan.
-        return new Rebuilder(admin, null, table, derivations, 2).verify();
+        return base.values().stream().map(Write::put).toList();
     }
 }

@@ -1,5 +1,6 @@
 package io.tally.bench.model;
 
+import io.tally.bench.aws.ArrivingShard;
 import io.tally.bench.aws.AwsLatencyInterceptor;
 import io.tally.bench.aws.LatencyModel;
 import io.tally.local.stream.BatchInvoker;
@@ -29,8 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.Record;
  */
 final class ModeledShard {
     private static final Logger LOG = LoggerFactory.getLogger(ModeledShard.class);
-    /** The mapping's pause between polls of an idle shard. */
-    static final Duration IDLE_POLL_INTERVAL = Duration.ofMillis(250);
+    /** The mapping's pause between polls of an idle shard (the AWS-latency mode's). */
+    static final Duration IDLE_POLL_INTERVAL = ArrivingShard.IDLE_POLL_INTERVAL;
     /** The most records one GetRecords call returns. */
     static final int GET_RECORDS_LIMIT = 1_000;
 
@@ -57,15 +58,14 @@ final class ModeledShard {
     record Outcome(double rate, int arrived, int processed, double seconds, List<Double> freshnessMillis,
                    long invocations, double busySeconds, double drainSeconds, long echoed, long filteredOut,
                    long failedInvocations) {
-        /** How long after the last arrival the function may finish and still have kept up. */
-        static final double KEPT_UP_WITHIN_SECONDS = 1.0;
-
         double recordsPerSec() {
             return seconds > 0 ? processed / seconds : 0;
         }
 
         boolean keptUp() {
-            return processed == arrived && (Double.isInfinite(rate) || drainSeconds <= KEPT_UP_WITHIN_SECONDS);
+            // As the AWS-latency mode judges: the last record within a second of its arrival.
+            return processed == arrived && (Double.isInfinite(rate)
+                    || drainSeconds <= ArrivingShard.Outcome.KEPT_UP_WITHIN_SECONDS);
         }
     }
 

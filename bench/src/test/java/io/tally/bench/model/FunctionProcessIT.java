@@ -6,7 +6,6 @@ import io.tally.testkit.TableWriter;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.domain.DomainRegistry;
-import io.tally.core.workload.Write;
 import io.tally.local.events.EventRules;
 import io.tally.local.events.LocalEventBus;
 import io.tally.local.stream.InvocationResult;
@@ -29,7 +28,6 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
 import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
@@ -81,15 +79,7 @@ class FunctionProcessIT {
                 assertThat(function.counter("calls")).isPositive();
             }
             assertThat(echoes.seen()).isPositive();
-            Map<Map<String, AttributeValue>, Map<String, AttributeValue>> base = new LinkedHashMap<>();
-            for (Record record : records) {
-                if (record.dynamodb().hasNewImage()) {
-                    base.put(record.dynamodb().keys(), record.dynamodb().newImage());
-                } else {
-                    base.remove(record.dynamodb().keys());
-                }
-            }
-            TableWriter.write(admin, "run", base.values().stream().map(Write::put).toList(), 2);
+            TableWriter.write(admin, "run", ModelRun.lastImages(records), 2);
             VerificationReport check = new Rebuilder(admin, null, "run",
                     DomainRegistry.load().derivations(ShardSettings.DEFAULTS), 1).verify();
             assertThat(check.derivedItems()).isPositive();

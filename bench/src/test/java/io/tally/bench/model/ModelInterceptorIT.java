@@ -51,9 +51,9 @@ class ModelInterceptorIT {
     void putEventsPastTheQuotaAreRefusedAsTheSdkRecognisesAThrottle() {
         ModelState model = new ModelState(1, 3, 1_000, 2);
         PutEventsRequest request = PutEventsRequest.builder().build();
-        assertThat(ModelInterceptor.throttle(model, "EventBridge", request)).isNull();
-        assertThat(ModelInterceptor.throttle(model, "EventBridge", request)).isNull();
-        RuntimeException third = ModelInterceptor.throttle(model, "EventBridge", request);
+        assertThat(ModelInterceptor.throttle(model, request)).isNull();
+        assertThat(ModelInterceptor.throttle(model, request)).isNull();
+        RuntimeException third = ModelInterceptor.throttle(model, request);
         assertThat(third).isInstanceOf(EventBridgeException.class);
         assertThat(RetryUtils.isThrottlingException((EventBridgeException) third)).isTrue();
         assertThat(model.throttledPutEvents.get()).isEqualTo(1);
