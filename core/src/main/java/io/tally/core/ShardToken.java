@@ -3,6 +3,8 @@ package io.tally.core;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A short, stable id of a stream shard: shard ids are up to 65 characters, and the exactly-once bookkeeping names
@@ -14,11 +16,31 @@ public final class ShardToken {
     private static final int TOKEN_BYTES = 10;
     private static final char[] BASE32 = "abcdefghijklmnopqrstuvwxyz234567".toCharArray();
 
+    /**
+     * The tokens already computed: the stream function asks for its shard's token for every counter change of every
+     * record, and a process sees a handful of shards. Cleared when it grows past {@link #CACHED} (a rebuild of a stream
+     * with many generations of shards, say), so it stays small.
+     */
+    private static final Map<String, String> TOKENS = new ConcurrentHashMap<>();
+    private static final int CACHED = 1024;
+
     private ShardToken() {
     }
 
     /** The first 10 bytes of the SHA-256 of the shard id, in lowercase RFC 4648 base32 (16 characters). */
     public static String of(String shardId) {
+        String token = TOKENS.get(shardId);
+        if (token == null) {
+            if (TOKENS.size() >= CACHED) {
+                TOKENS.clear();
+            }
+            token = compute(shardId);
+            TOKENS.put(shardId, token);
+        }
+        return token;
+    }
+
+    private static String compute(String shardId) {
         byte[] digest = sha256(shardId);
         StringBuilder token = new StringBuilder(16);
         int buffer = 0;
