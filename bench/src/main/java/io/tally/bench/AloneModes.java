@@ -2,10 +2,14 @@ package io.tally.bench;
 
 import io.tally.core.workload.Write;
 import io.tally.bench.model.FrontierPlot;
+import io.tally.bench.model.ModelPlans;
 import io.tally.bench.model.ModelReport;
 import io.tally.bench.model.ModelResults;
 import io.tally.bench.model.ModelRun;
 import io.tally.domains.favs.FavWorkload;
+import io.tally.stream.StreamRecords;
+import io.tally.stream.engine.SourceRecord;
+import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.Workload;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +17,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.dynamodb.model.Record;
 
 /**
  * The modes that also run alone ({@code --load}, {@code --writer}, {@code --floor}, {@code --aws-latency}): their
@@ -109,19 +115,28 @@ final class AloneModes {
      * The CPU-confined model alone: writes its figures, its plot and its section beside them ({@code aws-model.md});
      * BENCHMARKS.md stays as it is.
      */
+    /** The floor of the model's records ({@link FloorRun}: the floor mode's replay, as one shard). */
+    private static double modelFloor(LocalDynamoDbServer server, List<Record> records, int batchSize) {
+        String shardId = "model";
+        List<SourceRecord> shard = records.stream().map(record -> StreamRecords.fromSdk(shardId, record)).toList();
+        Results.Floor floor = FloorRun.run(server, "model", Map.of(shardId, shard), batchSize);
+        return floor.byType().stream().mapToDouble(Results.FloorShare::floorUnits).sum() / floor.records();
+    }
+
     static void awsModel(BenchOptions options) throws IOException {
         Path logs = Files.createDirectories(options.modelJson.toAbsolutePath().getParent().resolve("aws-model-logs"));
         ModelResults results = ModelRun.run(new ModelRun.Settings(options.modelScale, options.seed,
-                options.modelSeconds, ModelRun.plans(options.modelShares, options.modelRepeats, options.modelWindows,
+                options.modelSeconds, ModelPlans.plans(options.modelShares, options.modelRepeats, options.modelWindows,
                         options.modelMemories, options.modelTuningRepeats),
-                options.modelPutEvents, logs));
+                options.modelPutEvents, options.modelWarmUp, logs, AloneModes::modelFloor));
         Bench.writeJson(options.modelJson, results);
         FrontierPlot.write(results, options.modelPlot);
         String section = ModelReport.section(results);
         System.out.println(section);
         Path markdown = options.modelJson.resolveSibling("aws-model.md");
         Files.writeString(markdown, section);
-        LOG.info("wrote {}, {} and {}", options.modelJson, markdown, options.modelPlot);
+        Bench.renderPage(options);
+        LOG.info("wrote {}, {}, {} and {}", options.modelJson, markdown, options.modelPlot, options.markdown);
         System.exit(0);
     }
 }

@@ -48,7 +48,28 @@ final class AwsLatencyReport {
     }
 
     static String section(AwsLatencyResults aws) {
-        StringBuilder md = new StringBuilder("## On AWS: one shard at AWS latencies, events on\n\n");
+        return section(aws, false);
+    }
+
+    /**
+     * The section; as {@code history} when the CPU-confined model ({@code --aws-model}) is on the page too: then
+     * headed as the earlier model it is, with its targets (no longer on the page's Targets table) inside it.
+     */
+    static String section(AwsLatencyResults aws, boolean history) {
+        StringBuilder md = new StringBuilder(history
+                ? "## On AWS, modelled with free CPU (history): one shard at AWS latencies, events on\n\n"
+                : "## On AWS, modelled: one shard at AWS latencies, events on\n\n");
+        if (history) {
+            md.append("Kept as history: the model before the one above. Its function had the CPU of two host cores"
+                    + " (time ran slower for the whole processor, not for the function alone), its freshness leaves out"
+                    + " the stream's own delay, its latencies are thin-tailed, with no throttling and no PutEvents"
+                    + " quota, and each rate ran once for a few seconds. Its targets, met in that model:\n\n");
+            MarkdownTable old = new MarkdownTable().left("Target", "Measured", "Met");
+            for (Report.Target target : targets(aws)) {
+                old.row(target.description(), target.measured(), target.met() ? "yes" : "**no**");
+            }
+            md.append(old.render()).append('\n');
+        }
         md.append("DynamoDB Local answers in about a millisecond and the local bus in less, so the replays above cannot"
                 + " say how a shard keeps up on AWS. In this mode (`--aws-latency`, " + aws.date() + ") every DynamoDB"
                 + " and EventBridge call of both processors takes as long as the model below says: an SDK execution"

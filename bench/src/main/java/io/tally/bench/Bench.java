@@ -3,6 +3,7 @@ package io.tally.bench;
 import io.tally.domains.favs.FavWorkload;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tally.bench.model.ModelResults;
 import io.tally.core.ShardSettings;
 import io.tally.core.template.DeploymentTemplate;
 import io.tally.local.stream.EsmSettings;
@@ -55,7 +56,8 @@ public final class Bench {
             if (aws != null) {
                 FreshnessPlot.write(aws, options.awsPlot);
             }
-            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson), aws));
+            Files.writeString(options.markdown, Report.markdown(results, readColdStart(options.coldStartJson), aws,
+                    readAwsModel(options.modelJson)));
             return;
         }
         if (options.coldStart) {
@@ -129,7 +131,8 @@ public final class Bench {
                     largeBatchFreshness);
 
             // The cold-start section comes from its own run (--cold-start) and stays on the page.
-            String markdown = Report.markdown(results, readColdStart(options.coldStartJson), aws);
+            String markdown = Report.markdown(results, readColdStart(options.coldStartJson), aws,
+                    readAwsModel(options.modelJson));
             Files.writeString(options.markdown, markdown);
             writeJson(options.json, results);
             System.out.println(markdown);
@@ -154,7 +157,8 @@ public final class Bench {
         writeJson(options.coldStartJson, results);
         Results replay = Files.isRegularFile(options.json)
                 ? new ObjectMapper().readValue(options.json.toFile(), Results.class) : null;
-        Files.writeString(options.markdown, Report.markdown(replay, results, readAwsLatency(options.awsJson)));
+        Files.writeString(options.markdown, Report.markdown(replay, results, readAwsLatency(options.awsJson),
+                readAwsModel(options.modelJson)));
         System.out.println(Report.coldStartSection(results));
         LOG.info("wrote {} and {}", options.markdown, options.coldStartJson);
         // DynamoDB Local leaves non-daemon threads behind.
@@ -173,7 +177,7 @@ public final class Bench {
                 ? withFloors(new ObjectMapper().readValue(options.json.toFile(), Results.class), options.floorJson)
                 : null;
         Files.writeString(options.markdown, Report.markdown(replay, readColdStart(options.coldStartJson),
-                readAwsLatency(options.awsJson)));
+                readAwsLatency(options.awsJson), readAwsModel(options.modelJson)));
     }
 
     /**
@@ -200,6 +204,10 @@ public final class Bench {
 
     private static AwsLatencyResults readAwsLatency(Path json) throws IOException {
         return Files.isRegularFile(json) ? new ObjectMapper().readValue(json.toFile(), AwsLatencyResults.class) : null;
+    }
+
+    private static ModelResults readAwsModel(Path json) throws IOException {
+        return Files.isRegularFile(json) ? new ObjectMapper().readValue(json.toFile(), ModelResults.class) : null;
     }
 
     private static ColdStartResults readColdStart(Path json) throws IOException {

@@ -1,5 +1,6 @@
 package io.tally.bench;
 
+import io.tally.bench.model.ModelRun;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -160,7 +161,7 @@ final class BenchOptions {
     List<Double> modelShares = List.of(0.0, 0.1, 0.5, 0.8, 1.0);
 
     @Option(names = "--model-windows", paramLabel = "LIST", split = ",", converter = Share.class, description = "the "
-            + "cost frontier's batching windows in seconds besides the template's, at 10, 50 and 80% of a partition; "
+            + "cost frontier's batching windows in seconds besides the template's, at 10, 50 and 80%% of a partition; "
             + "none: --model-windows= (default: 0.5,1,5)")
     List<Double> modelWindows = List.of(0.5, 1.0, 5.0);
 
@@ -181,6 +182,11 @@ final class BenchOptions {
             + "function may make: its share of the account's quota (default: ${DEFAULT-VALUE}, 2,400 a second over "
             + "10 shards)")
     double modelPutEvents = 240;
+
+    @Option(names = "--model-warm-up", paramLabel = "N", description = "records each run's function processes before "
+            + "its CPU quota, unreported: the first " + ModelRun.WARM_UP + " in batches of 5, the rest in full batches "
+            + "(default: ${DEFAULT-VALUE})")
+    int modelWarmUp = ModelRun.STEADY_WARM_UP;
 
     @Option(names = "--model-json", paramLabel = "FILE", description = "the model's figures (default: "
             + "${DEFAULT-VALUE})")
@@ -318,6 +324,9 @@ final class BenchOptions {
         }
         if (modelMemories.stream().anyMatch(memory -> memory < 128 || memory > 10_240)) {
             throw new IllegalArgumentException("--model-memories takes Lambda memory sizes, 128 to 10240 MB");
+        }
+        if (modelWarmUp < ModelRun.WARM_UP) {
+            throw new IllegalArgumentException("--model-warm-up takes at least " + ModelRun.WARM_UP + " records");
         }
         if (!(modelScale >= 1 && modelScale <= 100) || !(modelPutEvents >= 0)) {
             throw new IllegalArgumentException("--model-scale takes a factor from 1 to 100, --model-put-events a rate"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tally.bench.aws.ArrivingShard;
 import io.tally.bench.aws.CallTimes;
 import io.tally.bench.aws.LatencyModel;
+import io.tally.bench.model.ModelResults;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ class AwsLatencyReportTest {
     void sectionShowsTheModelWithSourcesTheRatesTheTuningTheSplitAndTheEmulatorsShare() {
         String section = AwsLatencyReport.section(sample(8, 900));
 
-        assertThat(section).startsWith("## On AWS: one shard at AWS latencies, events on")
+        assertThat(section).startsWith("## On AWS, modelled: one shard at AWS latencies, events on")
                 .contains("| EventBridge | PutEvents | 20 | 60 |")
                 .contains("Tally takes 50.0x the naive processor's records a second")
                 .contains("![Freshness p50 and p99 against the arrival rate")
@@ -75,6 +76,48 @@ class AwsLatencyReportTest {
         for (LatencyModel.Operation operation : LatencyModel.aws().operations()) {
             assertThat(section).contains(operation.source());
         }
+    }
+
+    /** With the CPU-confined model on the page, its targets replace these, and this section follows it as history. */
+    @Test
+    void withTheCpuConfinedModel_thisModelIsHistoryAndTheTargetsAreTheNewModels() {
+        ModelResults.Point backlog = new ModelResults.Point("rates", 1024, "c1", 0.58, 0, 0, 1, 4000, 4000, 8, 500,
+                true, new double[] {100, 200, 300, 400}, 10, 1, 0.9, 1.2, 1.5, 0, 0, 0, 100, 0, true, 0, 0);
+        ModelResults model = new ModelResults("2026-11-30", List.of(), new double[] {60, 390},
+                new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000, "", 1024, 5, 240, 2000, null,
+                List.of(backlog));
+        Results results = new Results(new Results.Environment("2026-01-01T00:00:00Z", "cmd", 2, "jvm", "os", 1024,
+                "DynamoDB Local", 20000, 42, 1000, 0), List.of(), null, null, null);
+
+        String page = Report.markdown(results, null, sample(8, 900), model);
+
+        String targets = page.substring(page.indexOf("## Targets"), page.indexOf("## On AWS"));
+        assertThat(targets).contains("| Modelled on AWS, under the function's CPU: A shard keeps up with a saturated"
+                + " partition (1,000 records/s) with events, 1.5x headroom: a backlog at 1,500 records/s or more, 1024"
+                + " MB | 500 records/s (0.50x a partition) | **no** |")
+                .contains("| Modelled on AWS, under the function's CPU: Every run exact | 1 of 1 | yes |")
+                .doesNotContain("AWS-latency mode");
+        int modelled = page.indexOf("## On AWS, modelled: the deployed function under its CPU");
+        int history = page.indexOf("## On AWS, modelled with free CPU (history): one shard at AWS latencies");
+        assertThat(modelled).isPositive().isLessThan(history);
+        assertThat(page.substring(history)).contains("Kept as history").contains("| 1,250 records/s | yes |");
+        assertThat(page.substring(modelled, history)).doesNotContain("### Targets in the model");
+        // Without the model, the AWS-latency mode's section and targets are as they were.
+        assertThat(Report.markdown(results, null, sample(8, 900))).contains("AWS-latency mode")
+                .contains("## On AWS, modelled: one shard at AWS latencies").doesNotContain("(history)");
+    }
+
+    /** The figures on record, written before the p99.9 was modelled, still read (the page is rendered from them). */
+    @Test
+    void theRecordedFiguresStillRead() throws Exception {
+        AwsLatencyResults recorded = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(Path.of("results", "aws-latency.json").toFile(), AwsLatencyResults.class);
+        LatencyModel.Operation updates = recorded.model().stream()
+                .filter(operation -> operation.operation().equals("UpdateItem")).findFirst().orElseThrow();
+        LatencyModel.Operation logNormal = new LatencyModel.Operation("DynamoDB", "UpdateItem", updates.p50Millis(),
+                updates.p99Millis(), "");
+        assertThat(updates.p999Millis()).isEqualTo(logNormal.p999Millis()).isGreaterThan(updates.p99Millis());
+        assertThat(AwsLatencyReport.section(recorded, true)).contains("(history)");
     }
 
     @Test

@@ -90,6 +90,10 @@ class BenchOptionsTest {
         assertThat(options.modelMemories).isEmpty();
         assertThat(options.modelRepeats).isEqualTo(2);
         assertThat(BenchOptions.parse(new String[0]).modelMemories).containsExactly(512, 1024, 1769, 3008);
+        assertThat(BenchOptions.parse(new String[0]).modelWarmUp).isEqualTo(20000);
+        assertThat(BenchOptions.parse(new String[]{"--model-warm-up", "20000"}).modelWarmUp).isEqualTo(20000);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--model-warm-up", "100"}))
+                .hasMessageContaining("--model-warm-up takes at least 2000");
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--model-memories", "64"}))
                 .hasMessageContaining("--model-memories");
         assertThatThrownBy(() -> BenchOptions.parse(new String[]{"--model-windows", "0"}))

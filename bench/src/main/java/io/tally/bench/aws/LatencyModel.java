@@ -40,6 +40,10 @@ public final class LatencyModel {
             Objects.requireNonNull(service, "service");
             Objects.requireNonNull(operation, "operation");
             Objects.requireNonNull(source, "source");
+            if (p999Millis == 0 && p50Millis > 0 && p99Millis >= p50Millis) {
+                // Absent: figures written before the p99.9 was modelled had the log-normal's own.
+                p999Millis = p50Millis * Math.exp(Math.log(p99Millis / p50Millis) / Z99 * Z999);
+            }
             if (!(p50Millis > 0) || p99Millis < p50Millis || !(p999Millis >= p99Millis)) {
                 throw new IllegalArgumentException(operation + ": need 0 < p50 <= p99 <= p99.9, got " + p50Millis
                         + ", " + p99Millis + " and " + p999Millis);

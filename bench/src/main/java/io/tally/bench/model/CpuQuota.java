@@ -3,6 +3,7 @@ package io.tally.bench.model;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * A share of a CPU for a process: a control group of the kernel's CPU controller whose bandwidth quota lets its
@@ -32,6 +33,8 @@ final class CpuQuota implements AutoCloseable {
         if (!(cores > 0) || periodMicros < 1_000 || periodMicros > 1_000_000) {
             throw new IllegalArgumentException("a quota needs a positive share and a period of 1 ms to 1 s");
         }
+        removeAbandoned(V1);
+        removeAbandoned(V2);
         long quota = Math.max(1_000, Math.round(cores * periodMicros));
         try {
             if (Files.isWritable(V1.resolve("cpu.cfs_quota_us"))) {
@@ -56,6 +59,47 @@ final class CpuQuota implements AutoCloseable {
         }
         throw unavailable("neither " + V1.resolve("cpu.cfs_quota_us") + " (cgroup v1) nor " + V2.resolve("cpu.max")
                 + " (cgroup v2) can be written");
+    }
+
+    /**
+     * The model's group name for one of its runs: {@value #PREFIX}, the bench's process id, the run's number; a group
+     * whose bench process has gone is removed by the next {@link #create} (an interrupted run leaves its group).
+     */
+    static String groupName(long benchPid, int run) {
+        return PREFIX + benchPid + "-" + run;
+    }
+
+    static final String PREFIX = "tally-model-";
+
+    /** Removes the empty groups of bench processes that have ended. */
+    static void removeAbandoned(Path root) {
+        if (!Files.isWritable(root)) {
+            return;
+        }
+        try (Stream<Path> groups = Files.list(root)) {
+            groups.filter(group -> abandoned(group.getFileName().toString())).forEach(group -> {
+                try {
+                    Files.deleteIfExists(group);
+                } catch (IOException e) {
+                    // A process still in it: it stays until the next run.
+                }
+            });
+        } catch (IOException e) {
+            // Nothing to tidy that can be read.
+        }
+    }
+
+    /** Whether a group name is the model's, of a bench process that no longer runs. */
+    static boolean abandoned(String name) {
+        if (!name.startsWith(PREFIX)) {
+            return false;
+        }
+        String[] parts = name.substring(PREFIX.length()).split("-");
+        try {
+            return parts.length == 2 && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty();
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private static IllegalStateException unavailable(String why) {

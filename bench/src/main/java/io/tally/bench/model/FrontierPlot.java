@@ -36,10 +36,10 @@ public final class FrontierPlot {
         List<ModelResults.Point> points = new ArrayList<>(results.points().stream()
                 .filter(p -> p.group().equals("frontier")).toList());
         points.addAll(results.points().stream().filter(p -> p.group().equals("rates")
-                && ModelRun.FRONTIER_SHARES.contains(p.share())).toList());
+                && ModelPlans.FRONTIER_SHARES.contains(p.share())).toList());
         XYSeriesCollection data = new XYSeriesCollection();
         List<List<Double>> windows = new ArrayList<>();
-        for (double share : ModelRun.FRONTIER_SHARES) {
+        for (double share : ModelPlans.FRONTIER_SHARES) {
             XYSeries series = new XYSeries(ModelReport.fmt(share * 100, 0) + "% of a partition", false);
             List<Double> labels = new ArrayList<>();
             points.stream().filter(p -> p.share() == share).map(ModelResults.Point::window).distinct()

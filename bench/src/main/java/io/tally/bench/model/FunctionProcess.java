@@ -55,8 +55,13 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
                   Map<String, String> properties, Path log) {
     }
 
-    /** A system property of the bench: JVM options added to the function process's, space-separated. */
+    /**
+     * A system property of the bench: JVM options added to the function process's, space-separated; {@value #RUN}
+     * in them stands for the run's name (its log's, e.g. {@code model-3}), so that each run's profile has a file.
+     */
     static final String EXTRA_OPTIONS = "tally.model.functionOptions";
+    /** What {@link #EXTRA_OPTIONS} replace with the run's name. */
+    static final String RUN = "{run}";
 
     /** How long the function process may take to start and connect. */
     static final Duration CONNECT_TIMEOUT = Duration.ofMinutes(2);
@@ -94,7 +99,8 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + launch.heapMegabytes() + "m");
         // Extra JVM options for the function process, e.g. a Flight Recorder profile of where its CPU goes.
-        String extra = System.getProperty(EXTRA_OPTIONS, "").trim();
+        String run = launch.log().getFileName().toString().replaceFirst("\\.log$", "");
+        String extra = System.getProperty(EXTRA_OPTIONS, "").trim().replace(RUN, run);
         if (!extra.isEmpty()) {
             command.addAll(List.of(extra.split("\\s+")));
         }

@@ -16,12 +16,22 @@ import java.util.List;
  * @param defaultMemory    the template's memory for the stream processor, in MB
  * @param timeScale        how many times slower time ran; every figure is in the model's time
  * @param putEventsPerSecond the PutEvents calls a second the shard's function may make (its share of the quota)
+ * @param warmUpRecords    records each run's function processed before its quota, unreported
+ * @param floor            the write-unit floor the targets compare with, or null when it was not computed
  * @param points           every run
  */
 public record ModelResults(String date, List<LatencyModel.Operation> model, double[] streamDelay,
                            double[][] streamDelayFit,
                     int batchSize, String javaToolOptions, int defaultMemory, double timeScale,
-                    double putEventsPerSecond, List<Point> points) {
+                    double putEventsPerSecond, int warmUpRecords, Floor floor, List<Point> points) {
+
+    /**
+     * The least write units a record any processor must spend (the bench's floor: DynamoDB's published size rules, the
+     * table and its indexes, item by item between the states before and after each batch), over {@code records}
+     * replayed in batches of {@code batchSize}.
+     */
+    public record Floor(int records, int batchSize, double unitsPerRecord) {
+    }
 
     /**
      * One run: a function process at a memory setting and JIT flags, a batching window, records arriving at a share

@@ -2,6 +2,7 @@ package io.tally.bench.model;
 
 import io.tally.testkit.TableWriter;
 import io.tally.bench.aws.LatencyModel;
+import io.tally.bench.model.ModelPlans.Plan;
 import io.tally.core.ShardSettings;
 import io.tally.core.TableDefinition;
 import io.tally.core.domain.Derivations;
@@ -47,8 +48,7 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
  * fed by a model of the stream and its event source mapping with the stream's own delay and the echo of the
  * function's writes ({@link ModeledShard}), while DynamoDB Local and a local event bus do the work. Time runs
  * {@code scale} times slower; every figure is the model's. Each run has a fresh table and function process, starts
- * with {@value #WARM_UP} records in small batches before its quota (not reported: the JIT's warm-up), and ends with
- * the oracle.
+ * with a warm-up before its quota (not reported: the JIT's; {@link Settings#warmUp}), and ends with the oracle.
  */
 public final class ModelRun {
     private static final Logger LOG = LoggerFactory.getLogger(ModelRun.class);
@@ -58,35 +58,49 @@ public final class ModelRun {
     static final double MEGABYTES_PER_VCPU = 1_769;
     /** Records of a backlog run (all there at the start). */
     static final int BACKLOG = 4_000;
-    /** Records each run starts with, in small batches and before the quota (the JIT's warm-up), unreported. */
-    static final int WARM_UP = 2_000;
+    /** The least warm-up: records each run starts with in small batches, before the quota, unreported. */
+    public static final int WARM_UP = 2_000;
+    /**
+     * The default warm-up: enough records in full batches after the small ones that C2 has compiled what a record
+     * runs (about 18 full batches), so that a run with full tiering measures its steady state, as in a function that
+     * has run a while.
+     */
+    public static final int STEADY_WARM_UP = 20_000;
     /**
      * The warm-up's batch size: {@value #WARM_UP} records in 400 invocations, past the 200 invocations after which
-     * C1 compiles a method (HotSpot's {@code Tier3InvocationThreshold}).
+     * C1 compiles a method (HotSpot's {@code Tier3InvocationThreshold}); the rest of a longer warm-up comes in full
+     * batches.
      */
     static final int WARM_UP_BATCH = 5;
     /** The CFS period of the quota, in the model's time. */
     static final Duration CPU_PERIOD = Duration.ofMillis(20);
-    /** JIT settings by name: the template's, and full tiered compilation. */
-    static final String C1 = "c1";
-    static final String TIERED = "tiered";
-
-    /**
-     * One run to make.
-     *
-     * @param share 0 for a backlog
-     */
-    public record Plan(String group, int memory, String jit, double window, double share, int repeat) {
-    }
+    /** The share of a partition whose write units the targets hold against the floor. */
+    static final double FLOOR_SHARE = 0.5;
 
     /**
      * What the mode is given.
      *
      * @param seconds            how long records arrive at a steady rate
      * @param putEventsPerSecond the PutEvents calls a second the shard's function may make
+     * @param warmUp             records each run's function processes before its quota, unreported: the first
+     *                           {@value #WARM_UP} in batches of {@value #WARM_UP_BATCH}, the rest in full batches (a
+     *                           function that has run a while, or was primed before its SnapStart snapshot)
+     * @param floor              the write-unit floor of records replayed in full batches, or null for none (the
+     *                           floor's replay is the bench's, which this package does not depend on)
      */
     public record Settings(double scale, long seed, int seconds, List<Plan> plans, double putEventsPerSecond,
-                           Path logs) {
+                           int warmUp, Path logs, FloorOf floor) {
+        public Settings {
+            if (warmUp < WARM_UP) {
+                throw new IllegalArgumentException("the warm-up is at least " + WARM_UP + " records: " + warmUp);
+            }
+        }
+    }
+
+    /** The least write units a record any processor must spend, over records replayed in batches of a size. */
+    @FunctionalInterface
+    public interface FloorOf {
+        double unitsPerRecord(LocalDynamoDbServer server, List<Record> records, int batchSize);
     }
 
     private final Settings settings;
@@ -122,7 +136,8 @@ public final class ModelRun {
 
     private ModelResults run() {
         double most = settings.plans().stream().mapToDouble(Plan::share).max().orElse(0);
-        int needed = WARM_UP + Math.max(10_000, (int) Math.ceil(PARTITION_WRITES_PER_SEC * most * settings.seconds()));
+        int needed = settings.warmUp()
+                + Math.max(10_000, (int) Math.ceil(PARTITION_WRITES_PER_SEC * most * settings.seconds()));
         List<Record> shard = recordShard(needed);
         // The function's events name the recording's stream and its first shard, which its shard check finds listed.
         String streamArn = StreamReader.streamArn(server.streamsClient(), RECORDING);
@@ -143,58 +158,33 @@ public final class ModelRun {
                     String.format("%.3f", point.cpuMillisPerRecord()), point.exact());
         }
         double[][] fit = delay.fit(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
+        ModelResults.Floor floor = floor(shard);
         return new ModelResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 LatencyModel.awsHeavyTailed().operations(), new double[] {delay.p50Millis(), delay.p99Millis()}, fit,
-                esm.batchSize(), javaToolOptions(), defaultMemory(template), settings.scale(),
-                settings.putEventsPerSecond(),
+                esm.batchSize(), ModelPlans.javaToolOptions(template), ModelPlans.defaultMemory(template), settings.scale(),
+                settings.putEventsPerSecond(), settings.warmUp(), floor,
                 points);
     }
 
-    static final String RECORDING = "model-rec";
-    /** The shares of a partition the cost frontier runs at. */
-    static final List<Double> FRONTIER_SHARES = List.of(0.1, 0.5, 0.8);
-
     /**
-     * The runs of a full model: each share at the template's memory and window, every repeat (repeats interleaved,
-     * so that the machine's drift spreads over all shares); the cost frontier (each window at 10, 50 and 80% of a
-     * partition); the tuning backlogs (each memory with C1 only and with full tiering, side by side, each repeat).
+     * The floor the targets measure against: the records of a run at {@value #FLOOR_SHARE} of a partition (its
+     * warm-up's too), replayed in full batches of the mapping's {@code BatchSize}, as a backlog would bring them.
      */
-    public static List<Plan> plans(List<Double> shares, int repeats, List<Double> windows, List<Integer> memories,
-                                   int tuningRepeats) {
-        DeploymentTemplate template = DeploymentTemplate.bundled();
-        int memory = defaultMemory(template);
-        double window = EsmSettings.fromTemplate(template).maximumBatchingWindow().toMillis() / 1e3;
-        List<Plan> plans = new ArrayList<>();
-        for (int repeat = 1; repeat <= repeats; repeat++) {
-            for (double share : shares) {
-                plans.add(new Plan("rates", memory, C1, window, share, repeat));
-            }
+    private ModelResults.Floor floor(List<Record> shard) {
+        boolean measured = settings.plans().stream()
+                .anyMatch(plan -> plan.group().equals("rates") && plan.share() == FLOOR_SHARE);
+        if (settings.floor() == null || !measured) {
+            return null; // no run for the target to compare with it
         }
-        for (double other : windows) {
-            for (double share : FRONTIER_SHARES) {
-                plans.add(new Plan("frontier", memory, C1, other, share, 1));
-            }
-        }
-        for (int repeat = 1; repeat <= tuningRepeats && !memories.isEmpty(); repeat++) {
-            for (int size : memories) {
-                plans.add(new Plan("tuning", size, C1, window, 0, repeat));
-                plans.add(new Plan("tuning", size, TIERED, window, 0, repeat));
-            }
-        }
-        return plans;
+        int records = Math.min(shard.size(),
+                settings.warmUp() + (int) Math.round(FLOOR_SHARE * PARTITION_WRITES_PER_SEC * settings.seconds()));
+        double units = settings.floor().unitsPerRecord(server, shard.subList(0, records), esm.batchSize());
+        LOG.info("model: the floor of {} records in batches of {}: {} write units a record", records,
+                esm.batchSize(), String.format("%.3f", units));
+        return new ModelResults.Floor(records, esm.batchSize(), units);
     }
 
-    /** The template's {@code JAVA_TOOL_OPTIONS} for every function. */
-    String javaToolOptions() {
-        return template.tree().path("Globals").path("Function").path("Environment").path("Variables")
-                .path("JAVA_TOOL_OPTIONS").asText();
-    }
-
-    /** The stream processor's memory the template deploys by default, in MB. */
-    static int defaultMemory(DeploymentTemplate template) {
-        return template.tree().path("Parameters").path("StreamProcessorMemorySize").path("Default").asInt();
-    }
-
+    static final String RECORDING = "model-rec";
     /**
      * One shard's records: a skewed mix of every domain's writes (the parts only asked for too), recorded in a table
      * and read back from its stream, its shards one after the other, each in its order.
@@ -224,13 +214,15 @@ public final class ModelRun {
         long seed = settings.seed() + table.hashCode();
         ModeledShard.Mapping mapping = new ModeledShard.Mapping(esm.batchSize(), plan.window(), settings.scale(), delay,
                 getRecords, filter, shardId, streamArn);
-        int arriving = plan.share() == 0 ? Math.min(BACKLOG, shard.size() - WARM_UP)
+        int warmUp = settings.warmUp();
+        int arriving = plan.share() == 0 ? Math.min(BACKLOG, shard.size() - warmUp)
                 : (int) Math.round(plan.share() * PARTITION_WRITES_PER_SEC * settings.seconds());
-        List<Record> measured = shard.subList(WARM_UP, WARM_UP + arriving);
+        List<Record> measured = shard.subList(warmUp, warmUp + arriving);
         long period = Math.round(CPU_PERIOD.toNanos() / 1e3 * settings.scale());
-        try (FunctionProcess function = FunctionProcess.start(launch(plan, table, seed));
-             CpuQuota quota = CpuQuota.create("tally-model-" + ProcessHandle.current().pid() + "-" + tables,
-                     cores / settings.scale(), period)) {
+        // The quota first, so that it closes after the function process has ended (a group with a process stays).
+        try (CpuQuota quota = CpuQuota.create(CpuQuota.groupName(ProcessHandle.current().pid(), tables),
+                     cores / settings.scale(), period);
+             FunctionProcess function = FunctionProcess.start(launch(plan, table, seed))) {
             Echoes echo = new Echoes(delay, settings.scale(), seed);
             function.echoTo(echo);
             TumblingWindowBatchInvoker invoker = new TumblingWindowBatchInvoker("tally-stream-processor", streamArn,
@@ -241,8 +233,17 @@ public final class ModelRun {
             ModeledShard warm = new ModeledShard(new ModeledShard.Mapping(WARM_UP_BATCH, 0, settings.scale(), delay,
                     getRecords, filter, shardId, streamArn), invoker, echo, seed, 1);
             warm.run(shard.subList(0, WARM_UP), Double.POSITIVE_INFINITY, Duration.ZERO, Duration.ofMinutes(10));
+            long next = warm.nextSequence();
+            if (warmUp > WARM_UP) {
+                // A longer warm-up goes on in full batches, as a backlog: the code a record runs reaches C2 too.
+                ModeledShard longer = new ModeledShard(new ModeledShard.Mapping(esm.batchSize(), 0, settings.scale(),
+                        delay, getRecords, filter, shardId, streamArn), invoker, echo, seed, next);
+                longer.run(shard.subList(WARM_UP, warmUp), Double.POSITIVE_INFINITY, Duration.ZERO,
+                        Duration.ofMinutes(30));
+                next = longer.nextSequence();
+            }
             quota.add(function.pid());
-            ModeledShard modeled = new ModeledShard(mapping, invoker, echo, seed, warm.nextSequence());
+            ModeledShard modeled = new ModeledShard(mapping, invoker, echo, seed, next);
             double units = function.counter("writeUnits");
             long cpu = function.cpuNanos();
             long echoed = echo.seen();
@@ -253,7 +254,7 @@ public final class ModelRun {
             double unitsPerRecord = (function.counter("writeUnits") - units) / processed;
             double cpuPerRecord = (function.cpuNanos() - cpu) / 1e6 / processed;
             invoker.endWindows();
-            VerificationReport check = verify(table, shard.subList(0, WARM_UP + outcome.processed()));
+            VerificationReport check = verify(table, shard.subList(0, warmUp + outcome.processed()));
             List<Double> freshness = outcome.freshnessMillis();
             return new ModelResults.Point(plan.group(), plan.memory(), plan.jit(), cores, plan.window(), plan.share(),
                     plan.repeat(), outcome.arrived(), outcome.processed(), outcome.seconds(), outcome.recordsPerSec(),
@@ -284,8 +285,10 @@ public final class ModelRun {
         if (settings.putEventsPerSecond() > 0) {
             properties.put(ModelState.PUT_EVENTS_PER_SECOND, Double.toString(settings.putEventsPerSecond()));
         }
-        String jit = plan.jit().equals(C1) ? javaToolOptions() : "-XX:+TieredCompilation";
-        return new FunctionProcess.Launch(jit, (int) (plan.memory() * 0.85),
+        // The template's own options when they make this JIT setting (they may carry more), else the setting's.
+        String template = ModelPlans.javaToolOptions(this.template);
+        String options = ModelPlans.jit(template).equals(plan.jit()) ? template : ModelPlans.JIT_OPTIONS.get(plan.jit());
+        return new FunctionProcess.Launch(options, (int) (plan.memory() * 0.85),
                 Runtime.getRuntime().availableProcessors() - 1,
                 env, properties, settings.logs().resolve(table + ".log"));
     }

@@ -28,6 +28,16 @@ class CpuQuotaTest {
     }
 
     @Test
+    void aGroupIsAbandonedWhenItsBenchProcessHasEnded() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        assertThat(CpuQuota.abandoned(CpuQuota.groupName(ended.pid(), 3))).isTrue();
+        assertThat(CpuQuota.abandoned(CpuQuota.groupName(ProcessHandle.current().pid(), 3))).isFalse();
+        assertThat(CpuQuota.abandoned("tallytest")).isFalse();
+        assertThat(CpuQuota.abandoned(CpuQuota.PREFIX + "x-1")).isFalse();
+    }
+
+    @Test
     void refusesAShareOrPeriodThatIsNoQuota() {
         assertThatThrownBy(() -> CpuQuota.create("x", 0, 100_000)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CpuQuota.create("x", 0.5, 10)).isInstanceOf(IllegalArgumentException.class);

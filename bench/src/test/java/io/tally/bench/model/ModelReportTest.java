@@ -18,15 +18,17 @@ class ModelReportTest {
     @Test
     void theSectionGivesEachRatesMedianAndSpreadTheAssumptionsAndTheSideBySideRuns() {
         List<ModelResults.Point> points = new ArrayList<>();
-        points.add(point("rates", 1024, ModelRun.C1, 0, 0.8, 1, 700, 900, true));
-        points.add(point("rates", 1024, ModelRun.C1, 0, 0.8, 2, 800, 1200, true));
-        points.add(point("rates", 1024, ModelRun.C1, 0, 0.8, 3, 750, 1000, false));
-        points.add(point("frontier", 1024, ModelRun.C1, 1, 0.5, 1, 500, 2000, true));
-        points.add(point("tuning", 1769, ModelRun.C1, 0, 0, 1, 900, 5000, true));
-        points.add(point("tuning", 1769, ModelRun.TIERED, 0, 0, 1, 600, 7000, true));
+        points.add(point("rates", 1024, ModelPlans.C1, 0, 0.8, 1, 700, 900, true));
+        points.add(point("rates", 1024, ModelPlans.C1, 0, 0.8, 2, 800, 1200, true));
+        points.add(point("rates", 1024, ModelPlans.C1, 0, 0.8, 3, 750, 1000, false));
+        points.add(point("rates", 1024, ModelPlans.C1, 0, 0.5, 1, 480, 700, true));
+        points.add(point("frontier", 1024, ModelPlans.C1, 1, 0.5, 1, 500, 2000, true));
+        points.add(point("tuning", 1769, ModelPlans.C1, 0, 0, 1, 900, 5000, true));
+        points.add(point("tuning", 1769, ModelPlans.TIERED, 0, 0, 1, 600, 7000, true));
         ModelResults results = new ModelResults("2026-11-30", LatencyModel.awsHeavyTailed().operations(),
                 new double[] {60, 390}, new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000,
-                "-XX:TieredStopAtLevel=1", 1024, 5, 240, points);
+                "-XX:TieredStopAtLevel=1", 1024, 5, 240, 2000,
+                new ModelResults.Floor(17_000, 1000, 0.8), points);
         String section = ModelReport.section(results);
         // The median of three repeats and their spread; one inexact repeat marks the row.
         assertThat(section).contains("| 80% (800/s) | 3 | 3 of 3 | 750 [700, 800] | 500 [450, 600] | 1,000 [900,"
@@ -36,17 +38,26 @@ class ModelReportTest {
         assertThat(section).contains("| 1769 | 1.00 | C1 only (the template's) | 1 | 900 |")
                 .contains("| 1769 | 1.00 | full tiering | 1 | 600 |");
         assertThat(section).contains("| 1.0 | 50% | 1 | 0.90 |");
-        assertThat(section).contains("| freshness p99 at most 1 s at 80% of a partition, stream delay included |"
-                + " 1,000 [900, 1,200] ms | yes |").contains("| every run exact | 5 of 6 | **no** |");
+        assertThat(section).contains("| Freshness p99 at most 1 s at 80% of a partition, stream delay included |"
+                + " 1,000 [900, 1,200] ms | yes |").contains("| Every run exact | 6 of 7 | **no** |");
+        // 0.90 write units a record at 50% against a floor of 0.80: 1.13x, within 1.3x.
+        assertThat(section).contains("| With the default batching window, write units per record at most 1.3x the"
+                + " floor at 50% of a partition (the floor: 0.80 a record, the same records in full batches of 1,000)"
+                + " | 0.90 (1.13x) | yes |");
+        // On the page, the targets go to the Targets table.
+        assertThat(ModelReport.section(results, false)).doesNotContain("### Targets in the model")
+                .contains("Targets table");
+        assertThat(ModelReport.targetRows(results)).extracting(ModelReport.TargetRow::met)
+                .containsExactly(true, true, false);
     }
 
     @Test
     void theFrontierPlotIsAPictureOfItsSize(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {
-        List<ModelResults.Point> points = List.of(point("rates", 1024, ModelRun.C1, 0, 0.5, 1, 500, 400, true),
-                point("frontier", 1024, ModelRun.C1, 1, 0.5, 1, 500, 1400, true));
+        List<ModelResults.Point> points = List.of(point("rates", 1024, ModelPlans.C1, 0, 0.5, 1, 500, 400, true),
+                point("frontier", 1024, ModelPlans.C1, 1, 0.5, 1, 500, 1400, true));
         ModelResults results = new ModelResults("2026-11-30", List.of(), new double[] {60, 390},
-                new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000, "", 1024, 5, 240, points);
+                new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000, "", 1024, 5, 240, 2000, null, points);
         java.nio.file.Path png = dir.resolve("frontier.png");
         FrontierPlot.write(results, png);
         java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
@@ -58,5 +69,19 @@ class ModelReportTest {
     void medianAndSpreadOfAnEvenNumberOfRunsIsTheMiddlePairsMean() {
         assertThat(ModelResults.medianAndSpread(List.of(4.0, 1.0, 3.0, 2.0))).containsExactly(2.5, 1.0, 4.0);
         assertThat(ModelResults.percentile(List.of(5.0, 1.0, 3.0), 100)).isEqualTo(5.0);
+    }
+
+    /** The model runs the stream processor with its own JIT flags from the template, and the tuning with both. */
+    @Test
+    void theRatesRunTheStreamProcessorsOwnJitFlags() {
+        String options = ModelPlans.javaToolOptions(io.tally.core.template.DeploymentTemplate.bundled());
+        assertThat(options).isEqualTo("-XX:+TieredCompilation");
+        assertThat(ModelPlans.jit(options)).isEqualTo(ModelPlans.TIERED);
+        assertThat(ModelPlans.jit("-XX:+TieredCompilation -XX:TieredStopAtLevel=1")).isEqualTo(ModelPlans.C1);
+        List<ModelPlans.Plan> plans = ModelPlans.plans(List.of(0.0, 0.5), 1, List.of(1.0), List.of(1024), 1);
+        assertThat(plans).filteredOn(plan -> !plan.group().equals("tuning")).extracting(ModelPlans.Plan::jit)
+                .containsOnly(ModelPlans.TIERED);
+        assertThat(plans).filteredOn(plan -> plan.group().equals("tuning")).extracting(ModelPlans.Plan::jit)
+                .containsExactly(ModelPlans.C1, ModelPlans.TIERED);
     }
 }
