@@ -116,10 +116,10 @@ final class AloneModes {
      * BENCHMARKS.md stays as it is.
      */
     /** The floor of the model's records ({@link FloorRun}: the floor mode's replay, as one shard). */
-    private static double modelFloor(LocalDynamoDbServer server, List<Record> records, int batchSize) {
+    private static double modelFloor(LocalDynamoDbServer server, List<Record> records, int batchSize, int skip) {
         String shardId = "model";
         List<SourceRecord> shard = records.stream().map(record -> StreamRecords.fromSdk(shardId, record)).toList();
-        Results.Floor floor = FloorRun.run(server, "model", Map.of(shardId, shard), batchSize);
+        Results.Floor floor = FloorRun.run(server, "model", Map.of(shardId, shard), batchSize, skip);
         return floor.byType().stream().mapToDouble(Results.FloorShare::floorUnits).sum() / floor.records();
     }
 

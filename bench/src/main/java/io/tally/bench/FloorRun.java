@@ -79,6 +79,15 @@ final class FloorRun {
 
     static Results.Floor run(LocalDynamoDbServer server, String workload, Map<String, List<SourceRecord>> stream,
                              int batchSize) {
+        return run(server, workload, stream, batchSize, 0);
+    }
+
+    /**
+     * As {@link #run(LocalDynamoDbServer, String, Map, int)}, the first {@code skip} records of each shard applied
+     * (in batches of their own) but not counted: the floor of the rest, from the state those records leave.
+     */
+    static Results.Floor run(LocalDynamoDbServer server, String workload, Map<String, List<SourceRecord>> stream,
+                             int batchSize, int skip) {
         String table = PROCESSOR + "-" + workload;
         CreateTableRequest definition = TableDefinition.createTableRequest(table).toBuilder()
                 .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build();
@@ -95,7 +104,15 @@ final class FloorRun {
                      ShardSettings.DEFAULTS)) {
             Map<Key, Map<String, AttributeValue>> before = Map.of();
             for (List<SourceRecord> shard : stream.values()) {
-                for (int from = 0; from < shard.size(); from += batchSize) {
+                int skipped = Math.min(skip, shard.size());
+                for (int from = 0; from < skipped; from += batchSize) {
+                    ReplayRun.processWithRetries(engine, shard.subList(from, Math.min(skipped, from + batchSize)));
+                }
+                if (skipped > 0) {
+                    before = scan(admin, table);
+                    log.drain();
+                }
+                for (int from = skipped; from < shard.size(); from += batchSize) {
                     List<SourceRecord> batch = shard.subList(from, Math.min(shard.size(), from + batchSize));
                     ReplayRun.processWithRetries(engine, batch);
                     Map<Key, Map<String, AttributeValue>> after = scan(admin, table);

@@ -38,7 +38,7 @@ public final class ModelReport {
         md.append("Run ").append(results.date()).append(" with `--aws-model` (command in the README). The stream"
                 + " processor function runs as in Lambda, in a process of its own: the deployed handler"
                 + " (`WindowedStreamHandler`) built from its environment, each batch's JSON read by the Lambda"
-                + " runtime's own serialization, the template's `JAVA_TOOL_OPTIONS` (`")
+                + " runtime's own serialization, the `JAVA_TOOL_OPTIONS` the template gives it (`")
                 .append(results.javaToolOptions()).append("`), under the share of one core its memory buys. Every"
                 + " figure is in the model's time (time ran ").append(fmt(results.timeScale(), 0))
                 .append(" times slower; DynamoDB Local and a local event bus did the work).\n\n");

@@ -12,7 +12,7 @@ import java.util.List;
  * @param streamDelay      the calibrated stream delay's p50 and p99, in milliseconds
  * @param streamDelayFit   the published p10, p50, p90, p99 (first row) and the model's on an idle shard (second)
  * @param batchSize        the mapping's {@code BatchSize}
- * @param javaToolOptions  the template's {@code JAVA_TOOL_OPTIONS}
+ * @param javaToolOptions  the stream processor's {@code JAVA_TOOL_OPTIONS} in the template
  * @param defaultMemory    the template's memory for the stream processor, in MB
  * @param timeScale        how many times slower time ran; every figure is in the model's time
  * @param putEventsPerSecond the PutEvents calls a second the shard's function may make (its share of the quota)

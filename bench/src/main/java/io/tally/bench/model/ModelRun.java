@@ -97,10 +97,13 @@ public final class ModelRun {
         }
     }
 
-    /** The least write units a record any processor must spend, over records replayed in batches of a size. */
+    /**
+     * The least write units a record any processor must spend, over records replayed in batches of a size: the records
+     * after the first {@code skip}, from the state those leave.
+     */
     @FunctionalInterface
     public interface FloorOf {
-        double unitsPerRecord(LocalDynamoDbServer server, List<Record> records, int batchSize);
+        double unitsPerRecord(LocalDynamoDbServer server, List<Record> records, int batchSize, int skip);
     }
 
     private final Settings settings;
@@ -161,27 +164,31 @@ public final class ModelRun {
         ModelResults.Floor floor = floor(shard);
         return new ModelResults(ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 LatencyModel.awsHeavyTailed().operations(), new double[] {delay.p50Millis(), delay.p99Millis()}, fit,
-                esm.batchSize(), ModelPlans.javaToolOptions(template), ModelPlans.defaultMemory(template), settings.scale(),
+                esm.batchSize(), ModelPlans.javaToolOptions(template), ModelPlans.defaultMemory(template),
+                settings.scale(),
                 settings.putEventsPerSecond(), settings.warmUp(), floor,
                 points);
     }
 
     /**
-     * The floor the targets measure against: the records of a run at {@value #FLOOR_SHARE} of a partition (its
-     * warm-up's too), replayed in full batches of the mapping's {@code BatchSize}, as a backlog would bring them.
+     * The floor the targets measure against: the records a run at {@value #FLOOR_SHARE} of a partition measures
+     * (after its warm-up's, which are applied first), replayed in full batches of the mapping's {@code BatchSize}, as
+     * a backlog would bring them.
      */
     private ModelResults.Floor floor(List<Record> shard) {
-        boolean measured = settings.plans().stream()
+        boolean planned = settings.plans().stream()
                 .anyMatch(plan -> plan.group().equals("rates") && plan.share() == FLOOR_SHARE);
-        if (settings.floor() == null || !measured) {
+        if (settings.floor() == null || !planned) {
             return null; // no run for the target to compare with it
         }
         int records = Math.min(shard.size(),
                 settings.warmUp() + (int) Math.round(FLOOR_SHARE * PARTITION_WRITES_PER_SEC * settings.seconds()));
-        double units = settings.floor().unitsPerRecord(server, shard.subList(0, records), esm.batchSize());
-        LOG.info("model: the floor of {} records in batches of {}: {} write units a record", records,
-                esm.batchSize(), String.format("%.3f", units));
-        return new ModelResults.Floor(records, esm.batchSize(), units);
+        int measured = records - settings.warmUp();
+        double units = settings.floor().unitsPerRecord(server, shard.subList(0, records), esm.batchSize(),
+                settings.warmUp());
+        LOG.info("model: the floor of {} records (after {}) in batches of {}: {} write units a record", measured,
+                settings.warmUp(), esm.batchSize(), String.format("%.3f", units));
+        return new ModelResults.Floor(measured, esm.batchSize(), units);
     }
 
     static final String RECORDING = "model-rec";
@@ -287,7 +294,8 @@ public final class ModelRun {
         }
         // The template's own options when they make this JIT setting (they may carry more), else the setting's.
         String template = ModelPlans.javaToolOptions(this.template);
-        String options = ModelPlans.jit(template).equals(plan.jit()) ? template : ModelPlans.JIT_OPTIONS.get(plan.jit());
+        String options = ModelPlans.jit(template).equals(plan.jit()) ? template
+                : ModelPlans.JIT_OPTIONS.get(plan.jit());
         return new FunctionProcess.Launch(options, (int) (plan.memory() * 0.85),
                 Runtime.getRuntime().availableProcessors() - 1,
                 env, properties, settings.logs().resolve(table + ".log"));
