@@ -248,13 +248,24 @@ public final class ModelReport {
             rows.add(new TargetRow("With the default batching window, write units per record at most "
                     + fmt(TARGET_FLOOR_RATIO, 1) + "x the floor at 50% of a partition (the floor: " + fmt(floor, 2)
                     + " a record, the same records in full batches of " + fmt(results.floor().batchSize(), 0) + ")",
-                    spread(half, ModelResults.Point::writeUnitsPerRecord, 2) + " (" + fmt(units / floor, 2) + "x)",
+                    spread(half, ModelResults.Point::writeUnitsPerRecord, 2) + " (" + fmt(units / floor, 2) + "x"
+                            + keptUp(half) + ")",
                     units <= TARGET_FLOOR_RATIO * floor));
         }
         long exact = results.points().stream().filter(ModelResults.Point::exact).count();
         rows.add(new TargetRow("Every run exact", exact + " of " + results.points().size(),
                 exact == results.points().size()));
         return rows;
+    }
+
+    /**
+     * Said of runs some of which fell behind: their batches were a backlog's, full whatever the window, so their write
+     * units say little about the window's.
+     */
+    private static String keptUp(List<ModelResults.Point> runs) {
+        long kept = runs.stream().filter(ModelResults.Point::keptUp).count();
+        return kept == runs.size() ? "" : "; kept up in " + kept + " of " + runs.size() + " runs, the others read full"
+                + " batches as a backlog does";
     }
 
     private static double median(List<ModelResults.Point> runs, ToDoubleFunction<ModelResults.Point> figure) {

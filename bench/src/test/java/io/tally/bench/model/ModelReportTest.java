@@ -49,6 +49,20 @@ class ModelReportTest {
                 .contains("Targets table");
         assertThat(ModelReport.targetRows(results)).extracting(ModelReport.TargetRow::met)
                 .containsExactly(true, true, false);
+        // A 50% run that fell behind read full batches: the row says so.
+        List<ModelResults.Point> behind = new ArrayList<>(points);
+        ModelResults.Point half = points.get(3);
+        behind.set(3, new ModelResults.Point(half.group(), half.memory(), half.jit(), half.cores(), half.window(),
+                half.share(), half.repeat(), half.arrived(), half.processed(), half.seconds(), half.recordsPerSec(),
+                false, half.freshness(), half.invocations(), half.busySeconds(), half.writeUnitsPerRecord(),
+                half.cpuMillisPerRecord(), half.echoPerRecord(), half.throttledWrites(), half.throttledPutEvents(),
+                half.lateCalls(), half.calls(), half.failedInvocations(), half.exact(), half.differences(),
+                half.undoneCascades()));
+        ModelResults fellBehind = new ModelResults(results.date(), results.model(), results.streamDelay(),
+                results.streamDelayFit(), results.batchSize(), results.javaToolOptions(), results.defaultMemory(),
+                results.timeScale(), results.putEventsPerSecond(), results.warmUpRecords(), results.floor(), behind);
+        assertThat(ModelReport.section(fellBehind)).contains("| 0.90 (1.13x; kept up in 0 of 1 runs, the others read"
+                + " full batches as a backlog does) | yes |");
     }
 
     @Test
