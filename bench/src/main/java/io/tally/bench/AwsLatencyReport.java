@@ -64,11 +64,7 @@ final class AwsLatencyReport {
                     + " (time ran slower for the whole processor, not for the function alone), its freshness leaves out"
                     + " the stream's own delay, its latencies are thin-tailed, with no throttling and no PutEvents"
                     + " quota, and each rate ran once for a few seconds. Its targets, met in that model:\n\n");
-            MarkdownTable old = new MarkdownTable().left("Target", "Measured", "Met");
-            for (Report.Target target : targets(aws)) {
-                old.row(target.description(), target.measured(), target.met() ? "yes" : "**no**");
-            }
-            md.append(old.render()).append('\n');
+            md.append(Report.targetTable(targets(aws))).append('\n');
         }
         md.append("DynamoDB Local answers in about a millisecond and the local bus in less, so the replays above cannot"
                 + " say how a shard keeps up on AWS. In this mode (`--aws-latency`, " + aws.date() + ") every DynamoDB"

@@ -36,6 +36,15 @@ final class Report {
     record Target(String description, String measured, boolean met) {
     }
 
+    /** Targets as a table: what each asks, what was measured, whether that meets it. */
+    static String targetTable(List<Target> targets) {
+        MarkdownTable table = new MarkdownTable().left("Target", "Measured", "Met");
+        for (Target target : targets) {
+            table.row(target.description(), target.measured(), target.met() ? "yes" : "**no**");
+        }
+        return table.render();
+    }
+
     static List<Target> targets(Results results) {
         List<Target> targets = new ArrayList<>();
         for (Results.WorkloadResult workload : results.workloads()) {
@@ -141,7 +150,6 @@ final class Report {
                 .render()).append('\n');
 
         md.append("## Targets\n\n");
-        MarkdownTable targets = new MarkdownTable().left("Target", "Measured", "Met");
         List<Target> all = new ArrayList<>(targets(results));
         if (model != null) {
             ModelReport.targetRows(model).forEach(row -> all.add(new Target("Modelled on AWS, under the function's"
@@ -149,10 +157,7 @@ final class Report {
         } else if (aws != null) {
             all.addAll(AwsLatencyReport.targets(aws));
         }
-        for (Target target : all) {
-            targets.row(target.description(), target.measured(), target.met() ? "yes" : "**no**");
-        }
-        md.append(targets.render()).append('\n');
+        md.append(targetTable(all)).append('\n');
 
         md.append(awsSections(aws, model));
         md.append("## Replay throughput and cost: Tally / naive\n\n");

@@ -15,6 +15,8 @@ import java.util.stream.Stream;
 final class CpuQuota implements AutoCloseable {
     static final Path V1 = Path.of("/sys/fs/cgroup/cpu");
     static final Path V2 = Path.of("/sys/fs/cgroup");
+    /** The start of the model's group names ({@link #groupName}). */
+    static final String PREFIX = "tally-model-";
 
     private final Path dir;
     private final boolean v2;
@@ -68,8 +70,6 @@ final class CpuQuota implements AutoCloseable {
     static String groupName(long benchPid, int run) {
         return PREFIX + benchPid + "-" + run;
     }
-
-    static final String PREFIX = "tally-model-";
 
     /** Removes the empty groups of bench processes that have ended. */
     static void removeAbandoned(Path root) {
