@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.tally.core.TableDefinition;
+import io.tally.core.template.DeploymentTemplate;
 import io.tally.testkit.LocalDynamoDbServer;
 import java.io.BufferedReader;
 import java.io.File;
@@ -42,23 +43,28 @@ final class ColdStart {
     static final String WRITER_JAR = "writer-service/target/tally-writer.jar";
     static final String STREAM_JAR = "stream-processor/target/tally-stream-processor.jar";
     static final double TARGET_MS = 1500;
-    /** C1 only, as AWS recommends for short-lived Lambda functions; the rest are the JVM's defaults. */
-    static final List<String> CHILD_JVM_OPTIONS = List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1");
     static final String TABLE = "tally";
     static final String EVENT_BUS = "tally-events";
 
     private static final Pattern LINE = Pattern.compile(ColdStartHarness.MARKER
             + " constructNanos=(\\d+) eventNanos=(\\d+) invokeNanos=(\\d+) (\\S+)");
 
-    record HandlerSpec(String handler, String jar, String kind, String event, String expectedOutcome) {
+    /** @param function the function of the template that runs the handler (its JAVA_TOOL_OPTIONS are the JVM's) */
+    record HandlerSpec(String handler, String jar, String function, String kind, String event,
+                       String expectedOutcome) {
+        /** The function's {@code JAVA_TOOL_OPTIONS} in the template this build carries, as Lambda gives them. */
+        String javaToolOptions() {
+            return DeploymentTemplate.bundled().environmentVariable(function, "JAVA_TOOL_OPTIONS");
+        }
     }
 
     static final List<HandlerSpec> HANDLERS = List.of(
-            new HandlerSpec("io.tally.writer.WriterHandler", WRITER_JAR, "writer",
+            new HandlerSpec("io.tally.writer.WriterHandler", WRITER_JAR, DeploymentTemplate.WRITER_FUNCTION, "writer",
                     "POST /users (APIGatewayV2HTTPEvent, payload 2.0)", "status=201"),
-            new HandlerSpec("io.tally.stream.WindowedStreamHandler", STREAM_JAR, "windowed",
-                    "DynamodbTimeWindowEvent: user, post and comment inserted (3 records)", "failures=0"),
-            new HandlerSpec("io.tally.stream.StreamHandler", STREAM_JAR, "plain",
+            new HandlerSpec("io.tally.stream.WindowedStreamHandler", STREAM_JAR, DeploymentTemplate.STREAM_FUNCTION,
+                    "windowed", "DynamodbTimeWindowEvent: user, post and comment inserted (3 records)", "failures=0"),
+            // Not deployed: the handler for a mapping without a tumbling window, in the stream processor's jar.
+            new HandlerSpec("io.tally.stream.StreamHandler", STREAM_JAR, DeploymentTemplate.STREAM_FUNCTION, "plain",
                     "DynamodbEvent: user, post and comment inserted (3 records)", "failures=0"));
 
     private ColdStart() {
@@ -184,13 +190,14 @@ final class ColdStart {
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 "DynamoDB Local " + Bench.dynamoDbLocalVersion() + ", server mode over HTTP in the benchmark's JVM",
-                CHILD_JVM_OPTIONS, runs);
+                runs);
         return new ColdStartResults(environment, jarSizes, handlers, TARGET_MS);
     }
 
     static ColdStartResults.HandlerResult summarize(HandlerSpec spec, List<ColdStartResults.Run> runs) {
         ColdStartResults.Summary total = ColdStartResults.Summary.of(runs.stream().map(ColdStartResults.Run::totalMs).toList());
-        return new ColdStartResults.HandlerResult(spec.handler(), spec.jar(), spec.event(), runs, total,
+        return new ColdStartResults.HandlerResult(spec.handler(), spec.jar(), spec.event(), spec.javaToolOptions(),
+                runs, total,
                 ColdStartResults.Summary.of(runs.stream().map(ColdStartResults.Run::constructMs).toList()),
                 ColdStartResults.Summary.of(runs.stream().map(r -> r.eventMs() + r.invokeMs()).toList()),
                 ColdStartResults.Summary.of(runs.stream()
@@ -207,7 +214,6 @@ final class ColdStart {
                                                int run) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(CHILD_JVM_OPTIONS);
         command.add("-cp");
         command.add(jar.toAbsolutePath() + File.pathSeparator + harnessDir.toAbsolutePath());
         command.add(ColdStartHarness.class.getName());
@@ -218,9 +224,13 @@ final class ColdStart {
         stderr.deleteOnExit();
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectError(ProcessBuilder.Redirect.to(stderr));
-        // Only the function's environment, as Lambda gives it.
+        // Only the function's environment, as Lambda gives it, with the JIT flags its template sets.
         builder.environment().clear();
         builder.environment().putAll(env);
+        String options = spec.javaToolOptions();
+        if (!options.isEmpty()) {
+            builder.environment().put("JAVA_TOOL_OPTIONS", options);
+        }
 
         long started = System.nanoTime();
         Process process = builder.start();

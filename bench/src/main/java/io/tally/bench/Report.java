@@ -261,22 +261,24 @@ final class Report {
         }
         md.append(jars.render()).append('\n');
 
-        MarkdownTable handlers = new MarkdownTable().left("Handler", "first event")
+        MarkdownTable handlers = new MarkdownTable().left("Handler", "first event", "`JAVA_TOOL_OPTIONS`")
                 .right("runs", "launch to end of first invocation, median (min–max) ms",
                         "JVM start to constructor, median ms", "constructor, median ms", "first event, median ms")
                 .left("under " + fmt(cold.targetMs() / 1000.0, 1) + " s");
         for (ColdStartResults.HandlerResult h : cold.handlers()) {
-            handlers.row("`" + h.handler() + "`", h.event(), h.runs().size(),
+            handlers.row("`" + h.handler() + "`", h.event(),
+                    h.javaToolOptions().isEmpty() ? "none" : "`" + h.javaToolOptions() + "`", h.runs().size(),
                     fmt(h.totalMs().median(), 0) + " (" + fmt(h.totalMs().min(), 0) + "–" + fmt(h.totalMs().max(), 0)
                             + ")",
                     fmt(h.jvmStartMs().median(), 0), fmt(h.constructMs().median(), 0),
                     fmt(h.firstEventMs().median(), 0), h.targetMet() ? "yes" : "**no**");
         }
         md.append(handlers.render()).append('\n');
-        md.append("- **What is measured.** For each handler, ").append(env.runs()).append(" fresh JVMs (`java ")
-                .append(String.join(" ", env.childJvmOptions())).append(" -cp <Lambda jar>:<harness>`), each with "
-                        + "only the function's environment (`TABLE_NAME`, `AWS_REGION`, `DYNAMODB_ENDPOINT`, "
-                        + "`EVENT_BUS_NAME`, `EVENTBRIDGE_ENDPOINT`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`). "
+        md.append("- **What is measured.** For each handler, ").append(env.runs()).append(" fresh JVMs (`java"
+                        + " -cp <Lambda jar>:<harness>`), each with only the function's environment (`TABLE_NAME`,"
+                        + " `AWS_REGION`, `DYNAMODB_ENDPOINT`, `EVENT_BUS_NAME`, `EVENTBRIDGE_ENDPOINT`,"
+                        + " `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`) and the `JAVA_TOOL_OPTIONS` the template"
+                        + " gives its function (in the table). "
                         + "The harness (`ColdStartHarness`, one class copied out of the benchmark's jar) constructs "
                         + "the handler with its public no-arg constructor, as the Lambda runtime does, builds the first "
                         + "event and invokes the handler once, then prints a line. The total is measured in the "

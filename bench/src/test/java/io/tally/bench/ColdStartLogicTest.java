@@ -48,6 +48,16 @@ class ColdStartLogicTest {
                 .targetMet()).isFalse();
     }
 
+    /** Each handler's JVMs get its function's JIT flags from the template, as Lambda gives them. */
+    @Test
+    void eachHandlerRunsWithItsFunctionsJavaToolOptions() {
+        assertThat(ColdStart.HANDLERS).extracting(ColdStart.HandlerSpec::javaToolOptions).containsExactly(
+                "-XX:+TieredCompilation -XX:TieredStopAtLevel=1", "-XX:+TieredCompilation -XX:TieredStopAtLevel=4",
+                "-XX:+TieredCompilation -XX:TieredStopAtLevel=4");
+        assertThat(ColdStart.summarize(ColdStart.HANDLERS.get(1), List.of(new ColdStartResults.Run(1, 1, 1, 1,
+                "failures=0"))).javaToolOptions()).isEqualTo("-XX:+TieredCompilation -XX:TieredStopAtLevel=4");
+    }
+
     @Test
     void putEventsStub_acceptsEveryEntry() throws Exception {
         String answer = ColdStart.putEventsResponse("{\"Entries\":[{\"Source\":\"io.tally\"},{\"Source\":\"io.tally\"}]}",
@@ -100,6 +110,7 @@ class ColdStartLogicTest {
         assertThat(alone).startsWith("# Benchmarks").contains("## Packaging and cold start")
                 .contains("`writer-service/target/tally-writer.jar`").contains("10.4 MiB (10,926,564 bytes)")
                 .contains("| `io.tally.writer.WriterHandler` | POST /users").contains("| 1,200 (1,000–1,600) |")
+                .contains("| `-XX:+TieredCompilation -XX:TieredStopAtLevel=1` |")
                 .contains("| yes |").doesNotContain("## Replay");
     }
 
@@ -107,7 +118,7 @@ class ColdStartLogicTest {
         ColdStart.HandlerSpec spec = ColdStart.HANDLERS.get(0);
         return new ColdStartResults(
                 new ColdStartResults.Environment("2026-01-01T00:00:00Z", ColdStart.COMMAND, 2, "OpenJDK 17",
-                        "Linux", "DynamoDB Local 3.3.1", ColdStart.CHILD_JVM_OPTIONS, 3),
+                        "Linux", "DynamoDB Local 3.3.1", 3),
                 List.of(new ColdStartResults.Jar("writer", ColdStart.WRITER_JAR, 10_926_564,
                         List.of("io.tally.writer.WriterHandler"))),
                 List.of(ColdStart.summarize(spec, List.of(

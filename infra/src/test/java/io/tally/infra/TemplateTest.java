@@ -182,6 +182,13 @@ class TemplateTest {
         assertThat(environment.path("SELECTOR_SHARDS").asText()).isEqualTo("SelectorShards");
         assertThat(environment.path("STATUS_SHARDS").asText()).isEqualTo("StatusShards");
         assertThat(environment.path("GLOBAL_SHARDS").asText()).isEqualTo("GlobalShards");
+        // Issue 41: the functions' JIT. Every function C1 only (short, I/O-bound requests); the stream processor
+        // C2 as well, by level: on java17 and java21 Lambda stops tiering at level 1 unless JAVA_TOOL_OPTIONS says a
+        // level (Lambda Developer Guide, "Customize Java runtime startup behavior"), so +TieredCompilation alone
+        // would not lift it.
+        assertThat(environment.path("JAVA_TOOL_OPTIONS").asText()).contains("-XX:TieredStopAtLevel=1");
+        assertThat(properties("StreamProcessorFunction").path("Environment").path("Variables")
+                .path("JAVA_TOOL_OPTIONS").asText()).contains("-XX:TieredStopAtLevel=4");
     }
 
     @Test
@@ -679,6 +686,19 @@ class TemplateTest {
         }
         assertThat(tableMetrics).contains("ReadThrottleEvents", "WriteThrottleEvents");
         assertThat(apiMetrics).contains("5xx", "Latency");
+    }
+
+    /** Issue 41: structured logs. Every function logs JSON lines, at a level Lambda passes to it. */
+    @Test
+    void everyFunction_logsJsonToItsOwnLogGroup() {
+        for (String function : resourcesOfType("AWS::Serverless::Function")) {
+            JsonNode logging = properties(function).path("LoggingConfig");
+            assertThat(logging.path("LogFormat").asText()).as(function).isEqualTo("JSON");
+            assertThat(logging.path("ApplicationLogLevel").asText()).as(function).isEqualTo("INFO");
+            assertThat(logging.path("SystemLogLevel").asText()).as(function).isEqualTo("INFO");
+            assertThat(resources.path(logging.path("LogGroup").asText()).path("Type").asText()).as(function)
+                    .isEqualTo("AWS::Logs::LogGroup");
+        }
     }
 
     @Test

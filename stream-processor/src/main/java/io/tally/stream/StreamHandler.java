@@ -4,6 +4,8 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.StreamsEventResponse;
+import io.tally.core.logging.InvocationLog;
+import io.tally.core.logging.LambdaLogging;
 import io.tally.stream.engine.Engine;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +38,7 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
      * see {@link StreamWiring}); the handler primes itself before a SnapStart snapshot ({@link Priming}).
      */
     public StreamHandler() {
-        this(StreamWiring.fromEnvironment(System.getenv()));
+        this(StreamWiring.fromEnvironment(LambdaLogging.environment()));
     }
 
     /** As in Lambda, priming itself before a SnapStart snapshot. */
@@ -60,7 +62,7 @@ public final class StreamHandler implements RequestHandler<DynamodbEvent, Stream
 
     @Override
     public StreamsEventResponse handleRequest(DynamodbEvent event, Context context) {
-        try {
+        try (InvocationLog log = InvocationLog.open(context == null ? null : context.getAwsRequestId())) {
             List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
             String shardId = records.isEmpty() || records.get(0).getEventSourceARN() == null
                     ? UNKNOWN_STREAM : records.get(0).getEventSourceARN();

@@ -3,6 +3,8 @@ package io.tally.stream;
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import io.tally.core.logging.InvocationLog;
+import io.tally.core.logging.LambdaLogging;
 import io.tally.stream.rebuild.WatermarkPruner;
 import java.net.URI;
 import java.time.Duration;
@@ -41,7 +43,7 @@ public final class WatermarkPruneHandler implements RequestHandler<ScheduledEven
 
     /** Used by Lambda: the clients are built once per container. */
     public WatermarkPruneHandler() {
-        this(fromEnvironment(System.getenv()));
+        this(fromEnvironment(LambdaLogging.environment()));
     }
 
     WatermarkPruneHandler(WatermarkPruner pruner) {
@@ -80,10 +82,13 @@ public final class WatermarkPruneHandler implements RequestHandler<ScheduledEven
 
     @Override
     public String handleRequest(ScheduledEvent event, Context context) {
-        WatermarkPruner.Report report = pruner.resume(PASS_INTERVAL,
-                () -> context == null || context.getRemainingTimeInMillis() > PAGE_MARGIN.toMillis(), scanned -> { });
-        String summary = report.summary();
-        LOG.info(summary);
-        return summary;
+        try (InvocationLog log = InvocationLog.open(context == null ? null : context.getAwsRequestId())) {
+            WatermarkPruner.Report report = pruner.resume(PASS_INTERVAL,
+                    () -> context == null || context.getRemainingTimeInMillis() > PAGE_MARGIN.toMillis(),
+                    scanned -> { });
+            String summary = report.summary();
+            LOG.info(summary);
+            return summary;
+        }
     }
 }

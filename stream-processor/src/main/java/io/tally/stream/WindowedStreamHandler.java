@@ -5,6 +5,8 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.DynamodbEvent;
 import com.amazonaws.services.lambda.runtime.events.DynamodbTimeWindowEvent;
 import com.amazonaws.services.lambda.runtime.events.TimeWindowEventResponse;
+import io.tally.core.logging.InvocationLog;
+import io.tally.core.logging.LambdaLogging;
 import io.tally.stream.engine.Engine;
 import io.tally.stream.engine.ShardCursors;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
      * see {@link StreamWiring}); the handler primes itself before a SnapStart snapshot ({@link Priming}).
      */
     public WindowedStreamHandler() {
-        this(StreamWiring.fromEnvironment(System.getenv()));
+        this(StreamWiring.fromEnvironment(LambdaLogging.environment()));
     }
 
     /** As in Lambda, priming itself before a SnapStart snapshot. */
@@ -64,7 +66,7 @@ public final class WindowedStreamHandler implements RequestHandler<DynamodbTimeW
 
     @Override
     public TimeWindowEventResponse handleRequest(DynamodbTimeWindowEvent event, Context context) {
-        try {
+        try (InvocationLog log = InvocationLog.open(context == null ? null : context.getAwsRequestId())) {
             List<DynamodbEvent.DynamodbStreamRecord> records = event.getRecords() == null ? List.of() : event.getRecords();
             if (event.getShardId() == null && !records.isEmpty()) {
                 // Without the shard, watermarks of different shards would mix: better to fail loudly than to skip.

@@ -25,8 +25,9 @@ class LambdaJarIT {
         assertThat(JAR).exists();
         assertThat(Files.size(JAR)).isLessThanOrEqualTo(MAX_BYTES);
         List<String> names = LambdaJars.entries(JAR);
-        // A logging backend: without one SLF4J drops every warning the function logs.
-        assertThat(names).contains("org/slf4j/simple/SimpleLogger.class");
+        // A logging backend (without one SLF4J drops every warning the function logs): java.util.logging's.
+        assertThat(names).contains("org/slf4j/jul/JULServiceProvider.class",
+                "io/tally/core/logging/LambdaLogging.class");
         assertThat(names).contains("io/tally/stream/WindowedStreamHandler.class",
                 "io/tally/stream/StreamHandler.class", "io/tally/stream/WatermarkPruneHandler.class", "io/tally/core/domain/DomainRegistry.class", "io/tally/domains/blog/Blog.class", "org/crac/Resource.class",
                 "software/amazon/awssdk/services/eventbridge/EventBridgeClient.class",
@@ -72,5 +73,10 @@ class LambdaJarIT {
 
         assertThat(output).contains("windowed TimeWindowEventResponse(state={}, batchItemFailures=[])")
                 .contains("plain StreamsEventResponse(batchItemFailures=[])");
+    }
+
+    @Test
+    void logs_areJsonLines_withTheInvocationsFields(@TempDir Path dir) throws Exception {
+        LambdaJars.assertLogsJsonLines(JAR, dir);
     }
 }

@@ -2,9 +2,13 @@ package io.tally.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +46,63 @@ public final class LambdaJars {
                 || entry.equals("io/tally/infra/template.yaml")
                 || entry.endsWith("module-info.class")
                 || entry.endsWith(".SF");
+    }
+
+    /**
+     * Checks that a function jar logs JSON lines, as its function does in Lambda: in a fresh JVM with the jar alone
+     * and its logging installed ({@code LambdaLogging}), a warning with an exception inside an invocation's log
+     * ({@code InvocationLog}) and a line after it, each one JSON object on standard output with the fields the
+     * functions' lines carry (the invocation's only inside it), and no DEBUG line at the default level.
+     *
+     * @param dir where the probe's source is written
+     */
+    public static void assertLogsJsonLines(Path jar, Path dir) throws IOException, InterruptedException {
+        Path source = dir.resolve("LogLines.java");
+        Files.writeString(source, """
+                import io.tally.core.logging.InvocationLog;
+                import io.tally.core.logging.LambdaLogging;
+                import org.slf4j.LoggerFactory;
+
+                public class LogLines {
+                    public static void main(String[] args) {
+                        LambdaLogging.install(); // as the handlers' production constructors do
+                        var log = LoggerFactory.getLogger("io.tally.probe");
+                        try (InvocationLog invocation = InvocationLog.open("req-42")) {
+                            log.warn("inside {}", "the invocation", new IllegalStateException("boom"));
+                        }
+                        log.info("after it");
+                        log.debug("not at INFO");
+                        System.exit(0);
+                    }
+                }
+                """);
+        String output = run(jar, source, Map.of("AWS_LAMBDA_FUNCTION_NAME", "tally-probe",
+                "AWS_LAMBDA_FUNCTION_MEMORY_SIZE", "1024"));
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : output.lines().toList()) {
+            if (line.startsWith("{")) {
+                lines.add(json.readTree(line));
+            }
+        }
+        assertThat(lines).as(output).hasSize(2);
+        JsonNode inside = lines.get(0);
+        assertThat(inside.path("timestamp").asText()).as(output).matches("\\d{4}-\\d\\d-\\d\\dT[\\d:.]{12}Z");
+        assertThat(inside.path("level").asText()).isEqualTo("WARN");
+        assertThat(inside.path("message").asText()).isEqualTo("inside the invocation");
+        assertThat(inside.path("logger").asText()).isEqualTo("io.tally.probe");
+        assertThat(inside.path("function_request_id").asText()).isEqualTo("req-42");
+        assertThat(inside.path("cold_start").asText()).isEqualTo("true");
+        assertThat(inside.path("function_name").asText()).isEqualTo("tally-probe");
+        assertThat(inside.path("function_memory_size").asText()).isEqualTo("1024");
+        assertThat(inside.path("errorType").asText()).isEqualTo("java.lang.IllegalStateException");
+        assertThat(inside.path("errorMessage").asText()).isEqualTo("boom");
+        assertThat(inside.path("stackTrace").asText()).contains("LogLines.main");
+        JsonNode after = lines.get(1);
+        assertThat(after.path("level").asText()).isEqualTo("INFO");
+        assertThat(after.path("message").asText()).isEqualTo("after it");
+        assertThat(after.has("function_request_id")).as(after.toString()).isFalse();
+        assertThat(after.has("errorType")).as(after.toString()).isFalse();
     }
 
     /**

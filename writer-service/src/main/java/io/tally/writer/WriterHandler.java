@@ -12,6 +12,8 @@ import io.tally.core.http.ApiResponse;
 import io.tally.core.http.Caller;
 import io.tally.core.http.ErrorCode;
 import io.tally.core.http.Text;
+import io.tally.core.logging.InvocationLog;
+import io.tally.core.logging.LambdaLogging;
 import io.tally.core.metrics.EmfMetricsFlusher;
 import io.tally.core.metrics.StageTag;
 import java.io.PrintStream;
@@ -44,7 +46,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
      * metric format after every invocation, as the stream processor's are.
      */
     public WriterHandler() {
-        this(System.getenv(), System.out);
+        this(LambdaLogging.environment(), System.out);
         priming = Priming.register(this, this::refreshCursorSecret);
     }
 
@@ -125,7 +127,7 @@ public final class WriterHandler implements RequestHandler<APIGatewayV2HTTPEvent
 
     @Override
     public APIGatewayV2HTTPResponse handleRequest(APIGatewayV2HTTPEvent event, Context context) {
-        try {
+        try (InvocationLog log = InvocationLog.open(context == null ? null : context.getAwsRequestId())) {
             return isOptions(event) ? preflight() : respond(event);
         } finally {
             if (!unmetered) {

@@ -23,8 +23,9 @@ class LambdaJarIT {
     void jar_holdsTheHandlerAndItsRuntime_withoutTestOrHeavyDependencies() throws IOException {
         assertThat(JAR).exists();
         List<String> names = LambdaJars.entries(JAR);
-        // A logging backend: without one SLF4J drops every warning the function logs.
-        assertThat(names).contains("org/slf4j/simple/SimpleLogger.class");
+        // A logging backend (without one SLF4J drops every warning the function logs): java.util.logging's.
+        assertThat(names).contains("org/slf4j/jul/JULServiceProvider.class",
+                "io/tally/core/logging/LambdaLogging.class");
         assertThat(names).contains("io/tally/writer/WriterHandler.class", "io/tally/domains/blog/BlogKeys.class", "io/tally/core/domain/DomainRegistry.class", "org/crac/Resource.class",
                 "software/amazon/awssdk/http/urlconnection/UrlConnectionHttpClient.class",
                 "com/amazonaws/services/lambda/runtime/events/APIGatewayV2HTTPEvent.class");
@@ -69,5 +70,10 @@ class LambdaJarIT {
                 "DYNAMODB_ENDPOINT", "http://127.0.0.1:9"));
 
         assertThat(output).contains("status 401").contains("\"unauthorized\"");
+    }
+
+    @Test
+    void logs_areJsonLines_withTheInvocationsFields(@TempDir Path dir) throws Exception {
+        LambdaJars.assertLogsJsonLines(JAR, dir);
     }
 }

@@ -24,7 +24,7 @@ public final class ModelPlans {
     public static final String TIERED = "tiered";
     /** The {@code JAVA_TOOL_OPTIONS} of each JIT setting. */
     static final Map<String, String> JIT_OPTIONS = Map.of(C1, "-XX:+TieredCompilation -XX:TieredStopAtLevel=1",
-            TIERED, "-XX:+TieredCompilation");
+            TIERED, "-XX:+TieredCompilation -XX:TieredStopAtLevel=4");
 
     /** The shares of a partition the cost frontier runs at. */
     static final List<Double> FRONTIER_SHARES = List.of(0.1, 0.5, 0.8);
@@ -62,10 +62,7 @@ public final class ModelPlans {
 
     /** The stream processor's {@code JAVA_TOOL_OPTIONS} in the template: its own, or else every function's. */
     static String javaToolOptions(DeploymentTemplate template) {
-        String own = template.tree().path("Resources").path("StreamProcessorFunction").path("Properties")
-                .path("Environment").path("Variables").path("JAVA_TOOL_OPTIONS").asText("");
-        return !own.isEmpty() ? own : template.tree().path("Globals").path("Function").path("Environment")
-                .path("Variables").path("JAVA_TOOL_OPTIONS").asText();
+        return template.environmentVariable(DeploymentTemplate.STREAM_FUNCTION, "JAVA_TOOL_OPTIONS");
     }
 
     /** The JIT setting a function's {@code JAVA_TOOL_OPTIONS} make: C1 only when they stop tiering at level 1. */

@@ -89,7 +89,7 @@ class ModelReportTest {
     @Test
     void theRatesRunTheStreamProcessorsOwnJitFlags() {
         String options = ModelPlans.javaToolOptions(io.tally.core.template.DeploymentTemplate.bundled());
-        assertThat(options).isEqualTo("-XX:+TieredCompilation");
+        assertThat(options).isEqualTo("-XX:+TieredCompilation -XX:TieredStopAtLevel=4");
         assertThat(ModelPlans.jit(options)).isEqualTo(ModelPlans.TIERED);
         assertThat(ModelPlans.jit("-XX:+TieredCompilation -XX:TieredStopAtLevel=1")).isEqualTo(ModelPlans.C1);
         List<ModelPlans.Plan> plans = ModelPlans.plans(List.of(0.0, 0.5), 1, List.of(1.0), List.of(1024), 1);

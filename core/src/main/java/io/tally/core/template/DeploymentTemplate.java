@@ -122,6 +122,24 @@ public final class DeploymentTemplate {
         return event.get("Properties");
     }
 
+    /** The writer's function in the template. */
+    public static final String WRITER_FUNCTION = "WriterFunction";
+
+    /**
+     * An environment variable a function of the template gets: its own ({@code Properties.Environment.Variables}),
+     * else every function's ({@code Globals.Function.Environment.Variables}), as SAM merges them; empty when neither
+     * sets it. A value that is not a literal (e.g. {@code !Ref}) reads as its reference's name.
+     */
+    public String environmentVariable(String function, String name) {
+        resourceProperties(function, "AWS::Serverless::Function");
+        JsonNode own = root.path("Resources").path(function).path("Properties").path("Environment").path("Variables")
+                .path(name);
+        if (!own.isMissingNode()) {
+            return own.asText();
+        }
+        return root.path("Globals").path("Function").path("Environment").path("Variables").path(name).asText("");
+    }
+
     /** The whole template as a tree, for tests that check the deployment's settings. */
     public JsonNode tree() {
         return root.deepCopy();

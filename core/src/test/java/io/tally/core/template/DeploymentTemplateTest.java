@@ -34,6 +34,39 @@ class DeploymentTemplateTest {
             """;
 
     @Test
+    void aFunctionsEnvironmentVariable_isItsOwn_elseTheGlobalOne_elseEmpty() {
+        DeploymentTemplate template = parse("""
+                Globals:
+                  Function:
+                    Environment:
+                      Variables:
+                        OPTIONS: global
+                        STAGE: prod
+                Resources:
+                  Own:
+                    Type: AWS::Serverless::Function
+                    Properties:
+                      Environment:
+                        Variables:
+                          OPTIONS: own
+                  Plain:
+                    Type: AWS::Serverless::Function
+                    Properties:
+                      Handler: x
+                  Thing:
+                    Type: AWS::Test::Thing
+                """);
+        assertThat(template.environmentVariable("Own", "OPTIONS")).isEqualTo("own");
+        assertThat(template.environmentVariable("Own", "STAGE")).isEqualTo("prod");
+        assertThat(template.environmentVariable("Plain", "OPTIONS")).isEqualTo("global");
+        assertThat(template.environmentVariable("Plain", "MISSING")).isEmpty();
+        assertThatThrownBy(() -> template.environmentVariable("Thing", "OPTIONS"))
+                .hasMessageContaining("not a AWS::Serverless::Function");
+        assertThatThrownBy(() -> template.environmentVariable("Nothing", "OPTIONS"))
+                .hasMessageContaining("no resource Nothing");
+    }
+
+    @Test
     void literals_readWithTheirTypes() {
         DeploymentTemplate.Node thing = parse(TEMPLATE).resourceProperties("Thing", "AWS::Test::Thing");
         assertThat(thing.text("Name")).isEqualTo("literal");

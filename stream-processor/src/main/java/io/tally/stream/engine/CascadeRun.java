@@ -2,6 +2,7 @@ package io.tally.stream.engine;
 
 import io.tally.core.derive.Cascade;
 import io.tally.core.derive.CascadeRunner;
+import io.tally.core.logging.InvocationLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -45,7 +46,8 @@ final class CascadeRun {
                 continue;
             }
             for (Cascade cascade : change.cascades()) {
-                pending.add(new Pending(change, cascade, executor.submit(() -> runner.run(cascade))));
+                pending.add(new Pending(change, cascade,
+                        executor.submit(InvocationLog.carried(() -> runner.run(cascade)))));
             }
         }
         return pending;

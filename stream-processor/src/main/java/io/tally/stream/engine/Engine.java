@@ -1,6 +1,7 @@
 package io.tally.stream.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tally.core.logging.InvocationLog;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -210,7 +211,9 @@ public final class Engine implements AutoCloseable {
         ShardCursors.Progress before = admission.before();
         List<Future<KeyWriter.Outcome>> writes = new ArrayList<>(plan.byKey().size());
         for (KeyContributions contributions : plan.byKey().values()) {
-            writes.add(executor.submit(() -> writer.write(contributions, before.acknowledged())));
+            // The invocation's log fields go along to the writer threads (the request id on their warnings).
+            writes.add(executor.submit(
+                    InvocationLog.carried(() -> writer.write(contributions, before.acknowledged()))));
         }
         List<CascadeRun.Pending> removals = cascades.start(plan, before.acknowledged(), executor);
         List<PoisonLetters.Pending> letters = poisonLetters.start(plan, executor);

@@ -1,5 +1,6 @@
 package io.tally.stream.engine;
 
+import io.tally.core.logging.InvocationLog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -22,8 +23,8 @@ record PoisonLetters(DeadLetterSink deadLetters, StreamMetrics metrics) {
     List<Pending> start(BatchPlan plan, ExecutorService executor) {
         List<Pending> letters = new ArrayList<>();
         for (RecordChanges change : plan.poisoned()) {
-            letters.add(new Pending(change, executor.submit(
-                    () -> deadLetters.send(DeadLetter.of(change.record(), change.poisonReason())))));
+            letters.add(new Pending(change, executor.submit(InvocationLog.carried(
+                    () -> deadLetters.send(DeadLetter.of(change.record(), change.poisonReason()))))));
         }
         return letters;
     }

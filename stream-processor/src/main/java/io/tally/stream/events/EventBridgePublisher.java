@@ -1,6 +1,7 @@
 package io.tally.stream.events;
 
 import io.tally.core.events.DomainEvent;
+import io.tally.core.logging.InvocationLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -230,8 +231,8 @@ public final class EventBridgePublisher implements EventPublisher {
         AtomicBoolean stop = new AtomicBoolean();
         List<Future<Sent>> futures = new ArrayList<>(calls.size());
         for (List<Integer> call : calls) {
-            futures.add(sender.submit(() ->
-                    stop.get() ? Sent.notSent(call, INTERRUPTED) : send(call, entries, events)));
+            futures.add(sender.submit(InvocationLog.carried(() ->
+                    stop.get() ? Sent.notSent(call, INTERRUPTED) : send(call, entries, events))));
         }
         List<Sent> sent = new ArrayList<>(calls.size());
         Throwable thrown = null;

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tally.core.activity.ActivityFeed;
 import io.tally.core.domain.DomainRegistry;
 import io.tally.core.events.PublicEvents;
+import io.tally.core.logging.InvocationLog;
+import io.tally.core.logging.LambdaLogging;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -63,7 +65,7 @@ public final class ActivityFeedHandler implements RequestStreamHandler {
 
     /** Used by Lambda: the settings from the environment, the client built once per container. */
     public ActivityFeedHandler() {
-        this(client(System.getenv()), required(System.getenv(), "ACTIVITY_TABLE_NAME"), Clock.systemUTC());
+        this(client(LambdaLogging.environment()), required(System.getenv(), "ACTIVITY_TABLE_NAME"), Clock.systemUTC());
     }
 
     /** The public events of the domains on the class path. */
@@ -81,9 +83,12 @@ public final class ActivityFeedHandler implements RequestStreamHandler {
 
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
-        JsonNode event = JSON.readTree(input);
-        boolean recorded = record(event);
-        output.write((recorded ? "{\"recorded\":true}" : "{\"recorded\":false}").getBytes(StandardCharsets.UTF_8));
+        try (InvocationLog log = InvocationLog.open(context == null ? null : context.getAwsRequestId())) {
+            JsonNode event = JSON.readTree(input);
+            boolean recorded = record(event);
+            output.write((recorded ? "{\"recorded\":true}" : "{\"recorded\":false}")
+                    .getBytes(StandardCharsets.UTF_8));
+        }
     }
 
     /**
