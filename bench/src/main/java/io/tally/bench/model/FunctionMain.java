@@ -15,7 +15,6 @@ import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -36,11 +35,18 @@ import java.util.Map;
  * the handler and answers with its response and what the model counted. Standard output and error (the handler's
  * logs and metrics, the JVM's own messages) stay free for the log, as in Lambda.
  *
- * <p>Frames on the socket: a length (4 bytes) and that many bytes of UTF-8 JSON. In: the records as a
- * {@code DynamodbEvent}, then the window's fields; out: one answer.
+ * <p>Frames on the socket: a length (4 bytes) and that many bytes of UTF-8 JSON. In, per request, its kind (one
+ * byte) and its frames: {@value #INVOKE} the records as a {@code DynamodbEvent}, then the window's fields;
+ * {@value #MODEL} the model's new settings ({@link ModelState#install}: scale, seed, partition write units, PutEvents
+ * quota), with fresh counters, e.g. for the measured part after an unmeasured warm-up at another scale. Out: one
+ * answer per request.
  */
 public final class FunctionMain {
     static final String READY = "{\"ready\":true}";
+    /** A request's kind: an invocation. */
+    static final char INVOKE = 'I';
+    /** A request's kind: new model settings. */
+    static final char MODEL = 'M';
 
     private FunctionMain() {
     }
@@ -61,36 +67,55 @@ public final class FunctionMain {
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         write(out, READY.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         while (true) {
-            byte[] records;
-            try {
-                records = read(in);
-            } catch (EOFException e) {
+            int kind = in.read();
+            if (kind < 0) {
                 return;
             }
-            JsonNode window = json.readTree(read(in));
             Map<String, Object> answer = new LinkedHashMap<>();
-            try {
-                DynamodbTimeWindowEvent event = event(events.fromJson(new ByteArrayInputStream(records)), window, json);
-                TimeWindowEventResponse response = handler.handleRequest(event,
-                        new LocalLambdaContext("tally-stream-processor", Duration.ofSeconds(120), Clock.systemUTC()));
+            if (kind == MODEL) {
+                install(json.readTree(read(in)));
                 answer.put("ok", true);
-                answer.put("state", response.getState() == null ? Map.of() : response.getState());
-                List<String> failures = new ArrayList<>();
-                if (response.getBatchItemFailures() != null) {
-                    response.getBatchItemFailures().forEach(failure -> failures.add(failure.getItemIdentifier()));
-                }
-                answer.put("failures", failures);
-            } catch (RuntimeException e) {
-                // As the runtime reports a function error: the invocation failed, the process lives on.
-                e.printStackTrace();
-                answer.put("ok", false);
-                answer.put("error", String.valueOf(e));
+            } else if (kind == INVOKE) {
+                invoke(handler, events, read(in), json.readTree(read(in)), json, answer);
+            } else {
+                throw new IllegalStateException("unknown request kind " + kind);
             }
             ModelState model = ModelState.get();
             answer.put("counters", model == null ? Map.of() : model.counters());
             answer.put("written", model == null ? new long[0] : model.drainWritten());
             answer.put("cpuNanos", os.getProcessCpuTime());
             write(out, json.writeValueAsBytes(answer));
+        }
+    }
+
+    /**
+     * Makes the settings the process's model, its counters fresh. Between requests no call is in flight, and the
+     * writes of the last invocation went with its answer.
+     */
+    private static void install(JsonNode settings) {
+        ModelState.install(new ModelState(settings.get("scale").asDouble(), settings.get("seed").asLong(),
+                settings.get("partitionWriteUnits").asDouble(), settings.get("putEventsPerSecond").asDouble()));
+    }
+
+    /** One invocation, its outcome put in the answer. */
+    private static void invoke(WindowedStreamHandler handler, PojoSerializer<DynamodbEvent> events, byte[] records,
+                               JsonNode window, ObjectMapper json, Map<String, Object> answer) {
+        try {
+            DynamodbTimeWindowEvent event = event(events.fromJson(new ByteArrayInputStream(records)), window, json);
+            TimeWindowEventResponse response = handler.handleRequest(event,
+                    new LocalLambdaContext("tally-stream-processor", Duration.ofSeconds(120), Clock.systemUTC()));
+            answer.put("ok", true);
+            answer.put("state", response.getState() == null ? Map.of() : response.getState());
+            List<String> failures = new ArrayList<>();
+            if (response.getBatchItemFailures() != null) {
+                response.getBatchItemFailures().forEach(failure -> failures.add(failure.getItemIdentifier()));
+            }
+            answer.put("failures", failures);
+        } catch (RuntimeException e) {
+            // As the runtime reports a function error: the invocation failed, the process lives on.
+            e.printStackTrace();
+            answer.put("ok", false);
+            answer.put("error", String.valueOf(e));
         }
     }
 

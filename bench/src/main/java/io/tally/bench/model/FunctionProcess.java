@@ -153,6 +153,7 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
             window.put("end", event.getWindow().getEnd());
             window.put("state", event.getState());
             window.put("final", Boolean.TRUE.equals(event.getIsFinalInvokeForWindow()));
+            in.write(FunctionMain.INVOKE);
             FunctionMain.write(in, bytes.toByteArray());
             FunctionMain.write(in, json.writeValueAsBytes(window));
             JsonNode answer = json.readTree(FunctionMain.read(out));
@@ -174,6 +175,31 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
             answer.get("failures")
                     .forEach(id -> failures.add(new TimeWindowEventResponse.BatchItemFailure(id.asText())));
             return new TimeWindowEventResponse(state, failures);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the function process stopped answering", e);
+        }
+    }
+
+    /**
+     * Gives the function's model new settings ({@link ModelState}), its counters fresh: e.g. an unmeasured warm-up at
+     * time scale 1 without throttles, then the measured part at the run's scale.
+     *
+     * @param putEventsPerSecond 0 for no PutEvents quota
+     */
+    void model(double scale, long seed, double partitionWriteUnits, double putEventsPerSecond) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("scale", scale);
+        settings.put("seed", seed);
+        settings.put("partitionWriteUnits", partitionWriteUnits);
+        settings.put("putEventsPerSecond", putEventsPerSecond);
+        try {
+            in.write(FunctionMain.MODEL);
+            FunctionMain.write(in, json.writeValueAsBytes(settings));
+            JsonNode answer = json.readTree(FunctionMain.read(out));
+            if (!answer.path("ok").asBoolean()) {
+                throw new IllegalStateException("the function process refused the model's settings: " + answer);
+            }
+            lastAnswer = answer;
         } catch (IOException e) {
             throw new UncheckedIOException("the function process stopped answering", e);
         }

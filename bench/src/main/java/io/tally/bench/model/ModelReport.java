@@ -64,10 +64,12 @@ public final class ModelReport {
                         + " Lambda function memory\": 1,769 MB has the equivalent of one vCPU; the host core's speed"
                         + " against Lambda's is not known (an assumption) |\n");
         md.append("| Heap | 85% of the memory setting | an assumption |\n");
-        md.append("| JIT warm-up | each run's function first processes ").append(fmt(results.warmUpRecords(), 0))
+        md.append("| JIT warm-up | one function process per memory setting, JIT setting and repeat; it first processes ")
+                .append(fmt(results.warmUpRecords(), 0))
                 .append(" records without its quota, unreported (the first ").append(fmt(ModelRun.WARM_UP, 0))
                 .append(" in batches of 5, so that the code every invocation runs once is compiled too, the rest in"
-                        + " full batches) | an assumption: a function that has run a while, or was primed before its"
+                        + " full batches; unthrottled, its modelled waits gone), and each of its runs starts from a copy"
+                        + " of the table those records left | an assumption: a function that has run a while, or was primed before its"
                         + " SnapStart snapshot; the snapshot's restore is not modelled |\n");
         md.append("| Stream delay | log-normal, p50 ").append(fmt(results.streamDelay()[0], 0)).append(" ms, p99 ")
                 .append(fmt(results.streamDelay()[1], 0)).append(" ms, from the write to the record being readable,"

@@ -13,9 +13,6 @@ import io.tally.local.events.EventRules;
 import io.tally.local.events.LocalEventBus;
 import io.tally.local.stream.EsmSettings;
 import io.tally.local.stream.StreamRecordFilter;
-import io.tally.local.stream.TumblingWindowBatchInvoker;
-import io.tally.stream.StreamWiring;
-import io.tally.stream.rebuild.Rebuilder;
 import io.tally.stream.rebuild.VerificationReport;
 import io.tally.testkit.LocalDynamoDbServer;
 import io.tally.testkit.StreamReader;
@@ -24,7 +21,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -39,7 +35,6 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.Record;
-import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 
 /**
  * The CPU-confined model: the deployed stream processor function ({@code WindowedStreamHandler}) in a process of its
@@ -47,8 +42,10 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
  * JIT flags, every AWS call at a heavy-tailed latency with throttling and a PutEvents quota ({@link ModelInterceptor}),
  * fed by a model of the stream and its event source mapping with the stream's own delay and the echo of the
  * function's writes ({@link ModeledShard}), while DynamoDB Local and a local event bus do the work. Time runs
- * {@code scale} times slower; every figure is the model's. Each run has a fresh table and function process, starts
- * with a warm-up before its quota (not reported: the JIT's; {@link Settings#warmUp}), and ends with the oracle.
+ * {@code scale} times slower; every figure is the model's. Each memory setting, JIT setting and repeat has a function
+ * process of its own ({@link FunctionGroup}), which warms up before its quota (not reported: the JIT's;
+ * {@link Settings#warmUp}; fast, without throttles, its waits all but gone, since only what it leaves counts); each
+ * run starts from a copy of the table the warm-up left and ends with the oracle.
  */
 public final class ModelRun {
     private static final Logger LOG = LoggerFactory.getLogger(ModelRun.class);
@@ -72,6 +69,15 @@ public final class ModelRun {
      * batches.
      */
     static final int WARM_UP_BATCH = 5;
+    /**
+     * The warm-up's time scale: its time runs a hundred times faster than real time, so that its modelled waits (the
+     * calls' latencies, the stream's delay, the polls) all but vanish and DynamoDB Local alone sets its pace.
+     */
+    static final double WARM_UP_SCALE = 0.01;
+    /** A partition's write units a second in the warm-up: none throttled, since its time runs fast. */
+    static final double WARM_UP_WRITE_UNITS = 1e12;
+    /** How long the warm-up may take, in its (fast) time: 30 real minutes. */
+    static final Duration WARM_UP_DEADLINE = Duration.ofSeconds(Math.round(30 * 60 / WARM_UP_SCALE));
     /** The CFS period of the quota, in the model's time. */
     static final Duration CPU_PERIOD = Duration.ofMillis(20);
     /** The share of a partition whose write units the targets hold against the floor. */
@@ -106,6 +112,12 @@ public final class ModelRun {
         double unitsPerRecord(LocalDynamoDbServer server, List<Record> records, int batchSize, int skip);
     }
 
+    /** What every run of the model shares: its settings, servers, the mapping's settings and the recorded shard. */
+    record Rig(Settings settings, LocalDynamoDbServer server, LocalEventBus bus, DeploymentTemplate template,
+               EsmSettings esm, Derivations derivations, LatencyModel.Operation getRecords, StreamDelay delay,
+               StreamRecordFilter filter, List<Record> shard, String streamArn, String shardId) {
+    }
+
     private final Settings settings;
     private final LocalDynamoDbServer server;
     private final DynamoDbClient admin;
@@ -117,7 +129,6 @@ public final class ModelRun {
             LatencyModel.awsHeavyTailed().of("DynamoDB Streams", "GetRecords");
     private final StreamDelay delay = StreamDelay.calibrated(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
     private final StreamRecordFilter filter = StreamRecordFilter.of(esm.filterPatterns());
-    private int tables;
 
     private ModelRun(Settings settings, LocalDynamoDbServer server, LocalEventBus bus) {
         this.settings = settings;
@@ -145,20 +156,23 @@ public final class ModelRun {
         // The function's events name the recording's stream and its first shard, which its shard check finds listed.
         String streamArn = StreamReader.streamArn(server.streamsClient(), RECORDING);
         String shardId = StreamReader.shards(server.streamsClient(), streamArn).get(0).shardId();
-        List<ModelResults.Point> points = new ArrayList<>();
-        int n = 0;
-        for (Plan plan : settings.plans()) {
-            n++;
-            ModelResults.Point point = point(plan, shard, streamArn, shardId);
-            points.add(point);
-            LOG.info("model {}/{}: {} {} MB {} window {} s at {}: {} of {} records, {} records/s, freshness p50 {} ms"
-                            + " p99 {} ms p99.9 {} ms, {} write units and {} ms CPU a record, exact {}", n,
-                    settings.plans().size(), plan.group(), plan.memory(), plan.jit(), plan.window(),
-                    plan.share() == 0 ? "backlog" : Math.round(plan.share() * 100) + "%", point.processed(),
-                    point.arrived(), Math.round(point.recordsPerSec()), Math.round(point.freshness()[0]),
-                    Math.round(point.freshness()[1]), Math.round(point.freshness()[2]),
-                    String.format("%.2f", point.writeUnitsPerRecord()),
-                    String.format("%.3f", point.cpuMillisPerRecord()), point.exact());
+        Rig rig = new Rig(settings, server, bus, template, esm, derivations, getRecords, delay, filter, shard,
+                streamArn, shardId);
+        // One function process per memory setting, JIT setting and repeat, its plans in the order given.
+        Map<List<Object>, List<FunctionGroup.Numbered>> groups = new LinkedHashMap<>();
+        List<Plan> plans = settings.plans();
+        for (int i = 0; i < plans.size(); i++) {
+            Plan plan = plans.get(i);
+            groups.computeIfAbsent(List.of(plan.memory(), plan.jit(), plan.repeat()), key -> new ArrayList<>())
+                    .add(new FunctionGroup.Numbered(i + 1, plan));
+        }
+        ModelResults.Point[] points = new ModelResults.Point[plans.size()];
+        int group = 0;
+        for (List<FunctionGroup.Numbered> numbered : groups.values()) {
+            FunctionGroup.run(rig, ++group, numbered, (run, point) -> {
+                points[run.number() - 1] = point;
+                log(run, point);
+            });
         }
         double[][] fit = delay.fit(ModeledShard.IDLE_POLL_INTERVAL.toMillis(), getRecords);
         ModelResults.Floor floor = floor(shard);
@@ -167,7 +181,19 @@ public final class ModelRun {
                 esm.batchSize(), ModelPlans.javaToolOptions(template), ModelPlans.defaultMemory(template),
                 settings.scale(),
                 settings.putEventsPerSecond(), settings.warmUp(), floor,
-                points);
+                List.of(points));
+    }
+
+    private void log(FunctionGroup.Numbered run, ModelResults.Point point) {
+        Plan plan = run.plan();
+        LOG.info("model {}/{}: {} {} MB {} window {} s at {}: {} of {} records, {} records/s, freshness p50 {} ms"
+                        + " p99 {} ms p99.9 {} ms, {} write units and {} ms CPU a record, exact {}", run.number(),
+                settings.plans().size(), plan.group(), plan.memory(), plan.jit(), plan.window(),
+                plan.share() == 0 ? "backlog" : Math.round(plan.share() * 100) + "%", point.processed(),
+                point.arrived(), Math.round(point.recordsPerSec()), Math.round(point.freshness()[0]),
+                Math.round(point.freshness()[1]), Math.round(point.freshness()[2]),
+                String.format("%.2f", point.writeUnitsPerRecord()),
+                String.format("%.3f", point.cpuMillisPerRecord()), point.exact());
     }
 
     /**
@@ -212,95 +238,6 @@ public final class ModelRun {
         return shard;
     }
 
-    private ModelResults.Point point(Plan plan, List<Record> shard, String streamArn, String shardId) {
-        String table = "model-" + (++tables);
-        // No stream on the run's table: DynamoDB Local slows down with every record a table's stream holds.
-        admin.createTable(TableDefinition.createTableRequest(table).toBuilder()
-                .streamSpecification(StreamSpecification.builder().streamEnabled(false).build()).build());
-        double cores = plan.memory() / MEGABYTES_PER_VCPU;
-        long seed = settings.seed() + table.hashCode();
-        ModeledShard.Mapping mapping = new ModeledShard.Mapping(esm.batchSize(), plan.window(), settings.scale(), delay,
-                getRecords, filter, shardId, streamArn);
-        int warmUp = settings.warmUp();
-        int arriving = plan.share() == 0 ? Math.min(BACKLOG, shard.size() - warmUp)
-                : (int) Math.round(plan.share() * PARTITION_WRITES_PER_SEC * settings.seconds());
-        List<Record> measured = shard.subList(warmUp, warmUp + arriving);
-        long period = Math.round(CPU_PERIOD.toNanos() / 1e3 * settings.scale());
-        // The quota first, so that it closes after the function process has ended (a group with a process stays).
-        try (CpuQuota quota = CpuQuota.create(CpuQuota.groupName(ProcessHandle.current().pid(), tables),
-                     cores / settings.scale(), period);
-             FunctionProcess function = FunctionProcess.start(launch(plan, table, seed))) {
-            Echoes echo = new Echoes(delay, settings.scale(), seed);
-            function.echoTo(echo);
-            TumblingWindowBatchInvoker invoker = new TumblingWindowBatchInvoker("tally-stream-processor", streamArn,
-                    esm.tumblingWindow(), function, Duration.ofMinutes(10), Clock.systemUTC());
-            // The warm-up, before the quota: small batches, so that the code every invocation runs once passes the
-            // JIT's compile thresholds too, as in a function that has run a while or was primed before its
-            // SnapStart snapshot. Unconfined, since it is not measured.
-            ModeledShard warm = new ModeledShard(new ModeledShard.Mapping(WARM_UP_BATCH, 0, settings.scale(), delay,
-                    getRecords, filter, shardId, streamArn), invoker, echo, seed, 1);
-            warm.run(shard.subList(0, WARM_UP), Double.POSITIVE_INFINITY, Duration.ZERO, Duration.ofMinutes(10));
-            long next = warm.nextSequence();
-            if (warmUp > WARM_UP) {
-                // A longer warm-up goes on in full batches, as a backlog: the code a record runs reaches C2 too.
-                ModeledShard longer = new ModeledShard(new ModeledShard.Mapping(esm.batchSize(), 0, settings.scale(),
-                        delay, getRecords, filter, shardId, streamArn), invoker, echo, seed, next);
-                longer.run(shard.subList(WARM_UP, warmUp), Double.POSITIVE_INFINITY, Duration.ZERO,
-                        Duration.ofMinutes(30));
-                next = longer.nextSequence();
-            }
-            quota.add(function.pid());
-            ModeledShard modeled = new ModeledShard(mapping, invoker, echo, seed, next);
-            double units = function.counter("writeUnits");
-            long cpu = function.cpuNanos();
-            long echoed = echo.seen();
-            ModeledShard.Outcome outcome = modeled.run(measured,
-                    plan.share() == 0 ? Double.POSITIVE_INFINITY : plan.share() * PARTITION_WRITES_PER_SEC,
-                    Duration.ofSeconds(settings.seconds()), Duration.ofSeconds(plan.share() == 0 ? 120 : 30));
-            int processed = Math.max(1, outcome.processed());
-            double unitsPerRecord = (function.counter("writeUnits") - units) / processed;
-            double cpuPerRecord = (function.cpuNanos() - cpu) / 1e6 / processed;
-            invoker.endWindows();
-            VerificationReport check = verify(table, shard.subList(0, warmUp + outcome.processed()));
-            List<Double> freshness = outcome.freshnessMillis();
-            return new ModelResults.Point(plan.group(), plan.memory(), plan.jit(), cores, plan.window(), plan.share(),
-                    plan.repeat(), outcome.arrived(), outcome.processed(), outcome.seconds(), outcome.recordsPerSec(),
-                    outcome.keptUp(), new double[] {ModelResults.percentile(freshness, 50),
-                    ModelResults.percentile(freshness, 99), ModelResults.percentile(freshness, 99.9),
-                    ModelResults.percentile(freshness, 100)}, outcome.invocations(), outcome.busySeconds(),
-                    unitsPerRecord, cpuPerRecord, (double) (echo.seen() - echoed) / processed,
-                    (long) function.counter("throttledWrites"), (long) function.counter("throttledPutEvents"),
-                    (long) function.counter("lateCalls"), (long) function.counter("calls"),
-                    outcome.failedInvocations(), exact(check), check.differences().size(),
-                    check.undoneCascades().size());
-        }
-    }
-
-    private FunctionProcess.Launch launch(Plan plan, String table, long seed) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("TABLE_NAME", table);
-        env.put("AWS_REGION", "us-east-1");
-        env.put("AWS_ACCESS_KEY_ID", "local");
-        env.put("AWS_SECRET_ACCESS_KEY", "local");
-        env.put("EVENT_BUS_NAME", bus.busName());
-        env.put("EVENT_SOURCE", StreamWiring.DEFAULT_EVENT_SOURCE);
-        env.put("DYNAMODB_ENDPOINT", server.endpoint().toString());
-        env.put("EVENTBRIDGE_ENDPOINT", bus.endpoint().toString());
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put(ModelState.SCALE, Double.toString(settings.scale()));
-        properties.put(ModelState.SEED, Long.toString(seed));
-        if (settings.putEventsPerSecond() > 0) {
-            properties.put(ModelState.PUT_EVENTS_PER_SECOND, Double.toString(settings.putEventsPerSecond()));
-        }
-        // The template's own options when they make this JIT setting (they may carry more), else the setting's.
-        String template = ModelPlans.javaToolOptions(this.template);
-        String options = ModelPlans.jit(template).equals(plan.jit()) ? template
-                : ModelPlans.JIT_OPTIONS.get(plan.jit());
-        return new FunctionProcess.Launch(options, (int) (plan.memory() * 0.85),
-                Runtime.getRuntime().availableProcessors() - 1,
-                env, properties, settings.logs().resolve(table + ".log"));
-    }
-
     /**
      * Whether the derived data equals the recomputation. Cascades the oracle finds undone do not count against it:
      * the recording was written without a stream processor, so the base items its records leave still hold what a
@@ -309,17 +246,6 @@ public final class ModelRun {
      */
     static boolean exact(VerificationReport check) {
         return check.differences().isEmpty() && check.behindItems() == 0;
-    }
-
-    /**
-     * The oracle: the base items the processed records leave are written next to the derived ones; the rebuild
-     * compares.
-     */
-    private VerificationReport verify(String table, List<Record> processed) {
-        TableWriter.write(admin, table, lastImages(processed), 4);
-        // Without a stream: the derived items carry the modelled shard's sequence numbers, so the rebuild compares
-        // every derived item with the recomputation from the scan.
-        return new Rebuilder(admin, null, table, derivations, 2).verify();
     }
 
     /** The base items records leave: each key's last new image, none for a key whose last record removed it. */

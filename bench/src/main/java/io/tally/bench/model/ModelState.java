@@ -9,8 +9,9 @@ import java.util.random.RandomGeneratorFactory;
 
 /**
  * The state every client of a function process shares under the model ({@link ModelInterceptor}): the latency
- * draws, the throttles and what was counted. Set from system properties once per process, so that the SDK's global
- * interceptors (one instance per client) see one model:
+ * draws, the throttles and what was counted. One per process, so that the SDK's global interceptors (one instance
+ * per client) see one model; set from system properties at first, and replaced whole by the parent's
+ * {@link FunctionMain#MODEL} request (the measured part after a warm-up):
  * <ul>
  *   <li>{@value #SCALE}: how many times slower time runs (its presence turns the model on);</li>
  *   <li>{@value #SEED}: the draws' seed;</li>
