@@ -45,6 +45,8 @@ final class ColdStart {
     static final double TARGET_MS = 1500;
     static final String TABLE = "tally";
     static final String EVENT_BUS = "tally-events";
+    /** The template this build carries, read once: each launch takes its function's options from it. */
+    private static final DeploymentTemplate TEMPLATE = DeploymentTemplate.bundled();
 
     private static final Pattern LINE = Pattern.compile(ColdStartHarness.MARKER
             + " constructNanos=(\\d+) eventNanos=(\\d+) invokeNanos=(\\d+) (\\S+)");
@@ -54,7 +56,7 @@ final class ColdStart {
                        String expectedOutcome) {
         /** The function's {@code JAVA_TOOL_OPTIONS} in the template this build carries, as Lambda gives them. */
         String javaToolOptions() {
-            return DeploymentTemplate.bundled().environmentVariable(function, "JAVA_TOOL_OPTIONS");
+            return TEMPLATE.environmentVariable(function, "JAVA_TOOL_OPTIONS");
         }
     }
 

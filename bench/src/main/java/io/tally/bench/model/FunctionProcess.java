@@ -181,8 +181,8 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
     }
 
     /**
-     * Gives the function's model new settings ({@link ModelState}), its counters fresh: e.g. an unmeasured warm-up at
-     * time scale 1 without throttles, then the measured part at the run's scale.
+     * Gives the function's model new settings ({@link ModelState}), its counters fresh: e.g. after an unmeasured
+     * warm-up with time running fast and no throttles, the measured part at the run's scale.
      *
      * @param putEventsPerSecond 0 for no PutEvents quota
      */

@@ -12,8 +12,7 @@ import org.slf4j.MDC;
  * the request id, whether the invocation is the execution environment's first (its cold start), and the function's
  * name, version and memory size and the X-Ray trace id as Lambda sets them. They are kept in SLF4J's MDC, so that the
  * logging backend writes them: the functions' JSON lines ({@link LambdaLogging}) carry each at the top level; a
- * backend without an MDC leaves them out. A field Lambda does not set (outside Lambda) is
- * left out too.
+ * backend without an MDC leaves them out. A field Lambda does not set (outside Lambda) is left out too.
  *
  * <p>A handler opens one per invocation and closes it when the invocation ends ({@code try (InvocationLog log =
  * InvocationLog.open(requestId)) {...}}). The MDC is per thread: work the invocation hands to other threads takes the
