@@ -45,6 +45,9 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClientBuilder;
  *       events the publisher has in flight at once in an invocation; 1 sends them one after another. Lower it when
  *       many busy shards share a Region's small PutEvents quota (throttled events are retried, but each throttled
  *       round costs a backoff); why 16: {@link EventBridgePublisher};</li>
+ *   <li>{@code DERIVED_WRITE_CONCURRENCY} (optional, 1..64, default 16): how many derived writes the engine has in
+ *       flight at once in an invocation; a shard's backlog is bound by it as much as by CPU, since each write waits
+ *       for DynamoDB's answer (docs/shard-throughput.md);</li>
  *   <li>{@code DYNAMODB_ENDPOINT} (optional): a DynamoDB endpoint override, e.g. {@code http://127.0.0.1:8000}
  *       for DynamoDB Local;</li>
  *   <li>{@code EVENTBRIDGE_ENDPOINT} (optional): an EventBridge endpoint override, e.g. LocalStack's
@@ -61,15 +64,19 @@ public final class StreamWiring {
     static final String EVENT_BUS_NAME = "EVENT_BUS_NAME";
     static final String EVENT_SOURCE = "EVENT_SOURCE";
     static final String EVENT_PUBLISH_CONCURRENCY = "EVENT_PUBLISH_CONCURRENCY";
+    static final String DERIVED_WRITE_CONCURRENCY = "DERIVED_WRITE_CONCURRENCY";
+    /** The most derived writes in flight that {@code DERIVED_WRITE_CONCURRENCY} may ask for. */
+    static final int MAX_WRITE_CONCURRENCY = 64;
     /** The application's one EventBridge source name, unless EVENT_SOURCE says otherwise. */
     public static final String DEFAULT_EVENT_SOURCE = "io.tally";
     /** The JDK's property for the idle HTTP connections it keeps per host. */
     static final String MAX_CONNECTIONS_PROPERTY = "http.maxConnections";
     /**
-     * Idle connections kept per host: more than an invocation has in flight to one service (the engine's 16 derived
-     * writes and its cursor call to DynamoDB, the publisher's 16 PutEvents calls to EventBridge).
+     * Idle connections kept per host: more than an invocation has in flight to one service (the engine's derived
+     * writes, at most {@value #MAX_WRITE_CONCURRENCY}, and its cursor call to DynamoDB; the publisher's PutEvents calls
+     * to EventBridge, at most 50).
      */
-    static final int KEEP_ALIVE_CONNECTIONS = 32;
+    static final int KEEP_ALIVE_CONNECTIONS = 72;
 
     /**
      * An engine, what the handler runs after each invocation (flushing the metrics), and the check of the delivered
@@ -97,6 +104,7 @@ public final class StreamWiring {
         String eventBusName = required(env, EVENT_BUS_NAME);
         String source = env.getOrDefault(EVENT_SOURCE, DEFAULT_EVENT_SOURCE);
         int publishConcurrency = publishConcurrency(env);
+        int writeConcurrency = writeConcurrency(env);
 
         DynamoDbClientBuilder dynamoDb = DynamoDbClient.builder()
                 .region(region)
@@ -126,8 +134,8 @@ public final class StreamWiring {
                     domains.shardSettings().stream().map(ShardSetting::variable).toList());
         }
         ShardSettings shards = ShardSettings.fromEnvironment(env, domains.shardSettings());
-        Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry, shards,
-                Engine.DEFAULT_WRITE_CONCURRENCY, identity);
+        Engine engine = engine(domains, dynamoDbClient, tableName, publisher, registry, shards, writeConcurrency,
+                identity);
         return new Processor(engine, flusher::flush, identity, shards,
                 () -> SdkPriming.readNothing(dynamoDbClient, tableName));
     }
@@ -161,9 +169,23 @@ public final class StreamWiring {
      *                               that publishes otherwise than configured
      */
     static int publishConcurrency(Map<String, String> env) {
-        String value = env.get(EVENT_PUBLISH_CONCURRENCY);
+        return concurrency(env, EVENT_PUBLISH_CONCURRENCY, EventBridgePublisher.DEFAULT_CONCURRENCY,
+                EventBridgePublisher.MAX_CONCURRENCY);
+    }
+
+    /**
+     * {@code DERIVED_WRITE_CONCURRENCY}, or {@value Engine#DEFAULT_WRITE_CONCURRENCY} when it is not set.
+     *
+     * @throws IllegalStateException when it is set but not a whole number 1..{@value #MAX_WRITE_CONCURRENCY}
+     */
+    static int writeConcurrency(Map<String, String> env) {
+        return concurrency(env, DERIVED_WRITE_CONCURRENCY, Engine.DEFAULT_WRITE_CONCURRENCY, MAX_WRITE_CONCURRENCY);
+    }
+
+    private static int concurrency(Map<String, String> env, String name, int defaultValue, int max) {
+        String value = env.get(name);
         if (value == null || value.isBlank()) {
-            return EventBridgePublisher.DEFAULT_CONCURRENCY;
+            return defaultValue;
         }
         int concurrency;
         try {
@@ -171,9 +193,9 @@ public final class StreamWiring {
         } catch (NumberFormatException e) {
             concurrency = 0;
         }
-        if (concurrency < 1 || concurrency > EventBridgePublisher.MAX_CONCURRENCY) {
-            throw new IllegalStateException("environment variable " + EVENT_PUBLISH_CONCURRENCY
-                    + " must be a whole number 1.." + EventBridgePublisher.MAX_CONCURRENCY + ", not '" + value + "'");
+        if (concurrency < 1 || concurrency > max) {
+            throw new IllegalStateException("environment variable " + name + " must be a whole number 1.." + max
+                    + ", not '" + value + "'");
         }
         return concurrency;
     }

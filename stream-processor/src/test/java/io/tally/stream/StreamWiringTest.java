@@ -77,6 +77,21 @@ class StreamWiringTest {
     }
 
     @Test
+    void writeConcurrency_isSixteenUnlessTheVariableSaysOneToSixtyFour() {
+        assertThat(StreamWiring.writeConcurrency(Map.of())).isEqualTo(16);
+        assertThat(StreamWiring.writeConcurrency(Map.of("DERIVED_WRITE_CONCURRENCY", ""))).isEqualTo(16);
+        assertThat(StreamWiring.writeConcurrency(Map.of("DERIVED_WRITE_CONCURRENCY", "1"))).isEqualTo(1);
+        assertThat(StreamWiring.writeConcurrency(Map.of("DERIVED_WRITE_CONCURRENCY", " 64 "))).isEqualTo(64);
+        for (String invalid : new String[] {"0", "65", "-1", "many", "1e2"}) {
+            assertThatThrownBy(() -> StreamWiring.writeConcurrency(Map.of("DERIVED_WRITE_CONCURRENCY", invalid)))
+                    .as(invalid).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("DERIVED_WRITE_CONCURRENCY").hasMessageContaining(invalid);
+        }
+        // Every derived write in flight, and the cursor's call, keeps its connection between waves.
+        assertThat(StreamWiring.KEEP_ALIVE_CONNECTIONS).isGreaterThan(StreamWiring.MAX_WRITE_CONCURRENCY);
+    }
+
+    @Test
     void invalidPublishConcurrency_stopsTheFunctionAtStart() {
         assertThatThrownBy(() -> StreamWiring.fromEnvironment(Map.of(
                 "TABLE_NAME", "tally", "AWS_REGION", "eu-west-1", "EVENT_BUS_NAME", "tally-events",
@@ -103,7 +118,7 @@ class StreamWiringTest {
         try {
             System.clearProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY);
             StreamWiring.keepConnectionsAlive();
-            assertThat(System.getProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY)).isEqualTo("32");
+            assertThat(System.getProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY)).isEqualTo("72");
 
             System.setProperty(StreamWiring.MAX_CONNECTIONS_PROPERTY, "10");
             StreamWiring.keepConnectionsAlive();
