@@ -3,6 +3,7 @@ package io.tally.bench.model;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
@@ -115,6 +116,34 @@ final class CpuQuota implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("could not move process " + pid + " into " + dir + ": " + e, e);
         }
+    }
+
+    /**
+     * Takes threads of a process out of the group, into the hierarchy's root, and pins them to {@code core}: with
+     * cgroup v1 only (v2 keeps a process's threads in one group unless it is threaded).
+     *
+     * @return whether they were taken out
+     */
+    boolean exempt(List<Long> threads, int core) {
+        if (v2) {
+            return false;
+        }
+        for (long thread : threads) {
+            try {
+                Files.writeString(V1.resolve("tasks"), Long.toString(thread));
+                Process pin = new ProcessBuilder("taskset", "-p", "-c", Integer.toString(core), Long.toString(thread))
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (pin.waitFor() != 0) {
+                    return false;
+                }
+            } catch (IOException e) {
+                return false; // ended meanwhile, or not ours to move
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Removes the group, once its processes have ended. */

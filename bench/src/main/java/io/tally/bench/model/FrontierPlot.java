@@ -33,10 +33,8 @@ public final class FrontierPlot {
 
     public static void write(ModelResults results, Path png) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        List<ModelResults.Point> points = new ArrayList<>(results.points().stream()
-                .filter(p -> p.group().equals("frontier")).toList());
-        points.addAll(results.points().stream().filter(p -> p.group().equals("rates")
-                && ModelPlans.FRONTIER_SHARES.contains(p.share())).toList());
+        List<ModelResults.Point> points = results.points().stream()
+                .filter(p -> p.group().equals("frontier")).toList();
         XYSeriesCollection data = new XYSeriesCollection();
         List<List<Double>> windows = new ArrayList<>();
         for (double share : ModelPlans.FRONTIER_SHARES) {

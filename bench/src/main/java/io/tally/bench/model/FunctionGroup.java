@@ -28,9 +28,14 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
  * process's own seed: the shard's lineage the engine keeps in memory is the one in the table.
  */
 final class FunctionGroup {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FunctionGroup.class);
     /** A plan and its place in the model's list (its run number, from 1, names its seed). */
     record Numbered(int number, Plan plan) {
     }
+
+    /** How long the JIT must stay idle after the warm-up, at most how long to wait for it. */
+    static final Duration QUIET_JIT = Duration.ofSeconds(3);
+    static final Duration QUIET_JIT_LIMIT = Duration.ofMinutes(5);
 
     private final ModelRun.Rig rig;
     private final DynamoDbClient admin;
@@ -77,7 +82,7 @@ final class FunctionGroup {
                     create(table);
                     copy(seedTable, table);
                 }
-                done.accept(plans.get(i), measure(function, plans.get(i), next, cores));
+                done.accept(plans.get(i), measure(function, quota, plans.get(i), next, cores));
             }
         } finally {
             if (plans.size() > 1) {
@@ -116,11 +121,17 @@ final class FunctionGroup {
             next = longer.nextSequence();
         }
         invoker.endWindows();
+        // What the JIT queued, compiled before the quota.
+        boolean quiet = function.awaitQuietJit(QUIET_JIT, QUIET_JIT_LIMIT);
+        LOG.info("{}: warm-up of {} records: JIT {} ms{}, GC {} ms, CPU {} ms", table, settings.warmUp(),
+                function.compileMillis(), quiet ? "" : " (still compiling after " + QUIET_JIT_LIMIT + ")",
+                function.gcMillis(), function.cpuNanos() / 1_000_000);
         return next;
     }
 
     /** One measured run, from the state the warm-up left, under the quota. */
-    private ModelResults.Point measure(FunctionProcess function, Numbered numbered, long next, double cores) {
+    private ModelResults.Point measure(FunctionProcess function, CpuQuota quota, Numbered numbered, long next,
+                                       double cores) {
         ModelRun.Settings settings = rig.settings();
         Plan plan = numbered.plan();
         long seed = settings.seed() + ("model-" + numbered.number()).hashCode();
@@ -135,13 +146,28 @@ final class FunctionGroup {
         TumblingWindowBatchInvoker invoker = invoker(function);
         ModeledShard modeled = new ModeledShard(mapping(rig.esm().batchSize(), plan.window(), settings.scale()),
                 invoker, echo, seed, next);
+        // The JIT's compiler threads beside the quota, on the host's other core (CompilerThreads); their CPU apart.
+        List<Long> compilers = CompilerThreads.of(function.pid());
+        if (!quota.exempt(compilers, 0)) {
+            LOG.warn("{}: the JIT's compiler threads could not be taken out of the CPU quota", table);
+        }
+        long compilerCpu = CompilerThreads.cpuNanos(function.pid(), compilers);
         long cpu = function.cpuNanos();
+        long compile = function.compileMillis();
+        long gc = function.gcMillis();
         ModeledShard.Outcome outcome = modeled.run(shard.subList(warmUp, warmUp + arriving),
                 plan.share() == 0 ? Double.POSITIVE_INFINITY : plan.share() * ModelRun.PARTITION_WRITES_PER_SEC,
                 Duration.ofSeconds(settings.seconds()), Duration.ofSeconds(plan.share() == 0 ? 120 : 30));
         int processed = Math.max(1, outcome.processed());
         double unitsPerRecord = function.counter("writeUnits") / processed;
-        double cpuPerRecord = (function.cpuNanos() - cpu) / 1e6 / processed;
+        long compiling = CompilerThreads.cpuNanos(function.pid(), compilers) - compilerCpu;
+        double cpuPerRecord = (function.cpuNanos() - cpu - compiling) / 1e6 / processed;
+        LOG.info("model {}: the function's CPU {} ms (its JIT's {} ms more, {} ms of compilation), GC {} ms;"
+                        + " the local services' time {}% of the modelled latencies', {}% of calls late",
+                numbered.number(), (function.cpuNanos() - cpu - compiling) / 1_000_000, compiling / 1_000_000,
+                function.compileMillis() - compile, function.gcMillis() - gc,
+                Math.round(100 * function.counter("localNanos") / Math.max(1, function.counter("drawnNanos"))),
+                Math.round(100 * function.counter("lateCalls") / Math.max(1, function.counter("calls"))));
         invoker.endWindows();
         VerificationReport check = verify(shard.subList(0, warmUp + outcome.processed()));
         List<Double> freshness = outcome.freshnessMillis();
@@ -209,6 +235,8 @@ final class FunctionGroup {
         env.put("EVENT_SOURCE", StreamWiring.DEFAULT_EVENT_SOURCE);
         env.put("DYNAMODB_ENDPOINT", rig.server().endpoint().toString());
         env.put("EVENTBRIDGE_ENDPOINT", rig.bus().endpoint().toString());
+        // More of the function's environment (e.g. DERIVED_WRITE_CONCURRENCY=32), as the template could set it.
+        env.putAll(FunctionProcess.extraEnvironment());
         // The warm-up's model: time running fast, no throttles, no PutEvents quota (the measured part's come after).
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put(ModelState.SCALE, Double.toString(ModelRun.WARM_UP_SCALE));

@@ -38,7 +38,8 @@ import java.util.Map;
  * <p>Frames on the socket: a length (4 bytes) and that many bytes of UTF-8 JSON. In, per request, its kind (one
  * byte) and its frames: {@value #INVOKE} the records as a {@code DynamodbEvent}, then the window's fields;
  * {@value #MODEL} the model's new settings ({@link ModelState#install}: scale, seed, partition write units, PutEvents
- * quota), with fresh counters, e.g. for the measured part after an unmeasured warm-up at another scale. Out: one
+ * quota), with fresh counters, e.g. for the measured part after an unmeasured warm-up at another scale;
+ * {@value #STATUS} nothing, for the process's figures alone (its CPU, its JIT's and its collector's time). Out: one
  * answer per request.
  */
 public final class FunctionMain {
@@ -47,6 +48,8 @@ public final class FunctionMain {
     static final char INVOKE = 'I';
     /** A request's kind: new model settings. */
     static final char MODEL = 'M';
+    /** A request's kind: the answer's figures only. */
+    static final char STATUS = 'S';
 
     private FunctionMain() {
     }
@@ -75,6 +78,8 @@ public final class FunctionMain {
             if (kind == MODEL) {
                 install(json.readTree(read(in)));
                 answer.put("ok", true);
+            } else if (kind == STATUS) {
+                answer.put("ok", true);
             } else if (kind == INVOKE) {
                 invoke(handler, events, read(in), json.readTree(read(in)), json, answer);
             } else {
@@ -84,6 +89,9 @@ public final class FunctionMain {
             answer.put("counters", model == null ? Map.of() : model.counters());
             answer.put("written", model == null ? new long[0] : model.drainWritten());
             answer.put("cpuNanos", os.getProcessCpuTime());
+            answer.put("compileMillis", ManagementFactory.getCompilationMXBean().getTotalCompilationTime());
+            answer.put("gcMillis", ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum());
             write(out, json.writeValueAsBytes(answer));
         }
     }

@@ -60,6 +60,28 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
      * in them stands for the run's name (its log's, e.g. {@code model-3}), so that each run's profile has a file.
      */
     static final String EXTRA_OPTIONS = "tally.model.functionOptions";
+    /**
+     * A system property of the bench: environment variables added to the function's, {@code NAME=value} pairs
+     * separated by commas, e.g. {@code DERIVED_WRITE_CONCURRENCY=32}.
+     */
+    static final String EXTRA_ENVIRONMENT = "tally.model.functionEnvironment";
+
+    /** The variables {@link #EXTRA_ENVIRONMENT} names. */
+    static Map<String, String> extraEnvironment() {
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String pair : System.getProperty(EXTRA_ENVIRONMENT, "").split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            if (equals < 1) {
+                throw new IllegalArgumentException(EXTRA_ENVIRONMENT + " takes NAME=value pairs, not '" + pair + "'");
+            }
+            env.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+        }
+        return env;
+    }
+
     /** What {@link #EXTRA_OPTIONS} replace with the run's name. */
     static final String RUN = "{run}";
 
@@ -205,6 +227,46 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
         }
     }
 
+    /** Asks the function process for its figures ({@link #cpuNanos}, {@link #compileMillis}, {@link #gcMillis}). */
+    void status() {
+        try {
+            in.write(FunctionMain.STATUS);
+            in.flush();
+            lastAnswer = json.readTree(FunctionMain.read(out));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the function process stopped answering", e);
+        }
+    }
+
+    /**
+     * Waits, the process idle, until its JIT has compiled what it had queued: until its compilers' time has stood
+     * still for {@code quiet}, or {@code limit} has passed.
+     *
+     * @return whether the JIT went quiet within the limit
+     */
+    boolean awaitQuietJit(Duration quiet, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        status();
+        long last = compileMillis();
+        long since = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            status();
+            if (compileMillis() != last) {
+                last = compileMillis();
+                since = System.nanoTime();
+            } else if (System.nanoTime() - since >= quiet.toNanos()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The model's counters as of the last answer ({@link ModelState#counters}), zero before any. */
     double counter(String name) {
         return lastAnswer == null || !lastAnswer.get("counters").has(name) ? 0
@@ -214,6 +276,19 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
     /** The function process's CPU time as of the last answer, in nanoseconds. */
     long cpuNanos() {
         return lastAnswer == null ? 0 : lastAnswer.get("cpuNanos").asLong();
+    }
+
+    /**
+     * The time the function process's JIT compilers have spent, as of the last answer, in milliseconds (the JVM's
+     * {@code CompilationMXBean}): how far its JIT is from its steady state.
+     */
+    long compileMillis() {
+        return lastAnswer == null ? 0 : lastAnswer.path("compileMillis").asLong();
+    }
+
+    /** The time the function process's garbage collections have taken, as of the last answer, in milliseconds. */
+    long gcMillis() {
+        return lastAnswer == null ? 0 : lastAnswer.path("gcMillis").asLong();
     }
 
     @Override

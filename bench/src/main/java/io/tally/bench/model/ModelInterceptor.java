@@ -107,6 +107,8 @@ public final class ModelInterceptor implements ExecutionInterceptor {
         long local = System.nanoTime() - sent;
         long drawn = model.drawRealNanos(AwsLatencyInterceptor.service(attributes),
                 attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME));
+        model.localNanos.addAndGet(local);
+        model.drawnNanos.addAndGet(drawn);
         if (drawn > local) {
             AwsLatencyInterceptor.pause(drawn - local);
         } else {

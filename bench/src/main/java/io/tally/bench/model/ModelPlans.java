@@ -32,7 +32,7 @@ public final class ModelPlans {
     /**
      * The runs of a full model: each share at the template's memory and window, every repeat (repeats interleaved,
      * so that the machine's drift spreads over all shares); the cost frontier (each window at 10, 50 and 80% of a
-     * partition); the tuning backlogs (each memory with C1 only and with full tiering, side by side, each repeat).
+     * partition, the template's window among them); the tuning backlogs (each memory with C1 only and with full tiering, side by side, each repeat).
      */
     public static List<Plan> plans(List<Double> shares, int repeats, List<Double> windows, List<Integer> memories,
                                    int tuningRepeats) {
@@ -46,7 +46,10 @@ public final class ModelPlans {
                 plans.add(new Plan("rates", memory, jit, window, share, repeat));
             }
         }
-        for (double other : windows) {
+        // The template's window among the others, so that every window is measured side by side in one process.
+        List<Double> frontier = new ArrayList<>(List.of(window));
+        windows.stream().filter(other -> other != window).forEach(frontier::add);
+        for (double other : windows.isEmpty() ? List.<Double>of() : frontier) {
             for (double share : FRONTIER_SHARES) {
                 plans.add(new Plan("frontier", memory, jit, other, share, 1));
             }

@@ -68,9 +68,15 @@ public final class ModelReport {
                 .append(fmt(results.warmUpRecords(), 0))
                 .append(" records without its quota, unreported (the first ").append(fmt(ModelRun.WARM_UP, 0))
                 .append(" in batches of 5, so that the code every invocation runs once is compiled too, the rest in"
-                        + " full batches; unthrottled, its modelled waits gone), and each of its runs starts from a copy"
-                        + " of the table those records left | an assumption: a function that has run a while, or was primed before its"
-                        + " SnapStart snapshot; the snapshot's restore is not modelled |\n");
+                        + " full batches; unthrottled, its modelled waits gone), then waits until its JIT has compiled"
+                        + " what it queued; each of its runs starts from a copy of the table those records left. In the"
+                        + " measured runs the JIT's compiler threads run beside the quota, on the host's other core, and"
+                        + " their CPU is not a record's: what the JIT still compiles then would, in a function that has"
+                        + " run a while, long have been compiled (measured: a run right after the warm-up compiled for"
+                        + " about as much CPU as the function used, under the quota it slowed runs for minutes) | an"
+                        + " assumption: a function that has run a while, or was primed before its SnapStart snapshot; the"
+                        + " snapshot's restore and a young function's compilations are not modelled (the cold-start"
+                        + " table has the first invocation's) |\n");
         md.append("| Stream delay | log-normal, p50 ").append(fmt(results.streamDelay()[0], 0)).append(" ms, p99 ")
                 .append(fmt(results.streamDelay()[1], 0)).append(" ms, from the write to the record being readable,"
                         + " calibrated so that on an idle shard it, the wait for the next of four polls a second and"
@@ -138,10 +144,8 @@ public final class ModelReport {
     }
 
     private static void frontier(StringBuilder md, ModelResults results) {
-        List<ModelResults.Point> frontier = new ArrayList<>(group(results, "frontier"));
-        frontier.addAll(group(results, "rates").stream().filter(p -> ModelPlans.FRONTIER_SHARES.contains(p.share()))
-                .toList());
-        if (group(results, "frontier").isEmpty()) {
+        List<ModelResults.Point> frontier = group(results, "frontier");
+        if (frontier.isEmpty()) {
             return;
         }
         md.append("### The cost frontier: write units against freshness, by batching window\n\n"

@@ -41,6 +41,9 @@ final class ModelState {
     final AtomicLong writesWithoutCapacity = new AtomicLong();
     final AtomicLong calls = new AtomicLong();
     final AtomicLong lateCalls = new AtomicLong();
+    /** The real time the local services took to answer, and the real time the model drew for the same calls. */
+    final AtomicLong localNanos = new AtomicLong();
+    final AtomicLong drawnNanos = new AtomicLong();
     final AtomicLong throttledWrites = new AtomicLong();
     final AtomicLong throttledPutEvents = new AtomicLong();
 
@@ -111,6 +114,7 @@ final class ModelState {
     Map<String, Number> counters() {
         return Map.of("writeUnits", writeUnits.sum(), "writesWithoutCapacity", writesWithoutCapacity.get(),
                 "calls", calls.get(), "lateCalls", lateCalls.get(), "throttledWrites", throttledWrites.get(),
-                "throttledPutEvents", throttledPutEvents.get());
+                "throttledPutEvents", throttledPutEvents.get(), "localNanos", localNanos.get(),
+                "drawnNanos", drawnNanos.get());
     }
 }

@@ -38,6 +38,8 @@ class ModelReportTest {
         assertThat(section).contains("| 1769 | 1.00 | C1 only (the template's) | 1 | 900 |")
                 .contains("| 1769 | 1.00 | full tiering | 1 | 600 |");
         assertThat(section).contains("| 1.0 | 50% | 1 | 0.90 |");
+        // The frontier is its own runs, side by side in one process: the rates' runs are not among them.
+        assertThat(section).doesNotContain("| 0.0 | 50% |");
         assertThat(section).contains("| Freshness p99 at most 1 s at 80% of a partition, stream delay included |"
                 + " 1,000 [900, 1,200] ms | yes |").contains("| Every run exact | 6 of 7 | **no** |");
         // 0.90 write units a record at 50% against a floor of 0.80: 1.13x, within 1.3x.
