@@ -172,7 +172,7 @@ final class BenchOptions {
 
     @Option(names = "--model-tuning-repeats", paramLabel = "N", description = "repeats of each tuning run "
             + "(default: ${DEFAULT-VALUE})")
-    int modelTuningRepeats = 3;
+    int modelTuningRepeats = 2;
 
     /**
      * 3: side by side (1,024 MB, a backlog and 80%), scales 5, 3 and 2 gave 477, 536 and 527 records/s and 510, 539

@@ -38,6 +38,8 @@ class ModelReportTest {
         assertThat(section).contains("| 1769 | 1.00 | C1 only (the template's) | 1 | 900 |")
                 .contains("| 1769 | 1.00 | full tiering | 1 | 600 |");
         assertThat(section).contains("| 1.0 | 50% | 1 | 0.90 |");
+        // No call of these runs took longer than its modelled latency.
+        assertThat(section).contains("| Calls late |").contains(" | 0% | ");
         // The frontier is its own runs, side by side in one process: the rates' runs are not among them.
         assertThat(section).doesNotContain("| 0.0 | 50% |");
         assertThat(section).contains("| Freshness p99 at most 1 s at 80% of a partition, stream delay included |"
@@ -79,6 +81,21 @@ class ModelReportTest {
         java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
         assertThat(image.getWidth()).isEqualTo(FrontierPlot.WIDTH);
         assertThat(image.getHeight()).isEqualTo(FrontierPlot.HEIGHT);
+    }
+
+    @Test
+    void aMissedBacklogTargetLinksWhatBoundsTheShard() {
+        List<ModelResults.Point> slow = List.of(point("rates", 1024, ModelPlans.C1, 0, 0, 1, 900, 3000, true));
+        List<ModelResults.Point> fast = List.of(point("rates", 1024, ModelPlans.C1, 0, 0, 1, 1600, 3000, true));
+        ModelResults missed = new ModelResults("2026-12-01", List.of(), new double[] {60, 390},
+                new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000, "", 1024, 3, 240, 2000, null, slow);
+        ModelResults met = new ModelResults("2026-12-01", List.of(), new double[] {60, 390},
+                new double[][] {{118, 213, 341, 552}, {95, 214, 343, 552}}, 1000, "", 1024, 3, 240, 2000, null, fast);
+        assertThat(ModelReport.targetRows(missed).get(0).met()).isFalse();
+        assertThat(ModelReport.targetRows(missed).get(0).measured()).startsWith("900 records/s (0.90x a partition)")
+                .contains("(docs/shard-throughput.md)");
+        assertThat(ModelReport.targetRows(met).get(0).met()).isTrue();
+        assertThat(ModelReport.targetRows(met).get(0).measured()).doesNotContain("shard-throughput");
     }
 
     @Test
