@@ -94,7 +94,8 @@ class AwsLatencyReportTest {
         String targets = page.substring(page.indexOf("## Targets"), page.indexOf("## On AWS"));
         assertThat(targets).contains("| Modelled on AWS, under the function's CPU: A shard keeps up with a saturated"
                 + " partition (1,000 records/s) with events, 1.5x headroom: a backlog at 1,500 records/s or more, 1024"
-                + " MB | 500 records/s (0.50x a partition) | **no** |")
+                + " MB | 500 records/s (0.50x a partition); what bounds it, the profile and the design that would"
+                + " pass it: [docs/shard-throughput.md](docs/shard-throughput.md) | **no** |")
                 .contains("| Modelled on AWS, under the function's CPU: Every run exact | 1 of 1 | yes |")
                 .doesNotContain("AWS-latency mode");
         int modelled = page.indexOf("## On AWS, modelled: the deployed function under its CPU");

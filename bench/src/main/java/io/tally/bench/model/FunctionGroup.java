@@ -22,7 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.StreamSpecification;
 /**
  * The runs one function process serves ({@link ModelRun}): plans of one memory setting, JIT setting and repeat, so
  * that each repeat has a process (and a JIT) of its own, as each execution environment in Lambda has. The process
- * warms up once, unconfined ({@link ModelRun#WARM_UP}), on the group's table, then goes under its CPU quota for good.
+ * warms up once, unconfined ({@link ModelRun#WARM_UP}), on the group's table, waits until its JIT is quiet, then goes
+ * under its CPU quota for good, all but its JIT's compiler threads ({@link CompilerThreads}: a function that has run a
+ * while has compiled what it runs).
  * The table the warm-up leaves is kept as the group's seed; every later run starts from a copy of it, so each run
  * measures the same records from the same state as the first, without paying the warm-up again. The copy is the
  * process's own seed: the shard's lineage the engine keeps in memory is the one in the table.
@@ -163,7 +165,7 @@ final class FunctionGroup {
         long compiling = CompilerThreads.cpuNanos(function.pid(), compilers) - compilerCpu;
         double cpuPerRecord = (function.cpuNanos() - cpu - compiling) / 1e6 / processed;
         LOG.info("model {}: the function's CPU {} ms (its JIT's {} ms more, {} ms of compilation), GC {} ms;"
-                        + " the local services' time {}% of the modelled latencies', {}% of calls late",
+                        + " the local services took {}% of the modelled latencies, {}% of calls late",
                 numbered.number(), (function.cpuNanos() - cpu - compiling) / 1_000_000, compiling / 1_000_000,
                 function.compileMillis() - compile, function.gcMillis() - gc,
                 Math.round(100 * function.counter("localNanos") / Math.max(1, function.counter("drawnNanos"))),
