@@ -154,6 +154,7 @@ final class FunctionGroup {
             LOG.warn("{}: the JIT's compiler threads could not be taken out of the CPU quota", table);
         }
         long compilerCpu = CompilerThreads.cpuNanos(function.pid(), compilers);
+        function.status();
         long cpu = function.cpuNanos();
         long compile = function.compileMillis();
         long gc = function.gcMillis();
@@ -162,6 +163,7 @@ final class FunctionGroup {
                 Duration.ofSeconds(settings.seconds()), Duration.ofSeconds(plan.share() == 0 ? 120 : 30));
         int processed = Math.max(1, outcome.processed());
         double unitsPerRecord = function.counter("writeUnits") / processed;
+        function.status(); // the JIT's and the collector's time, which only a status answer carries
         long compiling = CompilerThreads.cpuNanos(function.pid(), compilers) - compilerCpu;
         double cpuPerRecord = (function.cpuNanos() - cpu - compiling) / 1e6 / processed;
         LOG.info("model {}: the function's CPU {} ms (its JIT's {} ms more, {} ms of compilation), GC {} ms;"

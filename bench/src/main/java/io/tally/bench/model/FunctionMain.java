@@ -80,6 +80,9 @@ public final class FunctionMain {
                 answer.put("ok", true);
             } else if (kind == STATUS) {
                 answer.put("ok", true);
+                answer.put("compileMillis", ManagementFactory.getCompilationMXBean().getTotalCompilationTime());
+                answer.put("gcMillis", ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum());
             } else if (kind == INVOKE) {
                 invoke(handler, events, read(in), json.readTree(read(in)), json, answer);
             } else {
@@ -89,9 +92,6 @@ public final class FunctionMain {
             answer.put("counters", model == null ? Map.of() : model.counters());
             answer.put("written", model == null ? new long[0] : model.drainWritten());
             answer.put("cpuNanos", os.getProcessCpuTime());
-            answer.put("compileMillis", ManagementFactory.getCompilationMXBean().getTotalCompilationTime());
-            answer.put("gcMillis", ManagementFactory.getGarbageCollectorMXBeans().stream()
-                    .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime).sum());
             write(out, json.writeValueAsBytes(answer));
         }
     }

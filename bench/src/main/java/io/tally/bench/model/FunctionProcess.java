@@ -279,14 +279,14 @@ final class FunctionProcess implements RequestHandler<DynamodbTimeWindowEvent, T
     }
 
     /**
-     * The time the function process's JIT compilers have spent, as of the last answer, in milliseconds (the JVM's
-     * {@code CompilationMXBean}): how far its JIT is from its steady state.
+     * The time the function process's JIT compilers have spent, as of the last {@link #status}, in milliseconds (the
+     * JVM's {@code CompilationMXBean}): how far its JIT is from its steady state.
      */
     long compileMillis() {
         return lastAnswer == null ? 0 : lastAnswer.path("compileMillis").asLong();
     }
 
-    /** The time the function process's garbage collections have taken, as of the last answer, in milliseconds. */
+    /** The time the function process's garbage collections have taken, as of the last {@link #status}, in ms. */
     long gcMillis() {
         return lastAnswer == null ? 0 : lastAnswer.path("gcMillis").asLong();
     }

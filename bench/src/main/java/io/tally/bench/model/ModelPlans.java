@@ -32,7 +32,8 @@ public final class ModelPlans {
     /**
      * The runs of a full model: each share at the template's memory and window, every repeat (repeats interleaved,
      * so that the machine's drift spreads over all shares); the cost frontier (each window at 10, 50 and 80% of a
-     * partition, the template's window among them); the tuning backlogs (each memory with C1 only and with full tiering, side by side, each repeat).
+     * partition, the template's window among them); the tuning backlogs (each memory with C1 only and with full
+     * tiering, side by side, each repeat).
      */
     public static List<Plan> plans(List<Double> shares, int repeats, List<Double> windows, List<Integer> memories,
                                    int tuningRepeats) {
